@@ -1,0 +1,110 @@
+//! Typed errors, one per kind of operation. None of them is ever a panic.
+
+use thiserror::Error;
+
+use crate::ids::{CallId, ParticipantId, RunId};
+use crate::state::StateName;
+
+/// Why [`crate::Engine::delegate`] or [`crate::Engine::resume`] refused to start a run.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+#[non_exhaustive]
+pub enum DelegateError {
+    /// Delegation is disabled until [`crate::Engine::enable`] (AG-10).
+    #[error("AG-10: delegation is disabled; call enable() first")]
+    Disabled,
+    /// Too many `system`/`scheduled` runs started in the last hour.
+    #[error("the hourly quota of {quota} non-user run starts is used up; the next start is possible at {retry_at} ms")]
+    QuotaExceeded {
+        /// The quota.
+        quota: u32,
+        /// When the oldest start leaves the window.
+        retry_at: u64,
+    },
+    /// The budget asks for more than the engine allows, or for nothing at all.
+    #[error("invalid budget: {0}")]
+    InvalidBudget(String),
+    /// A fixed plan (AG-3) with no calls.
+    #[error("AG-3: a fixed plan needs at least one call")]
+    EmptyPlan,
+    /// Only a paused run can be resumed.
+    #[error("AG-11: run {run} is not a paused run and cannot be resumed")]
+    NotResumable {
+        /// The run.
+        run: RunId,
+    },
+    /// No run has this id.
+    #[error("unknown run {0}")]
+    UnknownRun(RunId),
+}
+
+/// Why a command of the person (authorize, reject, resolve, stop, pause) was refused.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+#[non_exhaustive]
+pub enum CommandError {
+    /// No run has this id.
+    #[error("unknown run {0}")]
+    UnknownRun(RunId),
+    /// The command does not apply in the run's state (terminal states never reopen).
+    #[error("`{command}` is not possible while run {run} is {state}")]
+    IllegalTransition {
+        /// The run.
+        run: RunId,
+        /// Its state.
+        state: StateName,
+        /// The refused command.
+        command: &'static str,
+    },
+    /// The run changed since the person saw it (revision fence).
+    #[error("run {run} is at revision {actual}, the command expected {expected}")]
+    StaleRevision {
+        /// The run.
+        run: RunId,
+        /// The revision the command was decided on.
+        expected: u64,
+        /// The run's revision now.
+        actual: u64,
+    },
+    /// An authorization or resolution asked for an invalid budget.
+    #[error("invalid budget: {0}")]
+    InvalidBudget(String),
+}
+
+/// Why the engine refused a host report (a mark, a call result, a revert).
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+#[non_exhaustive]
+pub enum ReportError {
+    /// No run has this id.
+    #[error("unknown run {0}")]
+    UnknownRun(RunId),
+    /// The run already ended; the report changes nothing.
+    #[error("run {0} has ended; the report was ignored")]
+    RunEnded(RunId),
+    /// The run is not waiting for this call.
+    #[error("run {run} is not waiting for a result of call {call}")]
+    NoSuchCall {
+        /// The run.
+        run: RunId,
+        /// The call named by the report.
+        call: CallId,
+    },
+    /// The run did not ask this participant for a mark or a revert.
+    #[error("run {run} is not waiting for participant {participant}")]
+    NotWaitingFor {
+        /// The run.
+        run: RunId,
+        /// The participant named by the report.
+        participant: ParticipantId,
+    },
+}
+
+/// Why a mutation was refused (AG-1).
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+#[non_exhaustive]
+pub enum MutationRefused {
+    /// The actor reference does not name a call that is in flight in an acting run.
+    #[error("AG-1: a non-user mutation must happen inside a capability call of an acting run; {actor} names none")]
+    OutsideRun {
+        /// The reference, as text.
+        actor: String,
+    },
+}

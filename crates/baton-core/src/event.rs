@@ -1,0 +1,130 @@
+//! What the engine asks of its host, and what it tells observers.
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+use crate::ids::{CallId, CapabilityRef, MarkToken, ParticipantId, RunId, TurnId};
+use crate::journal::{CallResult, JournalRecord};
+use crate::state::EscalationReason;
+
+/// Everything the engine produces, in order, from [`crate::Engine::poll_event`].
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "kebab-case")]
+pub enum Event {
+    /// A journal record to persist and show. Records of one engine step are
+    /// contiguous, so a store can commit them together.
+    Journal(JournalRecord),
+    /// Something the host must do and report back.
+    Effect(Effect),
+    /// Something arrived that breaks the rules and was ignored.
+    Finding(Finding),
+    /// The one handoff to the person after unresolved budget exhaustion.
+    EscalationReceipt {
+        /// The run.
+        run: RunId,
+        /// The escalation that went unresolved.
+        reason: EscalationReason,
+    },
+}
+
+/// A request to the host. Each names what to report back and where.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "kebab-case")]
+pub enum Effect {
+    /// Send a turn to the acting party. The turn is already charged.
+    /// Report its traffic with [`crate::Engine::handle_inbound`].
+    OpenTurn {
+        /// The run.
+        run: RunId,
+        /// The turn to address inbound traffic to.
+        turn: TurnId,
+        /// When the engine gives up on it.
+        deadline_at: u64,
+        /// The person's intent.
+        intent: String,
+        /// Results of the calls since the previous turn, for the acting party.
+        results: Vec<CallReport>,
+    },
+    /// Abort the transport request of a turn the engine no longer waits for.
+    CancelTurn {
+        /// The run.
+        run: RunId,
+        /// The turn.
+        turn: TurnId,
+    },
+    /// Ask a participant's native history for a mark. Report with
+    /// [`crate::Engine::handle_mark`].
+    Mark {
+        /// The run.
+        run: RunId,
+        /// The participant.
+        participant: ParticipantId,
+    },
+    /// Invoke a capability. Report with [`crate::Engine::handle_call_result`].
+    Invoke {
+        /// The run.
+        run: RunId,
+        /// The call.
+        call: CallId,
+        /// What to invoke.
+        capability: CapabilityRef,
+        /// With what.
+        arguments: Value,
+    },
+    /// Revert a participant to the mark it gave for this run (AG-8, AG-19).
+    /// Report with [`crate::Engine::handle_revert_result`].
+    Revert {
+        /// The run.
+        run: RunId,
+        /// The participant.
+        participant: ParticipantId,
+        /// The token from its mark.
+        token: MarkToken,
+    },
+}
+
+/// A call's result as the acting party will see it in the next turn.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct CallReport {
+    /// The call.
+    pub call: CallId,
+    /// Its capability.
+    pub capability: CapabilityRef,
+    /// What happened.
+    pub result: CallResult,
+}
+
+/// Traffic that broke the rules. Recorded, never acted on.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Finding {
+    /// When.
+    pub at: u64,
+    /// The run it was addressed to, if any.
+    pub run: Option<RunId>,
+    /// The turn it was addressed to, if any.
+    pub turn: Option<TurnId>,
+    /// What was wrong.
+    pub reason: FindingReason,
+}
+
+/// What was wrong with the traffic.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "kebab-case")]
+pub enum FindingReason {
+    /// Addressed to a run this engine does not know.
+    UnknownRun,
+    /// Addressed to a turn that is not open: it never starts or revives a run.
+    OutsideOpenTurn,
+    /// A host report that matches nothing pending (late revert, duplicate result).
+    Unexpected {
+        /// What it was.
+        what: String,
+    },
+    /// Broke the protocol inside an open turn; the run ended for it.
+    Integrity {
+        /// What was wrong.
+        detail: String,
+    },
+}

@@ -1,0 +1,103 @@
+//! # baton-core — the custody machine of Baton
+//!
+//! When a person hands part of an application to another actor — an LLM
+//! agent, a macro, an automation rule — Baton makes the delegation
+//! observable, attributable, bounded and reversible. This crate is the part
+//! that decides: a pure, sans-IO, deterministic state machine. It never reads
+//! a clock, a random source or the environment; time is an input in
+//! milliseconds. The browser adapter (`baton-wasm`) and the tests drive it the
+//! same way.
+//!
+//! ## The model (Delegation Contract §1)
+//!
+//! An [`Engine`] drives one **session**. A session holds **runs**; a run is one
+//! delegation — the unit of budget, authorization, undo and audit. A run talks
+//! to its acting party in **turns**; a turn may propose **capability calls**,
+//! the only thing that mutates anything. Every run carries an [`Initiative`]
+//! (AG-2), a resolved [`Autonomy`] and a [`Budget`].
+//!
+//! ## Who holds control (§2)
+//!
+//! ```text
+//!  offered ─► planned ─► reviewing ⇄ authorized ─► acting ─► escalated{reason}
+//!     │          │           │                       │   ◄──────┘ (resolved, or re-review)
+//!     └──────────┴───────────┴──► cancelled          └──► returned{outcome, reason}
+//!  every non-terminal state ──► returned{aborted} on stop, kill, pause, reload
+//! ```
+//!
+//! * **offered** — the planning turn is out. Its proposed calls are *the plan*.
+//! * **planned → reviewing** when autonomy is below `auto`; the person
+//!   [`Engine::authorize`]s or [`Engine::reject`]s. With `auto` the engine
+//!   authorizes directly.
+//! * **acting** — marks are taken from every participant in scope (their
+//!   native history), then calls are dispatched one at a time. Later turns stay
+//!   in `acting`; a call outside the allowlist or the budget is **escalated**,
+//!   never dispatched (AG-7). An undeclared capability is refused back to the
+//!   acting party as a correctable result, charged to the budget (AG-21).
+//! * **escalated** waits for [`Engine::resolve_escalation`] and returns on its
+//!   own when its timeout passes (AG-6).
+//! * **returned** carries an [`Outcome`] (`completed | partial | rolled-back |
+//!   aborted | error`) and a typed [`ReturnReason`]; **cancelled** a
+//!   [`CancelReason`]. Terminal states never reopen (AG-4, AG-5).
+//!
+//! How a run ends depends on why. The acting party finishing is `completed`.
+//! The person taking control back — [`Engine::stop`] (AG-9), [`Engine::kill_all`]
+//! (AG-10), [`Engine::pause`] (AG-11) — is `aborted`, never an error, and keeps
+//! what was done as one undo step. A failure (a call failed, a deadman turn,
+//! the deadline, exhausted budget, a protocol violation) **rolls back**: each
+//! touched participant is asked, in reverse order, to revert to the mark it gave
+//! when the run began acting (AG-8, AG-19) — unless the capability accepts a
+//! partial close, then the run is `partial`. A revert that fails or never
+//! answers makes the outcome `error` with [`ReturnReason::RollbackFailed`].
+//!
+//! ## Bounded turns
+//!
+//! A turn is charged when it is reserved, before anything is sent; a turn that
+//! fails or hits its deadman timer has still consumed its budget; nothing is
+//! retried automatically (resume is an explicit, chained run). When several
+//! terminal causes coincide, the fixed precedence decides: integrity
+//! violation, then explicit close, turn deadman, run deadline, budget
+//! exhausted. Traffic
+//! that does not belong to an open turn never starts or revives a run — it is
+//! an integrity [`Finding`]. `system` and `scheduled` runs have an hourly start
+//! quota. Budget exhaustion that nobody resolves emits exactly one
+//! [`Event::EscalationReceipt`], and the flag travels in snapshots so restores
+//! and replays never repeat it.
+//!
+//! ## Driving it
+//!
+//! Inputs: commands (`delegate`, `authorize`, `stop`, …) and reports
+//! (`handle_inbound`, `handle_mark`, `handle_call_result`,
+//! `handle_revert_result`, `handle_timeout`), each with `now`. Outputs:
+//! [`Engine::poll_event`] — [`Event::Journal`] records (revision-fenced,
+//! gap-free, for the store and for audit), [`Event::Effect`]s for the host to
+//! carry out, [`Event::Finding`]s — and [`Engine::poll_timeout`]. The calling
+//! loop is shown on [`Engine`].
+#![warn(missing_docs)]
+#![forbid(unsafe_code)]
+
+mod actor;
+mod engine;
+mod error;
+mod event;
+mod ids;
+mod journal;
+mod model;
+mod run;
+mod state;
+
+pub use actor::{ActorRef, Attribution};
+pub use engine::{
+    Authorization, CapabilitySpec, Delegation, Engine, EngineConfig, EngineSnapshot, Inbound,
+    PlannedCall,
+};
+pub use error::{CommandError, DelegateError, MutationRefused, ReportError};
+pub use event::{CallReport, Effect, Event, Finding, FindingReason};
+pub use ids::{CallId, CapabilityRef, MarkToken, ParticipantId, RunId, SessionId, TurnId};
+pub use journal::{Actor, CallResult, JournalEntry, JournalRecord};
+pub use model::{Autonomy, Budget, Initiative, Usage};
+pub use run::{PlanSource, ProposedCall, Run};
+pub use state::{
+    BudgetLimit, CancelReason, EscalationReason, Outcome, Resolution, ReturnReason, RunState,
+    StateName,
+};

@@ -1,0 +1,1120 @@
+//! One run and the rules that move it. The [`crate::Engine`] owns runs and
+//! routes inputs to them; everything that decides a run's fate is here.
+
+use std::collections::{BTreeMap, BTreeSet, VecDeque};
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+use crate::actor::ActorRef;
+use crate::engine::{CapabilitySpec, EngineConfig};
+use crate::event::{CallReport, Effect, Event, Finding, FindingReason};
+use crate::ids::{CallId, CapabilityRef, MarkToken, ParticipantId, RunId, TurnId};
+use crate::journal::{Actor, CallResult, JournalEntry, JournalRecord};
+use crate::model::{Autonomy, Budget, Initiative, Usage};
+use crate::state::{
+    BudgetLimit, CancelReason, EscalationReason, Outcome, ReturnReason, RunState, StateName,
+};
+
+/// A capability call proposed by the acting party or by a fixed plan.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ProposedCall {
+    /// Unique within the run.
+    pub call: CallId,
+    /// What to invoke.
+    pub capability: CapabilityRef,
+    /// With what.
+    pub arguments: Value,
+}
+
+/// Where a run's calls come from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum PlanSource {
+    /// An acting party plans in turns over a transport.
+    ActingParty,
+    /// The plan was given whole at delegation (a macro, a rule); no turns (AG-3).
+    Fixed,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub(crate) struct OpenTurn {
+    pub id: TurnId,
+    pub deadline_at: u64,
+    pub proposals: Vec<ProposedCall>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub(crate) enum MarkState {
+    Pending,
+    Taken(MarkToken),
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub(crate) struct Escalation {
+    pub reason: EscalationReason,
+    pub deadline_at: u64,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub(crate) struct Rollback {
+    pub cause: ReturnReason,
+    /// Participants still to be asked, in order.
+    pub remaining: VecDeque<ParticipantId>,
+    /// The participant whose revert is outstanding.
+    pub awaiting: Option<ParticipantId>,
+    /// Reverts wait for a call that was in flight when the run closed.
+    pub waiting_for_call: bool,
+    pub failed: Vec<ParticipantId>,
+    pub deadline_at: u64,
+}
+
+/// One delegation: its custody state, budget, scope, and what it touched.
+///
+/// Serializable as a snapshot of live state; the journal is kept beside it
+/// (see [`Run::journal`]) and is not part of the snapshot.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Run {
+    pub(crate) id: RunId,
+    pub(crate) intent: String,
+    pub(crate) initiative: Initiative,
+    pub(crate) autonomy: Autonomy,
+    pub(crate) source: PlanSource,
+    pub(crate) resumes: Option<RunId>,
+    pub(crate) state: RunState,
+    pub(crate) revision: u64,
+    pub(crate) budget: Budget,
+    pub(crate) usage: Usage,
+    pub(crate) created_at: u64,
+    pub(crate) deadline_at: u64,
+    pub(crate) plan: Vec<ProposedCall>,
+    pub(crate) allowlist: BTreeSet<CapabilityRef>,
+    pub(crate) queue: VecDeque<ProposedCall>,
+    pub(crate) seen_calls: BTreeSet<CallId>,
+    pub(crate) turn: Option<OpenTurn>,
+    pub(crate) in_flight: Option<ProposedCall>,
+    pub(crate) marks: BTreeMap<ParticipantId, MarkState>,
+    /// Capabilities whose calls were dispatched and not refused, in order.
+    pub(crate) mutated: Vec<CapabilityRef>,
+    pub(crate) reports: Vec<CallReport>,
+    pub(crate) escalation: Option<Escalation>,
+    pub(crate) rollback: Option<Rollback>,
+    pub(crate) receipt_emitted: bool,
+    pub(crate) resumable: bool,
+    #[serde(skip)]
+    pub(crate) journal: Vec<JournalRecord>,
+}
+
+/// The engine-wide context a run step works in.
+pub(crate) struct Step<'a> {
+    pub now: u64,
+    pub events: &'a mut VecDeque<Event>,
+    pub findings: &'a mut Vec<Finding>,
+    pub config: &'a EngineConfig,
+    pub capabilities: &'a BTreeMap<CapabilityRef, CapabilitySpec>,
+}
+
+/// How a closing cause turns into an outcome.
+enum Category {
+    Success,
+    /// The person took control back: nothing is reverted (the run stays one
+    /// undo step for the person to take).
+    Person,
+    /// The run could not finish: roll back unless partial close is accepted.
+    Failure,
+}
+
+impl ReturnReason {
+    /// Rank among simultaneous terminal causes; lower wins (DESIGN.md §3:
+    /// integrity violation > explicit close > turn deadman > run deadline >
+    /// budget exhausted; an unanswered escalation comes last).
+    pub fn precedence(&self) -> u8 {
+        match self {
+            ReturnReason::IntegrityViolation { .. } => 0,
+            ReturnReason::Finished
+            | ReturnReason::PlanCompleted
+            | ReturnReason::UserInterrupt
+            | ReturnReason::Kill
+            | ReturnReason::Paused
+            | ReturnReason::Interrupted
+            | ReturnReason::EscalationReturned
+            | ReturnReason::ReviewRejected { .. }
+            | ReturnReason::TurnFailed { .. }
+            | ReturnReason::CallFailed { .. }
+            | ReturnReason::MarkFailed { .. }
+            | ReturnReason::RollbackFailed { .. } => 1,
+            ReturnReason::TurnDeadman => 2,
+            ReturnReason::RunDeadline => 3,
+            ReturnReason::BudgetExhausted { .. } => 4,
+            ReturnReason::EscalationTimeout => 5,
+        }
+    }
+
+    fn category(&self) -> Category {
+        match self {
+            ReturnReason::Finished | ReturnReason::PlanCompleted => Category::Success,
+            ReturnReason::UserInterrupt
+            | ReturnReason::Kill
+            | ReturnReason::Paused
+            | ReturnReason::Interrupted
+            | ReturnReason::EscalationReturned
+            | ReturnReason::ReviewRejected { .. } => Category::Person,
+            ReturnReason::EscalationTimeout
+            | ReturnReason::BudgetExhausted { .. }
+            | ReturnReason::TurnDeadman
+            | ReturnReason::RunDeadline
+            | ReturnReason::TurnFailed { .. }
+            | ReturnReason::IntegrityViolation { .. }
+            | ReturnReason::CallFailed { .. }
+            | ReturnReason::MarkFailed { .. }
+            | ReturnReason::RollbackFailed { .. } => Category::Failure,
+        }
+    }
+}
+
+/// What an inbound message does to the open turn.
+pub(crate) enum TurnInput {
+    Call(ProposedCall),
+    End,
+    Failed(String),
+    Malformed(String),
+}
+
+impl Run {
+    #[allow(clippy::too_many_arguments)]
+    pub(crate) fn new(
+        id: RunId,
+        intent: String,
+        initiative: Initiative,
+        autonomy: Autonomy,
+        source: PlanSource,
+        budget: Budget,
+        resumes: Option<RunId>,
+        now: u64,
+    ) -> Self {
+        Run {
+            id,
+            intent,
+            initiative,
+            autonomy,
+            source,
+            resumes,
+            state: RunState::Offered,
+            revision: 0,
+            budget,
+            usage: Usage::default(),
+            created_at: now,
+            deadline_at: now.saturating_add(budget.run_deadline_ms),
+            plan: Vec::new(),
+            allowlist: BTreeSet::new(),
+            queue: VecDeque::new(),
+            seen_calls: BTreeSet::new(),
+            turn: None,
+            in_flight: None,
+            marks: BTreeMap::new(),
+            mutated: Vec::new(),
+            reports: Vec::new(),
+            escalation: None,
+            rollback: None,
+            receipt_emitted: false,
+            resumable: false,
+            journal: Vec::new(),
+        }
+    }
+
+    // ----- read access -------------------------------------------------------
+
+    /// The run's id.
+    pub fn id(&self) -> &RunId {
+        &self.id
+    }
+    /// The person's intent, verbatim.
+    pub fn intent(&self) -> &str {
+        &self.intent
+    }
+    /// Why the run exists (AG-2).
+    pub fn initiative(&self) -> Initiative {
+        self.initiative
+    }
+    /// The resolved autonomy.
+    pub fn autonomy(&self) -> Autonomy {
+        self.autonomy
+    }
+    /// Where its calls come from.
+    pub fn source(&self) -> PlanSource {
+        self.source
+    }
+    /// Who holds control.
+    pub fn state(&self) -> &RunState {
+        &self.state
+    }
+    /// The revision of the last journal record; commands are fenced on it.
+    pub fn revision(&self) -> u64 {
+        self.revision
+    }
+    /// The budget, fixed at authorization.
+    pub fn budget(&self) -> Budget {
+        self.budget
+    }
+    /// What has been consumed.
+    pub fn usage(&self) -> Usage {
+        self.usage
+    }
+    /// When the run must have returned.
+    pub fn deadline_at(&self) -> u64 {
+        self.deadline_at
+    }
+    /// When the run was created.
+    pub fn created_at(&self) -> u64 {
+        self.created_at
+    }
+    /// The plan the person reviews: the first turn's proposals.
+    pub fn plan(&self) -> &[ProposedCall] {
+        &self.plan
+    }
+    /// The capabilities the run may call.
+    pub fn allowlist(&self) -> impl Iterator<Item = &CapabilityRef> {
+        self.allowlist.iter()
+    }
+    /// The run this one resumes (AG-11).
+    pub fn resumes(&self) -> Option<&RunId> {
+        self.resumes.as_ref()
+    }
+    /// Whether a chained run may resume this one (it was paused).
+    pub fn is_resumable(&self) -> bool {
+        self.resumable
+    }
+    /// The open turn, if the engine is waiting on the acting party.
+    pub fn open_turn(&self) -> Option<TurnId> {
+        self.turn.as_ref().map(|turn| turn.id)
+    }
+    /// The call in flight, if a participant is mutating on the run's behalf.
+    pub fn call_in_flight(&self) -> Option<&ProposedCall> {
+        self.in_flight.as_ref()
+    }
+    /// Whether a rollback is under way.
+    pub fn is_rolling_back(&self) -> bool {
+        self.rollback.is_some()
+    }
+    /// Participants the run has changed, in the order it first changed them.
+    pub fn touched(&self) -> Vec<ParticipantId> {
+        let mut seen = BTreeSet::new();
+        self.mutated
+            .iter()
+            .filter(|capability| seen.insert(capability.participant.clone()))
+            .map(|capability| capability.participant.clone())
+            .collect()
+    }
+    /// The run's journal, as recorded by this engine instance.
+    pub fn journal(&self) -> &[JournalRecord] {
+        &self.journal
+    }
+    /// The latest moment at which the run is certainly terminal if the host
+    /// keeps calling `handle_timeout`: the run deadline plus the allowance a
+    /// rollback started at that deadline may take.
+    pub fn hard_deadline(&self, config: &EngineConfig) -> u64 {
+        self.deadline_at.saturating_add(config.revert_timeout_ms)
+    }
+
+    /// The next moment this run needs `handle_timeout`, if any.
+    pub(crate) fn next_timeout(&self) -> Option<u64> {
+        if self.state.is_terminal() {
+            return None;
+        }
+        if let Some(rollback) = &self.rollback {
+            return Some(rollback.deadline_at);
+        }
+        let mut next = self.deadline_at;
+        if let Some(turn) = &self.turn {
+            next = next.min(turn.deadline_at);
+        }
+        if let Some(escalation) = &self.escalation {
+            next = next.min(escalation.deadline_at);
+        }
+        Some(next)
+    }
+
+    // ----- recording ---------------------------------------------------------
+
+    pub(crate) fn record(&mut self, step: &mut Step<'_>, actor: Actor, entry: JournalEntry) {
+        self.revision += 1;
+        let record = JournalRecord {
+            run: self.id.clone(),
+            revision: self.revision,
+            at: step.now,
+            actor,
+            entry,
+        };
+        self.journal.push(record.clone());
+        step.events.push_back(Event::Journal(record));
+    }
+
+    fn transition(&mut self, step: &mut Step<'_>, actor: Actor, to: RunState) {
+        let from = self.state.name();
+        // Every caller checks legality first; this guards the invariant that
+        // terminal states never reopen even if a caller is wrong.
+        if !from.can_become(to.name()) {
+            debug_assert!(false, "illegal transition {from} -> {}", to.name());
+            return;
+        }
+        self.state = to.clone();
+        self.record(step, actor, JournalEntry::Transition { from, to });
+    }
+
+    fn emit(step: &mut Step<'_>, effect: Effect) {
+        step.events.push_back(Event::Effect(effect));
+    }
+
+    pub(crate) fn finding(
+        step: &mut Step<'_>,
+        run: Option<RunId>,
+        turn: Option<TurnId>,
+        reason: FindingReason,
+    ) {
+        let finding = Finding {
+            at: step.now,
+            run,
+            turn,
+            reason,
+        };
+        step.findings.push(finding.clone());
+        step.events.push_back(Event::Finding(finding));
+    }
+
+    // ----- timers --------------------------------------------------------------
+
+    /// The timer cause that is due at `now`, by precedence.
+    pub(crate) fn due_cause(&self, now: u64) -> Option<ReturnReason> {
+        if self.state.is_terminal() || self.rollback.is_some() {
+            return None;
+        }
+        let mut candidates = Vec::new();
+        if self
+            .turn
+            .as_ref()
+            .is_some_and(|turn| now >= turn.deadline_at)
+        {
+            candidates.push(ReturnReason::TurnDeadman);
+        }
+        if now >= self.deadline_at {
+            candidates.push(ReturnReason::RunDeadline);
+        }
+        if let Some(escalation) = &self.escalation {
+            if now >= escalation.deadline_at {
+                candidates.push(match escalation.reason {
+                    EscalationReason::BudgetExhausted { limit } => {
+                        ReturnReason::BudgetExhausted { limit }
+                    }
+                    EscalationReason::OutOfScope { .. } => ReturnReason::EscalationTimeout,
+                });
+            }
+        }
+        candidates.into_iter().min_by_key(ReturnReason::precedence)
+    }
+
+    /// Applies whatever is due at `now`: a timer cause, or the end of a
+    /// rollback that ran out of time.
+    pub(crate) fn settle(&mut self, step: &mut Step<'_>) {
+        if let Some(rollback) = &self.rollback {
+            if step.now >= rollback.deadline_at {
+                self.finish_rollback(step, true);
+            }
+            return;
+        }
+        if let Some(cause) = self.due_cause(step.now) {
+            self.close(step, Actor::Engine, cause);
+        }
+    }
+
+    // ----- closing ---------------------------------------------------------------
+
+    /// Ends the run for `cause`: completes, aborts, keeps a partial result, or
+    /// starts a rollback, as AG-8 and the cause's category decide.
+    pub(crate) fn close(&mut self, step: &mut Step<'_>, actor: Actor, cause: ReturnReason) {
+        if self.state.is_terminal() {
+            return;
+        }
+        let category = cause.category();
+        if self.rollback.is_some() {
+            // A rollback is already returning control; only the person can cut it short.
+            if matches!(category, Category::Person) {
+                self.finish(step, actor, Outcome::Aborted, cause);
+            }
+            return;
+        }
+        if let Some(turn) = self.turn.take() {
+            Self::emit(
+                step,
+                Effect::CancelTurn {
+                    run: self.id.clone(),
+                    turn: turn.id,
+                },
+            );
+        }
+        self.emit_receipt_if_unresolved(step, &category);
+        match category {
+            Category::Success => self.finish(step, actor, Outcome::Completed, cause),
+            Category::Person => self.finish(step, actor, Outcome::Aborted, cause),
+            Category::Failure => {
+                if self.mutated.is_empty() && self.in_flight.is_none() {
+                    self.finish(step, actor, Outcome::Error, cause);
+                } else if self.accepts_partial_close(step, &cause) {
+                    self.finish(step, actor, Outcome::Partial, cause);
+                } else {
+                    self.start_rollback(step, cause);
+                }
+            }
+        }
+    }
+
+    /// Unresolved budget exhaustion hands off to the person exactly once; the
+    /// flag travels in snapshots, so replays and restores never repeat it.
+    fn emit_receipt_if_unresolved(&mut self, step: &mut Step<'_>, category: &Category) {
+        if self.receipt_emitted || matches!(category, Category::Person) {
+            return;
+        }
+        let Some(Escalation {
+            reason: reason @ EscalationReason::BudgetExhausted { .. },
+            ..
+        }) = self.escalation.clone()
+        else {
+            return;
+        };
+        self.receipt_emitted = true;
+        self.record(
+            step,
+            Actor::Engine,
+            JournalEntry::EscalationReceipt {
+                reason: reason.clone(),
+            },
+        );
+        step.events.push_back(Event::EscalationReceipt {
+            run: self.id.clone(),
+            reason,
+        });
+    }
+
+    fn accepts_partial_close(&self, step: &Step<'_>, cause: &ReturnReason) -> bool {
+        let accepts = |capability: &CapabilityRef| {
+            step.capabilities
+                .get(capability)
+                .is_some_and(|spec| spec.accepts_partial_close)
+        };
+        match cause {
+            ReturnReason::CallFailed { capability, .. } => accepts(capability),
+            _ => self.in_flight.is_none() && self.mutated.iter().all(accepts),
+        }
+    }
+
+    fn finish(
+        &mut self,
+        step: &mut Step<'_>,
+        actor: Actor,
+        outcome: Outcome,
+        reason: ReturnReason,
+    ) {
+        self.resumable = matches!(reason, ReturnReason::Paused);
+        self.turn = None;
+        self.in_flight = None;
+        self.escalation = None;
+        self.rollback = None;
+        self.queue.clear();
+        self.transition(step, actor, RunState::Returned { outcome, reason });
+    }
+
+    fn start_rollback(&mut self, step: &mut Step<'_>, cause: ReturnReason) {
+        let mut participants = self.touched();
+        if let Some(call) = &self.in_flight {
+            if !participants.contains(&call.capability.participant) {
+                participants.push(call.capability.participant.clone());
+            }
+        }
+        participants.reverse();
+        self.escalation = None;
+        self.queue.clear();
+        self.record(
+            step,
+            Actor::Engine,
+            JournalEntry::RollbackStarted {
+                participants: participants.clone(),
+            },
+        );
+        self.rollback = Some(Rollback {
+            cause,
+            remaining: participants.into(),
+            awaiting: None,
+            waiting_for_call: self.in_flight.is_some(),
+            failed: Vec::new(),
+            deadline_at: step.now.saturating_add(step.config.revert_timeout_ms),
+        });
+        self.next_revert(step);
+    }
+
+    fn next_revert(&mut self, step: &mut Step<'_>) {
+        loop {
+            let Some(rollback) = self.rollback.as_mut() else {
+                return;
+            };
+            if rollback.waiting_for_call || rollback.awaiting.is_some() {
+                return;
+            }
+            let Some(participant) = rollback.remaining.pop_front() else {
+                self.finish_rollback(step, false);
+                return;
+            };
+            match self.marks.get(&participant) {
+                Some(MarkState::Taken(token)) => {
+                    rollback.awaiting = Some(participant.clone());
+                    let effect = Effect::Revert {
+                        run: self.id.clone(),
+                        participant,
+                        token: token.clone(),
+                    };
+                    Self::emit(step, effect);
+                    return;
+                }
+                // Without a mark there is nothing to revert to: that is a failed revert.
+                _ => {
+                    rollback.failed.push(participant.clone());
+                    self.record(
+                        step,
+                        Actor::Engine,
+                        JournalEntry::Reverted {
+                            participant,
+                            error: Some("no mark was taken for this run".into()),
+                        },
+                    );
+                }
+            }
+        }
+    }
+
+    fn finish_rollback(&mut self, step: &mut Step<'_>, timed_out: bool) {
+        let Some(mut rollback) = self.rollback.take() else {
+            return;
+        };
+        if timed_out {
+            rollback.failed.extend(rollback.awaiting.take());
+            rollback.failed.extend(rollback.remaining.drain(..));
+        }
+        let (outcome, reason) = if rollback.failed.is_empty() {
+            (Outcome::RolledBack, rollback.cause)
+        } else {
+            (
+                Outcome::Error,
+                ReturnReason::RollbackFailed {
+                    cause: Box::new(rollback.cause),
+                    participants: rollback.failed,
+                },
+            )
+        };
+        self.finish(step, Actor::Engine, outcome, reason);
+    }
+
+    // ----- turns -----------------------------------------------------------------
+
+    pub(crate) fn reserve_turn(&mut self, step: &mut Step<'_>) {
+        self.usage.turns += 1;
+        let id = TurnId(self.usage.turns);
+        let deadline_at = step.now.saturating_add(self.budget.turn_deadline_ms);
+        self.turn = Some(OpenTurn {
+            id,
+            deadline_at,
+            proposals: Vec::new(),
+        });
+        self.record(
+            step,
+            Actor::Engine,
+            JournalEntry::TurnReserved {
+                turn: id,
+                deadline_at,
+            },
+        );
+        Self::emit(
+            step,
+            Effect::OpenTurn {
+                run: self.id.clone(),
+                turn: id,
+                deadline_at,
+                intent: self.intent.clone(),
+                results: std::mem::take(&mut self.reports),
+            },
+        );
+    }
+
+    /// The terminal cause an input would produce, used to weigh it against
+    /// timer causes that are due at the same moment.
+    pub(crate) fn input_cause(&self, input: &TurnInput) -> Option<ReturnReason> {
+        let turn = self.turn.as_ref()?;
+        match input {
+            TurnInput::Malformed(detail) => Some(ReturnReason::IntegrityViolation {
+                finding: detail.clone(),
+            }),
+            TurnInput::Call(call) if self.is_duplicate(turn, &call.call) => {
+                Some(ReturnReason::IntegrityViolation {
+                    finding: format!("duplicate call id {}", call.call),
+                })
+            }
+            TurnInput::End if turn.proposals.is_empty() => Some(ReturnReason::Finished),
+            TurnInput::Failed(message) => Some(ReturnReason::TurnFailed {
+                message: message.clone(),
+            }),
+            _ => None,
+        }
+    }
+
+    fn is_duplicate(&self, turn: &OpenTurn, call: &CallId) -> bool {
+        self.seen_calls.contains(call) || turn.proposals.iter().any(|p| &p.call == call)
+    }
+
+    pub(crate) fn accepts_turn(&self, turn: TurnId) -> bool {
+        !self.state.is_terminal() && self.turn.as_ref().is_some_and(|open| open.id == turn)
+    }
+
+    /// Applies traffic addressed to the open turn. The caller has checked that
+    /// the turn is open.
+    pub(crate) fn turn_input(&mut self, step: &mut Step<'_>, input: TurnInput) {
+        if let Some(ReturnReason::IntegrityViolation { finding }) = self.input_cause(&input) {
+            let turn = self.open_turn();
+            Self::finding(
+                step,
+                Some(self.id.clone()),
+                turn,
+                FindingReason::Integrity {
+                    detail: finding.clone(),
+                },
+            );
+            self.close(
+                step,
+                Actor::ActingParty,
+                ReturnReason::IntegrityViolation { finding },
+            );
+            return;
+        }
+        match input {
+            TurnInput::Call(call) => {
+                if let Some(turn) = self.turn.as_mut() {
+                    turn.proposals.push(call);
+                }
+            }
+            TurnInput::Failed(message) => {
+                self.close(
+                    step,
+                    Actor::ActingParty,
+                    ReturnReason::TurnFailed { message },
+                );
+            }
+            TurnInput::Malformed(_) => {}
+            TurnInput::End => self.end_turn(step),
+        }
+    }
+
+    fn end_turn(&mut self, step: &mut Step<'_>) {
+        let Some(turn) = self.turn.take() else {
+            return;
+        };
+        self.record(
+            step,
+            Actor::ActingParty,
+            JournalEntry::TurnEnded {
+                turn: turn.id,
+                proposed: u32::try_from(turn.proposals.len()).unwrap_or(u32::MAX),
+            },
+        );
+        self.seen_calls
+            .extend(turn.proposals.iter().map(|p| p.call.clone()));
+        match self.state.name() {
+            StateName::Offered => {
+                if turn.proposals.is_empty() {
+                    self.transition(
+                        step,
+                        Actor::ActingParty,
+                        RunState::Cancelled {
+                            reason: CancelReason::NoPlan,
+                        },
+                    );
+                } else {
+                    self.accept_plan(step, Actor::ActingParty, turn.proposals);
+                }
+            }
+            _ => {
+                if turn.proposals.is_empty() {
+                    self.close(step, Actor::ActingParty, ReturnReason::Finished);
+                } else {
+                    self.queue.extend(turn.proposals);
+                    self.advance(step);
+                }
+            }
+        }
+    }
+
+    /// offered → planned → reviewing | authorized → acting.
+    pub(crate) fn accept_plan(
+        &mut self,
+        step: &mut Step<'_>,
+        actor: Actor,
+        plan: Vec<ProposedCall>,
+    ) {
+        self.plan = plan.clone();
+        self.queue = plan.into();
+        self.transition(step, actor, RunState::Planned);
+        if self.autonomy == Autonomy::Auto {
+            let allowlist = self.proposed_scope();
+            let budget = self.budget;
+            self.transition(step, Actor::Engine, RunState::Authorized);
+            self.authorize_and_act(step, Actor::Engine, allowlist, budget);
+        } else {
+            self.transition(step, Actor::Engine, RunState::Reviewing);
+        }
+    }
+
+    /// The allowlist an authorization grants when the person does not narrow
+    /// it: what was already allowed plus every capability now proposed.
+    pub(crate) fn proposed_scope(&self) -> BTreeSet<CapabilityRef> {
+        let mut scope = self.allowlist.clone();
+        scope.extend(self.queue.iter().map(|call| call.capability.clone()));
+        scope
+    }
+
+    /// authorized → acting, with the allowlist and budget fixed and marks
+    /// requested from every participant in scope.
+    pub(crate) fn authorize_and_act(
+        &mut self,
+        step: &mut Step<'_>,
+        actor: Actor,
+        allowlist: BTreeSet<CapabilityRef>,
+        budget: Budget,
+    ) {
+        self.allowlist = allowlist;
+        self.set_budget(budget);
+        self.record(
+            step,
+            actor.clone(),
+            JournalEntry::Authorized {
+                allowlist: self.allowlist.iter().cloned().collect(),
+                budget: self.budget,
+            },
+        );
+        self.transition(step, actor, RunState::Acting);
+        let participants: BTreeSet<ParticipantId> = self
+            .allowlist
+            .iter()
+            .filter(|capability| step.capabilities.contains_key(*capability))
+            .map(|capability| capability.participant.clone())
+            .collect();
+        for participant in participants {
+            self.request_mark(step, participant);
+        }
+        self.advance(step);
+    }
+
+    pub(crate) fn set_budget(&mut self, budget: Budget) {
+        self.budget = budget;
+        self.deadline_at = self.created_at.saturating_add(budget.run_deadline_ms);
+    }
+
+    fn request_mark(&mut self, step: &mut Step<'_>, participant: ParticipantId) {
+        if self.marks.contains_key(&participant) {
+            return;
+        }
+        self.marks.insert(participant.clone(), MarkState::Pending);
+        self.record(
+            step,
+            Actor::Engine,
+            JournalEntry::MarkRequested {
+                participant: participant.clone(),
+            },
+        );
+        Self::emit(
+            step,
+            Effect::Mark {
+                run: self.id.clone(),
+                participant,
+            },
+        );
+    }
+
+    fn escalate(&mut self, step: &mut Step<'_>, reason: EscalationReason) {
+        self.escalation = Some(Escalation {
+            reason: reason.clone(),
+            deadline_at: step.now.saturating_add(step.config.escalation_timeout_ms),
+        });
+        self.transition(step, Actor::Engine, RunState::Escalated { reason });
+    }
+
+    /// The dispatch loop of `acting`: one call at a time, each checked against
+    /// budget, declaration and allowlist; a new turn when the queue is empty.
+    pub(crate) fn advance(&mut self, step: &mut Step<'_>) {
+        loop {
+            if self.state != RunState::Acting
+                || self.rollback.is_some()
+                || self.in_flight.is_some()
+                || self.turn.is_some()
+                || self.marks.values().any(|mark| *mark == MarkState::Pending)
+            {
+                return;
+            }
+            let Some(call) = self.queue.front().cloned() else {
+                match self.source {
+                    PlanSource::Fixed => {
+                        self.close(step, Actor::Engine, ReturnReason::PlanCompleted);
+                    }
+                    PlanSource::ActingParty if self.usage.turns >= self.budget.max_turns => {
+                        self.escalate(
+                            step,
+                            EscalationReason::BudgetExhausted {
+                                limit: BudgetLimit::Turns,
+                            },
+                        );
+                    }
+                    PlanSource::ActingParty => self.reserve_turn(step),
+                }
+                return;
+            };
+            if self.usage.calls >= self.budget.max_calls {
+                self.escalate(
+                    step,
+                    EscalationReason::BudgetExhausted {
+                        limit: BudgetLimit::Calls,
+                    },
+                );
+                return;
+            }
+            if !step.capabilities.contains_key(&call.capability) {
+                // AG-21: correctable, charged, and the run goes on.
+                self.usage.calls += 1;
+                self.queue.pop_front();
+                self.refuse(
+                    step,
+                    Actor::Engine,
+                    call,
+                    "undeclared-capability",
+                    "no participant declares this capability; re-read the tools and re-plan",
+                );
+                continue;
+            }
+            if !self.allowlist.contains(&call.capability) {
+                self.escalate(
+                    step,
+                    EscalationReason::OutOfScope {
+                        capability: call.capability,
+                    },
+                );
+                return;
+            }
+            match self.marks.get(&call.capability.participant) {
+                Some(MarkState::Taken(_)) => {}
+                _ => {
+                    self.request_mark(step, call.capability.participant.clone());
+                    return;
+                }
+            }
+            self.usage.calls += 1;
+            self.queue.pop_front();
+            self.mutated.push(call.capability.clone());
+            self.in_flight = Some(call.clone());
+            self.record(
+                step,
+                Actor::Engine,
+                JournalEntry::CallDispatched {
+                    call: call.call.clone(),
+                    capability: call.capability.clone(),
+                    arguments: call.arguments.clone(),
+                },
+            );
+            Self::emit(
+                step,
+                Effect::Invoke {
+                    run: self.id.clone(),
+                    call: call.call,
+                    capability: call.capability,
+                    arguments: call.arguments,
+                },
+            );
+            return;
+        }
+    }
+
+    pub(crate) fn refuse(
+        &mut self,
+        step: &mut Step<'_>,
+        actor: Actor,
+        call: ProposedCall,
+        code: &str,
+        message: &str,
+    ) {
+        self.record(
+            step,
+            actor,
+            JournalEntry::CallRefused {
+                call: call.call.clone(),
+                capability: call.capability.clone(),
+                reason: format!("{code}: {message}"),
+            },
+        );
+        self.reports.push(CallReport {
+            call: call.call,
+            capability: call.capability,
+            result: CallResult::Refused {
+                code: code.into(),
+                message: message.into(),
+            },
+        });
+    }
+
+    // ----- host reports ------------------------------------------------------------
+
+    pub(crate) fn mark_result(
+        &mut self,
+        step: &mut Step<'_>,
+        participant: ParticipantId,
+        result: Result<MarkToken, String>,
+    ) {
+        match result {
+            Ok(token) => {
+                self.marks
+                    .insert(participant.clone(), MarkState::Taken(token.clone()));
+                self.record(
+                    step,
+                    Actor::Participant {
+                        participant: participant.clone(),
+                    },
+                    JournalEntry::MarkTaken { participant, token },
+                );
+                self.advance(step);
+            }
+            Err(message) => {
+                self.marks.remove(&participant);
+                self.close(
+                    step,
+                    Actor::Participant {
+                        participant: participant.clone(),
+                    },
+                    ReturnReason::MarkFailed {
+                        participant,
+                        message,
+                    },
+                );
+            }
+        }
+    }
+
+    pub(crate) fn call_result(&mut self, step: &mut Step<'_>, result: CallResult) {
+        let Some(call) = self.in_flight.take() else {
+            return;
+        };
+        let actor = Actor::Participant {
+            participant: call.capability.participant.clone(),
+        };
+        self.record(
+            step,
+            actor.clone(),
+            JournalEntry::CallFinished {
+                call: call.call.clone(),
+                result: result.clone(),
+            },
+        );
+        if let CallResult::Refused { .. } = result {
+            // Nothing changed: this call does not count as a mutation.
+            if let Some(position) = self.mutated.iter().rposition(|c| *c == call.capability) {
+                self.mutated.remove(position);
+            }
+        }
+        if let Some(rollback) = self.rollback.as_mut() {
+            rollback.waiting_for_call = false;
+            self.next_revert(step);
+            return;
+        }
+        match &result {
+            CallResult::Failed { message } => {
+                let cause = ReturnReason::CallFailed {
+                    capability: call.capability.clone(),
+                    message: message.clone(),
+                };
+                self.reports.push(CallReport {
+                    call: call.call,
+                    capability: call.capability,
+                    result,
+                });
+                self.close(step, actor, cause);
+            }
+            CallResult::Applied { .. } | CallResult::Refused { .. } => {
+                self.reports.push(CallReport {
+                    call: call.call,
+                    capability: call.capability,
+                    result,
+                });
+                self.advance(step);
+            }
+        }
+    }
+
+    pub(crate) fn revert_result(
+        &mut self,
+        step: &mut Step<'_>,
+        participant: ParticipantId,
+        error: Option<String>,
+    ) {
+        let Some(rollback) = self.rollback.as_mut() else {
+            return;
+        };
+        rollback.awaiting = None;
+        if error.is_some() {
+            rollback.failed.push(participant.clone());
+        }
+        self.record(
+            step,
+            Actor::Participant {
+                participant: participant.clone(),
+            },
+            JournalEntry::Reverted { participant, error },
+        );
+        self.next_revert(step);
+    }
+
+    pub(crate) fn is_awaiting_revert(&self, participant: &ParticipantId) -> bool {
+        self.rollback
+            .as_ref()
+            .is_some_and(|rollback| rollback.awaiting.as_ref() == Some(participant))
+    }
+
+    pub(crate) fn is_awaiting_mark(&self, participant: &ParticipantId) -> bool {
+        self.marks.get(participant) == Some(&MarkState::Pending)
+    }
+
+    pub(crate) fn actor_ref(&self) -> Option<ActorRef> {
+        self.in_flight.as_ref().map(|call| ActorRef {
+            run: self.id.clone(),
+            call: call.call.clone(),
+        })
+    }
+
+    pub(crate) fn escalation_reason(&self) -> Option<&EscalationReason> {
+        self.escalation
+            .as_ref()
+            .map(|escalation| &escalation.reason)
+    }
+
+    pub(crate) fn clear_escalation(&mut self) {
+        self.escalation = None;
+    }
+
+    /// Aborts the transport request of the open turn, if any.
+    pub(crate) fn close_turn_for_cancel(&mut self, step: &mut Step<'_>) {
+        if let Some(turn) = self.turn.take() {
+            Self::emit(
+                step,
+                Effect::CancelTurn {
+                    run: self.id.clone(),
+                    turn: turn.id,
+                },
+            );
+        }
+    }
+
+    pub(crate) fn enter(&mut self, step: &mut Step<'_>, actor: Actor, to: RunState) {
+        self.transition(step, actor, to);
+    }
+}
