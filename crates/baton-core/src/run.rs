@@ -311,11 +311,11 @@ impl Run {
     pub fn journal(&self) -> &[JournalRecord] {
         &self.journal
     }
-    /// The latest moment at which the run is certainly terminal if the host
-    /// keeps calling `handle_timeout`: the run deadline plus the allowance a
-    /// rollback started at that deadline may take.
-    pub fn hard_deadline(&self, config: &EngineConfig) -> u64 {
-        self.deadline_at.saturating_add(config.revert_timeout_ms)
+    /// When a rollback under way gives up on participants that have not
+    /// confirmed their revert. A run past its deadline is terminal, or rolling
+    /// back until this moment.
+    pub fn rollback_deadline(&self) -> Option<u64> {
+        self.rollback.as_ref().map(|rollback| rollback.deadline_at)
     }
 
     /// The next moment this run needs `handle_timeout`, if any.

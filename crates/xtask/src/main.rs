@@ -1,1 +1,265 @@
-fn main() {}
+//! `cargo xtask <command>`: the project's build and test orchestration.
+//!
+//! * `cargo xtask test` — installs whatever is missing, then runs every check.
+//!
+//! Each setup step is idempotent and cheap when its tool is already present:
+//! it checks first and installs only what is absent.
+
+use std::io::{BufRead, BufReader};
+use std::path::{Path, PathBuf};
+use std::process::{Command, ExitCode, Stdio};
+use std::time::Instant;
+
+fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let result = match args.first().map(String::as_str) {
+        Some("test") => test(),
+        Some("help") | Some("--help") | None => {
+            println!("usage: cargo xtask <test>\n\n  test   install what is missing, then fmt, clippy, doc, tests and the core's purity checks");
+            Ok(())
+        }
+        Some(other) => Err(format!("unknown command `{other}`; try `cargo xtask help`")),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(message) => {
+            eprintln!("xtask: {message}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+/// The workspace root (xtask lives in `crates/xtask`).
+fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .ancestors()
+        .nth(2)
+        .expect("xtask sits two levels below the workspace root")
+        .to_path_buf()
+}
+
+fn cargo() -> Command {
+    let mut command = Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()));
+    command.current_dir(root());
+    command
+}
+
+fn run(mut command: Command) -> Result<(), String> {
+    let shown = format!("{command:?}");
+    let status = command
+        .status()
+        .map_err(|error| format!("could not start {shown}: {error}"))?;
+    if status.success() {
+        Ok(())
+    } else {
+        Err(format!("{shown} failed with {status}"))
+    }
+}
+
+fn output(mut command: Command) -> Result<String, String> {
+    let shown = format!("{command:?}");
+    let out = command
+        .output()
+        .map_err(|error| format!("could not start {shown}: {error}"))?;
+    if !out.status.success() {
+        return Err(format!(
+            "{shown} failed with {}: {}",
+            out.status,
+            String::from_utf8_lossy(&out.stderr)
+        ));
+    }
+    Ok(String::from_utf8_lossy(&out.stdout).into_owned())
+}
+
+// ----- setup ----------------------------------------------------------------
+
+const WASM_TARGET: &str = "wasm32-unknown-unknown";
+
+fn ensure_wasm_target() -> Result<(), String> {
+    let mut list = Command::new("rustup");
+    list.args(["target", "list", "--installed"]);
+    if output(list)?.lines().any(|line| line.trim() == WASM_TARGET) {
+        println!("  {WASM_TARGET}: present");
+        return Ok(());
+    }
+    println!("  {WASM_TARGET}: installing");
+    let mut add = Command::new("rustup");
+    add.args(["target", "add", WASM_TARGET]);
+    run(add)
+}
+
+// ----- test -----------------------------------------------------------------
+
+struct Outcome {
+    name: &'static str,
+    seconds: f64,
+    result: Result<String, String>,
+}
+
+fn test() -> Result<(), String> {
+    let started = Instant::now();
+    let mut outcomes = Vec::new();
+    let mut step = |name: &'static str, body: &mut dyn FnMut() -> Result<String, String>| {
+        println!("\n== xtask test: {name}");
+        let began = Instant::now();
+        let result = body();
+        if let Err(message) = &result {
+            eprintln!("!! {name} failed: {message}");
+        }
+        outcomes.push(Outcome {
+            name,
+            seconds: began.elapsed().as_secs_f64(),
+            result,
+        });
+    };
+
+    step("setup: wasm target", &mut || {
+        ensure_wasm_target().map(|()| String::new())
+    });
+    step("cargo fmt --check", &mut || {
+        let mut command = cargo();
+        command.args(["fmt", "--all", "--", "--check"]);
+        run(command).map(|()| String::new())
+    });
+    step("cargo clippy -D warnings", &mut || {
+        let mut command = cargo();
+        command.args([
+            "clippy",
+            "--workspace",
+            "--all-targets",
+            "--",
+            "-D",
+            "warnings",
+        ]);
+        run(command).map(|()| String::new())
+    });
+    step("cargo doc -Dwarnings", &mut || {
+        let mut command = cargo();
+        command
+            .args(["doc", "--workspace", "--no-deps"])
+            .env("RUSTDOCFLAGS", "-Dwarnings");
+        run(command).map(|()| String::new())
+    });
+    step("cargo test (native)", &mut native_tests);
+    step("baton-core builds for wasm32", &mut || {
+        let mut command = cargo();
+        command.args(["build", "-p", "baton-core", "--target", WASM_TARGET]);
+        run(command).map(|()| String::new())
+    });
+    step("baton-core has no web dependencies", &mut core_is_pure);
+
+    println!("\n== xtask test: summary");
+    let mut failed = 0;
+    for outcome in &outcomes {
+        let (mark, detail) = match &outcome.result {
+            Ok(detail) => ("ok  ", detail.clone()),
+            Err(message) => {
+                failed += 1;
+                (
+                    "FAIL",
+                    message.lines().next().unwrap_or_default().to_owned(),
+                )
+            }
+        };
+        println!(
+            "{mark} {:<38} {:>7.1}s  {detail}",
+            outcome.name, outcome.seconds
+        );
+    }
+    println!(
+        "xtask test: {} of {} steps passed in {:.0}s",
+        outcomes.len() - failed,
+        outcomes.len(),
+        started.elapsed().as_secs_f64()
+    );
+    if failed == 0 {
+        Ok(())
+    } else {
+        Err(format!("{failed} step(s) failed"))
+    }
+}
+
+/// Runs the workspace tests, echoing everything and adding up libtest's
+/// `test result:` lines into one summary.
+fn native_tests() -> Result<String, String> {
+    let mut command = cargo();
+    command.args(["test", "--workspace"]).stdout(Stdio::piped());
+    let mut child = command
+        .spawn()
+        .map_err(|error| format!("could not start cargo test: {error}"))?;
+    let stdout = child.stdout.take().ok_or("cargo test has no stdout")?;
+    let (mut passed, mut failed, mut ignored, mut binaries) = (0u64, 0u64, 0u64, 0u64);
+    for line in BufReader::new(stdout).lines() {
+        let line = line.map_err(|error| error.to_string())?;
+        println!("{line}");
+        if let Some(rest) = line.strip_prefix("test result: ") {
+            binaries += 1;
+            passed += count(rest, "passed");
+            failed += count(rest, "failed");
+            ignored += count(rest, "ignored");
+        }
+    }
+    let status = child.wait().map_err(|error| error.to_string())?;
+    let summary =
+        format!("{passed} passed, {failed} failed, {ignored} ignored in {binaries} test binaries");
+    println!("native tests: {summary}");
+    if status.success() && failed == 0 {
+        Ok(summary)
+    } else {
+        Err(summary)
+    }
+}
+
+/// The number before `word` in a libtest summary such as `ok. 3 passed; 0 failed`.
+fn count(summary: &str, word: &str) -> u64 {
+    summary
+        .split(';')
+        .filter_map(|part| {
+            let mut words = part.split_whitespace().rev();
+            let last = words.next()?;
+            let number = words.next()?;
+            (last == word).then(|| number.parse::<u64>().ok()).flatten()
+        })
+        .sum()
+}
+
+fn core_is_pure() -> Result<String, String> {
+    let mut command = cargo();
+    command.args([
+        "tree",
+        "-p",
+        "baton-core",
+        "-e",
+        "normal",
+        "--prefix",
+        "none",
+    ]);
+    let tree = output(command)?;
+    let forbidden: Vec<&str> = tree
+        .lines()
+        .filter(|line| {
+            let name = line.split_whitespace().next().unwrap_or_default();
+            matches!(name, "wasm-bindgen" | "js-sys" | "web-sys")
+                || name.starts_with("wasm-bindgen-")
+        })
+        .collect();
+    if forbidden.is_empty() {
+        Ok(format!("{} crates checked", tree.lines().count()))
+    } else {
+        Err(format!("baton-core depends on {}", forbidden.join(", ")))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::count;
+
+    #[test]
+    fn counts_libtest_summaries() {
+        let line =
+            "ok. 12 passed; 1 failed; 3 ignored; 0 measured; 0 filtered out; finished in 0.01s";
+        assert_eq!(count(line, "passed"), 12);
+        assert_eq!(count(line, "failed"), 1);
+        assert_eq!(count(line, "ignored"), 3);
+    }
+}

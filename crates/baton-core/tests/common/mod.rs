@@ -1,0 +1,343 @@
+//! A deterministic host for the custody machine: a hand-advanced clock, an
+//! inbox of effects, and helpers that play the acting party and participants.
+#![allow(dead_code)]
+
+use std::collections::VecDeque;
+
+use baton_core::*;
+use serde_json::{json, Value};
+
+pub const SESSION: &str = "s";
+
+pub fn rename() -> CapabilityRef {
+    CapabilityRef::new("tasks", "rename")
+}
+pub fn archive() -> CapabilityRef {
+    CapabilityRef::new("tasks", "archive")
+}
+/// Declared with `accepts_partial_close`.
+pub fn note() -> CapabilityRef {
+    CapabilityRef::new("notes", "add")
+}
+pub fn theme() -> CapabilityRef {
+    CapabilityRef::new("settings", "theme")
+}
+
+pub fn config() -> EngineConfig {
+    let mut config = EngineConfig::new(SESSION);
+    config.default_budget = Budget {
+        max_turns: 4,
+        max_calls: 8,
+        run_deadline_ms: 60_000,
+        turn_deadline_ms: 10_000,
+    };
+    config.escalation_timeout_ms = 20_000;
+    config.revert_timeout_ms = 5_000;
+    config.hourly_quota = 3;
+    config
+}
+
+pub fn declare_all(engine: &mut Engine) {
+    engine.declare_capability(rename(), CapabilitySpec::default());
+    engine.declare_capability(archive(), CapabilitySpec::default());
+    engine.declare_capability(
+        note(),
+        CapabilitySpec {
+            accepts_partial_close: true,
+        },
+    );
+    engine.declare_capability(theme(), CapabilitySpec::default());
+}
+
+pub struct Sim {
+    pub engine: Engine,
+    pub now: u64,
+    /// Every event polled so far, in order.
+    pub log: Vec<Event>,
+    /// Effects not yet answered.
+    pub effects: VecDeque<Effect>,
+    next_mark: u32,
+}
+
+impl Sim {
+    pub fn new() -> Self {
+        Self::with_config(config())
+    }
+
+    pub fn with_config(config: EngineConfig) -> Self {
+        let mut engine = Engine::new(config);
+        declare_all(&mut engine);
+        Sim {
+            engine,
+            now: 1_000,
+            log: Vec::new(),
+            effects: VecDeque::new(),
+            next_mark: 0,
+        }
+    }
+
+    /// Polls every pending event into the log and the effect inbox; returns the new ones.
+    pub fn drain(&mut self) -> Vec<Event> {
+        let mut fresh = Vec::new();
+        while let Some(event) = self.engine.poll_event() {
+            if let Event::Effect(effect) = &event {
+                self.effects.push_back(effect.clone());
+            }
+            self.log.push(event.clone());
+            fresh.push(event);
+        }
+        fresh
+    }
+
+    pub fn advance(&mut self, ms: u64) {
+        self.now += ms;
+        self.engine.handle_timeout(self.now);
+        self.drain();
+    }
+
+    pub fn state(&self, run: &RunId) -> RunState {
+        self.engine.run(run).expect("run exists").state().clone()
+    }
+
+    pub fn revision(&self, run: &RunId) -> u64 {
+        self.engine.run(run).expect("run exists").revision()
+    }
+
+    pub fn delegate(&mut self, autonomy: Autonomy) -> RunId {
+        let run = self
+            .engine
+            .delegate(
+                self.now,
+                Delegation::new("tidy the board", Initiative::User, autonomy),
+            )
+            .expect("delegation accepted");
+        self.drain();
+        run
+    }
+
+    pub fn delegate_with(&mut self, delegation: Delegation) -> RunId {
+        let run = self
+            .engine
+            .delegate(self.now, delegation)
+            .expect("delegation accepted");
+        self.drain();
+        run
+    }
+
+    pub fn turn(&self, run: &RunId) -> TurnId {
+        self.engine
+            .run(run)
+            .and_then(Run::open_turn)
+            .expect("a turn is open")
+    }
+
+    pub fn call(&mut self, run: &RunId, id: &str, capability: CapabilityRef) {
+        let turn = self.turn(run);
+        self.engine.handle_inbound(
+            self.now,
+            run,
+            turn,
+            Inbound::ToolCall {
+                call: CallId::new(id),
+                capability,
+                arguments: json!({ "id": id }),
+            },
+        );
+        self.drain();
+    }
+
+    pub fn end_turn(&mut self, run: &RunId) {
+        let turn = self.turn(run);
+        self.engine
+            .handle_inbound(self.now, run, turn, Inbound::TurnEnd);
+        self.drain();
+    }
+
+    /// One turn proposing `calls` (named c1, c2, … after the calls already seen).
+    pub fn propose(&mut self, run: &RunId, calls: &[CapabilityRef]) {
+        let seen = self
+            .log
+            .iter()
+            .filter(|event| matches!(event, Event::Journal(JournalRecord { entry: JournalEntry::TurnEnded { proposed, .. }, run: r, .. }) if r == run && *proposed > 0))
+            .count();
+        for (index, capability) in calls.iter().enumerate() {
+            self.call(
+                run,
+                &format!("c{}-{}", seen + 1, index + 1),
+                capability.clone(),
+            );
+        }
+        self.end_turn(run);
+    }
+
+    /// Answers every pending mark request with a fresh token.
+    pub fn give_marks(&mut self) {
+        let pending: Vec<Effect> = self
+            .effects
+            .iter()
+            .filter(|e| matches!(e, Effect::Mark { .. }))
+            .cloned()
+            .collect();
+        self.effects.retain(|e| !matches!(e, Effect::Mark { .. }));
+        for effect in pending {
+            if let Effect::Mark { run, participant } = effect {
+                self.next_mark += 1;
+                let token = MarkToken::new(format!("{participant}@{}", self.next_mark));
+                self.engine
+                    .handle_mark(self.now, &run, &participant, Ok(token))
+                    .expect("mark accepted");
+                self.drain();
+            }
+        }
+    }
+
+    /// Takes the pending invocation, if any.
+    pub fn take_invoke(&mut self) -> Option<(RunId, CallId, CapabilityRef)> {
+        let position = self
+            .effects
+            .iter()
+            .position(|e| matches!(e, Effect::Invoke { .. }))?;
+        match self.effects.remove(position)? {
+            Effect::Invoke {
+                run,
+                call,
+                capability,
+                ..
+            } => Some((run, call, capability)),
+            _ => None,
+        }
+    }
+
+    pub fn answer(&mut self, result: CallResult) -> (RunId, CallId, CapabilityRef) {
+        self.give_marks();
+        let (run, call, capability) = self.take_invoke().expect("an invocation is pending");
+        self.engine
+            .handle_call_result(self.now, &run, &call, result)
+            .expect("result accepted");
+        self.drain();
+        (run, call, capability)
+    }
+
+    pub fn apply(&mut self) -> (RunId, CallId, CapabilityRef) {
+        self.answer(CallResult::Applied {
+            value: json!({ "ok": true }),
+        })
+    }
+
+    /// Applies every invocation until none is pending.
+    pub fn apply_all(&mut self) -> usize {
+        let mut count = 0;
+        loop {
+            self.give_marks();
+            if !self
+                .effects
+                .iter()
+                .any(|e| matches!(e, Effect::Invoke { .. }))
+            {
+                return count;
+            }
+            self.apply();
+            count += 1;
+        }
+    }
+
+    pub fn fail(&mut self, message: &str) -> (RunId, CallId, CapabilityRef) {
+        self.answer(CallResult::Failed {
+            message: message.into(),
+        })
+    }
+
+    /// Pending revert requests, in the order they were emitted, removed from the inbox.
+    pub fn take_reverts(&mut self) -> Vec<(RunId, ParticipantId, MarkToken)> {
+        let mut out = Vec::new();
+        self.effects.retain(|effect| match effect {
+            Effect::Revert {
+                run,
+                participant,
+                token,
+            } => {
+                out.push((run.clone(), participant.clone(), token.clone()));
+                false
+            }
+            _ => true,
+        });
+        out
+    }
+
+    /// Answers reverts one at a time (each answer may emit the next) with `result(participant)`.
+    pub fn answer_reverts(
+        &mut self,
+        mut result: impl FnMut(&ParticipantId) -> Result<(), String>,
+    ) -> Vec<(ParticipantId, MarkToken)> {
+        let mut order = Vec::new();
+        loop {
+            let reverts = self.take_reverts();
+            if reverts.is_empty() {
+                return order;
+            }
+            for (run, participant, token) in reverts {
+                let answer = result(&participant);
+                order.push((participant.clone(), token));
+                self.engine
+                    .handle_revert_result(self.now, &run, &participant, answer)
+                    .expect("revert report accepted");
+                self.drain();
+            }
+        }
+    }
+
+    pub fn effects_of(&self, pred: impl Fn(&Effect) -> bool) -> Vec<Effect> {
+        self.log
+            .iter()
+            .filter_map(|event| match event {
+                Event::Effect(effect) if pred(effect) => Some(effect.clone()),
+                _ => None,
+            })
+            .collect()
+    }
+
+    pub fn open_turns(&self, run: &RunId) -> usize {
+        self.effects_of(|e| matches!(e, Effect::OpenTurn { run: r, .. } if r == run))
+            .len()
+    }
+
+    pub fn invoked(&self, capability: &CapabilityRef) -> usize {
+        self.effects_of(|e| matches!(e, Effect::Invoke { capability: c, .. } if c == capability))
+            .len()
+    }
+
+    pub fn transitions(&self, run: &RunId) -> Vec<StateName> {
+        let mut names = vec![StateName::Offered];
+        for record in self.engine.run(run).expect("run").journal() {
+            if let JournalEntry::Transition { to, .. } = &record.entry {
+                names.push(to.name());
+            }
+        }
+        names
+    }
+
+    /// Authorizes at the run's current revision with the default scope.
+    pub fn authorize(&mut self, run: &RunId) {
+        let revision = self.revision(run);
+        self.engine
+            .authorize(self.now, run, revision, Authorization::default())
+            .expect("authorized");
+        self.drain();
+    }
+
+    pub fn resolve(&mut self, run: &RunId, resolution: Resolution) {
+        let revision = self.revision(run);
+        self.engine
+            .resolve_escalation(self.now, run, revision, resolution)
+            .expect("resolved");
+        self.drain();
+    }
+}
+
+pub fn returned(outcome: Outcome, reason: ReturnReason) -> RunState {
+    RunState::Returned { outcome, reason }
+}
+
+pub fn args(value: Value) -> Value {
+    value
+}

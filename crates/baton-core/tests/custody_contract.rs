@@ -1,0 +1,620 @@
+//! The custody requirements of the Delegation Contract, §1–§2 (AG-1 … AG-11).
+
+mod common;
+
+use baton_core::*;
+use common::*;
+use serde_json::json;
+
+// ----- AG-1 -------------------------------------------------------------------
+
+#[test]
+fn ag_1_non_user_mutation_outside_a_run_is_refused() {
+    let mut sim = Sim::new();
+    // The person needs no envelope.
+    assert_eq!(sim.engine.admit_mutation(None), Ok(Attribution::Person));
+
+    let run = sim.delegate(Autonomy::Auto);
+    sim.propose(&run, &[rename(), rename()]);
+    sim.give_marks();
+    let in_flight = sim.engine.actor_for(&run).expect("a call is in flight");
+    assert_eq!(
+        sim.engine.admit_mutation(Some(&in_flight)),
+        Ok(Attribution::Delegated(in_flight.clone()))
+    );
+
+    // A reference to a run that does not exist, or to a call not in flight.
+    let invented = ActorRef {
+        run: RunId::new("s/r99"),
+        call: CallId::new("x"),
+    };
+    assert!(matches!(
+        sim.engine.admit_mutation(Some(&invented)),
+        Err(MutationRefused::OutsideRun { .. })
+    ));
+    let other_call = ActorRef {
+        run: run.clone(),
+        call: CallId::new("c1-2"),
+    };
+    assert!(sim.engine.admit_mutation(Some(&other_call)).is_err());
+
+    // Once the call has finished, its reference admits nothing more.
+    sim.apply();
+    assert!(sim.engine.admit_mutation(Some(&in_flight)).is_err());
+
+    // Nor after the run has returned.
+    sim.engine.stop(sim.now, &run).unwrap();
+    sim.drain();
+    let error = sim.engine.admit_mutation(Some(&in_flight)).unwrap_err();
+    assert!(error.to_string().starts_with("AG-1:"), "{error}");
+}
+
+// ----- AG-2 -------------------------------------------------------------------
+
+#[test]
+fn ag_2_every_run_carries_its_initiative() {
+    let mut sim = Sim::new();
+    for initiative in [Initiative::User, Initiative::System, Initiative::Scheduled] {
+        let run = sim.delegate_with(Delegation::new("x", initiative, Autonomy::Review));
+        assert_eq!(sim.engine.run(&run).unwrap().initiative(), initiative);
+        let created = &sim.engine.run(&run).unwrap().journal()[0];
+        assert!(matches!(
+            created.entry,
+            JournalEntry::Created { initiative: recorded, .. } if recorded == initiative
+        ));
+    }
+    // A delegation without an initiative does not even parse.
+    let missing = serde_json::from_value::<Delegation>(json!({
+        "intent": "x", "autonomy": "review"
+    }));
+    assert!(missing.unwrap_err().to_string().contains("initiative"));
+}
+
+// ----- AG-3 -------------------------------------------------------------------
+
+#[test]
+fn ag_3_single_auto_authorized_call_is_a_valid_run() {
+    let mut sim = Sim::new();
+    let run = sim.delegate_with(
+        Delegation::new("rename task 3", Initiative::System, Autonomy::Auto).with_plan(vec![
+            PlannedCall {
+                capability: rename(),
+                arguments: json!({"id": 3, "title": "Ship"}),
+            },
+        ]),
+    );
+    sim.apply_all();
+    assert_eq!(
+        sim.state(&run),
+        returned(Outcome::Completed, ReturnReason::PlanCompleted)
+    );
+    assert_eq!(
+        sim.transitions(&run),
+        vec![
+            StateName::Offered,
+            StateName::Planned,
+            StateName::Authorized,
+            StateName::Acting,
+            StateName::Returned
+        ]
+    );
+    // The same machine, no second system: no turn, one charged call.
+    assert_eq!(sim.open_turns(&run), 0);
+    let usage = sim.engine.run(&run).unwrap().usage();
+    assert_eq!((usage.turns, usage.calls), (0, 1));
+    assert_eq!(
+        sim.engine.delegate(
+            sim.now,
+            Delegation::new("x", Initiative::User, Autonomy::Auto).with_plan(vec![])
+        ),
+        Err(DelegateError::EmptyPlan)
+    );
+}
+
+// ----- AG-4 -------------------------------------------------------------------
+
+#[test]
+fn ag_4_control_returns_on_every_path() {
+    // Failure of a call.
+    let mut sim = Sim::new();
+    let failed = sim.delegate(Autonomy::Auto);
+    sim.propose(&failed, &[rename()]);
+    sim.fail("disk full");
+    sim.answer_reverts(|_| Ok(()));
+    // Turn deadman.
+    let deadman = sim.delegate(Autonomy::Auto);
+    // Budget exhaustion nobody resolves.
+    let exhausted = sim.delegate_with(
+        Delegation::new("x", Initiative::User, Autonomy::Auto).with_budget(Budget {
+            max_turns: 1,
+            ..config().default_budget
+        }),
+    );
+    sim.propose(&exhausted, &[rename()]);
+    sim.apply_all();
+    assert!(matches!(sim.state(&exhausted), RunState::Escalated { .. }));
+    sim.advance(config().default_budget.turn_deadline_ms);
+    assert!(matches!(
+        sim.state(&deadman),
+        RunState::Returned {
+            reason: ReturnReason::TurnDeadman,
+            ..
+        }
+    ));
+    // Kill.
+    let killed = sim.delegate(Autonomy::Review);
+    sim.propose(&killed, &[rename()]);
+    sim.engine.kill_all(sim.now);
+    sim.drain();
+    // Time passes: every run has returned, none is left holding control.
+    sim.advance(30_000);
+    for run in [&failed, &deadman, &exhausted, &killed] {
+        assert!(
+            sim.state(run).is_terminal(),
+            "{run} still holds control: {:?}",
+            sim.state(run)
+        );
+    }
+    assert_eq!(sim.engine.active_runs().count(), 0);
+}
+
+#[test]
+fn ag_4_terminal_states_never_reopen() {
+    let mut sim = Sim::new();
+    let run = sim.delegate(Autonomy::Review);
+    sim.propose(&run, &[rename()]);
+    let revision = sim.revision(&run);
+    sim.engine
+        .reject(sim.now, &run, revision, "not now")
+        .unwrap();
+    sim.drain();
+    let frozen = (sim.state(&run), sim.revision(&run));
+    let revision = sim.revision(&run);
+    assert!(matches!(
+        sim.engine
+            .authorize(sim.now, &run, revision, Authorization::default()),
+        Err(CommandError::IllegalTransition {
+            state: StateName::Cancelled,
+            ..
+        })
+    ));
+    assert!(sim.engine.stop(sim.now, &run).is_err());
+    assert!(sim.engine.pause(sim.now, &run).is_err());
+    assert!(sim
+        .engine
+        .resolve_escalation(sim.now, &run, revision, Resolution::Return)
+        .is_err());
+    sim.engine
+        .handle_inbound(sim.now, &run, TurnId(1), Inbound::TurnEnd);
+    sim.engine.kill_all(sim.now);
+    sim.advance(1_000_000);
+    assert_eq!((sim.state(&run), sim.revision(&run)), frozen);
+}
+
+// ----- AG-5 -------------------------------------------------------------------
+
+#[test]
+fn ag_5_every_outcome_is_reachable_and_typed() {
+    let mut sim = Sim::new();
+    let completed = sim.delegate(Autonomy::Auto);
+    sim.propose(&completed, &[rename()]);
+    sim.apply_all();
+    sim.propose(&completed, &[]);
+
+    let partial = sim.delegate(Autonomy::Auto);
+    sim.propose(&partial, &[note(), note()]);
+    sim.apply();
+    sim.fail("quota");
+
+    let rolled_back = sim.delegate(Autonomy::Auto);
+    sim.propose(&rolled_back, &[rename(), archive()]);
+    sim.apply();
+    sim.fail("conflict");
+    sim.answer_reverts(|_| Ok(()));
+
+    let aborted = sim.delegate(Autonomy::Auto);
+    sim.engine.stop(sim.now, &aborted).unwrap();
+
+    let error = sim.delegate(Autonomy::Auto);
+    let turn = sim.turn(&error);
+    sim.engine.handle_inbound(
+        sim.now,
+        &error,
+        turn,
+        Inbound::TurnFailed {
+            message: "HTTP 500".into(),
+        },
+    );
+    sim.drain();
+
+    let outcome = |run: &RunId| match sim.state(run) {
+        RunState::Returned { outcome, .. } => outcome,
+        other => panic!("{run} did not return: {other:?}"),
+    };
+    assert_eq!(outcome(&completed), Outcome::Completed);
+    assert_eq!(outcome(&partial), Outcome::Partial);
+    assert_eq!(outcome(&rolled_back), Outcome::RolledBack);
+    assert_eq!(outcome(&aborted), Outcome::Aborted);
+    assert_eq!(outcome(&error), Outcome::Error);
+
+    // The wire form is typed: outcome and reason are tags, not prose.
+    assert_eq!(
+        serde_json::to_value(sim.state(&rolled_back)).unwrap(),
+        json!({"state": "returned", "outcome": "rolled-back",
+               "reason": {"kind": "call-failed",
+                          "capability": {"participant": "tasks", "capability": "archive"},
+                          "message": "conflict"}})
+    );
+}
+
+// ----- AG-6 -------------------------------------------------------------------
+
+#[test]
+fn ag_6_escalation_is_non_terminal_typed_and_auto_returns() {
+    let mut sim = Sim::new();
+    let run = sim.delegate(Autonomy::Review);
+    sim.propose(&run, &[rename()]);
+    let revision = sim.revision(&run);
+    sim.engine
+        .authorize(
+            sim.now,
+            &run,
+            revision,
+            Authorization {
+                allowlist: Some(vec![rename()]),
+                budget: None,
+            },
+        )
+        .unwrap();
+    sim.drain();
+    sim.apply_all();
+    sim.propose(&run, &[theme()]);
+    let state = sim.state(&run);
+    assert_eq!(
+        state,
+        RunState::Escalated {
+            reason: EscalationReason::OutOfScope {
+                capability: theme()
+            }
+        }
+    );
+    assert!(!state.is_terminal());
+    // Nobody answers: the escalation still has an exit.
+    sim.advance(config().escalation_timeout_ms - 1);
+    assert!(matches!(sim.state(&run), RunState::Escalated { .. }));
+    sim.advance(1);
+    sim.answer_reverts(|_| Ok(()));
+    assert_eq!(
+        sim.state(&run),
+        returned(Outcome::RolledBack, ReturnReason::EscalationTimeout)
+    );
+}
+
+#[test]
+fn ag_6_escalation_resolved_by_the_person_goes_on() {
+    let mut sim = Sim::new();
+    let run = sim.delegate(Autonomy::Review);
+    sim.propose(&run, &[rename()]);
+    sim.authorize(&run);
+    sim.apply_all();
+    sim.propose(&run, &[theme()]);
+    sim.resolve(&run, Resolution::Allow { budget: None });
+    assert_eq!(sim.state(&run), RunState::Acting);
+    let (_, _, capability) = sim.apply();
+    assert_eq!(capability, theme());
+    assert!(sim
+        .engine
+        .run(&run)
+        .unwrap()
+        .allowlist()
+        .any(|c| *c == theme()));
+}
+
+// ----- AG-7 -------------------------------------------------------------------
+
+#[test]
+fn ag_7_call_outside_the_allowlist_escalates_and_never_proceeds() {
+    let mut sim = Sim::new();
+    let run = sim.delegate(Autonomy::Review);
+    sim.propose(&run, &[rename()]);
+    sim.authorize(&run);
+    sim.apply_all();
+    sim.propose(&run, &[archive(), rename()]);
+    assert_eq!(
+        sim.state(&run),
+        RunState::Escalated {
+            reason: EscalationReason::OutOfScope {
+                capability: archive()
+            }
+        }
+    );
+    // Not dispatched, and not silently dropped: it waits at the head of the queue.
+    assert_eq!(sim.invoked(&archive()), 0);
+    // The person denies it: the acting party hears so, the run stays in scope.
+    sim.resolve(&run, Resolution::Deny);
+    sim.apply_all();
+    assert_eq!(sim.invoked(&archive()), 0);
+    assert_eq!(sim.invoked(&rename()), 2);
+    let Some(Effect::OpenTurn { results, .. }) = sim
+        .effects_of(|e| matches!(e, Effect::OpenTurn { .. }))
+        .pop()
+    else {
+        panic!("a next turn opened");
+    };
+    assert!(results.iter().any(|report| report.capability == archive()
+        && matches!(&report.result, CallResult::Refused { code, .. } if code == "denied")));
+}
+
+#[test]
+fn ag_7_call_beyond_the_budget_escalates_and_never_proceeds() {
+    let mut sim = Sim::new();
+    let run = sim.delegate_with(
+        Delegation::new("x", Initiative::User, Autonomy::Auto).with_budget(Budget {
+            max_calls: 1,
+            ..config().default_budget
+        }),
+    );
+    sim.propose(&run, &[rename(), archive()]);
+    sim.apply_all();
+    assert_eq!(
+        sim.state(&run),
+        RunState::Escalated {
+            reason: EscalationReason::BudgetExhausted {
+                limit: BudgetLimit::Calls
+            }
+        }
+    );
+    assert_eq!(sim.invoked(&archive()), 0);
+    // Raising the budget lets it go on; the same budget is refused.
+    let revision = sim.revision(&run);
+    assert!(matches!(
+        sim.engine
+            .resolve_escalation(sim.now, &run, revision, Resolution::Allow { budget: None }),
+        Err(CommandError::InvalidBudget(_))
+    ));
+    sim.resolve(
+        &run,
+        Resolution::Allow {
+            budget: Some(Budget {
+                max_calls: 2,
+                ..config().default_budget
+            }),
+        },
+    );
+    sim.apply_all();
+    assert_eq!(sim.invoked(&archive()), 1);
+}
+
+// ----- AG-8 -------------------------------------------------------------------
+
+#[test]
+fn ag_8_mid_sequence_failure_rolls_back_to_run_start_in_reverse_order() {
+    let mut sim = Sim::new();
+    let run = sim.delegate(Autonomy::Auto);
+    sim.propose(&run, &[rename(), theme(), archive()]);
+    sim.apply(); // tasks
+    sim.apply(); // settings
+    sim.fail("server said no"); // tasks again
+    let marks: Vec<(ParticipantId, MarkToken)> = sim
+        .engine
+        .run(&run)
+        .unwrap()
+        .journal()
+        .iter()
+        .filter_map(|record| match &record.entry {
+            JournalEntry::MarkTaken { participant, token } => {
+                Some((participant.clone(), token.clone()))
+            }
+            _ => None,
+        })
+        .collect();
+    assert!(!sim.state(&run).is_terminal(), "waits for the reverts");
+    let order = sim.answer_reverts(|_| Ok(()));
+    // Reverse order of first touch; each to the mark it gave when acting began.
+    let participants: Vec<&str> = order.iter().map(|(p, _)| p.as_str()).collect();
+    assert_eq!(participants, ["settings", "tasks"]);
+    for (participant, token) in &order {
+        assert!(marks.contains(&(participant.clone(), token.clone())));
+    }
+    assert_eq!(
+        sim.state(&run),
+        returned(
+            Outcome::RolledBack,
+            ReturnReason::CallFailed {
+                capability: archive(),
+                message: "server said no".into()
+            }
+        )
+    );
+}
+
+#[test]
+fn ag_8_capability_accepting_partial_close_keeps_what_was_done() {
+    let mut sim = Sim::new();
+    let run = sim.delegate(Autonomy::Auto);
+    sim.propose(&run, &[rename(), note()]);
+    sim.apply();
+    sim.fail("rate limited");
+    assert!(sim.take_reverts().is_empty());
+    assert!(matches!(
+        sim.state(&run),
+        RunState::Returned {
+            outcome: Outcome::Partial,
+            ..
+        }
+    ));
+}
+
+#[test]
+fn ag_8_a_failed_revert_is_reported_not_hidden() {
+    let mut sim = Sim::new();
+    let run = sim.delegate(Autonomy::Auto);
+    sim.propose(&run, &[rename(), theme(), archive()]);
+    sim.apply();
+    sim.apply();
+    sim.fail("boom");
+    sim.answer_reverts(|participant| {
+        if participant.as_str() == "settings" {
+            Err("history was cleared".into())
+        } else {
+            Ok(())
+        }
+    });
+    let RunState::Returned {
+        outcome: Outcome::Error,
+        reason:
+            ReturnReason::RollbackFailed {
+                cause,
+                participants,
+            },
+    } = sim.state(&run)
+    else {
+        panic!(
+            "expected a reported rollback failure, got {:?}",
+            sim.state(&run)
+        );
+    };
+    assert!(matches!(*cause, ReturnReason::CallFailed { .. }));
+    assert_eq!(participants, vec![ParticipantId::new("settings")]);
+    let journal = sim.engine.run(&run).unwrap().journal();
+    assert!(journal.iter().any(|r| matches!(&r.entry,
+        JournalEntry::Reverted { participant, error: Some(e) } if participant.as_str() == "settings" && e == "history was cleared")));
+}
+
+#[test]
+fn ag_8_a_revert_that_never_answers_is_reported() {
+    let mut sim = Sim::new();
+    let run = sim.delegate(Autonomy::Auto);
+    sim.propose(&run, &[rename(), archive()]);
+    sim.apply();
+    sim.fail("boom");
+    assert_eq!(sim.take_reverts().len(), 1);
+    sim.advance(config().revert_timeout_ms);
+    assert!(matches!(
+        sim.state(&run),
+        RunState::Returned {
+            outcome: Outcome::Error,
+            reason: ReturnReason::RollbackFailed { .. }
+        }
+    ));
+}
+
+// ----- AG-9 -------------------------------------------------------------------
+
+#[test]
+fn ag_9_user_interruption_is_a_return_never_an_error() {
+    let mut sim = Sim::new();
+    let offered = sim.delegate(Autonomy::Review);
+    let reviewing = sim.delegate(Autonomy::Review);
+    sim.propose(&reviewing, &[rename()]);
+    let acting = sim.delegate(Autonomy::Auto);
+    sim.propose(&acting, &[rename(), archive()]);
+    sim.apply();
+    let escalated = sim.delegate(Autonomy::Review);
+    sim.propose(&escalated, &[rename()]);
+    sim.authorize(&escalated);
+    sim.apply_all();
+    sim.propose(&escalated, &[theme()]);
+    for run in [&offered, &reviewing, &acting, &escalated] {
+        assert!(!sim.state(run).is_terminal());
+        sim.engine.stop(sim.now, run).unwrap();
+        sim.drain();
+        assert_eq!(
+            sim.state(run),
+            returned(Outcome::Aborted, ReturnReason::UserInterrupt),
+            "{run}"
+        );
+    }
+    // What the interrupted run did stays (one undo step for the person): no reverts.
+    assert!(sim.take_reverts().is_empty());
+}
+
+// ----- AG-10 ------------------------------------------------------------------
+
+#[test]
+fn ag_10_global_kill_returns_every_active_run_and_disable_refuses_new_ones() {
+    let mut sim = Sim::new();
+    let a = sim.delegate(Autonomy::Review);
+    let b = sim.delegate(Autonomy::Auto);
+    sim.propose(&b, &[rename()]);
+    sim.give_marks();
+    let c = sim.delegate_with(
+        Delegation::new("macro", Initiative::Scheduled, Autonomy::Review).with_plan(vec![
+            PlannedCall {
+                capability: theme(),
+                arguments: json!({}),
+            },
+        ]),
+    );
+    sim.engine.disable();
+    assert_eq!(sim.engine.kill_all(sim.now), 3);
+    sim.drain();
+    for run in [&a, &b, &c] {
+        assert_eq!(
+            sim.state(run),
+            returned(Outcome::Aborted, ReturnReason::Kill)
+        );
+    }
+    let refused = sim.engine.delegate(
+        sim.now,
+        Delegation::new("x", Initiative::User, Autonomy::Auto),
+    );
+    assert_eq!(refused, Err(DelegateError::Disabled));
+    assert!(refused.unwrap_err().to_string().starts_with("AG-10:"));
+    sim.engine.enable();
+    assert!(sim
+        .engine
+        .delegate(
+            sim.now,
+            Delegation::new("x", Initiative::User, Autonomy::Auto)
+        )
+        .is_ok());
+}
+
+// ----- AG-11 ------------------------------------------------------------------
+
+#[test]
+fn ag_11_pause_is_a_return_and_resume_is_a_fresh_chained_run() {
+    let mut sim = Sim::new();
+    let first = sim.delegate(Autonomy::Auto);
+    sim.propose(&first, &[rename(), archive()]);
+    sim.apply();
+    sim.engine.pause(sim.now, &first).unwrap();
+    sim.drain();
+    assert_eq!(
+        sim.state(&first),
+        returned(Outcome::Aborted, ReturnReason::Paused)
+    );
+    assert!(sim.engine.run(&first).unwrap().is_resumable());
+
+    let second = sim.engine.resume(sim.now, &first, None).unwrap();
+    sim.drain();
+    let chained = sim.engine.run(&second).unwrap();
+    assert_ne!(second, first);
+    assert_eq!(chained.resumes(), Some(&first));
+    assert_eq!(chained.intent(), "tidy the board");
+    assert!(second.as_str().starts_with("s/"), "same session");
+    assert_eq!(
+        chained.state(),
+        &RunState::Offered,
+        "no new state: a fresh run"
+    );
+    // The resumable context: what the acting party had not heard yet.
+    let Some(Effect::OpenTurn { results, .. }) = sim
+        .effects_of(|e| matches!(e, Effect::OpenTurn { run, .. } if *run == second))
+        .pop()
+    else {
+        panic!("the chained run opened its turn");
+    };
+    assert_eq!(results.len(), 1);
+    assert_eq!(results[0].capability, rename());
+    // The paused run stays terminal, and only resumes once.
+    assert!(sim.state(&first).is_terminal());
+    assert_eq!(
+        sim.engine.resume(sim.now, &first, None),
+        Err(DelegateError::NotResumable { run: first.clone() })
+    );
+    // A run that was stopped, not paused, is not resumable.
+    sim.engine.stop(sim.now, &second).unwrap();
+    assert!(sim.engine.resume(sim.now, &second, None).is_err());
+}
