@@ -1,0 +1,613 @@
+//! Property tests of the custody machine's invariants over arbitrary sequences
+//! of commands, transport inputs, host reports and clock jumps. Each property
+//! runs 10,000 cases in the normal test run.
+
+mod common;
+
+use std::collections::BTreeMap;
+
+use baton_core::*;
+use common::*;
+use proptest::prelude::*;
+use serde_json::json;
+
+const CASES: u32 = 10_000;
+
+#[derive(Debug, Clone)]
+enum Op {
+    Delegate {
+        initiative: u8,
+        autonomy: u8,
+        fixed: bool,
+        turns: u32,
+        calls: u32,
+    },
+    Authorize {
+        run: usize,
+        stale: bool,
+        narrow: bool,
+    },
+    Reject(usize),
+    Resolve(usize, u8),
+    Stop(usize),
+    Pause(usize),
+    Resume(usize),
+    KillAll,
+    Disable,
+    Enable,
+    ToolCall {
+        run: usize,
+        capability: usize,
+        reuse_id: bool,
+    },
+    TurnEnd(usize),
+    TurnFailed(usize),
+    Malformed(usize),
+    /// Traffic to a turn that is not open (or a run that does not exist).
+    Stray {
+        run: usize,
+        turn: u32,
+    },
+    Mark {
+        run: usize,
+        ok: bool,
+    },
+    CallResult {
+        run: usize,
+        kind: u8,
+    },
+    Revert {
+        run: usize,
+        ok: bool,
+    },
+    /// A report naming something the engine is not waiting for.
+    BogusReport {
+        run: usize,
+        kind: u8,
+    },
+    Advance(u64),
+    /// The cooperative next step for a run: whatever a well-behaved acting
+    /// party, participant or person would do next.
+    Progress {
+        run: usize,
+        choice: usize,
+    },
+}
+
+fn op() -> impl Strategy<Value = Op> {
+    // Run indexes count back from the newest run, so most ops land on runs
+    // that are still live and sequences reach deep states (acting,
+    // escalations, rollbacks) often.
+    let run = prop_oneof![6 => 0usize..2, 1 => 0usize..6];
+    let clock = prop_oneof![
+        6 => 0u64..50,
+        3 => 1_000u64..12_000,
+        1 => 15_000u64..70_000,
+        1 => Just(3_600_000u64),
+    ];
+    prop_oneof![
+        4 => (0u8..3, 0u8..3, any::<bool>(), 0u32..4, 0u32..5).prop_map(|(initiative, autonomy, fixed, turns, calls)| Op::Delegate { initiative, autonomy, fixed, turns, calls }),
+        4 => (run.clone(), prop::bool::weighted(0.1), prop::bool::weighted(0.3)).prop_map(|(run, stale, narrow)| Op::Authorize { run, stale, narrow }),
+        1 => run.clone().prop_map(Op::Reject),
+        4 => (run.clone(), 0u8..5).prop_map(|(run, kind)| Op::Resolve(run, kind)),
+        1 => run.clone().prop_map(Op::Stop),
+        1 => run.clone().prop_map(Op::Pause),
+        1 => run.clone().prop_map(Op::Resume),
+        1 => Just(Op::KillAll),
+        1 => Just(Op::Disable),
+        2 => Just(Op::Enable),
+        10 => (run.clone(), 0usize..5, prop::bool::weighted(0.05)).prop_map(|(run, capability, reuse_id)| Op::ToolCall { run, capability, reuse_id }),
+        8 => run.clone().prop_map(Op::TurnEnd),
+        1 => run.clone().prop_map(Op::TurnFailed),
+        1 => run.clone().prop_map(Op::Malformed),
+        1 => (0usize..8, 0u32..5).prop_map(|(run, turn)| Op::Stray { run, turn }),
+        8 => (run.clone(), prop::bool::weighted(0.95)).prop_map(|(run, ok)| Op::Mark { run, ok }),
+        10 => (run.clone(), 0u8..8).prop_map(|(run, kind)| Op::CallResult { run, kind }),
+        6 => (run.clone(), prop::bool::weighted(0.85)).prop_map(|(run, ok)| Op::Revert { run, ok }),
+        1 => (0usize..8, 0u8..3).prop_map(|(run, kind)| Op::BogusReport { run, kind }),
+        6 => clock.prop_map(Op::Advance),
+        24 => (run.clone(), 0usize..8).prop_map(|(run, choice)| Op::Progress { run, choice }),
+    ]
+}
+
+fn ops() -> impl Strategy<Value = Vec<Op>> {
+    prop::collection::vec(op(), 1..64)
+}
+
+fn capability(index: usize) -> CapabilityRef {
+    match index {
+        0 => rename(),
+        1 => archive(),
+        2 => note(),
+        3 => theme(),
+        _ => CapabilityRef::new("ghost", "haunt"),
+    }
+}
+
+/// A host that carries out the engine's effects when the ops say so.
+struct Harness {
+    engine: Engine,
+    now: u64,
+    runs: Vec<RunId>,
+    effects: Vec<Effect>,
+    /// Journal revisions as they were emitted, per run.
+    emitted: BTreeMap<RunId, Vec<u64>>,
+    calls: u32,
+}
+
+impl Harness {
+    fn new() -> Self {
+        let mut engine = Engine::new(config());
+        declare_all(&mut engine);
+        Harness {
+            engine,
+            now: 1_000,
+            runs: Vec::new(),
+            effects: Vec::new(),
+            emitted: BTreeMap::new(),
+            calls: 0,
+        }
+    }
+
+    /// The `index`-th newest run.
+    fn run(&self, index: usize) -> Option<RunId> {
+        let count = self.runs.len();
+        (count > 0).then(|| self.runs[count - 1 - index % count].clone())
+    }
+
+    fn drain(&mut self) {
+        while let Some(event) = self.engine.poll_event() {
+            match event {
+                Event::Effect(effect) => self.effects.push(effect),
+                Event::Journal(record) => self
+                    .emitted
+                    .entry(record.run.clone())
+                    .or_default()
+                    .push(record.revision),
+                _ => {}
+            }
+        }
+    }
+
+    fn take_effect(&mut self, pred: impl Fn(&Effect) -> bool) -> Option<Effect> {
+        let position = self.effects.iter().position(pred)?;
+        Some(self.effects.remove(position))
+    }
+
+    fn apply(&mut self, op: &Op) {
+        let now = self.now;
+        match op.clone() {
+            Op::Delegate {
+                initiative,
+                autonomy,
+                fixed,
+                turns,
+                calls,
+            } => {
+                let initiative = [Initiative::User, Initiative::System, Initiative::Scheduled]
+                    [initiative as usize];
+                let autonomy =
+                    [Autonomy::Suggest, Autonomy::Review, Autonomy::Auto][autonomy as usize];
+                let mut delegation =
+                    Delegation::new("p", initiative, autonomy).with_budget(Budget {
+                        max_turns: turns,
+                        max_calls: calls,
+                        ..config().default_budget
+                    });
+                if fixed {
+                    delegation = delegation.with_plan(
+                        (0..3)
+                            .map(|i| PlannedCall {
+                                capability: capability(i),
+                                arguments: json!({}),
+                            })
+                            .collect(),
+                    );
+                }
+                if let Ok(run) = self.engine.delegate(now, delegation) {
+                    self.runs.push(run);
+                }
+            }
+            Op::Authorize { run, stale, narrow } => {
+                if let Some(run) = self.run(run) {
+                    let revision = self.engine.run(&run).unwrap().revision() - u64::from(stale);
+                    let authorization = Authorization {
+                        allowlist: narrow.then(|| vec![rename()]),
+                        budget: None,
+                    };
+                    let _ = self.engine.authorize(now, &run, revision, authorization);
+                }
+            }
+            Op::Reject(run) => {
+                if let Some(run) = self.run(run) {
+                    let revision = self.engine.run(&run).unwrap().revision();
+                    let _ = self.engine.reject(now, &run, revision, "no");
+                }
+            }
+            Op::Resolve(run, kind) => {
+                if let Some(run) = self.run(run) {
+                    let revision = self.engine.run(&run).unwrap().revision();
+                    let resolution = match kind {
+                        0 => Resolution::Allow { budget: None },
+                        1 => Resolution::Allow {
+                            budget: Some(Budget {
+                                max_turns: 6,
+                                max_calls: 10,
+                                ..config().default_budget
+                            }),
+                        },
+                        2 => Resolution::Deny,
+                        3 => Resolution::Review,
+                        _ => Resolution::Return,
+                    };
+                    let _ = self
+                        .engine
+                        .resolve_escalation(now, &run, revision, resolution);
+                }
+            }
+            Op::Stop(run) => {
+                if let Some(run) = self.run(run) {
+                    let _ = self.engine.stop(now, &run);
+                }
+            }
+            Op::Pause(run) => {
+                if let Some(run) = self.run(run) {
+                    let _ = self.engine.pause(now, &run);
+                }
+            }
+            Op::Resume(run) => {
+                if let Some(run) = self.run(run) {
+                    if let Ok(next) = self.engine.resume(now, &run, None) {
+                        self.runs.push(next);
+                    }
+                }
+            }
+            Op::KillAll => {
+                self.engine.kill_all(now);
+            }
+            Op::Disable => self.engine.disable(),
+            Op::Enable => self.engine.enable(),
+            Op::ToolCall {
+                run,
+                capability: index,
+                reuse_id,
+            } => {
+                if let Some((run, turn)) = self.open(run) {
+                    if !reuse_id {
+                        self.calls += 1;
+                    }
+                    let inbound = Inbound::ToolCall {
+                        call: CallId::new(format!("c{}", self.calls)),
+                        capability: capability(index),
+                        arguments: json!({}),
+                    };
+                    self.engine.handle_inbound(now, &run, turn, inbound);
+                }
+            }
+            Op::TurnEnd(run) => {
+                if let Some((run, turn)) = self.open(run) {
+                    self.engine
+                        .handle_inbound(now, &run, turn, Inbound::TurnEnd);
+                }
+            }
+            Op::TurnFailed(run) => {
+                if let Some((run, turn)) = self.open(run) {
+                    let inbound = Inbound::TurnFailed {
+                        message: "x".into(),
+                    };
+                    self.engine.handle_inbound(now, &run, turn, inbound);
+                }
+            }
+            Op::Malformed(run) => {
+                if let Some((run, turn)) = self.open(run) {
+                    let inbound = Inbound::Malformed { detail: "x".into() };
+                    self.engine.handle_inbound(now, &run, turn, inbound);
+                }
+            }
+            Op::Stray { run, turn } => {
+                let run = self
+                    .runs
+                    .get(run)
+                    .cloned()
+                    .unwrap_or_else(|| RunId::new("s/r404"));
+                let open = self.engine.run(&run).and_then(Run::open_turn);
+                if open != Some(TurnId(turn)) {
+                    self.engine
+                        .handle_inbound(now, &run, TurnId(turn), Inbound::TurnEnd);
+                }
+            }
+            Op::Mark { run, ok } => {
+                if let Some(run) = self.run(run) {
+                    if let Some(Effect::Mark { run, participant }) =
+                        self.take_effect(|e| matches!(e, Effect::Mark { run: r, .. } if *r == run))
+                    {
+                        let result = if ok {
+                            Ok(MarkToken::new("m"))
+                        } else {
+                            Err("no history".into())
+                        };
+                        let _ = self.engine.handle_mark(now, &run, &participant, result);
+                    }
+                }
+            }
+            Op::CallResult { run, kind } => {
+                if let Some(run) = self.run(run) {
+                    if let Some(Effect::Invoke { run, call, .. }) = self
+                        .take_effect(|e| matches!(e, Effect::Invoke { run: r, .. } if *r == run))
+                    {
+                        let result = match kind {
+                            0..=4 => CallResult::Applied { value: json!(1) },
+                            5 | 6 => CallResult::Refused {
+                                code: "stale".into(),
+                                message: "re-read".into(),
+                            },
+                            _ => CallResult::Failed {
+                                message: "boom".into(),
+                            },
+                        };
+                        let _ = self.engine.handle_call_result(now, &run, &call, result);
+                    }
+                }
+            }
+            Op::Revert { run, ok } => {
+                if let Some(run) = self.run(run) {
+                    if let Some(Effect::Revert {
+                        run, participant, ..
+                    }) = self
+                        .take_effect(|e| matches!(e, Effect::Revert { run: r, .. } if *r == run))
+                    {
+                        let result = if ok { Ok(()) } else { Err("gone".into()) };
+                        let _ = self
+                            .engine
+                            .handle_revert_result(now, &run, &participant, result);
+                    }
+                }
+            }
+            Op::BogusReport { run, kind } => {
+                let run = self
+                    .runs
+                    .get(run)
+                    .cloned()
+                    .unwrap_or_else(|| RunId::new("s/r404"));
+                let participant = ParticipantId::new("nobody");
+                let outcome = match kind {
+                    0 => self
+                        .engine
+                        .handle_mark(now, &run, &participant, Ok(MarkToken::new("m")))
+                        .is_err(),
+                    1 => self
+                        .engine
+                        .handle_call_result(
+                            now,
+                            &run,
+                            &CallId::new("bogus"),
+                            CallResult::Applied { value: json!(0) },
+                        )
+                        .is_err(),
+                    _ => self
+                        .engine
+                        .handle_revert_result(now, &run, &participant, Ok(()))
+                        .is_err(),
+                };
+                assert!(outcome, "a report naming nothing pending must be refused");
+            }
+            Op::Advance(ms) => {
+                self.now += ms;
+                self.engine.handle_timeout(self.now);
+            }
+            Op::Progress { run, choice } => self.progress(run, choice),
+        }
+        self.drain();
+    }
+
+    fn progress(&mut self, index: usize, choice: usize) {
+        let Some(run) = self.run(index) else {
+            return;
+        };
+        let pending = self.effects.iter().any(|e| match e {
+            Effect::Mark { run: r, .. }
+            | Effect::Invoke { run: r, .. }
+            | Effect::Revert { run: r, .. } => *r == run,
+            _ => false,
+        });
+        if pending {
+            // Answer the oldest request for this run, successfully.
+            let kind = self.effects.iter().find_map(|e| match e {
+                Effect::Mark { run: r, .. } if *r == run => Some(0),
+                Effect::Invoke { run: r, .. } if *r == run => Some(1),
+                Effect::Revert { run: r, .. } if *r == run => Some(2),
+                _ => None,
+            });
+            match kind {
+                Some(0) => self.apply(&Op::Mark {
+                    run: index,
+                    ok: true,
+                }),
+                Some(1) => self.apply(&Op::CallResult {
+                    run: index,
+                    kind: 0,
+                }),
+                _ => self.apply(&Op::Revert {
+                    run: index,
+                    ok: true,
+                }),
+            }
+            return;
+        }
+        let Some(state) = self.engine.run(&run).map(|r| r.state().name()) else {
+            return;
+        };
+        let open = self.engine.run(&run).and_then(Run::open_turn).is_some();
+        match state {
+            StateName::Reviewing => self.apply(&Op::Authorize {
+                run: index,
+                stale: false,
+                narrow: false,
+            }),
+            StateName::Escalated => {
+                self.apply(&Op::Resolve(index, if choice % 2 == 0 { 1 } else { 0 }))
+            }
+            _ if open && choice < 5 => self.apply(&Op::ToolCall {
+                run: index,
+                capability: choice,
+                reuse_id: false,
+            }),
+            _ if open => self.apply(&Op::TurnEnd(index)),
+            _ => {}
+        }
+    }
+
+    fn open(&self, run: usize) -> Option<(RunId, TurnId)> {
+        let run = self.run(run)?;
+        let turn = self.engine.run(&run)?.open_turn()?;
+        Some((run, turn))
+    }
+
+    /// Lets time run out for everything: every run must end up terminal.
+    fn run_out_the_clock(&mut self) {
+        let far = self.now + config().max_budget.run_deadline_ms + 1;
+        self.now = far;
+        self.engine.handle_timeout(self.now);
+        self.now += config().revert_timeout_ms;
+        self.engine.handle_timeout(self.now);
+        self.drain();
+    }
+}
+
+fn proptest_config() -> ProptestConfig {
+    ProptestConfig {
+        cases: CASES,
+        max_shrink_iters: 2_000,
+        ..ProptestConfig::default()
+    }
+}
+
+proptest! {
+    #![proptest_config(proptest_config())]
+
+    /// Every run is terminal once its deadline has passed (or is rolling back,
+    /// bounded by the revert allowance), and every run is terminal after a kill.
+    #[test]
+    fn runs_are_terminal_after_deadline_or_kill(ops in ops()) {
+        let mut harness = Harness::new();
+        let revert = config().revert_timeout_ms;
+        for op in &ops {
+            harness.apply(op);
+            let now = harness.now;
+            for run in harness.engine.runs() {
+                if matches!(op, Op::KillAll) {
+                    prop_assert!(run.state().is_terminal(), "{} survived the kill: {:?}", run.id(), run.state());
+                }
+                if matches!(op, Op::Advance(_)) && now >= run.deadline_at() {
+                    let bounded = run.rollback_deadline().is_some_and(|at| at <= now + revert);
+                    prop_assert!(run.state().is_terminal() || bounded,
+                        "{} is past its deadline and still {:?}", run.id(), run.state());
+                }
+            }
+        }
+        harness.run_out_the_clock();
+        for run in harness.engine.runs() {
+            prop_assert!(run.state().is_terminal(), "{} never returned: {:?}", run.id(), run.state());
+        }
+        prop_assert_eq!(harness.engine.poll_timeout(), None);
+    }
+
+    /// A terminal run never changes again: not its state, not its journal.
+    #[test]
+    fn terminal_runs_never_change(ops in ops()) {
+        let mut harness = Harness::new();
+        let mut frozen: BTreeMap<RunId, (RunState, u64)> = BTreeMap::new();
+        for op in &ops {
+            harness.apply(op);
+            for run in harness.engine.runs() {
+                let now = (run.state().clone(), run.revision());
+                match frozen.get(run.id()) {
+                    Some(before) => prop_assert_eq!(before, &now, "{} changed after it ended", run.id()),
+                    None if run.state().is_terminal() => { frozen.insert(run.id().clone(), now); }
+                    None => {}
+                }
+            }
+        }
+    }
+
+    /// Journal revisions start at 1 and increase by exactly one, both in the
+    /// run's journal and in the stream of events a store would persist.
+    #[test]
+    fn journal_revisions_increase_without_gaps(ops in ops()) {
+        let mut harness = Harness::new();
+        for op in &ops {
+            harness.apply(op);
+        }
+        harness.run_out_the_clock();
+        for run in harness.engine.runs() {
+            let journal: Vec<u64> = run.journal().iter().map(|r| r.revision).collect();
+            let expected: Vec<u64> = (1..=journal.len() as u64).collect();
+            prop_assert_eq!(&journal, &expected);
+            prop_assert_eq!(run.revision(), journal.len() as u64);
+            prop_assert_eq!(harness.emitted.get(run.id()), Some(&journal));
+        }
+    }
+
+    /// The machine never panics, whatever arrives in whatever order, and a
+    /// snapshot always restores to an engine that keeps going.
+    #[test]
+    fn machine_never_panics(ops in ops()) {
+        let mut harness = Harness::new();
+        for (index, op) in ops.iter().enumerate() {
+            harness.apply(op);
+            if index % 7 == 6 {
+                let json = serde_json::to_string(&harness.engine.snapshot()).unwrap();
+                let snapshot: EngineSnapshot = serde_json::from_str(&json).unwrap();
+                let mut restored = Engine::restore(config(), snapshot);
+                declare_all(&mut restored);
+                restored.reconcile(harness.now);
+                restored.handle_timeout(harness.now + 1_000_000);
+                prop_assert_eq!(restored.active_runs().count(), 0);
+            }
+        }
+    }
+}
+
+/// Guards the properties above against a generator that never gets deep:
+/// the same op distribution must reach every outcome, escalations and rollbacks.
+#[test]
+fn generator_reaches_every_outcome() {
+    use proptest::strategy::ValueTree;
+    use proptest::test_runner::TestRunner;
+    let mut runner = TestRunner::deterministic();
+    let mut seen: BTreeMap<String, usize> = BTreeMap::new();
+    for _ in 0..2_000 {
+        let ops = ops().new_tree(&mut runner).unwrap().current();
+        let mut harness = Harness::new();
+        for op in &ops {
+            harness.apply(op);
+            for run in harness.engine.runs() {
+                if let RunState::Escalated { .. } = run.state() {
+                    *seen.entry("escalated".into()).or_default() += 1;
+                }
+            }
+        }
+        for run in harness.engine.runs() {
+            if let RunState::Returned { outcome, reason } = run.state() {
+                *seen.entry(format!("{outcome:?}")).or_default() += 1;
+                if let ReturnReason::RollbackFailed { .. } = reason {
+                    *seen.entry("rollback-failed".into()).or_default() += 1;
+                }
+            }
+        }
+    }
+    for wanted in [
+        "Completed",
+        "Partial",
+        "RolledBack",
+        "Aborted",
+        "Error",
+        "escalated",
+        "rollback-failed",
+    ] {
+        assert!(
+            seen.get(wanted).copied().unwrap_or(0) > 0,
+            "the generator never reached {wanted}: {seen:?}"
+        );
+    }
+}
