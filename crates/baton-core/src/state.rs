@@ -269,3 +269,44 @@ pub enum Resolution {
     /// End the run now (`returned{aborted}`).
     Return,
 }
+
+#[cfg(test)]
+mod tests {
+    use super::StateName::{self, *};
+
+    const ALL: [StateName; 8] = [
+        Offered, Planned, Reviewing, Authorized, Acting, Escalated, Returned, Cancelled,
+    ];
+
+    #[test]
+    fn transition_table_matches_the_design() {
+        let allowed = [
+            (Offered, Planned),
+            (Offered, Cancelled),
+            (Planned, Reviewing),
+            (Planned, Authorized),
+            (Planned, Cancelled),
+            (Reviewing, Authorized),
+            (Reviewing, Cancelled),
+            (Authorized, Reviewing),
+            (Authorized, Acting),
+            (Acting, Escalated),
+            (Escalated, Reviewing),
+            (Escalated, Acting),
+        ];
+        for from in ALL {
+            for to in ALL {
+                let expected = allowed.contains(&(from, to)) || (!from.is_terminal() && to == Returned);
+                assert_eq!(from.can_become(to), expected, "{from} -> {to}");
+            }
+        }
+    }
+
+    #[test]
+    fn ag_4_terminal_states_have_no_exit() {
+        for to in ALL {
+            assert!(!Returned.can_become(to));
+            assert!(!Cancelled.can_become(to));
+        }
+    }
+}
