@@ -296,7 +296,8 @@ mod tests {
         ];
         for from in ALL {
             for to in ALL {
-                let expected = allowed.contains(&(from, to)) || (!from.is_terminal() && to == Returned);
+                let expected =
+                    allowed.contains(&(from, to)) || (!from.is_terminal() && to == Returned);
                 assert_eq!(from.can_become(to), expected, "{from} -> {to}");
             }
         }
