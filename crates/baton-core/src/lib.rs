@@ -61,8 +61,8 @@
 //! that does not belong to an open turn never starts or revives a run — it is
 //! an integrity [`Finding`]. `system` and `scheduled` runs have an hourly start
 //! quota. Budget exhaustion that nobody resolves emits exactly one
-//! [`Event::EscalationReceipt`], and the flag travels in snapshots so restores
-//! and replays never repeat it.
+//! [`Event::EscalationReceipt`]; the step that emits it also closes the
+//! escalation, so restores and replays never repeat it.
 //!
 //! ## Driving it
 //!

@@ -101,7 +101,6 @@ pub struct Run {
     pub(crate) reports: Vec<CallReport>,
     pub(crate) escalation: Option<Escalation>,
     pub(crate) rollback: Option<Rollback>,
-    pub(crate) receipt_emitted: bool,
     pub(crate) resumable: bool,
     #[serde(skip)]
     pub(crate) journal: Vec<JournalRecord>,
@@ -218,7 +217,6 @@ impl Run {
             reports: Vec::new(),
             escalation: None,
             rollback: None,
-            receipt_emitted: false,
             resumable: false,
             journal: Vec::new(),
         }
@@ -469,10 +467,12 @@ impl Run {
         }
     }
 
-    /// Unresolved budget exhaustion hands off to the person exactly once; the
-    /// flag travels in snapshots, so replays and restores never repeat it.
+    /// Unresolved budget exhaustion hands off to the person exactly once: the
+    /// receipt is emitted by the close that ends the escalation, and that same
+    /// step clears the escalation (terminal, or rolling back) — in memory and
+    /// in every later snapshot — so no replay or restore can emit it again.
     fn emit_receipt_if_unresolved(&mut self, step: &mut Step<'_>, category: &Category) {
-        if self.receipt_emitted || matches!(category, Category::Person) {
+        if matches!(category, Category::Person) {
             return;
         }
         let Some(Escalation {
@@ -482,7 +482,6 @@ impl Run {
         else {
             return;
         };
-        self.receipt_emitted = true;
         self.record(
             step,
             Actor::Engine,
