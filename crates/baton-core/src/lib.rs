@@ -57,9 +57,8 @@
 //! retried automatically (resume is an explicit, chained run). When several
 //! terminal causes coincide, the fixed precedence decides: integrity
 //! violation, then explicit close, turn deadman, run deadline, budget
-//! exhausted. Traffic
-//! that does not belong to an open turn never starts or revives a run — it is
-//! an integrity [`Finding`]. `system` and `scheduled` runs have an hourly start
+//! exhausted. Traffic that does not belong to an open turn never starts or
+//! revives a run — it is an integrity [`Finding`]. `system` and `scheduled` runs have an hourly start
 //! quota. Budget exhaustion that nobody resolves emits exactly one
 //! [`Event::EscalationReceipt`]; the step that emits it also closes the
 //! escalation, so restores and replays never repeat it.
