@@ -6,6 +6,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use crate::actor::{ActorRef, Attribution};
+use crate::context::{ReadRef, ReadStamp};
 use crate::error::{CommandError, DelegateError, MutationRefused, ReportError};
 use crate::event::{Event, Finding, FindingReason};
 use crate::ids::{CallId, CapabilityRef, MarkToken, ParticipantId, RunId, SessionId, TurnId};
@@ -229,6 +230,7 @@ pub struct Engine {
     config: EngineConfig,
     runs: BTreeMap<RunId, Run>,
     capabilities: BTreeMap<CapabilityRef, CapabilitySpec>,
+    reads: BTreeMap<ReadRef, ReadStamp>,
     events: VecDeque<Event>,
     findings: Vec<Finding>,
     quota_starts: VecDeque<u64>,
@@ -243,6 +245,7 @@ impl Engine {
             config,
             runs: BTreeMap::new(),
             capabilities: BTreeMap::new(),
+            reads: BTreeMap::new(),
             events: VecDeque::new(),
             findings: Vec::new(),
             quota_starts: VecDeque::new(),
@@ -285,6 +288,17 @@ impl Engine {
     /// declared are answered as correctable refusals (AG-21).
     pub fn declare_capability(&mut self, capability: CapabilityRef, spec: CapabilitySpec) {
         self.capabilities.insert(capability, spec);
+    }
+
+    /// Publishes a read's current version and origin; the next turn's context
+    /// snapshot carries it. Publishing again replaces the previous stamp.
+    pub fn publish_read(&mut self, stamp: ReadStamp) {
+        self.reads.insert(stamp.read.clone(), stamp);
+    }
+
+    /// Withdraws a read (its participant unmounted).
+    pub fn withdraw_read(&mut self, read: &ReadRef) {
+        self.reads.remove(read);
     }
 
     /// Withdraws a capability (its participant unmounted).
@@ -364,12 +378,18 @@ impl Engine {
         if !delegation.initiative.is_user() {
             self.charge_quota(now)?;
         }
+        // AG-26: a run the person did not ask for never acts without review.
+        let autonomy = if delegation.initiative.is_user() {
+            delegation.autonomy
+        } else {
+            delegation.autonomy.min(Autonomy::Review)
+        };
         let id = self.mint_run_id();
         let mut run = Run::new(
             id.clone(),
             delegation.intent.clone(),
             delegation.initiative,
-            delegation.autonomy,
+            autonomy,
             source,
             budget,
             None,
@@ -386,6 +406,7 @@ impl Engine {
             findings: &mut self.findings,
             config: &self.config,
             capabilities: &self.capabilities,
+            reads: &self.reads,
         };
         run.record(
             &mut step,
@@ -462,6 +483,7 @@ impl Engine {
             findings: &mut self.findings,
             config: &self.config,
             capabilities: &self.capabilities,
+            reads: &self.reads,
         };
         run.record(
             &mut step,
@@ -820,6 +842,7 @@ impl Engine {
             findings: &mut self.findings,
             config: &self.config,
             capabilities: &self.capabilities,
+            reads: &self.reads,
         }
     }
 
@@ -836,6 +859,7 @@ impl Engine {
             findings: &mut self.findings,
             config: &self.config,
             capabilities: &self.capabilities,
+            reads: &self.reads,
         };
         Some(body(run, &mut step))
     }

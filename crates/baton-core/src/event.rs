@@ -3,6 +3,7 @@
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
+use crate::context::Context;
 use crate::ids::{CallId, CapabilityRef, MarkToken, ParticipantId, RunId, TurnId};
 use crate::journal::{CallResult, JournalRecord};
 use crate::state::EscalationReason;
@@ -42,6 +43,8 @@ pub enum Effect {
         deadline_at: u64,
         /// The person's intent.
         intent: String,
+        /// The reads as they stood when the turn opened.
+        context: Context,
         /// Results of the calls since the previous turn, for the acting party.
         results: Vec<CallReport>,
     },

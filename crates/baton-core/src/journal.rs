@@ -3,6 +3,7 @@
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
+use crate::context::Context;
 use crate::ids::{CallId, CapabilityRef, MarkToken, ParticipantId, RunId, TurnId};
 use crate::model::{Budget, Initiative};
 use crate::state::{EscalationReason, RunState, StateName};
@@ -69,6 +70,8 @@ pub enum JournalEntry {
         turn: TurnId,
         /// When its deadman timer fires.
         deadline_at: u64,
+        /// The snapshot of reads the turn opens with.
+        context: Context,
     },
     /// A turn ended as the transport reported it.
     TurnEnded {

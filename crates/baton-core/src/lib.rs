@@ -76,6 +76,7 @@
 #![forbid(unsafe_code)]
 
 mod actor;
+mod context;
 mod engine;
 mod error;
 mod event;
@@ -86,6 +87,7 @@ mod run;
 mod state;
 
 pub use actor::{ActorRef, Attribution};
+pub use context::{Context, Origin, ReadRef, ReadStamp};
 pub use engine::{
     Authorization, CapabilitySpec, Delegation, Engine, EngineConfig, EngineSnapshot, Inbound,
     PlannedCall,

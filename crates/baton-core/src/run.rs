@@ -7,6 +7,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use crate::actor::ActorRef;
+use crate::context::{Context, ReadRef, ReadStamp};
 use crate::engine::{CapabilitySpec, EngineConfig};
 use crate::event::{CallReport, Effect, Event, Finding, FindingReason};
 use crate::ids::{CallId, CapabilityRef, MarkToken, ParticipantId, RunId, TurnId};
@@ -42,6 +43,7 @@ pub enum PlanSource {
 pub(crate) struct OpenTurn {
     pub id: TurnId,
     pub deadline_at: u64,
+    pub context: Context,
     pub proposals: Vec<ProposedCall>,
 }
 
@@ -113,6 +115,7 @@ pub(crate) struct Step<'a> {
     pub findings: &'a mut Vec<Finding>,
     pub config: &'a EngineConfig,
     pub capabilities: &'a BTreeMap<CapabilityRef, CapabilitySpec>,
+    pub reads: &'a BTreeMap<ReadRef, ReadStamp>,
 }
 
 /// How a closing cause turns into an outcome.
@@ -287,6 +290,25 @@ impl Run {
     /// The open turn, if the engine is waiting on the acting party.
     pub fn open_turn(&self) -> Option<TurnId> {
         self.turn.as_ref().map(|turn| turn.id)
+    }
+    /// The context snapshot of the open turn.
+    pub fn open_turn_context(&self) -> Option<&Context> {
+        self.turn.as_ref().map(|turn| &turn.context)
+    }
+    /// The run's undo group: every participant it changed, with the mark to
+    /// revert to, in the order to revert them (last touched first). Undoing
+    /// the whole delegation is reverting each of these — one step (A.2).
+    pub fn undo_group(&self) -> Vec<(ParticipantId, MarkToken)> {
+        let mut group: Vec<(ParticipantId, MarkToken)> = self
+            .touched()
+            .into_iter()
+            .filter_map(|participant| match self.marks.get(&participant) {
+                Some(MarkState::Taken(token)) => Some((participant, token.clone())),
+                _ => None,
+            })
+            .collect();
+        group.reverse();
+        group
     }
     /// The call in flight, if a participant is mutating on the run's behalf.
     pub fn call_in_flight(&self) -> Option<&ProposedCall> {
@@ -618,9 +640,13 @@ impl Run {
         self.usage.turns += 1;
         let id = TurnId(self.usage.turns);
         let deadline_at = step.now.saturating_add(self.budget.turn_deadline_ms);
+        let context = Context {
+            reads: step.reads.values().cloned().collect(),
+        };
         self.turn = Some(OpenTurn {
             id,
             deadline_at,
+            context: context.clone(),
             proposals: Vec::new(),
         });
         self.record(
@@ -629,6 +655,7 @@ impl Run {
             JournalEntry::TurnReserved {
                 turn: id,
                 deadline_at,
+                context: context.clone(),
             },
         );
         Self::emit(
@@ -638,6 +665,7 @@ impl Run {
                 turn: id,
                 deadline_at,
                 intent: self.intent.clone(),
+                context,
                 results: std::mem::take(&mut self.reports),
             },
         );

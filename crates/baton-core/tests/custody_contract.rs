@@ -76,7 +76,7 @@ fn ag_2_every_run_carries_its_initiative() {
 fn ag_3_single_auto_authorized_call_is_a_valid_run() {
     let mut sim = Sim::new();
     let run = sim.delegate_with(
-        Delegation::new("rename task 3", Initiative::System, Autonomy::Auto).with_plan(vec![
+        Delegation::new("rename task 3", Initiative::User, Autonomy::Auto).with_plan(vec![
             PlannedCall {
                 capability: rename(),
                 arguments: json!({"id": 3, "title": "Ship"}),
@@ -617,4 +617,100 @@ fn ag_11_pause_is_a_return_and_resume_is_a_fresh_chained_run() {
     // A run that was stopped, not paused, is not resumable.
     sim.engine.stop(sim.now, &second).unwrap();
     assert!(sim.engine.resume(sim.now, &second, None).is_err());
+}
+
+// ----- Context, undo group, and the clamp the machine applies itself -----------
+
+#[test]
+fn turn_opens_with_a_context_snapshot_of_versioned_origin_tagged_reads() {
+    let mut sim = Sim::new();
+    let board = ReadRef::new("tasks", "board");
+    let inbox = ReadRef::new("mail", "inbox");
+    sim.engine.publish_read(ReadStamp {
+        read: board.clone(),
+        version: 7,
+        origin: Origin::Author,
+    });
+    sim.engine.publish_read(ReadStamp {
+        read: inbox.clone(),
+        version: 1,
+        origin: Origin::ThirdParty,
+    });
+    let run = sim.delegate(Autonomy::Auto);
+    let first = sim
+        .engine
+        .run(&run)
+        .unwrap()
+        .open_turn_context()
+        .unwrap()
+        .clone();
+    assert_eq!(first.get(&board).map(|s| s.version), Some(7));
+    assert!(first.has_untrusted_origin());
+    // The snapshot is taken at turn open: later changes reach the next turn only.
+    sim.propose(&run, &[rename()]);
+    sim.engine.publish_read(ReadStamp {
+        read: board.clone(),
+        version: 8,
+        origin: Origin::Author,
+    });
+    sim.engine.withdraw_read(&inbox);
+    sim.apply_all();
+    let second = sim
+        .engine
+        .run(&run)
+        .unwrap()
+        .open_turn_context()
+        .unwrap()
+        .clone();
+    assert_eq!(second.get(&board).map(|s| s.version), Some(8));
+    assert!(!second.has_untrusted_origin());
+    let recorded: Vec<Context> = sim
+        .engine
+        .run(&run)
+        .unwrap()
+        .journal()
+        .iter()
+        .filter_map(|r| match &r.entry {
+            JournalEntry::TurnReserved { context, .. } => Some(context.clone()),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(recorded, vec![first, second]);
+}
+
+#[test]
+fn a_run_is_one_undo_group() {
+    let mut sim = Sim::new();
+    let run = sim.delegate(Autonomy::Auto);
+    sim.propose(&run, &[rename(), theme(), archive()]);
+    sim.apply_all();
+    sim.engine.stop(sim.now, &run).unwrap();
+    let group = sim.engine.run(&run).unwrap().undo_group();
+    let participants: Vec<&str> = group.iter().map(|(p, _)| p.as_str()).collect();
+    assert_eq!(participants, ["settings", "tasks"], "last touched first");
+    let marks: Vec<MarkToken> = sim
+        .engine
+        .run(&run)
+        .unwrap()
+        .journal()
+        .iter()
+        .filter_map(|r| match &r.entry {
+            JournalEntry::MarkTaken { token, .. } => Some(token.clone()),
+            _ => None,
+        })
+        .collect();
+    assert!(group.iter().all(|(_, token)| marks.contains(token)));
+}
+
+#[test]
+fn ag_26_non_user_initiative_never_runs_at_auto() {
+    let mut sim = Sim::new();
+    for initiative in [Initiative::System, Initiative::Scheduled] {
+        let run = sim.delegate_with(Delegation::new("x", initiative, Autonomy::Auto));
+        assert_eq!(sim.engine.run(&run).unwrap().autonomy(), Autonomy::Review);
+        sim.propose(&run, &[rename()]);
+        assert_eq!(sim.state(&run), RunState::Reviewing);
+    }
+    let run = sim.delegate_with(Delegation::new("x", Initiative::User, Autonomy::Auto));
+    assert_eq!(sim.engine.run(&run).unwrap().autonomy(), Autonomy::Auto);
 }

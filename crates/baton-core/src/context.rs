@@ -1,0 +1,83 @@
+//! The context a turn opens with: a snapshot of the reads participants
+//! publish, each versioned and origin-tagged.
+
+use std::fmt;
+
+use serde::{Deserialize, Serialize};
+
+use crate::ids::ParticipantId;
+
+/// Where a read's content came from (AG-27). Anything but `author` is
+/// untrusted content as far as autonomy is concerned (AG-28).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Origin {
+    /// Produced by the person or the application's own authors.
+    Author,
+    /// Imported by the person from elsewhere (a pasted document, an upload).
+    Imported,
+    /// Written by third parties (emails, web pages, other users).
+    ThirdParty,
+}
+
+/// The address of a read: which participant, which of its reads.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+pub struct ReadRef {
+    /// The participant that exposes the read.
+    pub participant: ParticipantId,
+    /// The read's name inside that participant's manifest.
+    pub read: String,
+}
+
+impl ReadRef {
+    /// Builds a reference from its two parts.
+    pub fn new(participant: impl Into<String>, read: impl Into<String>) -> Self {
+        ReadRef {
+            participant: ParticipantId::new(participant),
+            read: read.into(),
+        }
+    }
+}
+
+impl fmt::Display for ReadRef {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}.{}", self.participant, self.read)
+    }
+}
+
+/// A read as it stood at one moment: its version and origin (AG-20, AG-27).
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ReadStamp {
+    /// Which read.
+    pub read: ReadRef,
+    /// Its version; an act planned against another version is stale.
+    pub version: u64,
+    /// Where its content came from.
+    pub origin: Origin,
+}
+
+/// The snapshot of reads taken when a turn opens, ordered by read.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Context {
+    /// Every published read, ordered by [`ReadRef`].
+    pub reads: Vec<ReadStamp>,
+}
+
+impl Context {
+    /// The stamp of one read, if it was in the snapshot.
+    pub fn get(&self, read: &ReadRef) -> Option<&ReadStamp> {
+        self.reads
+            .binary_search_by(|stamp| stamp.read.cmp(read))
+            .ok()
+            .map(|index| &self.reads[index])
+    }
+
+    /// Whether any read in the snapshot is not author-produced (AG-28).
+    pub fn has_untrusted_origin(&self) -> bool {
+        self.reads
+            .iter()
+            .any(|stamp| stamp.origin != Origin::Author)
+    }
+}
