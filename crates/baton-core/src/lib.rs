@@ -77,6 +77,7 @@
 
 mod actor;
 mod context;
+mod digest;
 mod engine;
 mod error;
 mod event;
@@ -84,10 +85,12 @@ mod ids;
 mod journal;
 mod model;
 mod run;
+mod schema;
 mod state;
 
 pub use actor::{ActorRef, Attribution};
 pub use context::{Context, Origin, ReadRef, ReadStamp};
+pub use digest::Digest;
 pub use engine::{
     Authorization, CapabilitySpec, Delegation, Engine, EngineConfig, EngineSnapshot, Inbound,
     PlannedCall,
@@ -98,6 +101,10 @@ pub use ids::{CallId, CapabilityRef, MarkToken, ParticipantId, RunId, SessionId,
 pub use journal::{Actor, CallResult, JournalEntry, JournalRecord};
 pub use model::{Autonomy, Budget, Initiative, Usage};
 pub use run::{PlanSource, ProposedCall, Run};
+pub use schema::{
+    Schema, SchemaCache, SchemaError, Validation, ValidationIssue, MAX_SCHEMA_BYTES,
+    MAX_SCHEMA_DEPTH,
+};
 pub use state::{
     BudgetLimit, CancelReason, EscalationReason, Outcome, Resolution, ReturnReason, RunState,
     StateName,

@@ -1,0 +1,436 @@
+//! JSON Schema 2020-12, compiled once and validated many times.
+//!
+//! The same validator guards capability arguments, question answers, and the
+//! `Schema` that applications use directly. `format` is asserted (email, uri,
+//! date, date-time, uuid, …): users of tool arguments and question forms
+//! expect a field declared as an email to hold one. Schemas must be
+//! self-contained: nothing is ever fetched.
+
+use std::collections::{BTreeSet, HashMap};
+use std::fmt;
+use std::sync::Arc;
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+use thiserror::Error;
+
+use crate::digest::Digest;
+
+/// The largest schema accepted, in bytes of its canonical JSON.
+pub const MAX_SCHEMA_BYTES: usize = 64 * 1024;
+/// The deepest nesting of objects and arrays accepted in a schema.
+pub const MAX_SCHEMA_DEPTH: usize = 64;
+/// Backtracking steps a `pattern` may take on one value before it fails.
+const PATTERN_BACKTRACK_LIMIT: usize = 100_000;
+const DRAFT_2020_12: &str = "https://json-schema.org/draft/2020-12/schema";
+
+/// Why a schema was refused.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+#[non_exhaustive]
+pub enum SchemaError {
+    /// Over [`MAX_SCHEMA_BYTES`].
+    #[error("the schema is {size} bytes, over the limit of {limit}")]
+    TooLarge {
+        /// Its size.
+        size: usize,
+        /// The limit.
+        limit: usize,
+    },
+    /// Nested deeper than [`MAX_SCHEMA_DEPTH`].
+    #[error("the schema nests deeper than {limit} levels")]
+    TooDeep {
+        /// The limit.
+        limit: usize,
+    },
+    /// Not JSON at all.
+    #[error("the schema is not JSON: {0}")]
+    NotJson(String),
+    /// `$schema` names a draft other than 2020-12.
+    #[error("the schema declares `$schema: {declared}`; only JSON Schema 2020-12 is accepted")]
+    WrongDraft {
+        /// What it declared.
+        declared: String,
+    },
+    /// A `$ref` points outside the document.
+    #[error("the schema is not self-contained: `{reference}` points outside it")]
+    NotSelfContained {
+        /// The reference.
+        reference: String,
+    },
+    /// The root must be an object schema (capability arguments).
+    #[error("an argument schema must have `\"type\": \"object\"` at its root")]
+    RootNotObject,
+    /// Invalid against the 2020-12 meta-schema, or uses an unknown format.
+    #[error("the schema is invalid: {0}")]
+    Invalid(String),
+}
+
+/// One way a value fails a schema.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ValidationIssue {
+    /// JSON Pointer to the failing part of the value (`""` is the root).
+    pub instance_path: String,
+    /// The schema keyword that failed (`type`, `format`, `required`, …).
+    pub keyword: String,
+    /// A sentence a person or an acting party can act on.
+    pub message: String,
+}
+
+/// The result of [`Schema::validate`]: every issue, not only the first.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Validation {
+    /// Whether the value satisfies the schema.
+    pub valid: bool,
+    /// Every issue found, in the validator's order.
+    pub errors: Vec<ValidationIssue>,
+}
+
+/// A compiled JSON Schema 2020-12. Cheap to clone; validating never recompiles.
+#[derive(Clone)]
+pub struct Schema {
+    inner: Arc<Compiled>,
+}
+
+struct Compiled {
+    digest: Digest,
+    source: Value,
+    validator: jsonschema::Validator,
+}
+
+impl fmt::Debug for Schema {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Schema")
+            .field("digest", &self.inner.digest)
+            .finish_non_exhaustive()
+    }
+}
+
+impl PartialEq for Schema {
+    fn eq(&self, other: &Self) -> bool {
+        self.inner.digest == other.inner.digest
+    }
+}
+
+impl Schema {
+    /// Compiles a schema given as JSON text.
+    pub fn compile_str(text: &str) -> Result<Schema, SchemaError> {
+        if text.len() > MAX_SCHEMA_BYTES {
+            return Err(SchemaError::TooLarge {
+                size: text.len(),
+                limit: MAX_SCHEMA_BYTES,
+            });
+        }
+        let value: Value =
+            serde_json::from_str(text).map_err(|error| SchemaError::NotJson(error.to_string()))?;
+        Self::compile(&value)
+    }
+
+    /// Compiles a schema. It must be at most 64 KiB, self-contained, and
+    /// valid JSON Schema 2020-12 (the draft assumed when `$schema` is absent).
+    pub fn compile(schema: &Value) -> Result<Schema, SchemaError> {
+        check_depth(schema)?;
+        let mut canonical = Vec::new();
+        crate::digest::write_canonical(schema, &mut canonical);
+        if canonical.len() > MAX_SCHEMA_BYTES {
+            return Err(SchemaError::TooLarge {
+                size: canonical.len(),
+                limit: MAX_SCHEMA_BYTES,
+            });
+        }
+        if let Some(declared) = schema.get("$schema") {
+            let declared = declared.as_str().unwrap_or_default();
+            if declared.trim_end_matches('#') != DRAFT_2020_12 {
+                return Err(SchemaError::WrongDraft {
+                    declared: declared.to_owned(),
+                });
+            }
+        }
+        check_self_contained(schema)?;
+        let validator = jsonschema::draft202012::options()
+            .should_validate_formats(true)
+            .with_pattern_options(
+                jsonschema::PatternOptions::fancy_regex().backtrack_limit(PATTERN_BACKTRACK_LIMIT),
+            )
+            .build(schema)
+            .map_err(|error| SchemaError::Invalid(error.to_string()))?;
+        Ok(Schema {
+            inner: Arc::new(Compiled {
+                digest: Digest::of_bytes(&canonical),
+                source: schema.clone(),
+                validator,
+            }),
+        })
+    }
+
+    /// Checks a value, reporting every issue with its path and keyword.
+    pub fn validate(&self, value: &Value) -> Validation {
+        let errors: Vec<ValidationIssue> = self
+            .inner
+            .validator
+            .iter_errors(value)
+            .map(|error| ValidationIssue {
+                instance_path: error.instance_path().to_string(),
+                keyword: error.kind().keyword().to_owned(),
+                message: error.to_string(),
+            })
+            .collect();
+        Validation {
+            valid: errors.is_empty(),
+            errors,
+        }
+    }
+
+    /// Whether a value satisfies the schema.
+    pub fn is_valid(&self, value: &Value) -> bool {
+        self.inner.validator.is_valid(value)
+    }
+
+    /// The digest of the schema's canonical JSON; equal schemas share it.
+    pub fn digest(&self) -> Digest {
+        self.inner.digest
+    }
+
+    /// The schema exactly as given, for projection to the acting party.
+    pub fn source(&self) -> &Value {
+        &self.inner.source
+    }
+
+    /// Whether the root says `"type": "object"`, as argument schemas must.
+    pub fn has_object_root(&self) -> bool {
+        self.inner.source.get("type").and_then(Value::as_str) == Some("object")
+    }
+
+    /// The property names the root declares in `properties`.
+    pub(crate) fn root_properties(&self) -> BTreeSet<String> {
+        self.inner
+            .source
+            .get("properties")
+            .and_then(Value::as_object)
+            .map(|properties| properties.keys().cloned().collect())
+            .unwrap_or_default()
+    }
+
+    /// Whether the root forbids properties beyond those it declares.
+    pub(crate) fn closes_root(&self) -> bool {
+        self.inner.source.get("additionalProperties") == Some(&Value::Bool(false))
+            || self.inner.source.get("unevaluatedProperties") == Some(&Value::Bool(false))
+    }
+}
+
+/// Compiled schemas by digest, so the same schema compiles once however many
+/// participants or questions use it.
+#[derive(Debug, Default, Clone)]
+pub struct SchemaCache {
+    by_digest: HashMap<Digest, Schema>,
+    compilations: u64,
+}
+
+impl SchemaCache {
+    /// An empty cache.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// The cached schema with this content, compiling it on first use.
+    pub fn compile(&mut self, schema: &Value) -> Result<Schema, SchemaError> {
+        let digest = Digest::of_json(schema);
+        if let Some(hit) = self.by_digest.get(&digest) {
+            return Ok(hit.clone());
+        }
+        let compiled = Schema::compile(schema)?;
+        self.compilations += 1;
+        self.by_digest.insert(compiled.digest(), compiled.clone());
+        Ok(compiled)
+    }
+
+    /// A schema compiled earlier, by digest.
+    pub fn get(&self, digest: &Digest) -> Option<&Schema> {
+        self.by_digest.get(digest)
+    }
+
+    /// How many compilations the cache has performed (hits do not count).
+    pub fn compilations(&self) -> u64 {
+        self.compilations
+    }
+}
+
+fn check_depth(schema: &Value) -> Result<(), SchemaError> {
+    // Iterative, so a hostile value cannot exhaust the stack here.
+    let mut stack = vec![(schema, 1usize)];
+    while let Some((value, depth)) = stack.pop() {
+        if depth > MAX_SCHEMA_DEPTH {
+            return Err(SchemaError::TooDeep {
+                limit: MAX_SCHEMA_DEPTH,
+            });
+        }
+        match value {
+            Value::Object(map) => stack.extend(map.values().map(|v| (v, depth + 1))),
+            Value::Array(items) => stack.extend(items.iter().map(|v| (v, depth + 1))),
+            _ => {}
+        }
+    }
+    Ok(())
+}
+
+fn check_self_contained(schema: &Value) -> Result<(), SchemaError> {
+    let mut ids = BTreeSet::new();
+    let mut references = Vec::new();
+    let mut stack = vec![schema];
+    while let Some(value) = stack.pop() {
+        match value {
+            Value::Object(map) => {
+                for (key, item) in map {
+                    match (key.as_str(), item) {
+                        ("$id", Value::String(id)) => {
+                            ids.insert(id.trim_end_matches('#').to_owned());
+                        }
+                        ("$ref" | "$dynamicRef", Value::String(reference)) => {
+                            references.push(reference.clone());
+                        }
+                        _ => {}
+                    }
+                    stack.push(item);
+                }
+            }
+            Value::Array(items) => stack.extend(items),
+            _ => {}
+        }
+    }
+    for reference in references {
+        let target = reference.split('#').next().unwrap_or_default();
+        if !target.is_empty() && !ids.contains(target) {
+            return Err(SchemaError::NotSelfContained { reference });
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn reports_every_error_with_path_and_keyword() {
+        let schema = Schema::compile(&json!({
+            "type": "object",
+            "properties": {"title": {"type": "string", "maxLength": 3}, "n": {"type": "integer"}},
+            "required": ["title", "due"]
+        }))
+        .unwrap();
+        let result = schema.validate(&json!({"title": "too long", "n": "x"}));
+        assert!(!result.valid);
+        let mut found: Vec<(String, String)> = result
+            .errors
+            .iter()
+            .map(|e| (e.instance_path.clone(), e.keyword.clone()))
+            .collect();
+        found.sort();
+        assert_eq!(
+            found,
+            [
+                ("".into(), "required".into()),
+                ("/n".into(), "type".into()),
+                ("/title".into(), "maxLength".into())
+            ]
+        );
+        assert!(schema.validate(&json!({"title": "ok", "due": 1})).valid);
+    }
+
+    #[test]
+    fn formats_are_asserted() {
+        for (format, good, bad) in [
+            ("email", "ada@example.org", "not an email"),
+            ("uri", "https://example.org/a", "not a uri"),
+            ("date", "2026-11-29", "29/11/2026"),
+            ("date-time", "2026-11-29T20:00:00Z", "yesterday"),
+            ("uuid", "67e55044-10b1-426f-9247-bb680e5fe0c8", "1234"),
+        ] {
+            let schema = Schema::compile(&json!({"type": "string", "format": format})).unwrap();
+            assert!(schema.is_valid(&json!(good)), "{format}: {good}");
+            let result = schema.validate(&json!(bad));
+            assert!(!result.valid, "{format}: {bad}");
+            assert_eq!(result.errors[0].keyword, "format");
+        }
+    }
+
+    #[test]
+    fn remote_references_are_refused() {
+        for reference in [
+            "https://example.org/s.json",
+            "other.json#/a",
+            "file:///etc/passwd",
+        ] {
+            assert!(matches!(
+                Schema::compile(&json!({"$ref": reference})),
+                Err(SchemaError::NotSelfContained { .. })
+            ));
+        }
+        // Local references and references to ids in the document are fine.
+        let local = json!({
+            "$defs": {"name": {"type": "string"}},
+            "type": "object",
+            "properties": {"a": {"$ref": "#/$defs/name"}}
+        });
+        assert!(Schema::compile(&local)
+            .unwrap()
+            .is_valid(&json!({"a": "x"})));
+    }
+
+    #[test]
+    fn other_drafts_oversize_deep_and_invalid_schemas_are_refused() {
+        assert!(matches!(
+            Schema::compile(&json!({"$schema": "http://json-schema.org/draft-07/schema#"})),
+            Err(SchemaError::WrongDraft { .. })
+        ));
+        assert!(Schema::compile(&json!({"$schema": DRAFT_2020_12})).is_ok());
+        let huge = json!({"enum": (0..20_000).collect::<Vec<u32>>()});
+        assert!(matches!(
+            Schema::compile(&huge),
+            Err(SchemaError::TooLarge { .. })
+        ));
+        let mut deep = json!({"type": "string"});
+        for _ in 0..100 {
+            deep = json!({"items": deep});
+        }
+        assert!(matches!(
+            Schema::compile(&deep),
+            Err(SchemaError::TooDeep { .. })
+        ));
+        assert!(matches!(
+            Schema::compile(&json!({"type": "nonsense"})),
+            Err(SchemaError::Invalid(_))
+        ));
+        assert!(matches!(
+            Schema::compile(&json!({"minLength": -1})),
+            Err(SchemaError::Invalid(_))
+        ));
+        assert!(matches!(
+            Schema::compile_str("{not json"),
+            Err(SchemaError::NotJson(_))
+        ));
+    }
+
+    #[test]
+    fn pathological_patterns_fail_fast_instead_of_hanging() {
+        let schema = Schema::compile(&json!({"type": "string", "pattern": "^(a+)+\\1$"})).unwrap();
+        let evil = format!("{}b", "a".repeat(64));
+        // Either outcome is acceptable; what matters is that it returns.
+        let _ = schema.validate(&json!(evil));
+    }
+
+    #[test]
+    fn the_cache_compiles_each_schema_once() {
+        let mut cache = SchemaCache::new();
+        let a = cache
+            .compile(&json!({"type": "object", "required": ["x"]}))
+            .unwrap();
+        let b = cache
+            .compile(&json!({"required": ["x"], "type": "object"}))
+            .unwrap();
+        assert_eq!(a.digest(), b.digest());
+        assert_eq!(cache.compilations(), 1);
+        assert!(cache.get(&a.digest()).is_some());
+    }
+}
