@@ -1,30 +1,73 @@
-//! Actor references: who caused a capability call (AG-32).
+//! Actor references: who caused a capability call (AG-32 … AG-34).
+//!
+//! A reference is minted by the engine for the call in flight and keyed with
+//! the engine's secret (HMAC-SHA-256), so nothing else can produce one that
+//! resolves: a forged, altered or foreign reference resolves to nothing
+//! (AG-33). Participants receive it with the invocation and pass it on
+//! verbatim (AG-34). No reference at all means the person (AG-32).
 
 use std::fmt;
 
+use hmac::{Hmac, Mac};
 use serde::{Deserialize, Serialize};
+use sha2::Sha256;
 
-use crate::ids::{CallId, RunId};
+use crate::digest::{hex, unhex};
+use crate::ids::{CallId, RunId, SessionId};
 
-/// Names the run and call on whose behalf a participant mutates.
-///
-/// A participant receives one with every invocation and passes it on
-/// verbatim; the engine admits a mutation carrying it only while that call
-/// is in flight ([`crate::Engine::admit_mutation`], AG-1). No reference at
-/// all means the person.
+const PREFIX: &str = "baton1";
+
+/// The per-engine key that actor references are minted with. It is an input
+/// (the browser adapter draws it from `crypto.getRandomValues`), never derived.
+#[derive(Clone, PartialEq, Eq)]
+pub struct ActorSecret([u8; 32]);
+
+impl ActorSecret {
+    /// Wraps 32 random bytes.
+    pub fn new(bytes: [u8; 32]) -> Self {
+        ActorSecret(bytes)
+    }
+}
+
+impl fmt::Debug for ActorSecret {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("ActorSecret(..)")
+    }
+}
+
+/// An opaque actor reference, as handed to participants.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct ActorRef {
-    /// The run.
-    pub run: RunId,
-    /// The call.
-    pub call: CallId,
+#[serde(transparent)]
+pub struct ActorRef(String);
+
+impl ActorRef {
+    /// Wraps a reference received from outside (it resolves only if genuine).
+    pub fn new(token: impl Into<String>) -> Self {
+        ActorRef(token.into())
+    }
+
+    /// The reference as text, to pass on verbatim.
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
 }
 
 impl fmt::Display for ActorRef {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}#{}", self.run, self.call)
+        f.write_str(&self.0)
     }
+}
+
+/// What a genuine reference names.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ActorIdentity {
+    /// The session of the engine that minted it.
+    pub session: SessionId,
+    /// The run.
+    pub run: RunId,
+    /// The capability call.
+    pub call: CallId,
 }
 
 /// Who a mutation is attributed to after [`crate::Engine::admit_mutation`].
@@ -33,5 +76,91 @@ pub enum Attribution {
     /// No reference: the person acted.
     Person,
     /// The acting party of a run, through the call in flight.
-    Delegated(ActorRef),
+    Delegated(ActorIdentity),
+}
+
+fn mac(secret: &ActorSecret, payload: &[u8]) -> Hmac<Sha256> {
+    // HMAC accepts keys of any length; 32 bytes cannot fail.
+    let mut mac = <Hmac<Sha256> as Mac>::new_from_slice(&secret.0)
+        .unwrap_or_else(|_| unreachable!("HMAC takes keys of any length"));
+    mac.update(PREFIX.as_bytes());
+    mac.update(payload);
+    mac
+}
+
+pub(crate) fn mint(secret: &ActorSecret, identity: &ActorIdentity) -> ActorRef {
+    let payload = serde_json::to_vec(&(
+        identity.session.as_str(),
+        identity.run.as_str(),
+        identity.call.as_str(),
+    ))
+    .unwrap_or_default();
+    let tag = mac(secret, &payload).finalize().into_bytes();
+    ActorRef(format!("{PREFIX}.{}.{}", hex(&payload), hex(&tag)))
+}
+
+pub(crate) fn verify(secret: &ActorSecret, reference: &ActorRef) -> Option<ActorIdentity> {
+    let mut parts = reference.0.split('.');
+    let (prefix, payload, tag) = (parts.next()?, parts.next()?, parts.next()?);
+    if prefix != PREFIX || parts.next().is_some() {
+        return None;
+    }
+    let payload = unhex(payload)?;
+    let tag = unhex(tag)?;
+    mac(secret, &payload).verify_slice(&tag).ok()?;
+    let (session, run, call): (String, String, String) = serde_json::from_slice(&payload).ok()?;
+    Some(ActorIdentity {
+        session: SessionId::new(session),
+        run: RunId::new(run),
+        call: CallId::new(call),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn identity() -> ActorIdentity {
+        ActorIdentity {
+            session: SessionId::new("s"),
+            run: RunId::new("s/r1"),
+            call: CallId::new("c1"),
+        }
+    }
+
+    #[test]
+    fn ag_33_only_the_minting_engine_resolves_a_reference() {
+        let ours = ActorSecret::new([7; 32]);
+        let theirs = ActorSecret::new([8; 32]);
+        let reference = mint(&ours, &identity());
+        assert_eq!(verify(&ours, &reference), Some(identity()));
+        // Foreign: minted by another engine.
+        assert_eq!(verify(&ours, &mint(&theirs, &identity())), None);
+        // Altered: one character of the payload or the tag changed.
+        let text = reference.as_str();
+        for position in [8, text.len() - 1] {
+            let mut bytes = text.as_bytes().to_vec();
+            bytes[position] = if bytes[position] == b'0' { b'1' } else { b'0' };
+            let altered = ActorRef::new(String::from_utf8(bytes).unwrap());
+            assert_eq!(verify(&ours, &altered), None, "altered at {position}");
+        }
+        // Structurally forged.
+        for forged in [
+            "",
+            "baton1",
+            "baton1..",
+            "baton1.zz.zz",
+            "x.y.z",
+            "baton1.00.00.00",
+        ] {
+            assert_eq!(verify(&ours, &ActorRef::new(forged)), None, "{forged}");
+        }
+        // A reference built by hand from a plausible identity is still nothing.
+        let handmade = format!(
+            "baton1.{}.{}",
+            hex(br#"["s","s/r1","c1"]"#),
+            "00".repeat(32)
+        );
+        assert_eq!(verify(&ours, &ActorRef::new(handmade)), None);
+    }
 }

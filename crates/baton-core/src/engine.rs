@@ -5,15 +5,21 @@ use std::collections::{BTreeMap, BTreeSet, VecDeque};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use crate::actor::{ActorRef, Attribution};
+use crate::actor::{ActorIdentity, ActorRef, ActorSecret, Attribution};
 use crate::context::{ReadRef, ReadStamp};
+use crate::dispatch::Baseline;
 use crate::error::{CommandError, DelegateError, MutationRefused, ReportError};
 use crate::event::{Event, Finding, FindingReason};
+use crate::grants::{Decision, Grant, GrantError, GrantScope, Grants};
 use crate::ids::{CallId, CapabilityRef, MarkToken, ParticipantId, RunId, SessionId, TurnId};
-use crate::journal::{Actor, CallResult, JournalEntry};
+use crate::journal::{Actor, CallResult, JournalEntry, Refusal};
+use crate::manifest::{Manifest, ManifestError};
 use crate::model::{Autonomy, Budget, Initiative};
+use crate::registry::{RegisterError, Registry, Tool};
 use crate::run::{PlanSource, ProposedCall, Run, Step, TurnInput};
-use crate::state::{CancelReason, EscalationReason, Resolution, ReturnReason, RunState, StateName};
+use crate::state::{
+    BudgetLimit, CancelReason, EscalationReason, Resolution, ReturnReason, RunState, StateName,
+};
 
 const HOUR_MS: u64 = 60 * 60 * 1000;
 
@@ -33,11 +39,16 @@ pub struct EngineConfig {
     pub revert_timeout_ms: u64,
     /// Run starts per rolling hour allowed to `system` and `scheduled` initiative.
     pub hourly_quota: u32,
+    /// The application's autonomy ceiling; the person may only lower it (AG-24).
+    pub ceiling: Autonomy,
+    /// How long an authorization holds before the person must confirm it again (AG-29).
+    pub authorization_ttl_ms: u64,
 }
 
 impl EngineConfig {
     /// Defaults for a session: five-minute runs, one-minute turns, two-minute
-    /// escalations, ten-second rollbacks, twenty non-user starts an hour.
+    /// escalations, ten-second rollbacks, twenty non-user starts an hour, a
+    /// `review` ceiling, and ten-minute authorizations.
     pub fn new(session: impl Into<String>) -> Self {
         EngineConfig {
             session: SessionId::new(session),
@@ -51,17 +62,10 @@ impl EngineConfig {
             escalation_timeout_ms: 2 * 60 * 1000,
             revert_timeout_ms: 10 * 1000,
             hourly_quota: 20,
+            ceiling: Autonomy::Review,
+            authorization_ttl_ms: 10 * 60 * 1000,
         }
     }
-}
-
-/// What the engine needs to know about a declared capability.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct CapabilitySpec {
-    /// Whether a failure of this capability may close the run as `partial`
-    /// instead of rolling back (AG-8).
-    pub accepts_partial_close: bool,
 }
 
 /// A request to delegate.
@@ -169,6 +173,9 @@ pub struct EngineSnapshot {
     pub next_run: u64,
     /// Whether delegation is disabled.
     pub disabled: bool,
+    /// The person's standing grants (AG-30).
+    #[serde(default)]
+    pub grants: Grants,
 }
 
 /// The custody machine of one session: sans-IO, deterministic, never panics.
@@ -187,9 +194,23 @@ pub struct EngineSnapshot {
 /// use baton_core::*;
 /// use serde_json::json;
 ///
-/// let mut engine = Engine::new(EngineConfig::new("session-1"));
+/// let mut config = EngineConfig::new("session-1");
+/// config.ceiling = Autonomy::Auto;
+/// let mut engine = Engine::new(config, ActorSecret::new([7; 32]));
+/// let manifest = engine.parse_manifest(r#"{
+///     "id": "tasks", "label": "Tasks", "tier": "reversible-acts", "history": "native",
+///     "description": "The team's task board.",
+///     "capabilities": [{
+///         "name": "rename", "description": "Rename one task on the board.",
+///         "arguments": {"type": "object", "required": ["id", "title"],
+///                       "properties": {"id": {"type": "integer"}, "title": {"type": "string"}},
+///                       "additionalProperties": false},
+///         "argumentLimits": {"id": 16, "title": 200},
+///         "effects": [{"name": "retitle", "reversible": true}]
+///     }]
+/// }"#).unwrap();
+/// engine.register(manifest, None).unwrap();
 /// let rename = CapabilityRef::new("tasks", "rename");
-/// engine.declare_capability(rename.clone(), CapabilitySpec::default());
 ///
 /// let mut now = 1_000;
 /// let run = engine
@@ -227,27 +248,60 @@ pub struct EngineSnapshot {
 /// ```
 #[derive(Debug)]
 pub struct Engine {
-    config: EngineConfig,
+    shared: Shared,
+    out: Outbox,
     runs: BTreeMap<RunId, Run>,
-    capabilities: BTreeMap<CapabilityRef, CapabilitySpec>,
-    reads: BTreeMap<ReadRef, ReadStamp>,
-    events: VecDeque<Event>,
-    findings: Vec<Finding>,
     quota_starts: VecDeque<u64>,
     next_run: u64,
     disabled: bool,
 }
 
+/// What every run step reads.
+#[derive(Debug)]
+struct Shared {
+    config: EngineConfig,
+    registry: Registry,
+    reads: BTreeMap<ReadRef, ReadStamp>,
+    grants: Grants,
+    secret: ActorSecret,
+}
+
+/// What every run step writes.
+#[derive(Debug, Default)]
+struct Outbox {
+    events: VecDeque<Event>,
+    findings: Vec<Finding>,
+}
+
+impl<'a> Step<'a> {
+    fn new(now: u64, out: &'a mut Outbox, shared: &'a Shared) -> Self {
+        Step {
+            now,
+            events: &mut out.events,
+            findings: &mut out.findings,
+            config: &shared.config,
+            registry: &shared.registry,
+            reads: &shared.reads,
+            grants: &shared.grants,
+            secret: &shared.secret,
+        }
+    }
+}
+
 impl Engine {
-    /// A new engine with no runs.
-    pub fn new(config: EngineConfig) -> Self {
+    /// A new engine with no runs. `secret` keys the actor references it
+    /// mints (AG-33); draw it from a cryptographic random source.
+    pub fn new(config: EngineConfig, secret: ActorSecret) -> Self {
         Engine {
-            config,
+            shared: Shared {
+                config,
+                registry: Registry::default(),
+                reads: BTreeMap::new(),
+                grants: Grants::default(),
+                secret,
+            },
+            out: Outbox::default(),
             runs: BTreeMap::new(),
-            capabilities: BTreeMap::new(),
-            reads: BTreeMap::new(),
-            events: VecDeque::new(),
-            findings: Vec::new(),
             quota_starts: VecDeque::new(),
             next_run: 1,
             disabled: false,
@@ -256,8 +310,9 @@ impl Engine {
 
     /// Rebuilds an engine from a snapshot without emitting anything: the
     /// escalation receipts and effects it already emitted are not repeated.
-    pub fn restore(config: EngineConfig, snapshot: EngineSnapshot) -> Self {
-        let mut engine = Engine::new(config);
+    /// Participants mount again and republish their reads.
+    pub fn restore(config: EngineConfig, secret: ActorSecret, snapshot: EngineSnapshot) -> Self {
+        let mut engine = Engine::new(config, secret);
         engine.runs = snapshot
             .runs
             .into_iter()
@@ -266,6 +321,7 @@ impl Engine {
         engine.quota_starts = snapshot.quota_starts.into();
         engine.next_run = snapshot.next_run;
         engine.disabled = snapshot.disabled;
+        engine.shared.grants = snapshot.grants;
         engine
     }
 
@@ -276,34 +332,101 @@ impl Engine {
             quota_starts: self.quota_starts.iter().copied().collect(),
             next_run: self.next_run,
             disabled: self.disabled,
+            grants: self.shared.grants.clone(),
         }
     }
 
     /// The settings.
     pub fn config(&self) -> &EngineConfig {
-        &self.config
+        &self.shared.config
     }
 
-    /// Declares a capability a participant offers. Calls to capabilities not
-    /// declared are answered as correctable refusals (AG-21).
-    pub fn declare_capability(&mut self, capability: CapabilityRef, spec: CapabilitySpec) {
-        self.capabilities.insert(capability, spec);
+    /// Parses a manifest, compiling its schemas once through the engine's cache.
+    pub fn parse_manifest(&mut self, text: &str) -> Result<Manifest, ManifestError> {
+        self.shared.registry.parse(text)
+    }
+
+    /// Mounts a participant (AG-12: inert — nothing happens until a
+    /// delegation reads it). Returns its mounted id: the manifest id, or
+    /// `id#instance` when several instances may be mounted.
+    pub fn register(
+        &mut self,
+        manifest: Manifest,
+        instance: Option<&str>,
+    ) -> Result<ParticipantId, RegisterError> {
+        self.shared.registry.register(manifest, instance)
+    }
+
+    /// Unmounts a participant and withdraws its reads.
+    pub fn unregister(&mut self, participant: &ParticipantId) -> bool {
+        self.shared
+            .reads
+            .retain(|read, _| read.participant != *participant);
+        self.shared.registry.unregister(participant)
+    }
+
+    /// The mounted participants.
+    pub fn registry(&self) -> &Registry {
+        &self.shared.registry
+    }
+
+    /// The tools the acting party is offered.
+    pub fn tools(&self) -> Vec<Tool> {
+        self.shared.registry.tools()
     }
 
     /// Publishes a read's current version and origin; the next turn's context
-    /// snapshot carries it. Publishing again replaces the previous stamp.
+    /// snapshot carries it. A participant publishes its new version before
+    /// reporting the result of a call that changed it: a change published
+    /// while a run's call is mutating that participant is the run's own and
+    /// is neither stale (AG-20) nor drift (AG-29).
     pub fn publish_read(&mut self, stamp: ReadStamp) {
-        self.reads.insert(stamp.read.clone(), stamp);
+        for run in self.runs.values_mut() {
+            if !run.state().is_terminal() {
+                run.attribute_write(&stamp);
+            }
+        }
+        self.shared.reads.insert(stamp.read.clone(), stamp);
     }
 
-    /// Withdraws a read (its participant unmounted).
+    /// Withdraws a read.
     pub fn withdraw_read(&mut self, read: &ReadRef) {
-        self.reads.remove(read);
+        self.shared.reads.remove(read);
     }
 
-    /// Withdraws a capability (its participant unmounted).
-    pub fn withdraw_capability(&mut self, capability: &CapabilityRef) {
-        self.capabilities.remove(capability);
+    /// Gives a persistent grant ("always allow", "never allow") with a scope
+    /// and a time to live (AG-30).
+    pub fn grant(
+        &mut self,
+        now: u64,
+        scope: GrantScope,
+        decision: Decision,
+        ttl_ms: u64,
+    ) -> Result<Grant, GrantError> {
+        self.shared
+            .grants
+            .give(now, &self.shared.registry, scope, decision, ttl_ms)
+    }
+
+    /// Revokes a grant.
+    pub fn revoke_grant(&mut self, id: u64) -> bool {
+        self.shared.grants.revoke(id)
+    }
+
+    /// The grants, with whether each applies now.
+    pub fn grants(&self, now: u64) -> Vec<(Grant, bool)> {
+        self.shared
+            .grants
+            .all()
+            .map(|grant| {
+                (
+                    grant.clone(),
+                    self.shared
+                        .grants
+                        .is_live(grant, now, &self.shared.registry),
+                )
+            })
+            .collect()
     }
 
     // ----- reading ---------------------------------------------------------
@@ -325,7 +448,7 @@ impl Engine {
 
     /// Integrity findings so far.
     pub fn findings(&self) -> &[Finding] {
-        &self.findings
+        &self.out.findings
     }
 
     /// Whether new runs are refused (AG-10).
@@ -337,7 +460,7 @@ impl Engine {
 
     /// The next event, in the order the engine produced them.
     pub fn poll_event(&mut self) -> Option<Event> {
-        self.events.pop_front()
+        self.out.events.pop_front()
     }
 
     /// When the engine next needs [`Engine::handle_timeout`], if ever.
@@ -367,7 +490,9 @@ impl Engine {
         if self.disabled {
             return Err(DelegateError::Disabled);
         }
-        let budget = delegation.budget.unwrap_or(self.config.default_budget);
+        let budget = delegation
+            .budget
+            .unwrap_or(self.shared.config.default_budget);
         let source = match &delegation.plan {
             Some(plan) if plan.is_empty() => return Err(DelegateError::EmptyPlan),
             Some(_) => PlanSource::Fixed,
@@ -378,36 +503,40 @@ impl Engine {
         if !delegation.initiative.is_user() {
             self.charge_quota(now)?;
         }
-        // AG-26: a run the person did not ask for never acts without review.
-        let autonomy = if delegation.initiative.is_user() {
-            delegation.autonomy
-        } else {
-            delegation.autonomy.min(Autonomy::Review)
+        // AG-24, AG-26: the person's choice under the ceiling; a run the person
+        // did not ask for never acts without review.
+        let autonomy = match crate::autonomy::resolve(crate::autonomy::AutonomyInputs {
+            ceiling: self.shared.config.ceiling,
+            person: delegation.autonomy,
+            capability: None,
+            initiative: delegation.initiative,
+            irreversible: false,
+            untrusted_context: false,
+            denied: false,
+        }) {
+            crate::autonomy::Resolved::Allowed(level) => level,
+            crate::autonomy::Resolved::Denied => Autonomy::Suggest,
         };
         let id = self.mint_run_id();
         let mut run = Run::new(
             id.clone(),
             delegation.intent.clone(),
             delegation.initiative,
+            delegation.autonomy,
             autonomy,
             source,
             budget,
             None,
             now,
         );
+        // A fixed plan was computed against the reads as they are now.
+        run.seen = self.shared.reads.clone();
         let actor = if delegation.initiative.is_user() {
             Actor::Person
         } else {
             Actor::Engine
         };
-        let mut step = Step {
-            now,
-            events: &mut self.events,
-            findings: &mut self.findings,
-            config: &self.config,
-            capabilities: &self.capabilities,
-            reads: &self.reads,
-        };
+        let mut step = Step::new(now, &mut self.out, &self.shared);
         run.record(
             &mut step,
             actor.clone(),
@@ -460,8 +589,9 @@ impl Engine {
         let budget = budget.unwrap_or(previous.budget());
         self.check_budget(&budget, PlanSource::ActingParty)
             .map_err(DelegateError::InvalidBudget)?;
-        let (intent, autonomy, reports) = (
+        let (intent, requested, autonomy, reports) = (
             previous.intent().to_owned(),
+            previous.requested,
             previous.autonomy(),
             previous.reports.clone(),
         );
@@ -470,6 +600,7 @@ impl Engine {
             id.clone(),
             intent.clone(),
             Initiative::User,
+            requested,
             autonomy,
             PlanSource::ActingParty,
             budget,
@@ -477,14 +608,7 @@ impl Engine {
             now,
         );
         run.reports = reports;
-        let mut step = Step {
-            now,
-            events: &mut self.events,
-            findings: &mut self.findings,
-            config: &self.config,
-            capabilities: &self.capabilities,
-            reads: &self.reads,
-        };
+        let mut step = Step::new(now, &mut self.out, &self.shared);
         run.record(
             &mut step,
             Actor::Person,
@@ -512,7 +636,7 @@ impl Engine {
         expected_revision: u64,
         authorization: Authorization,
     ) -> Result<(), CommandError> {
-        let budget_ceiling = self.config.max_budget;
+        let budget_ceiling = self.shared.config.max_budget;
         self.command(
             now,
             id,
@@ -529,7 +653,7 @@ impl Engine {
                     None => run.proposed_scope(),
                 };
                 run.enter(step, Actor::Person, RunState::Authorized);
-                run.authorize_and_act(step, Actor::Person, allowlist, budget);
+                run.authorize_and_act(step, Actor::Person, allowlist, budget, Baseline::Seen);
                 Ok(())
             },
         )
@@ -577,6 +701,14 @@ impl Engine {
     }
 
     /// Resolves an escalation (AG-6, AG-7).
+    ///
+    /// * `Allow` lets the run go on: an out-of-scope capability joins the
+    ///   allowlist, a call that needed review is approved, drift or a lapsed
+    ///   authorization is re-approved against the reads as they are now, and
+    ///   exhaustion needs a budget that raises the exhausted limit.
+    /// * `Deny` refuses the pending call (the acting party hears so); for
+    ///   exhaustion, drift or expiry it ends the run as `Return` does.
+    /// * `Review` sends the run back to review; `Return` ends it, `aborted`.
     pub fn resolve_escalation(
         &mut self,
         now: u64,
@@ -584,45 +716,59 @@ impl Engine {
         expected_revision: u64,
         resolution: Resolution,
     ) -> Result<(), CommandError> {
-        let budget_ceiling = self.config.max_budget;
+        let budget_ceiling = self.shared.config.max_budget;
         self.command(now, id, Some(expected_revision), "resolve-escalation", |run, step| {
             let Some(reason) = run.escalation_reason().cloned() else {
                 return Err(illegal(run, "resolve-escalation"));
             };
-            match (resolution, reason) {
-                (Resolution::Return, _) | (Resolution::Deny, EscalationReason::BudgetExhausted { .. }) => {
+            let pending_call = matches!(
+                reason,
+                EscalationReason::OutOfScope { .. } | EscalationReason::ReviewRequired { .. }
+            );
+            match resolution {
+                Resolution::Return => {
                     run.close(step, Actor::Person, ReturnReason::EscalationReturned);
                 }
-                (Resolution::Review, _) => {
+                Resolution::Deny if !pending_call => {
+                    run.close(step, Actor::Person, ReturnReason::EscalationReturned);
+                }
+                Resolution::Review => {
                     run.clear_escalation();
                     run.enter(step, Actor::Person, RunState::Reviewing);
                 }
-                (Resolution::Deny, EscalationReason::OutOfScope { .. }) => {
+                Resolution::Deny => {
                     run.clear_escalation();
                     run.enter(step, Actor::Person, RunState::Acting);
                     if let Some(call) = run.queue.pop_front() {
-                        run.refuse(
-                            step,
-                            Actor::Person,
-                            call,
-                            "denied",
-                            "the person denied this call; stay inside the authorized scope",
-                        );
+                        run.usage.calls += 1;
+                        run.refuse(step, Actor::Person, call, Refusal::Denied);
                     }
                     run.advance(step);
                 }
-                (Resolution::Allow { budget }, reason) => {
+                Resolution::Allow { budget } => {
                     let budget = budget.unwrap_or(run.budget());
                     check_raise(&budget, run, &budget_ceiling)?;
                     let mut allowlist = run.allowlist.clone();
+                    let mut baseline = Baseline::Seen;
                     match reason {
                         EscalationReason::OutOfScope { capability } => {
                             allowlist.insert(capability);
                         }
+                        EscalationReason::ReviewRequired { call, .. } => {
+                            run.approved.insert(call);
+                        }
+                        EscalationReason::Drift { .. } | EscalationReason::AuthorizationExpired => {
+                            baseline = Baseline::Current;
+                        }
+                        EscalationReason::AmbiguousAddress { .. } => {
+                            return Err(CommandError::AnswerRequired {
+                                run: run.id().clone(),
+                            });
+                        }
                         EscalationReason::BudgetExhausted { limit } => {
                             let raised = match limit {
-                                crate::state::BudgetLimit::Turns => budget.max_turns > run.usage().turns,
-                                crate::state::BudgetLimit::Calls => budget.max_calls > run.usage().calls,
+                                BudgetLimit::Turns => budget.max_turns > run.usage().turns,
+                                BudgetLimit::Calls => budget.max_calls > run.usage().calls,
                             };
                             if !raised {
                                 return Err(CommandError::InvalidBudget(format!(
@@ -632,7 +778,7 @@ impl Engine {
                         }
                     }
                     run.clear_escalation();
-                    run.authorize_and_act(step, Actor::Person, allowlist, budget);
+                    run.authorize_and_act(step, Actor::Person, allowlist, budget, baseline);
                 }
             }
             Ok(())
@@ -806,44 +952,54 @@ impl Engine {
     }
 
     /// Admits a mutation (AG-1). No actor reference means the person, who may
-    /// always act. A reference is admitted only while it names the call in
-    /// flight of an acting run; anything else is refused.
+    /// always act (AG-32). A reference is admitted only if this engine minted
+    /// it (AG-33) and it names the call in flight of an active run.
     pub fn admit_mutation(&self, actor: Option<&ActorRef>) -> Result<Attribution, MutationRefused> {
         let Some(actor) = actor else {
             return Ok(Attribution::Person);
         };
-        let admitted = self
+        let refused = || MutationRefused::OutsideRun {
+            actor: actor.to_string(),
+        };
+        let identity = self.resolve_actor(actor).ok_or_else(refused)?;
+        let in_flight = self
             .runs
-            .get(&actor.run)
+            .get(&identity.run)
             .filter(|run| !run.state().is_terminal())
-            .and_then(Run::actor_ref)
-            .is_some_and(|in_flight| &in_flight == actor);
-        if admitted {
-            Ok(Attribution::Delegated(actor.clone()))
+            .and_then(Run::call_in_flight)
+            .is_some_and(|call| call.call == identity.call);
+        if in_flight {
+            Ok(Attribution::Delegated(identity))
         } else {
-            Err(MutationRefused::OutsideRun {
-                actor: actor.to_string(),
-            })
+            Err(refused())
         }
     }
 
-    /// The actor reference of the call in flight in a run, to hand to the
+    /// What a reference names, if this engine minted it; a forged, altered
+    /// or foreign reference resolves to nothing (AG-33).
+    pub fn resolve_actor(&self, actor: &ActorRef) -> Option<ActorIdentity> {
+        crate::actor::verify(&self.shared.secret, actor)
+            .filter(|identity| identity.session == self.shared.config.session)
+    }
+
+    /// The actor reference of the call in flight in a run, as handed to the
     /// participant with the invocation (AG-32).
     pub fn actor_for(&self, id: &RunId) -> Option<ActorRef> {
-        self.runs.get(id).and_then(Run::actor_ref)
+        let call = self.runs.get(id)?.call_in_flight()?;
+        Some(crate::actor::mint(
+            &self.shared.secret,
+            &ActorIdentity {
+                session: self.shared.config.session.clone(),
+                run: id.clone(),
+                call: call.call.clone(),
+            },
+        ))
     }
 
     // ----- plumbing --------------------------------------------------------
 
     fn step(&mut self, now: u64) -> Step<'_> {
-        Step {
-            now,
-            events: &mut self.events,
-            findings: &mut self.findings,
-            config: &self.config,
-            capabilities: &self.capabilities,
-            reads: &self.reads,
-        }
+        Step::new(now, &mut self.out, &self.shared)
     }
 
     fn with_run<T>(
@@ -853,14 +1009,7 @@ impl Engine {
         body: impl FnOnce(&mut Run, &mut Step<'_>) -> T,
     ) -> Option<T> {
         let run = self.runs.get_mut(id)?;
-        let mut step = Step {
-            now,
-            events: &mut self.events,
-            findings: &mut self.findings,
-            config: &self.config,
-            capabilities: &self.capabilities,
-            reads: &self.reads,
-        };
+        let mut step = Step::new(now, &mut self.out, &self.shared);
         Some(body(run, &mut step))
     }
 
@@ -933,16 +1082,16 @@ impl Engine {
     }
 
     fn mint_run_id(&mut self) -> RunId {
-        let id = RunId::new(format!("{}/r{}", self.config.session, self.next_run));
+        let id = RunId::new(format!("{}/r{}", self.shared.config.session, self.next_run));
         self.next_run += 1;
         id
     }
 
     fn check_budget(&self, budget: &Budget, source: PlanSource) -> Result<(), String> {
-        if !budget.within(&self.config.max_budget) {
+        if !budget.within(&self.shared.config.max_budget) {
             return Err(format!(
                 "{budget:?} exceeds the engine's maximum {:?}",
-                self.config.max_budget
+                self.shared.config.max_budget
             ));
         }
         if budget.run_deadline_ms == 0 || budget.turn_deadline_ms == 0 {
@@ -962,10 +1111,10 @@ impl Engine {
         {
             self.quota_starts.pop_front();
         }
-        if self.quota_starts.len() >= self.config.hourly_quota as usize {
+        if self.quota_starts.len() >= self.shared.config.hourly_quota as usize {
             let oldest = self.quota_starts.front().copied().unwrap_or(now);
             return Err(DelegateError::QuotaExceeded {
-                quota: self.config.hourly_quota,
+                quota: self.shared.config.hourly_quota,
                 retry_at: oldest.saturating_add(HOUR_MS),
             });
         }

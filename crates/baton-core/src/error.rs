@@ -67,6 +67,12 @@ pub enum CommandError {
     /// An authorization or resolution asked for an invalid budget.
     #[error("invalid budget: {0}")]
     InvalidBudget(String),
+    /// The escalation is a question; it is resolved by answering it.
+    #[error("AG-23: run {run} waits for an answer to its question, not for a resolution")]
+    AnswerRequired {
+        /// The run.
+        run: RunId,
+    },
 }
 
 /// Why the engine refused a host report (a mark, a call result, a revert).

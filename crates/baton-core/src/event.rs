@@ -3,7 +3,8 @@
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use crate::context::Context;
+use crate::actor::ActorRef;
+use crate::context::{Context, ReadStamp};
 use crate::ids::{CallId, CapabilityRef, MarkToken, ParticipantId, RunId, TurnId};
 use crate::journal::{CallResult, JournalRecord};
 use crate::state::EscalationReason;
@@ -69,10 +70,14 @@ pub enum Effect {
         run: RunId,
         /// The call.
         call: CallId,
-        /// What to invoke.
+        /// What to invoke: the mounted participant and its capability.
         capability: CapabilityRef,
-        /// With what.
+        /// With what; already checked against the schema and byte limits.
         arguments: Value,
+        /// The read versions the call was planned against (AG-20).
+        planned_against: Vec<ReadStamp>,
+        /// Who causes the change, to pass on verbatim (AG-32, AG-34).
+        actor: ActorRef,
     },
     /// Revert a participant to the mark it gave for this run (AG-8, AG-19).
     /// Report with [`crate::Engine::handle_revert_result`].

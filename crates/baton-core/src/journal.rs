@@ -3,8 +3,10 @@
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use crate::context::Context;
+use crate::context::{Context, ReadRef, ReadStamp};
+use crate::digest::Digest;
 use crate::ids::{CallId, CapabilityRef, MarkToken, ParticipantId, RunId, TurnId};
+use crate::manifest::ArgumentError;
 use crate::model::{Budget, Initiative};
 use crate::state::{EscalationReason, RunState, StateName};
 
@@ -80,12 +82,24 @@ pub enum JournalEntry {
         /// How many calls it proposed.
         proposed: u32,
     },
-    /// The budget or allowlist changed by authorization or resolution.
+    /// The run was authorized (or re-authorized by the person).
     Authorized {
         /// The capabilities the run may call.
         allowlist: Vec<CapabilityRef>,
         /// The fixed budget.
         budget: Budget,
+        /// The fingerprint of the reads it was computed on (AG-29).
+        fingerprint: Digest,
+        /// When it lapses.
+        expires_at: u64,
+    },
+    /// Reads drifted, the recomputed authorization came out the same, and
+    /// the engine re-approved it under a new fingerprint (AG-29).
+    Reauthorized {
+        /// The new fingerprint.
+        fingerprint: Digest,
+        /// The reads that changed.
+        drifted: Vec<ReadRef>,
     },
     /// A participant's native history was asked for a mark.
     MarkRequested {
@@ -107,6 +121,8 @@ pub enum JournalEntry {
         capability: CapabilityRef,
         /// Its arguments.
         arguments: Value,
+        /// The read versions it was planned against (AG-20).
+        planned_against: Vec<ReadStamp>,
     },
     /// A call finished.
     CallFinished {
@@ -116,14 +132,15 @@ pub enum JournalEntry {
         result: CallResult,
     },
     /// A proposed call was answered without dispatch (undeclared capability,
-    /// denied by the person); the acting party hears why.
+    /// invalid arguments, a stale read, denied by the person); the acting
+    /// party hears why.
     CallRefused {
         /// The call.
         call: CallId,
         /// Its capability.
         capability: CapabilityRef,
         /// Why.
-        reason: String,
+        refusal: Refusal,
     },
     /// A rollback began.
     RollbackStarted {
@@ -156,10 +173,8 @@ pub enum CallResult {
     /// Not applied, nothing changed, and the acting party can correct itself
     /// (invalid arguments, a stale read). The run goes on.
     Refused {
-        /// A stable code, e.g. `stale` or `invalid-arguments`.
-        code: String,
-        /// What the acting party needs to know to correct the call.
-        message: String,
+        /// Why, typed.
+        refusal: Refusal,
     },
     /// The call failed. The run ends, rolling back unless the capability
     /// accepts a partial close (AG-8).
@@ -167,4 +182,47 @@ pub enum CallResult {
         /// What went wrong.
         message: String,
     },
+}
+
+/// Why a call was answered without being applied. Every refusal is
+/// correctable: the run goes on and the acting party can re-read and re-plan.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "code", rename_all = "kebab-case")]
+pub enum Refusal {
+    /// No mounted participant declares the capability (AG-21).
+    UndeclaredCapability,
+    /// The arguments are oversized or fail the schema (AG-15, AG-16).
+    InvalidArguments {
+        /// Every problem found.
+        errors: Vec<ArgumentError>,
+    },
+    /// A read the act depends on changed since the acting party saw it (AG-20).
+    Stale {
+        /// The read.
+        read: ReadRef,
+        /// The version the act was planned against.
+        planned: Option<u64>,
+        /// The version now; `None` if the read is gone.
+        current: Option<u64>,
+    },
+    /// The person, or a standing "never allow" grant, denied it (AG-24).
+    Denied,
+    /// The participant itself declined, saying why.
+    Declined {
+        /// What the participant said.
+        message: String,
+    },
+}
+
+impl Refusal {
+    /// A stable code for the refusal, as on the wire.
+    pub fn code(&self) -> &'static str {
+        match self {
+            Refusal::UndeclaredCapability => "undeclared-capability",
+            Refusal::InvalidArguments { .. } => "invalid-arguments",
+            Refusal::Stale { .. } => "stale",
+            Refusal::Denied => "denied",
+            Refusal::Declined { .. } => "declined",
+        }
+    }
 }

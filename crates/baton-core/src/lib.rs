@@ -76,30 +76,42 @@
 #![forbid(unsafe_code)]
 
 mod actor;
+mod autonomy;
 mod context;
 mod digest;
+mod dispatch;
 mod engine;
 mod error;
 mod event;
+mod grants;
 mod ids;
 mod journal;
+mod manifest;
 mod model;
+mod registry;
 mod run;
 mod schema;
 mod state;
 
-pub use actor::{ActorRef, Attribution};
+pub use actor::{ActorIdentity, ActorRef, ActorSecret, Attribution};
+pub use autonomy::{lower, resolve, AutonomyInputs, Resolved};
 pub use context::{Context, Origin, ReadRef, ReadStamp};
 pub use digest::Digest;
+pub use dispatch::fingerprint;
 pub use engine::{
-    Authorization, CapabilitySpec, Delegation, Engine, EngineConfig, EngineSnapshot, Inbound,
-    PlannedCall,
+    Authorization, Delegation, Engine, EngineConfig, EngineSnapshot, Inbound, PlannedCall,
 };
 pub use error::{CommandError, DelegateError, MutationRefused, ReportError};
 pub use event::{CallReport, Effect, Event, Finding, FindingReason};
+pub use grants::{Decision, Grant, GrantError, GrantScope, Grants};
 pub use ids::{CallId, CapabilityRef, MarkToken, ParticipantId, RunId, SessionId, TurnId};
-pub use journal::{Actor, CallResult, JournalEntry, JournalRecord};
+pub use journal::{Actor, CallResult, JournalEntry, JournalRecord, Refusal};
+pub use manifest::{
+    ArgumentError, CapabilityDecl, EffectDecl, History, Manifest, ManifestError, ManifestProblem,
+    ReadDecl, Tier,
+};
 pub use model::{Autonomy, Budget, Initiative, Usage};
+pub use registry::{Mounted, RegisterError, Registry, Tool};
 pub use run::{PlanSource, ProposedCall, Run};
 pub use schema::{
     Schema, SchemaCache, SchemaError, Validation, ValidationIssue, MAX_SCHEMA_BYTES,

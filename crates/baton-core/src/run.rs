@@ -6,16 +6,17 @@ use std::collections::{BTreeMap, BTreeSet, VecDeque};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use crate::actor::ActorRef;
+use crate::actor::{ActorIdentity, ActorRef, ActorSecret};
 use crate::context::{Context, ReadRef, ReadStamp};
-use crate::engine::{CapabilitySpec, EngineConfig};
+use crate::digest::Digest;
+use crate::engine::EngineConfig;
 use crate::event::{CallReport, Effect, Event, Finding, FindingReason};
+use crate::grants::Grants;
 use crate::ids::{CallId, CapabilityRef, MarkToken, ParticipantId, RunId, TurnId};
 use crate::journal::{Actor, CallResult, JournalEntry, JournalRecord};
 use crate::model::{Autonomy, Budget, Initiative, Usage};
-use crate::state::{
-    BudgetLimit, CancelReason, EscalationReason, Outcome, ReturnReason, RunState, StateName,
-};
+use crate::registry::Registry;
+use crate::state::{CancelReason, EscalationReason, Outcome, ReturnReason, RunState, StateName};
 
 /// A capability call proposed by the acting party or by a fixed plan.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -59,6 +60,19 @@ pub(crate) struct Escalation {
     pub deadline_at: u64,
 }
 
+/// What an authorization was computed on (AG-29): the reads it saw, bound by
+/// a fingerprint, the autonomy it resolved to, and when it lapses.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub(crate) struct AuthorizationRecord {
+    pub fingerprint: Digest,
+    /// The stamps fingerprinted, advanced by the run's own writes.
+    pub baseline: BTreeMap<ReadRef, ReadStamp>,
+    /// The run-level autonomy the context resolved to.
+    pub level: Autonomy,
+    pub expires_at: u64,
+}
+
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub(crate) struct Rollback {
     pub cause: ReturnReason,
@@ -82,6 +96,9 @@ pub struct Run {
     pub(crate) id: RunId,
     pub(crate) intent: String,
     pub(crate) initiative: Initiative,
+    /// The person's choice.
+    pub(crate) requested: Autonomy,
+    /// The run-level resolution of the person's choice (AG-24, AG-26).
     pub(crate) autonomy: Autonomy,
     pub(crate) source: PlanSource,
     pub(crate) resumes: Option<RunId>,
@@ -104,6 +121,14 @@ pub struct Run {
     pub(crate) escalation: Option<Escalation>,
     pub(crate) rollback: Option<Rollback>,
     pub(crate) resumable: bool,
+    /// What the acting party last saw of each read: the latest turn's
+    /// context, advanced by the run's own writes (AG-20).
+    pub(crate) seen: BTreeMap<ReadRef, ReadStamp>,
+    pub(crate) authorization: Option<AuthorizationRecord>,
+    /// Whether the person (not the engine) authorized the run.
+    pub(crate) person_authorized: bool,
+    /// Calls the person approved one by one (the reviewed plan, escalations).
+    pub(crate) approved: BTreeSet<CallId>,
     #[serde(skip)]
     pub(crate) journal: Vec<JournalRecord>,
 }
@@ -114,8 +139,10 @@ pub(crate) struct Step<'a> {
     pub events: &'a mut VecDeque<Event>,
     pub findings: &'a mut Vec<Finding>,
     pub config: &'a EngineConfig,
-    pub capabilities: &'a BTreeMap<CapabilityRef, CapabilitySpec>,
+    pub registry: &'a Registry,
     pub reads: &'a BTreeMap<ReadRef, ReadStamp>,
+    pub grants: &'a Grants,
+    pub secret: &'a ActorSecret,
 }
 
 /// How a closing cause turns into an outcome.
@@ -190,6 +217,7 @@ impl Run {
         id: RunId,
         intent: String,
         initiative: Initiative,
+        requested: Autonomy,
         autonomy: Autonomy,
         source: PlanSource,
         budget: Budget,
@@ -200,6 +228,7 @@ impl Run {
             id,
             intent,
             initiative,
+            requested,
             autonomy,
             source,
             resumes,
@@ -221,6 +250,10 @@ impl Run {
             escalation: None,
             rollback: None,
             resumable: false,
+            seen: BTreeMap::new(),
+            authorization: None,
+            person_authorized: false,
+            approved: BTreeSet::new(),
             journal: Vec::new(),
         }
     }
@@ -371,7 +404,7 @@ impl Run {
         step.events.push_back(Event::Journal(record));
     }
 
-    fn transition(&mut self, step: &mut Step<'_>, actor: Actor, to: RunState) {
+    pub(crate) fn transition(&mut self, step: &mut Step<'_>, actor: Actor, to: RunState) {
         let from = self.state.name();
         // Every caller checks legality first; this guards the invariant that
         // terminal states never reopen even if a caller is wrong.
@@ -383,7 +416,7 @@ impl Run {
         self.record(step, actor, JournalEntry::Transition { from, to });
     }
 
-    fn emit(step: &mut Step<'_>, effect: Effect) {
+    pub(crate) fn emit(step: &mut Step<'_>, effect: Effect) {
         step.events.push_back(Event::Effect(effect));
     }
 
@@ -427,7 +460,11 @@ impl Run {
                     EscalationReason::BudgetExhausted { limit } => {
                         ReturnReason::BudgetExhausted { limit }
                     }
-                    EscalationReason::OutOfScope { .. } => ReturnReason::EscalationTimeout,
+                    EscalationReason::OutOfScope { .. }
+                    | EscalationReason::ReviewRequired { .. }
+                    | EscalationReason::Drift { .. }
+                    | EscalationReason::AuthorizationExpired
+                    | EscalationReason::AmbiguousAddress { .. } => ReturnReason::EscalationTimeout,
                 });
             }
         }
@@ -519,9 +556,9 @@ impl Run {
 
     fn accepts_partial_close(&self, step: &Step<'_>, cause: &ReturnReason) -> bool {
         let accepts = |capability: &CapabilityRef| {
-            step.capabilities
-                .get(capability)
-                .is_some_and(|spec| spec.accepts_partial_close)
+            step.registry
+                .capability(capability)
+                .is_some_and(|decl| decl.accepts_partial_close())
         };
         match cause {
             ReturnReason::CallFailed { capability, .. } => accepts(capability),
@@ -643,6 +680,7 @@ impl Run {
         let context = Context {
             reads: step.reads.values().cloned().collect(),
         };
+        self.seen = step.reads.clone();
         self.turn = Some(OpenTurn {
             id,
             deadline_at,
@@ -777,72 +815,12 @@ impl Run {
         }
     }
 
-    /// offered → planned → reviewing | authorized → acting.
-    pub(crate) fn accept_plan(
-        &mut self,
-        step: &mut Step<'_>,
-        actor: Actor,
-        plan: Vec<ProposedCall>,
-    ) {
-        self.plan = plan.clone();
-        self.queue = plan.into();
-        self.transition(step, actor, RunState::Planned);
-        if self.autonomy == Autonomy::Auto {
-            let allowlist = self.proposed_scope();
-            let budget = self.budget;
-            self.transition(step, Actor::Engine, RunState::Authorized);
-            self.authorize_and_act(step, Actor::Engine, allowlist, budget);
-        } else {
-            self.transition(step, Actor::Engine, RunState::Reviewing);
-        }
-    }
-
-    /// The allowlist an authorization grants when the person does not narrow
-    /// it: what was already allowed plus every capability now proposed.
-    pub(crate) fn proposed_scope(&self) -> BTreeSet<CapabilityRef> {
-        let mut scope = self.allowlist.clone();
-        scope.extend(self.queue.iter().map(|call| call.capability.clone()));
-        scope
-    }
-
-    /// authorized → acting, with the allowlist and budget fixed and marks
-    /// requested from every participant in scope.
-    pub(crate) fn authorize_and_act(
-        &mut self,
-        step: &mut Step<'_>,
-        actor: Actor,
-        allowlist: BTreeSet<CapabilityRef>,
-        budget: Budget,
-    ) {
-        self.allowlist = allowlist;
-        self.set_budget(budget);
-        self.record(
-            step,
-            actor.clone(),
-            JournalEntry::Authorized {
-                allowlist: self.allowlist.iter().cloned().collect(),
-                budget: self.budget,
-            },
-        );
-        self.transition(step, actor, RunState::Acting);
-        let participants: BTreeSet<ParticipantId> = self
-            .allowlist
-            .iter()
-            .filter(|capability| step.capabilities.contains_key(*capability))
-            .map(|capability| capability.participant.clone())
-            .collect();
-        for participant in participants {
-            self.request_mark(step, participant);
-        }
-        self.advance(step);
-    }
-
     pub(crate) fn set_budget(&mut self, budget: Budget) {
         self.budget = budget;
         self.deadline_at = self.created_at.saturating_add(budget.run_deadline_ms);
     }
 
-    fn request_mark(&mut self, step: &mut Step<'_>, participant: ParticipantId) {
+    pub(crate) fn request_mark(&mut self, step: &mut Step<'_>, participant: ParticipantId) {
         if self.marks.contains_key(&participant) {
             return;
         }
@@ -861,134 +839,6 @@ impl Run {
                 participant,
             },
         );
-    }
-
-    fn escalate(&mut self, step: &mut Step<'_>, reason: EscalationReason) {
-        self.escalation = Some(Escalation {
-            reason: reason.clone(),
-            deadline_at: step.now.saturating_add(step.config.escalation_timeout_ms),
-        });
-        self.transition(step, Actor::Engine, RunState::Escalated { reason });
-    }
-
-    /// The dispatch loop of `acting`: one call at a time, each checked against
-    /// budget, declaration and allowlist; a new turn when the queue is empty.
-    pub(crate) fn advance(&mut self, step: &mut Step<'_>) {
-        loop {
-            if self.state != RunState::Acting
-                || self.rollback.is_some()
-                || self.in_flight.is_some()
-                || self.turn.is_some()
-                || self.marks.values().any(|mark| *mark == MarkState::Pending)
-            {
-                return;
-            }
-            let Some(call) = self.queue.front().cloned() else {
-                match self.source {
-                    PlanSource::Fixed => {
-                        self.close(step, Actor::Engine, ReturnReason::PlanCompleted);
-                    }
-                    PlanSource::ActingParty if self.usage.turns >= self.budget.max_turns => {
-                        self.escalate(
-                            step,
-                            EscalationReason::BudgetExhausted {
-                                limit: BudgetLimit::Turns,
-                            },
-                        );
-                    }
-                    PlanSource::ActingParty => self.reserve_turn(step),
-                }
-                return;
-            };
-            if self.usage.calls >= self.budget.max_calls {
-                self.escalate(
-                    step,
-                    EscalationReason::BudgetExhausted {
-                        limit: BudgetLimit::Calls,
-                    },
-                );
-                return;
-            }
-            if !step.capabilities.contains_key(&call.capability) {
-                // AG-21: correctable, charged, and the run goes on.
-                self.usage.calls += 1;
-                self.queue.pop_front();
-                self.refuse(
-                    step,
-                    Actor::Engine,
-                    call,
-                    "undeclared-capability",
-                    "no participant declares this capability; re-read the tools and re-plan",
-                );
-                continue;
-            }
-            if !self.allowlist.contains(&call.capability) {
-                self.escalate(
-                    step,
-                    EscalationReason::OutOfScope {
-                        capability: call.capability,
-                    },
-                );
-                return;
-            }
-            match self.marks.get(&call.capability.participant) {
-                Some(MarkState::Taken(_)) => {}
-                _ => {
-                    self.request_mark(step, call.capability.participant.clone());
-                    return;
-                }
-            }
-            self.usage.calls += 1;
-            self.queue.pop_front();
-            self.mutated.push(call.capability.clone());
-            self.in_flight = Some(call.clone());
-            self.record(
-                step,
-                Actor::Engine,
-                JournalEntry::CallDispatched {
-                    call: call.call.clone(),
-                    capability: call.capability.clone(),
-                    arguments: call.arguments.clone(),
-                },
-            );
-            Self::emit(
-                step,
-                Effect::Invoke {
-                    run: self.id.clone(),
-                    call: call.call,
-                    capability: call.capability,
-                    arguments: call.arguments,
-                },
-            );
-            return;
-        }
-    }
-
-    pub(crate) fn refuse(
-        &mut self,
-        step: &mut Step<'_>,
-        actor: Actor,
-        call: ProposedCall,
-        code: &str,
-        message: &str,
-    ) {
-        self.record(
-            step,
-            actor,
-            JournalEntry::CallRefused {
-                call: call.call.clone(),
-                capability: call.capability.clone(),
-                reason: format!("{code}: {message}"),
-            },
-        );
-        self.reports.push(CallReport {
-            call: call.call,
-            capability: call.capability,
-            result: CallResult::Refused {
-                code: code.into(),
-                message: message.into(),
-            },
-        });
     }
 
     // ----- host reports ------------------------------------------------------------
@@ -1111,11 +961,17 @@ impl Run {
         self.marks.get(participant) == Some(&MarkState::Pending)
     }
 
-    pub(crate) fn actor_ref(&self) -> Option<ActorRef> {
-        self.in_flight.as_ref().map(|call| ActorRef {
-            run: self.id.clone(),
-            call: call.call.clone(),
-        })
+    /// The reference handed to the participant with the call in flight (AG-32).
+    pub(crate) fn actor_ref(&self, step: &Step<'_>) -> Option<ActorRef> {
+        let call = self.in_flight.as_ref()?;
+        Some(crate::actor::mint(
+            step.secret,
+            &ActorIdentity {
+                session: step.config.session.clone(),
+                run: self.id.clone(),
+                call: call.call.clone(),
+            },
+        ))
     }
 
     pub(crate) fn escalation_reason(&self) -> Option<&EscalationReason> {

@@ -4,7 +4,8 @@ use std::fmt;
 
 use serde::{Deserialize, Serialize};
 
-use crate::ids::{CapabilityRef, ParticipantId};
+use crate::context::ReadRef;
+use crate::ids::{CallId, CapabilityRef, ParticipantId};
 use crate::model::Budget;
 
 /// Who holds control of a run. Terminal states never reopen.
@@ -248,6 +249,31 @@ pub enum EscalationReason {
     BudgetExhausted {
         /// Which one.
         limit: BudgetLimit,
+    },
+    /// This call needs the person's approval on its own: it has an
+    /// irreversible effect (AG-25), untrusted content lowered the autonomy
+    /// (AG-28), or the run is at `suggest`.
+    ReviewRequired {
+        /// The call.
+        call: CallId,
+        /// Its capability.
+        capability: CapabilityRef,
+    },
+    /// Reads the authorization was computed on changed, and recomputing it
+    /// gave a different result (AG-29).
+    Drift {
+        /// The reads that changed.
+        reads: Vec<ReadRef>,
+    },
+    /// The authorization's time to live ran out (AG-29).
+    AuthorizationExpired,
+    /// The acting party addressed a participant mounted more than once; the
+    /// person must say which (AG-23).
+    AmbiguousAddress {
+        /// The call.
+        call: CallId,
+        /// The mounted instances it could mean.
+        candidates: Vec<ParticipantId>,
     },
 }
 

@@ -380,7 +380,7 @@ fn hourly_quota_survives_a_restore() {
     for _ in 0..3 {
         sim.delegate_with(Delegation::new("x", Initiative::System, Autonomy::Review));
     }
-    let mut restored = Engine::restore(config(), sim.engine.snapshot());
+    let mut restored = Engine::restore(config(), secret(), sim.engine.snapshot());
     assert!(matches!(
         restored.delegate(
             sim.now,
@@ -437,7 +437,7 @@ fn escalation_receipt_exactly_once() {
     sim.advance(1_000_000);
     assert_eq!(receipts(&sim), 1);
     // A restore from the persisted snapshot replays nothing either.
-    let mut restored = Engine::restore(config(), sim.engine.snapshot());
+    let mut restored = Engine::restore(config(), secret(), sim.engine.snapshot());
     restored.handle_timeout(sim.now);
     restored.handle_timeout(sim.now + 1_000_000);
     restored.reconcile(sim.now);
@@ -450,7 +450,7 @@ fn escalation_receipt_once_when_restored_mid_escalation() {
     let (mut sim, _run) = exhausted();
     // The page reloads while the escalation is open; the restored engine
     // returns the interrupted run and hands off exactly once.
-    let mut restored = Engine::restore(config(), sim.engine.snapshot());
+    let mut restored = Engine::restore(config(), secret(), sim.engine.snapshot());
     restored.handle_timeout(sim.now + config().escalation_timeout_ms);
     restored.handle_timeout(sim.now + config().escalation_timeout_ms);
     let count = std::iter::from_fn(|| restored.poll_event())
@@ -554,8 +554,12 @@ fn undeclared_capability_is_correctable_and_charged() {
     else {
         panic!()
     };
-    assert!(matches!(&results[0].result,
-        CallResult::Refused { code, .. } if code == "undeclared-capability"));
+    assert!(matches!(
+        &results[0].result,
+        CallResult::Refused {
+            refusal: Refusal::UndeclaredCapability
+        }
+    ));
 }
 
 #[test]
@@ -566,7 +570,7 @@ fn reconcile_returns_interrupted_runs_idempotently() {
     sim.give_marks();
     let done = sim.delegate(Autonomy::Auto);
     sim.engine.stop(sim.now, &done).unwrap();
-    let mut restored = Engine::restore(config(), sim.engine.snapshot());
+    let mut restored = Engine::restore(config(), secret(), sim.engine.snapshot());
     assert_eq!(restored.reconcile(sim.now), 1);
     assert_eq!(restored.reconcile(sim.now), 0);
     assert_eq!(

@@ -137,8 +137,7 @@ struct Harness {
 
 impl Harness {
     fn new() -> Self {
-        let mut engine = Engine::new(config());
-        declare_all(&mut engine);
+        let engine = engine();
         Harness {
             engine,
             now: 1_000,
@@ -338,8 +337,9 @@ impl Harness {
                         let result = match kind {
                             0..=4 => CallResult::Applied { value: json!(1) },
                             5 | 6 => CallResult::Refused {
-                                code: "stale".into(),
-                                message: "re-read".into(),
+                                refusal: Refusal::Declined {
+                                    message: "re-read".into(),
+                                },
                             },
                             _ => CallResult::Failed {
                                 message: "boom".into(),
@@ -558,7 +558,7 @@ proptest! {
             if index % 7 == 6 {
                 let json = serde_json::to_string(&harness.engine.snapshot()).unwrap();
                 let snapshot: EngineSnapshot = serde_json::from_str(&json).unwrap();
-                let mut restored = Engine::restore(config(), snapshot);
+                let mut restored = Engine::restore(config(), secret(), snapshot);
                 declare_all(&mut restored);
                 restored.reconcile(harness.now);
                 restored.handle_timeout(harness.now + 1_000_000);

@@ -34,19 +34,81 @@ pub fn config() -> EngineConfig {
     config.escalation_timeout_ms = 20_000;
     config.revert_timeout_ms = 5_000;
     config.hourly_quota = 3;
+    config.ceiling = Autonomy::Auto;
+    config.authorization_ttl_ms = 3_600_000;
     config
 }
 
-pub fn declare_all(engine: &mut Engine) {
-    engine.declare_capability(rename(), CapabilitySpec::default());
-    engine.declare_capability(archive(), CapabilitySpec::default());
-    engine.declare_capability(
-        note(),
-        CapabilitySpec {
-            accepts_partial_close: true,
+pub fn secret() -> ActorSecret {
+    ActorSecret::new([42; 32])
+}
+
+pub fn engine() -> Engine {
+    let mut engine = Engine::new(config(), secret());
+    declare_all(&mut engine);
+    engine
+}
+
+/// A capability whose arguments are an optional short `id`.
+fn capability(name: &str, description: &str, accepts_partial_close: bool) -> Value {
+    json!({
+        "name": name,
+        "description": description,
+        "arguments": {
+            "type": "object",
+            "properties": {"id": {"type": "string"}},
+            "additionalProperties": false
         },
-    );
-    engine.declare_capability(theme(), CapabilitySpec::default());
+        "argumentLimits": {"id": 64},
+        "effects": [{"name": format!("{name}-item"), "reversible": true}],
+        "acceptsPartialClose": accepts_partial_close
+    })
+}
+
+pub fn tasks_manifest() -> Value {
+    json!({
+        "id": "tasks",
+        "label": "Task board",
+        "description": "The team's task board: cards in columns.",
+        "tier": "reversible-acts",
+        "history": "native",
+        "capabilities": [
+            capability("rename", "Rename one card on the board.", false),
+            capability("archive", "Archive one card, hiding it from the board.", false)
+        ],
+        "reads": [{"name": "board", "description": "Every card with its column and title.", "origin": "author"}]
+    })
+}
+
+pub fn notes_manifest() -> Value {
+    json!({
+        "id": "notes",
+        "label": "Notes",
+        "description": "Free-form notes kept beside the board.",
+        "tier": "reversible-acts",
+        "history": "native",
+        "capabilities": [capability("add", "Append one note to the list of notes.", true)]
+    })
+}
+
+pub fn settings_manifest() -> Value {
+    json!({
+        "id": "settings",
+        "label": "Settings",
+        "description": "The application's settings form.",
+        "tier": "reversible-acts",
+        "history": "native",
+        "capabilities": [capability("theme", "Switch the colour theme of the application.", false)]
+    })
+}
+
+pub fn declare_all(engine: &mut Engine) {
+    for manifest in [tasks_manifest(), notes_manifest(), settings_manifest()] {
+        let manifest = engine
+            .parse_manifest(&manifest.to_string())
+            .expect("test manifests are valid");
+        engine.register(manifest, None).expect("mounted");
+    }
 }
 
 pub struct Sim {
@@ -65,7 +127,7 @@ impl Sim {
     }
 
     pub fn with_config(config: EngineConfig) -> Self {
-        let mut engine = Engine::new(config);
+        let mut engine = Engine::new(config, secret());
         declare_all(&mut engine);
         Sim {
             engine,

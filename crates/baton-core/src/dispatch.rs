@@ -1,0 +1,527 @@
+//! How a run moves from a plan to dispatched calls: authorization, the
+//! per-call checks of `acting`, and the escalations they raise.
+//!
+//! Before a call is dispatched it passes, in order: the call budget (AG-7),
+//! declaration (AG-21), the allowlist (AG-7), its arguments (AG-15, AG-16),
+//! the freshness of the reads it acts on (AG-20), its resolved autonomy
+//! (AG-24 … AG-28) and the authorization's fingerprint and lifetime (AG-29).
+//! Correctable failures are refused back to the acting party and charged;
+//! everything that needs the person escalates.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use crate::autonomy::{resolve, AutonomyInputs, Resolved};
+use crate::context::{ReadRef, ReadStamp};
+use crate::digest::Digest;
+use crate::event::{CallReport, Effect};
+use crate::ids::{CapabilityRef, ParticipantId};
+use crate::journal::{Actor, CallResult, JournalEntry, Refusal};
+use crate::manifest::CapabilityDecl;
+use crate::model::{Autonomy, Budget};
+use crate::registry::Address;
+use crate::run::{AuthorizationRecord, MarkState, PlanSource, ProposedCall, Run, Step};
+use crate::state::{BudgetLimit, EscalationReason, ReturnReason, RunState};
+
+/// Where a fresh authorization takes its baseline from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Baseline {
+    /// The reads the plan was computed on (a first authorization): any change
+    /// since is drift to be checked before acting.
+    Seen,
+    /// The reads as they are now (a re-approval after drift or expiry).
+    Current,
+}
+
+/// The fingerprint of a set of read stamps (AG-29): SHA-256 over the
+/// canonical encoding of their ids, versions and origins.
+pub fn fingerprint<'a>(stamps: impl IntoIterator<Item = &'a ReadStamp>) -> Digest {
+    let mut sorted: Vec<&ReadStamp> = stamps.into_iter().collect();
+    sorted.sort();
+    Digest::of_json(&serde_json::to_value(sorted).unwrap_or_default())
+}
+
+impl Run {
+    /// Whether anything the acting party saw came from outside the author (AG-28).
+    pub(crate) fn untrusted_context(&self) -> bool {
+        self.seen
+            .values()
+            .any(|stamp| stamp.origin != crate::context::Origin::Author)
+    }
+
+    /// The person's standing choice for a capability: a live "always allow"
+    /// grant raises it to `auto` (still under every other rule), a "never
+    /// allow" grant denies it (AG-30).
+    fn resolve_call(
+        &self,
+        step: &Step<'_>,
+        address: &CapabilityRef,
+        decl: &CapabilityDecl,
+    ) -> Resolved {
+        let grant = step.grants.decision(step.now, step.registry, address);
+        let person = match grant {
+            Some(crate::grants::Decision::Allow) => Autonomy::Auto,
+            _ => self.requested,
+        };
+        resolve(AutonomyInputs {
+            ceiling: step.config.ceiling,
+            person,
+            capability: decl.max_autonomy(),
+            initiative: self.initiative,
+            irreversible: decl.is_irreversible(),
+            untrusted_context: self.untrusted_context(),
+            denied: grant == Some(crate::grants::Decision::Deny),
+        })
+    }
+
+    /// The run-level resolution: what the context alone allows.
+    pub(crate) fn context_level(&self, step: &Step<'_>) -> Autonomy {
+        self.level_for(step, self.untrusted_context())
+    }
+
+    fn level_for(&self, step: &Step<'_>, untrusted_context: bool) -> Autonomy {
+        match resolve(AutonomyInputs {
+            ceiling: step.config.ceiling,
+            person: self.requested,
+            capability: None,
+            initiative: self.initiative,
+            irreversible: false,
+            untrusted_context,
+            denied: false,
+        }) {
+            Resolved::Allowed(level) => level,
+            Resolved::Denied => Autonomy::Suggest,
+        }
+    }
+
+    /// offered → planned → reviewing, or → authorized → acting when every
+    /// planned call resolves to `auto`.
+    pub(crate) fn accept_plan(
+        &mut self,
+        step: &mut Step<'_>,
+        actor: Actor,
+        plan: Vec<ProposedCall>,
+    ) {
+        self.plan = plan.clone();
+        self.queue = plan.into();
+        self.autonomy = self.context_level(step);
+        self.transition(step, actor, RunState::Planned);
+        let all_auto =
+            self.queue
+                .iter()
+                .all(|call| match step.registry.resolve(&call.capability) {
+                    Address::Unique(_, decl) => matches!(
+                        self.resolve_call(step, &call.capability, decl),
+                        Resolved::Allowed(Autonomy::Auto) | Resolved::Denied
+                    ),
+                    // Unknown capabilities are refused at dispatch; ambiguity asks the person anyway.
+                    Address::Unknown | Address::Ambiguous(_) => true,
+                });
+        if all_auto {
+            let allowlist = self.proposed_scope();
+            let budget = self.budget;
+            self.transition(step, Actor::Engine, RunState::Authorized);
+            self.authorize_and_act(step, Actor::Engine, allowlist, budget, Baseline::Seen);
+        } else {
+            self.transition(step, Actor::Engine, RunState::Reviewing);
+        }
+    }
+
+    /// The allowlist an authorization grants when the person does not narrow
+    /// it: what was already allowed plus every capability now proposed.
+    pub(crate) fn proposed_scope(&self) -> BTreeSet<CapabilityRef> {
+        let mut scope = self.allowlist.clone();
+        scope.extend(self.queue.iter().map(|call| call.capability.clone()));
+        scope
+    }
+
+    /// → acting, with the allowlist and budget fixed, the authorization bound
+    /// to a fingerprint and a lifetime, and marks requested from every
+    /// participant in scope.
+    pub(crate) fn authorize_and_act(
+        &mut self,
+        step: &mut Step<'_>,
+        actor: Actor,
+        allowlist: BTreeSet<CapabilityRef>,
+        budget: Budget,
+        baseline: Baseline,
+    ) {
+        if actor == Actor::Person {
+            self.person_authorized = true;
+            // What the person reviewed, they approved one by one.
+            self.approved
+                .extend(self.queue.iter().map(|call| call.call.clone()));
+        }
+        self.allowlist = allowlist;
+        self.set_budget(budget);
+        let stamps: BTreeMap<ReadRef, ReadStamp> = match baseline {
+            Baseline::Seen => self.seen.clone(),
+            Baseline::Current => self
+                .seen
+                .keys()
+                .filter_map(|read| {
+                    step.reads
+                        .get(read)
+                        .map(|stamp| (read.clone(), stamp.clone()))
+                })
+                .collect(),
+        };
+        let record = AuthorizationRecord {
+            fingerprint: fingerprint(stamps.values()),
+            baseline: stamps,
+            level: self.context_level(step),
+            expires_at: step.now.saturating_add(step.config.authorization_ttl_ms),
+        };
+        self.record(
+            step,
+            actor.clone(),
+            JournalEntry::Authorized {
+                allowlist: self.allowlist.iter().cloned().collect(),
+                budget: self.budget,
+                fingerprint: record.fingerprint,
+                expires_at: record.expires_at,
+            },
+        );
+        self.authorization = Some(record);
+        self.transition(step, actor, RunState::Acting);
+        let participants: BTreeSet<ParticipantId> = self
+            .allowlist
+            .iter()
+            .filter_map(|address| match step.registry.resolve(address) {
+                Address::Unique(target, _) => Some(target.participant),
+                _ => None,
+            })
+            .collect();
+        for participant in participants {
+            self.request_mark(step, participant);
+        }
+        self.advance(step);
+    }
+
+    pub(crate) fn escalate(&mut self, step: &mut Step<'_>, reason: EscalationReason) {
+        self.escalation = Some(crate::run::Escalation {
+            reason: reason.clone(),
+            deadline_at: step.now.saturating_add(step.config.escalation_timeout_ms),
+        });
+        self.transition(step, Actor::Engine, RunState::Escalated { reason });
+    }
+
+    /// The dispatch loop of `acting`: one call at a time; a new turn when the
+    /// queue is empty.
+    pub(crate) fn advance(&mut self, step: &mut Step<'_>) {
+        loop {
+            if self.state != RunState::Acting
+                || self.rollback.is_some()
+                || self.in_flight.is_some()
+                || self.turn.is_some()
+                || self.marks.values().any(|mark| *mark == MarkState::Pending)
+            {
+                return;
+            }
+            let Some(call) = self.queue.front().cloned() else {
+                match self.source {
+                    PlanSource::Fixed => {
+                        self.close(step, Actor::Engine, ReturnReason::PlanCompleted)
+                    }
+                    PlanSource::ActingParty if self.usage.turns >= self.budget.max_turns => {
+                        self.escalate(
+                            step,
+                            EscalationReason::BudgetExhausted {
+                                limit: BudgetLimit::Turns,
+                            },
+                        );
+                    }
+                    PlanSource::ActingParty => self.reserve_turn(step),
+                }
+                return;
+            };
+            if self.usage.calls >= self.budget.max_calls {
+                self.escalate(
+                    step,
+                    EscalationReason::BudgetExhausted {
+                        limit: BudgetLimit::Calls,
+                    },
+                );
+                return;
+            }
+            let (target, decl) = match step.registry.resolve(&call.capability) {
+                Address::Unknown => {
+                    // AG-21: correctable, charged, and the run goes on.
+                    self.charge_and_refuse(step, Actor::Engine, Refusal::UndeclaredCapability);
+                    continue;
+                }
+                Address::Ambiguous(_) if !self.allowlist.contains(&call.capability) => {
+                    self.escalate(
+                        step,
+                        EscalationReason::OutOfScope {
+                            capability: call.capability,
+                        },
+                    );
+                    return;
+                }
+                Address::Ambiguous(candidates) => {
+                    self.ask_which_instance(step, &call, candidates);
+                    return;
+                }
+                Address::Unique(target, decl) => (target, decl),
+            };
+            if !self.allowlist.contains(&call.capability) {
+                self.escalate(
+                    step,
+                    EscalationReason::OutOfScope {
+                        capability: call.capability,
+                    },
+                );
+                return;
+            }
+            if let Err(errors) = decl.check_arguments(&call.arguments) {
+                self.charge_and_refuse(step, Actor::Engine, Refusal::InvalidArguments { errors });
+                continue;
+            }
+            if let Some(refusal) = self.stale_read(step, &target, decl) {
+                self.charge_and_refuse(step, Actor::Engine, refusal);
+                continue;
+            }
+            if !self.approved.contains(&call.call) {
+                match self.resolve_call(step, &call.capability, decl) {
+                    Resolved::Denied => {
+                        self.charge_and_refuse(step, Actor::Engine, Refusal::Denied);
+                        continue;
+                    }
+                    Resolved::Allowed(level) => {
+                        let covered = !decl.is_irreversible()
+                            && (level == Autonomy::Auto
+                                || (level == Autonomy::Review && self.person_authorized));
+                        if !covered {
+                            // AG-25 (irreversible), AG-28 (untrusted), suggest: one by one.
+                            self.escalate(
+                                step,
+                                EscalationReason::ReviewRequired {
+                                    call: call.call.clone(),
+                                    capability: call.capability.clone(),
+                                },
+                            );
+                            return;
+                        }
+                    }
+                }
+            }
+            if !self.authorization_holds(step) {
+                return;
+            }
+            match self.marks.get(&target.participant) {
+                Some(MarkState::Taken(_)) => {}
+                _ => {
+                    self.request_mark(step, target.participant.clone());
+                    return;
+                }
+            }
+            self.dispatch(step, call, target, decl);
+            return;
+        }
+    }
+
+    /// AG-20: the act carries the versions it was planned against — what the
+    /// acting party saw — and is refused if any read it acts on moved since.
+    fn stale_read(
+        &self,
+        step: &Step<'_>,
+        target: &CapabilityRef,
+        decl: &CapabilityDecl,
+    ) -> Option<Refusal> {
+        decl.reads().iter().find_map(|name| {
+            let read = ReadRef {
+                participant: target.participant.clone(),
+                read: name.clone(),
+            };
+            let planned = self.seen.get(&read).map(|stamp| stamp.version);
+            let current = step.reads.get(&read).map(|stamp| stamp.version);
+            (planned != current).then_some(Refusal::Stale {
+                read,
+                planned,
+                current,
+            })
+        })
+    }
+
+    /// AG-29: the authorization is bound to the reads it was computed on and
+    /// to a lifetime. On drift it is recomputed: if the context still
+    /// resolves to the same autonomy, it is re-approved with a new
+    /// fingerprint; otherwise the person reviews again. A lapsed
+    /// authorization always goes back to the person.
+    fn authorization_holds(&mut self, step: &mut Step<'_>) -> bool {
+        let Some(record) = &self.authorization else {
+            return true;
+        };
+        if step.now >= record.expires_at {
+            self.escalate(step, EscalationReason::AuthorizationExpired);
+            return false;
+        }
+        let drifted: Vec<ReadRef> = record
+            .baseline
+            .iter()
+            .filter(|(read, stamp)| step.reads.get(*read) != Some(*stamp))
+            .map(|(read, _)| read.clone())
+            .collect();
+        if drifted.is_empty() {
+            return true;
+        }
+        let current: BTreeMap<ReadRef, ReadStamp> = record
+            .baseline
+            .keys()
+            .filter_map(|read| {
+                step.reads
+                    .get(read)
+                    .map(|stamp| (read.clone(), stamp.clone()))
+            })
+            .collect();
+        let untrusted_now = current
+            .values()
+            .any(|s| s.origin != crate::context::Origin::Author);
+        let identical = current.len() == record.baseline.len()
+            && self.level_for(step, untrusted_now) == record.level;
+        if identical {
+            let fingerprint = fingerprint(current.values());
+            self.record(
+                step,
+                Actor::Engine,
+                JournalEntry::Reauthorized {
+                    fingerprint,
+                    drifted,
+                },
+            );
+            if let Some(record) = self.authorization.as_mut() {
+                record.fingerprint = fingerprint;
+                record.baseline = current;
+            }
+            true
+        } else {
+            self.escalate(step, EscalationReason::Drift { reads: drifted });
+            false
+        }
+    }
+
+    fn dispatch(
+        &mut self,
+        step: &mut Step<'_>,
+        call: ProposedCall,
+        target: CapabilityRef,
+        decl: &CapabilityDecl,
+    ) {
+        self.usage.calls += 1;
+        self.queue.pop_front();
+        let planned_against: Vec<ReadStamp> = decl
+            .reads()
+            .iter()
+            .filter_map(|name| {
+                self.seen
+                    .get(&ReadRef {
+                        participant: target.participant.clone(),
+                        read: name.clone(),
+                    })
+                    .cloned()
+            })
+            .collect();
+        let call = ProposedCall {
+            capability: target,
+            ..call
+        };
+        self.mutated.push(call.capability.clone());
+        self.in_flight = Some(call.clone());
+        let actor = self
+            .actor_ref(step)
+            .unwrap_or_else(|| unreachable!("a call is in flight"));
+        self.record(
+            step,
+            Actor::Engine,
+            JournalEntry::CallDispatched {
+                call: call.call.clone(),
+                capability: call.capability.clone(),
+                arguments: call.arguments.clone(),
+                planned_against: planned_against.clone(),
+            },
+        );
+        Self::emit(
+            step,
+            Effect::Invoke {
+                run: self.id.clone(),
+                call: call.call,
+                capability: call.capability,
+                arguments: call.arguments,
+                planned_against,
+                actor,
+            },
+        );
+    }
+
+    /// Refuses the call at the head of the queue; a refusal costs a call,
+    /// so correcting is bounded by the budget (AG-21).
+    fn charge_and_refuse(&mut self, step: &mut Step<'_>, actor: Actor, refusal: Refusal) {
+        self.usage.calls += 1;
+        if let Some(call) = self.queue.pop_front() {
+            self.refuse(step, actor, call, refusal);
+        }
+    }
+
+    pub(crate) fn refuse(
+        &mut self,
+        step: &mut Step<'_>,
+        actor: Actor,
+        call: ProposedCall,
+        refusal: Refusal,
+    ) {
+        self.record(
+            step,
+            actor,
+            JournalEntry::CallRefused {
+                call: call.call.clone(),
+                capability: call.capability.clone(),
+                refusal: refusal.clone(),
+            },
+        );
+        self.reports.push(CallReport {
+            call: call.call,
+            capability: call.capability,
+            result: CallResult::Refused { refusal },
+        });
+    }
+
+    /// The participant that published a read's new version did so while this
+    /// run's call was mutating it: the change is the run's own, so neither
+    /// the acting party's view nor the authorization has drifted.
+    pub(crate) fn attribute_write(&mut self, stamp: &ReadStamp) {
+        let ours = self
+            .in_flight
+            .as_ref()
+            .is_some_and(|call| call.capability.participant == stamp.read.participant);
+        if !ours {
+            return;
+        }
+        if self.seen.contains_key(&stamp.read) {
+            self.seen.insert(stamp.read.clone(), stamp.clone());
+        }
+        if let Some(record) = self.authorization.as_mut() {
+            if record.baseline.contains_key(&stamp.read) {
+                record.baseline.insert(stamp.read.clone(), stamp.clone());
+                record.fingerprint = fingerprint(record.baseline.values());
+            }
+        }
+    }
+
+    /// AG-23: the acting party addressed a participant mounted more than once.
+    /// The engine never guesses; until the question channel carries the
+    /// choice, it escalates to the person.
+    fn ask_which_instance(
+        &mut self,
+        step: &mut Step<'_>,
+        call: &ProposedCall,
+        candidates: Vec<ParticipantId>,
+    ) {
+        self.escalate(
+            step,
+            EscalationReason::AmbiguousAddress {
+                call: call.call.clone(),
+                candidates,
+            },
+        );
+    }
+}

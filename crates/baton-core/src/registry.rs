@@ -1,0 +1,202 @@
+//! The participants mounted in a session and what their manifests declare.
+
+use std::collections::BTreeMap;
+use std::sync::Arc;
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+use thiserror::Error;
+
+use crate::ids::{CapabilityRef, ParticipantId};
+use crate::manifest::{CapabilityDecl, Manifest, ManifestError};
+use crate::schema::SchemaCache;
+
+/// A mounted participant: a manifest and the instance it was mounted as.
+#[derive(Debug, Clone)]
+pub struct Mounted {
+    /// The manifest.
+    pub manifest: Arc<Manifest>,
+    /// The instance name, when several instances of one participant can be mounted.
+    pub instance: Option<String>,
+}
+
+/// Why a registration was refused.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+#[non_exhaustive]
+pub enum RegisterError {
+    /// The manifest itself is invalid.
+    #[error("{0}")]
+    Manifest(#[from] ManifestError),
+    /// The same participant and instance are already mounted.
+    #[error(
+        "participant {0} is already mounted; unregister it first or give another instance name"
+    )]
+    AlreadyMounted(ParticipantId),
+    /// Another instance of this participant is mounted with a different manifest.
+    #[error("participant {0} is mounted with a different manifest; all instances share one")]
+    ConflictingManifest(ParticipantId),
+    /// An instance name must be an identifier.
+    #[error("instance name `{0}` is not an identifier (ASCII letters, digits, `-`, `_`)")]
+    InvalidInstance(String),
+}
+
+/// A capability as the acting party sees it: a tool.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Tool {
+    /// `participant.capability`.
+    pub name: String,
+    /// The capability's description (AG-14).
+    pub description: String,
+    /// The argument schema, exactly as declared (AG-15).
+    pub parameters: Value,
+}
+
+/// How an address the acting party used resolves to a mounted participant.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) enum Address<'a> {
+    /// Exactly one mounted participant answers to it.
+    Unique(CapabilityRef, &'a CapabilityDecl),
+    /// Several instances answer to it: the person must choose (AG-23).
+    Ambiguous(Vec<ParticipantId>),
+    /// Nothing declares it (AG-21).
+    Unknown,
+}
+
+/// The mounted participants of a session.
+#[derive(Debug, Default)]
+pub struct Registry {
+    mounted: BTreeMap<ParticipantId, Mounted>,
+    schemas: SchemaCache,
+}
+
+impl Registry {
+    /// Parses a manifest, compiling its schemas through the shared cache.
+    pub fn parse(&mut self, text: &str) -> Result<Manifest, ManifestError> {
+        Manifest::parse_with(text, &mut self.schemas)
+    }
+
+    /// Mounts a participant. The mounted id is the manifest id, or
+    /// `id#instance` when an instance name is given. Inert (AG-12): nothing
+    /// happens until a delegation reads the registry.
+    pub fn register(
+        &mut self,
+        manifest: Manifest,
+        instance: Option<&str>,
+    ) -> Result<ParticipantId, RegisterError> {
+        if let Some(name) = instance {
+            let valid = !name.is_empty()
+                && name.len() <= 64
+                && name
+                    .chars()
+                    .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_');
+            if !valid {
+                return Err(RegisterError::InvalidInstance(name.to_owned()));
+            }
+        }
+        let id = match instance {
+            Some(name) => ParticipantId::new(format!("{}#{name}", manifest.id())),
+            None => manifest.id().clone(),
+        };
+        if self.mounted.contains_key(&id) {
+            return Err(RegisterError::AlreadyMounted(id));
+        }
+        if self
+            .instances_of(manifest.id().as_str())
+            .any(|(_, other)| *other.manifest != manifest)
+        {
+            return Err(RegisterError::ConflictingManifest(manifest.id().clone()));
+        }
+        self.mounted.insert(
+            id.clone(),
+            Mounted {
+                manifest: Arc::new(manifest),
+                instance: instance.map(str::to_owned),
+            },
+        );
+        Ok(id)
+    }
+
+    /// Unmounts a participant. Returns whether it was mounted.
+    pub fn unregister(&mut self, participant: &ParticipantId) -> bool {
+        self.mounted.remove(participant).is_some()
+    }
+
+    /// A mounted participant.
+    pub fn get(&self, participant: &ParticipantId) -> Option<&Mounted> {
+        self.mounted.get(participant)
+    }
+
+    /// Every mounted participant.
+    pub fn mounted(&self) -> impl Iterator<Item = (&ParticipantId, &Mounted)> {
+        self.mounted.iter()
+    }
+
+    /// The schema cache shared by manifests and questions.
+    pub fn schemas(&mut self) -> &mut SchemaCache {
+        &mut self.schemas
+    }
+
+    fn instances_of<'a>(
+        &'a self,
+        manifest_id: &'a str,
+    ) -> impl Iterator<Item = (&'a ParticipantId, &'a Mounted)> + 'a {
+        self.mounted
+            .iter()
+            .filter(move |(_, mounted)| mounted.manifest.id().as_str() == manifest_id)
+    }
+
+    /// The declaration behind a capability of a mounted participant.
+    pub fn capability(&self, capability: &CapabilityRef) -> Option<&CapabilityDecl> {
+        self.mounted
+            .get(&capability.participant)?
+            .manifest
+            .capability(&capability.capability)
+    }
+
+    /// Resolves an address: a mounted id (`tasks#sprint.rename`) is taken as
+    /// is; a manifest id (`tasks.rename`) must name exactly one instance.
+    pub(crate) fn resolve(&self, address: &CapabilityRef) -> Address<'_> {
+        if let Some(decl) = self.capability(address) {
+            return Address::Unique(address.clone(), decl);
+        }
+        let candidates: Vec<&ParticipantId> = self
+            .instances_of(address.participant.as_str())
+            .filter(|(_, mounted)| mounted.manifest.capability(&address.capability).is_some())
+            .map(|(id, _)| id)
+            .collect();
+        match candidates.as_slice() {
+            [] => Address::Unknown,
+            [only] => {
+                let resolved = CapabilityRef {
+                    participant: (*only).clone(),
+                    capability: address.capability.clone(),
+                };
+                match self.capability(&resolved) {
+                    Some(decl) => Address::Unique(resolved, decl),
+                    None => Address::Unknown,
+                }
+            }
+            many => Address::Ambiguous(many.iter().map(|id| (*id).clone()).collect()),
+        }
+    }
+
+    /// The tools the acting party sees: one per capability of each distinct
+    /// participant, named `participant.capability`.
+    pub fn tools(&self) -> Vec<Tool> {
+        let mut seen = BTreeMap::new();
+        for mounted in self.mounted.values() {
+            seen.entry(mounted.manifest.id().clone())
+                .or_insert_with(|| mounted.manifest.clone());
+        }
+        seen.values()
+            .flat_map(|manifest| {
+                manifest.capabilities().iter().map(move |capability| Tool {
+                    name: format!("{}.{}", manifest.id(), capability.name()),
+                    description: capability.description().to_owned(),
+                    parameters: capability.schema().source().clone(),
+                })
+            })
+            .collect()
+    }
+}
