@@ -122,7 +122,7 @@ impl Run {
             self.transition(step, Actor::Engine, RunState::Authorized);
             self.authorize_and_act(step, Actor::Engine, allowlist, budget, Baseline::Seen);
         } else {
-            self.transition(step, Actor::Engine, RunState::Reviewing);
+            self.enter_review(step, Actor::Engine);
         }
     }
 

@@ -16,6 +16,7 @@ use crate::journal::{Actor, CallResult, JournalEntry, Refusal};
 use crate::manifest::{Manifest, ManifestError};
 use crate::model::{Autonomy, Budget, Initiative};
 use crate::registry::{RegisterError, Registry, Tool};
+use crate::review::ReviewSheet;
 use crate::run::{PlanSource, ProposedCall, Run, Step, TurnInput};
 use crate::state::{
     BudgetLimit, CancelReason, EscalationReason, Resolution, ReturnReason, RunState, StateName,
@@ -646,6 +647,13 @@ impl Engine {
                 if run.state().name() != StateName::Reviewing {
                     return Err(illegal(run, "authorize"));
                 }
+                let pending = run.pending_previews();
+                if !pending.is_empty() {
+                    return Err(CommandError::PreviewPending {
+                        run: run.id().clone(),
+                        calls: pending,
+                    });
+                }
                 let budget = authorization.budget.unwrap_or(run.budget());
                 check_raise(&budget, run, &budget_ceiling)?;
                 let allowlist: BTreeSet<CapabilityRef> = match authorization.allowlist {
@@ -734,7 +742,7 @@ impl Engine {
                 }
                 Resolution::Review => {
                     run.clear_escalation();
-                    run.enter(step, Actor::Person, RunState::Reviewing);
+                    run.enter_review(step, Actor::Person);
                 }
                 Resolution::Deny => {
                     run.clear_escalation();
@@ -907,6 +915,32 @@ impl Engine {
             run.mark_result(step, participant.clone(), result);
             Ok(())
         })
+    }
+
+    /// A participant's answer to [`crate::Effect::Preview`]: its rendering
+    /// of the change, or why it could not render one.
+    pub fn handle_preview(
+        &mut self,
+        now: u64,
+        id: &RunId,
+        call: &CallId,
+        result: Result<Value, String>,
+    ) -> Result<(), ReportError> {
+        self.report(now, id, false, |run, step| {
+            if !run.is_awaiting_preview(call) {
+                return Err(ReportError::NoSuchCall {
+                    run: run.id().clone(),
+                    call: call.clone(),
+                });
+            }
+            run.preview_result(step, call.clone(), result);
+            Ok(())
+        })
+    }
+
+    /// What the person reviews, while a run is under review (AG-31).
+    pub fn review(&self, id: &RunId) -> Option<ReviewSheet> {
+        self.runs.get(id)?.review_sheet(&self.shared.registry)
     }
 
     /// A participant's answer to [`crate::Effect::Invoke`].

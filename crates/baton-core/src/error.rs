@@ -67,6 +67,14 @@ pub enum CommandError {
     /// An authorization or resolution asked for an invalid budget.
     #[error("invalid budget: {0}")]
     InvalidBudget(String),
+    /// The person cannot authorize before every preview has arrived (AG-31).
+    #[error("AG-31: run {run} cannot be authorized before the previews of {calls:?} arrive")]
+    PreviewPending {
+        /// The run.
+        run: RunId,
+        /// The calls whose previews are outstanding.
+        calls: Vec<CallId>,
+    },
     /// The escalation is a question; it is resolved by answering it.
     #[error("AG-23: run {run} waits for an answer to its question, not for a resolution")]
     AnswerRequired {

@@ -79,6 +79,19 @@ pub enum Effect {
         /// Who causes the change, to pass on verbatim (AG-32, AG-34).
         actor: ActorRef,
     },
+    /// Ask a participant to render the concrete change a planned act would
+    /// make, for the review step (AG-31). Report with
+    /// [`crate::Engine::handle_preview`].
+    Preview {
+        /// The run.
+        run: RunId,
+        /// The planned call.
+        call: CallId,
+        /// The mounted participant and capability.
+        capability: CapabilityRef,
+        /// The arguments the act would receive.
+        arguments: Value,
+    },
     /// Revert a participant to the mark it gave for this run (AG-8, AG-19).
     /// Report with [`crate::Engine::handle_revert_result`].
     Revert {

@@ -142,6 +142,13 @@ pub enum JournalEntry {
         /// Why.
         refusal: Refusal,
     },
+    /// A participant rendered (or failed to render) the preview of a planned act.
+    PreviewRendered {
+        /// The call.
+        call: CallId,
+        /// Why it failed, if it did.
+        error: Option<String>,
+    },
     /// A rollback began.
     RollbackStarted {
         /// Participants to revert, in the order they will be asked.

@@ -89,6 +89,7 @@ mod journal;
 mod manifest;
 mod model;
 mod registry;
+mod review;
 mod run;
 mod schema;
 mod state;
@@ -112,6 +113,7 @@ pub use manifest::{
 };
 pub use model::{Autonomy, Budget, Initiative, Usage};
 pub use registry::{Mounted, RegisterError, Registry, Tool};
+pub use review::{ProposedChange, ReviewItem, ReviewSheet};
 pub use run::{PlanSource, ProposedCall, Run};
 pub use schema::{
     Schema, SchemaCache, SchemaError, Validation, ValidationIssue, MAX_SCHEMA_BYTES,

@@ -129,6 +129,8 @@ pub struct Run {
     pub(crate) person_authorized: bool,
     /// Calls the person approved one by one (the reviewed plan, escalations).
     pub(crate) approved: BTreeSet<CallId>,
+    /// The proposed changes under review, by call (AG-31).
+    pub(crate) previews: BTreeMap<CallId, crate::review::ProposedChange>,
     #[serde(skip)]
     pub(crate) journal: Vec<JournalRecord>,
 }
@@ -254,6 +256,7 @@ impl Run {
             authorization: None,
             person_authorized: false,
             approved: BTreeSet::new(),
+            previews: BTreeMap::new(),
             journal: Vec::new(),
         }
     }

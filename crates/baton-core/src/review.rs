@@ -1,0 +1,210 @@
+//! The review step (AG-31): what the person sees before authorizing — for
+//! each planned act, the participant's concrete proposed change in the
+//! application's own domain (its preview), or the structured arguments when
+//! it renders none. Never a prose summary in place of the change.
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+use crate::digest::Digest;
+use crate::event::Effect;
+use crate::ids::{CallId, CapabilityRef, RunId};
+use crate::journal::{Actor, JournalEntry};
+use crate::model::Autonomy;
+use crate::registry::{Address, Registry};
+use crate::run::{Run, Step};
+use crate::state::RunState;
+
+/// The concrete change one planned act would make.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "kebab-case")]
+pub enum ProposedChange {
+    /// The participant was asked for its preview and has not answered yet;
+    /// the plan cannot be authorized until it has.
+    Pending,
+    /// The participant's own rendering of the change (a diff, the new
+    /// values), in the application's domain.
+    Preview {
+        /// What the participant returned.
+        value: Value,
+    },
+    /// The structured arguments, for a participant that renders no preview
+    /// or whose preview failed (`note` says why).
+    Arguments {
+        /// The arguments exactly as the act would receive them.
+        arguments: Value,
+        /// Why no preview is shown, if one was expected.
+        note: Option<String>,
+    },
+}
+
+/// One planned act under review.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ReviewItem {
+    /// The call.
+    pub call: CallId,
+    /// Its capability as the acting party addressed it.
+    pub capability: CapabilityRef,
+    /// The participant's label, for people.
+    pub participant_label: Option<String>,
+    /// Whether the act has an irreversible effect (AG-18, AG-25).
+    pub irreversible: bool,
+    /// The change.
+    pub change: ProposedChange,
+}
+
+/// Everything the person reviews before authorizing a run.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ReviewSheet {
+    /// The run.
+    pub run: RunId,
+    /// The revision to authorize at (the fence).
+    pub revision: u64,
+    /// The person's intent.
+    pub intent: String,
+    /// The run-level autonomy.
+    pub autonomy: Autonomy,
+    /// The fingerprint of the reads the plan was computed on (AG-29).
+    pub fingerprint: Digest,
+    /// The planned acts, in order.
+    pub items: Vec<ReviewItem>,
+    /// Whether every preview has arrived.
+    pub ready: bool,
+}
+
+impl Run {
+    /// → reviewing, asking every participant that renders previews for its
+    /// rendering of each planned act.
+    pub(crate) fn enter_review(&mut self, step: &mut Step<'_>, actor: Actor) {
+        self.transition(step, actor, RunState::Reviewing);
+        self.previews.clear();
+        let queued: Vec<_> = self.queue.iter().cloned().collect();
+        for call in queued {
+            let change = match step.registry.resolve(&call.capability) {
+                Address::Unique(target, _) => {
+                    let renders = step
+                        .registry
+                        .get(&target.participant)
+                        .is_some_and(|mounted| mounted.manifest.has_preview());
+                    if renders {
+                        Self::emit(
+                            step,
+                            Effect::Preview {
+                                run: self.id.clone(),
+                                call: call.call.clone(),
+                                capability: target,
+                                arguments: call.arguments.clone(),
+                            },
+                        );
+                        ProposedChange::Pending
+                    } else {
+                        ProposedChange::Arguments {
+                            arguments: call.arguments.clone(),
+                            note: None,
+                        }
+                    }
+                }
+                Address::Ambiguous(_) => ProposedChange::Arguments {
+                    arguments: call.arguments.clone(),
+                    note: Some("several instances of this participant are mounted; the person will be asked which one".into()),
+                },
+                Address::Unknown => ProposedChange::Arguments {
+                    arguments: call.arguments.clone(),
+                    note: Some("no mounted participant declares this capability; it will be refused".into()),
+                },
+            };
+            self.previews.insert(call.call, change);
+        }
+    }
+
+    pub(crate) fn is_awaiting_preview(&self, call: &CallId) -> bool {
+        self.state == RunState::Reviewing
+            && self.previews.get(call) == Some(&ProposedChange::Pending)
+    }
+
+    pub(crate) fn pending_previews(&self) -> Vec<CallId> {
+        self.previews
+            .iter()
+            .filter(|(_, change)| **change == ProposedChange::Pending)
+            .map(|(call, _)| call.clone())
+            .collect()
+    }
+
+    /// A participant's preview arrived (or failed). Recorded, so the
+    /// revision the person authorizes at covers what they saw.
+    pub(crate) fn preview_result(
+        &mut self,
+        step: &mut Step<'_>,
+        call: CallId,
+        result: Result<Value, String>,
+    ) {
+        let Some(planned) = self.queue.iter().find(|c| c.call == call) else {
+            return;
+        };
+        let arguments = planned.arguments.clone();
+        let participant = planned.capability.participant.clone();
+        let (change, error) = match result {
+            Ok(value) => (ProposedChange::Preview { value }, None),
+            Err(message) => (
+                ProposedChange::Arguments {
+                    arguments,
+                    note: Some(format!("the preview failed: {message}")),
+                },
+                Some(message),
+            ),
+        };
+        self.previews.insert(call.clone(), change);
+        self.record(
+            step,
+            Actor::Participant { participant },
+            JournalEntry::PreviewRendered { call, error },
+        );
+    }
+
+    /// The review sheet, while the run is under review.
+    pub(crate) fn review_sheet(&self, registry: &Registry) -> Option<ReviewSheet> {
+        if self.state != RunState::Reviewing {
+            return None;
+        }
+        let items: Vec<ReviewItem> = self
+            .queue
+            .iter()
+            .map(|call| {
+                let (label, irreversible) = match registry.resolve(&call.capability) {
+                    Address::Unique(target, decl) => (
+                        registry
+                            .get(&target.participant)
+                            .map(|mounted| mounted.manifest.label().to_owned()),
+                        decl.is_irreversible(),
+                    ),
+                    _ => (None, false),
+                };
+                ReviewItem {
+                    call: call.call.clone(),
+                    capability: call.capability.clone(),
+                    participant_label: label,
+                    irreversible,
+                    change: self.previews.get(&call.call).cloned().unwrap_or(
+                        ProposedChange::Arguments {
+                            arguments: call.arguments.clone(),
+                            note: None,
+                        },
+                    ),
+                }
+            })
+            .collect();
+        Some(ReviewSheet {
+            run: self.id.clone(),
+            revision: self.revision,
+            intent: self.intent.clone(),
+            autonomy: self.autonomy,
+            fingerprint: crate::dispatch::fingerprint(self.seen.values()),
+            ready: items
+                .iter()
+                .all(|item| item.change != ProposedChange::Pending),
+            items,
+        })
+    }
+}
