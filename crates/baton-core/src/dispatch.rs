@@ -218,6 +218,10 @@ impl Run {
                 return;
             }
             let Some(call) = self.queue.front().cloned() else {
+                if self.pending_question.is_some() {
+                    self.ask_pending(step);
+                    return;
+                }
                 match self.source {
                     PlanSource::Fixed => {
                         self.close(step, Actor::Engine, ReturnReason::PlanCompleted)
@@ -243,7 +247,24 @@ impl Run {
                 );
                 return;
             }
-            let (target, decl) = match step.registry.resolve(&call.capability) {
+            let address = match self.choices.get(&call.call) {
+                // The person said which instance (AG-23).
+                Some(choice) => match step.registry.capability(&CapabilityRef {
+                    participant: choice.clone(),
+                    capability: call.capability.capability.clone(),
+                }) {
+                    Some(decl) => Address::Unique(
+                        CapabilityRef {
+                            participant: choice.clone(),
+                            capability: call.capability.capability.clone(),
+                        },
+                        decl,
+                    ),
+                    None => Address::Unknown,
+                },
+                None => step.registry.resolve(&call.capability),
+            };
+            let (target, decl) = match address {
                 Address::Unknown => {
                     // AG-21: correctable, charged, and the run goes on.
                     self.charge_and_refuse(step, Actor::Engine, Refusal::UndeclaredCapability);
@@ -505,23 +526,5 @@ impl Run {
                 record.fingerprint = fingerprint(record.baseline.values());
             }
         }
-    }
-
-    /// AG-23: the acting party addressed a participant mounted more than once.
-    /// The engine never guesses; until the question channel carries the
-    /// choice, it escalates to the person.
-    fn ask_which_instance(
-        &mut self,
-        step: &mut Step<'_>,
-        call: &ProposedCall,
-        candidates: Vec<ParticipantId>,
-    ) {
-        self.escalate(
-            step,
-            EscalationReason::AmbiguousAddress {
-                call: call.call.clone(),
-                candidates,
-            },
-        );
     }
 }

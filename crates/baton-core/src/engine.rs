@@ -7,19 +7,27 @@ use serde_json::Value;
 
 use crate::actor::{ActorIdentity, ActorRef, ActorSecret, Attribution};
 use crate::context::{ReadRef, ReadStamp};
+use crate::digest::Digest;
 use crate::dispatch::Baseline;
 use crate::error::{CommandError, DelegateError, MutationRefused, ReportError};
 use crate::event::{Event, Finding, FindingReason};
 use crate::grants::{Decision, Grant, GrantError, GrantScope, Grants};
-use crate::ids::{CallId, CapabilityRef, MarkToken, ParticipantId, RunId, SessionId, TurnId};
+use crate::ids::{
+    CallId, CapabilityRef, MarkToken, ParticipantId, QuestionId, RunId, SessionId, TurnId,
+};
 use crate::journal::{Actor, CallResult, JournalEntry, Refusal};
 use crate::manifest::{Manifest, ManifestError};
 use crate::model::{Autonomy, Budget, Initiative};
+use crate::questions::{
+    Acceptance, AnswerError, AnswerOutcome, Counters, Question, QuestionState, Questions,
+    Reconciliation,
+};
 use crate::registry::{RegisterError, Registry, Tool};
 use crate::review::ReviewSheet;
-use crate::run::{PlanSource, ProposedCall, Run, Step, TurnInput};
+use crate::run::{AskedQuestion, PlanSource, ProposedCall, Run, Step, TurnInput};
 use crate::state::{
-    BudgetLimit, CancelReason, EscalationReason, Resolution, ReturnReason, RunState, StateName,
+    BudgetLimit, CancelReason, EscalationReason, Outcome, Resolution, ReturnReason, RunState,
+    StateName,
 };
 
 const HOUR_MS: u64 = 60 * 60 * 1000;
@@ -155,6 +163,20 @@ pub enum Inbound {
         /// What happened.
         message: String,
     },
+    /// A question for the person (AG-48: a request id, a prompt, an
+    /// optional JSON Schema for the answer).
+    Question {
+        /// The acting party's id for the request; the answer comes back under it.
+        request: String,
+        /// What to ask, in words.
+        prompt: String,
+        /// A self-contained JSON Schema 2020-12 the answer must satisfy.
+        #[serde(default)]
+        schema: Option<Value>,
+        /// How long the person has, in milliseconds (the escalation timeout by default).
+        #[serde(default)]
+        deadline_ms: Option<u64>,
+    },
     /// The stream broke the protocol (found by the stream verifier).
     Malformed {
         /// What was wrong.
@@ -177,6 +199,9 @@ pub struct EngineSnapshot {
     /// The person's standing grants (AG-30).
     #[serde(default)]
     pub grants: Grants,
+    /// The questions, open and closed (AG-41).
+    #[serde(default)]
+    pub questions: Questions,
 }
 
 /// The custody machine of one session: sans-IO, deterministic, never panics.
@@ -252,6 +277,7 @@ pub struct Engine {
     shared: Shared,
     out: Outbox,
     runs: BTreeMap<RunId, Run>,
+    questions: Questions,
     quota_starts: VecDeque<u64>,
     next_run: u64,
     disabled: bool,
@@ -275,7 +301,12 @@ struct Outbox {
 }
 
 impl<'a> Step<'a> {
-    fn new(now: u64, out: &'a mut Outbox, shared: &'a Shared) -> Self {
+    fn new(
+        now: u64,
+        out: &'a mut Outbox,
+        shared: &'a Shared,
+        questions: &'a mut Questions,
+    ) -> Self {
         Step {
             now,
             events: &mut out.events,
@@ -285,6 +316,7 @@ impl<'a> Step<'a> {
             reads: &shared.reads,
             grants: &shared.grants,
             secret: &shared.secret,
+            questions,
         }
     }
 }
@@ -303,6 +335,7 @@ impl Engine {
             },
             out: Outbox::default(),
             runs: BTreeMap::new(),
+            questions: Questions::default(),
             quota_starts: VecDeque::new(),
             next_run: 1,
             disabled: false,
@@ -323,6 +356,7 @@ impl Engine {
         engine.next_run = snapshot.next_run;
         engine.disabled = snapshot.disabled;
         engine.shared.grants = snapshot.grants;
+        engine.questions = snapshot.questions;
         engine
     }
 
@@ -334,6 +368,7 @@ impl Engine {
             next_run: self.next_run,
             disabled: self.disabled,
             grants: self.shared.grants.clone(),
+            questions: self.questions.clone(),
         }
     }
 
@@ -537,7 +572,7 @@ impl Engine {
         } else {
             Actor::Engine
         };
-        let mut step = Step::new(now, &mut self.out, &self.shared);
+        let mut step = Step::new(now, &mut self.out, &self.shared, &mut self.questions);
         run.record(
             &mut step,
             actor.clone(),
@@ -609,7 +644,7 @@ impl Engine {
             now,
         );
         run.reports = reports;
-        let mut step = Step::new(now, &mut self.out, &self.shared);
+        let mut step = Step::new(now, &mut self.out, &self.shared, &mut self.questions);
         run.record(
             &mut step,
             Actor::Person,
@@ -733,6 +768,14 @@ impl Engine {
                 reason,
                 EscalationReason::OutOfScope { .. } | EscalationReason::ReviewRequired { .. }
             );
+            if matches!(reason, EscalationReason::AwaitingAnswer { .. })
+                && resolution != Resolution::Return
+            {
+                // A question is answered, declined, dismissed or postponed.
+                return Err(CommandError::AnswerRequired {
+                    run: run.id().clone(),
+                });
+            }
             match resolution {
                 Resolution::Return => {
                     run.close(step, Actor::Person, ReturnReason::EscalationReturned);
@@ -768,7 +811,7 @@ impl Engine {
                         EscalationReason::Drift { .. } | EscalationReason::AuthorizationExpired => {
                             baseline = Baseline::Current;
                         }
-                        EscalationReason::AmbiguousAddress { .. } => {
+                        EscalationReason::AwaitingAnswer { .. } => {
                             return Err(CommandError::AnswerRequired {
                                 run: run.id().clone(),
                             });
@@ -827,11 +870,38 @@ impl Engine {
         self.disabled = false;
     }
 
-    /// Ends every run a previous engine instance left active (a reload or a
-    /// crash): `returned{aborted, interrupted}`. Idempotent.
-    pub fn reconcile(&mut self, now: u64) -> usize {
-        let ids: Vec<RunId> = self.active_runs().map(|run| run.id().clone()).collect();
-        for id in &ids {
+    /// Reconciles a restored engine (startup, reconnect, wake): expires
+    /// questions past their deadline (their runs return `question-expired`),
+    /// then ends every run a previous engine instance left active —
+    /// `returned{aborted, interrupted}`. Idempotent: a second call right
+    /// after changes nothing.
+    pub fn reconcile(&mut self, now: u64) -> Reconciliation {
+        let overdue: Vec<RunId> = self
+            .questions
+            .all()
+            .filter(|question| question.state.is_open() && now >= question.deadline_at)
+            .map(|question| question.run.clone())
+            .collect();
+        let mut result = Reconciliation::default();
+        for id in &overdue {
+            let expired = self.with_run(now, id, |run, step| {
+                run.settle(step);
+                run.rollback = None;
+                run.in_flight = None;
+                if !run.state().is_terminal() {
+                    run.close(step, Actor::Engine, ReturnReason::QuestionExpired);
+                }
+            });
+            result.expired += u32::from(expired.is_some());
+        }
+        // Questions whose run is unknown here close too, so none stays open forever.
+        for question in self.questions.by_id.values_mut() {
+            if question.state.is_open() && now >= question.deadline_at {
+                question.set_state(QuestionState::Expired { at: now });
+            }
+        }
+        let active: Vec<RunId> = self.active_runs().map(|run| run.id().clone()).collect();
+        for id in &active {
             self.with_run(now, id, |run, step| {
                 // The page that held the marks and the in-flight call is gone:
                 // there is nothing to revert with, so the run ends as it is.
@@ -840,7 +910,163 @@ impl Engine {
                 run.close(step, Actor::Engine, ReturnReason::Interrupted);
             });
         }
-        ids.len()
+        result.interrupted = u32::try_from(active.len()).unwrap_or(u32::MAX);
+        result
+    }
+
+    // ----- questions (AG-41) -------------------------------------------------
+
+    /// A question by id.
+    pub fn question(&self, id: &QuestionId) -> Option<&Question> {
+        self.questions.get(id)
+    }
+
+    /// Every question, oldest first.
+    pub fn questions(&self) -> impl Iterator<Item = &Question> {
+        self.questions.all()
+    }
+
+    /// Answers a question. The answer names the question and the digest of
+    /// its request, must satisfy the question's schema (or be text when it
+    /// has none), and fails closed on any mismatch. The acceptance and the
+    /// run's state change are recorded in one step; an identical retry
+    /// returns the original acceptance, a different one is a conflict.
+    pub fn answer(
+        &mut self,
+        now: u64,
+        id: &QuestionId,
+        digest: &Digest,
+        answer: Value,
+    ) -> Result<Acceptance, AnswerError> {
+        let run = self.settle_question_run(now, id)?;
+        if let Some(original) = self.questions.check_answer(now, id, digest, &answer)? {
+            return Ok(original);
+        }
+        let answer_digest = Digest::of_json(&answer);
+        let state = QuestionState::Answered {
+            answer: answer.clone(),
+            answer_digest,
+            at: now,
+            revision: 0,
+        };
+        let revision = self
+            .with_run(now, &run, |run, step| {
+                run.resume_after_question(step, AnswerOutcome::Answered { answer }, state)
+            })
+            .ok_or_else(|| AnswerError::UnknownQuestion(id.clone()))?;
+        Ok(Acceptance {
+            question: id.clone(),
+            run,
+            answer_digest,
+            at: now,
+            revision,
+        })
+    }
+
+    /// Declines a question: the acting party hears that the person would
+    /// rather not answer, and the run goes on.
+    pub fn decline(&mut self, now: u64, id: &QuestionId) -> Result<(), AnswerError> {
+        self.close_question(
+            now,
+            id,
+            AnswerOutcome::Declined,
+            QuestionState::Declined { at: now },
+        )
+    }
+
+    /// Dismisses a question: it leaves the person's view, the acting party
+    /// hears it was dismissed, and the run goes on.
+    pub fn dismiss(&mut self, now: u64, id: &QuestionId) -> Result<(), AnswerError> {
+        self.close_question(
+            now,
+            id,
+            AnswerOutcome::Dismissed,
+            QuestionState::Dismissed { at: now },
+        )
+    }
+
+    /// Postpones a question until `until`: it stays open, out of the
+    /// `actionRequired` count until then, and still expires at its deadline.
+    pub fn postpone(&mut self, now: u64, id: &QuestionId, until: u64) -> Result<(), AnswerError> {
+        let run = self.settle_question_run(now, id)?;
+        let question = self.questions.check_closable(now, id)?;
+        question.set_state(QuestionState::Postponed { until });
+        self.with_run(now, &run, |run, step| {
+            run.record(
+                step,
+                Actor::Person,
+                JournalEntry::QuestionPostponed {
+                    question: id.clone(),
+                    until,
+                },
+            );
+        });
+        Ok(())
+    }
+
+    fn close_question(
+        &mut self,
+        now: u64,
+        id: &QuestionId,
+        outcome: AnswerOutcome,
+        state: QuestionState,
+    ) -> Result<(), AnswerError> {
+        let run = self.settle_question_run(now, id)?;
+        self.questions.check_closable(now, id)?;
+        self.with_run(now, &run, |run, step| {
+            run.resume_after_question(step, outcome, state);
+        });
+        Ok(())
+    }
+
+    /// Applies what is due on the question's run first, so an answer that
+    /// arrives after the deadline finds the question expired.
+    fn settle_question_run(&mut self, now: u64, id: &QuestionId) -> Result<RunId, AnswerError> {
+        let run = self
+            .questions
+            .get(id)
+            .map(|question| question.run.clone())
+            .ok_or_else(|| AnswerError::UnknownQuestion(id.clone()))?;
+        self.with_run(now, &run, |run, step| run.settle(step));
+        Ok(run)
+    }
+
+    /// Content-free counts for a badge: what is pending, never what it says.
+    pub fn counters(&self, now: u64) -> Counters {
+        let count = |n: usize| u32::try_from(n).unwrap_or(u32::MAX);
+        let questions = || self.questions.all().filter(|q| q.state.is_open());
+        let escalations = self.active_runs().filter(|run| {
+            matches!(run.state(), RunState::Escalated { reason } if !matches!(reason, EscalationReason::AwaitingAnswer { .. }))
+        });
+        Counters {
+            action_required: count(
+                questions().filter(|q| q.needs_attention(now)).count() + escalations.count(),
+            ),
+            awaiting_review: count(
+                self.active_runs()
+                    .filter(|run| *run.state() == RunState::Reviewing)
+                    .count(),
+            ),
+            awaiting_agent: count(
+                self.active_runs()
+                    .filter(|run| run.open_turn().is_some())
+                    .count(),
+            ),
+            overdue: count(questions().filter(|q| now >= q.deadline_at).count()),
+            failed: count(
+                self.runs()
+                    .filter(|run| {
+                        matches!(
+                            run.state(),
+                            RunState::Returned {
+                                outcome: Outcome::Error,
+                                ..
+                            }
+                        )
+                    })
+                    .count(),
+            ),
+        }
     }
 
     // ----- inputs ----------------------------------------------------------
@@ -868,6 +1094,17 @@ impl Engine {
                 call,
                 capability,
                 arguments,
+            }),
+            Inbound::Question {
+                request,
+                prompt,
+                schema,
+                deadline_ms,
+            } => TurnInput::Question(AskedQuestion {
+                request,
+                prompt,
+                schema,
+                deadline_ms,
             }),
             Inbound::TurnEnd => TurnInput::End,
             Inbound::TurnFailed { message } => TurnInput::Failed(message),
@@ -1033,7 +1270,7 @@ impl Engine {
     // ----- plumbing --------------------------------------------------------
 
     fn step(&mut self, now: u64) -> Step<'_> {
-        Step::new(now, &mut self.out, &self.shared)
+        Step::new(now, &mut self.out, &self.shared, &mut self.questions)
     }
 
     fn with_run<T>(
@@ -1043,7 +1280,7 @@ impl Engine {
         body: impl FnOnce(&mut Run, &mut Step<'_>) -> T,
     ) -> Option<T> {
         let run = self.runs.get_mut(id)?;
-        let mut step = Step::new(now, &mut self.out, &self.shared);
+        let mut step = Step::new(now, &mut self.out, &self.shared, &mut self.questions);
         Some(body(run, &mut step))
     }
 

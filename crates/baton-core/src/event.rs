@@ -7,6 +7,7 @@ use crate::actor::ActorRef;
 use crate::context::{Context, ReadStamp};
 use crate::ids::{CallId, CapabilityRef, MarkToken, ParticipantId, RunId, TurnId};
 use crate::journal::{CallResult, JournalRecord};
+use crate::questions::{AnswerReport, Question};
 use crate::state::EscalationReason;
 
 /// Everything the engine produces, in order, from [`crate::Engine::poll_event`].
@@ -20,6 +21,9 @@ pub enum Event {
     Effect(Effect),
     /// Something arrived that breaks the rules and was ignored.
     Finding(Finding),
+    /// A question for the person (AG-41): show it without blocking anything;
+    /// it can be answered, declined, dismissed or postponed.
+    Question(Question),
     /// The one handoff to the person after unresolved budget exhaustion.
     EscalationReceipt {
         /// The run.
@@ -48,6 +52,8 @@ pub enum Effect {
         context: Context,
         /// Results of the calls since the previous turn, for the acting party.
         results: Vec<CallReport>,
+        /// What became of the acting party's questions since the previous turn.
+        answers: Vec<AnswerReport>,
     },
     /// Abort the transport request of a turn the engine no longer waits for.
     CancelTurn {

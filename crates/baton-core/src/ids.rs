@@ -56,6 +56,10 @@ string_id!(
     CallId
 );
 string_id!(
+    /// A question to the person, minted by the engine as `<session>/q<n>`.
+    QuestionId
+);
+string_id!(
     /// An opaque token returned by a participant's native history when asked
     /// for a mark; handed back verbatim when reverting.
     MarkToken

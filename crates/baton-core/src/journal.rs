@@ -5,7 +5,7 @@ use serde_json::Value;
 
 use crate::context::{Context, ReadRef, ReadStamp};
 use crate::digest::Digest;
-use crate::ids::{CallId, CapabilityRef, MarkToken, ParticipantId, RunId, TurnId};
+use crate::ids::{CallId, CapabilityRef, MarkToken, ParticipantId, QuestionId, RunId, TurnId};
 use crate::manifest::ArgumentError;
 use crate::model::{Budget, Initiative};
 use crate::state::{EscalationReason, RunState, StateName};
@@ -149,6 +149,27 @@ pub enum JournalEntry {
         /// Why it failed, if it did.
         error: Option<String>,
     },
+    /// A question was put to the person.
+    QuestionAsked {
+        /// The question.
+        question: QuestionId,
+        /// The digest an answer must repeat.
+        digest: Digest,
+    },
+    /// The person postponed a question.
+    QuestionPostponed {
+        /// The question.
+        question: QuestionId,
+        /// Until when.
+        until: u64,
+    },
+    /// A question closed; the answer and this record commit together.
+    QuestionClosed {
+        /// The question.
+        question: QuestionId,
+        /// How it closed.
+        outcome: QuestionClosure,
+    },
     /// A rollback began.
     RollbackStarted {
         /// Participants to revert, in the order they will be asked.
@@ -232,4 +253,23 @@ impl Refusal {
             Refusal::Declined { .. } => "declined",
         }
     }
+}
+
+/// How a question closed.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "kebab-case")]
+pub enum QuestionClosure {
+    /// Answered; the answer's digest.
+    Answered {
+        /// The digest of the answer.
+        answer_digest: Digest,
+    },
+    /// Declined by the person.
+    Declined,
+    /// Dismissed by the person.
+    Dismissed,
+    /// Its deadline passed.
+    Expired,
+    /// Its run ended first.
+    Withdrawn,
 }

@@ -80,6 +80,7 @@ mod autonomy;
 mod context;
 mod digest;
 mod dispatch;
+mod elicit;
 mod engine;
 mod error;
 mod event;
@@ -88,6 +89,7 @@ mod ids;
 mod journal;
 mod manifest;
 mod model;
+mod questions;
 mod registry;
 mod review;
 mod run;
@@ -105,13 +107,19 @@ pub use engine::{
 pub use error::{CommandError, DelegateError, MutationRefused, ReportError};
 pub use event::{CallReport, Effect, Event, Finding, FindingReason};
 pub use grants::{Decision, Grant, GrantError, GrantScope, Grants};
-pub use ids::{CallId, CapabilityRef, MarkToken, ParticipantId, RunId, SessionId, TurnId};
-pub use journal::{Actor, CallResult, JournalEntry, JournalRecord, Refusal};
+pub use ids::{
+    CallId, CapabilityRef, MarkToken, ParticipantId, QuestionId, RunId, SessionId, TurnId,
+};
+pub use journal::{Actor, CallResult, JournalEntry, JournalRecord, QuestionClosure, Refusal};
 pub use manifest::{
     ArgumentError, CapabilityDecl, EffectDecl, History, Manifest, ManifestError, ManifestProblem,
     ReadDecl, Tier,
 };
 pub use model::{Autonomy, Budget, Initiative, Usage};
+pub use questions::{
+    Acceptance, AnswerError, AnswerOutcome, AnswerReport, Asker, Counters, Question, QuestionState,
+    Questions, Reconciliation,
+};
 pub use registry::{Mounted, RegisterError, Registry, Tool};
 pub use review::{ProposedChange, ReviewItem, ReviewSheet};
 pub use run::{PlanSource, ProposedCall, Run};

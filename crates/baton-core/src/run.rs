@@ -12,7 +12,7 @@ use crate::digest::Digest;
 use crate::engine::EngineConfig;
 use crate::event::{CallReport, Effect, Event, Finding, FindingReason};
 use crate::grants::Grants;
-use crate::ids::{CallId, CapabilityRef, MarkToken, ParticipantId, RunId, TurnId};
+use crate::ids::{CallId, CapabilityRef, MarkToken, ParticipantId, QuestionId, RunId, TurnId};
 use crate::journal::{Actor, CallResult, JournalEntry, JournalRecord};
 use crate::model::{Autonomy, Budget, Initiative, Usage};
 use crate::registry::Registry;
@@ -45,7 +45,26 @@ pub(crate) struct OpenTurn {
     pub id: TurnId,
     pub deadline_at: u64,
     pub context: Context,
+    pub question: Option<AskedQuestion>,
     pub proposals: Vec<ProposedCall>,
+}
+
+/// The question a run waits on.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub(crate) struct OpenQuestion {
+    pub id: QuestionId,
+    pub deadline_at: u64,
+}
+
+/// A question as the acting party asked it (AG-48: a request id, a prompt,
+/// an optional schema).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub(crate) struct AskedQuestion {
+    pub request: String,
+    pub prompt: String,
+    pub schema: Option<Value>,
+    pub deadline_ms: Option<u64>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -131,6 +150,17 @@ pub struct Run {
     pub(crate) approved: BTreeSet<CallId>,
     /// The proposed changes under review, by call (AG-31).
     pub(crate) previews: BTreeMap<CallId, crate::review::ProposedChange>,
+    /// The question the run waits on.
+    pub(crate) question: Option<OpenQuestion>,
+    /// A question the acting party asked, put to the person once the calls
+    /// of its turn are done.
+    pub(crate) pending_question: Option<AskedQuestion>,
+    /// What became of the acting party's questions, for the next turn.
+    pub(crate) answers: Vec<crate::questions::AnswerReport>,
+    /// Which instance the person chose for an ambiguous call (AG-23).
+    pub(crate) choices: BTreeMap<CallId, ParticipantId>,
+    /// Request ids of the acting party's questions, never reused.
+    pub(crate) asked: Vec<String>,
     #[serde(skip)]
     pub(crate) journal: Vec<JournalRecord>,
 }
@@ -145,6 +175,7 @@ pub(crate) struct Step<'a> {
     pub reads: &'a BTreeMap<ReadRef, ReadStamp>,
     pub grants: &'a Grants,
     pub secret: &'a ActorSecret,
+    pub questions: &'a mut crate::questions::Questions,
 }
 
 /// How a closing cause turns into an outcome.
@@ -179,7 +210,7 @@ impl ReturnReason {
             ReturnReason::TurnDeadman => 2,
             ReturnReason::RunDeadline => 3,
             ReturnReason::BudgetExhausted { .. } => 4,
-            ReturnReason::EscalationTimeout => 5,
+            ReturnReason::EscalationTimeout | ReturnReason::QuestionExpired => 5,
         }
     }
 
@@ -193,6 +224,7 @@ impl ReturnReason {
             | ReturnReason::EscalationReturned
             | ReturnReason::ReviewRejected { .. } => Category::Person,
             ReturnReason::EscalationTimeout
+            | ReturnReason::QuestionExpired
             | ReturnReason::BudgetExhausted { .. }
             | ReturnReason::TurnDeadman
             | ReturnReason::RunDeadline
@@ -208,6 +240,7 @@ impl ReturnReason {
 /// What an inbound message does to the open turn.
 pub(crate) enum TurnInput {
     Call(ProposedCall),
+    Question(AskedQuestion),
     End,
     Failed(String),
     Malformed(String),
@@ -257,6 +290,11 @@ impl Run {
             person_authorized: false,
             approved: BTreeSet::new(),
             previews: BTreeMap::new(),
+            question: None,
+            pending_question: None,
+            answers: Vec::new(),
+            choices: BTreeMap::new(),
+            asked: Vec::new(),
             journal: Vec::new(),
         }
     }
@@ -389,6 +427,9 @@ impl Run {
         if let Some(escalation) = &self.escalation {
             next = next.min(escalation.deadline_at);
         }
+        if let Some(open) = &self.question {
+            next = next.min(open.deadline_at);
+        }
         Some(next)
     }
 
@@ -457,6 +498,13 @@ impl Run {
         if now >= self.deadline_at {
             candidates.push(ReturnReason::RunDeadline);
         }
+        if self
+            .question
+            .as_ref()
+            .is_some_and(|open| now >= open.deadline_at)
+        {
+            candidates.push(ReturnReason::QuestionExpired);
+        }
         if let Some(escalation) = &self.escalation {
             if now >= escalation.deadline_at {
                 candidates.push(match escalation.reason {
@@ -466,8 +514,8 @@ impl Run {
                     EscalationReason::OutOfScope { .. }
                     | EscalationReason::ReviewRequired { .. }
                     | EscalationReason::Drift { .. }
-                    | EscalationReason::AuthorizationExpired
-                    | EscalationReason::AmbiguousAddress { .. } => ReturnReason::EscalationTimeout,
+                    | EscalationReason::AuthorizationExpired => ReturnReason::EscalationTimeout,
+                    EscalationReason::AwaitingAnswer { .. } => ReturnReason::QuestionExpired,
                 });
             }
         }
@@ -495,6 +543,11 @@ impl Run {
     pub(crate) fn close(&mut self, step: &mut Step<'_>, actor: Actor, cause: ReturnReason) {
         if self.state.is_terminal() {
             return;
+        }
+        self.pending_question = None;
+        if let Some(open) = self.question.take() {
+            let expired = cause == ReturnReason::QuestionExpired;
+            self.close_question(step, &open.id, expired);
         }
         let category = cause.category();
         if self.rollback.is_some() {
@@ -688,6 +741,7 @@ impl Run {
             id,
             deadline_at,
             context: context.clone(),
+            question: None,
             proposals: Vec::new(),
         });
         self.record(
@@ -708,6 +762,7 @@ impl Run {
                 intent: self.intent.clone(),
                 context,
                 results: std::mem::take(&mut self.reports),
+                answers: std::mem::take(&mut self.answers),
             },
         );
     }
@@ -725,7 +780,19 @@ impl Run {
                     finding: format!("duplicate call id {}", call.call),
                 })
             }
-            TurnInput::End if turn.proposals.is_empty() => Some(ReturnReason::Finished),
+            TurnInput::Question(_) if turn.question.is_some() => {
+                Some(ReturnReason::IntegrityViolation {
+                    finding: "a second question in one turn".into(),
+                })
+            }
+            TurnInput::Question(asked) if self.asked_requests().any(|r| r == asked.request) => {
+                Some(ReturnReason::IntegrityViolation {
+                    finding: format!("duplicate question id {}", asked.request),
+                })
+            }
+            TurnInput::End if turn.proposals.is_empty() && turn.question.is_none() => {
+                Some(ReturnReason::Finished)
+            }
             TurnInput::Failed(message) => Some(ReturnReason::TurnFailed {
                 message: message.clone(),
             }),
@@ -767,6 +834,11 @@ impl Run {
                     turn.proposals.push(call);
                 }
             }
+            TurnInput::Question(asked) => {
+                if let Some(turn) = self.turn.as_mut() {
+                    turn.question = Some(asked);
+                }
+            }
             TurnInput::Failed(message) => {
                 self.close(
                     step,
@@ -793,7 +865,14 @@ impl Run {
         );
         self.seen_calls
             .extend(turn.proposals.iter().map(|p| p.call.clone()));
+        if let Some(asked) = turn.question {
+            self.pending_question = Some(asked);
+        }
         match self.state.name() {
+            StateName::Offered if turn.proposals.is_empty() && self.pending_question.is_some() => {
+                // A planning question: ask now; the run stays offered.
+                self.ask_pending(step);
+            }
             StateName::Offered => {
                 if turn.proposals.is_empty() {
                     self.transition(
@@ -808,7 +887,7 @@ impl Run {
                 }
             }
             _ => {
-                if turn.proposals.is_empty() {
+                if turn.proposals.is_empty() && self.pending_question.is_none() {
                     self.close(step, Actor::ActingParty, ReturnReason::Finished);
                 } else {
                     self.queue.extend(turn.proposals);

@@ -5,7 +5,7 @@ use std::fmt;
 use serde::{Deserialize, Serialize};
 
 use crate::context::ReadRef;
-use crate::ids::{CallId, CapabilityRef, ParticipantId};
+use crate::ids::{CallId, CapabilityRef, ParticipantId, QuestionId};
 use crate::model::Budget;
 
 /// Who holds control of a run. Terminal states never reopen.
@@ -170,6 +170,8 @@ pub enum ReturnReason {
     },
     /// An escalation was not resolved before its timeout (AG-6).
     EscalationTimeout,
+    /// A question went unanswered past its deadline (AG-41).
+    QuestionExpired,
     /// The budget ran out and nobody extended it.
     BudgetExhausted {
         /// Which limit ran out.
@@ -267,13 +269,12 @@ pub enum EscalationReason {
     },
     /// The authorization's time to live ran out (AG-29).
     AuthorizationExpired,
-    /// The acting party addressed a participant mounted more than once; the
-    /// person must say which (AG-23).
-    AmbiguousAddress {
-        /// The call.
-        call: CallId,
-        /// The mounted instances it could mean.
-        candidates: Vec<ParticipantId>,
+    /// A question waits for the person's answer (AG-41): the acting party
+    /// asked one, or the engine asks which instance an ambiguous address
+    /// means (AG-23).
+    AwaitingAnswer {
+        /// The question.
+        question: QuestionId,
     },
 }
 

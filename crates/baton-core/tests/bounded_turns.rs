@@ -571,8 +571,8 @@ fn reconcile_returns_interrupted_runs_idempotently() {
     let done = sim.delegate(Autonomy::Auto);
     sim.engine.stop(sim.now, &done).unwrap();
     let mut restored = Engine::restore(config(), secret(), sim.engine.snapshot());
-    assert_eq!(restored.reconcile(sim.now), 1);
-    assert_eq!(restored.reconcile(sim.now), 0);
+    assert_eq!(restored.reconcile(sim.now).interrupted, 1);
+    assert_eq!(restored.reconcile(sim.now), Reconciliation::default());
     assert_eq!(
         restored.run(&acting).unwrap().state(),
         &returned(Outcome::Aborted, ReturnReason::Interrupted)

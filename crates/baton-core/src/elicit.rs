@@ -1,0 +1,279 @@
+//! How a run puts questions to the person and resumes on the answer.
+
+use serde_json::{json, Value};
+
+use crate::event::Event;
+use crate::ids::{CallId, ParticipantId, QuestionId};
+use crate::journal::{Actor, JournalEntry, QuestionClosure, Refusal};
+use crate::questions::{AnswerOutcome, AnswerReport, Asker, Question, QuestionState};
+use crate::run::{AskedQuestion, OpenQuestion, ProposedCall, Run, Step};
+use crate::state::{BudgetLimit, EscalationReason, ReturnReason, RunState, StateName};
+
+impl Run {
+    /// The request ids the acting party has used for questions in this run.
+    pub(crate) fn asked_requests(&self) -> impl Iterator<Item = &str> {
+        self.asked.iter().map(String::as_str)
+    }
+
+    /// Puts the acting party's pending question to the person.
+    pub(crate) fn ask_pending(&mut self, step: &mut Step<'_>) {
+        let Some(asked) = self.pending_question.take() else {
+            return;
+        };
+        self.asked.push(asked.request.clone());
+        let AskedQuestion {
+            request,
+            prompt,
+            schema,
+            deadline_ms,
+        } = asked;
+        let wait = deadline_ms.unwrap_or(step.config.escalation_timeout_ms);
+        let asker = Asker::ActingParty {
+            request: request.clone(),
+        };
+        match self.put_question(step, asker, prompt, schema, wait) {
+            Ok(()) => {}
+            Err(reason) => {
+                // The question cannot be asked as posed: the acting party
+                // hears why and the run goes on.
+                self.answers.push(AnswerReport {
+                    request,
+                    outcome: AnswerOutcome::Refused { reason },
+                });
+                self.continue_after_question(step, Actor::Engine);
+            }
+        }
+    }
+
+    /// AG-23: the acting party addressed a participant mounted more than
+    /// once. The engine never guesses: it asks the person which one.
+    pub(crate) fn ask_which_instance(
+        &mut self,
+        step: &mut Step<'_>,
+        call: &ProposedCall,
+        candidates: Vec<ParticipantId>,
+    ) {
+        let labels: Vec<String> = candidates
+            .iter()
+            .map(|id| {
+                let label = step
+                    .registry
+                    .get(id)
+                    .map(|mounted| mounted.manifest.label().to_owned())
+                    .unwrap_or_default();
+                format!("{label} ({id})")
+            })
+            .collect();
+        let prompt = format!(
+            "Which one should “{}” act on: {}?",
+            call.capability,
+            labels.join(", ")
+        );
+        let schema = json!({
+            "type": "object",
+            "properties": {"participant": {"enum": candidates}},
+            "required": ["participant"],
+            "additionalProperties": false
+        });
+        let asker = Asker::Engine {
+            call: call.call.clone(),
+            candidates,
+        };
+        let wait = step.config.escalation_timeout_ms;
+        if let Err(reason) = self.put_question(step, asker, prompt, Some(schema), wait) {
+            // The engine's own schema always compiles; if it ever did not,
+            // refusing the call is the safe answer.
+            self.usage.calls += 1;
+            if let Some(call) = self.queue.pop_front() {
+                self.refuse(
+                    step,
+                    Actor::Engine,
+                    call,
+                    Refusal::Declined { message: reason },
+                );
+            }
+            self.advance(step);
+        }
+    }
+
+    fn put_question(
+        &mut self,
+        step: &mut Step<'_>,
+        asker: Asker,
+        prompt: String,
+        schema: Option<Value>,
+        wait_ms: u64,
+    ) -> Result<(), String> {
+        let id = step.questions.mint_id(step.config.session.as_str());
+        let deadline_at = step.now.saturating_add(wait_ms);
+        let question = Question::new(
+            id.clone(),
+            self.id.clone(),
+            asker,
+            prompt,
+            schema,
+            step.now,
+            deadline_at,
+        )
+        .map_err(|error| format!("the question's schema was refused: {error}"))?;
+        self.record(
+            step,
+            Actor::ActingParty,
+            JournalEntry::QuestionAsked {
+                question: id.clone(),
+                digest: question.digest,
+            },
+        );
+        step.questions.by_id.insert(id.clone(), question.clone());
+        step.events.push_back(Event::Question(question));
+        self.question = Some(OpenQuestion {
+            id: id.clone(),
+            deadline_at,
+        });
+        if self.state.name() == StateName::Acting {
+            self.escalate(step, EscalationReason::AwaitingAnswer { question: id });
+            if let Some(escalation) = self.escalation.as_mut() {
+                escalation.deadline_at = deadline_at;
+            }
+        }
+        Ok(())
+    }
+
+    /// The person answered, declined or dismissed the open question: the
+    /// closure is recorded, the question's state set in the same step, and
+    /// the run goes on. Returns the revision of the closing record.
+    pub(crate) fn resume_after_question(
+        &mut self,
+        step: &mut Step<'_>,
+        outcome: AnswerOutcome,
+        state: QuestionState,
+    ) -> u64 {
+        let Some(open) = self.question.take() else {
+            return self.revision;
+        };
+        let closure = match (&outcome, &state) {
+            (_, QuestionState::Answered { answer_digest, .. }) => QuestionClosure::Answered {
+                answer_digest: *answer_digest,
+            },
+            (AnswerOutcome::Dismissed, _) => QuestionClosure::Dismissed,
+            _ => QuestionClosure::Declined,
+        };
+        self.record(
+            step,
+            Actor::Person,
+            JournalEntry::QuestionClosed {
+                question: open.id.clone(),
+                outcome: closure,
+            },
+        );
+        let revision = self.revision;
+        let asker = step.questions.by_id.get_mut(&open.id).map(|question| {
+            let state = match state {
+                QuestionState::Answered {
+                    answer,
+                    answer_digest,
+                    at,
+                    ..
+                } => QuestionState::Answered {
+                    answer,
+                    answer_digest,
+                    at,
+                    revision,
+                },
+                other => other,
+            };
+            question.set_state(state);
+            question.asker.clone()
+        });
+        match asker {
+            Some(Asker::ActingParty { request }) => {
+                self.answers.push(AnswerReport { request, outcome })
+            }
+            Some(Asker::Engine { call, .. }) => self.apply_instance_choice(step, &call, outcome),
+            None => {}
+        }
+        self.continue_after_question(step, Actor::Person);
+        revision
+    }
+
+    fn apply_instance_choice(
+        &mut self,
+        step: &mut Step<'_>,
+        call: &CallId,
+        outcome: AnswerOutcome,
+    ) {
+        let chosen = match &outcome {
+            AnswerOutcome::Answered { answer } => answer
+                .get("participant")
+                .and_then(Value::as_str)
+                .map(ParticipantId::new),
+            _ => None,
+        };
+        match chosen {
+            Some(participant) => {
+                self.choices.insert(call.clone(), participant);
+            }
+            None => {
+                if self.queue.front().is_some_and(|front| front.call == *call) {
+                    self.usage.calls += 1;
+                    if let Some(call) = self.queue.pop_front() {
+                        let message = "the person did not say which instance to act on".to_owned();
+                        self.refuse(step, Actor::Person, call, Refusal::Declined { message });
+                    }
+                }
+            }
+        }
+    }
+
+    /// After a question: an acting run goes back to its calls (or its next
+    /// turn); a planning run opens its next planning turn.
+    fn continue_after_question(&mut self, step: &mut Step<'_>, actor: Actor) {
+        match self.state.name() {
+            StateName::Escalated => {
+                self.clear_escalation();
+                self.transition(step, actor, RunState::Acting);
+                self.advance(step);
+            }
+            StateName::Acting => self.advance(step),
+            StateName::Offered if self.usage.turns >= self.budget.max_turns => {
+                self.close(
+                    step,
+                    Actor::Engine,
+                    ReturnReason::BudgetExhausted {
+                        limit: BudgetLimit::Turns,
+                    },
+                );
+            }
+            StateName::Offered => self.reserve_turn(step),
+            _ => {}
+        }
+    }
+
+    /// Closes the run's open question because the run ended (or it expired).
+    pub(crate) fn close_question(&mut self, step: &mut Step<'_>, id: &QuestionId, expired: bool) {
+        let (state, closure) = if expired {
+            (
+                QuestionState::Expired { at: step.now },
+                QuestionClosure::Expired,
+            )
+        } else {
+            (
+                QuestionState::Withdrawn { at: step.now },
+                QuestionClosure::Withdrawn,
+            )
+        };
+        if let Some(question) = step.questions.by_id.get_mut(id) {
+            if question.state.is_open() {
+                question.set_state(state);
+            }
+        }
+        self.record(
+            step,
+            Actor::Engine,
+            JournalEntry::QuestionClosed {
+                question: id.clone(),
+                outcome: closure,
+            },
+        );
+    }
+}
