@@ -8,6 +8,7 @@ use crate::context::{Context, ReadStamp};
 use crate::ids::{CallId, CapabilityRef, MarkToken, ParticipantId, RunId, TurnId};
 use crate::journal::{CallResult, JournalRecord};
 use crate::questions::{AnswerReport, Question};
+use crate::registry::Tool;
 use crate::state::EscalationReason;
 
 /// Everything the engine produces, in order, from [`crate::Engine::poll_event`].
@@ -50,6 +51,9 @@ pub enum Effect {
         intent: String,
         /// The reads as they stood when the turn opened.
         context: Context,
+        /// The capabilities of the mounted participants, as tools with their
+        /// descriptions and schemas exactly as declared (AG-14, AG-15).
+        tools: Vec<Tool>,
         /// Results of the calls since the previous turn, for the acting party.
         results: Vec<CallReport>,
         /// What became of the acting party's questions since the previous turn.

@@ -761,6 +761,7 @@ impl Run {
                 deadline_at,
                 intent: self.intent.clone(),
                 context,
+                tools: step.registry.tools(),
                 results: std::mem::take(&mut self.reports),
                 answers: std::mem::take(&mut self.answers),
             },

@@ -396,6 +396,61 @@ impl Sim {
     }
 }
 
+impl Sim {
+    /// Parses and mounts a manifest given as JSON.
+    pub fn mount(&mut self, manifest: Value, instance: Option<&str>) -> ParticipantId {
+        let manifest = self
+            .engine
+            .parse_manifest(&manifest.to_string())
+            .expect("valid manifest");
+        self.engine.register(manifest, instance).expect("mounted")
+    }
+
+    /// The last question put to the person.
+    pub fn last_question(&self) -> Question {
+        self.log
+            .iter()
+            .rev()
+            .find_map(|event| match event {
+                Event::Question(question) => Some(question.clone()),
+                _ => None,
+            })
+            .expect("a question was asked")
+    }
+
+    /// The last turn the engine opened, for any run.
+    pub fn last_turn(&self) -> Effect {
+        self.effects_of(|e| matches!(e, Effect::OpenTurn { .. }))
+            .pop()
+            .expect("a turn was opened")
+    }
+
+    /// The acting party asks a question in the open turn, then ends it.
+    pub fn ask(&mut self, run: &RunId, request: &str, schema: Option<Value>) {
+        let turn = self.turn(run);
+        self.engine.handle_inbound(
+            self.now,
+            run,
+            turn,
+            Inbound::Question {
+                request: request.into(),
+                prompt: "Which column should the cards go to?".into(),
+                schema,
+                deadline_ms: None,
+            },
+        );
+        self.end_turn(run);
+    }
+
+    pub fn publish(&mut self, participant: &str, read: &str, version: u64, origin: Origin) {
+        self.engine.publish_read(ReadStamp {
+            read: ReadRef::new(participant, read),
+            version,
+            origin,
+        });
+    }
+}
+
 pub fn returned(outcome: Outcome, reason: ReturnReason) -> RunState {
     RunState::Returned { outcome, reason }
 }

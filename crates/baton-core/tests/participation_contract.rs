@@ -1,0 +1,523 @@
+//! The participation contract, Delegation Contract §3 (AG-12 … AG-23).
+
+mod common;
+
+use baton_core::*;
+use common::*;
+use serde_json::{json, Value};
+
+fn parse(manifest: &Value) -> Result<Manifest, ManifestError> {
+    Manifest::parse(&manifest.to_string())
+}
+
+fn with(mut manifest: Value, pointer: &str, value: Value) -> Value {
+    *manifest.pointer_mut(pointer).expect("pointer exists") = value;
+    manifest
+}
+
+fn problem_paths(error: &ManifestError) -> Vec<String> {
+    error.problems.iter().map(|p| p.path.clone()).collect()
+}
+
+#[test]
+fn ag_12_registration_is_inert_until_a_delegation_reads_it() {
+    let mut sim = Sim::new();
+    sim.engine = Engine::new(config(), secret());
+    let run = sim.delegate(Autonomy::Auto);
+    let Effect::OpenTurn { tools, .. } = sim.last_turn() else {
+        unreachable!()
+    };
+    assert!(tools.is_empty());
+    let before = sim.engine.run(&run).unwrap().clone();
+    let timeout = sim.engine.poll_timeout();
+    let manifest = sim
+        .engine
+        .parse_manifest(&tasks_manifest().to_string())
+        .unwrap();
+    sim.engine.register(manifest, None).unwrap();
+    // Nothing happened: no event, no change to any run, no new timer.
+    assert_eq!(sim.engine.poll_event(), None);
+    assert_eq!(sim.engine.run(&run).unwrap(), &before);
+    assert_eq!(sim.engine.poll_timeout(), timeout);
+    // The delegation reads it when it acts, and its next turn offers it.
+    sim.propose(&run, &[rename()]);
+    sim.apply();
+    let Effect::OpenTurn { tools, .. } = sim.last_turn() else {
+        unreachable!()
+    };
+    let names: Vec<&str> = tools.iter().map(|t| t.name.as_str()).collect();
+    assert_eq!(names, ["tasks.rename", "tasks.archive"]);
+}
+
+#[test]
+fn ag_14_every_capability_and_read_needs_a_real_description() {
+    for (pointer, text) in [
+        ("/description", ""),
+        ("/capabilities/0/description", "   "),
+        ("/capabilities/0/description", "TODO"),
+        ("/capabilities/1/description", "archive"),
+        ("/reads/0/description", "tbd."),
+        ("/reads/0/description", "The board"),
+    ] {
+        let error = parse(&with(tasks_manifest(), pointer, json!(text))).unwrap_err();
+        assert!(error.breaks("AG-14"), "{pointer} = {text:?}: {error}");
+        let path = format!(
+            "${}",
+            pointer
+                .replace('/', ".")
+                .replace(".0", "[0]")
+                .replace(".1", "[1]")
+        );
+        assert!(
+            problem_paths(&error).contains(&path),
+            "{path} not in {error}"
+        );
+        assert!(error.to_string().starts_with("AG-14: "), "{error}");
+    }
+}
+
+#[test]
+fn ag_15_arguments_are_typed_by_json_schema_and_projected_unchanged() {
+    // Refused at registration: invalid, remote, oversized, not an object.
+    for (schema, fragment) in [
+        (json!({"type": "objekt"}), "invalid"),
+        (
+            json!({"type": "object", "$ref": "https://example.org/s.json"}),
+            "self-contained",
+        ),
+        (
+            json!({"type": "object", "enum": (0..20_000).collect::<Vec<u32>>()}),
+            "bytes",
+        ),
+        (json!({"type": "array"}), "object"),
+    ] {
+        let error =
+            parse(&with(tasks_manifest(), "/capabilities/0/arguments", schema)).unwrap_err();
+        assert!(error.breaks("AG-15"), "{error}");
+        assert!(error.to_string().contains(fragment), "{fragment}: {error}");
+        assert!(problem_paths(&error).contains(&"$.capabilities[0].arguments".to_owned()));
+    }
+    // Projected to the acting party exactly as declared.
+    let mut sim = Sim::new();
+    let run = sim.delegate(Autonomy::Auto);
+    let Effect::OpenTurn { tools, .. } = sim.last_turn() else {
+        unreachable!()
+    };
+    let rename_tool = tools.iter().find(|t| t.name == "tasks.rename").unwrap();
+    assert_eq!(
+        rename_tool.parameters,
+        tasks_manifest()["capabilities"][0]["arguments"]
+    );
+    assert_eq!(rename_tool.description, "Rename one card on the board.");
+    // Arguments that fail the schema are refused with path and keyword, not dispatched.
+    let turn = sim.turn(&run);
+    sim.engine.handle_inbound(
+        sim.now,
+        &run,
+        turn,
+        Inbound::ToolCall {
+            call: CallId::new("bad"),
+            capability: rename(),
+            arguments: json!({"id": 7, "colour": "red"}),
+        },
+    );
+    sim.call(&run, "good", rename());
+    sim.end_turn(&run);
+    sim.apply_all();
+    assert_eq!(sim.invoked(&rename()), 1);
+    let Effect::OpenTurn { results, .. } = sim.last_turn() else {
+        unreachable!()
+    };
+    let CallResult::Refused {
+        refusal: Refusal::InvalidArguments { errors },
+    } = &results[0].result
+    else {
+        panic!("{results:?}");
+    };
+    let keywords: Vec<(String, String)> = errors
+        .iter()
+        .map(|e| match e {
+            ArgumentError::Schema(issue) => (issue.instance_path.clone(), issue.keyword.clone()),
+            other => panic!("{other:?}"),
+        })
+        .collect();
+    assert!(
+        keywords.contains(&("/id".into(), "type".into())),
+        "{keywords:?}"
+    );
+    assert!(
+        keywords.contains(&("".into(), "additionalProperties".into())),
+        "{keywords:?}"
+    );
+}
+
+#[test]
+fn ag_16_an_oversized_argument_is_a_typed_failure_never_a_truncation() {
+    let mut sim = Sim::new();
+    let run = sim.delegate(Autonomy::Auto);
+    let turn = sim.turn(&run);
+    let long = "x".repeat(100);
+    sim.engine.handle_inbound(
+        sim.now,
+        &run,
+        turn,
+        Inbound::ToolCall {
+            call: CallId::new("big"),
+            capability: rename(),
+            arguments: json!({"id": long}),
+        },
+    );
+    sim.end_turn(&run);
+    sim.apply_all();
+    assert_eq!(
+        sim.invoked(&rename()),
+        0,
+        "never dispatched, so never truncated"
+    );
+    assert_eq!(sim.state(&run), RunState::Acting, "the run goes on");
+    let Effect::OpenTurn { results, .. } = sim.last_turn() else {
+        unreachable!()
+    };
+    assert_eq!(
+        results[0].result,
+        CallResult::Refused {
+            refusal: Refusal::InvalidArguments {
+                errors: vec![ArgumentError::TooLarge {
+                    argument: "id".into(),
+                    limit: 64,
+                    size: 102
+                }]
+            }
+        }
+    );
+    let text = ArgumentError::TooLarge {
+        argument: "id".into(),
+        limit: 64,
+        size: 102,
+    }
+    .to_string();
+    assert!(
+        text.starts_with("AG-16:")
+            && text.contains("`id`")
+            && text.contains("64")
+            && text.contains("102")
+    );
+
+    // Every argument needs a limit, its own or the manifest's default.
+    let no_limit = with(
+        tasks_manifest(),
+        "/capabilities/0/argumentLimits",
+        json!({}),
+    );
+    let error = parse(&no_limit).unwrap_err();
+    assert!(error.breaks("AG-16"), "{error}");
+    let mut with_default = no_limit.clone();
+    with_default["defaultArgumentLimit"] = json!(128);
+    assert!(parse(&with_default).is_ok());
+    // An open schema without a default leaves arguments unlimited: refused.
+    let open = with(
+        tasks_manifest(),
+        "/capabilities/0/arguments/additionalProperties",
+        json!(true),
+    );
+    assert!(parse(&open).unwrap_err().breaks("AG-16"));
+}
+
+#[test]
+fn ag_17_the_declared_tier_is_audited_against_what_is_exposed() {
+    let reads_only = with(tasks_manifest(), "/tier", json!("reads-only"));
+    let error = parse(&reads_only).unwrap_err();
+    assert!(error.breaks("AG-17") && problem_paths(&error).contains(&"$.capabilities".to_owned()));
+    let mut irreversible = tasks_manifest();
+    irreversible["capabilities"][1]["effects"] = json!([{"name": "purge", "reversible": false}]);
+    let error = parse(&irreversible).unwrap_err();
+    assert!(error.breaks("AG-17"), "{error}");
+    assert!(problem_paths(&error).contains(&"$.capabilities[1].effects[0]".to_owned()));
+    let full = with(irreversible, "/tier", json!("full-acts"));
+    assert_eq!(parse(&full).unwrap().tier(), Tier::FullActs);
+    let mut readers = tasks_manifest();
+    readers["tier"] = json!("reads-only");
+    readers["capabilities"] = json!([]);
+    assert_eq!(parse(&readers).unwrap().tier(), Tier::ReadsOnly);
+}
+
+#[test]
+fn ag_18_reversibility_is_per_effect_and_external_effects_are_irreversible() {
+    let mut manifest = with(tasks_manifest(), "/tier", json!("full-acts"));
+    manifest["capabilities"][0]["effects"] = json!([
+        {"name": "retitle", "reversible": true},
+        {"name": "send-digest", "reversible": true},
+        {"name": "webhook", "reversible": true, "external": true},
+        {"name": "notify", "reversible": true}
+    ]);
+    let parsed = parse(&manifest).unwrap();
+    let effects = parsed.capability("rename").unwrap().effects();
+    let irreversible: Vec<bool> = effects.iter().map(EffectDecl::is_irreversible).collect();
+    assert_eq!(irreversible, [false, true, true, true]);
+    assert!(parsed.capability("rename").unwrap().is_irreversible());
+    assert!(!parsed.capability("archive").unwrap().is_irreversible());
+    // Declared reversible or not, a `send` is not allowed in reversible-acts.
+    let error = parse(&with(manifest, "/tier", json!("reversible-acts"))).unwrap_err();
+    assert!(
+        error.breaks("AG-17") && error.to_string().contains("AG-18"),
+        "{error}"
+    );
+}
+
+#[test]
+fn ag_19_reversal_goes_only_through_the_participants_own_history() {
+    // A reversible effect without a native history is a claim nobody can honour.
+    let error = parse(&with(tasks_manifest(), "/history", json!("none"))).unwrap_err();
+    assert!(error.breaks("AG-19"), "{error}");
+    // Rollback asks the history to revert to its mark; it never invokes a
+    // capability (a compensating call) to undo.
+    let mut sim = Sim::new();
+    let run = sim.delegate(Autonomy::Auto);
+    sim.propose(&run, &[rename(), archive()]);
+    sim.apply();
+    let invokes_before = sim.effects_of(|e| matches!(e, Effect::Invoke { .. })).len();
+    sim.fail("conflict");
+    let reverted = sim.answer_reverts(|_| Ok(()));
+    assert_eq!(reverted.len(), 1);
+    assert_eq!(
+        sim.effects_of(|e| matches!(e, Effect::Invoke { .. })).len(),
+        invokes_before
+    );
+    assert!(matches!(
+        sim.state(&run),
+        RunState::Returned {
+            outcome: Outcome::RolledBack,
+            ..
+        }
+    ));
+}
+
+fn board_manifest() -> Value {
+    let mut manifest = tasks_manifest();
+    manifest["capabilities"][0]["reads"] = json!(["board"]);
+    manifest
+}
+
+#[test]
+fn ag_20_a_stale_read_is_a_recoverable_error_not_a_run_failure() {
+    let mut sim = Sim::new();
+    sim.engine = Engine::new(config(), secret());
+    sim.mount(board_manifest(), None);
+    sim.publish("tasks", "board", 1, Origin::Author);
+    let run = sim.delegate(Autonomy::Auto);
+    // The acting party plans on version 1; the person edits the board meanwhile.
+    sim.call(&run, "c1", rename());
+    sim.publish("tasks", "board", 2, Origin::Author);
+    sim.end_turn(&run);
+    sim.give_marks();
+    assert!(
+        sim.take_invoke().is_none(),
+        "the stale act is not dispatched"
+    );
+    assert_eq!(
+        sim.state(&run),
+        RunState::Acting,
+        "recoverable: the run goes on"
+    );
+    let Effect::OpenTurn {
+        results, context, ..
+    } = sim.last_turn()
+    else {
+        unreachable!()
+    };
+    assert_eq!(
+        results[0].result,
+        CallResult::Refused {
+            refusal: Refusal::Stale {
+                read: ReadRef::new("tasks", "board"),
+                planned: Some(1),
+                current: Some(2)
+            }
+        }
+    );
+    // Re-read (the new turn's context) and re-plan: it goes through.
+    assert_eq!(
+        context
+            .get(&ReadRef::new("tasks", "board"))
+            .unwrap()
+            .version,
+        2
+    );
+    sim.propose(&run, &[rename(), rename()]);
+    sim.give_marks();
+    // The first rename moves the board on: the run's own write is not staleness.
+    sim.publish("tasks", "board", 3, Origin::Author);
+    sim.apply();
+    sim.apply();
+    // Each act carried the version it was planned against.
+    let planned: Vec<Vec<u64>> = sim
+        .effects_of(|e| matches!(e, Effect::Invoke { .. }))
+        .into_iter()
+        .map(|e| match e {
+            Effect::Invoke {
+                planned_against, ..
+            } => planned_against.iter().map(|s| s.version).collect(),
+            _ => unreachable!(),
+        })
+        .collect();
+    assert_eq!(planned, [vec![2], vec![3]]);
+}
+
+#[test]
+fn ag_21_an_undeclared_capability_is_correctable_and_bounded_by_budget() {
+    let mut sim = Sim::new();
+    let run = sim.delegate_with(
+        Delegation::new("x", Initiative::User, Autonomy::Auto).with_budget(Budget {
+            max_calls: 3,
+            ..config().default_budget
+        }),
+    );
+    let ghost = CapabilityRef::new("tasks", "teleport");
+    sim.propose(&run, &[ghost.clone(), ghost.clone()]);
+    assert_eq!(sim.state(&run), RunState::Acting, "not ended by itself");
+    let Effect::OpenTurn { results, .. } = sim.last_turn() else {
+        unreachable!()
+    };
+    assert!(results.iter().all(|r| r.result
+        == CallResult::Refused {
+            refusal: Refusal::UndeclaredCapability
+        }));
+    // Correcting costs calls; the budget bounds it.
+    sim.propose(&run, &[ghost.clone(), ghost]);
+    assert_eq!(
+        sim.state(&run),
+        RunState::Escalated {
+            reason: EscalationReason::BudgetExhausted {
+                limit: BudgetLimit::Calls
+            }
+        }
+    );
+}
+
+#[test]
+fn ag_23_an_ambiguous_address_asks_the_person_and_never_guesses() {
+    let mut sim = Sim::new();
+    sim.engine = Engine::new(config(), secret());
+    let sprint = sim.mount(tasks_manifest(), Some("sprint"));
+    let backlog = sim.mount(tasks_manifest(), Some("backlog"));
+    assert_eq!(sprint.as_str(), "tasks#sprint");
+    let run = sim.delegate(Autonomy::Auto);
+    sim.propose(&run, &[rename()]);
+    sim.give_marks();
+    assert!(sim.take_invoke().is_none(), "no guess");
+    let question = sim.last_question();
+    assert_eq!(
+        question.asker,
+        Asker::Engine {
+            call: CallId::new("c1-1"),
+            candidates: vec![backlog.clone(), sprint.clone()]
+        }
+    );
+    assert_eq!(
+        sim.state(&run),
+        RunState::Escalated {
+            reason: EscalationReason::AwaitingAnswer {
+                question: question.id.clone()
+            }
+        }
+    );
+    // Only an instance it offered is a valid answer.
+    assert!(matches!(
+        sim.engine.answer(
+            sim.now,
+            &question.id,
+            &question.digest,
+            json!({"participant": "tasks#other"})
+        ),
+        Err(AnswerError::Schema { .. })
+    ));
+    sim.engine
+        .answer(
+            sim.now,
+            &question.id,
+            &question.digest,
+            json!({"participant": "tasks#sprint"}),
+        )
+        .unwrap();
+    sim.drain();
+    sim.give_marks();
+    let (_, _, capability) = sim
+        .take_invoke()
+        .expect("dispatched to the chosen instance");
+    assert_eq!(capability, CapabilityRef::new("tasks#sprint", "rename"));
+    // An explicit address is not ambiguous.
+    sim.engine
+        .handle_call_result(
+            sim.now,
+            &run,
+            &CallId::new("c1-1"),
+            CallResult::Applied { value: json!(null) },
+        )
+        .unwrap();
+    sim.drain();
+    sim.propose(&run, &[CapabilityRef::new("tasks#backlog", "rename")]);
+    // A new address is a new scope (AG-7): the person allows it.
+    assert!(matches!(
+        sim.state(&run),
+        RunState::Escalated {
+            reason: EscalationReason::OutOfScope { .. }
+        }
+    ));
+    sim.resolve(&run, Resolution::Allow { budget: None });
+    sim.give_marks();
+    let (_, _, capability) = sim.take_invoke().expect("explicit instance");
+    assert_eq!(capability.participant, backlog);
+}
+
+#[test]
+fn manifests_reject_unknown_fields_with_their_path() {
+    let mut manifest = tasks_manifest();
+    manifest["capabilities"][1]["argumentz"] = json!({});
+    let error = parse(&manifest).unwrap_err();
+    assert_eq!(error.problems[0].path, "$.capabilities[1].argumentz");
+    assert!(error.problems[0].message.contains("argumentz"), "{error}");
+    let mut manifest = tasks_manifest();
+    manifest["reads"][0]["origin"] = json!("the internet");
+    let error = parse(&manifest).unwrap_err();
+    assert_eq!(error.problems[0].path, "$.reads[0].origin");
+    assert!(Manifest::parse("{\"id\": ").is_err());
+    assert!(Manifest::parse("[]").is_err());
+    let twice = with(tasks_manifest(), "/capabilities/1/name", json!("rename"));
+    assert!(parse(&twice)
+        .unwrap_err()
+        .to_string()
+        .contains("declared twice"));
+}
+
+#[test]
+fn registration_refuses_conflicts_and_bad_instance_names() {
+    let mut engine = Engine::new(config(), secret());
+    let manifest = engine
+        .parse_manifest(&tasks_manifest().to_string())
+        .unwrap();
+    engine.register(manifest.clone(), None).unwrap();
+    assert_eq!(
+        engine.register(manifest.clone(), None),
+        Err(RegisterError::AlreadyMounted(ParticipantId::new("tasks")))
+    );
+    let different = engine
+        .parse_manifest(
+            &with(
+                tasks_manifest(),
+                "/capabilities/0/description",
+                json!("Rename a card and nothing else."),
+            )
+            .to_string(),
+        )
+        .unwrap();
+    assert_eq!(
+        engine.register(different, Some("b")),
+        Err(RegisterError::ConflictingManifest(ParticipantId::new(
+            "tasks"
+        )))
+    );
+    assert!(matches!(
+        engine.register(manifest, Some("a.b")),
+        Err(RegisterError::InvalidInstance(_))
+    ));
+}
