@@ -1,0 +1,580 @@
+//! Authorization, consent and autonomy (§4, AG-24 … AG-31) and actor
+//! attribution (§5, AG-32 … AG-33), through the engine.
+
+mod common;
+
+use baton_core::*;
+use common::*;
+use serde_json::{json, Value};
+
+fn sim_with(ceiling: Autonomy, manifests: &[Value]) -> Sim {
+    let mut config = config();
+    config.ceiling = ceiling;
+    let mut sim = Sim::with_config(config.clone());
+    sim.engine = Engine::new(config, secret());
+    for manifest in manifests {
+        sim.mount(manifest.clone(), None);
+    }
+    sim
+}
+
+/// A mail participant whose `send` is irreversible.
+fn mail_manifest() -> Value {
+    json!({
+        "id": "mail",
+        "label": "Mail",
+        "description": "The person's outgoing mail.",
+        "tier": "full-acts",
+        "history": "native",
+        "capabilities": [{
+            "name": "send",
+            "description": "Send one drafted message to its recipients.",
+            "arguments": {"type": "object", "properties": {"id": {"type": "string"}}, "additionalProperties": false},
+            "argumentLimits": {"id": 64},
+            "effects": [{"name": "send", "reversible": false}]
+        }]
+    })
+}
+
+fn send() -> CapabilityRef {
+    CapabilityRef::new("mail", "send")
+}
+
+#[test]
+fn ag_24_the_person_may_only_lower_the_ceiling() {
+    // Ceiling review, the person asks for auto: still reviewed.
+    let mut sim = sim_with(Autonomy::Review, &[tasks_manifest()]);
+    let run = sim.delegate(Autonomy::Auto);
+    assert_eq!(sim.engine.run(&run).unwrap().autonomy(), Autonomy::Review);
+    sim.propose(&run, &[rename()]);
+    assert_eq!(sim.state(&run), RunState::Reviewing);
+    // Ceiling auto, the person lowers to review: reviewed.
+    let mut sim = sim_with(Autonomy::Auto, &[tasks_manifest()]);
+    let run = sim.delegate(Autonomy::Review);
+    sim.propose(&run, &[rename()]);
+    assert_eq!(sim.state(&run), RunState::Reviewing);
+}
+
+#[test]
+fn ag_24_a_capability_may_demand_more_control_never_less() {
+    let mut strict = tasks_manifest();
+    strict["capabilities"][1]["maxAutonomy"] = json!("review");
+    let mut sim = sim_with(Autonomy::Auto, &[strict]);
+    let run = sim.delegate(Autonomy::Auto);
+    sim.propose(&run, &[rename()]);
+    assert!(
+        matches!(sim.state(&run), RunState::Acting),
+        "rename allows auto"
+    );
+    let run = sim.delegate(Autonomy::Auto);
+    sim.propose(&run, &[rename(), archive()]);
+    assert_eq!(
+        sim.state(&run),
+        RunState::Reviewing,
+        "archive demands review"
+    );
+    // A laxer capability cannot raise a reviewed run.
+    let mut lax = tasks_manifest();
+    lax["capabilities"][0]["maxAutonomy"] = json!("auto");
+    let mut sim = sim_with(Autonomy::Review, &[lax]);
+    let run = sim.delegate(Autonomy::Auto);
+    sim.propose(&run, &[rename()]);
+    assert_eq!(sim.state(&run), RunState::Reviewing);
+}
+
+#[test]
+fn ag_24_deny_overrides() {
+    let mut sim = sim_with(Autonomy::Auto, &[tasks_manifest()]);
+    let scope = GrantScope {
+        participant: ParticipantId::new("tasks"),
+        capability: Some("archive".into()),
+    };
+    sim.engine
+        .grant(sim.now, scope.clone(), Decision::Allow, 60_000)
+        .unwrap();
+    sim.engine
+        .grant(sim.now, scope, Decision::Deny, 60_000)
+        .unwrap();
+    let run = sim.delegate(Autonomy::Auto);
+    sim.propose(&run, &[archive(), rename()]);
+    sim.apply_all();
+    assert_eq!(sim.invoked(&archive()), 0);
+    assert_eq!(sim.invoked(&rename()), 1);
+    let Effect::OpenTurn { results, .. } = sim.last_turn() else {
+        unreachable!()
+    };
+    assert_eq!(
+        results[0].result,
+        CallResult::Refused {
+            refusal: Refusal::Denied
+        }
+    );
+}
+
+#[test]
+fn ag_25_an_irreversible_effect_requires_review_even_under_auto() {
+    let mut sim = sim_with(Autonomy::Auto, &[tasks_manifest(), mail_manifest()]);
+    let run = sim.delegate(Autonomy::Auto);
+    sim.propose(&run, &[rename(), send()]);
+    assert_eq!(sim.state(&run), RunState::Reviewing);
+    let sheet = sim.engine.review(&run).unwrap();
+    assert_eq!(
+        sheet
+            .items
+            .iter()
+            .map(|i| i.irreversible)
+            .collect::<Vec<_>>(),
+        [false, true]
+    );
+    sim.authorize(&run);
+    sim.apply_all();
+    assert_eq!(sim.invoked(&send()), 1, "the reviewed send goes out");
+    // A later send was never reviewed on its own: it escalates even though
+    // `mail.send` is in the allowlist.
+    sim.propose(&run, &[send()]);
+    assert!(matches!(
+        sim.state(&run),
+        RunState::Escalated {
+            reason: EscalationReason::ReviewRequired { .. }
+        }
+    ));
+    assert_eq!(sim.invoked(&send()), 1);
+    sim.resolve(&run, Resolution::Allow { budget: None });
+    sim.apply_all();
+    assert_eq!(sim.invoked(&send()), 2);
+}
+
+#[test]
+fn ag_27_reads_carry_a_version_and_an_origin_tag() {
+    let manifest = Manifest::parse(&tasks_manifest().to_string()).unwrap();
+    assert_eq!(manifest.read("board").unwrap().origin, Origin::Author);
+    let mut imported = tasks_manifest();
+    imported["reads"][0]["origin"] = json!("imported");
+    assert_eq!(
+        Manifest::parse(&imported.to_string())
+            .unwrap()
+            .read("board")
+            .unwrap()
+            .origin,
+        Origin::Imported
+    );
+    let mut sim = Sim::new();
+    sim.publish("tasks", "board", 4, Origin::ThirdParty);
+    sim.delegate(Autonomy::Review);
+    let Effect::OpenTurn { context, .. } = sim.last_turn() else {
+        unreachable!()
+    };
+    assert_eq!(
+        context.reads,
+        vec![ReadStamp {
+            read: ReadRef::new("tasks", "board"),
+            version: 4,
+            origin: Origin::ThirdParty
+        }]
+    );
+}
+
+#[test]
+fn ag_28_an_untrusted_origin_in_context_lowers_the_ceiling() {
+    let mut sim = sim_with(Autonomy::Auto, &[tasks_manifest()]);
+    sim.publish("tasks", "board", 1, Origin::Author);
+    let run = sim.delegate(Autonomy::Auto);
+    sim.propose(&run, &[rename()]);
+    assert_eq!(sim.state(&run), RunState::Acting, "author content: auto");
+    sim.give_marks();
+    // Third-party content reaches the context of the next turn (say the card
+    // text was pasted from an email)…
+    sim.publish("mail", "inbox", 1, Origin::ThirdParty);
+    sim.apply();
+    // …and what the acting party proposes after reading it needs review.
+    sim.propose(&run, &[rename()]);
+    assert!(matches!(
+        sim.state(&run),
+        RunState::Escalated {
+            reason: EscalationReason::ReviewRequired { .. }
+        }
+    ));
+    assert_eq!(sim.invoked(&rename()), 1);
+    // From the start, third-party content sends an auto plan to review.
+    let mut sim = sim_with(Autonomy::Auto, &[tasks_manifest()]);
+    sim.publish("tasks", "board", 1, Origin::Imported);
+    let run = sim.delegate(Autonomy::Auto);
+    assert_eq!(sim.engine.run(&run).unwrap().autonomy(), Autonomy::Auto);
+    sim.propose(&run, &[rename()]);
+    assert_eq!(sim.state(&run), RunState::Reviewing);
+    assert_eq!(sim.engine.run(&run).unwrap().autonomy(), Autonomy::Review);
+}
+
+fn authorized_fingerprints(sim: &Sim, run: &RunId) -> Vec<Digest> {
+    sim.engine
+        .run(run)
+        .unwrap()
+        .journal()
+        .iter()
+        .filter_map(|r| match &r.entry {
+            JournalEntry::Authorized { fingerprint, .. } => Some(*fingerprint),
+            JournalEntry::Reauthorized { fingerprint, .. } => Some(*fingerprint),
+            _ => None,
+        })
+        .collect()
+}
+
+#[test]
+fn ag_29_authorization_binds_a_fingerprint_and_recomputes_on_drift() {
+    let mut sim = sim_with(Autonomy::Auto, &[tasks_manifest()]);
+    sim.publish("tasks", "board", 1, Origin::Author);
+    sim.publish("settings", "form", 1, Origin::Author);
+    let run = sim.delegate(Autonomy::Auto);
+    sim.propose(&run, &[rename(), archive(), rename(), archive()]);
+    let seen = [
+        ReadStamp {
+            read: ReadRef::new("settings", "form"),
+            version: 1,
+            origin: Origin::Author,
+        },
+        ReadStamp {
+            read: ReadRef::new("tasks", "board"),
+            version: 1,
+            origin: Origin::Author,
+        },
+    ];
+    // Authorized (here by the engine, at `auto`) against exactly what was seen.
+    assert_eq!(authorized_fingerprints(&sim, &run), [fingerprint(&seen)]);
+    sim.give_marks();
+    // While the first call runs, someone else changes another participant's
+    // read. Same origins: the recomputed authorization is identical, and it
+    // is re-approved under a new fingerprint before the next dispatch.
+    sim.publish("settings", "form", 2, Origin::Author);
+    sim.apply();
+    assert_eq!(sim.state(&run), RunState::Acting);
+    let after_version = [
+        ReadStamp {
+            read: ReadRef::new("settings", "form"),
+            version: 2,
+            origin: Origin::Author,
+        },
+        seen[1].clone(),
+    ];
+    assert_eq!(
+        authorized_fingerprints(&sim, &run)[1],
+        fingerprint(&after_version)
+    );
+    // A change of origin recomputes differently: back to the person.
+    sim.publish("settings", "form", 3, Origin::ThirdParty);
+    sim.apply();
+    assert!(sim.take_invoke().is_none());
+    assert_eq!(
+        sim.state(&run),
+        RunState::Escalated {
+            reason: EscalationReason::Drift {
+                reads: vec![ReadRef::new("settings", "form")]
+            }
+        }
+    );
+    sim.resolve(&run, Resolution::Review);
+    assert_eq!(sim.state(&run), RunState::Reviewing);
+    let sheet = sim.engine.review(&run).unwrap();
+    assert_eq!(
+        sheet.items.len(),
+        2,
+        "the acts not yet done are reviewed again"
+    );
+}
+
+#[test]
+fn ag_29_the_review_sheet_shows_the_fingerprint_it_binds() {
+    let mut sim = sim_with(Autonomy::Auto, &[tasks_manifest()]);
+    sim.publish("tasks", "board", 5, Origin::Author);
+    let run = sim.delegate(Autonomy::Review);
+    sim.propose(&run, &[rename()]);
+    let sheet = sim.engine.review(&run).unwrap();
+    let seen = [ReadStamp {
+        read: ReadRef::new("tasks", "board"),
+        version: 5,
+        origin: Origin::Author,
+    }];
+    assert_eq!(sheet.fingerprint, fingerprint(&seen));
+    sim.authorize(&run);
+    assert_eq!(authorized_fingerprints(&sim, &run), [sheet.fingerprint]);
+}
+
+#[test]
+fn ag_29_an_authorization_lapses_after_its_time_to_live() {
+    let mut config = config();
+    config.authorization_ttl_ms = 5_000;
+    let mut sim = Sim::with_config(config);
+    let run = sim.delegate(Autonomy::Review);
+    sim.propose(&run, &[rename()]);
+    sim.authorize(&run);
+    sim.apply();
+    sim.now += 5_000;
+    let invoked = sim.invoked(&rename());
+    sim.propose(&run, &[rename()]);
+    assert_eq!(
+        sim.state(&run),
+        RunState::Escalated {
+            reason: EscalationReason::AuthorizationExpired
+        }
+    );
+    sim.give_marks();
+    assert_eq!(
+        sim.invoked(&rename()),
+        invoked,
+        "nothing goes out on a lapsed authorization"
+    );
+    // The person confirms again: a fresh authorization with a fresh lifetime.
+    sim.resolve(&run, Resolution::Allow { budget: None });
+    sim.apply();
+    assert_eq!(sim.invoked(&rename()), invoked + 1);
+    let expiries: Vec<u64> = sim
+        .engine
+        .run(&run)
+        .unwrap()
+        .journal()
+        .iter()
+        .filter_map(|r| match &r.entry {
+            JournalEntry::Authorized { expires_at, .. } => Some(*expires_at),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(expiries, [1_000 + 5_000, sim.now + 5_000]);
+}
+
+#[test]
+fn ag_30_persistent_grants_have_a_scope_and_a_ttl_and_are_regated() {
+    let mut sim = sim_with(Autonomy::Auto, &[tasks_manifest()]);
+    // Without a time to live, or out of scope, there is no grant.
+    let scope = GrantScope {
+        participant: ParticipantId::new("tasks"),
+        capability: Some("rename".into()),
+    };
+    assert_eq!(
+        sim.engine.grant(sim.now, scope.clone(), Decision::Allow, 0),
+        Err(GrantError::NoTimeToLive)
+    );
+    assert!(sim
+        .engine
+        .grant(
+            sim.now,
+            GrantScope {
+                participant: ParticipantId::new("nope"),
+                capability: None
+            },
+            Decision::Allow,
+            1
+        )
+        .is_err());
+    assert!(sim
+        .engine
+        .grant(
+            sim.now,
+            GrantScope {
+                participant: ParticipantId::new("tasks"),
+                capability: Some("fly".into())
+            },
+            Decision::Allow,
+            1
+        )
+        .is_err());
+    let grant = sim
+        .engine
+        .grant(sim.now, scope, Decision::Allow, 60_000)
+        .unwrap();
+    // The person reviews by default, but "always allow rename" covers this plan.
+    let run = sim.delegate(Autonomy::Review);
+    sim.propose(&run, &[rename()]);
+    assert_eq!(sim.state(&run), RunState::Acting);
+    // It does not reach beyond its scope.
+    let other = sim.delegate(Autonomy::Review);
+    sim.propose(&other, &[archive()]);
+    assert_eq!(sim.state(&other), RunState::Reviewing);
+    // It lapses.
+    sim.now = grant.expires_at;
+    let late = sim.delegate(Autonomy::Review);
+    sim.propose(&late, &[rename()]);
+    assert_eq!(sim.state(&late), RunState::Reviewing);
+    assert_eq!(sim.engine.grants(sim.now)[0].1, false);
+    // And it is re-gated when the capability set changes.
+    let grant = sim
+        .engine
+        .grant(
+            sim.now,
+            GrantScope {
+                participant: ParticipantId::new("tasks"),
+                capability: None,
+            },
+            Decision::Allow,
+            60_000,
+        )
+        .unwrap();
+    assert!(sim
+        .engine
+        .grants(sim.now)
+        .iter()
+        .any(|(g, live)| g.id == grant.id && *live));
+    sim.engine.unregister(&ParticipantId::new("tasks"));
+    let mut changed = tasks_manifest();
+    changed["capabilities"][1]["effects"] = json!([{"name": "archive-item", "reversible": true}, {"name": "reindex", "reversible": true}]);
+    sim.mount(changed, None);
+    assert!(sim
+        .engine
+        .grants(sim.now)
+        .iter()
+        .any(|(g, live)| g.id == grant.id && !*live));
+    let regated = sim.delegate(Autonomy::Review);
+    sim.propose(&regated, &[rename()]);
+    assert_eq!(sim.state(&regated), RunState::Reviewing);
+}
+
+fn previewing_tasks() -> Value {
+    let mut manifest = tasks_manifest();
+    manifest["preview"] = json!(true);
+    manifest
+}
+
+#[test]
+fn ag_31_review_presents_the_concrete_change_in_the_apps_own_domain() {
+    let mut sim = sim_with(Autonomy::Auto, &[previewing_tasks(), settings_manifest()]);
+    let run = sim.delegate(Autonomy::Review);
+    sim.propose(&run, &[rename(), theme()]);
+    assert_eq!(sim.state(&run), RunState::Reviewing);
+    let previews = sim.effects_of(|e| matches!(e, Effect::Preview { .. }));
+    assert_eq!(
+        previews.len(),
+        1,
+        "only the participant that renders previews is asked"
+    );
+    // Not authorizable before the change itself can be shown.
+    let sheet = sim.engine.review(&run).unwrap();
+    assert!(!sheet.ready);
+    assert_eq!(sheet.items[0].change, ProposedChange::Pending);
+    let error = sim
+        .engine
+        .authorize(sim.now, &run, sheet.revision, Authorization::default())
+        .unwrap_err();
+    assert!(error.to_string().starts_with("AG-31:"), "{error}");
+    let diff = json!({"card": "c1-1", "title": {"from": "Draft", "to": "Ship it"}});
+    sim.engine
+        .handle_preview(sim.now, &run, &CallId::new("c1-1"), Ok(diff.clone()))
+        .unwrap();
+    let sheet = sim.engine.review(&run).unwrap();
+    assert!(sheet.ready);
+    assert_eq!(
+        sheet.items[0].change,
+        ProposedChange::Preview { value: diff }
+    );
+    assert_eq!(
+        sheet.items[0].participant_label.as_deref(),
+        Some("Task board")
+    );
+    // Without a preview, the structured arguments — never prose.
+    assert_eq!(
+        sheet.items[1].change,
+        ProposedChange::Arguments {
+            arguments: json!({"id": "c1-2"}),
+            note: None
+        }
+    );
+    // The fence covers what was seen: the old revision is stale.
+    assert!(matches!(
+        sim.engine
+            .authorize(sim.now, &run, sheet.revision - 1, Authorization::default()),
+        Err(CommandError::StaleRevision { .. })
+    ));
+    sim.engine
+        .authorize(sim.now, &run, sheet.revision, Authorization::default())
+        .unwrap();
+    sim.drain();
+    assert_eq!(sim.state(&run), RunState::Acting);
+}
+
+#[test]
+fn ag_31_a_failed_preview_falls_back_to_the_arguments_and_says_why() {
+    let mut sim = sim_with(Autonomy::Auto, &[previewing_tasks()]);
+    let run = sim.delegate(Autonomy::Review);
+    sim.propose(&run, &[rename()]);
+    sim.engine
+        .handle_preview(
+            sim.now,
+            &run,
+            &CallId::new("c1-1"),
+            Err("card was deleted".into()),
+        )
+        .unwrap();
+    let sheet = sim.engine.review(&run).unwrap();
+    assert_eq!(
+        sheet.items[0].change,
+        ProposedChange::Arguments {
+            arguments: json!({"id": "c1-1"}),
+            note: Some("the preview failed: card was deleted".into())
+        }
+    );
+    assert!(sheet.ready);
+}
+
+#[test]
+fn ag_32_every_call_carries_an_actor_reference_and_none_means_the_person() {
+    let mut sim = Sim::new();
+    let run = sim.delegate(Autonomy::Auto);
+    sim.propose(&run, &[rename(), theme()]);
+    sim.give_marks();
+    let invokes = || sim.effects_of(|e| matches!(e, Effect::Invoke { .. }));
+    let Effect::Invoke { actor, call, .. } = invokes().pop().unwrap() else {
+        unreachable!()
+    };
+    let identity = sim.engine.resolve_actor(&actor).unwrap();
+    assert_eq!((identity.run, identity.call), (run.clone(), call));
+    assert_eq!(sim.engine.admit_mutation(None), Ok(Attribution::Person));
+    // Each call gets its own reference.
+    sim.apply();
+    sim.give_marks();
+    let Effect::Invoke { actor: second, .. } = sim
+        .effects_of(|e| matches!(e, Effect::Invoke { .. }))
+        .pop()
+        .unwrap()
+    else {
+        unreachable!()
+    };
+    assert_ne!(actor, second);
+}
+
+#[test]
+fn ag_33_forged_altered_or_foreign_references_resolve_to_nothing() {
+    let mut sim = Sim::new();
+    let run = sim.delegate(Autonomy::Auto);
+    sim.propose(&run, &[rename()]);
+    sim.give_marks();
+    let genuine = sim.engine.actor_for(&run).unwrap();
+    assert!(sim.engine.resolve_actor(&genuine).is_some());
+    let text = genuine.as_str();
+    let altered = format!("{}0{}", &text[..text.len() - 1], "");
+    let forged = [
+        ActorRef::new(""),
+        ActorRef::new("person"),
+        ActorRef::new(format!("{run}#c1-1")),
+        ActorRef::new(altered),
+        ActorRef::new(text.replacen("baton1", "baton2", 1)),
+    ];
+    for reference in &forged {
+        assert_eq!(sim.engine.resolve_actor(reference), None, "{reference}");
+        assert!(sim.engine.admit_mutation(Some(reference)).is_err());
+    }
+    // The same identity minted by an engine with another secret is foreign.
+    let mut config_b = config();
+    config_b.session = SessionId::new("s");
+    let mut other = Engine::new(config_b, ActorSecret::new([9; 32]));
+    declare_all(&mut other);
+    let twin = other
+        .delegate(
+            sim.now,
+            Delegation::new("x", Initiative::User, Autonomy::Auto),
+        )
+        .unwrap();
+    assert_eq!(twin, run);
+    assert_eq!(other.actor_for(&twin), None);
+    assert_eq!(
+        sim.engine
+            .resolve_actor(&ActorRef::new(genuine.as_str().to_owned())),
+        sim.engine.resolve_actor(&genuine)
+    );
+}
