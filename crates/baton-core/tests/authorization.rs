@@ -393,7 +393,7 @@ fn ag_30_persistent_grants_have_a_scope_and_a_ttl_and_are_regated() {
     let late = sim.delegate(Autonomy::Review);
     sim.propose(&late, &[rename()]);
     assert_eq!(sim.state(&late), RunState::Reviewing);
-    assert_eq!(sim.engine.grants(sim.now)[0].1, false);
+    assert!(!sim.engine.grants(sim.now)[0].1);
     // And it is re-gated when the capability set changes.
     let grant = sim
         .engine
