@@ -885,12 +885,7 @@ impl Engine {
         let mut result = Reconciliation::default();
         for id in &overdue {
             let expired = self.with_run(now, id, |run, step| {
-                run.settle(step);
-                run.rollback = None;
-                run.in_flight = None;
-                if !run.state().is_terminal() {
-                    run.close(step, Actor::Engine, ReturnReason::QuestionExpired);
-                }
+                run.abandon(step, Outcome::Error, ReturnReason::QuestionExpired);
             });
             result.expired += u32::from(expired.is_some());
         }
@@ -903,11 +898,7 @@ impl Engine {
         let active: Vec<RunId> = self.active_runs().map(|run| run.id().clone()).collect();
         for id in &active {
             self.with_run(now, id, |run, step| {
-                // The page that held the marks and the in-flight call is gone:
-                // there is nothing to revert with, so the run ends as it is.
-                run.rollback = None;
-                run.in_flight = None;
-                run.close(step, Actor::Engine, ReturnReason::Interrupted);
+                run.abandon(step, Outcome::Aborted, ReturnReason::Interrupted);
             });
         }
         result.interrupted = u32::try_from(active.len()).unwrap_or(u32::MAX);

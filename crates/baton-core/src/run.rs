@@ -586,6 +586,22 @@ impl Run {
     /// receipt is emitted by the close that ends the escalation, and that same
     /// step clears the escalation (terminal, or rolling back) — in memory and
     /// in every later snapshot — so no replay or restore can emit it again.
+    /// Ends a run left over by a previous engine instance. The page that
+    /// held its participants' history and its in-flight call is gone, so
+    /// nothing can be reverted: the run ends as it stands.
+    pub(crate) fn abandon(&mut self, step: &mut Step<'_>, outcome: Outcome, reason: ReturnReason) {
+        if self.state.is_terminal() {
+            return;
+        }
+        self.pending_question = None;
+        if let Some(open) = self.question.take() {
+            let expired = reason == ReturnReason::QuestionExpired;
+            self.close_question(step, &open.id, expired);
+        }
+        self.turn = None;
+        self.finish(step, Actor::Engine, outcome, reason);
+    }
+
     fn emit_receipt_if_unresolved(&mut self, step: &mut Step<'_>, category: &Category) {
         if matches!(category, Category::Person) {
             return;
