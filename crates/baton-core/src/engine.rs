@@ -720,13 +720,10 @@ impl Engine {
                 StateName::Offered | StateName::Planned | StateName::Reviewing
                     if run.usage().calls == 0 =>
                 {
-                    run.close_turn_for_cancel(step);
-                    run.enter(
+                    run.cancel(
                         step,
                         Actor::Person,
-                        RunState::Cancelled {
-                            reason: CancelReason::Rejected { note: note.into() },
-                        },
+                        CancelReason::Rejected { note: note.into() },
                     );
                     Ok(())
                 }

@@ -892,13 +892,7 @@ impl Run {
             }
             StateName::Offered => {
                 if turn.proposals.is_empty() {
-                    self.transition(
-                        step,
-                        Actor::ActingParty,
-                        RunState::Cancelled {
-                            reason: CancelReason::NoPlan,
-                        },
-                    );
+                    self.cancel(step, Actor::ActingParty, CancelReason::NoPlan);
                 } else {
                     self.accept_plan(step, Actor::ActingParty, turn.proposals);
                 }
@@ -1083,8 +1077,9 @@ impl Run {
         self.escalation = None;
     }
 
-    /// Aborts the transport request of the open turn, if any.
-    pub(crate) fn close_turn_for_cancel(&mut self, step: &mut Step<'_>) {
+    /// Ends the run before anything was authorized: its open turn is
+    /// aborted and its question withdrawn.
+    pub(crate) fn cancel(&mut self, step: &mut Step<'_>, actor: Actor, reason: CancelReason) {
         if let Some(turn) = self.turn.take() {
             Self::emit(
                 step,
@@ -1094,6 +1089,11 @@ impl Run {
                 },
             );
         }
+        self.pending_question = None;
+        if let Some(open) = self.question.take() {
+            self.close_question(step, &open.id, false);
+        }
+        self.transition(step, actor, RunState::Cancelled { reason });
     }
 
     pub(crate) fn enter(&mut self, step: &mut Step<'_>, actor: Actor, to: RunState) {

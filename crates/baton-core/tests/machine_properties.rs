@@ -66,6 +66,15 @@ enum Op {
         kind: u8,
     },
     Advance(u64),
+    /// The acting party asks the person something in the open turn.
+    Ask {
+        run: usize,
+        schema: bool,
+    },
+    /// The person replies to the newest open question in one of several ways.
+    Reply {
+        kind: u8,
+    },
     /// The cooperative next step for a run: whatever a well-behaved acting
     /// party, participant or person would do next.
     Progress {
@@ -107,6 +116,8 @@ fn op() -> impl Strategy<Value = Op> {
         1 => (0usize..8, 0u8..3).prop_map(|(run, kind)| Op::BogusReport { run, kind }),
         6 => clock.prop_map(Op::Advance),
         24 => (run.clone(), 0usize..8).prop_map(|(run, choice)| Op::Progress { run, choice }),
+        2 => (run.clone(), any::<bool>()).prop_map(|(run, schema)| Op::Ask { run, schema }),
+        3 => (0u8..7).prop_map(|kind| Op::Reply { kind }),
     ]
 }
 
@@ -396,14 +407,73 @@ impl Harness {
                 self.engine.handle_timeout(self.now);
             }
             Op::Progress { run, choice } => self.progress(run, choice),
+            Op::Ask { run, schema } => {
+                if let Some((run, turn)) = self.open(run) {
+                    self.calls += 1;
+                    let inbound = Inbound::Question {
+                        request: format!("q{}", self.calls),
+                        prompt: "?".into(),
+                        schema: schema.then(|| json!({"type": "object"})),
+                        deadline_ms: None,
+                    };
+                    self.engine.handle_inbound(now, &run, turn, inbound);
+                }
+            }
+            Op::Reply { kind } => self.reply(kind),
         }
         self.drain();
+    }
+
+    fn reply(&mut self, kind: u8) {
+        let now = self.now;
+        let Some(question) = self
+            .engine
+            .questions()
+            .filter(|q| q.state.is_open())
+            .last()
+            .cloned()
+        else {
+            return;
+        };
+        let valid = if question.schema.is_some() {
+            json!({})
+        } else {
+            json!("text")
+        };
+        let result = match kind {
+            0 | 1 => self
+                .engine
+                .answer(now, &question.id, &question.digest, valid)
+                .map(|_| ()),
+            2 => self
+                .engine
+                .answer(now, &question.id, &question.digest, json!(17))
+                .map(|_| ()),
+            3 => self
+                .engine
+                .answer(now, &question.id, &Digest::of_bytes(b"x"), valid)
+                .map(|_| ()),
+            4 => self.engine.decline(now, &question.id),
+            5 => self.engine.dismiss(now, &question.id),
+            _ => self.engine.postpone(now, &question.id, now + 1_000),
+        };
+        if matches!(kind, 2 | 3) {
+            assert!(result.is_err(), "a bad answer must fail closed");
+        }
     }
 
     fn progress(&mut self, index: usize, choice: usize) {
         let Some(run) = self.run(index) else {
             return;
         };
+        if self
+            .engine
+            .questions()
+            .any(|q| q.run == run && q.state.is_open())
+        {
+            self.reply(0);
+            return;
+        }
         let pending = self.effects.iter().any(|e| match e {
             Effect::Mark { run: r, .. }
             | Effect::Invoke { run: r, .. }
@@ -526,6 +596,11 @@ proptest! {
                     None if run.state().is_terminal() => { frozen.insert(run.id().clone(), now); }
                     None => {}
                 }
+            }
+            // And no question stays open for a run that has ended.
+            for question in harness.engine.questions().filter(|q| q.state.is_open()) {
+                let run = harness.engine.run(&question.run).unwrap();
+                prop_assert!(!run.state().is_terminal(), "{} is open for ended run {}", question.id, run.id());
             }
         }
     }

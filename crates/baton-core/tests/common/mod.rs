@@ -102,12 +102,20 @@ pub fn settings_manifest() -> Value {
     })
 }
 
+/// The three test manifests, parsed once per test binary.
+pub fn manifests() -> &'static [Manifest] {
+    static PARSED: std::sync::OnceLock<Vec<Manifest>> = std::sync::OnceLock::new();
+    PARSED.get_or_init(|| {
+        [tasks_manifest(), notes_manifest(), settings_manifest()]
+            .iter()
+            .map(|m| Manifest::parse(&m.to_string()).expect("test manifests are valid"))
+            .collect()
+    })
+}
+
 pub fn declare_all(engine: &mut Engine) {
-    for manifest in [tasks_manifest(), notes_manifest(), settings_manifest()] {
-        let manifest = engine
-            .parse_manifest(&manifest.to_string())
-            .expect("test manifests are valid");
-        engine.register(manifest, None).expect("mounted");
+    for manifest in manifests() {
+        engine.register(manifest.clone(), None).expect("mounted");
     }
 }
 
