@@ -58,16 +58,110 @@
 //! terminal causes coincide, the fixed precedence decides: integrity
 //! violation, then explicit close, turn deadman, run deadline, budget
 //! exhausted. Traffic that does not belong to an open turn never starts or
-//! revives a run — it is an integrity [`Finding`]. `system` and `scheduled` runs have an hourly start
-//! quota. Budget exhaustion that nobody resolves emits exactly one
+//! revives a run — it is an integrity [`Finding`]. `system` and `scheduled`
+//! runs have an hourly start quota. Budget exhaustion that nobody resolves emits exactly one
 //! [`Event::EscalationReceipt`]; the step that emits it also closes the
 //! escalation, so restores and replays never repeat it.
+//!
+//! ## What the machine governs (§3 – §5)
+//!
+//! **Manifests** are inert data (AG-12): a participant's id, label,
+//! description, maturity tier and its capabilities and reads, each with a
+//! description for the acting party (AG-14). Arguments are typed by JSON
+//! Schema 2020-12 — compiled once, `format` asserted, nothing fetched — and
+//! projected unchanged as tools (AG-15); every argument has a byte limit
+//! (AG-16); the tier is audited (AG-17); reversibility is declared per effect,
+//! and `send`, `publish`, `notify` or `external` effects are irreversible
+//! (AG-18); reversal goes only through the participant's own history (AG-19).
+//! Parsing is strict: an unknown field is refused with its JSON path.
+//!
+//! **Before a call is dispatched** it passes, in order: the call budget,
+//! declaration (an undeclared capability is a correctable refusal, AG-21),
+//! the allowlist (AG-7), its arguments (AG-15, AG-16), the freshness of the
+//! reads it acts on (a stale read is a correctable refusal, AG-20), its
+//! resolved autonomy and the authorization's fingerprint and lifetime.
+//!
+//! **Autonomy** resolves per call ([`resolve`]): the application's ceiling,
+//! lowered one step by untrusted content in the turn's context (AG-28); the
+//! person may only lower it; a capability may only demand more control;
+//! irreversible effects need review (AG-25); `system` and `scheduled` runs
+//! are clamped to review (AG-26); a deny overrides everything (AG-24).
+//! Persistent [`Grant`]s carry a scope and a time to live and stop applying
+//! when the participant's capability set changes (AG-30).
+//!
+//! **Authorization** derives an allowlist and a budget, bound to the
+//! [`fingerprint`] of the reads it was computed on and a time to live. On
+//! drift it is recomputed: the same result is re-approved under a new
+//! fingerprint, a different one goes back to the person (AG-29). The review
+//! shows each planned act's concrete change — the participant's preview, or
+//! the structured arguments — never prose (AG-31).
+//!
+//! **Actor references** are minted by the engine and keyed with its secret
+//! (HMAC-SHA-256): every call carries one, no reference means the person, and
+//! a forged, altered or foreign reference resolves to nothing (AG-32, AG-33).
+//!
+//! **Questions** (the elicitation channel, AG-41, AG-48): the acting party —
+//! or the engine, when an address is ambiguous (AG-23) — asks the person,
+//! optionally with a schema. Answers bind the question's id and request
+//! digest, are validated, and fail closed; a question can be declined,
+//! dismissed or postponed and expires at its deadline.
+//!
+//! ```
+//! use baton_core::*;
+//! use serde_json::json;
+//!
+//! let mut engine = Engine::new(EngineConfig::new("s"), ActorSecret::new([1; 32]));
+//! // A participant declares what it can do. Nothing happens yet (AG-12).
+//! let manifest = engine.parse_manifest(r#"{
+//!     "id": "tasks", "label": "Task board", "tier": "reversible-acts", "history": "native",
+//!     "description": "The team's task board: cards in columns.",
+//!     "preview": true,
+//!     "capabilities": [{
+//!         "name": "move", "description": "Move one card to another column.",
+//!         "arguments": {"type": "object", "required": ["card", "column"],
+//!                       "properties": {"card": {"type": "string"}, "column": {"enum": ["todo", "done"]}},
+//!                       "additionalProperties": false},
+//!         "argumentLimits": {"card": 64, "column": 16},
+//!         "effects": [{"name": "reorder", "reversible": true}],
+//!         "reads": ["board"]
+//!     }],
+//!     "reads": [{"name": "board", "description": "Every card with its column.", "origin": "author"}]
+//! }"#).unwrap();
+//! engine.register(manifest, None).unwrap();
+//! engine.publish_read(ReadStamp { read: ReadRef::new("tasks", "board"), version: 1, origin: Origin::Author });
+//!
+//! // The person delegates; the acting party proposes a plan.
+//! let run = engine.delegate(0, Delegation::new("Close the done cards", Initiative::User, Autonomy::Review)).unwrap();
+//! let turn = engine.run(&run).unwrap().open_turn().unwrap();
+//! engine.handle_inbound(0, &run, turn, Inbound::ToolCall {
+//!     call: CallId::new("call-1"),
+//!     capability: CapabilityRef::new("tasks", "move"),
+//!     arguments: json!({"card": "c7", "column": "done"}),
+//! });
+//! engine.handle_inbound(0, &run, turn, Inbound::TurnEnd);
+//!
+//! // Review: the participant renders the concrete change (AG-31)…
+//! let preview = std::iter::from_fn(|| engine.poll_event())
+//!     .find_map(|event| match event {
+//!         Event::Effect(Effect::Preview { call, .. }) => Some(call),
+//!         _ => None,
+//!     })
+//!     .unwrap();
+//! engine.handle_preview(0, &run, &preview, Ok(json!({"c7": {"from": "todo", "to": "done"}}))).unwrap();
+//! let sheet = engine.review(&run).unwrap();
+//! assert_eq!(sheet.items[0].change, ProposedChange::Preview { value: json!({"c7": {"from": "todo", "to": "done"}}) });
+//!
+//! // …and the person authorizes exactly what they saw.
+//! engine.authorize(0, &run, sheet.revision, Authorization::default()).unwrap();
+//! assert_eq!(engine.run(&run).unwrap().state(), &RunState::Acting);
+//! ```
 //!
 //! ## Driving it
 //!
 //! Inputs: commands (`delegate`, `authorize`, `stop`, …) and reports
-//! (`handle_inbound`, `handle_mark`, `handle_call_result`,
-//! `handle_revert_result`, `handle_timeout`), each with `now`. Outputs:
+//! (`handle_inbound`, `handle_mark`, `handle_preview`, `handle_call_result`,
+//! `handle_revert_result`, `handle_timeout`) and answers (`answer`, `decline`,
+//! `dismiss`, `postpone`), each with `now`. Outputs:
 //! [`Engine::poll_event`] — [`Event::Journal`] records (revision-fenced,
 //! gap-free, for the store and for audit), [`Event::Effect`]s for the host to
 //! carry out, [`Event::Finding`]s — and [`Engine::poll_timeout`]. The calling

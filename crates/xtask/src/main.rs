@@ -29,13 +29,28 @@ fn main() -> ExitCode {
     }
 }
 
-/// The workspace root (xtask lives in `crates/xtask`).
+/// The root of the workspace `cargo xtask` was invoked in. Asked of cargo at
+/// run time: a path baked in at compile time would point at whichever
+/// checkout last built this binary when several share one target directory.
 fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .ancestors()
-        .nth(2)
-        .expect("xtask sits two levels below the workspace root")
-        .to_path_buf()
+    static ROOT: std::sync::OnceLock<PathBuf> = std::sync::OnceLock::new();
+    ROOT.get_or_init(|| {
+        let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
+        let located = Command::new(cargo)
+            .args(["locate-project", "--workspace", "--message-format", "plain"])
+            .output()
+            .ok()
+            .filter(|out| out.status.success())
+            .map(|out| String::from_utf8_lossy(&out.stdout).trim().to_owned());
+        match located {
+            Some(manifest) => Path::new(&manifest)
+                .parent()
+                .map(Path::to_path_buf)
+                .unwrap_or_default(),
+            None => std::env::current_dir().unwrap_or_default(),
+        }
+    })
+    .clone()
 }
 
 fn cargo() -> Command {
