@@ -183,6 +183,7 @@ mod ids;
 mod journal;
 mod manifest;
 mod model;
+mod protocol;
 mod questions;
 mod registry;
 mod review;
@@ -210,6 +211,11 @@ pub use manifest::{
     ReadDecl, Tier,
 };
 pub use model::{Autonomy, Budget, Initiative, Usage};
+pub use protocol::{
+    check_version, DeepRead, Direction, IndexEntry, ProtocolError, Script, ScriptError, ScriptTurn,
+    ScriptedEvent, StreamLimits, TurnOutcome, TurnRequest, TurnVerifier, Verified, WireEvent,
+    PROTOCOL_VERSION,
+};
 pub use questions::{
     Acceptance, AnswerError, AnswerOutcome, AnswerReport, Asker, Counters, Question, QuestionState,
     Questions, Reconciliation,

@@ -1,0 +1,234 @@
+//! An incremental Server-Sent-Events decoder: bytes in, events out.
+//!
+//! Chunk boundaries may fall anywhere — inside a UTF-8 sequence, between the
+//! `\r` and `\n` of a line ending. Each byte is looked at once (O(n) in the
+//! input, no re-scanning of what is buffered). An event larger than the
+//! configured maximum is reported and skipped instead of buffered without
+//! bound.
+
+/// One decoded event.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SseEvent {
+    /// The `event:` field, if any.
+    pub event: Option<String>,
+    /// The `data:` lines, joined with `\n`.
+    pub data: String,
+    /// The last `id:` seen on the stream.
+    pub id: Option<String>,
+}
+
+/// What the decoder yields.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum SseOutput {
+    /// An event with data.
+    Event(SseEvent),
+    /// Something the decoder had to refuse, with why. The stream goes on.
+    Finding(String),
+}
+
+/// The decoder's state between chunks.
+#[derive(Debug, Clone)]
+pub struct SseDecoder {
+    max_event_bytes: usize,
+    line: Vec<u8>,
+    after_cr: bool,
+    data: String,
+    has_data: bool,
+    event: Option<String>,
+    last_id: Option<String>,
+    /// Skipping the rest of an oversized event, up to its blank line.
+    skipping: bool,
+}
+
+impl SseDecoder {
+    /// A decoder that refuses events over `max_event_bytes`.
+    pub fn new(max_event_bytes: usize) -> Self {
+        SseDecoder {
+            max_event_bytes,
+            line: Vec::new(),
+            after_cr: false,
+            data: String::new(),
+            has_data: false,
+            event: None,
+            last_id: None,
+            skipping: false,
+        }
+    }
+
+    /// Bytes held between chunks (for bounding memory).
+    pub fn buffered(&self) -> usize {
+        self.line.len() + self.data.len()
+    }
+
+    /// Feeds bytes; returns every event they complete.
+    pub fn feed(&mut self, bytes: &[u8]) -> Vec<SseOutput> {
+        let mut out = Vec::new();
+        for &byte in bytes {
+            if self.after_cr {
+                self.after_cr = false;
+                if byte == b'\n' {
+                    continue;
+                }
+            }
+            match byte {
+                b'\n' => self.end_line(&mut out),
+                b'\r' => {
+                    self.after_cr = true;
+                    self.end_line(&mut out);
+                }
+                _ => {
+                    if self.skipping {
+                        // Still count the line as non-empty so the blank
+                        // line that ends the event is recognised.
+                        if self.line.is_empty() {
+                            self.line.push(byte);
+                        }
+                        continue;
+                    }
+                    self.line.push(byte);
+                    if self.line.len() + self.data.len() > self.max_event_bytes {
+                        self.oversized(&mut out);
+                    }
+                }
+            }
+        }
+        out
+    }
+
+    /// The stream ended. An event without its closing blank line is not
+    /// dispatched (as the SSE standard says); it is reported.
+    pub fn finish(&mut self) -> Vec<SseOutput> {
+        let mut out = Vec::new();
+        if !self.line.is_empty() || self.has_data {
+            out.push(SseOutput::Finding(
+                "the stream ended in the middle of an event".into(),
+            ));
+        }
+        self.line.clear();
+        self.reset_event();
+        out
+    }
+
+    fn oversized(&mut self, out: &mut Vec<SseOutput>) {
+        out.push(SseOutput::Finding(format!(
+            "an event exceeds {} bytes and was skipped",
+            self.max_event_bytes
+        )));
+        self.skipping = true;
+        self.line.clear();
+        self.line.push(b'x');
+        self.reset_event();
+    }
+
+    fn reset_event(&mut self) {
+        self.data.clear();
+        self.has_data = false;
+        self.event = None;
+    }
+
+    fn end_line(&mut self, out: &mut Vec<SseOutput>) {
+        if self.line.is_empty() {
+            if self.skipping {
+                self.skipping = false;
+            } else {
+                self.dispatch(out);
+            }
+            return;
+        }
+        let line = std::mem::take(&mut self.line);
+        if self.skipping {
+            return;
+        }
+        let Ok(text) = String::from_utf8(line) else {
+            out.push(SseOutput::Finding(
+                "a line is not valid UTF-8 and was skipped".into(),
+            ));
+            return;
+        };
+        if text.starts_with(':') {
+            return;
+        }
+        let (field, value) = match text.find(':') {
+            Some(colon) => {
+                let value = &text[colon + 1..];
+                (&text[..colon], value.strip_prefix(' ').unwrap_or(value))
+            }
+            None => (text.as_str(), ""),
+        };
+        match field {
+            "data" => {
+                if self.has_data {
+                    self.data.push('\n');
+                }
+                self.data.push_str(value);
+                self.has_data = true;
+            }
+            "event" => self.event = Some(value.to_owned()),
+            "id" if !value.contains('\0') => self.last_id = Some(value.to_owned()),
+            _ => {}
+        }
+    }
+
+    fn dispatch(&mut self, out: &mut Vec<SseOutput>) {
+        if self.has_data {
+            out.push(SseOutput::Event(SseEvent {
+                event: self.event.take(),
+                data: std::mem::take(&mut self.data),
+                id: self.last_id.clone(),
+            }));
+        }
+        self.reset_event();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn events(out: Vec<SseOutput>) -> Vec<String> {
+        out.into_iter()
+            .filter_map(|o| match o {
+                SseOutput::Event(e) => Some(e.data),
+                SseOutput::Finding(_) => None,
+            })
+            .collect()
+    }
+
+    #[test]
+    fn decodes_fields_comments_and_multiline_data() {
+        let mut decoder = SseDecoder::new(1024);
+        let out = decoder.feed(b": hello\nevent: x\nid: 7\ndata: a\ndata:b\n\ndata: c\r\n\r\n");
+        assert_eq!(
+            out[0],
+            SseOutput::Event(SseEvent {
+                event: Some("x".into()),
+                data: "a\nb".into(),
+                id: Some("7".into())
+            })
+        );
+        assert_eq!(events(out)[1], "c");
+    }
+
+    #[test]
+    fn chunk_boundaries_anywhere() {
+        let text = "data: {\"é\":\"✓\"}\r\n\r\ndata: two\n\n".as_bytes();
+        for split in 0..text.len() {
+            let mut decoder = SseDecoder::new(1024);
+            let mut out = decoder.feed(&text[..split]);
+            out.extend(decoder.feed(&text[split..]));
+            assert_eq!(events(out), ["{\"é\":\"✓\"}", "two"], "split at {split}");
+        }
+    }
+
+    #[test]
+    fn an_oversized_event_is_reported_and_skipped() {
+        let mut decoder = SseDecoder::new(16);
+        let mut input = b"data: ".to_vec();
+        input.extend(std::iter::repeat_n(b'x', 100));
+        input.extend(b"\ndata: more\n\ndata: ok\n\n");
+        let out = decoder.feed(&input);
+        assert!(matches!(out[0], SseOutput::Finding(_)));
+        assert_eq!(events(out), ["ok"]);
+        assert!(decoder.buffered() <= 16);
+    }
+}
