@@ -1,0 +1,182 @@
+"""A real AG-UI 1.0 peer for Baton's tests.
+
+Every event it sends is built with the official AG-UI Python SDK
+(`ag-ui-protocol`, `ag_ui.core`) and encoded by its `EventEncoder`; every
+request it receives is validated as a `RunAgentInput` by the same SDK. The
+protocol code is the SDK's; this file only chooses what to say.
+
+Usage: python3 agui_peer.py  (prints `PORT <n>` once it listens on 127.0.0.1)
+POST /<scenario> with a RunAgentInput body; the reply is an SSE stream.
+"""
+
+import json
+import sys
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+from ag_ui.core import (
+    Interrupt,
+    RunAgentInput,
+    RunErrorEvent,
+    RunFinishedEvent,
+    RunFinishedInterruptOutcome,
+    RunStartedEvent,
+    StateDeltaEvent,
+    StateSnapshotEvent,
+    TextMessageContentEvent,
+    TextMessageEndEvent,
+    TextMessageStartEvent,
+    ToolCallArgsEvent,
+    ToolCallEndEvent,
+    ToolCallStartEvent,
+)
+from ag_ui.encoder import EventEncoder
+
+TITLE_SCHEMA = {
+    "type": "object",
+    "properties": {"title": {"type": "string", "minLength": 1}},
+    "required": ["title"],
+    "additionalProperties": False,
+}
+
+
+def pieces(text, size):
+    return [text[i : i + size] for i in range(0, len(text), size)]
+
+
+class Peer(BaseHTTPRequestHandler):
+    protocol_version = "HTTP/1.0"
+
+    def log_message(self, *args):
+        pass
+
+    def do_POST(self):
+        length = int(self.headers.get("Content-Length", "0"))
+        body = self.rfile.read(length)
+        try:
+            run = RunAgentInput.model_validate(json.loads(body))
+        except Exception as error:  # the SDK refused what we were sent
+            self.send_response(400)
+            self.send_header("Content-Type", "text/plain")
+            self.end_headers()
+            self.wfile.write(str(error).encode())
+            return
+        encoder = EventEncoder()
+        self.send_response(200)
+        self.send_header("Content-Type", encoder.get_content_type())
+        self.end_headers()
+        scenario = self.path.strip("/")
+        try:
+            for event in getattr(self, "scenario_" + scenario)(run):
+                data = event if isinstance(event, str) else encoder.encode(event)
+                if data is None:
+                    return
+                self.wfile.write(data.encode())
+                self.wfile.flush()
+        except BrokenPipeError:
+            pass
+
+    # --- helpers -----------------------------------------------------------
+
+    def start(self, run):
+        return RunStartedEvent(thread_id=run.thread_id, run_id=run.run_id)
+
+    def finish(self, run, **kwargs):
+        return RunFinishedEvent(thread_id=run.thread_id, run_id=run.run_id, **kwargs)
+
+    def say(self, run, text, message_id="m1", size=4):
+        yield TextMessageStartEvent(message_id=message_id, role="assistant")
+        for piece in pieces(text, size):
+            yield TextMessageContentEvent(message_id=message_id, delta=piece)
+        yield TextMessageEndEvent(message_id=message_id)
+
+    def call(self, run, call_id, tool, arguments, size=2):
+        yield ToolCallStartEvent(tool_call_id=call_id, tool_call_name=tool)
+        for piece in pieces(json.dumps(arguments), size):
+            yield ToolCallArgsEvent(tool_call_id=call_id, delta=piece)
+        yield ToolCallEndEvent(tool_call_id=call_id)
+
+    def tool_results(self, run):
+        return [m for m in run.messages if m.role == "tool"]
+
+    # --- scenarios -----------------------------------------------------------
+
+    def scenario_text(self, run):
+        yield self.start(run)
+        yield from self.say(run, "Twenty small pieces of text arrive one after another.", size=3)
+        yield self.finish(run)
+
+    def scenario_tool(self, run):
+        yield self.start(run)
+        results = self.tool_results(run)
+        if results:
+            yield from self.say(run, "Renamed: " + results[-1].content)
+        else:
+            tool = run.tools[0].name
+            yield from self.call(run, "call-1", tool, {"id": "card-7", "title": "Ship the release"}, size=1)
+        yield self.finish(run)
+
+    def scenario_interrupt(self, run):
+        yield self.start(run)
+        if self.tool_results(run):
+            yield from self.say(run, "Done.")
+        elif run.resume:
+            title = run.resume[0].payload["title"]
+            yield from self.call(run, "call-2", run.tools[0].name, {"id": "card-7", "title": title})
+        else:
+            interrupt = Interrupt(
+                id="ask-title",
+                reason="input_required",
+                message="What should the card be called?",
+                response_schema=TITLE_SCHEMA,
+            )
+            yield self.finish(run, outcome=RunFinishedInterruptOutcome(interrupts=[interrupt]))
+            return
+        yield self.finish(run)
+
+    def scenario_state(self, run):
+        yield self.start(run)
+        yield StateSnapshotEvent(snapshot={"count": 1, "items": []})
+        yield StateDeltaEvent(
+            delta=[
+                {"op": "replace", "path": "/count", "value": 2},
+                {"op": "add", "path": "/items/-", "value": "a"},
+            ]
+        )
+        yield self.finish(run)
+
+    def scenario_error(self, run):
+        yield self.start(run)
+        yield RunErrorEvent(message="model overloaded", code="overloaded")
+
+    def scenario_drop(self, run):
+        yield self.start(run)
+        yield TextMessageStartEvent(message_id="m1", role="assistant")
+        yield TextMessageContentEvent(message_id="m1", delta="Halfway there")
+        # The server goes away mid-stream: no end, no RUN_FINISHED.
+        yield None
+
+    def scenario_malformed(self, run):
+        yield self.start(run)
+        yield "data: {this is not json\n\n"
+        yield self.finish(run)
+
+    def scenario_oversized(self, run):
+        yield self.start(run)
+        if self.tool_results(run):
+            yield from self.say(run, "Understood: " + (self.tool_results(run)[-1].error or ""))
+        else:
+            yield from self.call(run, "call-9", run.tools[0].name, {"id": "card-7", "title": "x" * 5000}, size=500)
+        yield self.finish(run)
+
+
+def main():
+    server = ThreadingHTTPServer(("127.0.0.1", 0), Peer)
+    print("PORT", server.server_address[1], flush=True)
+    try:
+        server.serve_forever()
+    except KeyboardInterrupt:
+        pass
+
+
+if __name__ == "__main__":
+    sys.exit(main())
