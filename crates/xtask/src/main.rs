@@ -103,6 +103,48 @@ fn ensure_wasm_target() -> Result<(), String> {
     run(add)
 }
 
+/// The official AG-UI Python SDK the real peer is built on.
+const AGUI_PYTHON: &str = "ag-ui-protocol==1.0.0";
+
+fn ensure_agui_python() -> Result<(), String> {
+    let mut probe = Command::new("python3");
+    probe.args(["-c", "import ag_ui.core, ag_ui.encoder, importlib.metadata as m; assert m.version('ag-ui-protocol') == '1.0.0'"]);
+    if probe
+        .output()
+        .map(|out| out.status.success())
+        .unwrap_or(false)
+    {
+        println!("  {AGUI_PYTHON}: present");
+        return Ok(());
+    }
+    println!("  {AGUI_PYTHON}: installing");
+    let mut install = Command::new("python3");
+    install.args([
+        "-m",
+        "pip",
+        "install",
+        "--quiet",
+        "--disable-pip-version-check",
+        AGUI_PYTHON,
+    ]);
+    run(install)
+}
+
+/// npm packages of the test helpers, installed from their lockfiles.
+fn ensure_npm(dir: &str, marker: &str) -> Result<(), String> {
+    let path = root().join(dir);
+    if path.join("node_modules").join(marker).exists() {
+        println!("  {dir}: npm packages present");
+        return Ok(());
+    }
+    println!("  {dir}: npm ci");
+    let mut install = Command::new("npm");
+    install
+        .args(["ci", "--no-audit", "--no-fund", "--loglevel=error"])
+        .current_dir(path);
+    run(install)
+}
+
 // ----- test -----------------------------------------------------------------
 
 struct Outcome {
@@ -130,6 +172,12 @@ fn test() -> Result<(), String> {
 
     step("setup: wasm target", &mut || {
         ensure_wasm_target().map(|()| String::new())
+    });
+    step("setup: AG-UI Python SDK", &mut || {
+        ensure_agui_python().map(|()| String::new())
+    });
+    step("setup: AG-UI reference client (npm)", &mut || {
+        ensure_npm("tests/agui-crosscheck", "@ag-ui/client").map(|()| String::new())
     });
     step("cargo fmt --check", &mut || {
         let mut command = cargo();
