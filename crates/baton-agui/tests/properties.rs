@@ -1,0 +1,126 @@
+//! Arbitrary input never panics the dialect adapter and never grows its
+//! memory beyond the configured bound.
+
+use baton_agui::{AgUiMapper, AgUiTurn, SseDecoder, SseOutput};
+use baton_core::StreamLimits;
+use proptest::prelude::*;
+use serde_json::{json, Value};
+
+const MAX_EVENT: usize = 256;
+
+fn sse_bytes() -> impl Strategy<Value = Vec<u8>> {
+    let piece = prop_oneof![
+        Just(b"data: ".to_vec()),
+        Just(b"\n".to_vec()),
+        Just(b"\r\n".to_vec()),
+        Just(b"\r".to_vec()),
+        Just(b": comment\n".to_vec()),
+        Just(b"event: x\n".to_vec()),
+        Just(b"id: 1\n".to_vec()),
+        Just("é✓".as_bytes().to_vec()),
+        Just(br#"{"type":"RUN_STARTED","threadId":"t","runId":"r"}"#.to_vec()),
+        prop::collection::vec(any::<u8>(), 0..64),
+        prop::collection::vec(Just(b'x'), 0..600),
+    ];
+    prop::collection::vec(piece, 0..30).prop_map(|pieces| pieces.concat())
+}
+
+fn agui_event() -> impl Strategy<Value = Value> {
+    let kind = prop_oneof![
+        Just("RUN_STARTED"),
+        Just("RUN_FINISHED"),
+        Just("RUN_ERROR"),
+        Just("TEXT_MESSAGE_START"),
+        Just("TEXT_MESSAGE_CONTENT"),
+        Just("TEXT_MESSAGE_END"),
+        Just("TEXT_MESSAGE_CHUNK"),
+        Just("TOOL_CALL_START"),
+        Just("TOOL_CALL_ARGS"),
+        Just("TOOL_CALL_END"),
+        Just("TOOL_CALL_CHUNK"),
+        Just("STATE_SNAPSHOT"),
+        Just("STATE_DELTA"),
+        Just("STEP_STARTED"),
+        Just("STEP_FINISHED"),
+        Just("SUBAGENT_STARTED"),
+        Just("SUBAGENT_FINISHED"),
+        Just("REASONING_START"),
+        Just("REASONING_END"),
+        Just("CUSTOM"),
+        Just("RAW"),
+        Just("NONSENSE"),
+    ];
+    let id = prop_oneof![
+        Just(json!("a")),
+        Just(json!("b")),
+        Just(json!(null)),
+        Just(json!(3))
+    ];
+    (kind, id.clone(), id, any::<bool>()).prop_map(|(kind, first, second, with_outcome)| {
+        let mut event = json!({
+            "type": kind, "threadId": "t", "runId": "r", "messageId": first, "toolCallId": second,
+            "toolCallName": "tasks.rename", "delta": "{\"a\":", "stepName": first, "subagentRunId": second,
+            "name": "n", "message": "m", "snapshot": {"a": [1]},
+        });
+        if kind == "STATE_DELTA" {
+            event["delta"] = json!([{"op": "add", "path": "/a/-", "value": 2}, {"op": "remove", "path": "/zz"}]);
+        }
+        if with_outcome {
+            event["outcome"] = json!({"type": "interrupt", "interrupts": [{"id": "i", "reason": "r", "responseSchema": {"type": "object"}}]});
+        }
+        event
+    })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 3_000, ..ProptestConfig::default() })]
+
+    #[test]
+    fn the_sse_decoder_never_panics_and_stays_bounded(bytes in sse_bytes(), cuts in prop::collection::vec(1usize..40, 1..20)) {
+        let mut decoder = SseDecoder::new(MAX_EVENT);
+        let mut rest = &bytes[..];
+        let mut cut = cuts.iter().cycle();
+        while !rest.is_empty() {
+            let size = (*cut.next().unwrap()).min(rest.len());
+            for output in decoder.feed(&rest[..size]) {
+                if let SseOutput::Event(event) = output {
+                    prop_assert!(event.data.len() <= MAX_EVENT);
+                }
+            }
+            prop_assert!(decoder.buffered() <= MAX_EVENT + 1, "buffered {}", decoder.buffered());
+            rest = &rest[size..];
+        }
+        let _ = decoder.finish();
+    }
+
+    #[test]
+    fn chunking_never_changes_what_is_decoded(bytes in sse_bytes(), cut in 1usize..50) {
+        let mut whole = SseDecoder::new(MAX_EVENT);
+        let mut expected = whole.feed(&bytes);
+        expected.extend(whole.finish());
+        let mut pieces = SseDecoder::new(MAX_EVENT);
+        let mut got = Vec::new();
+        for chunk in bytes.chunks(cut) {
+            got.extend(pieces.feed(chunk));
+        }
+        got.extend(pieces.finish());
+        prop_assert_eq!(got, expected);
+    }
+
+    #[test]
+    fn the_mapper_never_panics_on_arbitrary_events(events in prop::collection::vec(agui_event(), 0..25)) {
+        let mut mapper = AgUiMapper::new();
+        for event in &events {
+            let _ = mapper.map(event);
+        }
+        let _ = mapper.finish();
+    }
+
+    #[test]
+    fn a_turn_never_panics_on_arbitrary_bytes(bytes in sse_bytes()) {
+        let mut turn = AgUiTurn::new(MAX_EVENT, StreamLimits { max_arguments_bytes: 512, max_open: 8 });
+        let _ = turn.feed(&bytes);
+        let _ = turn.finish();
+        prop_assert!(turn.is_over());
+    }
+}

@@ -1,0 +1,425 @@
+//! The wire protocol `baton/1` (contract §7, AG-45 … AG-49) and its stream
+//! verifier.
+
+mod common;
+
+use baton_core::*;
+use common::*;
+use proptest::prelude::*;
+use serde_json::{json, Value};
+
+fn events(list: Value) -> Vec<WireEvent> {
+    serde_json::from_value(list).expect("baton/1 events")
+}
+
+fn verify(list: Value) -> Vec<Verified> {
+    let mut verifier = TurnVerifier::new(StreamLimits::default());
+    let mut out = Vec::new();
+    for event in events(list) {
+        out.extend(verifier.push(event));
+    }
+    out.extend(verifier.close());
+    out
+}
+
+fn inbound(out: &[Verified]) -> Vec<Inbound> {
+    out.iter()
+        .filter_map(|v| match v {
+            Verified::Inbound(i) => Some(i.clone()),
+            _ => None,
+        })
+        .collect()
+}
+
+fn malformed(out: &[Verified]) -> Option<String> {
+    inbound(out).into_iter().find_map(|i| match i {
+        Inbound::Malformed { detail } => Some(detail),
+        _ => None,
+    })
+}
+
+#[test]
+fn ag_45_a_transport_declares_its_version_and_a_mismatch_is_refused() {
+    assert_eq!(check_version(Some("baton/1")), Ok(()));
+    let error = check_version(Some("baton/2")).unwrap_err();
+    assert_eq!(
+        error,
+        ProtocolError::VersionMismatch {
+            declared: "baton/2".into()
+        }
+    );
+    assert!(error.to_string().starts_with("AG-45:"));
+    assert_eq!(check_version(None), Err(ProtocolError::NoVersion));
+    let script = json!({"protocol": "ag-ui/1", "turns": []}).to_string();
+    assert!(matches!(
+        Script::parse(&script),
+        Err(ScriptError::Protocol(_))
+    ));
+}
+
+#[test]
+fn ag_46_turn_lifecycle_text_tool_calls_and_an_escape_hatch() {
+    let out = verify(json!([
+        {"type": "turn-started"},
+        {"type": "message-start", "message": "m1"},
+        {"type": "message-delta", "message": "m1", "delta": "Renaming"},
+        {"type": "message-delta", "message": "m1", "delta": " the card."},
+        {"type": "message-end", "message": "m1"},
+        {"type": "tool-call-start", "call": "c1", "tool": "tasks.rename"},
+        {"type": "tool-call-args", "call": "c1", "delta": "{\"id\": \"7\","},
+        {"type": "tool-call-args", "call": "c1", "delta": " \"title\": \"Ship\"}"},
+        {"type": "tool-call-end", "call": "c1"},
+        {"type": "custom", "name": "vendor.tokens", "value": {"used": 12}},
+        {"type": "turn-finished", "outcome": "completed"}
+    ]));
+    let text: String = out
+        .iter()
+        .filter_map(|v| match v {
+            Verified::Text { delta, .. } => Some(delta.as_str()),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(text, "Renaming the card.");
+    assert!(out.contains(&Verified::Custom {
+        name: "vendor.tokens".into(),
+        value: json!({"used": 12})
+    }));
+    assert_eq!(
+        inbound(&out),
+        [
+            Inbound::ToolCall {
+                call: CallId::new("c1"),
+                capability: CapabilityRef::new("tasks", "rename"),
+                arguments: json!({"id": "7", "title": "Ship"})
+            },
+            Inbound::TurnEnd
+        ]
+    );
+    let out = verify(
+        json!([{"type": "turn-started"}, {"type": "turn-error", "message": "quota", "code": "429"}]),
+    );
+    assert_eq!(
+        inbound(&out),
+        [Inbound::TurnFailed {
+            message: "quota".into()
+        }]
+    );
+}
+
+#[test]
+fn ag_47_state_has_a_typed_direction_and_the_acting_party_sends_only_its_own() {
+    let from_agent =
+        json!({"type": "state-snapshot", "direction": "from-agent", "snapshot": {"n": 1}});
+    let out = verify(
+        json!([{"type": "turn-started"}, from_agent, {"type": "turn-finished", "outcome": "completed"}]),
+    );
+    assert!(matches!(
+        out[0],
+        Verified::State {
+            direction: Direction::FromAgent,
+            ..
+        }
+    ));
+    // Context flows the other way, in the turn request; it never arrives on the stream.
+    let out = verify(json!([
+        {"type": "turn-started"},
+        {"type": "state-delta", "direction": "to-agent", "patch": []}
+    ]));
+    assert!(malformed(&out).unwrap().contains("to-agent"));
+    // The direction is part of the event, never implied.
+    assert!(
+        serde_json::from_value::<WireEvent>(json!({"type": "state-snapshot", "snapshot": {}}))
+            .is_err()
+    );
+    let request = TurnRequest::new(
+        SessionId::new("s"),
+        RunId::new("s/r1"),
+        TurnId(1),
+        "x".into(),
+        vec![],
+        &Context::default(),
+    );
+    assert_eq!(
+        serde_json::to_value(&request).unwrap()["state"],
+        Value::Null
+    );
+}
+
+#[test]
+fn ag_48_elicitation_keeps_its_reserved_shape_end_to_end() {
+    let out = verify(json!([
+        {"type": "turn-started"},
+        {"type": "elicitation", "request": "q1", "prompt": "Which column?", "schema": {"enum": ["todo", "done"]}},
+        {"type": "turn-finished", "outcome": "interrupted"}
+    ]));
+    let mut sim = Sim::new();
+    let run = sim.delegate(Autonomy::Auto);
+    let turn = sim.turn(&run);
+    for input in inbound(&out) {
+        sim.engine.handle_inbound(sim.now, &run, turn, input);
+    }
+    sim.drain();
+    let question = sim.last_question();
+    assert_eq!(
+        question.asker,
+        Asker::ActingParty {
+            request: "q1".into()
+        }
+    );
+    assert_eq!(question.prompt, "Which column?");
+    assert_eq!(question.schema, Some(json!({"enum": ["todo", "done"]})));
+    // Its shape is fixed: unknown fields are refused, not repurposed.
+    assert!(serde_json::from_value::<WireEvent>(
+        json!({"type": "elicitation", "request": "q", "prompt": "p", "choices": []})
+    )
+    .is_err());
+}
+
+#[test]
+fn ag_49_the_machine_sees_only_baton_1_whatever_the_dialect() {
+    // The same turn, scripted as data, drives the machine through the same
+    // states as any adapter must produce: the machine has no dialect.
+    let script = Script::parse(
+        &json!({"protocol": "baton/1", "turns": [{"events": [
+            {"atMs": 0, "event": {"type": "turn-started"}},
+            {"atMs": 5, "event": {"type": "tool-call-start", "call": "c1", "tool": "tasks.rename"}},
+            {"atMs": 9, "event": {"type": "tool-call-args", "call": "c1", "delta": "{\"id\": \"7\"}"}},
+            {"atMs": 9, "event": {"type": "tool-call-end", "call": "c1"}},
+            {"atMs": 20, "event": {"type": "turn-finished", "outcome": "completed"}}
+        ]}]})
+        .to_string(),
+    )
+    .unwrap();
+    let mut sim = Sim::new();
+    let run = sim.delegate(Autonomy::Auto);
+    let turn = sim.turn(&run);
+    let mut verifier = TurnVerifier::new(StreamLimits::default());
+    for scripted in &script.turns[0].events {
+        for verified in verifier.push(scripted.event.clone()) {
+            if let Verified::Inbound(input) = verified {
+                sim.engine
+                    .handle_inbound(sim.now + scripted.at_ms, &run, turn, input);
+            }
+        }
+    }
+    sim.drain();
+    assert_eq!(sim.state(&run), RunState::Acting);
+    sim.give_marks();
+    assert_eq!(
+        sim.take_invoke().map(|(_, call, _)| call),
+        Some(CallId::new("c1"))
+    );
+    // A script that goes back in time is refused.
+    let backwards = json!({"protocol": "baton/1", "turns": [{"events": [
+        {"atMs": 5, "event": {"type": "turn-started"}},
+        {"atMs": 1, "event": {"type": "turn-finished", "outcome": "completed"}}
+    ]}]});
+    assert_eq!(
+        Script::parse(&backwards.to_string()),
+        Err(ScriptError::TimeGoesBack { turn: 0 })
+    );
+}
+
+#[test]
+fn verifier_pairs_start_content_and_end_by_id() {
+    let cases = [
+        (
+            json!([{"type": "message-start", "message": "m"}]),
+            "before turn-started",
+        ),
+        (
+            json!([{"type": "turn-started"}, {"type": "message-delta", "message": "m", "delta": "x"}]),
+            "not open",
+        ),
+        (
+            json!([{"type": "turn-started"}, {"type": "message-end", "message": "m"}]),
+            "not open",
+        ),
+        (
+            json!([{"type": "turn-started"}, {"type": "message-start", "message": "m"}, {"type": "message-start", "message": "m"}]),
+            "twice",
+        ),
+        (
+            json!([{"type": "turn-started"}, {"type": "tool-call-args", "call": "c", "delta": "{}"}]),
+            "not open",
+        ),
+        (
+            json!([{"type": "turn-started"}, {"type": "tool-call-end", "call": "c"}]),
+            "not open",
+        ),
+        (
+            json!([{"type": "turn-started"}, {"type": "tool-call-start", "call": "c", "tool": "t.x"}, {"type": "tool-call-end", "call": "c"}, {"type": "tool-call-start", "call": "c", "tool": "t.x"}]),
+            "twice",
+        ),
+        (
+            json!([{"type": "turn-started"}, {"type": "message-start", "message": "m"}, {"type": "turn-finished", "outcome": "completed"}]),
+            "is open",
+        ),
+        (
+            json!([{"type": "turn-started"}, {"type": "tool-call-start", "call": "c", "tool": "t.x"}, {"type": "turn-finished", "outcome": "completed"}]),
+            "is open",
+        ),
+        (
+            json!([{"type": "turn-started"}, {"type": "turn-finished", "outcome": "completed"}, {"type": "custom", "name": "x", "value": 1}]),
+            "after the turn ended",
+        ),
+        (
+            json!([{"type": "turn-started"}, {"type": "turn-started"}]),
+            "twice",
+        ),
+        (
+            json!([{"type": "turn-started"}, {"type": "tool-call-start", "call": "c", "tool": "t.x"}, {"type": "tool-call-args", "call": "c", "delta": "{\"a\": "}, {"type": "tool-call-end", "call": "c"}]),
+            "not JSON",
+        ),
+    ];
+    for (stream, reason) in cases {
+        let out = verify(stream.clone());
+        let found = malformed(&out).unwrap_or_else(|| panic!("{stream} passed"));
+        assert!(found.contains(reason), "{stream}: {found}");
+        // One violation, reported once: the rest of the stream is ignored.
+        let violations = inbound(&out)
+            .iter()
+            .filter(|i| matches!(i, Inbound::Malformed { .. }))
+            .count();
+        assert_eq!(violations, 1, "{stream}");
+        assert!(
+            matches!(inbound(&out).last(), Some(Inbound::Malformed { .. })),
+            "{stream}"
+        );
+    }
+}
+
+#[test]
+fn verifier_bounds_what_a_hostile_stream_can_accumulate() {
+    let mut verifier = TurnVerifier::new(StreamLimits {
+        max_arguments_bytes: 64,
+        max_open: 3,
+    });
+    verifier.push(WireEvent::TurnStarted);
+    verifier.push(WireEvent::ToolCallStart {
+        call: "c".into(),
+        tool: "t.x".into(),
+        parent_message: None,
+    });
+    let mut out = Vec::new();
+    for _ in 0..10 {
+        out.extend(verifier.push(WireEvent::ToolCallArgs {
+            call: "c".into(),
+            delta: "0123456789".into(),
+        }));
+    }
+    assert!(malformed(&out).unwrap().contains("exceed 64 bytes"));
+    let mut verifier = TurnVerifier::new(StreamLimits {
+        max_arguments_bytes: 64,
+        max_open: 3,
+    });
+    verifier.push(WireEvent::TurnStarted);
+    let mut out = Vec::new();
+    for i in 0..5 {
+        out.extend(verifier.push(WireEvent::MessageStart {
+            message: format!("m{i}"),
+            role: None,
+        }));
+    }
+    assert!(malformed(&out).unwrap().contains("open at once"));
+}
+
+#[test]
+fn a_stream_that_closes_early_is_a_transport_failure_not_a_violation() {
+    let mut verifier = TurnVerifier::new(StreamLimits::default());
+    verifier.push(WireEvent::TurnStarted);
+    let out = verifier.close();
+    assert!(
+        matches!(&inbound(&out)[..], [Inbound::TurnFailed { message }] if message.starts_with("transport-lost"))
+    );
+    assert!(
+        verifier.close().is_empty(),
+        "closing twice says nothing more"
+    );
+}
+
+fn arbitrary_event() -> impl Strategy<Value = WireEvent> {
+    let id = prop_oneof![Just("a".to_owned()), Just("b".to_owned())];
+    prop_oneof![
+        Just(WireEvent::TurnStarted),
+        Just(WireEvent::TurnFinished {
+            outcome: TurnOutcome::Completed
+        }),
+        Just(WireEvent::TurnError {
+            message: "x".into(),
+            code: None
+        }),
+        id.clone().prop_map(|message| WireEvent::MessageStart {
+            message,
+            role: None
+        }),
+        (id.clone(), ".{0,4}")
+            .prop_map(|(message, delta)| WireEvent::MessageDelta { message, delta }),
+        id.clone()
+            .prop_map(|message| WireEvent::MessageEnd { message }),
+        id.clone().prop_map(|call| WireEvent::ToolCallStart {
+            call,
+            tool: "tasks.rename".into(),
+            parent_message: None
+        }),
+        (
+            id.clone(),
+            prop_oneof![
+                Just("{".to_owned()),
+                Just("}".to_owned()),
+                Just("\"a\":1".to_owned()),
+                ".{0,3}"
+            ]
+        )
+            .prop_map(|(call, delta)| WireEvent::ToolCallArgs { call, delta }),
+        id.prop_map(|call| WireEvent::ToolCallEnd { call }),
+        Just(WireEvent::Elicitation {
+            request: "q".into(),
+            prompt: "?".into(),
+            schema: None
+        }),
+        Just(WireEvent::StateDelta {
+            direction: Direction::ToAgent,
+            patch: json!([])
+        }),
+    ]
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 5_000, ..ProptestConfig::default() })]
+
+    /// Whatever arrives, the verifier never panics, ends the turn at most
+    /// once, reports at most one violation, and says nothing after it.
+    #[test]
+    fn the_verifier_never_panics_and_never_speaks_after_a_violation(events in prop::collection::vec(arbitrary_event(), 0..40)) {
+        let mut verifier = TurnVerifier::new(StreamLimits::default());
+        let mut violations = 0;
+        let mut ends = 0;
+        for event in events {
+            let violated = verifier.violation().is_some();
+            let out = verifier.push(event);
+            if violated {
+                prop_assert!(out.is_empty());
+            }
+            for item in &out {
+                match item {
+                    Verified::Inbound(Inbound::Malformed { .. }) => violations += 1,
+                    Verified::Inbound(Inbound::TurnEnd | Inbound::TurnFailed { .. }) => ends += 1,
+                    _ => {}
+                }
+            }
+        }
+        for item in verifier.close() {
+            if let Verified::Inbound(Inbound::TurnFailed { .. }) = item { ends += 1; }
+        }
+        prop_assert!(violations <= 1);
+        prop_assert!(ends <= 1);
+    }
+
+    /// Arbitrary JSON never crashes the event parser.
+    #[test]
+    fn arbitrary_json_into_the_event_parser(text in ".{0,120}") {
+        let _ = serde_json::from_str::<WireEvent>(&text);
+        let _ = Script::parse(&text);
+    }
+}
