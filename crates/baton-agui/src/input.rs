@@ -66,16 +66,15 @@ impl Thread {
             .index
             .iter()
             .map(|entry| {
-                json!({
-                    "description": format!(
-                        "{} ({}, version {}, {})",
-                        entry.id,
-                        entry.kind,
-                        entry.stamp.version,
-                        serde_json::to_value(entry.stamp.origin).unwrap_or_default().as_str().unwrap_or_default()
-                    ),
-                    "value": entry.summary,
-                })
+                let mut description = format!("{} ({}: {})", entry.id, entry.kind, entry.label);
+                if let (Some(version), Some(origin)) = (entry.version, entry.origin) {
+                    let origin = serde_json::to_value(origin).unwrap_or_default();
+                    description.push_str(&format!(
+                        ", version {version}, origin {}",
+                        origin.as_str().unwrap_or_default()
+                    ));
+                }
+                json!({"description": description, "value": entry.summary})
             })
             .collect();
         context.extend(

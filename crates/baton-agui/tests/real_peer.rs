@@ -141,25 +141,8 @@ fn delegate(
     while let Some(event) = engine.poll_event() {
         match event {
             Event::Effect(Effect::OpenTurn {
-                run,
-                turn,
-                intent,
-                context,
-                tools,
-                results,
-                answers,
-                ..
+                run, turn, request, ..
             }) => {
-                let mut request = TurnRequest::new(
-                    SessionId::new("agui-session"),
-                    run.clone(),
-                    turn,
-                    intent,
-                    tools,
-                    &context,
-                );
-                request.results = results;
-                request.answers = answers;
                 let input = thread.input(&request);
                 let (status, body) = post(peer.port, scenario, &input);
                 assert_eq!(

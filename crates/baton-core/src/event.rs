@@ -4,11 +4,11 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use crate::actor::ActorRef;
-use crate::context::{Context, ReadStamp};
+use crate::context::ReadStamp;
 use crate::ids::{CallId, CapabilityRef, MarkToken, ParticipantId, RunId, TurnId};
 use crate::journal::{CallResult, JournalRecord};
-use crate::questions::{AnswerReport, Question};
-use crate::registry::Tool;
+use crate::protocol::TurnRequest;
+use crate::questions::Question;
 use crate::state::EscalationReason;
 
 /// Everything the engine produces, in order, from [`crate::Engine::poll_event`].
@@ -47,17 +47,9 @@ pub enum Effect {
         turn: TurnId,
         /// When the engine gives up on it.
         deadline_at: u64,
-        /// The person's intent.
-        intent: String,
-        /// The reads as they stood when the turn opened.
-        context: Context,
-        /// The capabilities of the mounted participants, as tools with their
-        /// descriptions and schemas exactly as declared (AG-14, AG-15).
-        tools: Vec<Tool>,
-        /// Results of the calls since the previous turn, for the acting party.
-        results: Vec<CallReport>,
-        /// What became of the acting party's questions since the previous turn.
-        answers: Vec<AnswerReport>,
+        /// What to send: intent, tools, context, results, answers. The host
+        /// adds the deep reads it selects and its `to-agent` state.
+        request: Box<TurnRequest>,
     },
     /// Abort the transport request of a turn the engine no longer waits for.
     CancelTurn {

@@ -22,12 +22,12 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use thiserror::Error;
 
-use crate::context::{Context, ReadStamp};
+use crate::context::{Context, Origin, ReadRef, ReadStamp};
 use crate::engine::Inbound;
 use crate::event::CallReport;
 use crate::ids::{CallId, CapabilityRef, RunId, SessionId, TurnId};
 use crate::questions::AnswerReport;
-use crate::registry::Tool;
+use crate::registry::{Registry, Tool};
 
 /// The protocol this crate speaks.
 pub const PROTOCOL_VERSION: &str = "baton/1";
@@ -201,6 +201,8 @@ pub struct TurnRequest {
     pub intent: String,
     /// The capabilities, as tools (AG-14, AG-15).
     pub tools: Vec<Tool>,
+    /// The read stamps the turn opened with (version and origin of each).
+    pub context: Context,
     /// The always-present index of participants and reads.
     pub index: Vec<IndexEntry>,
     /// The deep reads selected for this turn.
@@ -213,21 +215,60 @@ pub struct TurnRequest {
     pub state: Value,
 }
 
-/// One entry of the context index: enough to know a read exists and is current.
+/// One entry of the context index: enough for the acting party to know a
+/// participant or a read exists, what it is, and how current it is.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct IndexEntry {
-    /// The read, `participant.read`.
+    /// `participant`, or `participant.read`.
     pub id: String,
-    /// What kind of thing it is.
+    /// `participant` or `read`.
     #[serde(rename = "type")]
     pub kind: String,
     /// A label for people.
     pub label: String,
-    /// A one-line summary.
+    /// What it is, in a sentence (the manifest's description).
     pub summary: String,
-    /// Its version and origin.
-    pub stamp: ReadStamp,
+    /// A read's version when the turn opened.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub version: Option<u64>,
+    /// A read's origin when the turn opened (AG-27).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub origin: Option<Origin>,
+}
+
+/// The index for a turn: every mounted participant, and every read it
+/// declares that has been published, with its version and origin.
+pub(crate) fn index(registry: &Registry, context: &Context) -> Vec<IndexEntry> {
+    let mut entries = Vec::new();
+    for (id, mounted) in registry.mounted() {
+        let manifest = &mounted.manifest;
+        entries.push(IndexEntry {
+            id: id.to_string(),
+            kind: "participant".into(),
+            label: manifest.label().to_owned(),
+            summary: manifest.description().to_owned(),
+            version: None,
+            origin: None,
+        });
+        for read in manifest.reads() {
+            let address = ReadRef {
+                participant: id.clone(),
+                read: read.name.clone(),
+            };
+            if let Some(stamp) = context.get(&address) {
+                entries.push(IndexEntry {
+                    id: address.to_string(),
+                    kind: "read".into(),
+                    label: format!("{} — {}", manifest.label(), read.name),
+                    summary: read.description.clone(),
+                    version: Some(stamp.version),
+                    origin: Some(stamp.origin),
+                });
+            }
+        }
+    }
+    entries
 }
 
 /// A read's full content, pulled into this turn.
@@ -240,44 +281,6 @@ pub struct DeepRead {
     pub stamp: ReadStamp,
     /// Its content.
     pub content: Value,
-}
-
-impl TurnRequest {
-    /// A request for a turn with nothing but the essentials; hosts add the
-    /// index, deep reads and state.
-    pub fn new(
-        session: SessionId,
-        run: RunId,
-        turn: TurnId,
-        intent: String,
-        tools: Vec<Tool>,
-        context: &Context,
-    ) -> Self {
-        let index = context
-            .reads
-            .iter()
-            .map(|stamp| IndexEntry {
-                id: stamp.read.to_string(),
-                kind: "read".into(),
-                label: stamp.read.read.clone(),
-                summary: String::new(),
-                stamp: stamp.clone(),
-            })
-            .collect();
-        TurnRequest {
-            protocol: PROTOCOL_VERSION.into(),
-            session,
-            run,
-            turn,
-            intent,
-            tools,
-            index,
-            reads: Vec::new(),
-            results: Vec::new(),
-            answers: Vec::new(),
-            state: Value::Null,
-        }
-    }
 }
 
 /// What a verified stream yields.

@@ -15,6 +15,7 @@ use crate::grants::Grants;
 use crate::ids::{CallId, CapabilityRef, MarkToken, ParticipantId, QuestionId, RunId, TurnId};
 use crate::journal::{Actor, CallResult, JournalEntry, JournalRecord};
 use crate::model::{Autonomy, Budget, Initiative, Usage};
+use crate::protocol::TurnRequest;
 use crate::registry::Registry;
 use crate::state::{CancelReason, EscalationReason, Outcome, ReturnReason, RunState, StateName};
 
@@ -769,17 +770,27 @@ impl Run {
                 context: context.clone(),
             },
         );
+        let request = TurnRequest {
+            protocol: crate::protocol::PROTOCOL_VERSION.into(),
+            session: step.config.session.clone(),
+            run: self.id.clone(),
+            turn: id,
+            intent: self.intent.clone(),
+            tools: step.registry.tools(),
+            index: crate::protocol::index(step.registry, &context),
+            context,
+            reads: Vec::new(),
+            results: std::mem::take(&mut self.reports),
+            answers: std::mem::take(&mut self.answers),
+            state: serde_json::Value::Null,
+        };
         Self::emit(
             step,
             Effect::OpenTurn {
                 run: self.id.clone(),
                 turn: id,
                 deadline_at,
-                intent: self.intent.clone(),
-                context,
-                tools: step.registry.tools(),
-                results: std::mem::take(&mut self.reports),
-                answers: std::mem::take(&mut self.answers),
+                request: Box::new(request),
             },
         );
     }

@@ -100,9 +100,7 @@ fn ag_24_deny_overrides() {
     sim.apply_all();
     assert_eq!(sim.invoked(&archive()), 0);
     assert_eq!(sim.invoked(&rename()), 1);
-    let Effect::OpenTurn { results, .. } = sim.last_turn() else {
-        unreachable!()
-    };
+    let TurnRequest { results, .. } = sim.last_request();
     assert_eq!(
         results[0].result,
         CallResult::Refused {
@@ -161,9 +159,7 @@ fn ag_27_reads_carry_a_version_and_an_origin_tag() {
     let mut sim = Sim::new();
     sim.publish("tasks", "board", 4, Origin::ThirdParty);
     sim.delegate(Autonomy::Review);
-    let Effect::OpenTurn { context, .. } = sim.last_turn() else {
-        unreachable!()
-    };
+    let TurnRequest { context, .. } = sim.last_request();
     assert_eq!(
         context.reads,
         vec![ReadStamp {

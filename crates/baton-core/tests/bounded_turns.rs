@@ -548,12 +548,13 @@ fn undeclared_capability_is_correctable_and_charged() {
     sim.apply_all();
     assert_eq!(sim.state(&run), RunState::Acting, "the run goes on");
     assert_eq!(sim.engine.run(&run).unwrap().usage().calls, 2);
-    let Some(Effect::OpenTurn { results, .. }) = sim
+    let Some(Effect::OpenTurn { request, .. }) = sim
         .effects_of(|e| matches!(e, Effect::OpenTurn { .. }))
         .pop()
     else {
         panic!()
     };
+    let results = request.results;
     assert!(matches!(
         &results[0].result,
         CallResult::Refused {

@@ -340,12 +340,13 @@ fn ag_7_call_outside_the_allowlist_escalates_and_never_proceeds() {
     sim.apply_all();
     assert_eq!(sim.invoked(&archive()), 0);
     assert_eq!(sim.invoked(&rename()), 2);
-    let Some(Effect::OpenTurn { results, .. }) = sim
+    let Some(Effect::OpenTurn { request, .. }) = sim
         .effects_of(|e| matches!(e, Effect::OpenTurn { .. }))
         .pop()
     else {
         panic!("a next turn opened");
     };
+    let results = request.results;
     assert!(results.iter().any(|report| report.capability == archive()
         && matches!(
             &report.result,
@@ -610,12 +611,13 @@ fn ag_11_pause_is_a_return_and_resume_is_a_fresh_chained_run() {
         "no new state: a fresh run"
     );
     // The resumable context: what the acting party had not heard yet.
-    let Some(Effect::OpenTurn { results, .. }) = sim
+    let Some(Effect::OpenTurn { request, .. }) = sim
         .effects_of(|e| matches!(e, Effect::OpenTurn { run, .. } if *run == second))
         .pop()
     else {
         panic!("the chained run opened its turn");
     };
+    let results = request.results;
     assert_eq!(results.len(), 1);
     assert_eq!(results[0].capability, rename());
     // The paused run stays terminal, and only resumes once.

@@ -58,9 +58,7 @@ fn ag_41_a_question_is_not_modal_and_can_be_dismissed_or_postponed() {
     sim.engine.dismiss(sim.now, &question.id).unwrap();
     sim.drain();
     assert_eq!(sim.state(&run), RunState::Acting);
-    let Effect::OpenTurn { answers, .. } = sim.last_turn() else {
-        unreachable!()
-    };
+    let TurnRequest { answers, .. } = sim.last_request();
     assert_eq!(
         answers,
         [AnswerReport {
@@ -117,9 +115,7 @@ fn elicitation_answer_reaches_the_acting_party_and_commits_with_the_state_change
         .expect("the run went back to acting");
     assert!(closing < acting);
     assert_eq!(acceptance.answer_digest, Digest::of_json(&answer));
-    let Effect::OpenTurn { answers, .. } = sim.last_turn() else {
-        unreachable!()
-    };
+    let TurnRequest { answers, .. } = sim.last_request();
     assert_eq!(
         answers,
         [AnswerReport {
@@ -340,9 +336,7 @@ fn elicitation_decline_tells_the_acting_party_and_goes_on() {
     sim.engine.decline(sim.now, &question.id).unwrap();
     sim.drain();
     assert_eq!(sim.state(&run), RunState::Acting);
-    let Effect::OpenTurn { answers, .. } = sim.last_turn() else {
-        unreachable!()
-    };
+    let TurnRequest { answers, .. } = sim.last_request();
     assert_eq!(answers[0].outcome, AnswerOutcome::Declined);
     assert!(matches!(
         sim.engine.question(&question.id).unwrap().state,
@@ -376,9 +370,7 @@ fn elicitation_a_question_without_schema_takes_text() {
     sim.drain();
     // The answer travels in the next planning turn.
     assert_eq!(sim.engine.run(&run).unwrap().open_turn(), Some(TurnId(2)));
-    let Effect::OpenTurn { answers, .. } = sim.last_turn() else {
-        unreachable!()
-    };
+    let TurnRequest { answers, .. } = sim.last_request();
     assert_eq!(
         answers[0].outcome,
         AnswerOutcome::Answered {
@@ -397,9 +389,7 @@ fn elicitation_an_invalid_schema_is_refused_back_to_the_acting_party() {
         Some(json!({"$ref": "https://example.org/remote.json"})),
     );
     assert_eq!(sim.engine.questions().count(), 0, "never put to the person");
-    let Effect::OpenTurn { answers, turn, .. } = sim.last_turn() else {
-        unreachable!()
-    };
+    let TurnRequest { answers, turn, .. } = sim.last_request();
     assert_eq!(turn, TurnId(2));
     assert!(
         matches!(&answers[0].outcome, AnswerOutcome::Refused { reason } if reason.contains("self-contained"))

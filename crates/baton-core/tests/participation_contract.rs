@@ -24,9 +24,7 @@ fn ag_12_registration_is_inert_until_a_delegation_reads_it() {
     let mut sim = Sim::new();
     sim.engine = Engine::new(config(), secret());
     let run = sim.delegate(Autonomy::Auto);
-    let Effect::OpenTurn { tools, .. } = sim.last_turn() else {
-        unreachable!()
-    };
+    let TurnRequest { tools, .. } = sim.last_request();
     assert!(tools.is_empty());
     let before = sim.engine.run(&run).unwrap().clone();
     let timeout = sim.engine.poll_timeout();
@@ -42,9 +40,7 @@ fn ag_12_registration_is_inert_until_a_delegation_reads_it() {
     // The delegation reads it when it acts, and its next turn offers it.
     sim.propose(&run, &[rename()]);
     sim.apply();
-    let Effect::OpenTurn { tools, .. } = sim.last_turn() else {
-        unreachable!()
-    };
+    let TurnRequest { tools, .. } = sim.last_request();
     let names: Vec<&str> = tools.iter().map(|t| t.name.as_str()).collect();
     assert_eq!(names, ["tasks.rename", "tasks.archive"]);
 }
@@ -100,9 +96,7 @@ fn ag_15_arguments_are_typed_by_json_schema_and_projected_unchanged() {
     // Projected to the acting party exactly as declared.
     let mut sim = Sim::new();
     let run = sim.delegate(Autonomy::Auto);
-    let Effect::OpenTurn { tools, .. } = sim.last_turn() else {
-        unreachable!()
-    };
+    let TurnRequest { tools, .. } = sim.last_request();
     let rename_tool = tools.iter().find(|t| t.name == "tasks.rename").unwrap();
     assert_eq!(
         rename_tool.parameters,
@@ -125,9 +119,7 @@ fn ag_15_arguments_are_typed_by_json_schema_and_projected_unchanged() {
     sim.end_turn(&run);
     sim.apply_all();
     assert_eq!(sim.invoked(&rename()), 1);
-    let Effect::OpenTurn { results, .. } = sim.last_turn() else {
-        unreachable!()
-    };
+    let TurnRequest { results, .. } = sim.last_request();
     let CallResult::Refused {
         refusal: Refusal::InvalidArguments { errors },
     } = &results[0].result
@@ -175,9 +167,7 @@ fn ag_16_an_oversized_argument_is_a_typed_failure_never_a_truncation() {
         "never dispatched, so never truncated"
     );
     assert_eq!(sim.state(&run), RunState::Acting, "the run goes on");
-    let Effect::OpenTurn { results, .. } = sim.last_turn() else {
-        unreachable!()
-    };
+    let TurnRequest { results, .. } = sim.last_request();
     assert_eq!(
         results[0].result,
         CallResult::Refused {
@@ -319,12 +309,9 @@ fn ag_20_a_stale_read_is_a_recoverable_error_not_a_run_failure() {
         RunState::Acting,
         "recoverable: the run goes on"
     );
-    let Effect::OpenTurn {
+    let TurnRequest {
         results, context, ..
-    } = sim.last_turn()
-    else {
-        unreachable!()
-    };
+    } = sim.last_request();
     assert_eq!(
         results[0].result,
         CallResult::Refused {
@@ -375,9 +362,7 @@ fn ag_21_an_undeclared_capability_is_correctable_and_bounded_by_budget() {
     let ghost = CapabilityRef::new("tasks", "teleport");
     sim.propose(&run, &[ghost.clone(), ghost.clone()]);
     assert_eq!(sim.state(&run), RunState::Acting, "not ended by itself");
-    let Effect::OpenTurn { results, .. } = sim.last_turn() else {
-        unreachable!()
-    };
+    let TurnRequest { results, .. } = sim.last_request();
     assert!(results.iter().all(|r| r.result
         == CallResult::Refused {
             refusal: Refusal::UndeclaredCapability

@@ -131,17 +131,62 @@ fn ag_47_state_has_a_typed_direction_and_the_acting_party_sends_only_its_own() {
         serde_json::from_value::<WireEvent>(json!({"type": "state-snapshot", "snapshot": {}}))
             .is_err()
     );
-    let request = TurnRequest::new(
-        SessionId::new("s"),
-        RunId::new("s/r1"),
-        TurnId(1),
-        "x".into(),
-        vec![],
-        &Context::default(),
+    // `to-agent` context travels in the turn request, apart from the stream.
+    let mut sim = Sim::new();
+    sim.delegate(Autonomy::Auto);
+    let request = sim.last_request();
+    assert_eq!(
+        request.state,
+        Value::Null,
+        "the host fills in its `to-agent` state"
+    );
+    assert!(serde_json::to_value(&request)
+        .unwrap()
+        .get("state")
+        .is_some());
+}
+
+#[test]
+fn the_turn_request_carries_tools_an_index_and_the_context() {
+    let mut sim = Sim::new();
+    sim.publish("tasks", "board", 3, Origin::Imported);
+    let run = sim.delegate(Autonomy::Review);
+    let request = sim.last_request();
+    assert_eq!(request.protocol, PROTOCOL_VERSION);
+    assert_eq!((request.run.clone(), request.turn), (run, TurnId(1)));
+    assert_eq!(request.intent, "tidy the board");
+    assert_eq!(request.tools.len(), 4);
+    let board = request
+        .index
+        .iter()
+        .find(|e| e.id == "tasks.board")
+        .expect("the read is indexed");
+    assert_eq!(
+        (board.kind.as_str(), board.version, board.origin),
+        ("read", Some(3), Some(Origin::Imported))
+    );
+    assert_eq!(board.summary, "Every card with its column and title.");
+    let participants: Vec<(&str, &str)> = request
+        .index
+        .iter()
+        .filter(|e| e.kind == "participant")
+        .map(|e| (e.id.as_str(), e.label.as_str()))
+        .collect();
+    assert_eq!(
+        participants,
+        [
+            ("notes", "Notes"),
+            ("settings", "Settings"),
+            ("tasks", "Task board")
+        ]
     );
     assert_eq!(
-        serde_json::to_value(&request).unwrap()["state"],
-        Value::Null
+        request
+            .context
+            .get(&ReadRef::new("tasks", "board"))
+            .unwrap()
+            .version,
+        3
     );
 }
 

@@ -426,6 +426,14 @@ impl Sim {
             .expect("a question was asked")
     }
 
+    /// The request of the last turn the engine opened, for any run.
+    pub fn last_request(&self) -> TurnRequest {
+        match self.last_turn() {
+            Effect::OpenTurn { request, .. } => *request,
+            _ => unreachable!(),
+        }
+    }
+
     /// The last turn the engine opened, for any run.
     pub fn last_turn(&self) -> Effect {
         self.effects_of(|e| matches!(e, Effect::OpenTurn { .. }))
