@@ -122,6 +122,14 @@ impl AgUiMapper {
         let Some(kind) = event.get("type").and_then(Value::as_str) else {
             return Err("an event without a string `type`".into());
         };
+        let chunk = matches!(
+            kind,
+            "TEXT_MESSAGE_CHUNK" | "TOOL_CALL_CHUNK" | "REASONING_MESSAGE_CHUNK"
+        );
+        if self.lanes.is_empty() && !chunk {
+            // The common case: nothing to close, nothing to expand, no copy.
+            return self.verify_and_map(event);
+        }
         let mut out = Vec::new();
         let expanded = match kind {
             "TEXT_MESSAGE_CHUNK" | "TOOL_CALL_CHUNK" | "REASONING_MESSAGE_CHUNK" => {

@@ -14,8 +14,9 @@ fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let result = match args.first().map(String::as_str) {
         Some("test") => test(),
+        Some("bench") => bench(),
         Some("help") | Some("--help") | None => {
-            println!("usage: cargo xtask <test>\n\n  test   install what is missing, then fmt, clippy, doc, tests and the core's purity checks");
+            println!("usage: cargo xtask <test|bench>\n\n  test   install what is missing, then fmt, clippy, doc, tests and the core's purity checks\n  bench  measure streaming cost as ratios against a bare JSON parse");
             Ok(())
         }
         Some(other) => Err(format!("unknown command `{other}`; try `cargo xtask help`")),
@@ -143,6 +144,23 @@ fn ensure_npm(dir: &str, marker: &str) -> Result<(), String> {
         .args(["ci", "--no-audit", "--no-fund", "--loglevel=error"])
         .current_dir(path);
     run(install)
+}
+
+// ----- bench ----------------------------------------------------------------
+
+/// Benchmarks print ratios against a peer measured in the same run.
+fn bench() -> Result<(), String> {
+    let mut command = cargo();
+    command.args([
+        "run",
+        "--release",
+        "--quiet",
+        "-p",
+        "baton-agui",
+        "--example",
+        "stream_bench",
+    ]);
+    run(command)
 }
 
 // ----- test -----------------------------------------------------------------
