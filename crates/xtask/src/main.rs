@@ -264,7 +264,11 @@ fn test() -> Result<(), String> {
 /// `test result:` lines into one summary.
 fn native_tests() -> Result<String, String> {
     let mut command = cargo();
-    command.args(["test", "--workspace"]).stdout(Stdio::piped());
+    // `--show-output` prints what passing tests report, such as the AG-UI
+    // cross-check table.
+    command
+        .args(["test", "--workspace", "--", "--show-output"])
+        .stdout(Stdio::piped());
     let mut child = command
         .spawn()
         .map_err(|error| format!("could not start cargo test: {error}"))?;
