@@ -86,7 +86,7 @@ impl Thread {
         let mut input = json!({
             "threadId": request.session,
             "runId": format!("{}/{}", request.run, request.turn),
-            "protocolVersion": "1.0.0",
+            "protocolVersion": crate::AGUI_VERSION,
             "state": if request.state.is_null() { json!({}) } else { request.state.clone() },
             "messages": self.messages,
             "tools": tools,

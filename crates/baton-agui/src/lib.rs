@@ -25,6 +25,13 @@ pub use input::Thread;
 pub use mapping::AgUiMapper;
 pub use sse::{SseDecoder, SseEvent, SseOutput};
 
+/// What this adapter speaks toward the engine (AG-45): it turns AG-UI 1.0
+/// on the wire into `baton/1`, the only protocol the custody machine reads.
+pub const PROTOCOL_VERSION: &str = baton_core::PROTOCOL_VERSION;
+
+/// The AG-UI version it speaks on the wire (`RunAgentInput.protocolVersion`).
+pub const AGUI_VERSION: &str = "1.0.0";
+
 /// The largest single SSE event accepted by default (1 MiB).
 pub const DEFAULT_MAX_EVENT_BYTES: usize = 1 << 20;
 

@@ -235,6 +235,17 @@ fn delegate(
     (engine.run(&run).unwrap().state().clone(), record)
 }
 
+#[test]
+fn ag_45_the_adapter_declares_the_protocol_it_speaks_to_the_engine() {
+    assert_eq!(check_version(Some(baton_agui::PROTOCOL_VERSION)), Ok(()));
+    let (status, body) = post(peer().port, "text", &json!({"threadId": "t"}));
+    assert_eq!(
+        status, 400,
+        "the peer's SDK refuses an input that is not a RunAgentInput"
+    );
+    assert!(!body.is_empty());
+}
+
 fn no_questions(_: &Question) -> Vec<Value> {
     panic!("no question expected")
 }
