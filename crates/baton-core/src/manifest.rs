@@ -328,19 +328,13 @@ impl Manifest {
         let mut reads = Vec::new();
         for (index, read) in source.reads.into_iter().enumerate() {
             let path = format!("$.reads[{index}]");
-            problems.identifier(&format!("{path}.name"), &read.name);
-            problems.description(
-                &format!("{path}.description"),
-                &read.description,
+            problems.entry(
+                &path,
+                "read",
                 &read.name,
+                &read.description,
+                &mut read_names,
             );
-            if !read_names.insert(read.name.clone()) {
-                problems.push(
-                    &format!("{path}.name"),
-                    None,
-                    format!("read `{}` is declared twice", read.name),
-                );
-            }
             reads.push(ReadDecl {
                 name: read.name,
                 description: read.description,
@@ -363,19 +357,13 @@ impl Manifest {
         let mut capabilities = Vec::new();
         for (index, capability) in source.capabilities.into_iter().enumerate() {
             let path = format!("$.capabilities[{index}]");
-            problems.identifier(&format!("{path}.name"), &capability.name);
-            problems.description(
-                &format!("{path}.description"),
-                &capability.description,
+            problems.entry(
+                &path,
+                "capability",
                 &capability.name,
+                &capability.description,
+                &mut names,
             );
-            if !names.insert(capability.name.clone()) {
-                problems.push(
-                    &format!("{path}.name"),
-                    None,
-                    format!("capability `{}` is declared twice", capability.name),
-                );
-            }
             if capability.effects.is_empty() {
                 problems.push(
                     &format!("{path}.effects"),
@@ -698,6 +686,27 @@ impl Problems {
                 path,
                 None,
                 format!("`{value}` is not an identifier: 1–64 ASCII letters, digits, `-` or `_`, starting with a letter"),
+            );
+        }
+    }
+
+    /// What every named entry (a read, a capability) must be: an identifier,
+    /// described for the acting party (AG-14), declared once.
+    fn entry(
+        &mut self,
+        path: &str,
+        what: &str,
+        name: &str,
+        description: &str,
+        names: &mut BTreeSet<String>,
+    ) {
+        self.identifier(&format!("{path}.name"), name);
+        self.description(&format!("{path}.description"), description, name);
+        if !names.insert(name.to_owned()) {
+            self.push(
+                &format!("{path}.name"),
+                None,
+                format!("{what} `{name}` is declared twice"),
             );
         }
     }

@@ -322,17 +322,10 @@ fn ag_29_an_authorization_lapses_after_its_time_to_live() {
     sim.resolve(&run, Resolution::Allow { budget: None });
     sim.apply();
     assert_eq!(sim.invoked(&rename()), invoked + 1);
-    let expiries: Vec<u64> = sim
-        .engine
-        .run(&run)
-        .unwrap()
-        .journal()
-        .iter()
-        .filter_map(|r| match &r.entry {
-            JournalEntry::Authorized { expires_at, .. } => Some(*expires_at),
-            _ => None,
-        })
-        .collect();
+    let expiries: Vec<u64> = sim.journal_of(&run, |entry| match entry {
+        JournalEntry::Authorized { expires_at, .. } => Some(*expires_at),
+        _ => None,
+    });
     assert_eq!(expiries, [1_000 + 5_000, sim.now + 5_000]);
 }
 

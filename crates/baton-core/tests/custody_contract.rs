@@ -678,17 +678,10 @@ fn turn_opens_with_a_context_snapshot_of_versioned_origin_tagged_reads() {
         Some(Origin::ThirdParty)
     );
     assert!(second.has_untrusted_origin());
-    let recorded: Vec<Context> = sim
-        .engine
-        .run(&run)
-        .unwrap()
-        .journal()
-        .iter()
-        .filter_map(|r| match &r.entry {
-            JournalEntry::TurnReserved { context, .. } => Some(context.clone()),
-            _ => None,
-        })
-        .collect();
+    let recorded: Vec<Context> = sim.journal_of(&run, |entry| match entry {
+        JournalEntry::TurnReserved { context, .. } => Some(context.clone()),
+        _ => None,
+    });
     assert_eq!(recorded, vec![first, second]);
 }
 
@@ -702,17 +695,10 @@ fn a_run_is_one_undo_group() {
     let group = sim.engine.run(&run).unwrap().undo_group();
     let participants: Vec<&str> = group.iter().map(|(p, _)| p.as_str()).collect();
     assert_eq!(participants, ["settings", "tasks"], "last touched first");
-    let marks: Vec<MarkToken> = sim
-        .engine
-        .run(&run)
-        .unwrap()
-        .journal()
-        .iter()
-        .filter_map(|r| match &r.entry {
-            JournalEntry::MarkTaken { token, .. } => Some(token.clone()),
-            _ => None,
-        })
-        .collect();
+    let marks: Vec<MarkToken> = sim.journal_of(&run, |entry| match entry {
+        JournalEntry::MarkTaken { token, .. } => Some(token.clone()),
+        _ => None,
+    });
     assert!(group.iter().all(|(_, token)| marks.contains(token)));
 }
 

@@ -414,6 +414,17 @@ impl Sim {
         self.engine.register(manifest, instance).expect("mounted")
     }
 
+    /// Picks entries out of a run's journal.
+    pub fn journal_of<T>(&self, run: &RunId, pick: impl Fn(&JournalEntry) -> Option<T>) -> Vec<T> {
+        self.engine
+            .run(run)
+            .expect("run exists")
+            .journal()
+            .iter()
+            .filter_map(|record| pick(&record.entry))
+            .collect()
+    }
+
     /// The last question put to the person.
     pub fn last_question(&self) -> Question {
         self.log
