@@ -104,6 +104,70 @@ fn ensure_wasm_target() -> Result<(), String> {
     run(add)
 }
 
+/// The wasm-bindgen CLI, pinned to the `wasm-bindgen` crate version that
+/// `crates/baton-wasm` pins with `=`.
+const WASM_BINDGEN: &str = "0.2.130";
+
+fn ensure_wasm_bindgen() -> Result<(), String> {
+    let mut probe = Command::new("wasm-bindgen");
+    probe.arg("--version");
+    let version = probe
+        .output()
+        .ok()
+        .map(|out| String::from_utf8_lossy(&out.stdout).trim().to_owned());
+    let runner = Command::new("wasm-bindgen-test-runner")
+        .arg("--version")
+        .output()
+        .map(|out| out.status.success())
+        .unwrap_or(false);
+    if version.as_deref() == Some(&format!("wasm-bindgen {WASM_BINDGEN}")) && runner {
+        println!("  wasm-bindgen {WASM_BINDGEN}: present");
+        return Ok(());
+    }
+    println!("  wasm-bindgen {WASM_BINDGEN}: installing (a few minutes on two cores)");
+    // Not `--locked`: its lockfile names a webpki-roots release the registry
+    // here does not serve; the resolver picks the nearest that it does.
+    let mut install = cargo();
+    install.args([
+        "install",
+        "wasm-bindgen-cli",
+        "--version",
+        &format!("={WASM_BINDGEN}"),
+    ]);
+    run(install)
+}
+
+const CHROMIUM: &str = "/usr/bin/chromium";
+const CHROMEDRIVER: &str = "/usr/bin/chromedriver";
+
+fn ensure_chromium() -> Result<(), String> {
+    if Path::new(CHROMIUM).exists() && Path::new(CHROMEDRIVER).exists() {
+        println!("  chromium and chromedriver: present");
+        return Ok(());
+    }
+    println!("  chromium and chromedriver: installing from Debian");
+    let mut install = Command::new("sh");
+    install.args([
+        "-c",
+        "apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium chromium-driver",
+    ]);
+    run(install)
+}
+
+/// Runs the browser adapter's tests in headless Chromium.
+fn browser_tests() -> Result<String, String> {
+    let mut command = cargo();
+    command
+        .args(["test", "-p", "baton-wasm", "--target", WASM_TARGET])
+        .env(
+            "CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER",
+            "wasm-bindgen-test-runner",
+        )
+        .env("CHROMEDRIVER", CHROMEDRIVER)
+        .current_dir(root().join("crates/baton-wasm"));
+    summarize_tests(command, "browser tests")
+}
+
 /// The official AG-UI Python SDK the real peer is built on.
 const AGUI_PYTHON: &str = "ag-ui-protocol==1.0.0";
 
@@ -191,6 +255,12 @@ fn test() -> Result<(), String> {
     step("setup: wasm target", &mut || {
         ensure_wasm_target().map(|()| String::new())
     });
+    step("setup: wasm-bindgen CLI", &mut || {
+        ensure_wasm_bindgen().map(|()| String::new())
+    });
+    step("setup: Chromium and chromedriver", &mut || {
+        ensure_chromium().map(|()| String::new())
+    });
     step("setup: AG-UI Python SDK", &mut || {
         ensure_agui_python().map(|()| String::new())
     });
@@ -222,6 +292,7 @@ fn test() -> Result<(), String> {
         run(command).map(|()| String::new())
     });
     step("cargo test (native)", &mut native_tests);
+    step("browser tests (headless Chromium)", &mut browser_tests);
     step("baton-core builds for wasm32", &mut || {
         let mut command = cargo();
         command.args(["build", "-p", "baton-core", "--target", WASM_TARGET]);
@@ -260,19 +331,30 @@ fn test() -> Result<(), String> {
     }
 }
 
-/// Runs the workspace tests, echoing everything and adding up libtest's
-/// `test result:` lines into one summary.
+/// Runs the native workspace tests (the browser adapter runs in Chromium).
 fn native_tests() -> Result<String, String> {
     let mut command = cargo();
     // `--show-output` prints what passing tests report, such as the AG-UI
     // cross-check table.
-    command
-        .args(["test", "--workspace", "--", "--show-output"])
-        .stdout(Stdio::piped());
+    command.args([
+        "test",
+        "--workspace",
+        "--exclude",
+        "baton-wasm",
+        "--",
+        "--show-output",
+    ]);
+    summarize_tests(command, "native tests")
+}
+
+/// Runs a test command, echoing everything and adding up the `test result:`
+/// lines into one summary.
+fn summarize_tests(mut command: Command, label: &str) -> Result<String, String> {
+    command.stdout(Stdio::piped());
     let mut child = command
         .spawn()
-        .map_err(|error| format!("could not start cargo test: {error}"))?;
-    let stdout = child.stdout.take().ok_or("cargo test has no stdout")?;
+        .map_err(|error| format!("could not start {label}: {error}"))?;
+    let stdout = child.stdout.take().ok_or("the tests have no stdout")?;
     let (mut passed, mut failed, mut ignored, mut binaries) = (0u64, 0u64, 0u64, 0u64);
     for line in BufReader::new(stdout).lines() {
         let line = line.map_err(|error| error.to_string())?;
@@ -287,8 +369,8 @@ fn native_tests() -> Result<String, String> {
     let status = child.wait().map_err(|error| error.to_string())?;
     let summary =
         format!("{passed} passed, {failed} failed, {ignored} ignored in {binaries} test binaries");
-    println!("native tests: {summary}");
-    if status.success() && failed == 0 {
+    println!("{label}: {summary}");
+    if status.success() && failed == 0 && binaries > 0 {
         Ok(summary)
     } else {
         Err(summary)

@@ -1,0 +1,269 @@
+//! The page's one polite live region (contract AG-36).
+//!
+//! It is created once, visually hidden, before any message, in the parent
+//! the application names or in `document.body`; a second engine on the same
+//! page finds and reuses it instead of adding another. Every message goes in
+//! a fresh node, so a repeated message is announced again, and the first
+//! message waits a moment after the region appears so screen readers have
+//! noticed the region before anything is written to it. Nothing here moves
+//! focus (AG-38).
+
+use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
+use web_sys::{Document, Element, HtmlElement};
+
+/// Marks the region so every engine on the page finds the same one.
+const MARKER: &str = "data-baton-live-region";
+/// How long the region exists before its first message is written.
+pub(crate) const FIRST_WRITE_DELAY_MS: i32 = 150;
+
+/// Handle to the page's live region.
+#[derive(Debug, Clone)]
+pub(crate) struct LiveRegion {
+    element: HtmlElement,
+    /// When the region was created (ms, `performance.now()` base of `Date.now`).
+    created_at: f64,
+}
+
+impl LiveRegion {
+    /// Finds the page's live region, or creates it in `parent` (or `body`).
+    pub(crate) fn attach(
+        document: &Document,
+        parent: Option<&Element>,
+    ) -> Result<LiveRegion, JsValue> {
+        if let Some(existing) = document.query_selector(&format!("[{MARKER}]"))? {
+            let created_at = existing
+                .get_attribute(MARKER)
+                .and_then(|value| value.parse().ok())
+                .unwrap_or(0.0);
+            return Ok(LiveRegion {
+                element: existing.dyn_into()?,
+                created_at,
+            });
+        }
+        let element: HtmlElement = document.create_element("div")?.dyn_into()?;
+        let created_at = js_sys::Date::now();
+        element.set_attribute(MARKER, &created_at.to_string())?;
+        element.set_attribute("aria-live", "polite")?;
+        element.set_attribute("aria-atomic", "true")?;
+        element.set_attribute("role", "status")?;
+        // Visually hidden, still read: the usual clip pattern.
+        let style = element.style();
+        for (property, value) in [
+            ("position", "absolute"),
+            ("width", "1px"),
+            ("height", "1px"),
+            ("margin", "-1px"),
+            ("padding", "0"),
+            ("overflow", "hidden"),
+            ("clip", "rect(0 0 0 0)"),
+            ("clip-path", "inset(50%)"),
+            ("white-space", "nowrap"),
+            ("border", "0"),
+        ] {
+            style.set_property(property, value)?;
+        }
+        let host: Element = match parent {
+            Some(parent) => parent.clone(),
+            None => document
+                .body()
+                .ok_or_else(|| JsValue::from_str("the document has no body"))?
+                .into(),
+        };
+        host.append_child(&element)?;
+        Ok(LiveRegion {
+            element,
+            created_at,
+        })
+    }
+
+    /// The region's element.
+    #[cfg(test)]
+    pub(crate) fn element(&self) -> &HtmlElement {
+        &self.element
+    }
+
+    /// How long to wait before writing, so the region has existed for at
+    /// least [`FIRST_WRITE_DELAY_MS`] when its first message lands.
+    pub(crate) fn wait_before_write(&self, now: f64) -> i32 {
+        let elapsed = now - self.created_at;
+        (f64::from(FIRST_WRITE_DELAY_MS) - elapsed).max(0.0).ceil() as i32
+    }
+
+    /// Writes a message now, as a fresh node replacing the previous one.
+    pub(crate) fn write(&self, message: &str) -> Result<(), JsValue> {
+        let document = self
+            .element
+            .owner_document()
+            .ok_or_else(|| JsValue::from_str("the live region is not in a document"))?;
+        let node = document.create_element("div")?;
+        node.set_text_content(Some(message));
+        self.element.set_text_content(None);
+        self.element.append_child(&node)?;
+        Ok(())
+    }
+
+    /// Writes a message, after the first-write delay if the region is new.
+    pub(crate) fn announce(&self, message: String) -> Result<(), JsValue> {
+        let wait = self.wait_before_write(js_sys::Date::now());
+        if wait == 0 {
+            return self.write(&message);
+        }
+        let region = self.clone();
+        let later = Closure::once_into_js(move || {
+            // A failure here has nobody to report to; the region stays usable.
+            let _ = region.write(&message);
+        });
+        web_sys::window()
+            .ok_or_else(|| JsValue::from_str("no window"))?
+            .set_timeout_with_callback_and_timeout_and_arguments_0(later.unchecked_ref(), wait)?;
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use wasm_bindgen_test::*;
+
+    wasm_bindgen_test_configure!(run_in_browser);
+
+    fn document() -> Document {
+        web_sys::window().unwrap().document().unwrap()
+    }
+
+    fn regions() -> u32 {
+        document()
+            .query_selector_all("[aria-live]")
+            .unwrap()
+            .length()
+    }
+
+    fn clean() {
+        let list = document()
+            .query_selector_all(&format!("[{MARKER}]"))
+            .unwrap();
+        for index in 0..list.length() {
+            if let Some(node) = list.item(index) {
+                let element: Element = node.dyn_into().unwrap();
+                element.remove();
+            }
+        }
+    }
+
+    async fn sleep(ms: i32) {
+        let promise = js_sys::Promise::new(&mut |resolve, _| {
+            web_sys::window()
+                .unwrap()
+                .set_timeout_with_callback_and_timeout_and_arguments_0(&resolve, ms)
+                .unwrap();
+        });
+        wasm_bindgen_futures::JsFuture::from(promise).await.unwrap();
+    }
+
+    #[wasm_bindgen_test]
+    async fn the_first_message_lands_after_the_delay_not_before() {
+        clean();
+        let region = LiveRegion::attach(&document(), None).unwrap();
+        region
+            .announce("Assistant is acting in Task board.".into())
+            .unwrap();
+        assert_eq!(
+            region.element().text_content().as_deref(),
+            Some(""),
+            "not yet"
+        );
+        sleep(FIRST_WRITE_DELAY_MS + 100).await;
+        assert_eq!(
+            region.element().text_content().as_deref(),
+            Some("Assistant is acting in Task board.")
+        );
+        // Once the region is established, messages are written at once.
+        region
+            .announce("Assistant finished: completed.".into())
+            .unwrap();
+        assert_eq!(
+            region.element().text_content().as_deref(),
+            Some("Assistant finished: completed.")
+        );
+        clean();
+    }
+
+    #[wasm_bindgen_test]
+    fn ag_36_one_polite_region_however_many_engines_attach() {
+        clean();
+        let before = regions();
+        let first = LiveRegion::attach(&document(), None).unwrap();
+        let second = LiveRegion::attach(&document(), None).unwrap();
+        assert_eq!(regions(), before + 1, "exactly one region was added");
+        assert!(first.element().is_same_node(Some(second.element())));
+        assert_eq!(
+            first.element().get_attribute("aria-live").as_deref(),
+            Some("polite")
+        );
+        clean();
+    }
+
+    #[wasm_bindgen_test]
+    fn ag_36_the_region_goes_where_the_application_says() {
+        clean();
+        let parent = document().create_element("section").unwrap();
+        document().body().unwrap().append_child(&parent).unwrap();
+        let region = LiveRegion::attach(&document(), Some(&parent)).unwrap();
+        assert!(parent.contains(Some(region.element())));
+        parent.remove();
+        clean();
+    }
+
+    #[wasm_bindgen_test]
+    fn a_repeated_message_is_a_fresh_node() {
+        clean();
+        let region = LiveRegion::attach(&document(), None).unwrap();
+        region
+            .write("Assistant renamed 3 cards in Task board.")
+            .unwrap();
+        let first = region.element().first_element_child().unwrap();
+        region
+            .write("Assistant renamed 3 cards in Task board.")
+            .unwrap();
+        let second = region.element().first_element_child().unwrap();
+        assert!(
+            !first.is_same_node(Some(&second)),
+            "the same words, a new node"
+        );
+        assert_eq!(region.element().child_element_count(), 1);
+        assert_eq!(
+            region.element().text_content().as_deref(),
+            Some("Assistant renamed 3 cards in Task board.")
+        );
+        clean();
+    }
+
+    #[wasm_bindgen_test]
+    fn the_first_message_waits_for_the_region_to_be_noticed() {
+        clean();
+        let region = LiveRegion::attach(&document(), None).unwrap();
+        let created = js_sys::Date::now();
+        assert!(region.wait_before_write(created) > 0);
+        assert_eq!(
+            region.wait_before_write(created + f64::from(FIRST_WRITE_DELAY_MS) + 1.0),
+            0
+        );
+        clean();
+    }
+
+    #[wasm_bindgen_test]
+    fn ag_38_announcing_never_moves_focus() {
+        clean();
+        let input = document().create_element("input").unwrap();
+        document().body().unwrap().append_child(&input).unwrap();
+        let input: HtmlElement = input.dyn_into().unwrap();
+        input.focus().unwrap();
+        let focused = document().active_element();
+        let region = LiveRegion::attach(&document(), None).unwrap();
+        region.write("Assistant finished: completed.").unwrap();
+        assert!(document().active_element() == focused);
+        input.remove();
+        clean();
+    }
+}
