@@ -140,11 +140,6 @@ pub enum FindingReason {
     UnknownRun,
     /// Addressed to a turn that is not open: it never starts or revives a run.
     OutsideOpenTurn,
-    /// A host report that matches nothing pending (late revert, duplicate result).
-    Unexpected {
-        /// What it was.
-        what: String,
-    },
     /// Broke the protocol inside an open turn; the run ended for it.
     Integrity {
         /// What was wrong.
