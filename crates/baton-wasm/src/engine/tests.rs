@@ -1,0 +1,308 @@
+//! The JS engine in headless Chromium: participants with real (and async)
+//! behaviour, the real DOM, real timers.
+
+use super::*;
+use wasm_bindgen_test::*;
+
+wasm_bindgen_test_configure!(run_in_browser);
+
+#[wasm_bindgen(inline_js = "
+export function participant(element, delayMs, failOn) {
+  const state = { titles: {}, applied: 0, marks: 0, reverted: [] };
+  return {
+    element,
+    state,
+    history: {
+      mark() { state.marks += 1; return 'mark-' + state.marks; },
+      revertTo(token) { state.reverted.push(token); state.titles = {}; },
+    },
+    invoke(capability, args, actor) {
+      if (typeof actor !== 'string' || !actor.startsWith('baton1.')) throw new Error('no actor reference');
+      const apply = () => {
+        state.applied += 1;
+        if (state.applied === failOn) throw new Error('the server said no');
+        state.titles[args.id] = args.title;
+        return { renamed: args.id };
+      };
+      if (delayMs === 0) return apply();
+      return new Promise((resolve, reject) => setTimeout(() => { try { resolve(apply()); } catch (e) { reject(e); } }, delayMs));
+    },
+  };
+}
+export function stateOf(p) { return p.state; }
+export function sleep(ms) { return new Promise((resolve) => setTimeout(resolve, ms)); }
+")]
+extern "C" {
+    fn participant(element: &JsValue, delay_ms: u32, fail_on: u32) -> JsValue;
+    #[wasm_bindgen(js_name = stateOf)]
+    fn state_of(participant: &JsValue) -> JsValue;
+    fn sleep(ms: u32) -> js_sys::Promise;
+}
+
+fn manifest() -> JsValue {
+    JsValue::from_str(
+        &serde_json::json!({
+            "id": "tasks", "label": "Task board", "tier": "reversible-acts", "history": "native",
+            "description": "The team's task board: cards in columns.",
+            "capabilities": [{
+                "name": "rename", "description": "Give one card a new title.",
+                "arguments": {"type": "object", "required": ["id", "title"],
+                              "properties": {"id": {"type": "string"}, "title": {"type": "string"}},
+                              "additionalProperties": false},
+                "argumentLimits": {"id": 64, "title": 200},
+                "effects": [{"name": "retitle", "reversible": true}]
+            }]
+        })
+        .to_string(),
+    )
+}
+
+fn element() -> web_sys::Element {
+    let document = web_sys::window().unwrap().document().unwrap();
+    let element = document.create_element("section").unwrap();
+    document.body().unwrap().append_child(&element).unwrap();
+    element
+}
+
+async fn open() -> Engine {
+    let options = js_sys::JSON::parse(r#"{"appName": "Board", "ceiling": "auto"}"#).unwrap();
+    Engine::open(options).await.unwrap()
+}
+
+fn plan(calls: usize) -> JsValue {
+    let steps: Vec<Value> = (0..calls)
+        .map(|i| serde_json::json!({"capability": "tasks.rename", "arguments": {"id": format!("card-{i}"), "title": "Ship"}}))
+        .collect();
+    let budget = serde_json::json!({"maxTurns": 1, "maxCalls": 64, "runDeadlineMs": 60_000, "turnDeadlineMs": 10_000});
+    let request = serde_json::json!({"intent": "Rename the cards", "autonomy": "auto", "budget": budget, "plan": steps});
+    js_sys::JSON::parse(&request.to_string()).unwrap()
+}
+
+fn outcome(engine: &Engine, run: &str) -> Option<String> {
+    let state = engine.state(run).unwrap();
+    get(&state, "outcome").as_string()
+}
+
+async fn settle(ms: u32) {
+    JsFuture::from(sleep(ms)).await.unwrap();
+}
+
+/// Waits (up to two seconds) until `done` holds; returns whether it did.
+async fn until(done: impl Fn() -> bool) -> bool {
+    for _ in 0..200 {
+        if done() {
+            return true;
+        }
+        settle(10).await;
+    }
+    done()
+}
+
+/// Waits (up to two seconds) for the run to return and gives its outcome.
+async fn returned(engine: &Engine, run: &str) -> Option<String> {
+    for _ in 0..200 {
+        if let Some(outcome) = outcome(engine, run) {
+            return Some(outcome);
+        }
+        settle(10).await;
+    }
+    None
+}
+
+#[wasm_bindgen_test]
+async fn ag_3_a_macro_is_a_run_through_the_same_engine() {
+    let mut engine = open().await;
+    let board = participant(&element().into(), 0, 0);
+    engine.register(manifest(), board.clone()).unwrap();
+    let events = js_sys::Array::new();
+    let sink = events.clone();
+    let listener = Closure::<dyn Fn(JsValue)>::new(move |event: JsValue| {
+        sink.push(&event);
+    });
+    let _unsubscribe = engine.subscribe(
+        listener
+            .as_ref()
+            .unchecked_ref::<js_sys::Function>()
+            .clone(),
+    );
+    listener.forget();
+    let run = engine.delegate(plan(1)).unwrap();
+    assert_eq!(returned(&engine, &run).await.as_deref(), Some("completed"));
+    let titles = get(&state_of(&board), "titles");
+    assert_eq!(get(&titles, "card-0").as_string().as_deref(), Some("Ship"));
+    assert!(events.length() > 5, "subscribers saw the run's events");
+}
+
+#[wasm_bindgen_test]
+async fn ag_37_a_plan_of_fifty_acts_is_announced_once_and_its_end_once() {
+    let mut engine = open().await;
+    engine
+        .register(manifest(), participant(&element().into(), 0, 0))
+        .unwrap();
+    let run = engine.delegate(plan(50)).unwrap();
+    assert_eq!(returned(&engine, &run).await.as_deref(), Some("completed"));
+    let announced = engine.inner.borrow().announced.clone();
+    assert_eq!(announced.len(), 2, "{announced:?}");
+    assert_eq!(
+        announced[0],
+        "Assistant is acting in Task board: 50 changes for “Rename the cards”."
+    );
+    // AG-39: the closing message carries the outcome.
+    assert_eq!(
+        announced[1],
+        "Assistant: “Rename the cards” completed (plan-completed)."
+    );
+}
+
+#[wasm_bindgen_test]
+async fn ag_40_the_element_is_busy_exactly_while_a_call_mutates_it() {
+    let mut engine = open().await;
+    let section = element();
+    engine
+        .register(manifest(), participant(&section.clone().into(), 300, 0))
+        .unwrap();
+    let run = engine.delegate(plan(1)).unwrap();
+    assert!(
+        until(|| section.get_attribute("aria-busy").as_deref() == Some("true")).await,
+        "busy while the call runs"
+    );
+    assert_eq!(outcome(&engine, &run), None, "still running");
+    assert_eq!(returned(&engine, &run).await.as_deref(), Some("completed"));
+    assert_eq!(
+        section.get_attribute("aria-busy"),
+        None,
+        "cleared when it is done"
+    );
+}
+
+#[wasm_bindgen_test]
+async fn ag_40_and_ag_8_a_failing_call_clears_busy_rolls_back_and_says_so() {
+    let mut engine = open().await;
+    let section = element();
+    let board = participant(&section.clone().into(), 5, 2);
+    engine.register(manifest(), board.clone()).unwrap();
+    let run = engine.delegate(plan(3)).unwrap();
+    assert_eq!(
+        returned(&engine, &run).await.as_deref(),
+        Some("rolled-back")
+    );
+    assert_eq!(section.get_attribute("aria-busy"), None);
+    let reverted = get(&state_of(&board), "reverted");
+    assert_eq!(
+        js_sys::Array::from(&reverted).length(),
+        1,
+        "reverted once, to the run's mark"
+    );
+    let announced = engine.inner.borrow().announced.clone();
+    assert_eq!(
+        announced.last().unwrap(),
+        "Assistant: “Rename the cards” failed and was undone (call-failed)."
+    );
+}
+
+#[wasm_bindgen_test]
+async fn ag_50_without_a_transport_participants_work_and_only_delegating_to_an_agent_fails() {
+    let mut engine = open().await;
+    // Registration is fine without a transport.
+    assert_eq!(
+        engine
+            .register(manifest(), participant(&element().into(), 0, 0))
+            .unwrap(),
+        "tasks"
+    );
+    let request = js_sys::JSON::parse(r#"{"intent": "Tidy up", "autonomy": "auto"}"#).unwrap();
+    let thrown = engine.delegate(request).unwrap_err();
+    assert_eq!(
+        get(&thrown, "code").as_string().as_deref(),
+        Some("no-transport")
+    );
+    assert_eq!(
+        get(&thrown, "requirement").as_string().as_deref(),
+        Some("AG-50")
+    );
+}
+
+#[wasm_bindgen_test]
+async fn ag_9_stop_returns_control_mid_plan_and_clears_busy() {
+    let mut engine = open().await;
+    let section = element();
+    engine
+        .register(manifest(), participant(&section.clone().into(), 100, 0))
+        .unwrap();
+    let run = engine.delegate(plan(5)).unwrap();
+    assert!(until(|| section.get_attribute("aria-busy").is_some()).await);
+    engine.stop(&run).unwrap();
+    assert_eq!(outcome(&engine, &run).as_deref(), Some("aborted"));
+    assert!(
+        until(|| section.get_attribute("aria-busy").is_none()).await,
+        "the call in flight finished and busy cleared"
+    );
+}
+
+#[wasm_bindgen_test]
+async fn ag_36_two_engines_share_the_one_polite_region() {
+    let regions = || {
+        web_sys::window()
+            .unwrap()
+            .document()
+            .unwrap()
+            .query_selector_all("[aria-live]")
+            .unwrap()
+            .length()
+    };
+    let first = Engine::open(JsValue::UNDEFINED).await.unwrap();
+    let after_first = regions();
+    let second = Engine::open(JsValue::UNDEFINED).await.unwrap();
+    assert_eq!(regions(), after_first, "the second engine added no region");
+    assert_ne!(
+        first.session(),
+        second.session(),
+        "each engine has its own session"
+    );
+    first.close();
+    second.close();
+}
+
+#[wasm_bindgen_test]
+async fn register_refuses_a_bad_manifest_with_a_typed_error() {
+    let mut engine = open().await;
+    let manifest = serde_json::json!({
+        "id": "tasks", "label": "Tasks", "tier": "reads-only", "history": "native", "description": "TODO"
+    });
+    let thrown = engine
+        .register(JsValue::from_str(&manifest.to_string()), JsValue::UNDEFINED)
+        .unwrap_err();
+    assert!(thrown.is_instance_of::<js_sys::Error>());
+    assert_eq!(
+        get(&thrown, "code").as_string().as_deref(),
+        Some("invalid-manifest")
+    );
+    assert_eq!(
+        get(&thrown, "requirement").as_string().as_deref(),
+        Some("AG-14")
+    );
+}
+
+#[wasm_bindgen_test]
+async fn ag_10_kill_all_returns_every_run_with_one_message() {
+    let mut engine = open().await;
+    engine
+        .register(manifest(), participant(&element().into(), 30, 0))
+        .unwrap();
+    let first = engine.delegate(plan(3)).unwrap();
+    let second = engine.delegate(plan(3)).unwrap();
+    settle(5).await;
+    assert_eq!(engine.kill_all(), 2);
+    assert_eq!(outcome(&engine, &first).as_deref(), Some("aborted"));
+    assert_eq!(outcome(&engine, &second).as_deref(), Some("aborted"));
+    let announced = engine.inner.borrow().announced.clone();
+    assert_eq!(
+        announced.last().unwrap(),
+        "Board: stopped 2 delegations; control is back with you."
+    );
+    assert!(
+        !announced.iter().any(|m| m.contains("stopped; control")),
+        "no message per run: {announced:?}"
+    );
+    settle(100).await;
+}
