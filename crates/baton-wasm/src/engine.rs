@@ -85,6 +85,8 @@ struct Inner {
     busy: BTreeMap<ParticipantId, u32>,
     /// While set, closing messages are held back for one summary (a kill).
     summarizing: bool,
+    /// The document's Escape listener, removed on close.
+    escape: Option<Closure<dyn FnMut(web_sys::KeyboardEvent)>>,
     #[cfg_attr(not(test), allow(dead_code))]
     announced: Vec<String>,
 }
@@ -197,9 +199,11 @@ impl Engine {
                 timer: None,
                 busy: BTreeMap::new(),
                 summarizing: false,
+                escape: None,
                 announced: Vec::new(),
             })),
-        })
+        }
+        .listening_for_escape(&document))
     }
 
     /// The session this engine drives.
@@ -368,14 +372,70 @@ impl Engine {
         to_js(&self.inner.borrow().core.counters(now()))
     }
 
-    /// Closes the engine: its timer stops. The live region stays for the
-    /// page's other engines.
+    /// Closes the engine: its timer stops and it stops listening for
+    /// Escape. The live region stays for the page's other engines.
     pub fn close(self) {
-        if let Some(timer) = self.inner.borrow_mut().timer.take() {
+        drop(self);
+    }
+}
+
+impl Drop for Inner {
+    /// However the engine goes away (`close`, `free`, garbage collection),
+    /// it leaves no timer and no listener behind.
+    fn drop(&mut self) {
+        if let Some(timer) = self.timer.take() {
             if let Ok(window) = window() {
                 window.clear_timeout_with_handle(timer);
             }
         }
+        if let Some(listener) = self.escape.take() {
+            if let Some(document) = web_sys::window().and_then(|w| w.document()) {
+                let _ = document.remove_event_listener_with_callback(
+                    "keydown",
+                    listener.as_ref().unchecked_ref(),
+                );
+            }
+        }
+    }
+}
+
+impl Engine {
+    /// AG-42: while any run is active, Escape returns control — every active
+    /// run ends `returned{aborted, user-interrupt}`, announced. With no run
+    /// active the engine leaves Escape alone (it neither acts nor prevents
+    /// anything).
+    fn listening_for_escape(self, document: &web_sys::Document) -> Engine {
+        let weak = Rc::downgrade(&self.inner);
+        let listener = Closure::<dyn FnMut(web_sys::KeyboardEvent)>::new(
+            move |event: web_sys::KeyboardEvent| {
+                if event.key() != "Escape" {
+                    return;
+                }
+                let Some(inner) = weak.upgrade() else {
+                    return;
+                };
+                let active: Vec<RunId> = inner
+                    .borrow()
+                    .core
+                    .active_runs()
+                    .map(|run| run.id().clone())
+                    .collect();
+                if active.is_empty() {
+                    return;
+                }
+                for run in &active {
+                    let _ = inner.borrow_mut().core.stop(now(), run);
+                }
+                pump(&inner);
+            },
+        );
+        if document
+            .add_event_listener_with_callback("keydown", listener.as_ref().unchecked_ref())
+            .is_ok()
+        {
+            self.inner.borrow_mut().escape = Some(listener);
+        }
+        self
     }
 }
 

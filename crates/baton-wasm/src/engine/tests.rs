@@ -30,12 +30,22 @@ export function participant(element, delayMs, failOn) {
   };
 }
 export function stateOf(p) { return p.state; }
+export function spyOnKeydown() {
+  const spy = { live: 0 };
+  const add = document.addEventListener, remove = document.removeEventListener;
+  document.addEventListener = function (type, fn, opts) { if (type === 'keydown') spy.live += 1; return add.call(this, type, fn, opts); };
+  document.removeEventListener = function (type, fn, opts) { if (type === 'keydown') spy.live -= 1; return remove.call(this, type, fn, opts); };
+  spy.restore = () => { document.addEventListener = add; document.removeEventListener = remove; };
+  return spy;
+}
 export function sleep(ms) { return new Promise((resolve) => setTimeout(resolve, ms)); }
 ")]
 extern "C" {
     fn participant(element: &JsValue, delay_ms: u32, fail_on: u32) -> JsValue;
     #[wasm_bindgen(js_name = stateOf)]
     fn state_of(participant: &JsValue) -> JsValue;
+    #[wasm_bindgen(js_name = spyOnKeydown)]
+    fn spy_on_keydown() -> JsValue;
     fn sleep(ms: u32) -> js_sys::Promise;
 }
 
@@ -305,4 +315,57 @@ async fn ag_10_kill_all_returns_every_run_with_one_message() {
         "no message per run: {announced:?}"
     );
     settle(100).await;
+}
+
+fn press_escape() -> bool {
+    let init = web_sys::KeyboardEventInit::new();
+    init.set_key("Escape");
+    init.set_bubbles(true);
+    init.set_cancelable(true);
+    let event =
+        web_sys::KeyboardEvent::new_with_keyboard_event_init_dict("keydown", &init).unwrap();
+    let document = web_sys::window().unwrap().document().unwrap();
+    document.dispatch_event(&event).unwrap();
+    event.default_prevented()
+}
+
+#[wasm_bindgen_test]
+async fn ag_42_escape_returns_control_while_a_run_is_active_and_only_then() {
+    let mut engine = open().await;
+    engine
+        .register(manifest(), participant(&element().into(), 200, 0))
+        .unwrap();
+    // No run: Escape is the page's, untouched.
+    assert!(!press_escape());
+    let run = engine.delegate(plan(3)).unwrap();
+    settle(5).await;
+    press_escape();
+    let state = engine.state(&run).unwrap();
+    assert_eq!(
+        get(&state, "outcome").as_string().as_deref(),
+        Some("aborted")
+    );
+    assert_eq!(
+        get(&get(&state, "reason"), "kind").as_string().as_deref(),
+        Some("user-interrupt")
+    );
+    let announced = engine.inner.borrow().announced.clone();
+    assert_eq!(
+        announced.last().unwrap(),
+        "Assistant: “Rename the cards” stopped; control is back with you (user-interrupt)."
+    );
+    // A closed or dropped engine leaves no listener behind.
+    engine.close();
+    let spy = spy_on_keydown();
+    let opened = open().await;
+    assert_eq!(get(&spy, "live").as_f64(), Some(1.0));
+    drop(opened);
+    assert_eq!(
+        get(&spy, "live").as_f64(),
+        Some(0.0),
+        "dropping the engine removed its listener"
+    );
+    let restore: js_sys::Function = get(&spy, "restore").dyn_into().unwrap();
+    restore.call0(&JsValue::NULL).unwrap();
+    settle(250).await;
 }
