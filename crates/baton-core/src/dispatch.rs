@@ -13,7 +13,8 @@ use std::collections::{BTreeMap, BTreeSet};
 use crate::autonomy::{resolve, AutonomyInputs, Resolved};
 use crate::context::{ReadRef, ReadStamp};
 use crate::digest::Digest;
-use crate::event::{CallReport, Effect};
+use crate::engine::PresencePolicy;
+use crate::event::{CallReport, Effect, Event};
 use crate::ids::{CapabilityRef, ParticipantId};
 use crate::journal::{Actor, CallResult, JournalEntry, Refusal};
 use crate::manifest::CapabilityDecl;
@@ -182,6 +183,17 @@ impl Run {
             },
         );
         self.authorization = Some(record);
+        if self.autonomy > Autonomy::Suggest && step.presences == 0 {
+            match step.config.presence {
+                PresencePolicy::Require => {
+                    self.close(step, Actor::Engine, ReturnReason::PresenceMissing);
+                    return;
+                }
+                PresencePolicy::Warn => step.events.push_back(Event::PresenceMissing {
+                    run: self.id.clone(),
+                }),
+            }
+        }
         self.transition(step, actor, RunState::Acting);
         let participants: BTreeSet<ParticipantId> = self
             .allowlist

@@ -52,6 +52,22 @@ pub struct EngineConfig {
     pub ceiling: Autonomy,
     /// How long an authorization holds before the person must confirm it again (AG-29).
     pub authorization_ttl_ms: u64,
+    /// What happens when a run above `suggest` starts acting while no
+    /// presence surface is attached (AG-35).
+    #[serde(default)]
+    pub presence: PresencePolicy,
+}
+
+/// The answer to the contract's open decision D.1 (AG-35): observable by
+/// default, a hard refusal for applications that want one.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum PresencePolicy {
+    /// Emit [`Event::PresenceMissing`] and act.
+    #[default]
+    Warn,
+    /// Refuse to act: the run returns `error` with reason `presence-missing`.
+    Require,
 }
 
 impl EngineConfig {
@@ -73,6 +89,7 @@ impl EngineConfig {
             hourly_quota: 20,
             ceiling: Autonomy::Review,
             authorization_ttl_ms: 10 * 60 * 1000,
+            presence: PresencePolicy::Warn,
         }
     }
 }
@@ -291,6 +308,7 @@ struct Shared {
     reads: BTreeMap<ReadRef, ReadStamp>,
     grants: Grants,
     secret: ActorSecret,
+    presences: u32,
 }
 
 /// What every run step writes.
@@ -316,6 +334,7 @@ impl<'a> Step<'a> {
             reads: &shared.reads,
             grants: &shared.grants,
             secret: &shared.secret,
+            presences: shared.presences,
             questions,
         }
     }
@@ -332,6 +351,7 @@ impl Engine {
                 reads: BTreeMap::new(),
                 grants: Grants::default(),
                 secret,
+                presences: 0,
             },
             out: Outbox::default(),
             runs: BTreeMap::new(),
@@ -442,6 +462,21 @@ impl Engine {
         self.shared
             .grants
             .give(now, &self.shared.registry, scope, decision, ttl_ms)
+    }
+
+    /// A presence surface began rendering the cycle (AG-35).
+    pub fn attach_presence(&mut self) {
+        self.shared.presences += 1;
+    }
+
+    /// A presence surface stopped rendering the cycle.
+    pub fn detach_presence(&mut self) {
+        self.shared.presences = self.shared.presences.saturating_sub(1);
+    }
+
+    /// How many presence surfaces are attached.
+    pub fn presences(&self) -> u32 {
+        self.shared.presences
     }
 
     /// Revokes a grant.

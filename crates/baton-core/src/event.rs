@@ -25,6 +25,12 @@ pub enum Event {
     /// A question for the person (AG-41): show it without blocking anything;
     /// it can be answered, declined, dismissed or postponed.
     Question(Question),
+    /// A run above `suggest` started acting with no presence surface
+    /// attached (AG-35, policy `warn`).
+    PresenceMissing {
+        /// The run.
+        run: RunId,
+    },
     /// The one handoff to the person after unresolved budget exhaustion.
     EscalationReceipt {
         /// The run.

@@ -198,6 +198,7 @@ pub use digest::Digest;
 pub use dispatch::fingerprint;
 pub use engine::{
     Authorization, Delegation, Engine, EngineConfig, EngineSnapshot, Inbound, PlannedCall,
+    PresencePolicy,
 };
 pub use error::{CommandError, DelegateError, MutationRefused, ReportError};
 pub use event::{CallReport, Effect, Event, Finding, FindingReason};

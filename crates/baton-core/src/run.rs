@@ -177,6 +177,7 @@ pub(crate) struct Step<'a> {
     pub grants: &'a Grants,
     pub secret: &'a ActorSecret,
     pub questions: &'a mut crate::questions::Questions,
+    pub presences: u32,
 }
 
 /// How a closing cause turns into an outcome.
@@ -207,7 +208,8 @@ impl ReturnReason {
             | ReturnReason::TurnFailed { .. }
             | ReturnReason::CallFailed { .. }
             | ReturnReason::MarkFailed { .. }
-            | ReturnReason::RollbackFailed { .. } => 1,
+            | ReturnReason::RollbackFailed { .. }
+            | ReturnReason::PresenceMissing => 1,
             ReturnReason::TurnDeadman => 2,
             ReturnReason::RunDeadline => 3,
             ReturnReason::BudgetExhausted { .. } => 4,
@@ -233,7 +235,8 @@ impl ReturnReason {
             | ReturnReason::IntegrityViolation { .. }
             | ReturnReason::CallFailed { .. }
             | ReturnReason::MarkFailed { .. }
-            | ReturnReason::RollbackFailed { .. } => Category::Failure,
+            | ReturnReason::RollbackFailed { .. }
+            | ReturnReason::PresenceMissing => Category::Failure,
         }
     }
 }

@@ -172,6 +172,9 @@ pub enum ReturnReason {
     EscalationTimeout,
     /// A question went unanswered past its deadline (AG-41).
     QuestionExpired,
+    /// The run would have acted with no presence attached, under the
+    /// `require` policy (AG-35).
+    PresenceMissing,
     /// The budget ran out and nobody extended it.
     BudgetExhausted {
         /// Which limit ran out.

@@ -40,6 +40,9 @@ struct OpenOptions {
     /// The application's autonomy ceiling (AG-24); `review` by default.
     #[serde(default)]
     ceiling: Option<Autonomy>,
+    /// `warn` (default) or `require`: acting with no presence attached (AG-35).
+    #[serde(default)]
+    presence: Option<baton_core::PresencePolicy>,
 }
 
 /// A delegation request from JS.
@@ -186,6 +189,9 @@ impl Engine {
         let mut config = EngineConfig::new(session);
         if let Some(ceiling) = options.ceiling {
             config.ceiling = ceiling;
+        }
+        if let Some(presence) = options.presence {
+            config.presence = presence;
         }
         Ok(Engine {
             inner: Rc::new(RefCell::new(Inner {
@@ -357,6 +363,32 @@ impl Engine {
         })
     }
 
+    /// Presence surfaces (AG-35): `engine.presence.attach(surface)` returns
+    /// a function that detaches it. While none is attached, a run above
+    /// `suggest` that starts acting raises `presence-missing` (policy
+    /// `warn`) or is refused (policy `require`).
+    #[wasm_bindgen(getter)]
+    pub fn presence(&self) -> JsValue {
+        let weak = Rc::downgrade(&self.inner);
+        let attach = Closure::<dyn FnMut(JsValue) -> JsValue>::new(move |_surface: JsValue| {
+            let Some(inner) = weak.upgrade() else {
+                return JsValue::UNDEFINED;
+            };
+            inner.borrow_mut().core.attach_presence();
+            let weak = Rc::downgrade(&inner);
+            Closure::once_into_js(move || {
+                if let Some(inner) = weak.upgrade() {
+                    inner.borrow_mut().core.detach_presence();
+                }
+            })
+        });
+        let object = js_sys::Object::new();
+        let _ = js_sys::Reflect::set(&object, &"attach".into(), attach.as_ref());
+        // The function lives as long as the page may call it.
+        attach.forget();
+        object.into()
+    }
+
     /// The state of a run, as JSON (`{state, outcome?, reason?}`).
     pub fn state(&self, run: &str) -> Result<JsValue, JsValue> {
         let inner = self.inner.borrow();
@@ -460,7 +492,10 @@ fn pump(inner: &Rc<RefCell<Inner>>) {
                 }
             }
             Event::Effect(effect) => carry_out(inner, effect),
-            Event::Finding(_) | Event::Question(_) | Event::EscalationReceipt { .. } => {}
+            Event::Finding(_)
+            | Event::Question(_)
+            | Event::EscalationReceipt { .. }
+            | Event::PresenceMissing { .. } => {}
         }
     }
     arm_timer(inner);

@@ -369,3 +369,71 @@ async fn ag_42_escape_returns_control_while_a_run_is_active_and_only_then() {
     restore.call0(&JsValue::NULL).unwrap();
     settle(250).await;
 }
+
+async fn open_with(options: &str) -> Engine {
+    Engine::open(js_sys::JSON::parse(options).unwrap())
+        .await
+        .unwrap()
+}
+
+#[wasm_bindgen_test]
+async fn ag_35_acting_with_no_presence_is_reported_under_warn() {
+    let mut engine = open_with(r#"{"ceiling": "auto"}"#).await;
+    engine
+        .register(manifest(), participant(&element().into(), 0, 0))
+        .unwrap();
+    let seen = js_sys::Array::new();
+    let sink = seen.clone();
+    let listener = Closure::<dyn Fn(JsValue)>::new(move |event: JsValue| {
+        if get(&event, "type").as_string().as_deref() == Some("presence-missing") {
+            sink.push(&event);
+        }
+    });
+    let _unsubscribe = engine.subscribe(
+        listener
+            .as_ref()
+            .unchecked_ref::<js_sys::Function>()
+            .clone(),
+    );
+    listener.forget();
+    let run = engine.delegate(plan(1)).unwrap();
+    assert_eq!(
+        returned(&engine, &run).await.as_deref(),
+        Some("completed"),
+        "warn still acts"
+    );
+    assert_eq!(seen.length(), 1);
+    assert_eq!(get(&seen.get(0), "run").as_string(), Some(run));
+}
+
+#[wasm_bindgen_test]
+async fn ag_35_require_refuses_until_a_presence_attaches() {
+    let mut engine = open_with(r#"{"ceiling": "auto", "presence": "require"}"#).await;
+    let board = participant(&element().into(), 0, 0);
+    engine.register(manifest(), board.clone()).unwrap();
+    let refused = engine.delegate(plan(1)).unwrap();
+    let state = engine.state(&refused).unwrap();
+    assert_eq!(get(&state, "outcome").as_string().as_deref(), Some("error"));
+    assert_eq!(
+        get(&get(&state, "reason"), "kind").as_string().as_deref(),
+        Some("presence-missing")
+    );
+    assert_eq!(
+        get(&state_of(&board), "applied").as_f64(),
+        Some(0.0),
+        "nothing acted"
+    );
+    // A surface attaches: the next run acts; detached again, it is refused again.
+    let presence = engine.presence();
+    let attach: js_sys::Function = get(&presence, "attach").dyn_into().unwrap();
+    let detach: js_sys::Function = attach
+        .call1(&JsValue::NULL, &js_sys::Object::new())
+        .unwrap()
+        .dyn_into()
+        .unwrap();
+    let run = engine.delegate(plan(1)).unwrap();
+    assert_eq!(returned(&engine, &run).await.as_deref(), Some("completed"));
+    detach.call0(&JsValue::NULL).unwrap();
+    let again = engine.delegate(plan(1)).unwrap();
+    assert_eq!(outcome(&engine, &again).as_deref(), Some("error"));
+}
