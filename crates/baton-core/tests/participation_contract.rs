@@ -46,6 +46,27 @@ fn ag_12_registration_is_inert_until_a_delegation_reads_it() {
 }
 
 #[test]
+fn ag_13_a_participant_behaves_the_same_with_no_agent_present() {
+    // Mounted, with reads published, and no delegation anywhere: the
+    // person's own changes need nothing from the engine, and the engine
+    // asks nothing of the participant.
+    let mut sim = Sim::new();
+    sim.publish("tasks", "board", 1, Origin::Author);
+    for _ in 0..3 {
+        assert_eq!(sim.engine.admit_mutation(None), Ok(Attribution::Person));
+        sim.publish("tasks", "board", 2, Origin::Author);
+    }
+    assert_eq!(
+        sim.engine.poll_event(),
+        None,
+        "no effect was asked of any participant"
+    );
+    assert_eq!(sim.engine.poll_timeout(), None, "no timer runs");
+    assert_eq!(sim.engine.counters(sim.now), Counters::default());
+    assert_eq!(sim.engine.runs().count(), 0);
+}
+
+#[test]
 fn ag_14_every_capability_and_read_needs_a_real_description() {
     for (pointer, text) in [
         ("/description", ""),

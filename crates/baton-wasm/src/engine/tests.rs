@@ -88,6 +88,12 @@ fn plan(calls: usize) -> JsValue {
     js_sys::JSON::parse(&request.to_string()).unwrap()
 }
 
+/// Subscribes and collects the events of one type (or all of them).
+fn record(engine: &mut Engine, only: Option<&'static str>) -> js_sys::Array {
+    let events = record(&mut engine, None);
+    events
+}
+
 fn outcome(engine: &Engine, run: &str) -> Option<String> {
     let state = engine.state(run).unwrap();
     get(&state, "outcome").as_string()
@@ -382,20 +388,7 @@ async fn ag_35_acting_with_no_presence_is_reported_under_warn() {
     engine
         .register(manifest(), participant(&element().into(), 0, 0))
         .unwrap();
-    let seen = js_sys::Array::new();
-    let sink = seen.clone();
-    let listener = Closure::<dyn Fn(JsValue)>::new(move |event: JsValue| {
-        if get(&event, "type").as_string().as_deref() == Some("presence-missing") {
-            sink.push(&event);
-        }
-    });
-    let _unsubscribe = engine.subscribe(
-        listener
-            .as_ref()
-            .unchecked_ref::<js_sys::Function>()
-            .clone(),
-    );
-    listener.forget();
+    let seen = record(&mut engine, Some("presence-missing"));
     let run = engine.delegate(plan(1)).unwrap();
     assert_eq!(
         returned(&engine, &run).await.as_deref(),
