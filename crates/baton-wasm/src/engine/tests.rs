@@ -90,7 +90,20 @@ fn plan(calls: usize) -> JsValue {
 
 /// Subscribes and collects the events of one type (or all of them).
 fn record(engine: &mut Engine, only: Option<&'static str>) -> js_sys::Array {
-    let events = record(&mut engine, None);
+    let events = js_sys::Array::new();
+    let sink = events.clone();
+    let listener = Closure::<dyn Fn(JsValue)>::new(move |event: JsValue| {
+        if only.is_none_or(|kind| get(&event, "type").as_string().as_deref() == Some(kind)) {
+            sink.push(&event);
+        }
+    });
+    let _unsubscribe = engine.subscribe(
+        listener
+            .as_ref()
+            .unchecked_ref::<js_sys::Function>()
+            .clone(),
+    );
+    listener.forget();
     events
 }
 
@@ -130,18 +143,7 @@ async fn ag_3_a_macro_is_a_run_through_the_same_engine() {
     let mut engine = open().await;
     let board = participant(&element().into(), 0, 0);
     engine.register(manifest(), board.clone()).unwrap();
-    let events = js_sys::Array::new();
-    let sink = events.clone();
-    let listener = Closure::<dyn Fn(JsValue)>::new(move |event: JsValue| {
-        sink.push(&event);
-    });
-    let _unsubscribe = engine.subscribe(
-        listener
-            .as_ref()
-            .unchecked_ref::<js_sys::Function>()
-            .clone(),
-    );
-    listener.forget();
+    let events = record(&mut engine, None);
     let run = engine.delegate(plan(1)).unwrap();
     assert_eq!(returned(&engine, &run).await.as_deref(), Some("completed"));
     let titles = get(&state_of(&board), "titles");
