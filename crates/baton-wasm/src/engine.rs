@@ -389,6 +389,96 @@ impl Engine {
         object.into()
     }
 
+    /// The person rejects a plan under review, at the revision they saw.
+    pub fn reject(
+        &mut self,
+        run: &str,
+        revision: f64,
+        note: Option<String>,
+    ) -> Result<(), JsValue> {
+        let note = note.unwrap_or_default();
+        let result =
+            self.inner
+                .borrow_mut()
+                .core
+                .reject(now(), &RunId::new(run), revision as u64, &note);
+        pump(&self.inner);
+        result.map_err(|refused| error("command-refused", &refused.to_string()))
+    }
+
+    /// Answers a question (AG-41): bound to its id and request digest,
+    /// validated against its schema, failing closed. Returns the acceptance.
+    pub fn answer(
+        &mut self,
+        question: &str,
+        digest: &str,
+        answer: JsValue,
+    ) -> Result<JsValue, JsValue> {
+        let digest = baton_core::Digest::from_hex(digest).ok_or_else(|| {
+            error(
+                "answer-refused",
+                "AG-41: the request digest is not 64 hex digits",
+            )
+        })?;
+        let answer: Value = serde_wasm_bindgen::from_value(answer)
+            .map_err(|e| error("answer-refused", &e.to_string()))?;
+        let result = self.inner.borrow_mut().core.answer(
+            now(),
+            &baton_core::QuestionId::new(question),
+            &digest,
+            answer,
+        );
+        pump(&self.inner);
+        to_js(&result.map_err(|refused| error("answer-refused", &refused.to_string()))?)
+    }
+
+    /// Declines a question; the run goes on without the answer.
+    pub fn decline(&mut self, question: &str) -> Result<(), JsValue> {
+        let result = self
+            .inner
+            .borrow_mut()
+            .core
+            .decline(now(), &baton_core::QuestionId::new(question));
+        pump(&self.inner);
+        result.map_err(|refused| error("answer-refused", &refused.to_string()))
+    }
+
+    /// Postpones a question until `until` (ms since the epoch).
+    pub fn postpone(&mut self, question: &str, until: f64) -> Result<(), JsValue> {
+        let result = self.inner.borrow_mut().core.postpone(
+            now(),
+            &baton_core::QuestionId::new(question),
+            until as u64,
+        );
+        pump(&self.inner);
+        result.map_err(|refused| error("answer-refused", &refused.to_string()))
+    }
+
+    /// A run's journal records, oldest first.
+    pub fn journal(&self, run: &str) -> Result<JsValue, JsValue> {
+        let inner = self.inner.borrow();
+        let run = inner
+            .core
+            .run(&RunId::new(run))
+            .ok_or_else(|| error("unknown-run", &format!("unknown run {run}")))?;
+        to_js(&run.journal())
+    }
+
+    /// What an actor reference names, or `null` for one this engine did not
+    /// mint — forged, altered or foreign (AG-33).
+    #[wasm_bindgen(js_name = resolveActor)]
+    pub fn resolve_actor(&self, reference: &str) -> Result<JsValue, JsValue> {
+        match self
+            .inner
+            .borrow()
+            .core
+            .resolve_actor(&baton_core::ActorRef::new(reference))
+        {
+            Some(identity) => to_js(&identity),
+            None => Ok(JsValue::NULL),
+        }
+    }
+
     /// The state of a run, as JSON (`{state, outcome?, reason?}`).
     pub fn state(&self, run: &str) -> Result<JsValue, JsValue> {
         let inner = self.inner.borrow();

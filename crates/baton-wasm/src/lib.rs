@@ -9,5 +9,7 @@
 mod engine;
 mod errors;
 mod live_region;
+mod schema;
 
 pub use engine::Engine;
+pub use schema::Schema;

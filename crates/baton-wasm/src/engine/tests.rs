@@ -432,3 +432,77 @@ async fn ag_35_require_refuses_until_a_presence_attaches() {
     let again = engine.delegate(plan(1)).unwrap();
     assert_eq!(outcome(&engine, &again).as_deref(), Some("error"));
 }
+
+#[wasm_bindgen(inline_js = "
+export function keepActors(p) {
+  const seen = [];
+  const invoke = p.invoke;
+  p.invoke = function (capability, args, actor) { seen.push(actor); return invoke.call(p, capability, args, actor); };
+  return seen;
+}
+")]
+extern "C" {
+    #[wasm_bindgen(js_name = keepActors)]
+    fn keep_actors(participant: &JsValue) -> js_sys::Array;
+}
+
+#[wasm_bindgen_test]
+async fn ag_23_and_ag_41_an_ambiguous_address_is_answered_in_js() {
+    let mut engine = open().await;
+    let sprint = participant(&element().into(), 0, 0);
+    let backlog = participant(&element().into(), 0, 0);
+    let behaviour = |p: &JsValue, instance: &str| {
+        js_sys::Reflect::set(p, &"instance".into(), &instance.into()).unwrap();
+        p.clone()
+    };
+    engine
+        .register(manifest(), behaviour(&sprint, "sprint"))
+        .unwrap();
+    engine
+        .register(manifest(), behaviour(&backlog, "backlog"))
+        .unwrap();
+    let questions = record(&mut engine, Some("question"));
+    let actors = keep_actors(&backlog);
+    let run = engine.delegate(plan(1)).unwrap();
+    assert!(
+        until(|| questions.length() == 1).await,
+        "the engine asked instead of guessing"
+    );
+    let question = questions.get(0);
+    let id = get(&question, "id").as_string().unwrap();
+    let digest = get(&question, "digest").as_string().unwrap();
+    // A wrong digest fails closed, with the requirement named.
+    let thrown = engine
+        .answer(
+            &id,
+            &"0".repeat(64),
+            js_sys::JSON::parse(r#"{"participant": "tasks#backlog"}"#).unwrap(),
+        )
+        .unwrap_err();
+    assert_eq!(
+        get(&thrown, "requirement").as_string().as_deref(),
+        Some("AG-41")
+    );
+    let acceptance = engine
+        .answer(
+            &id,
+            &digest,
+            js_sys::JSON::parse(r#"{"participant": "tasks#backlog"}"#).unwrap(),
+        )
+        .unwrap();
+    assert_eq!(get(&acceptance, "question").as_string(), Some(id));
+    assert_eq!(returned(&engine, &run).await.as_deref(), Some("completed"));
+    assert_eq!(get(&state_of(&backlog), "applied").as_f64(), Some(1.0));
+    assert_eq!(get(&state_of(&sprint), "applied").as_f64(), Some(0.0));
+    // The reference the participant received resolves to this run (AG-32, AG-33).
+    let actor = actors.get(0).as_string().unwrap();
+    let identity = engine.resolve_actor(&actor).unwrap();
+    assert_eq!(get(&identity, "run").as_string(), Some(run.clone()));
+    assert!(engine
+        .resolve_actor(&format!("{actor}0"))
+        .unwrap()
+        .is_null());
+    // And the journal tells the whole story.
+    let journal = js_sys::Array::from(&engine.journal(&run).unwrap());
+    assert!(journal.length() > 5);
+}
