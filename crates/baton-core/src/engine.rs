@@ -730,7 +730,7 @@ impl Engine {
                     Some(list) => list.into_iter().collect(),
                     None => run.proposed_scope(),
                 };
-                run.enter(step, Actor::Person, RunState::Authorized);
+                run.transition(step, Actor::Person, RunState::Authorized);
                 run.authorize_and_act(step, Actor::Person, allowlist, budget, Baseline::Seen);
                 Ok(())
             },
@@ -821,7 +821,7 @@ impl Engine {
                 }
                 Resolution::Deny => {
                     run.clear_escalation();
-                    run.enter(step, Actor::Person, RunState::Acting);
+                    run.transition(step, Actor::Person, RunState::Acting);
                     if let Some(call) = run.queue.pop_front() {
                         run.usage.calls += 1;
                         run.refuse(step, Actor::Person, call, Refusal::Denied);

@@ -1109,8 +1109,4 @@ impl Run {
         }
         self.transition(step, actor, RunState::Cancelled { reason });
     }
-
-    pub(crate) fn enter(&mut self, step: &mut Step<'_>, actor: Actor, to: RunState) {
-        self.transition(step, actor, to);
-    }
 }

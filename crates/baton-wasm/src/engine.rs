@@ -11,9 +11,9 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::rc::{Rc, Weak};
 
 use baton_core::{
-    ActorSecret, Autonomy, CallId, CallResult, CapabilityRef, Delegation, Effect, EngineConfig,
-    Event, Initiative, JournalEntry, MarkToken, Outcome, ParticipantId, PlannedCall, Refusal,
-    RunId, RunState,
+    ActorSecret, Autonomy, CallResult, CapabilityRef, Delegation, Effect, EngineConfig, Event,
+    Initiative, JournalEntry, MarkToken, Outcome, ParticipantId, PlannedCall, Refusal, RunId,
+    RunState,
 };
 use serde::Deserialize;
 use serde_json::Value;
@@ -149,7 +149,10 @@ fn message_of(thrown: &JsValue) -> String {
         .unwrap_or_else(|| "an exception without a message".into())
 }
 
-fn code_of(thrown_message: &str) -> Option<&str> {
+/// A participant declines a call — nothing changed, the acting party may
+/// correct itself — by throwing an error whose message starts `declined:`.
+/// Any other error is a failure of the call (AG-8).
+fn declined_message(thrown_message: &str) -> Option<&str> {
     thrown_message.strip_prefix("declined:").map(str::trim)
 }
 
@@ -220,8 +223,10 @@ impl Engine {
 
     /// Mounts a participant: its manifest (JSON text or object) and its
     /// behaviour `{ invoke, history: { mark, revertTo }, preview, element,
-    /// instance }`. Inert (AG-12); with no transport the participant keeps
-    /// working as before (AG-50). Returns the mounted id.
+    /// instance }`. `invoke` declines a call, without failing it, by
+    /// throwing an error whose message starts `declined:`. Inert (AG-12);
+    /// with no transport the participant keeps working as before (AG-50).
+    /// Returns the mounted id.
     pub fn register(&mut self, manifest: JsValue, behaviour: JsValue) -> Result<String, JsValue> {
         let text = match manifest.as_string() {
             Some(text) => text,
@@ -336,8 +341,7 @@ impl Engine {
                 "{}: stopped {ended} {noun}; control is back with you.",
                 inner.app_name
             );
-            let _ = inner.region.announce(message.clone());
-            inner.announced.push(message);
+            inner.say(message);
         }
         u32::try_from(ended).unwrap_or(u32::MAX)
     }
@@ -498,6 +502,15 @@ impl Engine {
     /// Escape. The live region stays for the page's other engines.
     pub fn close(self) {
         drop(self);
+    }
+}
+
+impl Inner {
+    /// Writes to the page's live region (and keeps the message for tests).
+    fn say(&mut self, message: String) {
+        // A failed DOM write leaves nobody to tell; the run itself goes on.
+        let _ = self.region.announce(message.clone());
+        self.announced.push(message);
     }
 }
 
@@ -666,8 +679,7 @@ fn announce_transition(inner: &Rc<RefCell<Inner>>, run: &RunId, to: &RunState) {
         if inner.summarizing {
             return;
         }
-        let _ = inner.region.announce(message.clone());
-        inner.announced.push(message);
+        inner.say(message);
     }
 }
 
@@ -738,7 +750,7 @@ fn carry_out(inner: &Rc<RefCell<Inner>>, effect: Effect) {
                             Ok(value) => CallResult::Applied {
                                 value: serde_wasm_bindgen::from_value(value).unwrap_or(Value::Null),
                             },
-                            Err(message) => match code_of(&message) {
+                            Err(message) => match declined_message(&message) {
                                 Some(reason) => CallResult::Refused {
                                     refusal: Refusal::Declined {
                                         message: reason.to_owned(),
@@ -747,12 +759,7 @@ fn carry_out(inner: &Rc<RefCell<Inner>>, effect: Effect) {
                                 None => CallResult::Failed { message },
                             },
                         };
-                        let _ = core.handle_call_result(
-                            now(),
-                            &run,
-                            &CallId::new(call.as_str()),
-                            result,
-                        );
+                        let _ = core.handle_call_result(now(), &run, &call, result);
                     });
                 },
             );

@@ -152,7 +152,7 @@ async fn ag_3_a_macro_is_a_run_through_the_same_engine() {
 }
 
 #[wasm_bindgen_test]
-async fn ag_37_a_plan_of_fifty_acts_is_announced_once_and_its_end_once() {
+async fn ag_37_and_ag_39_a_plan_of_fifty_acts_is_announced_once_and_its_outcome_once() {
     let mut engine = open().await;
     engine
         .register(manifest(), participant(&element().into(), 0, 0))
