@@ -180,6 +180,12 @@ pub enum Inbound {
         /// What happened.
         message: String,
     },
+    /// The connection broke before the turn ended (the stream closed early,
+    /// the request failed): the run returns `error` with `transport-lost`.
+    TransportLost {
+        /// What happened.
+        message: String,
+    },
     /// A question for the person (AG-48: a request id, a prompt, an
     /// optional JSON Schema for the answer).
     Question {
@@ -1131,6 +1137,7 @@ impl Engine {
             }),
             Inbound::TurnEnd => TurnInput::End,
             Inbound::TurnFailed { message } => TurnInput::Failed(message),
+            Inbound::TransportLost { message } => TurnInput::Lost(message),
             Inbound::Malformed { detail } => TurnInput::Malformed(detail),
         };
         let input_rank = run

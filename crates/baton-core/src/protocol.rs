@@ -385,14 +385,14 @@ impl TurnVerifier {
     }
 
     /// The stream closed. If the turn had not ended, that is a failure of
-    /// the transport (`transport-lost`), not a protocol violation.
+    /// the transport ([`Inbound::TransportLost`]), not a protocol violation.
     pub fn close(&mut self) -> Vec<Verified> {
         if self.is_over() {
             return Vec::new();
         }
         self.ended = true;
-        vec![Verified::Inbound(Inbound::TurnFailed {
-            message: "transport-lost: the stream closed before the turn ended".into(),
+        vec![Verified::Inbound(Inbound::TransportLost {
+            message: "the stream closed before the turn ended".into(),
         })]
     }
 

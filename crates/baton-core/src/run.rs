@@ -206,6 +206,7 @@ impl ReturnReason {
             | ReturnReason::EscalationReturned
             | ReturnReason::ReviewRejected { .. }
             | ReturnReason::TurnFailed { .. }
+            | ReturnReason::TransportLost { .. }
             | ReturnReason::CallFailed { .. }
             | ReturnReason::MarkFailed { .. }
             | ReturnReason::RollbackFailed { .. }
@@ -232,6 +233,7 @@ impl ReturnReason {
             | ReturnReason::TurnDeadman
             | ReturnReason::RunDeadline
             | ReturnReason::TurnFailed { .. }
+            | ReturnReason::TransportLost { .. }
             | ReturnReason::IntegrityViolation { .. }
             | ReturnReason::CallFailed { .. }
             | ReturnReason::MarkFailed { .. }
@@ -247,6 +249,7 @@ pub(crate) enum TurnInput {
     Question(AskedQuestion),
     End,
     Failed(String),
+    Lost(String),
     Malformed(String),
 }
 
@@ -827,6 +830,9 @@ impl Run {
             TurnInput::Failed(message) => Some(ReturnReason::TurnFailed {
                 message: message.clone(),
             }),
+            TurnInput::Lost(message) => Some(ReturnReason::TransportLost {
+                message: message.clone(),
+            }),
             _ => None,
         }
     }
@@ -875,6 +881,13 @@ impl Run {
                     step,
                     Actor::ActingParty,
                     ReturnReason::TurnFailed { message },
+                );
+            }
+            TurnInput::Lost(message) => {
+                self.close(
+                    step,
+                    Actor::ActingParty,
+                    ReturnReason::TransportLost { message },
                 );
             }
             TurnInput::Malformed(_) => {}

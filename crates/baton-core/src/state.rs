@@ -189,6 +189,12 @@ pub enum ReturnReason {
         /// What the transport said.
         message: String,
     },
+    /// The connection to the acting party broke before the turn ended; the
+    /// engine does not reconnect on its own (a chained run resumes).
+    TransportLost {
+        /// What the transport said.
+        message: String,
+    },
     /// The transport broke the protocol inside an open turn.
     IntegrityViolation {
         /// What was wrong.

@@ -77,6 +77,35 @@ fn deadman_consumes_turn() {
 }
 
 #[test]
+fn a_lost_transport_returns_an_error_and_nothing_reconnects() {
+    let mut sim = Sim::new();
+    let run = sim.delegate(Autonomy::Auto);
+    let turn = sim.turn(&run);
+    sim.engine.handle_inbound(
+        sim.now,
+        &run,
+        turn,
+        Inbound::TransportLost {
+            message: "the stream closed before the turn ended".into(),
+        },
+    );
+    sim.drain();
+    sim.advance(1_000_000);
+    assert_eq!(sim.open_turns(&run), 1, "nothing reopened the turn");
+    assert_eq!(
+        sim.engine.run(&run).unwrap().state(),
+        &RunState::Returned {
+            outcome: Outcome::Error,
+            reason: ReturnReason::TransportLost {
+                message: "the stream closed before the turn ended".into()
+            }
+        }
+    );
+    let serialized = serde_json::to_value(sim.engine.run(&run).unwrap().state()).unwrap();
+    assert_eq!(serialized["reason"]["kind"], "transport-lost", "{serialized}");
+}
+
+#[test]
 fn no_automatic_retry_after_a_failed_turn() {
     let mut sim = Sim::new();
     let run = sim.delegate(Autonomy::Auto);

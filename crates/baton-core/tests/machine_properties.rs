@@ -42,6 +42,7 @@ enum Op {
     },
     TurnEnd(usize),
     TurnFailed(usize),
+    TransportLost(usize),
     Malformed(usize),
     /// Traffic to a turn that is not open (or a run that does not exist).
     Stray {
@@ -108,6 +109,7 @@ fn op() -> impl Strategy<Value = Op> {
         10 => (run.clone(), 0usize..5, prop::bool::weighted(0.05)).prop_map(|(run, capability, reuse_id)| Op::ToolCall { run, capability, reuse_id }),
         8 => run.clone().prop_map(Op::TurnEnd),
         1 => run.clone().prop_map(Op::TurnFailed),
+        1 => run.clone().prop_map(Op::TransportLost),
         1 => run.clone().prop_map(Op::Malformed),
         1 => (0usize..8, 0u32..5).prop_map(|(run, turn)| Op::Stray { run, turn }),
         8 => (run.clone(), prop::bool::weighted(0.95)).prop_map(|(run, ok)| Op::Mark { run, ok }),
@@ -303,6 +305,14 @@ impl Harness {
             Op::TurnFailed(run) => {
                 if let Some((run, turn)) = self.open(run) {
                     let inbound = Inbound::TurnFailed {
+                        message: "x".into(),
+                    };
+                    self.engine.handle_inbound(now, &run, turn, inbound);
+                }
+            }
+            Op::TransportLost(run) => {
+                if let Some((run, turn)) = self.open(run) {
+                    let inbound = Inbound::TransportLost {
                         message: "x".into(),
                     };
                     self.engine.handle_inbound(now, &run, turn, inbound);
