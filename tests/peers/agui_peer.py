@@ -5,7 +5,8 @@ Every event it sends is built with the official AG-UI Python SDK
 request it receives is validated as a `RunAgentInput` by the same SDK. The
 protocol code is the SDK's; this file only chooses what to say.
 
-Usage: python3 agui_peer.py  (prints `PORT <n>` once it listens on 127.0.0.1)
+Usage: python3 agui_peer.py [port]  (prints `PORT <n>` once it listens on 127.0.0.1;
+port 0, the default, picks a free one)
 POST /<scenario> with a RunAgentInput body; the reply is an SSE stream.
 """
 
@@ -48,6 +49,17 @@ class Peer(BaseHTTPRequestHandler):
 
     def log_message(self, *args):
         pass
+
+    def end_headers(self):
+        # The browser tests reach the peer from another origin.
+        self.send_header("Access-Control-Allow-Origin", "*")
+        self.send_header("Access-Control-Allow-Headers", "Content-Type, Accept, X-Test")
+        self.send_header("Access-Control-Allow-Methods", "POST, OPTIONS")
+        super().end_headers()
+
+    def do_OPTIONS(self):
+        self.send_response(204)
+        self.end_headers()
 
     def do_POST(self):
         length = int(self.headers.get("Content-Length", "0"))
@@ -170,7 +182,8 @@ class Peer(BaseHTTPRequestHandler):
 
 
 def main():
-    server = ThreadingHTTPServer(("127.0.0.1", 0), Peer)
+    port = int(sys.argv[1]) if len(sys.argv) > 1 else 0
+    server = ThreadingHTTPServer(("127.0.0.1", port), Peer)
     print("PORT", server.server_address[1], flush=True)
     try:
         server.serve_forever()

@@ -162,7 +162,11 @@ pub struct Authorization {
 /// Traffic from the acting party, addressed to a turn. Dialect adapters
 /// translate their wire into this.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(tag = "kind", rename_all = "kebab-case")]
+#[serde(
+    tag = "kind",
+    rename_all = "kebab-case",
+    rename_all_fields = "camelCase"
+)]
 pub enum Inbound {
     /// A complete tool call, its arguments assembled.
     ToolCall {

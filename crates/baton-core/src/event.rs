@@ -13,7 +13,11 @@ use crate::state::EscalationReason;
 
 /// Everything the engine produces, in order, from [`crate::Engine::poll_event`].
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(tag = "type", rename_all = "kebab-case")]
+#[serde(
+    tag = "type",
+    rename_all = "kebab-case",
+    rename_all_fields = "camelCase"
+)]
 pub enum Event {
     /// A journal record to persist and show. Records of one engine step are
     /// contiguous, so a store can commit them together.
@@ -42,7 +46,11 @@ pub enum Event {
 
 /// A request to the host. Each names what to report back and where.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(tag = "kind", rename_all = "kebab-case")]
+#[serde(
+    tag = "kind",
+    rename_all = "kebab-case",
+    rename_all_fields = "camelCase"
+)]
 pub enum Effect {
     /// Send a turn to the acting party. The turn is already charged.
     /// Report its traffic with [`crate::Engine::handle_inbound`].
@@ -140,7 +148,11 @@ pub struct Finding {
 
 /// What was wrong with the traffic.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(tag = "kind", rename_all = "kebab-case")]
+#[serde(
+    tag = "kind",
+    rename_all = "kebab-case",
+    rename_all_fields = "camelCase"
+)]
 pub enum FindingReason {
     /// Addressed to a run this engine does not know.
     UnknownRun,

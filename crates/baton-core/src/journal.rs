@@ -12,7 +12,11 @@ use crate::state::{EscalationReason, RunState, StateName};
 
 /// Who caused a journal record.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(tag = "kind", rename_all = "kebab-case")]
+#[serde(
+    tag = "kind",
+    rename_all = "kebab-case",
+    rename_all_fields = "camelCase"
+)]
 pub enum Actor {
     /// The person using the application.
     Person,
@@ -46,7 +50,11 @@ pub struct JournalRecord {
 
 /// What a journal record says happened.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(tag = "kind", rename_all = "kebab-case")]
+#[serde(
+    tag = "kind",
+    rename_all = "kebab-case",
+    rename_all_fields = "camelCase"
+)]
 pub enum JournalEntry {
     /// The run was created.
     Created {
@@ -191,7 +199,11 @@ pub enum JournalEntry {
 
 /// How a dispatched capability call ended, as its participant reports it.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(tag = "kind", rename_all = "kebab-case")]
+#[serde(
+    tag = "kind",
+    rename_all = "kebab-case",
+    rename_all_fields = "camelCase"
+)]
 pub enum CallResult {
     /// Applied; `value` goes back to the acting party.
     Applied {
@@ -215,7 +227,11 @@ pub enum CallResult {
 /// Why a call was answered without being applied. Every refusal is
 /// correctable: the run goes on and the acting party can re-read and re-plan.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(tag = "code", rename_all = "kebab-case")]
+#[serde(
+    tag = "code",
+    rename_all = "kebab-case",
+    rename_all_fields = "camelCase"
+)]
 pub enum Refusal {
     /// No mounted participant declares the capability (AG-21).
     UndeclaredCapability,
@@ -257,7 +273,11 @@ impl Refusal {
 
 /// How a question closed.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(tag = "kind", rename_all = "kebab-case")]
+#[serde(
+    tag = "kind",
+    rename_all = "kebab-case",
+    rename_all_fields = "camelCase"
+)]
 pub enum QuestionClosure {
     /// Answered; the answer's digest.
     Answered {

@@ -164,7 +164,11 @@ pub struct ReadDecl {
 
 /// Why an argument was refused (AG-15, AG-16). Never a truncation.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(tag = "kind", rename_all = "kebab-case")]
+#[serde(
+    tag = "kind",
+    rename_all = "kebab-case",
+    rename_all_fields = "camelCase"
+)]
 pub enum ArgumentError {
     /// The arguments are not a JSON object.
     NotAnObject,

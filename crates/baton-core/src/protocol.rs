@@ -86,7 +86,12 @@ pub enum TurnOutcome {
 
 /// One event of protocol `baton/1`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(tag = "type", rename_all = "kebab-case", deny_unknown_fields)]
+#[serde(
+    tag = "type",
+    rename_all = "kebab-case",
+    rename_all_fields = "camelCase",
+    deny_unknown_fields
+)]
 pub enum WireEvent {
     /// The turn began.
     TurnStarted,

@@ -26,7 +26,11 @@ use crate::schema::{Schema, SchemaError, ValidationIssue};
 
 /// Who asked.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(tag = "kind", rename_all = "kebab-case")]
+#[serde(
+    tag = "kind",
+    rename_all = "kebab-case",
+    rename_all_fields = "camelCase"
+)]
 pub enum Asker {
     /// The acting party, under its own request id (AG-48).
     ActingParty {
@@ -45,7 +49,11 @@ pub enum Asker {
 
 /// Where a question stands.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(tag = "state", rename_all = "kebab-case")]
+#[serde(
+    tag = "state",
+    rename_all = "kebab-case",
+    rename_all_fields = "camelCase"
+)]
 pub enum QuestionState {
     /// Waiting for the person.
     Open,
@@ -280,7 +288,11 @@ pub struct AnswerReport {
 
 /// What happened to a question, for the acting party.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(tag = "kind", rename_all = "kebab-case")]
+#[serde(
+    tag = "kind",
+    rename_all = "kebab-case",
+    rename_all_fields = "camelCase"
+)]
 pub enum AnswerOutcome {
     /// The person answered.
     Answered {

@@ -17,7 +17,11 @@ use crate::state::RunState;
 
 /// The concrete change one planned act would make.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(tag = "kind", rename_all = "kebab-case")]
+#[serde(
+    tag = "kind",
+    rename_all = "kebab-case",
+    rename_all_fields = "camelCase"
+)]
 pub enum ProposedChange {
     /// The participant was asked for its preview and has not answered yet;
     /// the plan cannot be authorized until it has.

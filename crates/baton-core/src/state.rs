@@ -10,7 +10,11 @@ use crate::model::Budget;
 
 /// Who holds control of a run. Terminal states never reopen.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(tag = "state", rename_all = "kebab-case")]
+#[serde(
+    tag = "state",
+    rename_all = "kebab-case",
+    rename_all_fields = "camelCase"
+)]
 pub enum RunState {
     /// Handed to the acting party; its planning turn is under way.
     Offered,
@@ -146,7 +150,11 @@ pub enum Outcome {
 
 /// Why a run returned.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(tag = "kind", rename_all = "kebab-case")]
+#[serde(
+    tag = "kind",
+    rename_all = "kebab-case",
+    rename_all_fields = "camelCase"
+)]
 pub enum ReturnReason {
     /// The acting party ended a turn without proposing anything more.
     Finished,
@@ -235,7 +243,11 @@ pub enum BudgetLimit {
 
 /// Why a run was cancelled before anything was authorized.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(tag = "kind", rename_all = "kebab-case")]
+#[serde(
+    tag = "kind",
+    rename_all = "kebab-case",
+    rename_all_fields = "camelCase"
+)]
 pub enum CancelReason {
     /// The person rejected the plan.
     Rejected {
@@ -248,7 +260,11 @@ pub enum CancelReason {
 
 /// Why a run is escalated (AG-6).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(tag = "kind", rename_all = "kebab-case")]
+#[serde(
+    tag = "kind",
+    rename_all = "kebab-case",
+    rename_all_fields = "camelCase"
+)]
 pub enum EscalationReason {
     /// The acting party asked for a capability outside the authorized
     /// allowlist (AG-7). It was not dispatched.
@@ -289,7 +305,11 @@ pub enum EscalationReason {
 
 /// How the person resolves an escalation.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(tag = "kind", rename_all = "kebab-case")]
+#[serde(
+    tag = "kind",
+    rename_all = "kebab-case",
+    rename_all_fields = "camelCase"
+)]
 pub enum Resolution {
     /// Let the run go on. For an out-of-scope call the capability joins the
     /// allowlist; for exhaustion `budget` must raise the exhausted limit.

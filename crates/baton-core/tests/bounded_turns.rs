@@ -102,7 +102,10 @@ fn a_lost_transport_returns_an_error_and_nothing_reconnects() {
         }
     );
     let serialized = serde_json::to_value(sim.engine.run(&run).unwrap().state()).unwrap();
-    assert_eq!(serialized["reason"]["kind"], "transport-lost", "{serialized}");
+    assert_eq!(
+        serialized["reason"]["kind"], "transport-lost",
+        "{serialized}"
+    );
 }
 
 #[test]

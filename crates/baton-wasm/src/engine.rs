@@ -11,9 +11,9 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::rc::{Rc, Weak};
 
 use baton_core::{
-    ActorSecret, Autonomy, CallResult, CapabilityRef, Delegation, Effect, EngineConfig, Event,
-    Initiative, JournalEntry, MarkToken, Outcome, ParticipantId, PlannedCall, Refusal, RunId,
-    RunState,
+    ActorSecret, Autonomy, CallResult, CapabilityRef, DeepRead, Delegation, Effect, EngineConfig,
+    Event, Inbound, Initiative, JournalEntry, MarkToken, Outcome, ParticipantId, PlannedCall,
+    ReadRef, Refusal, RunId, RunState, TurnId, TurnRequest, Verified,
 };
 use serde::Deserialize;
 use serde_json::Value;
@@ -23,6 +23,11 @@ use wasm_bindgen_futures::{spawn_local, JsFuture};
 
 use crate::errors::error;
 use crate::live_region::LiveRegion;
+use crate::transport::{TurnHost, TurnSink};
+
+/// The most deep-read content one turn carries, in bytes of JSON; reads are
+/// taken in attention order (focus, then viewport) until it is spent.
+const DEEP_READ_BYTES: usize = 64 * 1024;
 
 /// Options of `Engine.open`.
 #[derive(Debug, Default, Deserialize)]
@@ -44,6 +49,10 @@ struct OpenOptions {
     #[serde(default)]
     presence: Option<baton_core::PresencePolicy>,
 }
+
+/// Options that are live JS objects rather than JSON, taken out before the
+/// rest is parsed.
+const OBJECT_OPTIONS: [&str; 2] = ["liveRegionParent", "transport"];
 
 /// A delegation request from JS.
 #[derive(Debug, Deserialize)]
@@ -76,6 +85,39 @@ fn review() -> Autonomy {
     Autonomy::Review
 }
 
+/// A fixed plan's steps as the core's planned calls (AG-3).
+fn fixed_plan(plan: Vec<PlanStep>) -> Result<Vec<PlannedCall>, JsValue> {
+    plan.into_iter()
+        .map(|step| {
+            CapabilityRef::parse_tool_name(&step.capability)
+                .map(|capability| PlannedCall {
+                    capability,
+                    arguments: step.arguments,
+                })
+                .ok_or_else(|| {
+                    error(
+                        "invalid-delegation",
+                        &format!("`{}` is not participant.capability", step.capability),
+                    )
+                })
+        })
+        .collect()
+}
+
+/// A transport must declare the protocol it speaks (AG-45) and open turns.
+fn check_transport(transport: &JsValue) -> Result<(), JsValue> {
+    let declared = get(transport, "protocolVersion").as_string();
+    baton_core::check_version(declared.as_deref())
+        .map_err(|refused| error("invalid-transport", &refused.to_string()))?;
+    if !get(transport, "openTurn").is_function() {
+        return Err(error(
+            "invalid-transport",
+            "a transport needs an `openTurn(request, sink, signal)` method",
+        ));
+    }
+    Ok(())
+}
+
 struct Inner {
     core: baton_core::Engine,
     region: LiveRegion,
@@ -83,8 +125,17 @@ struct Inner {
     actor_name: String,
     behaviours: BTreeMap<ParticipantId, JsValue>,
     subscribers: Vec<(u32, js_sys::Function)>,
+    /// Attached presence surfaces; each gets every event at `handleEvent`.
+    surfaces: Vec<(u32, JsValue)>,
     next_subscriber: u32,
-    timer: Option<i32>,
+    /// The core's one timer (dropping it cancels it).
+    timer: Option<gloo_timers::callback::Timeout>,
+    /// Runs undone with `undo` (each only once).
+    undone: BTreeSet<RunId>,
+    /// The acting party's transport, if any (AG-50).
+    transport: Option<JsValue>,
+    /// Open turns' requests, to abort when the engine stops waiting.
+    turns: BTreeMap<(RunId, TurnId), web_sys::AbortController>,
     busy: BTreeMap<ParticipantId, u32>,
     /// While set, closing messages are held back for one summary (a kill).
     summarizing: bool,
@@ -141,7 +192,22 @@ fn call_then(
     }
 }
 
-fn message_of(thrown: &JsValue) -> String {
+/// Calls `object[method](...args)` and awaits its (possibly async) result.
+async fn call_async(object: &JsValue, method: &str, args: &[JsValue]) -> Result<JsValue, String> {
+    let function = get(object, method);
+    let Some(function) = function.dyn_ref::<js_sys::Function>() else {
+        return Err(format!("the participant has no `{method}`"));
+    };
+    let array: js_sys::Array = args.iter().collect();
+    let returned = function
+        .apply(object, &array)
+        .map_err(|thrown| message_of(&thrown))?;
+    JsFuture::from(js_sys::Promise::resolve(&returned))
+        .await
+        .map_err(|thrown| message_of(&thrown))
+}
+
+pub(crate) fn message_of(thrown: &JsValue) -> String {
     thrown
         .dyn_ref::<js_sys::Error>()
         .map(|e| String::from(e.message()))
@@ -166,16 +232,25 @@ impl Engine {
     /// `liveRegionParent` (an element to hold the region).
     #[wasm_bindgen(js_name = open)]
     pub async fn open(options: JsValue) -> Result<Engine, JsValue> {
-        let parent = if options.is_object() {
-            get(&options, "liveRegionParent")
-                .dyn_into::<web_sys::Element>()
-                .ok()
+        let (parent, transport) = if options.is_object() {
+            let transport = get(&options, "transport");
+            (
+                get(&options, "liveRegionParent")
+                    .dyn_into::<web_sys::Element>()
+                    .ok(),
+                (!transport.is_undefined() && !transport.is_null()).then_some(transport),
+            )
         } else {
-            None
+            (None, None)
         };
+        if let Some(transport) = &transport {
+            check_transport(transport)?;
+        }
         let options: OpenOptions = if options.is_object() {
             let copy = js_sys::Object::assign(&js_sys::Object::new(), options.unchecked_ref());
-            js_sys::Reflect::delete_property(&copy, &"liveRegionParent".into())?;
+            for key in OBJECT_OPTIONS {
+                js_sys::Reflect::delete_property(&copy, &key.into())?;
+            }
             serde_wasm_bindgen::from_value(copy.into())
                 .map_err(|e| error("invalid-options", &e.to_string()))?
         } else {
@@ -204,8 +279,12 @@ impl Engine {
                 actor_name: options.actor_name.unwrap_or_else(|| "Assistant".into()),
                 behaviours: BTreeMap::new(),
                 subscribers: Vec::new(),
+                surfaces: Vec::new(),
                 next_subscriber: 0,
                 timer: None,
+                transport,
+                turns: BTreeMap::new(),
+                undone: BTreeSet::new(),
                 busy: BTreeMap::new(),
                 summarizing: false,
                 escape: None,
@@ -226,8 +305,8 @@ impl Engine {
     /// instance }`. `invoke` declines a call, without failing it, by
     /// throwing an error whose message starts `declined:`. Inert (AG-12);
     /// with no transport the participant keeps working as before (AG-50).
-    /// Returns the mounted id.
-    pub fn register(&mut self, manifest: JsValue, behaviour: JsValue) -> Result<String, JsValue> {
+    /// Returns the mounted participant's handle.
+    pub fn register(&self, manifest: JsValue, behaviour: JsValue) -> Result<Participant, JsValue> {
         let text = match manifest.as_string() {
             Some(text) => text,
             None => js_sys::JSON::stringify(&manifest)?
@@ -254,41 +333,29 @@ impl Engine {
             .register(parsed, instance.as_deref())
             .map_err(|refused| error("registration-refused", &refused.to_string()))?;
         inner.behaviours.insert(id.clone(), behaviour);
-        Ok(id.to_string())
+        Ok(Participant {
+            engine: Rc::downgrade(&self.inner),
+            id,
+        })
     }
 
     /// Starts a delegation and returns its run id. With a fixed `plan` no
     /// acting party is involved (AG-3); without one, the acting party is
     /// reached through a transport, and with none configured this throws a
     /// `BatonError` with code `no-transport` (AG-50).
-    pub fn delegate(&mut self, request: JsValue) -> Result<String, JsValue> {
+    pub fn delegate(&self, request: JsValue) -> Result<String, JsValue> {
         let request: DelegateRequest = serde_wasm_bindgen::from_value(request)
             .map_err(|e| error("invalid-delegation", &e.to_string()))?;
-        let Some(plan) = request.plan else {
+        let mut delegation = Delegation::new(request.intent, request.initiative, request.autonomy);
+        delegation.budget = request.budget;
+        if let Some(plan) = request.plan {
+            delegation = delegation.with_plan(fixed_plan(plan)?);
+        } else if self.inner.borrow().transport.is_none() {
             return Err(error(
                 "no-transport",
                 "AG-50: no transport is configured, so no acting party can be reached; participants keep working without one",
             ));
-        };
-        let plan = plan
-            .into_iter()
-            .map(|step| {
-                CapabilityRef::parse_tool_name(&step.capability)
-                    .map(|capability| PlannedCall {
-                        capability,
-                        arguments: step.arguments,
-                    })
-                    .ok_or_else(|| {
-                        error(
-                            "invalid-delegation",
-                            &format!("`{}` is not participant.capability", step.capability),
-                        )
-                    })
-            })
-            .collect::<Result<Vec<_>, _>>()?;
-        let mut delegation =
-            Delegation::new(request.intent, request.initiative, request.autonomy).with_plan(plan);
-        delegation.budget = request.budget;
+        }
         let run = self
             .inner
             .borrow_mut()
@@ -300,7 +367,7 @@ impl Engine {
     }
 
     /// Authorizes a reviewed plan at the revision the person saw.
-    pub fn authorize(&mut self, run: &str, revision: f64) -> Result<(), JsValue> {
+    pub fn authorize(&self, run: &str, revision: f64) -> Result<(), JsValue> {
         let result = self.inner.borrow_mut().core.authorize(
             now(),
             &RunId::new(run),
@@ -312,7 +379,7 @@ impl Engine {
     }
 
     /// The person takes control back: the run returns `aborted` (AG-9).
-    pub fn stop(&mut self, run: &str) -> Result<(), JsValue> {
+    pub fn stop(&self, run: &str) -> Result<(), JsValue> {
         let result = self.inner.borrow_mut().core.stop(now(), &RunId::new(run));
         pump(&self.inner);
         result.map_err(|refused| error("command-refused", &refused.to_string()))
@@ -321,7 +388,7 @@ impl Engine {
     /// The global kill (AG-10): every active run returns `aborted`. Returns
     /// how many runs it ended.
     #[wasm_bindgen(js_name = killAll)]
-    pub fn kill_all(&mut self) -> u32 {
+    pub fn kill_all(&self) -> u32 {
         let ended = {
             let mut inner = self.inner.borrow_mut();
             inner.summarizing = true;
@@ -348,7 +415,7 @@ impl Engine {
 
     /// Calls `listener(event)` for every event the engine produces; returns
     /// a function that unsubscribes.
-    pub fn subscribe(&mut self, listener: js_sys::Function) -> JsValue {
+    pub fn subscribe(&self, listener: js_sys::Function) -> JsValue {
         let id = {
             let mut inner = self.inner.borrow_mut();
             inner.next_subscriber += 1;
@@ -367,22 +434,33 @@ impl Engine {
         })
     }
 
-    /// Presence surfaces (AG-35): `engine.presence.attach(surface)` returns
-    /// a function that detaches it. While none is attached, a run above
+    /// Presence surfaces (AG-35, AG-41): `engine.presence.attach(surface)`
+    /// returns a function that detaches it. An attached surface receives
+    /// every event at `surface.handleEvent(event)` — questions included, as
+    /// non-modal events it can answer, decline, dismiss or postpone. While none is attached, a run above
     /// `suggest` that starts acting raises `presence-missing` (policy
     /// `warn`) or is refused (policy `require`).
     #[wasm_bindgen(getter)]
     pub fn presence(&self) -> JsValue {
         let weak = Rc::downgrade(&self.inner);
-        let attach = Closure::<dyn FnMut(JsValue) -> JsValue>::new(move |_surface: JsValue| {
+        let attach = Closure::<dyn FnMut(JsValue) -> JsValue>::new(move |surface: JsValue| {
             let Some(inner) = weak.upgrade() else {
                 return JsValue::UNDEFINED;
             };
-            inner.borrow_mut().core.attach_presence();
+            let id = {
+                let mut inner = inner.borrow_mut();
+                inner.core.attach_presence();
+                inner.next_subscriber += 1;
+                let id = inner.next_subscriber;
+                inner.surfaces.push((id, surface));
+                id
+            };
             let weak = Rc::downgrade(&inner);
             Closure::once_into_js(move || {
                 if let Some(inner) = weak.upgrade() {
-                    inner.borrow_mut().core.detach_presence();
+                    let mut inner = inner.borrow_mut();
+                    inner.core.detach_presence();
+                    inner.surfaces.retain(|(other, _)| *other != id);
                 }
             })
         });
@@ -395,7 +473,7 @@ impl Engine {
 
     /// The person rejects a plan under review, at the revision they saw.
     pub fn reject(
-        &mut self,
+        &self,
         run: &str,
         revision: f64,
         note: Option<String>,
@@ -413,7 +491,7 @@ impl Engine {
     /// Answers a question (AG-41): bound to its id and request digest,
     /// validated against its schema, failing closed. Returns the acceptance.
     pub fn answer(
-        &mut self,
+        &self,
         question: &str,
         digest: &str,
         answer: JsValue,
@@ -437,7 +515,7 @@ impl Engine {
     }
 
     /// Declines a question; the run goes on without the answer.
-    pub fn decline(&mut self, question: &str) -> Result<(), JsValue> {
+    pub fn decline(&self, question: &str) -> Result<(), JsValue> {
         let result = self
             .inner
             .borrow_mut()
@@ -447,8 +525,162 @@ impl Engine {
         result.map_err(|refused| error("answer-refused", &refused.to_string()))
     }
 
+    /// Dismisses a question: the person chose not to deal with it; the run
+    /// goes on as if it had been declined, and the surface stops showing it.
+    pub fn dismiss(&self, question: &str) -> Result<(), JsValue> {
+        let result = self
+            .inner
+            .borrow_mut()
+            .core
+            .dismiss(now(), &baton_core::QuestionId::new(question));
+        pump(&self.inner);
+        result.map_err(|refused| error("answer-refused", &refused.to_string()))
+    }
+
+    /// Resolves an escalation at the revision the person saw: `"allow"`,
+    /// `"deny"`, `"review"`, `"return"`, or `{ kind: "allow", budget }`.
+    #[wasm_bindgen(js_name = resolveEscalation)]
+    pub fn resolve_escalation(
+        &self,
+        run: &str,
+        revision: f64,
+        resolution: JsValue,
+    ) -> Result<(), JsValue> {
+        let resolution = match resolution.as_string() {
+            Some(kind) => serde_json::from_value(serde_json::json!({ "kind": kind })),
+            None => serde_wasm_bindgen::from_value::<Value>(resolution)
+                .map_err(|e| serde_json::Error::io(std::io::Error::other(e.to_string())))
+                .and_then(serde_json::from_value),
+        }
+        .map_err(|e| error("invalid-resolution", &e.to_string()))?;
+        let result = self.inner.borrow_mut().core.resolve_escalation(
+            now(),
+            &RunId::new(run),
+            revision as u64,
+            resolution,
+        );
+        pump(&self.inner);
+        result.map_err(|refused| error("command-refused", &refused.to_string()))
+    }
+
+    /// Disables delegation: no new run starts until `enable` (runs already
+    /// active go on; `stop` or `killAll` ends them). Participants keep
+    /// working.
+    pub fn disable(&self) {
+        self.inner.borrow_mut().core.disable();
+        pump(&self.inner);
+    }
+
+    /// Enables delegation again.
+    pub fn enable(&self) {
+        self.inner.borrow_mut().core.enable();
+        pump(&self.inner);
+    }
+
+    /// Undoes a whole delegation in one step (A.2): each participant it
+    /// changed is reverted, through its own history, to the mark taken
+    /// before the run first touched it — last touched first. Only a run that
+    /// has returned can be undone, and only once; a run that was rolled back
+    /// has nothing left to undo. Resolves to `{ run, reverted, failed }`.
+    pub fn undo(&self, run: &str) -> Result<js_sys::Promise, JsValue> {
+        let id = RunId::new(run);
+        let (group, intent) = {
+            let inner = self.inner.borrow();
+            let details = inner
+                .core
+                .run(&id)
+                .ok_or_else(|| error("unknown-run", &format!("unknown run {run}")))?;
+            match details.state() {
+                RunState::Returned {
+                    outcome: Outcome::RolledBack,
+                    ..
+                } => {
+                    return Err(error(
+                        "undo-refused",
+                        &format!("run {run} was already rolled back"),
+                    ))
+                }
+                RunState::Returned { .. } => {}
+                _ => {
+                    return Err(error(
+                        "undo-refused",
+                        &format!("run {run} is still active; stop it first"),
+                    ))
+                }
+            }
+            if inner.undone.contains(&id) {
+                return Err(error(
+                    "undo-refused",
+                    &format!("run {run} was already undone"),
+                ));
+            }
+            (details.undo_group(), details.intent().to_owned())
+        };
+        self.inner.borrow_mut().undone.insert(id.clone());
+        let weak = Rc::downgrade(&self.inner);
+        Ok(wasm_bindgen_futures::future_to_promise(async move {
+            let mut reverted = Vec::new();
+            let mut failed = Vec::new();
+            for (participant, token) in group {
+                let Some(inner) = weak.upgrade() else {
+                    break;
+                };
+                let history = get(&behaviour(&inner, &participant), "history");
+                drop(inner);
+                match call_async(&history, "revertTo", &[JsValue::from_str(token.as_str())]).await {
+                    Ok(_) => reverted.push(participant.to_string()),
+                    Err(message) => failed
+                        .push(serde_json::json!({"participant": participant, "message": message})),
+                }
+            }
+            let report = serde_json::json!({"run": id, "reverted": reverted, "failed": failed});
+            if let Some(inner) = weak.upgrade() {
+                let message = {
+                    let inner = inner.borrow();
+                    if failed.is_empty() {
+                        format!("{}: undid “{intent}”.", inner.actor_name)
+                    } else {
+                        format!("{}: could not fully undo “{intent}”.", inner.actor_name)
+                    }
+                };
+                inner.borrow_mut().say(message);
+                emit(
+                    &inner,
+                    serde_json::json!({"type": "undone", "report": report}),
+                );
+            }
+            to_js(&report)
+        }))
+    }
+
+    /// The revision of a run, for commands fenced by it.
+    pub fn revision(&self, run: &str) -> Result<f64, JsValue> {
+        let inner = self.inner.borrow();
+        let run = inner
+            .core
+            .run(&RunId::new(run))
+            .ok_or_else(|| error("unknown-run", &format!("unknown run {run}")))?;
+        Ok(run.revision() as f64)
+    }
+
+    /// The review sheet of a run under review (with participants'
+    /// previews), or `null`.
+    pub fn review(&self, run: &str) -> Result<JsValue, JsValue> {
+        match self.inner.borrow().core.review(&RunId::new(run)) {
+            Some(sheet) => to_js(&sheet),
+            None => Ok(JsValue::NULL),
+        }
+    }
+
+    /// Every question the engine holds, open or settled.
+    pub fn questions(&self) -> Result<JsValue, JsValue> {
+        let inner = self.inner.borrow();
+        let questions: Vec<_> = inner.core.questions().collect();
+        to_js(&questions)
+    }
+
     /// Postpones a question until `until` (ms since the epoch).
-    pub fn postpone(&mut self, question: &str, until: f64) -> Result<(), JsValue> {
+    pub fn postpone(&self, question: &str, until: f64) -> Result<(), JsValue> {
         let result = self.inner.borrow_mut().core.postpone(
             now(),
             &baton_core::QuestionId::new(question),
@@ -506,6 +738,10 @@ impl Engine {
 }
 
 impl Inner {
+    fn has_listeners(&self) -> bool {
+        !self.subscribers.is_empty() || !self.surfaces.is_empty()
+    }
+
     /// Writes to the page's live region (and keeps the message for tests).
     fn say(&mut self, message: String) {
         // A failed DOM write leaves nobody to tell; the run itself goes on.
@@ -518,10 +754,10 @@ impl Drop for Inner {
     /// However the engine goes away (`close`, `free`, garbage collection),
     /// it leaves no timer and no listener behind.
     fn drop(&mut self) {
-        if let Some(timer) = self.timer.take() {
-            if let Ok(window) = window() {
-                window.clear_timeout_with_handle(timer);
-            }
+        // Dropping the timeout cancels it.
+        self.timer.take();
+        for (_, controller) in std::mem::take(&mut self.turns) {
+            controller.abort();
         }
         if let Some(listener) = self.escape.take() {
             if let Some(document) = web_sys::window().and_then(|w| w.document()) {
@@ -605,21 +841,30 @@ fn pump(inner: &Rc<RefCell<Inner>>) {
 }
 
 fn notify(inner: &Rc<RefCell<Inner>>, event: &Event) {
-    let listeners: Vec<js_sys::Function> = inner
-        .borrow()
-        .subscribers
-        .iter()
-        .map(|(_, f)| f.clone())
-        .collect();
-    if listeners.is_empty() {
-        return;
+    if inner.borrow().has_listeners() {
+        if let Ok(value) = to_js(event) {
+            notify_value(inner, &value);
+        }
     }
-    let Ok(value) = to_js(event) else {
-        return;
+}
+
+/// Hands an event to every subscriber and every attached presence surface.
+fn notify_value(inner: &Rc<RefCell<Inner>>, value: &JsValue) {
+    let (listeners, surfaces): (Vec<js_sys::Function>, Vec<JsValue>) = {
+        let inner = inner.borrow();
+        (
+            inner.subscribers.iter().map(|(_, f)| f.clone()).collect(),
+            inner.surfaces.iter().map(|(_, s)| s.clone()).collect(),
+        )
     };
+    // A listener or surface that throws must not stop the engine.
     for listener in listeners {
-        // A listener that throws must not stop the engine.
-        let _ = listener.call1(&JsValue::NULL, &value);
+        let _ = listener.call1(&JsValue::NULL, value);
+    }
+    for surface in surfaces {
+        if let Some(handle) = get(&surface, "handleEvent").dyn_ref::<js_sys::Function>() {
+            let _ = handle.call1(&surface, value);
+        }
     }
 }
 
@@ -808,19 +1053,191 @@ fn carry_out(inner: &Rc<RefCell<Inner>>, effect: Effect) {
                 },
             );
         }
-        Effect::OpenTurn { run, turn, .. } => {
-            // Only reachable with a transport, which this slice does not
-            // carry yet: the turn fails rather than hang.
-            inner.borrow_mut().core.handle_inbound(
-                now(),
-                &run,
-                turn,
-                baton_core::Inbound::TurnFailed {
-                    message: "AG-50: no transport is configured".into(),
-                },
-            );
+        Effect::OpenTurn {
+            run, turn, request, ..
+        } => open_turn(inner, run, turn, *request),
+        Effect::CancelTurn { run, turn } => {
+            if let Some(controller) = inner.borrow_mut().turns.remove(&(run, turn)) {
+                controller.abort();
+            }
         }
-        Effect::CancelTurn { .. } => {}
+    }
+}
+
+/// Opens a turn with the transport: the deep reads are gathered first (a
+/// participant's `read` may be async), then `openTurn(request, sink, signal)`
+/// is called outside the engine loop. The promise it returns settling ends
+/// the stream; a rejection, unless the engine aborted the request, is
+/// `transport-lost`.
+fn open_turn(inner: &Rc<RefCell<Inner>>, run: RunId, turn: TurnId, mut request: TurnRequest) {
+    let Some(transport) = inner.borrow().transport.clone() else {
+        // A fixed plan never opens a turn, and delegating to an acting party
+        // without a transport is refused up front; fail rather than hang.
+        inner.borrow_mut().core.handle_inbound(
+            now(),
+            &run,
+            turn,
+            Inbound::TurnFailed {
+                message: "AG-50: no transport is configured".into(),
+            },
+        );
+        return;
+    };
+    let Ok(controller) = web_sys::AbortController::new() else {
+        return;
+    };
+    let signal = controller.signal();
+    inner
+        .borrow_mut()
+        .turns
+        .insert((run.clone(), turn), controller);
+    let weak = Rc::downgrade(inner);
+    spawn_local(async move {
+        request.reads = deep_reads(&weak, &request).await;
+        let sink = TurnSink::new(Box::new(EngineHost(weak.clone())), run.clone(), turn);
+        let settled = match to_js(&request) {
+            Err(thrown) => Err(thrown),
+            Ok(value) => {
+                let method = get(&transport, "openTurn");
+                let method: &js_sys::Function = method.unchecked_ref();
+                match method.call3(&transport, &value, &JsValue::from(sink.clone()), &signal) {
+                    Err(thrown) => Err(thrown),
+                    Ok(returned) => JsFuture::from(js_sys::Promise::resolve(&returned))
+                        .await
+                        .map(|_| ()),
+                }
+            }
+        };
+        if signal.aborted() {
+            // The engine stopped waiting (a stop, a kill, a deadman turn).
+            return;
+        }
+        match settled {
+            Ok(()) => sink.finish(),
+            Err(thrown) => sink.lost(message_of(&thrown)),
+        }
+        if let Some(inner) = weak.upgrade() {
+            inner.borrow_mut().turns.remove(&(run, turn));
+        }
+    });
+}
+
+/// Deep reads for a turn, in attention order — participants holding focus
+/// first, then those in the viewport, then the rest — until
+/// [`DEEP_READ_BYTES`] are spent. A read whose participant has no `read`,
+/// or whose `read` fails, is left to the index entry alone.
+async fn deep_reads(weak: &Weak<RefCell<Inner>>, request: &TurnRequest) -> Vec<DeepRead> {
+    let mut candidates = Vec::new();
+    for stamp in &request.context.reads {
+        let Some(inner) = weak.upgrade() else {
+            return Vec::new();
+        };
+        let behaviour = behaviour(&inner, &stamp.read.participant);
+        if !get(&behaviour, "read").is_function() {
+            continue;
+        }
+        let rank = attention(&get(&behaviour, "element"));
+        candidates.push((rank, stamp.clone(), behaviour));
+    }
+    candidates.sort_by_key(|(rank, stamp, _)| (*rank, stamp.read.clone()));
+    let mut reads = Vec::new();
+    let mut spent = 0;
+    for (_, stamp, behaviour) in candidates {
+        let function = get(&behaviour, "read");
+        let function: &js_sys::Function = function.unchecked_ref();
+        let Ok(returned) = function.call1(&behaviour, &JsValue::from_str(&stamp.read.read)) else {
+            continue;
+        };
+        let Ok(value) = JsFuture::from(js_sys::Promise::resolve(&returned)).await else {
+            continue;
+        };
+        let Some(text) = js_sys::JSON::stringify(&value)
+            .ok()
+            .and_then(|text| text.as_string())
+        else {
+            continue;
+        };
+        if spent + text.len() > DEEP_READ_BYTES {
+            continue;
+        }
+        let Ok(content) = serde_json::from_str(&text) else {
+            continue;
+        };
+        spent += text.len();
+        reads.push(DeepRead {
+            id: ReadRef::to_string(&stamp.read),
+            stamp,
+            content,
+        });
+    }
+    reads
+}
+
+/// 0 for an element holding focus, 1 for one in the viewport, 2 otherwise.
+fn attention(element: &JsValue) -> u8 {
+    let Some(element) = element.dyn_ref::<web_sys::Element>() else {
+        return 2;
+    };
+    let document = web_sys::window().and_then(|w| w.document());
+    if let Some(active) = document.and_then(|d| d.active_element()) {
+        if element.contains(Some(&active)) {
+            return 0;
+        }
+    }
+    let rect = element.get_bounding_client_rect();
+    let height = web_sys::window()
+        .and_then(|w| w.inner_height().ok())
+        .and_then(|h| h.as_f64())
+        .unwrap_or(0.0);
+    if rect.bottom() > 0.0 && rect.top() < height && rect.width() > 0.0 {
+        1
+    } else {
+        2
+    }
+}
+
+/// The engine as the receiver of a turn's traffic.
+struct EngineHost(Weak<RefCell<Inner>>);
+
+impl TurnHost for EngineHost {
+    fn deliver(&self, run: &RunId, turn: TurnId, items: Vec<Verified>) {
+        let Some(inner) = self.0.upgrade() else {
+            return;
+        };
+        for item in items {
+            match item {
+                Verified::Inbound(inbound) => {
+                    inner
+                        .borrow_mut()
+                        .core
+                        .handle_inbound(now(), run, turn, inbound);
+                    pump(&inner);
+                }
+                // Text and state reach subscribers and presence surfaces;
+                // they are never announced one by one (AG-37).
+                Verified::Text { message, delta } => emit(
+                    &inner,
+                    serde_json::json!({"type": "text", "run": run, "message": message, "delta": delta}),
+                ),
+                Verified::State { direction, event } => emit(
+                    &inner,
+                    serde_json::json!({"type": "state", "run": run, "direction": direction, "event": event}),
+                ),
+                Verified::Custom { name, value } => emit(
+                    &inner,
+                    serde_json::json!({"type": "custom", "run": run, "name": name, "value": value}),
+                ),
+            }
+        }
+    }
+}
+
+/// An adapter event (not the core's) for subscribers and surfaces.
+fn emit(inner: &Rc<RefCell<Inner>>, event: Value) {
+    if inner.borrow().has_listeners() {
+        if let Ok(value) = to_js(&event) {
+            notify_value(inner, &value);
+        }
     }
 }
 
@@ -833,24 +1250,20 @@ fn report(weak: &Weak<RefCell<Inner>>, body: impl FnOnce(&mut baton_core::Engine
     pump(&inner);
 }
 
-/// Arms one `setTimeout` for the core's next deadline; nothing busy-waits.
+/// Arms one timeout for the core's next deadline; nothing busy-waits.
 fn arm_timer(inner: &Rc<RefCell<Inner>>) {
-    let Ok(window) = window() else {
-        return;
-    };
     let next = {
         let mut inner = inner.borrow_mut();
-        if let Some(timer) = inner.timer.take() {
-            window.clear_timeout_with_handle(timer);
-        }
+        // Replacing the old timeout cancels it.
+        inner.timer.take();
         inner.core.poll_timeout()
     };
     let Some(at) = next else {
         return;
     };
-    let delay = at.saturating_sub(now()).min(i32::MAX as u64) as i32;
+    let delay = u32::try_from(at.saturating_sub(now()).min(i32::MAX as u64)).unwrap_or(u32::MAX);
     let weak = Rc::downgrade(inner);
-    let fire = Closure::once_into_js(move || {
+    let timeout = gloo_timers::callback::Timeout::new(delay, move || {
         if let Some(inner) = weak.upgrade() {
             inner.borrow_mut().timer = None;
             let at = now();
@@ -858,12 +1271,108 @@ fn arm_timer(inner: &Rc<RefCell<Inner>>) {
             pump(&inner);
         }
     });
-    if let Ok(handle) =
-        window.set_timeout_with_callback_and_timeout_and_arguments_0(fire.unchecked_ref(), delay)
-    {
-        inner.borrow_mut().timer = Some(handle);
+    inner.borrow_mut().timer = Some(timeout);
+}
+
+/// A mounted participant's handle, returned by `Engine.register`.
+#[wasm_bindgen]
+#[derive(Debug)]
+pub struct Participant {
+    engine: Weak<RefCell<Inner>>,
+    id: ParticipantId,
+}
+
+/// A read's stamp as a participant publishes it.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct PublishedStamp {
+    version: u64,
+    #[serde(default = "author")]
+    origin: baton_core::Origin,
+}
+
+fn author() -> baton_core::Origin {
+    baton_core::Origin::Author
+}
+
+#[wasm_bindgen]
+impl Participant {
+    /// The mounted id (`tasks`, or `tasks#board-2` for an instance).
+    #[wasm_bindgen(getter)]
+    pub fn id(&self) -> String {
+        self.id.to_string()
+    }
+
+    /// Publishes a read's current version and origin (AG-20, AG-27):
+    /// `{ version, origin }`, origin `author` by default. Acts planned
+    /// against an older version are refused as stale; the next turn's
+    /// context carries the new stamp, and its content is pulled through the
+    /// behaviour's `read(name)` when the turn opens.
+    pub fn publish(&self, read: &str, stamp: JsValue) -> Result<(), JsValue> {
+        let stamp: PublishedStamp = serde_wasm_bindgen::from_value(stamp)
+            .map_err(|e| error("invalid-read", &e.to_string()))?;
+        let engine = self.engine()?;
+        let mut inner = engine.borrow_mut();
+        let declared = inner
+            .core
+            .registry()
+            .get(&self.id)
+            .is_some_and(|mounted| mounted.manifest.reads().iter().any(|r| r.name == read));
+        if !declared {
+            return Err(error(
+                "invalid-read",
+                &format!("AG-20: `{read}` is not a read declared by {}", self.id),
+            ));
+        }
+        inner.core.publish_read(baton_core::ReadStamp {
+            read: ReadRef {
+                participant: self.id.clone(),
+                read: read.to_owned(),
+            },
+            version: stamp.version,
+            origin: stamp.origin,
+        });
+        drop(inner);
+        pump(&engine);
+        Ok(())
+    }
+
+    /// Withdraws a read: it leaves the context of the next turn.
+    pub fn withdraw(&self, read: &str) -> Result<(), JsValue> {
+        let engine = self.engine()?;
+        engine.borrow_mut().core.withdraw_read(&ReadRef {
+            participant: self.id.clone(),
+            read: read.to_owned(),
+        });
+        pump(&engine);
+        Ok(())
+    }
+
+    /// Unmounts the participant; the acting party no longer sees it.
+    pub fn unregister(&self) -> Result<(), JsValue> {
+        let engine = self.engine()?;
+        {
+            let mut inner = engine.borrow_mut();
+            inner.core.unregister(&self.id);
+            inner.behaviours.remove(&self.id);
+        }
+        pump(&engine);
+        Ok(())
+    }
+}
+
+impl Participant {
+    fn engine(&self) -> Result<Rc<RefCell<Inner>>, JsValue> {
+        self.engine.upgrade().ok_or_else(|| {
+            error(
+                "closed",
+                "the engine this participant was registered with is closed",
+            )
+        })
     }
 }
 
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod transport_tests;

@@ -15,10 +15,22 @@ export class BatonError extends Error {
 export function makeError(code, message, requirement) {
   return new BatonError(code, message, requirement);
 }
+export function batonErrorClass() {
+  return BatonError;
+}
 ")]
 extern "C" {
     #[wasm_bindgen(js_name = makeError)]
     fn make_error(code: &str, message: &str, requirement: Option<String>) -> JsValue;
+    #[wasm_bindgen(js_name = batonErrorClass)]
+    fn baton_error_class() -> JsValue;
+}
+
+/// The `BatonError` class every error thrown to JS is an instance of, for
+/// `instanceof` checks (the package exports it as `BatonError`).
+#[wasm_bindgen(js_name = errorClass)]
+pub fn error_class() -> JsValue {
+    baton_error_class()
 }
 
 /// A JS `BatonError` with a stable code. The requirement is taken from the

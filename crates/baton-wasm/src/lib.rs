@@ -10,6 +10,9 @@ mod engine;
 mod errors;
 mod live_region;
 mod schema;
+mod transport;
 
-pub use engine::Engine;
+pub use engine::{Engine, Participant};
+pub use errors::error_class;
 pub use schema::Schema;
+pub use transport::{AgUiTransport, ScriptedTransport, TurnSink};

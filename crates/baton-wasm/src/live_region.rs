@@ -8,6 +8,9 @@
 //! noticed the region before anything is written to it. Nothing here moves
 //! focus (AG-38).
 
+use std::cell::RefCell;
+use std::rc::Rc;
+
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 use web_sys::{Document, Element, HtmlElement};
@@ -23,6 +26,9 @@ pub(crate) struct LiveRegion {
     element: HtmlElement,
     /// When the region was created (ms, `performance.now()` base of `Date.now`).
     created_at: f64,
+    /// Messages held back by the first-write delay, in order; one timer
+    /// writes them all, so they can never land out of order.
+    pending: Rc<RefCell<Vec<String>>>,
 }
 
 impl LiveRegion {
@@ -39,6 +45,7 @@ impl LiveRegion {
             return Ok(LiveRegion {
                 element: existing.dyn_into()?,
                 created_at,
+                pending: Rc::default(),
             });
         }
         let element: HtmlElement = document.create_element("div")?.dyn_into()?;
@@ -74,6 +81,7 @@ impl LiveRegion {
         Ok(LiveRegion {
             element,
             created_at,
+            pending: Rc::default(),
         })
     }
 
@@ -104,19 +112,26 @@ impl LiveRegion {
     }
 
     /// Writes a message, after the first-write delay if the region is new.
+    /// Messages held back by the delay are written together, in order, in
+    /// one node — the last of them (a run's outcome) is never overtaken.
     pub(crate) fn announce(&self, message: String) -> Result<(), JsValue> {
+        let mut pending = self.pending.borrow_mut();
+        if !pending.is_empty() {
+            pending.push(message);
+            return Ok(());
+        }
         let wait = self.wait_before_write(js_sys::Date::now());
         if wait == 0 {
             return self.write(&message);
         }
+        pending.push(message);
         let region = self.clone();
-        let later = Closure::once_into_js(move || {
+        gloo_timers::callback::Timeout::new(wait.unsigned_abs(), move || {
+            let messages = std::mem::take(&mut *region.pending.borrow_mut());
             // A failure here has nobody to report to; the region stays usable.
-            let _ = region.write(&message);
-        });
-        web_sys::window()
-            .ok_or_else(|| JsValue::from_str("no window"))?
-            .set_timeout_with_callback_and_timeout_and_arguments_0(later.unchecked_ref(), wait)?;
+            let _ = region.write(&messages.join(" "));
+        })
+        .forget();
         Ok(())
     }
 }
@@ -186,6 +201,22 @@ mod tests {
             region.element().text_content().as_deref(),
             Some("Assistant finished: completed.")
         );
+        clean();
+    }
+
+    #[wasm_bindgen_test]
+    async fn ag_39_messages_held_by_the_delay_land_in_order_and_the_outcome_last() {
+        clean();
+        let region = LiveRegion::attach(&document(), None).unwrap();
+        // Written a fraction of a millisecond apart, each with its own
+        // rounding of the remaining delay.
+        for message in ["Assistant is acting.", "Assistant: done (completed)."] {
+            region.announce(message.into()).unwrap();
+        }
+        sleep(FIRST_WRITE_DELAY_MS + 100).await;
+        let text = region.element().text_content().unwrap_or_default();
+        assert_eq!(text, "Assistant is acting. Assistant: done (completed).");
+        assert!(text.ends_with("(completed)."), "the outcome is last");
         clean();
     }
 

@@ -154,11 +154,54 @@ fn ensure_chromium() -> Result<(), String> {
     run(install)
 }
 
-/// Runs the browser adapter's tests in headless Chromium.
+/// Where the browser tests reach the real AG-UI peer. Fixed, so that the
+/// tests' build does not change from one run to the next.
+const AGUI_PEER_PORT: u16 = 47310;
+
+/// The real AG-UI peer (`tests/peers/agui_peer.py`), stopped when dropped.
+struct Peer(std::process::Child);
+
+impl Peer {
+    fn start(port: u16) -> Result<Peer, String> {
+        let mut child = Command::new("python3")
+            .arg(root().join("tests/peers/agui_peer.py"))
+            .arg(port.to_string())
+            .stdout(Stdio::piped())
+            .spawn()
+            .map_err(|error| format!("could not start the AG-UI peer: {error}"))?;
+        let mut line = String::new();
+        if let Some(stdout) = child.stdout.take() {
+            let _ = BufReader::new(stdout).read_line(&mut line);
+        }
+        if line.trim() != format!("PORT {port}") {
+            let _ = child.kill();
+            let _ = child.wait();
+            return Err(format!(
+                "the AG-UI peer did not listen on 127.0.0.1:{port} (is the port taken?)"
+            ));
+        }
+        Ok(Peer(child))
+    }
+}
+
+impl Drop for Peer {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+/// Runs the browser adapter's tests in headless Chromium, with the real
+/// AG-UI peer listening for `AgUiTransport`.
 fn browser_tests() -> Result<String, String> {
+    let _peer = Peer::start(AGUI_PEER_PORT)?;
     let mut command = cargo();
     command
         .args(["test", "-p", "baton-wasm", "--target", WASM_TARGET])
+        .env(
+            "BATON_AGUI_PEER",
+            format!("http://127.0.0.1:{AGUI_PEER_PORT}"),
+        )
         .env(
             "CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER",
             "wasm-bindgen-test-runner",

@@ -41,15 +41,15 @@ export function spyOnKeydown() {
 export function sleep(ms) { return new Promise((resolve) => setTimeout(resolve, ms)); }
 ")]
 extern "C" {
-    fn participant(element: &JsValue, delay_ms: u32, fail_on: u32) -> JsValue;
+    pub(super) fn participant(element: &JsValue, delay_ms: u32, fail_on: u32) -> JsValue;
     #[wasm_bindgen(js_name = stateOf)]
-    fn state_of(participant: &JsValue) -> JsValue;
+    pub(super) fn state_of(participant: &JsValue) -> JsValue;
     #[wasm_bindgen(js_name = spyOnKeydown)]
     fn spy_on_keydown() -> JsValue;
     fn sleep(ms: u32) -> js_sys::Promise;
 }
 
-fn manifest() -> JsValue {
+pub(super) fn manifest() -> JsValue {
     JsValue::from_str(
         &serde_json::json!({
             "id": "tasks", "label": "Task board", "tier": "reversible-acts", "history": "native",
@@ -67,19 +67,19 @@ fn manifest() -> JsValue {
     )
 }
 
-fn element() -> web_sys::Element {
+pub(super) fn element() -> web_sys::Element {
     let document = web_sys::window().unwrap().document().unwrap();
     let element = document.create_element("section").unwrap();
     document.body().unwrap().append_child(&element).unwrap();
     element
 }
 
-async fn open() -> Engine {
+pub(super) async fn open() -> Engine {
     let options = js_sys::JSON::parse(r#"{"appName": "Board", "ceiling": "auto"}"#).unwrap();
     Engine::open(options).await.unwrap()
 }
 
-fn plan(calls: usize) -> JsValue {
+pub(super) fn plan(calls: usize) -> JsValue {
     let steps: Vec<Value> = (0..calls)
         .map(|i| serde_json::json!({"capability": "tasks.rename", "arguments": {"id": format!("card-{i}"), "title": "Ship"}}))
         .collect();
@@ -89,7 +89,7 @@ fn plan(calls: usize) -> JsValue {
 }
 
 /// Subscribes and collects the events of one type (or all of them).
-fn record(engine: &mut Engine, only: Option<&'static str>) -> js_sys::Array {
+pub(super) fn record(engine: &Engine, only: Option<&'static str>) -> js_sys::Array {
     let events = js_sys::Array::new();
     let sink = events.clone();
     let listener = Closure::<dyn Fn(JsValue)>::new(move |event: JsValue| {
@@ -107,17 +107,17 @@ fn record(engine: &mut Engine, only: Option<&'static str>) -> js_sys::Array {
     events
 }
 
-fn outcome(engine: &Engine, run: &str) -> Option<String> {
+pub(super) fn outcome(engine: &Engine, run: &str) -> Option<String> {
     let state = engine.state(run).unwrap();
     get(&state, "outcome").as_string()
 }
 
-async fn settle(ms: u32) {
+pub(super) async fn settle(ms: u32) {
     JsFuture::from(sleep(ms)).await.unwrap();
 }
 
 /// Waits (up to two seconds) until `done` holds; returns whether it did.
-async fn until(done: impl Fn() -> bool) -> bool {
+pub(super) async fn until(done: impl Fn() -> bool) -> bool {
     for _ in 0..200 {
         if done() {
             return true;
@@ -128,7 +128,7 @@ async fn until(done: impl Fn() -> bool) -> bool {
 }
 
 /// Waits (up to two seconds) for the run to return and gives its outcome.
-async fn returned(engine: &Engine, run: &str) -> Option<String> {
+pub(super) async fn returned(engine: &Engine, run: &str) -> Option<String> {
     for _ in 0..200 {
         if let Some(outcome) = outcome(engine, run) {
             return Some(outcome);
@@ -140,10 +140,10 @@ async fn returned(engine: &Engine, run: &str) -> Option<String> {
 
 #[wasm_bindgen_test]
 async fn ag_3_a_macro_is_a_run_through_the_same_engine() {
-    let mut engine = open().await;
+    let engine = open().await;
     let board = participant(&element().into(), 0, 0);
     engine.register(manifest(), board.clone()).unwrap();
-    let events = record(&mut engine, None);
+    let events = record(&engine, None);
     let run = engine.delegate(plan(1)).unwrap();
     assert_eq!(returned(&engine, &run).await.as_deref(), Some("completed"));
     let titles = get(&state_of(&board), "titles");
@@ -153,7 +153,7 @@ async fn ag_3_a_macro_is_a_run_through_the_same_engine() {
 
 #[wasm_bindgen_test]
 async fn ag_37_and_ag_39_a_plan_of_fifty_acts_is_announced_once_and_its_outcome_once() {
-    let mut engine = open().await;
+    let engine = open().await;
     engine
         .register(manifest(), participant(&element().into(), 0, 0))
         .unwrap();
@@ -174,7 +174,7 @@ async fn ag_37_and_ag_39_a_plan_of_fifty_acts_is_announced_once_and_its_outcome_
 
 #[wasm_bindgen_test]
 async fn ag_40_the_element_is_busy_exactly_while_a_call_mutates_it() {
-    let mut engine = open().await;
+    let engine = open().await;
     let section = element();
     engine
         .register(manifest(), participant(&section.clone().into(), 300, 0))
@@ -195,7 +195,7 @@ async fn ag_40_the_element_is_busy_exactly_while_a_call_mutates_it() {
 
 #[wasm_bindgen_test]
 async fn ag_40_and_ag_8_a_failing_call_clears_busy_rolls_back_and_says_so() {
-    let mut engine = open().await;
+    let engine = open().await;
     let section = element();
     let board = participant(&section.clone().into(), 5, 2);
     engine.register(manifest(), board.clone()).unwrap();
@@ -220,12 +220,13 @@ async fn ag_40_and_ag_8_a_failing_call_clears_busy_rolls_back_and_says_so() {
 
 #[wasm_bindgen_test]
 async fn ag_50_without_a_transport_participants_work_and_only_delegating_to_an_agent_fails() {
-    let mut engine = open().await;
+    let engine = open().await;
     // Registration is fine without a transport.
     assert_eq!(
         engine
             .register(manifest(), participant(&element().into(), 0, 0))
-            .unwrap(),
+            .unwrap()
+            .id(),
         "tasks"
     );
     let request = js_sys::JSON::parse(r#"{"intent": "Tidy up", "autonomy": "auto"}"#).unwrap();
@@ -242,7 +243,7 @@ async fn ag_50_without_a_transport_participants_work_and_only_delegating_to_an_a
 
 #[wasm_bindgen_test]
 async fn ag_9_stop_returns_control_mid_plan_and_clears_busy() {
-    let mut engine = open().await;
+    let engine = open().await;
     let section = element();
     engine
         .register(manifest(), participant(&section.clone().into(), 100, 0))
@@ -283,7 +284,7 @@ async fn ag_36_two_engines_share_the_one_polite_region() {
 
 #[wasm_bindgen_test]
 async fn register_refuses_a_bad_manifest_with_a_typed_error() {
-    let mut engine = open().await;
+    let engine = open().await;
     let manifest = serde_json::json!({
         "id": "tasks", "label": "Tasks", "tier": "reads-only", "history": "native", "description": "TODO"
     });
@@ -303,7 +304,7 @@ async fn register_refuses_a_bad_manifest_with_a_typed_error() {
 
 #[wasm_bindgen_test]
 async fn ag_10_kill_all_returns_every_run_with_one_message() {
-    let mut engine = open().await;
+    let engine = open().await;
     engine
         .register(manifest(), participant(&element().into(), 30, 0))
         .unwrap();
@@ -339,7 +340,7 @@ fn press_escape() -> bool {
 
 #[wasm_bindgen_test]
 async fn ag_42_escape_returns_control_while_a_run_is_active_and_only_then() {
-    let mut engine = open().await;
+    let engine = open().await;
     engine
         .register(manifest(), participant(&element().into(), 200, 0))
         .unwrap();
@@ -386,11 +387,11 @@ async fn open_with(options: &str) -> Engine {
 
 #[wasm_bindgen_test]
 async fn ag_35_acting_with_no_presence_is_reported_under_warn() {
-    let mut engine = open_with(r#"{"ceiling": "auto"}"#).await;
+    let engine = open_with(r#"{"ceiling": "auto"}"#).await;
     engine
         .register(manifest(), participant(&element().into(), 0, 0))
         .unwrap();
-    let seen = record(&mut engine, Some("presence-missing"));
+    let seen = record(&engine, Some("presence-missing"));
     let run = engine.delegate(plan(1)).unwrap();
     assert_eq!(
         returned(&engine, &run).await.as_deref(),
@@ -403,7 +404,7 @@ async fn ag_35_acting_with_no_presence_is_reported_under_warn() {
 
 #[wasm_bindgen_test]
 async fn ag_35_require_refuses_until_a_presence_attaches() {
-    let mut engine = open_with(r#"{"ceiling": "auto", "presence": "require"}"#).await;
+    let engine = open_with(r#"{"ceiling": "auto", "presence": "require"}"#).await;
     let board = participant(&element().into(), 0, 0);
     engine.register(manifest(), board.clone()).unwrap();
     let refused = engine.delegate(plan(1)).unwrap();
@@ -448,7 +449,7 @@ extern "C" {
 
 #[wasm_bindgen_test]
 async fn ag_23_and_ag_41_an_ambiguous_address_is_answered_in_js() {
-    let mut engine = open().await;
+    let engine = open().await;
     let sprint = participant(&element().into(), 0, 0);
     let backlog = participant(&element().into(), 0, 0);
     let behaviour = |p: &JsValue, instance: &str| {
@@ -461,7 +462,7 @@ async fn ag_23_and_ag_41_an_ambiguous_address_is_answered_in_js() {
     engine
         .register(manifest(), behaviour(&backlog, "backlog"))
         .unwrap();
-    let questions = record(&mut engine, Some("question"));
+    let questions = record(&engine, Some("question"));
     let actors = keep_actors(&backlog);
     let run = engine.delegate(plan(1)).unwrap();
     assert!(

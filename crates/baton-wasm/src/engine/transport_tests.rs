@@ -1,0 +1,630 @@
+//! Delegating to an acting party from the browser: the transport port, the
+//! scripted transport, AG-UI over `fetch` against the real peer under
+//! `tests/peers/`, deep reads, undo, escalations and surfaces.
+
+use super::tests::{element, manifest, outcome, participant, record, returned, state_of, until};
+use super::*;
+use crate::{AgUiTransport, ScriptedTransport};
+use wasm_bindgen_test::*;
+
+wasm_bindgen_test_configure!(run_in_browser);
+
+/// The AG-UI peer `cargo xtask test` starts for the browser tests.
+const PEER: &str = match option_env!("BATON_AGUI_PEER") {
+    Some(url) => url,
+    None => "http://127.0.0.1:47310",
+};
+
+#[wasm_bindgen(inline_js = "
+export function pushingTransport(turns, after) {
+  // Plays `turns` (arrays of baton/1 events), then settles as `after` says:
+  // 'resolve', 'reject', or 'hang' (waits for the abort signal).
+  const log = { requests: [], aborted: 0 };
+  let index = 0;
+  return {
+    log,
+    protocolVersion: 'baton/1',
+    openTurn(request, sink, signal) {
+      log.requests.push(request);
+      signal.addEventListener('abort', () => { log.aborted += 1; });
+      const events = turns[index++] || [];
+      for (const event of events) sink.push(typeof event === 'string' ? event : event);
+      if (after === 'reject') return Promise.reject(new Error('connection reset by peer'));
+      if (after === 'hang') return new Promise((_, reject) => signal.addEventListener('abort', () => reject(new DOMException('aborted', 'AbortError'))));
+      return Promise.resolve();
+    },
+  };
+}
+export function logOf(transport) { return transport.log; }
+export function readable(p, content) {
+  p.read = (name) => Promise.resolve({ name, content });
+  return p;
+}
+export function focusInside(element) {
+  const input = document.createElement('input');
+  element.appendChild(input);
+  input.focus();
+  return input;
+}
+")]
+extern "C" {
+    #[wasm_bindgen(js_name = pushingTransport)]
+    fn pushing_transport(turns: &JsValue, after: &str) -> JsValue;
+    #[wasm_bindgen(js_name = logOf)]
+    fn log_of(transport: &JsValue) -> JsValue;
+    fn readable(participant: &JsValue, content: &str) -> JsValue;
+    #[wasm_bindgen(js_name = focusInside)]
+    fn focus_inside(element: &web_sys::Element) -> web_sys::HtmlElement;
+}
+
+fn js(value: serde_json::Value) -> JsValue {
+    js_sys::JSON::parse(&value.to_string()).unwrap()
+}
+
+/// One turn that proposes renaming `card` (its arguments in two pieces).
+fn rename_turn(call: &str, card: &str, title: &str) -> serde_json::Value {
+    let arguments = serde_json::json!({"id": card, "title": title}).to_string();
+    let (head, tail) = arguments.split_at(arguments.len() / 2);
+    serde_json::json!([
+        {"type": "turn-started"},
+        {"type": "tool-call-start", "call": call, "tool": "tasks.rename"},
+        {"type": "tool-call-args", "call": call, "delta": head},
+        {"type": "tool-call-args", "call": call, "delta": tail},
+        {"type": "tool-call-end", "call": call},
+        {"type": "turn-finished", "outcome": "completed"}
+    ])
+}
+
+fn closing_turn() -> serde_json::Value {
+    serde_json::json!([
+        {"type": "turn-started"},
+        {"type": "message-start", "message": "m1"},
+        {"type": "message-delta", "message": "m1", "delta": "Done."},
+        {"type": "message-end", "message": "m1"},
+        {"type": "turn-finished", "outcome": "completed"}
+    ])
+}
+
+async fn open_with(transport: &JsValue, extra: serde_json::Value) -> Result<Engine, JsValue> {
+    let mut options = serde_json::json!({"appName": "Board", "ceiling": "auto"});
+    if let (Some(options), Some(extra)) = (options.as_object_mut(), extra.as_object()) {
+        options.extend(extra.clone());
+    }
+    let options = js(options);
+    js_sys::Reflect::set(&options, &"transport".into(), transport).unwrap();
+    Engine::open(options).await
+}
+
+fn delegation(intent: &str) -> JsValue {
+    js(serde_json::json!({
+        "intent": intent, "autonomy": "auto",
+        "budget": {"maxTurns": 4, "maxCalls": 8, "runDeadlineMs": 60_000, "turnDeadlineMs": 10_000}
+    }))
+}
+
+fn announced(engine: &Engine) -> Vec<String> {
+    engine.inner.borrow().announced.clone()
+}
+
+fn reason(engine: &Engine, run: &str) -> Option<String> {
+    let state = engine.state(run).unwrap();
+    get(&get(&state, "reason"), "kind").as_string()
+}
+
+#[wasm_bindgen_test]
+async fn an_app_transport_drives_a_delegation_end_to_end() {
+    let transport = pushing_transport(
+        &js(serde_json::json!([
+            rename_turn("c1", "card-7", "Ship it"),
+            closing_turn()
+        ])),
+        "resolve",
+    );
+    let engine = open_with(&transport, serde_json::json!({})).await.unwrap();
+    let board = participant(&element().into(), 0, 0);
+    engine.register(manifest(), board.clone()).unwrap();
+    let texts = record(&engine, Some("text"));
+    let run = engine.delegate(delegation("Rename card 7")).unwrap();
+    assert_eq!(returned(&engine, &run).await.as_deref(), Some("completed"));
+    assert_eq!(
+        get(&get(&state_of(&board), "titles"), "card-7")
+            .as_string()
+            .as_deref(),
+        Some("Ship it"),
+        "the arguments were assembled from their pieces and applied"
+    );
+    // The second turn heard the result of the first.
+    let requests = js_sys::Array::from(&get(&log_of(&transport), "requests"));
+    assert_eq!(requests.length(), 2);
+    let results = js_sys::Array::from(&get(&requests.get(1), "results"));
+    assert_eq!(results.length(), 1);
+    assert_eq!(
+        get(&results.get(0), "call").as_string().as_deref(),
+        Some("c1")
+    );
+    let tools = js_sys::Array::from(&get(&requests.get(0), "tools"));
+    assert_eq!(
+        get(&tools.get(0), "name").as_string().as_deref(),
+        Some("tasks.rename")
+    );
+    // Text reaches subscribers, never the live region one delta at a time.
+    assert_eq!(texts.length(), 1);
+    assert!(announced(&engine).iter().all(|m| !m.contains("Done.")));
+}
+
+#[wasm_bindgen_test]
+async fn ag_45_a_transport_must_declare_baton_1() {
+    let transport = pushing_transport(&js(serde_json::json!([])), "resolve");
+    js_sys::Reflect::set(&transport, &"protocolVersion".into(), &"baton/2".into()).unwrap();
+    let thrown = open_with(&transport, serde_json::json!({}))
+        .await
+        .err()
+        .unwrap();
+    assert_eq!(
+        get(&thrown, "code").as_string().as_deref(),
+        Some("invalid-transport")
+    );
+    assert_eq!(
+        get(&thrown, "requirement").as_string().as_deref(),
+        Some("AG-45")
+    );
+    js_sys::Reflect::delete_property(
+        transport.unchecked_ref::<js_sys::Object>(),
+        &"protocolVersion".into(),
+    )
+    .unwrap();
+    let thrown = open_with(&transport, serde_json::json!({}))
+        .await
+        .err()
+        .unwrap();
+    assert_eq!(
+        get(&thrown, "requirement").as_string().as_deref(),
+        Some("AG-45")
+    );
+}
+
+#[wasm_bindgen_test]
+async fn a_stream_that_ends_mid_turn_is_transport_lost_and_announced() {
+    let half = serde_json::json!([[
+        {"type": "turn-started"},
+        {"type": "tool-call-start", "call": "c1", "tool": "tasks.rename"},
+        {"type": "tool-call-args", "call": "c1", "delta": "{\"id\": \"ca"}
+    ]]);
+    for after in ["resolve", "reject"] {
+        let transport = pushing_transport(&js(half.clone()), after);
+        let engine = open_with(&transport, serde_json::json!({})).await.unwrap();
+        let board = participant(&element().into(), 0, 0);
+        engine.register(manifest(), board.clone()).unwrap();
+        let run = engine.delegate(delegation("Rename card 7")).unwrap();
+        assert_eq!(
+            returned(&engine, &run).await.as_deref(),
+            Some("error"),
+            "{after}"
+        );
+        assert_eq!(
+            reason(&engine, &run).as_deref(),
+            Some("transport-lost"),
+            "{after}"
+        );
+        assert_eq!(get(&state_of(&board), "applied").as_f64(), Some(0.0));
+        let last = announced(&engine).pop().unwrap_or_default();
+        assert!(
+            last.contains("failed") && last.contains("transport-lost"),
+            "{last}"
+        );
+        // Nothing reconnected: one request only.
+        let requests = js_sys::Array::from(&get(&log_of(&transport), "requests"));
+        assert_eq!(requests.length(), 1, "{after}");
+    }
+}
+
+#[wasm_bindgen_test]
+async fn ag_9_stop_aborts_the_request_of_the_open_turn() {
+    let transport = pushing_transport(&js(serde_json::json!([[{"type": "turn-started"}]])), "hang");
+    let engine = open_with(&transport, serde_json::json!({})).await.unwrap();
+    engine
+        .register(manifest(), participant(&element().into(), 0, 0))
+        .unwrap();
+    let run = engine.delegate(delegation("Think hard")).unwrap();
+    let log = log_of(&transport);
+    assert!(until(|| js_sys::Array::from(&get(&log, "requests")).length() == 1).await);
+    engine.stop(&run).unwrap();
+    assert!(
+        until(|| get(&log, "aborted").as_f64() == Some(1.0)).await,
+        "the transport's signal was aborted"
+    );
+    assert_eq!(outcome(&engine, &run).as_deref(), Some("aborted"));
+    assert_eq!(reason(&engine, &run).as_deref(), Some("user-interrupt"));
+}
+
+#[wasm_bindgen_test]
+async fn the_scripted_transport_plays_a_script_turn_by_turn() {
+    let script = serde_json::json!({
+        "protocol": "baton/1",
+        "turns": [
+            {"events": rename_turn("c1", "card-2", "Plan the sprint").as_array().unwrap().iter().enumerate()
+                .map(|(i, event)| serde_json::json!({"atMs": i * 5, "event": event})).collect::<Vec<_>>()},
+            {"events": closing_turn().as_array().unwrap().iter()
+                .map(|event| serde_json::json!({"atMs": 0, "event": event})).collect::<Vec<_>>()}
+        ]
+    });
+    let transport: JsValue = ScriptedTransport::new(js(script)).unwrap().into();
+    let engine = open_with(&transport, serde_json::json!({})).await.unwrap();
+    let board = participant(&element().into(), 0, 0);
+    engine.register(manifest(), board.clone()).unwrap();
+    let run = engine.delegate(delegation("Plan")).unwrap();
+    assert_eq!(returned(&engine, &run).await.as_deref(), Some("completed"));
+    assert_eq!(
+        get(&get(&state_of(&board), "titles"), "card-2")
+            .as_string()
+            .as_deref(),
+        Some("Plan the sprint")
+    );
+    // A script in another protocol is refused (AG-45).
+    let thrown =
+        ScriptedTransport::new(js(serde_json::json!({"protocol": "baton/9", "turns": []})))
+            .err()
+            .unwrap();
+    assert_eq!(
+        get(&thrown, "requirement").as_string().as_deref(),
+        Some("AG-45")
+    );
+}
+
+#[wasm_bindgen_test]
+async fn deep_reads_follow_attention_and_carry_their_stamp() {
+    let transport = pushing_transport(&js(serde_json::json!([closing_turn()])), "resolve");
+    let engine = open_with(&transport, serde_json::json!({})).await.unwrap();
+    let with_reads = |id: &str| {
+        js(serde_json::json!({
+            "id": id, "label": id, "tier": "reads-only", "history": "none",
+            "description": "A board of cards the team works through.",
+            "reads": [{"name": "cards", "description": "The cards on the board."}]
+        }))
+    };
+    let far = element();
+    let near = element();
+    let first = engine
+        .register(
+            with_reads("far"),
+            readable(&participant(&far.clone().into(), 0, 0), "far away"),
+        )
+        .unwrap();
+    let second = engine
+        .register(
+            with_reads("near"),
+            readable(&participant(&near.clone().into(), 0, 0), "in focus"),
+        )
+        .unwrap();
+    first
+        .publish("cards", js(serde_json::json!({"version": 3})))
+        .unwrap();
+    second
+        .publish(
+            "cards",
+            js(serde_json::json!({"version": 5, "origin": "third-party"})),
+        )
+        .unwrap();
+    let _focus = focus_inside(&near);
+    let unknown = first
+        .publish("nope", js(serde_json::json!({"version": 1})))
+        .unwrap_err();
+    assert_eq!(
+        get(&unknown, "code").as_string().as_deref(),
+        Some("invalid-read")
+    );
+    engine.delegate(delegation("Summarise the boards")).unwrap();
+    let log = log_of(&transport);
+    assert!(until(|| js_sys::Array::from(&get(&log, "requests")).length() == 1).await);
+    let request = js_sys::Array::from(&get(&log, "requests")).get(0);
+    let reads = js_sys::Array::from(&get(&request, "reads"));
+    assert_eq!(reads.length(), 2);
+    assert_eq!(
+        get(&reads.get(0), "id").as_string().as_deref(),
+        Some("near.cards"),
+        "the participant holding focus comes first"
+    );
+    assert_eq!(
+        get(&get(&reads.get(0), "content"), "content")
+            .as_string()
+            .as_deref(),
+        Some("in focus")
+    );
+    let stamp = get(&reads.get(0), "stamp");
+    assert_eq!(get(&stamp, "version").as_f64(), Some(5.0));
+    assert_eq!(
+        get(&stamp, "origin").as_string().as_deref(),
+        Some("third-party")
+    );
+    // Unregistered, a participant leaves the index of the next turn.
+    second.unregister().unwrap();
+    assert!(engine
+        .inner
+        .borrow()
+        .core
+        .registry()
+        .get(&ParticipantId::new("near"))
+        .is_none());
+}
+
+#[wasm_bindgen_test]
+async fn undo_reverts_a_whole_delegation_in_one_step_and_only_once() {
+    let transport = pushing_transport(
+        &js(serde_json::json!([
+            rename_turn("c1", "card-1", "One"),
+            rename_turn("c2", "card-2", "Two"),
+            closing_turn()
+        ])),
+        "resolve",
+    );
+    let engine = open_with(&transport, serde_json::json!({})).await.unwrap();
+    let board = participant(&element().into(), 0, 0);
+    engine.register(manifest(), board.clone()).unwrap();
+    let undone = record(&engine, Some("undone"));
+    let run = engine.delegate(delegation("Rename two cards")).unwrap();
+    let thrown = engine.undo(&run).err().unwrap();
+    assert_eq!(
+        get(&thrown, "code").as_string().as_deref(),
+        Some("undo-refused")
+    );
+    assert_eq!(returned(&engine, &run).await.as_deref(), Some("completed"));
+    let report = JsFuture::from(engine.undo(&run).unwrap()).await.unwrap();
+    let reverted = js_sys::Array::from(&get(&report, "reverted"));
+    assert_eq!(reverted.length(), 1, "one participant, one revert");
+    let state = state_of(&board);
+    let marks = js_sys::Array::from(&get(&state, "reverted"));
+    assert_eq!(
+        marks.get(0).as_string().as_deref(),
+        Some("mark-1"),
+        "back to the mark before the run"
+    );
+    assert_eq!(
+        js_sys::Object::keys(get(&state, "titles").unchecked_ref::<js_sys::Object>()).length(),
+        0
+    );
+    assert_eq!(undone.length(), 1);
+    assert!(announced(&engine).last().unwrap().contains("undid"));
+    let again = engine.undo(&run).err().unwrap();
+    assert_eq!(
+        get(&again, "code").as_string().as_deref(),
+        Some("undo-refused")
+    );
+}
+
+#[wasm_bindgen_test]
+async fn ag_41_questions_reach_surfaces_and_can_be_dismissed() {
+    let turn = serde_json::json!([
+        {"type": "turn-started"},
+        {"type": "elicitation", "request": "ask-1", "prompt": "Which column?", "schema": {"type": "string"}},
+        {"type": "turn-finished", "outcome": "interrupted"}
+    ]);
+    let transport = pushing_transport(&js(serde_json::json!([turn, closing_turn()])), "resolve");
+    let engine = open_with(&transport, serde_json::json!({})).await.unwrap();
+    engine
+        .register(manifest(), participant(&element().into(), 0, 0))
+        .unwrap();
+    let seen = js_sys::Array::new();
+    let surface = js_sys::Object::new();
+    let sink = seen.clone();
+    let handle = Closure::<dyn Fn(JsValue)>::new(move |event: JsValue| {
+        if get(&event, "type").as_string().as_deref() == Some("question") {
+            sink.push(&event);
+        }
+    });
+    js_sys::Reflect::set(&surface, &"handleEvent".into(), handle.as_ref()).unwrap();
+    handle.forget();
+    let attach = get(&engine.presence(), "attach");
+    let detach: js_sys::Function = attach
+        .unchecked_ref::<js_sys::Function>()
+        .call1(&JsValue::NULL, &surface)
+        .unwrap()
+        .unchecked_into();
+    let run = engine.delegate(delegation("Sort the cards")).unwrap();
+    assert!(
+        until(|| seen.length() == 1).await,
+        "the surface got the question"
+    );
+    let questions = js_sys::Array::from(&engine.questions().unwrap());
+    assert_eq!(questions.length(), 1);
+    let id = get(&seen.get(0), "id").as_string().unwrap();
+    assert_eq!(
+        outcome(&engine, &run),
+        None,
+        "nothing blocks while it waits"
+    );
+    engine.dismiss(&id).unwrap();
+    // The acting party heard the question was dismissed and had nothing
+    // more to do: a run that never planned anything is cancelled.
+    assert!(
+        until(|| get(&engine.state(&run).unwrap(), "state")
+            .as_string()
+            .as_deref()
+            == Some("cancelled"))
+        .await,
+        "{:?}",
+        js_sys::JSON::stringify(&engine.state(&run).unwrap())
+    );
+    let requests = js_sys::Array::from(&get(&log_of(&transport), "requests"));
+    let answers = js_sys::Array::from(&get(&requests.get(1), "answers"));
+    assert_eq!(
+        answers.length(),
+        1,
+        "the acting party heard what became of its question"
+    );
+    detach.call0(&JsValue::NULL).unwrap();
+    assert_eq!(engine.inner.borrow().surfaces.len(), 0);
+}
+
+#[wasm_bindgen_test]
+async fn an_out_of_scope_call_escalates_and_resolve_escalation_allows_it() {
+    let turn = serde_json::json!([
+        {"type": "turn-started"},
+        {"type": "tool-call-start", "call": "c1", "tool": "tasks.rename"},
+        {"type": "tool-call-args", "call": "c1", "delta": "{\"id\": \"card-1\", \"title\": \"Allowed\"}"},
+        {"type": "tool-call-end", "call": "c1"},
+        {"type": "turn-finished", "outcome": "completed"}
+    ]);
+    let transport = pushing_transport(&js(serde_json::json!([turn, closing_turn()])), "resolve");
+    let engine = open_with(&transport, serde_json::json!({"ceiling": "review"}))
+        .await
+        .unwrap();
+    let board = participant(&element().into(), 0, 0);
+    engine.register(manifest(), board.clone()).unwrap();
+    let request = js(serde_json::json!({
+        "intent": "Rename card 1", "autonomy": "review",
+        "budget": {"maxTurns": 4, "maxCalls": 8, "runDeadlineMs": 60_000, "turnDeadlineMs": 10_000}
+    }));
+    let run = engine.delegate(request).unwrap();
+    assert!(
+        until(|| engine
+            .review(&run)
+            .map(|sheet| !sheet.is_null())
+            .unwrap_or(false))
+        .await,
+        "the plan is under review"
+    );
+    let revision = engine.revision(&run).unwrap();
+    let stale = engine
+        .resolve_escalation(&run, revision, "allow".into())
+        .unwrap_err();
+    assert_eq!(
+        get(&stale, "code").as_string().as_deref(),
+        Some("command-refused")
+    );
+    let bad = engine
+        .resolve_escalation(&run, revision, "maybe".into())
+        .unwrap_err();
+    assert_eq!(
+        get(&bad, "code").as_string().as_deref(),
+        Some("invalid-resolution")
+    );
+    engine.authorize(&run, revision).unwrap();
+    assert_eq!(returned(&engine, &run).await.as_deref(), Some("completed"));
+    assert_eq!(get(&state_of(&board), "applied").as_f64(), Some(1.0));
+}
+
+#[wasm_bindgen_test]
+async fn disable_refuses_new_runs_until_enabled_and_leaves_active_ones() {
+    let transport = pushing_transport(&js(serde_json::json!([[{"type": "turn-started"}]])), "hang");
+    let engine = open_with(&transport, serde_json::json!({})).await.unwrap();
+    engine
+        .register(manifest(), participant(&element().into(), 0, 0))
+        .unwrap();
+    let run = engine.delegate(delegation("Think")).unwrap();
+    engine.disable();
+    assert_eq!(outcome(&engine, &run), None, "the active run goes on");
+    let refused = engine.delegate(delegation("Again")).unwrap_err();
+    assert_eq!(
+        get(&refused, "code").as_string().as_deref(),
+        Some("delegation-refused")
+    );
+    engine.enable();
+    assert!(engine.delegate(delegation("Again")).is_ok());
+}
+
+/// The same AG-UI peer as the protocol tests, reached with `fetch`.
+fn agui(scenario: &str) -> JsValue {
+    AgUiTransport::new(js(
+        serde_json::json!({"url": format!("{PEER}/{scenario}"), "headers": {"X-Test": "1"}}),
+    ))
+    .unwrap()
+    .into()
+}
+
+#[wasm_bindgen_test]
+async fn agui_a_tool_call_from_the_real_peer_mutates_a_participant() {
+    let engine = open_with(&agui("tool"), serde_json::json!({}))
+        .await
+        .unwrap();
+    let board = participant(&element().into(), 0, 0);
+    engine.register(manifest(), board.clone()).unwrap();
+    let run = engine.delegate(delegation("Rename card 7")).unwrap();
+    assert_eq!(
+        returned(&engine, &run).await.as_deref(),
+        Some("completed"),
+        "is the AG-UI peer running at {PEER}? `cargo xtask test` starts it"
+    );
+    assert_eq!(
+        get(&get(&state_of(&board), "titles"), "card-7")
+            .as_string()
+            .as_deref(),
+        Some("Ship the release")
+    );
+}
+
+#[wasm_bindgen_test]
+async fn agui_an_interrupt_is_answered_and_the_run_resumes() {
+    let engine = open_with(&agui("interrupt"), serde_json::json!({}))
+        .await
+        .unwrap();
+    let board = participant(&element().into(), 0, 0);
+    engine.register(manifest(), board.clone()).unwrap();
+    let questions = record(&engine, Some("question"));
+    let run = engine.delegate(delegation("Rename card 7")).unwrap();
+    assert!(
+        until(|| questions.length() == 1).await,
+        "the interrupt became a question (is the AG-UI peer running at {PEER}?)"
+    );
+    let question = questions.get(0);
+    let id = get(&question, "id").as_string().unwrap();
+    let digest = get(&question, "digest").as_string().unwrap();
+    let wrong = engine
+        .answer(&id, &digest, js(serde_json::json!({"name": 7})))
+        .unwrap_err();
+    assert_eq!(
+        get(&wrong, "code").as_string().as_deref(),
+        Some("answer-refused")
+    );
+    engine
+        .answer(
+            &id,
+            &digest,
+            js(serde_json::json!({"title": "Chosen title"})),
+        )
+        .unwrap();
+    assert_eq!(returned(&engine, &run).await.as_deref(), Some("completed"));
+    assert_eq!(
+        get(&get(&state_of(&board), "titles"), "card-7")
+            .as_string()
+            .as_deref(),
+        Some("Chosen title")
+    );
+}
+
+#[wasm_bindgen_test]
+async fn agui_the_server_dropping_mid_stream_is_transport_lost() {
+    let engine = open_with(&agui("drop"), serde_json::json!({}))
+        .await
+        .unwrap();
+    engine
+        .register(manifest(), participant(&element().into(), 0, 0))
+        .unwrap();
+    let texts = record(&engine, Some("text"));
+    let run = engine.delegate(delegation("Say something")).unwrap();
+    assert_eq!(
+        returned(&engine, &run).await.as_deref(),
+        Some("error"),
+        "is the AG-UI peer running at {PEER}?"
+    );
+    assert_eq!(reason(&engine, &run).as_deref(), Some("transport-lost"));
+    assert_eq!(texts.length(), 1, "the text before the drop was delivered");
+    assert!(announced(&engine)
+        .last()
+        .unwrap()
+        .contains("transport-lost"));
+}
+
+#[wasm_bindgen_test]
+async fn agui_an_unreachable_agent_is_transport_lost() {
+    let transport: JsValue =
+        AgUiTransport::new(js(serde_json::json!({"url": "http://127.0.0.1:9/none"})))
+            .unwrap()
+            .into();
+    let engine = open_with(&transport, serde_json::json!({})).await.unwrap();
+    engine
+        .register(manifest(), participant(&element().into(), 0, 0))
+        .unwrap();
+    let run = engine.delegate(delegation("Anything")).unwrap();
+    assert_eq!(returned(&engine, &run).await.as_deref(), Some("error"));
+    assert_eq!(reason(&engine, &run).as_deref(), Some("transport-lost"));
+}

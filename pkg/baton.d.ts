@@ -1,0 +1,829 @@
+// Type declarations of the npm package `baton-engine`.
+//
+// Every JSON shape below mirrors the serde definitions in crates/baton-core
+// exactly as they are serialised: tags and variant names in kebab-case,
+// fields in camelCase (struct fields and the fields of tagged enum variants
+// alike). `Option` fields arrive as `null` when empty unless marked optional
+// here; values the application or the acting party define are `unknown`.
+
+// ----- loading ----------------------------------------------------------------
+
+/** What `init` accepts: where to fetch the engine's WebAssembly from, its bytes, or a compiled module. */
+export type InitInput = RequestInfo | URL | Response | BufferSource | WebAssembly.Module;
+
+/** Loads and instantiates the engine's WebAssembly (next to this file by default); safe to call more than once. */
+export default function init(input?: InitInput | Promise<InitInput>): Promise<void>;
+
+// ----- errors -----------------------------------------------------------------
+
+/** The stable codes of the errors Baton throws; each names what was refused. */
+export type BatonErrorCode =
+  | "invalid-options"
+  | "invalid-manifest"
+  | "registration-refused"
+  | "invalid-delegation"
+  | "no-transport"
+  | "delegation-refused"
+  | "command-refused"
+  | "answer-refused"
+  | "unknown-run"
+  | "unknown-question"
+  | "invalid-schema"
+  | "invalid-value"
+  | "invalid-transport"
+  | "invalid-read"
+  | "invalid-resolution"
+  | "transport-lost"
+  | "undo-refused"
+  | "closed"
+  | "internal"
+  | "no-window"
+  | "no-document";
+
+/** A requirement of the Delegation Contract, e.g. `AG-50`. */
+export type Requirement = `AG-${number}`;
+
+/** Every error Baton throws: an `Error` with a stable `code` and, where one is enforced, the requirement it enforces. */
+export interface BatonError extends Error {
+  /** Always `"BatonError"`. */
+  readonly name: "BatonError";
+  /** What was refused, stably (match on this, not on the message). */
+  readonly code: BatonErrorCode;
+  /** The requirement enforced, when the refusal enforces one. */
+  readonly requirement?: Requirement;
+}
+
+/** The `BatonError` class, for `instanceof`; set once `init()` has resolved (undefined before). */
+export let BatonError: {
+  new (code: string, message: string, requirement?: string): BatonError;
+  readonly prototype: BatonError;
+};
+
+// ----- vocabulary -------------------------------------------------------------
+
+/** A run's id, minted by the engine as `<session>/r<n>`. */
+export type RunId = string;
+/** A session's id: the long-lived identity runs belong to. */
+export type SessionId = string;
+/** A mounted participant's id (its manifest id, or `id#instance` when mounted more than once). */
+export type ParticipantId = string;
+/** A capability call's id, unique within its run (a tool-call id, or `p<n>` in a fixed plan). */
+export type CallId = string;
+/** A question's id, minted by the engine as `<session>/q<n>`. */
+export type QuestionId = string;
+/** One exchange with the acting party, numbered from 1 within its run. */
+export type TurnId = number;
+/** An opaque token a participant's history returned from `mark()`, handed back to `revertTo`. */
+export type MarkToken = string;
+/** An opaque, engine-minted actor reference passed to `invoke`; resolve it with `engine.resolveActor`. */
+export type ActorRef = string;
+/** A SHA-256 digest as 64 lowercase hex digits. */
+export type Digest = string;
+/** A JSON Schema 2020-12 document, self-contained (nothing is fetched). */
+export type JsonSchema = { readonly [keyword: string]: unknown };
+
+/** How far a run may go without the person: `suggest` < `review` < `auto`. */
+export type Autonomy = "suggest" | "review" | "auto";
+/** Why a run exists (AG-2). */
+export type Initiative = "user" | "system" | "scheduled";
+/** Where a read's content came from (AG-27); anything but `author` is untrusted. */
+export type Origin = "author" | "imported" | "third-party";
+/** What acting with no presence surface attached does (AG-35). */
+export type PresencePolicy = "warn" | "require";
+
+/** The limits of one run, fixed when it is authorized; all four are required. */
+export interface Budget {
+  /** Exchanges with the acting party, the planning turn included. */
+  maxTurns: number;
+  /** Capability calls dispatched, correctable refusals included. */
+  maxCalls: number;
+  /** Milliseconds from the run's creation until it must have returned. */
+  runDeadlineMs: number;
+  /** Milliseconds a single turn may stay open. */
+  turnDeadlineMs: number;
+}
+
+/** The address of a capability: a mounted participant and one of its capabilities. */
+export interface CapabilityRef {
+  participant: ParticipantId;
+  capability: string;
+}
+
+/** The address of a read: a mounted participant and one of its reads. */
+export interface ReadRef {
+  participant: ParticipantId;
+  read: string;
+}
+
+/** A read as it stood at one moment: its version and origin. */
+export interface ReadStamp {
+  read: ReadRef;
+  version: number;
+  origin: Origin;
+}
+
+/** The snapshot of reads a turn opened with, ordered by read. */
+export interface Context {
+  reads: ReadStamp[];
+}
+
+// ----- manifests --------------------------------------------------------------
+
+/** What a manifest may expose (AG-17). */
+export type Tier = "reads-only" | "reversible-acts" | "full-acts";
+/** Whether the participant keeps a native history the engine can mark and revert to (AG-19). */
+export type HistoryMode = "native" | "none";
+
+/** A participant's inert declaration (AG-12); unknown fields are refused. */
+export interface Manifest {
+  /** The participant's id: the first part of its tool names. */
+  readonly id: string;
+  /** A label for people. */
+  readonly label: string;
+  /** What it is, for the acting party (AG-14). */
+  readonly description: string;
+  /** Its maturity tier. */
+  readonly tier: Tier;
+  /** Whether it keeps a native history. */
+  readonly history: HistoryMode;
+  /** Whether it renders previews of proposed changes for review (AG-31); `false` by default. */
+  readonly preview?: boolean;
+  /** The byte limit of arguments without their own limit (AG-16). */
+  readonly defaultArgumentLimit?: number | null;
+  /** Its capabilities; none by default. */
+  readonly capabilities?: readonly CapabilityDeclaration[];
+  /** Its reads; none by default. */
+  readonly reads?: readonly ReadDeclaration[];
+}
+
+/** One capability of a manifest. */
+export interface CapabilityDeclaration {
+  /** Its name within the participant. */
+  readonly name: string;
+  /** What it does, for the acting party (AG-14). */
+  readonly description: string;
+  /** The JSON Schema of its arguments; the root is an object (AG-15). */
+  readonly arguments: JsonSchema;
+  /** Per-argument byte limits of compact JSON (AG-16). */
+  readonly argumentLimits?: { readonly [argument: string]: number };
+  /** Its effects, at least one, each with its reversibility (AG-18). */
+  readonly effects: readonly EffectDeclaration[];
+  /** The most autonomy it allows; it may only demand more control (AG-24). */
+  readonly maxAutonomy?: Autonomy | null;
+  /** Whether a failure may close the run as `partial` (AG-8); `false` by default. */
+  readonly acceptsPartialClose?: boolean;
+  /** The reads it acts on; acts against stale versions are refused (AG-20). */
+  readonly reads?: readonly string[];
+}
+
+/** One effect of a capability (AG-18). */
+export interface EffectDeclaration {
+  /** What it does, e.g. `retitle`; `send…`, `publish…` and `notify…` are irreversible whatever is declared. */
+  readonly name: string;
+  /** Whether the participant's history can undo it. */
+  readonly reversible: boolean;
+  /** Whether it leaves the application; `false` by default. */
+  readonly external?: boolean;
+}
+
+/** One read of a manifest; its version is published at run time (AG-20). */
+export interface ReadDeclaration {
+  readonly name: string;
+  readonly description: string;
+  /** Where its content usually comes from; `author` by default. */
+  readonly origin?: Origin;
+}
+
+// ----- participants -----------------------------------------------------------
+
+/** A participant's native history: one run is one undo step through it (AG-19). */
+export interface ParticipantHistory {
+  /** Takes a mark before the run's first change; returns its token. */
+  mark(): string | Promise<string>;
+  /** Reverts to a mark this history returned. */
+  revertTo(token: MarkToken): void | Promise<void>;
+}
+
+/** What a participant does when the engine calls on it; given to `engine.register`. */
+export interface Behaviour {
+  /** Applies a capability call; its result goes back to the acting party. Throw `Error("declined: …")` to decline without failing the run. */
+  invoke(capability: string, args: unknown, actor: ActorRef): unknown | Promise<unknown>;
+  /** The native history, for participants that declare `"history": "native"`. */
+  history?: ParticipantHistory;
+  /** Renders the concrete change a planned call would make, for review (AG-31). */
+  preview?(capability: string, args: unknown): unknown | Promise<unknown>;
+  /** Returns a read's full content when a turn pulls it in. */
+  read?(name: string): unknown | Promise<unknown>;
+  /** The element the participant owns: `aria-busy` while a call mutates it (AG-40). */
+  element?: Element;
+  /** The instance name, when one manifest is mounted more than once (AG-23). */
+  instance?: string;
+}
+
+/** A mounted participant. */
+export class Participant {
+  private constructor();
+  /** The mounted id (`id`, or `id#instance`). */
+  readonly id: ParticipantId;
+  /** Publishes a read's version and, where it differs from the declared one, its origin (AG-20, AG-27). */
+  publish(read: string, stamp: { version: number; origin?: Origin }): void;
+  /** Withdraws a published read. */
+  withdraw(read: string): void;
+  /** Unmounts the participant; its capabilities are no longer offered. */
+  unregister(): void;
+  /** Releases the wasm-side handle now instead of at garbage collection. */
+  free(): void;
+}
+
+// ----- delegation -------------------------------------------------------------
+
+/** One call of a fixed plan. */
+export interface PlanStep {
+  /** The tool name, `participant.capability`. */
+  readonly capability: string;
+  /** The arguments; checked against the capability's schema and limits. */
+  readonly arguments?: unknown;
+}
+
+/** A request to delegate; unknown fields are refused. */
+export interface DelegateRequest {
+  /** What the person wants, verbatim. */
+  readonly intent: string;
+  /** Why the run exists; `user` by default. */
+  readonly initiative?: Initiative;
+  /** The person's choice of autonomy, never above the engine's ceiling; `review` by default. */
+  readonly autonomy?: Autonomy;
+  /** The run's budget; the engine's default when absent. */
+  readonly budget?: Budget;
+  /** A fixed plan (a macro, a rule): no acting party is involved (AG-3). */
+  readonly plan?: readonly PlanStep[];
+}
+
+/** How the person resolves an escalation. */
+export type Resolution =
+  | { readonly kind: "allow"; readonly budget?: Budget | null }
+  | { readonly kind: "deny" }
+  | { readonly kind: "review" }
+  | { readonly kind: "return" };
+
+/** What `engine.undo(run)` did: the participants reverted and those that failed. */
+export interface UndoReport {
+  run: RunId;
+  reverted: ParticipantId[];
+  failed: { participant: ParticipantId; message: string }[];
+}
+
+// ----- run state --------------------------------------------------------------
+
+/** The typed outcome of a returned run (AG-5). */
+export type Outcome = "completed" | "partial" | "rolled-back" | "aborted" | "error";
+/** A limit of the budget. */
+export type BudgetLimit = "turns" | "calls";
+
+/** Who holds control of a run, tagged by `state`; `returned` and `cancelled` are terminal. */
+export type RunState =
+  | { state: "offered" }
+  | { state: "planned" }
+  | { state: "reviewing" }
+  | { state: "authorized" }
+  | { state: "acting" }
+  | { state: "escalated"; reason: EscalationReason }
+  | { state: "returned"; outcome: Outcome; reason: ReturnReason }
+  | { state: "cancelled"; reason: CancelReason };
+
+/** The name of a run state. */
+export type StateName = RunState["state"];
+
+/** Why a run returned, tagged by `kind`. */
+export type ReturnReason =
+  | { kind: "finished" }
+  | { kind: "plan-completed" }
+  | { kind: "user-interrupt" }
+  | { kind: "kill" }
+  | { kind: "paused" }
+  | { kind: "interrupted" }
+  | { kind: "escalation-returned" }
+  | { kind: "review-rejected"; note: string }
+  | { kind: "escalation-timeout" }
+  | { kind: "question-expired" }
+  | { kind: "presence-missing" }
+  | { kind: "budget-exhausted"; limit: BudgetLimit }
+  | { kind: "turn-deadman" }
+  | { kind: "run-deadline" }
+  | { kind: "turn-failed"; message: string }
+  | { kind: "transport-lost"; message: string }
+  | { kind: "integrity-violation"; finding: string }
+  | { kind: "call-failed"; capability: CapabilityRef; message: string }
+  | { kind: "mark-failed"; participant: ParticipantId; message: string }
+  | { kind: "rollback-failed"; cause: ReturnReason; participants: ParticipantId[] };
+
+/** Why a run was cancelled before anything was authorized, tagged by `kind`. */
+export type CancelReason = { kind: "rejected"; note: string } | { kind: "no-plan" };
+
+/** Why a run is escalated to the person (AG-6), tagged by `kind`. */
+export type EscalationReason =
+  | { kind: "out-of-scope"; capability: CapabilityRef }
+  | { kind: "budget-exhausted"; limit: BudgetLimit }
+  | { kind: "review-required"; call: CallId; capability: CapabilityRef }
+  | { kind: "drift"; reads: ReadRef[] }
+  | { kind: "authorization-expired" }
+  | { kind: "awaiting-answer"; question: QuestionId };
+
+// ----- journal ----------------------------------------------------------------
+
+/** Who caused a journal record, tagged by `kind`. */
+export type JournalActor =
+  | { kind: "person" }
+  | { kind: "acting-party" }
+  | { kind: "engine" }
+  | { kind: "participant"; participant: ParticipantId };
+
+/** One record of a run's journal; `revision` starts at 1 and grows by exactly one per record. */
+export interface JournalRecord {
+  run: RunId;
+  /** The run's revision after this record. */
+  revision: number;
+  /** When it happened, in milliseconds since the epoch. */
+  at: number;
+  actor: JournalActor;
+  entry: JournalEntry;
+}
+
+/** What a journal record says happened, tagged by `kind` (fields as named in Rust). */
+export type JournalEntry =
+  | { kind: "created"; intent: string; initiative: Initiative; budget: Budget; resumes: RunId | null }
+  | { kind: "transition"; from: StateName; to: RunState }
+  | { kind: "turn-reserved"; turn: TurnId; deadlineAt: number; context: Context }
+  | { kind: "turn-ended"; turn: TurnId; proposed: number }
+  | { kind: "authorized"; allowlist: CapabilityRef[]; budget: Budget; fingerprint: Digest; expiresAt: number }
+  | { kind: "reauthorized"; fingerprint: Digest; drifted: ReadRef[] }
+  | { kind: "mark-requested"; participant: ParticipantId }
+  | { kind: "mark-taken"; participant: ParticipantId; token: MarkToken }
+  | { kind: "call-dispatched"; call: CallId; capability: CapabilityRef; arguments: unknown; plannedAgainst: ReadStamp[] }
+  | { kind: "call-finished"; call: CallId; result: CallResult }
+  | { kind: "call-refused"; call: CallId; capability: CapabilityRef; refusal: Refusal }
+  | { kind: "preview-rendered"; call: CallId; error: string | null }
+  | { kind: "question-asked"; question: QuestionId; digest: Digest }
+  | { kind: "question-postponed"; question: QuestionId; until: number }
+  | { kind: "question-closed"; question: QuestionId; outcome: QuestionClosure }
+  | { kind: "rollback-started"; participants: ParticipantId[] }
+  | { kind: "reverted"; participant: ParticipantId; error: string | null }
+  | { kind: "escalation-receipt"; reason: EscalationReason };
+
+/** How a dispatched call ended, tagged by `kind`. */
+export type CallResult =
+  | { kind: "applied"; value: unknown }
+  | { kind: "refused"; refusal: Refusal }
+  | { kind: "failed"; message: string };
+
+/** Why a call was answered without being applied, tagged by `code`; every refusal is correctable. */
+export type Refusal =
+  | { code: "undeclared-capability" }
+  | { code: "invalid-arguments"; errors: ArgumentError[] }
+  | { code: "stale"; read: ReadRef; planned: number | null; current: number | null }
+  | { code: "denied" }
+  | { code: "declined"; message: string };
+
+/** Why an argument was refused (AG-15, AG-16), tagged by `kind`. */
+export type ArgumentError =
+  | { kind: "not-an-object" }
+  | { kind: "too-large"; argument: string; limit: number; size: number }
+  | ({ kind: "schema" } & ValidationIssue);
+
+/** How a question closed, tagged by `kind`. */
+export type QuestionClosure =
+  | { kind: "answered"; answerDigest: Digest }
+  | { kind: "declined" }
+  | { kind: "dismissed" }
+  | { kind: "expired" }
+  | { kind: "withdrawn" };
+
+// ----- questions --------------------------------------------------------------
+
+/** Who asked a question, tagged by `kind`. */
+export type Asker =
+  | { kind: "acting-party"; request: string }
+  | { kind: "engine"; call: CallId; candidates: ParticipantId[] };
+
+/** Where a question stands, tagged by `state`. */
+export type QuestionState =
+  | { state: "open" }
+  | { state: "postponed"; until: number }
+  | { state: "answered"; answer: unknown; answerDigest: Digest; at: number; revision: number }
+  | { state: "declined"; at: number }
+  | { state: "dismissed"; at: number }
+  | { state: "expired"; at: number }
+  | { state: "withdrawn"; at: number };
+
+/** A question to the person (AG-41): never modal; answer it with its id and digest. */
+export interface Question {
+  id: QuestionId;
+  run: RunId;
+  asker: Asker;
+  /** What is asked, in words. */
+  prompt: string;
+  /** The schema the answer must satisfy; `null` means the answer is a string. */
+  schema: JsonSchema | boolean | null;
+  askedAt: number;
+  deadlineAt: number;
+  /** The digest of the exact request; `engine.answer` must repeat it. */
+  digest: Digest;
+  state: QuestionState;
+  /** Bumped by every change of state. */
+  revision: number;
+}
+
+/** The engine's confirmation that an answer was accepted; an identical retry returns the same. */
+export interface Acceptance {
+  question: QuestionId;
+  run: RunId;
+  answerDigest: Digest;
+  at: number;
+  revision: number;
+}
+
+// ----- review, counters, actors -----------------------------------------------
+
+/** The concrete change one planned call would make, tagged by `kind`. */
+export type ProposedChange =
+  | { kind: "pending" }
+  | { kind: "preview"; value: unknown }
+  | { kind: "arguments"; arguments: unknown; note: string | null };
+
+/** One planned call under review. */
+export interface ReviewItem {
+  call: CallId;
+  capability: CapabilityRef;
+  participantLabel: string | null;
+  irreversible: boolean;
+  change: ProposedChange;
+}
+
+/** Everything the person reviews before authorizing a run (AG-31). */
+export interface ReviewSheet {
+  run: RunId;
+  /** The revision to authorize at. */
+  revision: number;
+  intent: string;
+  autonomy: Autonomy;
+  fingerprint: Digest;
+  items: ReviewItem[];
+  /** Whether every preview has arrived. */
+  ready: boolean;
+}
+
+/** Content-free counts for a badge. */
+export interface Counters {
+  actionRequired: number;
+  awaitingReview: number;
+  awaitingAgent: number;
+  overdue: number;
+  failed: number;
+}
+
+/** What a genuine actor reference names (AG-33). */
+export interface ActorIdentity {
+  session: SessionId;
+  run: RunId;
+  call: CallId;
+}
+
+// ----- protocol baton/1 -------------------------------------------------------
+
+/** Which way state flows (AG-47). */
+export type Direction = "to-agent" | "from-agent";
+/** How the acting party ended a turn. */
+export type TurnOutcome = "completed" | "interrupted" | "cancelled";
+
+/** A `baton/1` state snapshot. */
+export type StateSnapshotWireEvent = { readonly type: "state-snapshot"; readonly direction: Direction; readonly snapshot: unknown };
+/** A `baton/1` state change as JSON Patch (RFC 6902). */
+export type StateDeltaWireEvent = { readonly type: "state-delta"; readonly direction: Direction; readonly patch: unknown };
+
+/** One event of protocol `baton/1`, tagged by `type`; unknown fields are refused. */
+export type WireEvent =
+  | { readonly type: "turn-started" }
+  | { readonly type: "turn-finished"; readonly outcome: TurnOutcome }
+  | { readonly type: "turn-error"; readonly message: string; readonly code?: string }
+  | { readonly type: "message-start"; readonly message: string; readonly role?: string }
+  | { readonly type: "message-delta"; readonly message: string; readonly delta: string }
+  | { readonly type: "message-end"; readonly message: string }
+  | { readonly type: "tool-call-start"; readonly call: string; readonly tool: string; readonly parentMessage?: string }
+  | { readonly type: "tool-call-args"; readonly call: string; readonly delta: string }
+  | { readonly type: "tool-call-end"; readonly call: string }
+  | { readonly type: "tool-call-result"; readonly call: string; readonly content: unknown }
+  | { readonly type: "elicitation"; readonly request: string; readonly prompt: string; readonly schema?: JsonSchema | boolean }
+  | StateSnapshotWireEvent
+  | StateDeltaWireEvent
+  | { readonly type: "custom"; readonly name: string; readonly value: unknown };
+
+/** A capability as the acting party sees it. */
+export interface Tool {
+  /** `participant.capability`. */
+  name: string;
+  description: string;
+  /** The argument schema, exactly as declared. */
+  parameters: JsonSchema;
+}
+
+/** One entry of the always-present context index. */
+export interface IndexEntry {
+  /** `participant`, or `participant.read`. */
+  id: string;
+  type: "participant" | "read";
+  label: string;
+  summary: string;
+  /** A read's version when the turn opened (reads only). */
+  version?: number;
+  /** A read's origin when the turn opened (reads only). */
+  origin?: Origin;
+}
+
+/** A read's full content, pulled into a turn. */
+export interface DeepRead {
+  /** `participant.read`. */
+  id: string;
+  stamp: ReadStamp;
+  content: unknown;
+}
+
+/** A call's result as the acting party sees it in the next turn. */
+export interface CallReport {
+  call: CallId;
+  capability: CapabilityRef;
+  result: CallResult;
+}
+
+/** What became of a question, for the acting party, tagged by `kind`. */
+export type AnswerOutcome =
+  | { kind: "answered"; answer: unknown }
+  | { kind: "declined" }
+  | { kind: "dismissed" }
+  | { kind: "refused"; reason: string };
+
+/** What the acting party hears about one of its questions. */
+export interface AnswerReport {
+  request: string;
+  outcome: AnswerOutcome;
+}
+
+/** What the engine sends to open a turn. */
+export interface TurnRequest {
+  /** Always `baton/1`. */
+  protocol: string;
+  session: SessionId;
+  run: RunId;
+  turn: TurnId;
+  intent: string;
+  tools: Tool[];
+  context: Context;
+  index: IndexEntry[];
+  reads: DeepRead[];
+  /** Results of the calls since the previous turn. */
+  results: CallReport[];
+  answers: AnswerReport[];
+  /** `to-agent` state (AG-47). */
+  state: unknown;
+}
+
+// ----- transports -------------------------------------------------------------
+
+/** The transport port: how the engine reaches its acting party, one `openTurn` per turn. */
+export interface Transport {
+  /** The protocol it speaks; anything but `baton/1` is refused (AG-45). */
+  readonly protocolVersion: string;
+  /** Streams one turn into `sink`; resolve when the stream ends, reject when the transport is lost; stop on `signal`. */
+  openTurn(request: TurnRequest, sink: TurnSink, signal: AbortSignal): void | Promise<void>;
+}
+
+/** Where a transport pushes a turn's events; created by the engine, one per turn. */
+export class TurnSink {
+  private constructor();
+  /** Pushes one `baton/1` event (an object or JSON text); a malformed one ends the turn as an integrity violation. */
+  push(event: WireEvent | string): void;
+  /** Reports a violation the transport's own decoder found; the turn ends as an integrity violation. */
+  report(violation: string): void;
+  /** Releases the wasm-side handle now instead of at garbage collection. */
+  free(): void;
+}
+
+/** A scripted `baton/1` turn: its events with offsets from the turn's start. */
+export interface ScriptTurn {
+  readonly events: readonly { readonly atMs: number; readonly event: WireEvent }[];
+}
+
+/** A script for `ScriptedTransport`: one entry per turn of each run. */
+export interface Script {
+  readonly protocol: "baton/1";
+  readonly turns: readonly ScriptTurn[];
+}
+
+/** A scripted acting party for tests, fixtures and offline demos. */
+export class ScriptedTransport implements Transport {
+  /** Plays `script` (an object or JSON text); one that is not `baton/1` throws `invalid-transport`. */
+  constructor(script: Script | string);
+  /** Always `baton/1`. */
+  readonly protocolVersion: string;
+  /** Plays the run's next scripted turn into `sink`. */
+  openTurn(request: TurnRequest, sink: TurnSink, signal: AbortSignal): Promise<void>;
+  /** Releases the wasm-side handle now instead of at garbage collection. */
+  free(): void;
+}
+
+/** Options of `AgUiTransport`. */
+export interface AgUiTransportOptions {
+  /** The agent's endpoint: each turn POSTs a `RunAgentInput` there and reads Server-Sent Events. */
+  readonly url: string;
+  /** Extra request headers. */
+  readonly headers?: Readonly<Record<string, string>>;
+}
+
+/** AG-UI 1.0 over HTTP POST and Server-Sent Events: one AG-UI run per Baton turn. */
+export class AgUiTransport implements Transport {
+  /** A transport for the agent at `options.url`. */
+  constructor(options: AgUiTransportOptions);
+  /** Always `baton/1` toward the engine. */
+  readonly protocolVersion: string;
+  /** Runs one AG-UI run for the turn. */
+  openTurn(request: TurnRequest, sink: TurnSink, signal: AbortSignal): Promise<void>;
+  /** Releases the wasm-side handle now instead of at garbage collection. */
+  free(): void;
+}
+
+// ----- schemas ----------------------------------------------------------------
+
+/** One validation problem. */
+export interface ValidationIssue {
+  /** A JSON Pointer to the failing value (`""` for the root). */
+  instancePath: string;
+  /** The failing keyword, e.g. `required`. */
+  keyword: string;
+  message: string;
+}
+
+/** The result of `Schema#validate`. */
+export interface Validation {
+  valid: boolean;
+  errors: ValidationIssue[];
+}
+
+/** A compiled JSON Schema 2020-12: the engine's own validator, for applications. */
+export class Schema {
+  private constructor();
+  /** Compiles a schema (an object or JSON text); an invalid one throws `invalid-schema`. */
+  static compile(schema: object | string): Schema;
+  /** Validates a value, reporting every problem with its path. */
+  validate(value: unknown): Validation;
+  /** The digest of the schema's canonical JSON. */
+  readonly digest: Digest;
+  /** Releases the wasm-side handle now instead of at garbage collection. */
+  free(): void;
+}
+
+// ----- events -----------------------------------------------------------------
+
+/** A journal record, as it is appended. */
+export type JournalEvent = { type: "journal" } & JournalRecord;
+/** Something the engine asks of its host, tagged by `kind` (carried out by the engine itself; shown to observers). */
+export type Effect =
+  | { kind: "open-turn"; run: RunId; turn: TurnId; deadlineAt: number; request: TurnRequest }
+  | { kind: "cancel-turn"; run: RunId; turn: TurnId }
+  | { kind: "mark"; run: RunId; participant: ParticipantId }
+  | {
+      kind: "invoke";
+      run: RunId;
+      call: CallId;
+      capability: CapabilityRef;
+      arguments: unknown;
+      plannedAgainst: ReadStamp[];
+      actor: ActorRef;
+    }
+  | { kind: "preview"; run: RunId; call: CallId; capability: CapabilityRef; arguments: unknown }
+  | { kind: "revert"; run: RunId; participant: ParticipantId; token: MarkToken };
+/** An effect the engine carries out. */
+export type EffectEvent = { type: "effect" } & Effect;
+/** What was wrong with traffic that broke the rules, tagged by `kind`. */
+export type FindingReason = { kind: "unknown-run" } | { kind: "outside-open-turn" } | { kind: "integrity"; detail: string };
+/** Traffic that broke the rules: recorded, never acted on. */
+export interface Finding {
+  at: number;
+  run: RunId | null;
+  turn: TurnId | null;
+  reason: FindingReason;
+}
+/** A finding. */
+export type FindingEvent = { type: "finding" } & Finding;
+/** A question for the person (AG-41). */
+export type QuestionEvent = { type: "question" } & Question;
+/** A run above `suggest` started acting with no presence surface attached (AG-35, policy `warn`). */
+export type PresenceMissingEvent = { type: "presence-missing"; run: RunId };
+/** The one handoff to the person after unresolved budget exhaustion. */
+export type EscalationReceiptEvent = { type: "escalation-receipt"; run: RunId; reason: EscalationReason };
+/** The events of the custody machine, as serialised by the core. */
+export type CoreEvent =
+  | JournalEvent
+  | EffectEvent
+  | FindingEvent
+  | QuestionEvent
+  | PresenceMissingEvent
+  | EscalationReceiptEvent;
+/** Text from the acting party, as deltas (never announced per delta). */
+export type TextDeltaEvent = { type: "text"; run: RunId; message: string; delta: string };
+/** The acting party's own state (AG-47). */
+export type AgentStateEvent = { type: "state"; run: RunId; direction: Direction; event: StateSnapshotWireEvent | StateDeltaWireEvent };
+/** An escape-hatch event from the acting party (AG-46). */
+export type AgentCustomEvent = { type: "custom"; run: RunId; name: string; value: unknown };
+/** Persistence fell back to memory; the engine keeps running (§8). */
+export type StorageDegradedEvent = { type: "storage-degraded"; cause: string };
+/** A run was undone through its participants' histories. */
+export type UndoneEvent = { type: "undone"; report: UndoReport };
+/** Everything a subscriber or presence surface receives, tagged by `type`. */
+export type BatonEvent =
+  | CoreEvent
+  | TextDeltaEvent
+  | AgentStateEvent
+  | AgentCustomEvent
+  | StorageDegradedEvent
+  | UndoneEvent;
+
+// ----- the engine -------------------------------------------------------------
+
+/** A presence surface (AG-35): shown while runs act, it receives every event. */
+export interface PresenceSurface {
+  handleEvent?(event: BatonEvent): void;
+}
+
+/** Options of `Engine.open`; unknown fields are refused. */
+export interface OpenOptions {
+  /** The application's name, in what the person hears. */
+  appName?: string;
+  /** Who acts, as the person hears it; `Assistant` by default. */
+  actorName?: string;
+  /** The session to continue; a new one by default. */
+  session?: string;
+  /** The application's autonomy ceiling (AG-24); `review` by default. */
+  ceiling?: Autonomy;
+  /** Acting with no presence surface attached: reported (`warn`, default) or refused (`require`). */
+  presence?: PresencePolicy;
+  /** How to reach the acting party; without one only fixed plans run (AG-50). */
+  transport?: Transport;
+  /** Where the page's one live region goes when it is created; `document.body` by default. */
+  liveRegionParent?: Element;
+}
+
+/** A Baton engine in the page: it holds the custody of every delegation. */
+export class Engine {
+  private constructor();
+  /** Opens an engine, creating or joining the page's one polite live region (AG-36). */
+  static open(options?: OpenOptions): Promise<Engine>;
+  /** The session this engine drives. */
+  readonly session: SessionId;
+  /** Presence surfaces: `attach` returns a function that detaches. */
+  readonly presence: { attach(surface: PresenceSurface): () => void };
+  /** Mounts a participant from its manifest (object or JSON text) and behaviour. */
+  register(manifest: Manifest | string, behaviour: Behaviour): Participant;
+  /** Starts a delegation and returns its run id. */
+  delegate(request: DelegateRequest): RunId;
+  /** Authorizes a reviewed plan at the revision the person saw. */
+  authorize(run: RunId, revision: number): void;
+  /** Rejects a plan under review at the revision the person saw. */
+  reject(run: RunId, revision: number, note?: string): void;
+  /** Resolves an escalation at the revision the person saw. */
+  resolveEscalation(run: RunId, revision: number, resolution: Resolution): void;
+  /** Takes control back: the run returns `aborted` (AG-9). */
+  stop(run: RunId): void;
+  /** Stops every active run (AG-10); returns how many it ended. */
+  killAll(): number;
+  /** Refuses new delegations until `enable()`. */
+  disable(): void;
+  /** Accepts delegations again. */
+  enable(): void;
+  /** Answers a question with its request digest; validated, failing closed (AG-41). */
+  answer(question: QuestionId, digest: Digest, answer: unknown): Acceptance;
+  /** Declines a question; the run goes on without the answer. */
+  decline(question: QuestionId): void;
+  /** Dismisses a question. */
+  dismiss(question: QuestionId): void;
+  /** Hides a question until `until` (milliseconds since the epoch). */
+  postpone(question: QuestionId, until: number): void;
+  /** Undoes a returned run through its participants' histories: one run, one undo step. */
+  undo(run: RunId): Promise<UndoReport>;
+  /** Calls `listener` for every event; returns a function that unsubscribes. */
+  subscribe(listener: (event: BatonEvent) => void): () => void;
+  /** A run's state. */
+  state(run: RunId): RunState;
+  /** A run's current revision. */
+  revision(run: RunId): number;
+  /** The review sheet of a run under review, or `null`. */
+  review(run: RunId): ReviewSheet | null;
+  /** A run's journal records, oldest first. */
+  journal(run: RunId): JournalRecord[];
+  /** The session's questions. */
+  questions(): Question[];
+  /** What an actor reference names, or `null` for one this engine did not mint (AG-33). */
+  resolveActor(reference: string): ActorIdentity | null;
+  /** Content-free counts for a badge. */
+  counters(): Counters;
+  /** Closes the engine: no timer, listener or open turn stays behind; the live region stays for other engines. */
+  close(): void;
+}

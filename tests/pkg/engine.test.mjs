@@ -1,0 +1,542 @@
+// The npm package `baton-engine` as an application uses it: imported through
+// an import map from pkg/baton.js in headless Chromium, one browser for the
+// file, a fresh page per test. Needs the wasm-bindgen output in pkg/
+// (`cargo xtask pkg`); `cargo xtask test` runs this after building it.
+//
+//   node --test engine.test.mjs
+
+import { after, before, test } from "node:test";
+import assert from "node:assert/strict";
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import { chromium } from "playwright-core";
+
+import { root, serve } from "./server.mjs";
+
+const CHROMIUM = process.env.CHROMIUM ?? "/usr/bin/chromium";
+const FLAGS = [
+  "--headless=new",
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-dev-shm-usage",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+  "--no-first-run",
+];
+const TIMEOUT = 30_000;
+
+/** The task board of the engine's own browser tests (crates/baton-wasm). */
+const TASKS = {
+  id: "tasks",
+  label: "Task board",
+  tier: "reversible-acts",
+  history: "native",
+  description: "The team's task board: cards in columns.",
+  capabilities: [
+    {
+      name: "rename",
+      description: "Give one card a new title.",
+      arguments: {
+        type: "object",
+        required: ["id", "title"],
+        properties: { id: { type: "string" }, title: { type: "string" } },
+        additionalProperties: false,
+      },
+      argumentLimits: { id: 64, title: 200 },
+      effects: [{ name: "retitle", reversible: true }],
+    },
+  ],
+};
+
+let server;
+let browser;
+
+before(async () => {
+  for (const file of ["pkg/baton_engine.js", "pkg/baton_engine_bg.wasm", "pkg/baton.js"]) {
+    if (!existsSync(join(root, file))) {
+      throw new Error(`${file} is missing: build the package first (cargo xtask pkg)`);
+    }
+  }
+  server = await serve();
+  browser = await chromium.launch({ executablePath: CHROMIUM, args: FLAGS });
+});
+
+after(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+/**
+ * Runs `body(page)` in a fresh page that has loaded tests/pkg/page.html (the
+ * import map), then fails if the page threw anything uncaught.
+ */
+async function withPage(body) {
+  const page = await browser.newPage();
+  const problems = [];
+  page.on("pageerror", (error) => problems.push(`uncaught: ${error.message}`));
+  page.on("console", (message) => {
+    // Failed loads are reported with their URL below.
+    if (message.type() === "error" && !message.text().startsWith("Failed to load resource")) {
+      problems.push(`console.error: ${message.text()}`);
+    }
+  });
+  page.on("response", (response) => {
+    if (response.status() >= 400) problems.push(`HTTP ${response.status()}: ${response.url()}`);
+  });
+  page.on("requestfailed", (request) => problems.push(`failed: ${request.url()} ${request.failure()?.errorText}`));
+  try {
+    await page.goto(`${server.url}/tests/pkg/page.html`);
+    const result = await body(page);
+    assert.deepEqual(problems, [], "the page reported no error");
+    return result;
+  } finally {
+    await page.close();
+  }
+}
+
+/**
+ * In the page: a delegation to an acting party reached through a transport
+ * written right here. Turn 1 proposes `tasks.rename` (its arguments in two
+ * pieces); turn 2 sees the result and ends with a message. With `undo`, the
+ * run is then undone. Returns what an assertion needs, as plain data.
+ */
+async function delegateThroughTransport({ manifest, undo }) {
+  const baton = await import("baton-engine");
+  await baton.default();
+  const { Engine } = baton;
+
+  // Every node written into the page's live region, as it is written.
+  const announced = [];
+  new MutationObserver((records) => {
+    for (const record of records) {
+      if (!(record.target instanceof Element) || !record.target.closest("[data-baton-live-region]")) continue;
+      for (const node of record.addedNodes) announced.push(node.textContent);
+    }
+  }).observe(document.body, { childList: true, subtree: true });
+
+  const requests = [];
+  const transport = {
+    protocolVersion: "baton/1",
+    async openTurn(request, sink, signal) {
+      requests.push(JSON.parse(JSON.stringify(request)));
+      // The acting party answers over the network: never within the call.
+      await new Promise((resolve) => setTimeout(resolve, 5));
+      if (signal.aborted) return;
+      sink.push({ type: "turn-started" });
+      if (request.turn === 1) {
+        sink.push({ type: "tool-call-start", call: "c1", tool: "tasks.rename" });
+        sink.push({ type: "tool-call-args", call: "c1", delta: '{"id": "card-1", ' });
+        sink.push({ type: "tool-call-args", call: "c1", delta: '"title": "Ship"}' });
+        sink.push({ type: "tool-call-end", call: "c1" });
+      } else {
+        sink.push({ type: "message-start", message: "m1" });
+        sink.push({ type: "message-delta", message: "m1", delta: "Renamed card 1." });
+        sink.push({ type: "message-end", message: "m1" });
+      }
+      sink.push({ type: "turn-finished", outcome: "completed" });
+    },
+  };
+
+  const section = document.createElement("section");
+  document.body.append(section);
+  const cards = [
+    { id: "card-1", title: "Draft" },
+    { id: "card-2", title: "Review" },
+  ];
+  const snapshots = [];
+  const invoked = [];
+  const reverted = [];
+  const board = {
+    element: section,
+    invoke(capability, args, actor) {
+      invoked.push({ capability, args, actor, busy: section.getAttribute("aria-busy") });
+      const card = cards.find((c) => c.id === args.id);
+      if (card === undefined) throw new Error(`declined: there is no card ${args.id}`);
+      card.title = args.title;
+      return { renamed: args.id };
+    },
+    history: {
+      mark() {
+        snapshots.push(structuredClone(cards));
+        return `mark-${snapshots.length - 1}`;
+      },
+      revertTo(token) {
+        reverted.push(token);
+        const saved = snapshots[Number(token.slice("mark-".length))];
+        cards.splice(0, cards.length, ...structuredClone(saved));
+      },
+    },
+  };
+
+  const engine = await Engine.open({ appName: "Board", actorName: "Helper", ceiling: "auto", transport });
+  const surfaceSaw = [];
+  engine.presence.attach({ handleEvent: (event) => surfaceSaw.push(event.type) });
+  const participant = engine.register(manifest, board);
+
+  const events = [];
+  let run;
+  const ended = new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      const state = run === undefined ? "no run" : JSON.stringify(engine.state(run));
+      const seen = events.map((e) => (e.type === "journal" ? `journal:${e.entry.kind}` : e.type));
+      reject(new Error(`the run did not return within 5 s: state ${state}; events ${seen.join(", ")}`));
+    }, 5_000);
+    engine.subscribe((event) => {
+      events.push(event);
+      if (event.type === "journal" && event.entry.kind === "transition") {
+        const to = event.entry.to;
+        if (to.state === "returned" || to.state === "cancelled") {
+          clearTimeout(timer);
+          resolve(to);
+        }
+      }
+    });
+  });
+  run = engine.delegate({ intent: "Rename card 1", autonomy: "auto" });
+  const endedIn = await ended;
+
+  // The closing message lands after the region's first-write delay.
+  const deadline = Date.now() + 2_000;
+  while (!announced.some((m) => m.includes("completed")) && Date.now() < deadline) {
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+
+  const regions = [...document.querySelectorAll("[data-baton-live-region]")];
+  const result = {
+    run,
+    session: engine.session,
+    participantId: participant.id,
+    endedIn,
+    state: engine.state(run),
+    revision: engine.revision(run),
+    journal: engine.journal(run),
+    counters: engine.counters(),
+    cards: structuredClone(cards),
+    invoked,
+    actor: invoked[0] ? engine.resolveActor(invoked[0].actor) : null,
+    forged: invoked[0] ? engine.resolveActor(`${invoked[0].actor}0`) : "no call",
+    requests,
+    texts: events.filter((e) => e.type === "text").map(({ type, run, message, delta }) => ({ type, run, message, delta })),
+    busyAfter: section.getAttribute("aria-busy"),
+    surfaceSaw: [...new Set(surfaceSaw)],
+    regions: regions.map((r) => ({ live: r.getAttribute("aria-live"), text: r.textContent })),
+    announced,
+  };
+  if (undo) {
+    const seen = events.length;
+    const report = await engine.undo(run);
+    result.undo = {
+      report,
+      reverted,
+      cards: structuredClone(cards),
+      undoneEvents: events.slice(seen).filter((e) => e.type === "undone"),
+    };
+  }
+  engine.close();
+  return result;
+}
+
+test("the package imports the way an app does, and init is idempotent", { timeout: TIMEOUT }, async () => {
+  await withPage(async (page) => {
+    const wasmFetches = [];
+    page.on("request", (request) => {
+      if (request.url().endsWith(".wasm")) wasmFetches.push(request.url());
+    });
+    // A module script with static imports through the import map, as an app writes it.
+    await page.addScriptTag({
+      type: "module",
+      content: `
+        import init, { BatonError, Engine, Schema } from "baton-engine";
+        try {
+          const beforeInit = typeof BatonError;
+          const results = await Promise.all([init(), init()]);
+          const first = BatonError;
+          await init();
+          const engine = await Engine.open();
+          window.__app = {
+            beforeInit,
+            results: results.map((r) => r === undefined),
+            afterInit: typeof BatonError,
+            sameClass: first === BatonError,
+            errorSubclass: BatonError.prototype instanceof Error,
+            session: typeof engine.session,
+            schema: Schema.compile({ type: "string" }).validate("x").valid,
+          };
+          engine.close();
+        } catch (error) {
+          window.__app = { error: String(error && error.stack || error) };
+        }
+      `,
+    });
+    await page.waitForFunction(() => window.__app !== undefined, null, { timeout: 10_000 });
+    const app = await page.evaluate(() => window.__app);
+    assert.equal(app.error, undefined);
+    assert.deepEqual(app, {
+      beforeInit: "undefined",
+      results: [true, true],
+      afterInit: "function",
+      sameClass: true,
+      errorSubclass: true,
+      session: "string",
+      schema: true,
+    });
+
+    // And as a dynamic import: the namespace carries the public names only,
+    // and BatonError is a live binding there too.
+    const dynamic = await page.evaluate(async () => {
+      const baton = await import("baton-engine");
+      await baton.default();
+      await baton.default();
+      return {
+        names: Object.keys(baton).sort(),
+        classes: ["Engine", "Participant", "Schema", "ScriptedTransport", "AgUiTransport", "TurnSink"].map(
+          (name) => typeof baton[name],
+        ),
+        batonError: typeof baton.BatonError,
+      };
+    });
+    assert.deepEqual(dynamic.names, [
+      "AgUiTransport",
+      "BatonError",
+      "Engine",
+      "Participant",
+      "Schema",
+      "ScriptedTransport",
+      "TurnSink",
+      "default",
+    ]);
+    assert.deepEqual(dynamic.classes, Array(6).fill("function"));
+    assert.equal(dynamic.batonError, "function");
+    assert.equal(wasmFetches.length, 1, `the wasm was fetched once: ${wasmFetches.join(", ")}`);
+    assert.match(wasmFetches[0], /\/pkg\/baton_engine_bg\.wasm$/);
+  });
+});
+
+test("AG-37, AG-39, AG-32: a delegation through an application's transport acts, returns completed, is journalled without gaps and announced with attribution", { timeout: TIMEOUT }, async () => {
+  const result = await withPage((page) => page.evaluate(delegateThroughTransport, { manifest: TASKS, undo: false }));
+
+  // The participant changed, through one call with the assembled arguments.
+  assert.deepEqual(result.cards, [
+    { id: "card-1", title: "Ship" },
+    { id: "card-2", title: "Review" },
+  ]);
+  assert.equal(result.participantId, "tasks");
+  assert.equal(result.invoked.length, 1);
+  assert.equal(result.invoked[0].capability, "rename");
+  assert.deepEqual(result.invoked[0].args, { id: "card-1", title: "Ship" });
+  // AG-40: busy while the call mutates, not after.
+  assert.equal(result.invoked[0].busy, "true");
+  assert.equal(result.busyAfter, null);
+  // AG-32, AG-33: the actor reference resolves to this run and call; an altered one to nothing.
+  assert.deepEqual(result.actor, { session: result.session, run: result.run, call: "c1" });
+  assert.equal(result.forged, null);
+
+  // Two turns: the plan, then the result going back to the acting party.
+  assert.equal(result.requests.length, 2);
+  const [first, second] = result.requests;
+  assert.equal(first.protocol, "baton/1");
+  assert.equal(first.run, result.run);
+  assert.equal(first.turn, 1);
+  assert.equal(first.intent, "Rename card 1");
+  assert.deepEqual(first.tools.map((tool) => tool.name), ["tasks.rename"]);
+  assert.deepEqual(first.tools[0].parameters, TASKS.capabilities[0].arguments, "AG-15: the schema exactly as declared");
+  assert.ok(first.index.some((entry) => entry.id === "tasks" && entry.type === "participant"));
+  assert.deepEqual(first.results, []);
+  assert.equal(second.turn, 2);
+  assert.deepEqual(second.results, [
+    {
+      call: "c1",
+      capability: { participant: "tasks", capability: "rename" },
+      result: { kind: "applied", value: { renamed: "card-1" } },
+    },
+  ]);
+  assert.deepEqual(result.texts, [{ type: "text", run: result.run, message: "m1", delta: "Renamed card 1." }]);
+
+  // The final state, exactly as serialised.
+  assert.deepEqual(result.endedIn, { state: "returned", outcome: "completed", reason: { kind: "finished" } });
+  assert.deepEqual(result.state, result.endedIn);
+
+  // The journal: gap-free revisions from 1, this run only, from created to returned.
+  const journal = result.journal;
+  assert.ok(journal.length >= 8, `a full story, not ${journal.length} records`);
+  journal.forEach((record, index) => {
+    assert.equal(record.revision, index + 1, "revisions grow by exactly one");
+    assert.equal(record.run, result.run);
+    assert.equal(typeof record.at, "number");
+  });
+  assert.equal(result.revision, journal.length);
+  assert.deepEqual(journal[0].entry.kind, "created");
+  assert.equal(journal[0].entry.intent, "Rename card 1");
+  assert.equal(journal[0].entry.initiative, "user");
+  const path = journal.filter((r) => r.entry.kind === "transition").map((r) => r.entry.to.state);
+  assert.deepEqual(path, ["planned", "authorized", "acting", "returned"]);
+  const dispatched = journal.find((r) => r.entry.kind === "call-dispatched");
+  assert.deepEqual(dispatched.entry.capability, { participant: "tasks", capability: "rename" });
+  assert.deepEqual(dispatched.entry.arguments, { id: "card-1", title: "Ship" });
+  const finished = journal.find((r) => r.entry.kind === "call-finished");
+  assert.deepEqual(finished.entry, { kind: "call-finished", call: "c1", result: { kind: "applied", value: { renamed: "card-1" } } });
+  assert.ok(journal.some((r) => r.entry.kind === "mark-taken" && r.entry.token === "mark-0"));
+  assert.deepEqual(result.counters, { actionRequired: 0, awaitingReview: 0, awaitingAgent: 0, overdue: 0, failed: 0 });
+
+  // AG-36: one polite region; AG-37, AG-39: attributed messages, the last with the outcome.
+  assert.deepEqual(result.regions.map((r) => r.live), ["polite"]);
+  assert.ok(result.announced.length >= 1 && result.announced.length <= 3, `few messages: ${JSON.stringify(result.announced)}`);
+  for (const message of result.announced) {
+    assert.match(message, /^Helper\b/, `attributed to the actor: ${message}`);
+  }
+  assert.ok(
+    result.announced.some((m) => m.includes("Rename card 1") && m.includes("completed")),
+    `the outcome is announced: ${JSON.stringify(result.announced)}`,
+  );
+  assert.match(result.regions[0].text, /^Helper\b/);
+  // AG-35: the attached presence surface saw the run.
+  assert.ok(result.surfaceSaw.includes("journal"), `surface saw ${result.surfaceSaw}`);
+});
+
+test("AG-19: engine.undo(run) reverts the run through the participant's history and reports it", { timeout: TIMEOUT }, async () => {
+  const result = await withPage((page) => page.evaluate(delegateThroughTransport, { manifest: TASKS, undo: true }));
+  assert.deepEqual(result.state, { state: "returned", outcome: "completed", reason: { kind: "finished" } });
+  assert.equal(result.cards[0].title, "Ship", "the run had acted");
+  assert.deepEqual(result.undo.report, { run: result.run, reverted: ["tasks"], failed: [] });
+  assert.deepEqual(result.undo.reverted, ["mark-0"], "reverted once, to the mark taken before the run's first change");
+  assert.deepEqual(result.undo.cards, [
+    { id: "card-1", title: "Draft" },
+    { id: "card-2", title: "Review" },
+  ]);
+  assert.deepEqual(result.undo.undoneEvents, [{ type: "undone", report: result.undo.report }]);
+});
+
+test("AG-50: errors are BatonErrors with a stable code and the requirement they enforce", { timeout: TIMEOUT }, async () => {
+  const result = await withPage((page) =>
+    page.evaluate(async (manifest) => {
+      const baton = await import("baton-engine");
+      await baton.default();
+      const { Engine, Schema, BatonError } = baton;
+      const caught = (body) => {
+        try {
+          body();
+        } catch (error) {
+          return {
+            batonError: error instanceof BatonError,
+            error: error instanceof Error,
+            name: error.name,
+            code: error.code,
+            requirement: error.requirement,
+            message: String(error.message),
+          };
+        }
+        return "nothing thrown";
+      };
+      const engine = await Engine.open();
+      const noTransport = caught(() => engine.delegate({ intent: "x" }));
+      const unknownField = caught(() => engine.register({ ...manifest, colour: "blue" }, { invoke() {} }));
+      const registered = engine.register(manifest, { invoke() {} }).id;
+      const unknownRun = caught(() => engine.state("no-such-run"));
+      const schema = Schema.compile({ type: "object", required: ["a"] });
+      const invalid = schema.validate({});
+      const valid = schema.validate({ a: 1 });
+      const badSchema = caught(() => Schema.compile("{"));
+      engine.close();
+      return { noTransport, unknownField, registered, unknownRun, invalid, valid, badSchema };
+    }, TASKS),
+  );
+
+  assert.deepEqual(
+    { ...result.noTransport, message: undefined },
+    { batonError: true, error: true, name: "BatonError", code: "no-transport", requirement: "AG-50", message: undefined },
+  );
+  assert.match(result.noTransport.message, /^AG-50: /);
+
+  assert.equal(result.unknownField.batonError, true);
+  assert.equal(result.unknownField.error, true);
+  assert.equal(result.unknownField.code, "invalid-manifest");
+  assert.match(result.unknownField.message, /colour/, "the message names the unknown field");
+  assert.equal(result.registered, "tasks", "the same manifest without it registers");
+
+  assert.equal(result.unknownRun.batonError, true);
+  assert.equal(result.unknownRun.code, "unknown-run");
+  assert.equal(result.unknownRun.requirement, undefined);
+
+  assert.equal(result.invalid.valid, false);
+  assert.equal(result.invalid.errors.length, 1);
+  assert.deepEqual(Object.keys(result.invalid.errors[0]).sort(), ["instancePath", "keyword", "message"]);
+  assert.equal(result.invalid.errors[0].instancePath, "");
+  assert.equal(result.invalid.errors[0].keyword, "required");
+  assert.match(result.invalid.errors[0].message, /\ba\b/);
+  assert.deepEqual(result.valid, { valid: true, errors: [] });
+
+  assert.equal(result.badSchema.batonError, true);
+  assert.equal(result.badSchema.error, true);
+  assert.equal(result.badSchema.code, "invalid-schema");
+});
+
+test("AG-36, AG-39: two engines on one page share exactly one polite live region", { timeout: TIMEOUT }, async () => {
+  const result = await withPage((page) =>
+    page.evaluate(async (manifest) => {
+      const baton = await import("baton-engine");
+      await baton.default();
+      const { Engine } = baton;
+      const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+      const regions = () => [...document.querySelectorAll("[data-baton-live-region]")];
+      const written = [];
+      new MutationObserver((records) => {
+        for (const record of records) {
+          if (!(record.target instanceof Element) || !record.target.closest("[data-baton-live-region]")) continue;
+          for (const node of record.addedNodes) written.push(node.textContent);
+        }
+      }).observe(document.body, { childList: true, subtree: true });
+
+      const before = regions().length;
+      const first = await Engine.open({ appName: "Board" });
+      const afterFirst = regions();
+      const second = await Engine.open({ appName: "Board", actorName: "Macro", ceiling: "auto" });
+      const afterSecond = regions();
+
+      // Once the region is established, the second engine speaks through
+      // the region the first created, the outcome last.
+      await sleep(300);
+      second.register(manifest, {
+        invoke: () => ({ ok: true }),
+        history: { mark: () => "m", revertTo() {} },
+      });
+      const run = second.delegate({
+        intent: "Rename card 2",
+        autonomy: "auto",
+        plan: [{ capability: "tasks.rename", arguments: { id: "card-2", title: "Done" } }],
+      });
+      const deadline = Date.now() + 3_000;
+      while (!written.some((m) => m.includes("completed")) && Date.now() < deadline) await sleep(20);
+      await sleep(50);
+      const result = {
+        before,
+        afterFirst: afterFirst.length,
+        afterSecond: afterSecond.length,
+        same: afterFirst[0] === afterSecond[0],
+        live: afterSecond.map((r) => r.getAttribute("aria-live")),
+        allLive: document.querySelectorAll("[aria-live]").length,
+        sessions: first.session !== second.session,
+        state: second.state(run),
+        written,
+        text: afterFirst[0]?.textContent,
+      };
+      first.close();
+      second.close();
+      result.afterClose = regions().length;
+      return result;
+    }, TASKS),
+  );
+  assert.equal(result.before, 0);
+  assert.equal(result.afterFirst, 1);
+  assert.equal(result.afterSecond, 1);
+  assert.equal(result.same, true, "the second engine joined the first one's region");
+  assert.deepEqual(result.live, ["polite"]);
+  assert.equal(result.allLive, 1, "no other live region on the page");
+  assert.equal(result.sessions, true, "each engine has its own session");
+  assert.deepEqual(result.state, { state: "returned", outcome: "completed", reason: { kind: "plan-completed" } });
+  assert.equal(result.written.length, 2, `one message when acting, one with the outcome: ${JSON.stringify(result.written)}`);
+  assert.match(result.written[0], /^Macro\b/);
+  assert.match(result.written[1], /^Macro\b.*Rename card 2.*completed/);
+  assert.equal(result.text, result.written[1], "the region ends on the outcome");
+  assert.equal(result.afterClose, 1, "the region stays for the page");
+});
