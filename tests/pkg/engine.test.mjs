@@ -7,7 +7,7 @@
 
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
-import { existsSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { chromium } from "playwright-core";
 
@@ -539,4 +539,74 @@ test("AG-36, AG-39: two engines on one page share exactly one polite live region
   assert.match(result.written[1], /^Macro\b.*Rename card 2.*completed/);
   assert.equal(result.text, result.written[1], "the region ends on the outcome");
   assert.equal(result.afterClose, 1, "the region stays for the page");
+});
+
+/** The code block the README marks as its tested example. */
+function readmeExample() {
+  const readme = readFileSync(join(root, "README.md"), "utf8");
+  const marker = readme.indexOf("<!-- readme-example -->");
+  assert.ok(marker >= 0, "the README marks its example with <!-- readme-example -->");
+  const block = /```js\n([\s\S]*?)```/.exec(readme.slice(marker));
+  assert.ok(block, "a ```js block follows the marker");
+  return block[1];
+}
+
+test("the README's example runs as written: register, delegate, return, undo", { timeout: TIMEOUT }, async () => {
+  const code = readmeExample();
+  const logs = await withPage(async (page) => {
+    const lines = [];
+    page.on("console", (message) => {
+      if (message.type() === "log") lines.push(message.text());
+    });
+    await page.evaluate(() => {
+      const list = document.createElement("ul");
+      list.id = "todos";
+      document.body.append(list);
+    });
+    await page.addScriptTag({ type: "module", content: code });
+    const deadline = Date.now() + 10_000;
+    while (!lines.some((line) => line.startsWith("undone")) && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    const items = await page.evaluate(() => document.querySelectorAll("#todos li").length);
+    return { lines, items };
+  });
+  assert.deepEqual(logs.lines, [
+    "true invalid-delegation",
+    "returned completed: Buy milk",
+    "undone todos: 0 left",
+  ]);
+  assert.equal(logs.items, 0, "the undo re-rendered the list empty");
+});
+
+test("a participant may call back into the engine from inside invoke, even to stop its own run", { timeout: TIMEOUT }, async () => {
+  const result = await withPage((page) =>
+    page.evaluate(async (manifest) => {
+      const baton = await import("baton-engine");
+      await baton.default();
+      const engine = await baton.Engine.open({ appName: "Board", ceiling: "auto" });
+      const seen = [];
+      let run;
+      engine.register(manifest, {
+        history: { mark: () => "m", revertTo() {} },
+        invoke(capability, args) {
+          seen.push(engine.state(run).state);
+          seen.push(engine.counters().awaitingReview);
+          seen.push(engine.journal(run).length > 0);
+          if (args.id === "card-1") engine.stop(run);
+          return { ok: true };
+        },
+      });
+      const plan = ["card-0", "card-1", "card-2"].map((id) => ({ capability: "tasks.rename", arguments: { id, title: "T" } }));
+      run = engine.delegate({ intent: "Rename three", autonomy: "auto", plan });
+      for (let i = 0; i < 200 && engine.state(run).state !== "returned"; i++) {
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      }
+      return { seen, state: engine.state(run) };
+    }, TASKS),
+  );
+  assert.deepEqual(result.seen, ["acting", 0, true, "acting", 0, true]);
+  assert.equal(result.state.state, "returned");
+  assert.equal(result.state.outcome, "aborted");
+  assert.equal(result.state.reason.kind, "user-interrupt");
 });

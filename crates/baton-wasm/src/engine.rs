@@ -472,12 +472,7 @@ impl Engine {
     }
 
     /// The person rejects a plan under review, at the revision they saw.
-    pub fn reject(
-        &self,
-        run: &str,
-        revision: f64,
-        note: Option<String>,
-    ) -> Result<(), JsValue> {
+    pub fn reject(&self, run: &str, revision: f64, note: Option<String>) -> Result<(), JsValue> {
         let note = note.unwrap_or_default();
         let result =
             self.inner

@@ -1,6 +1,8 @@
 //! `cargo xtask <command>`: the project's build and test orchestration.
 //!
 //! * `cargo xtask test` — installs whatever is missing, then runs every check.
+//! * `cargo xtask pkg` — builds the npm package `baton-engine` into `pkg/`.
+//! * `cargo xtask bench` — benchmarks, as ratios against a peer.
 //!
 //! Each setup step is idempotent and cheap when its tool is already present:
 //! it checks first and installs only what is absent.
@@ -15,8 +17,9 @@ fn main() -> ExitCode {
     let result = match args.first().map(String::as_str) {
         Some("test") => test(),
         Some("bench") => bench(),
+        Some("pkg") => pkg().map(|sizes| println!("{sizes}")),
         Some("help") | Some("--help") | None => {
-            println!("usage: cargo xtask <test|bench>\n\n  test   install what is missing, then fmt, clippy, doc, tests and the core's purity checks\n  bench  measure streaming cost as ratios against a bare JSON parse");
+            println!("usage: cargo xtask <test|pkg|bench>\n\n  test   install what is missing, then fmt, clippy, doc, tests, the package and its tests\n  pkg    build the npm package into pkg/ (release wasm, wasm-bindgen, wasm-opt) and print its sizes\n  bench  measure streaming cost as ratios against a bare JSON parse");
             Ok(())
         }
         Some(other) => Err(format!("unknown command `{other}`; try `cargo xtask help`")),
@@ -253,6 +256,128 @@ fn ensure_npm(dir: &str, marker: &str) -> Result<(), String> {
     run(install)
 }
 
+// ----- pkg ------------------------------------------------------------------
+
+/// The npm project whose `binaryen` supplies `wasm-opt` (Debian's binaryen
+/// corrupts wasm-bindgen output; see the README's toolchain notes).
+const PKG_TESTS: &str = "tests/pkg";
+
+/// Features the Rust wasm target emits by default, which wasm-opt must
+/// accept as they are.
+const WASM_FEATURES: [&str; 7] = [
+    "--enable-bulk-memory",
+    "--enable-mutable-globals",
+    "--enable-nontrapping-float-to-int",
+    "--enable-reference-types",
+    "--enable-sign-ext",
+    "--enable-multivalue",
+    // Some dependencies carry SIMD paths for wasm (every current browser
+    // has SIMD).
+    "--enable-simd",
+];
+
+/// Builds the release package: the cdylib with the `wasm-release` profile
+/// (size-optimised, real LTO), wasm-bindgen's web target with weak refs into
+/// `pkg/`, then binaryen's `wasm-opt -Oz`. Returns a table of sizes.
+fn pkg() -> Result<String, String> {
+    ensure_wasm_target()?;
+    ensure_wasm_bindgen()?;
+    ensure_npm(PKG_TESTS, "binaryen")?;
+    let mut build = cargo();
+    build.args([
+        "build",
+        "-p",
+        "baton-wasm",
+        "--target",
+        WASM_TARGET,
+        "--profile",
+        "wasm-release",
+    ]);
+    run(build)?;
+    let built = target_dir()?
+        .join(WASM_TARGET)
+        .join("wasm-release")
+        .join("baton_wasm.wasm");
+    let out = root().join("pkg");
+    let mut bindgen = Command::new("wasm-bindgen");
+    bindgen.arg(&built).args(["--out-dir"]).arg(&out).args([
+        "--out-name",
+        "baton_engine",
+        "--target",
+        "web",
+        "--weak-refs",
+    ]);
+    run(bindgen)?;
+    let wasm = out.join("baton_engine_bg.wasm");
+    let unoptimised = file_size(&wasm)?;
+    let mut optimise = Command::new(root().join(PKG_TESTS).join("node_modules/.bin/wasm-opt"));
+    optimise
+        .arg(&wasm)
+        .arg("-o")
+        .arg(&wasm)
+        .args(["-Oz", "--strip-debug", "--strip-producers"])
+        .args(WASM_FEATURES);
+    run(optimise)?;
+    let mut table = format!(
+        "package built in {}\n{:<28} {:>10} {:>10} {:>10}\n",
+        out.display(),
+        "file",
+        "raw",
+        "gzip",
+        "brotli"
+    );
+    table.push_str(&format!(
+        "{:<28} {:>10}\n",
+        "wasm before wasm-opt", unoptimised
+    ));
+    for name in ["baton_engine_bg.wasm", "baton_engine.js", "baton.js"] {
+        let (raw, gzip, brotli) = compressed_sizes(&out.join(name))?;
+        table.push_str(&format!("{name:<28} {raw:>10} {gzip:>10} {brotli:>10}\n"));
+    }
+    Ok(table)
+}
+
+fn target_dir() -> Result<PathBuf, String> {
+    let mut metadata = cargo();
+    metadata.args(["metadata", "--format-version", "1", "--no-deps"]);
+    let text = output(metadata)?;
+    let key = "\"target_directory\":\"";
+    let start = text
+        .find(key)
+        .ok_or("cargo metadata has no target_directory")?
+        + key.len();
+    let end = text[start..].find('"').ok_or("cargo metadata is cut off")?;
+    Ok(PathBuf::from(&text[start..start + end]))
+}
+
+fn file_size(path: &Path) -> Result<u64, String> {
+    std::fs::metadata(path)
+        .map(|meta| meta.len())
+        .map_err(|error| format!("{}: {error}", path.display()))
+}
+
+/// Raw, gzip (level 9) and brotli (quality 11) sizes, measured with Node's
+/// zlib — the compressors a CDN would use.
+fn compressed_sizes(path: &Path) -> Result<(u64, u64, u64), String> {
+    let mut node = Command::new("node");
+    node.args([
+        "-e",
+        "const z=require('zlib'),b=require('fs').readFileSync(process.argv[1]);\
+         console.log(b.length, z.gzipSync(b,{level:9}).length, \
+         z.brotliCompressSync(b,{params:{[z.constants.BROTLI_PARAM_QUALITY]:11}}).length)",
+    ])
+    .arg(path);
+    let text = output(node)?;
+    let numbers: Vec<u64> = text
+        .split_whitespace()
+        .filter_map(|n| n.parse().ok())
+        .collect();
+    match numbers[..] {
+        [raw, gzip, brotli] => Ok((raw, gzip, brotli)),
+        _ => Err(format!("could not measure {}: {text}", path.display())),
+    }
+}
+
 // ----- bench ----------------------------------------------------------------
 
 /// Benchmarks print ratios against a peer measured in the same run.
@@ -310,6 +435,9 @@ fn test() -> Result<(), String> {
     step("setup: AG-UI reference client (npm)", &mut || {
         ensure_npm("tests/agui-crosscheck", "@ag-ui/client").map(|()| String::new())
     });
+    step("setup: package test tools (npm)", &mut || {
+        ensure_npm(PKG_TESTS, "playwright-core").map(|()| String::new())
+    });
     step("cargo fmt --check", &mut || {
         let mut command = cargo();
         command.args(["fmt", "--all", "--", "--check"]);
@@ -336,6 +464,28 @@ fn test() -> Result<(), String> {
     });
     step("cargo test (native)", &mut native_tests);
     step("browser tests (headless Chromium)", &mut browser_tests);
+    step("package: cargo xtask pkg", &mut || {
+        let table = pkg()?;
+        println!("{table}");
+        Ok(table
+            .lines()
+            .find(|line| line.starts_with("baton_engine_bg.wasm"))
+            .map(|line| {
+                let sizes: Vec<&str> = line.split_whitespace().skip(1).collect();
+                format!(
+                    "wasm {} B raw, {} B gzip, {} B brotli",
+                    sizes[0], sizes[1], sizes[2]
+                )
+            })
+            .unwrap_or_default())
+    });
+    step("package: types (tsc --noEmit)", &mut || {
+        let mut tsc = Command::new(root().join(PKG_TESTS).join("node_modules/.bin/tsc"));
+        tsc.args(["--noEmit", "-p", "."])
+            .current_dir(root().join(PKG_TESTS));
+        run(tsc).map(|()| "pkg/baton.d.ts type-checks".into())
+    });
+    step("package: JS tests in Chromium", &mut package_tests);
     step("baton-core builds for wasm32", &mut || {
         let mut command = cargo();
         command.args(["build", "-p", "baton-core", "--target", WASM_TARGET]);
@@ -388,6 +538,39 @@ fn native_tests() -> Result<String, String> {
         "--show-output",
     ]);
     summarize_tests(command, "native tests")
+}
+
+/// The built package as an application imports it, in headless Chromium
+/// (Node's test runner driving `playwright-core`).
+fn package_tests() -> Result<String, String> {
+    let mut node = Command::new("node");
+    node.args(["--test", "--test-reporter=spec", "engine.test.mjs"])
+        .env("CHROMIUM", CHROMIUM)
+        .current_dir(root().join(PKG_TESTS))
+        .stdout(Stdio::piped());
+    let mut child = node
+        .spawn()
+        .map_err(|error| format!("could not start node: {error}"))?;
+    let stdout = child.stdout.take().ok_or("node has no stdout")?;
+    let (mut passed, mut failed) = (0u64, 0u64);
+    for line in BufReader::new(stdout).lines() {
+        let line = line.map_err(|error| error.to_string())?;
+        println!("{line}");
+        let trimmed = line.trim_start_matches(|c: char| !c.is_ascii_alphanumeric());
+        if let Some(n) = trimmed.strip_prefix("pass ") {
+            passed += n.trim().parse::<u64>().unwrap_or(0);
+        } else if let Some(n) = trimmed.strip_prefix("fail ") {
+            failed += n.trim().parse::<u64>().unwrap_or(0);
+        }
+    }
+    let status = child.wait().map_err(|error| error.to_string())?;
+    let summary = format!("{passed} passed, {failed} failed");
+    println!("package tests: {summary}");
+    if status.success() && failed == 0 && passed > 0 {
+        Ok(summary)
+    } else {
+        Err(summary)
+    }
 }
 
 /// Runs a test command, echoing everything and adding up the `test result:`
