@@ -212,6 +212,8 @@ pub enum Inbound {
 }
 
 /// The engine's live state, for persistence. History lives in the journal.
+/// A store may keep it whole, or as a [`Engine::header`] plus rows of runs
+/// and questions put back with [`EngineSnapshot::with_rows`].
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct EngineSnapshot {
@@ -229,6 +231,23 @@ pub struct EngineSnapshot {
     /// The questions, open and closed (AG-41).
     #[serde(default)]
     pub questions: Questions,
+}
+
+impl EngineSnapshot {
+    /// A header ([`Engine::header`]) with rows of runs and questions put
+    /// back — typically only the live ones, so restoring costs what is live,
+    /// not what is history.
+    pub fn with_rows(
+        mut self,
+        runs: impl IntoIterator<Item = Run>,
+        questions: impl IntoIterator<Item = Question>,
+    ) -> EngineSnapshot {
+        self.runs.extend(runs);
+        for question in questions {
+            self.questions.by_id.insert(question.id.clone(), question);
+        }
+        self
+    }
 }
 
 /// The custody machine of one session: sans-IO, deterministic, never panics.
@@ -388,6 +407,22 @@ impl Engine {
         engine.shared.grants = snapshot.grants;
         engine.questions = snapshot.questions;
         engine
+    }
+
+    /// The snapshot without runs or questions (their counters kept): what
+    /// a store keeps beside the rows of runs and questions it writes one by
+    /// one, so a step writes only what it changed.
+    pub fn header(&self) -> EngineSnapshot {
+        let mut questions = self.questions.clone();
+        questions.by_id.clear();
+        EngineSnapshot {
+            runs: Vec::new(),
+            quota_starts: self.quota_starts.iter().copied().collect(),
+            next_run: self.next_run,
+            disabled: self.disabled,
+            grants: self.shared.grants.clone(),
+            questions,
+        }
     }
 
     /// The live state, for persistence.
@@ -944,6 +979,8 @@ impl Engine {
             });
         }
         result.interrupted = u32::try_from(active.len()).unwrap_or(u32::MAX);
+        let dropped = self.shared.grants.expire(now);
+        result.grants_dropped = u32::try_from(dropped).unwrap_or(u32::MAX);
         result
     }
 

@@ -334,6 +334,8 @@ pub struct Reconciliation {
     pub expired: u32,
     /// Runs a previous engine instance left active, returned `interrupted`.
     pub interrupted: u32,
+    /// Grants that had lapsed, dropped.
+    pub grants_dropped: u32,
 }
 
 /// The questions of a session.

@@ -567,3 +567,23 @@ fn ag_33_forged_altered_or_foreign_references_resolve_to_nothing() {
         sim.engine.resolve_actor(&genuine)
     );
 }
+
+#[test]
+fn ag_30_reconcile_drops_lapsed_grants_and_keeps_live_ones() {
+    let mut sim = sim_with(Autonomy::Auto, &[tasks_manifest()]);
+    let scope = GrantScope {
+        participant: ParticipantId::new("tasks"),
+        capability: Some("rename".into()),
+    };
+    sim.engine
+        .grant(sim.now, scope.clone(), Decision::Allow, 1_000)
+        .unwrap();
+    sim.engine
+        .grant(sim.now, scope, Decision::Allow, 60_000)
+        .unwrap();
+    let mut restored = Engine::restore(config(), secret(), sim.engine.snapshot());
+    let result = restored.reconcile(sim.now + 5_000);
+    assert_eq!(result.grants_dropped, 1);
+    assert_eq!(restored.grants(sim.now + 5_000).len(), 1);
+    assert_eq!(restored.reconcile(sim.now + 5_000).grants_dropped, 0);
+}

@@ -611,3 +611,29 @@ fn reconcile_returns_interrupted_runs_idempotently() {
         &returned(Outcome::Aborted, ReturnReason::Interrupted)
     );
 }
+
+#[test]
+fn a_header_with_live_rows_restores_what_a_whole_snapshot_does() {
+    let mut sim = Sim::new();
+    let acting = sim.delegate(Autonomy::Auto);
+    sim.propose(&acting, &[rename()]);
+    sim.give_marks();
+    let done = sim.delegate(Autonomy::Auto);
+    sim.engine.stop(sim.now, &done).unwrap();
+    let header = sim.engine.header();
+    assert!(header.runs.is_empty(), "a header carries no runs");
+    // A store restores the live rows only: history stays in the journal.
+    let live: Vec<Run> = sim.engine.active_runs().cloned().collect();
+    assert_eq!(live.len(), 1);
+    let snapshot = header.with_rows(live, Vec::new());
+    assert_eq!(snapshot.next_run, sim.engine.snapshot().next_run);
+    let mut restored = Engine::restore(config(), secret(), snapshot);
+    assert_eq!(restored.reconcile(sim.now).interrupted, 1);
+    assert!(restored.run(&done).is_none(), "terminal history is not loaded");
+    // New runs continue the numbering rather than reuse an id.
+    let next = restored
+        .delegate(sim.now, Delegation::new("again", Initiative::User, Autonomy::Auto))
+        .unwrap();
+    assert_ne!(next, acting);
+    assert_ne!(next, done);
+}
