@@ -629,10 +629,16 @@ fn a_header_with_live_rows_restores_what_a_whole_snapshot_does() {
     assert_eq!(snapshot.next_run, sim.engine.snapshot().next_run);
     let mut restored = Engine::restore(config(), secret(), snapshot);
     assert_eq!(restored.reconcile(sim.now).interrupted, 1);
-    assert!(restored.run(&done).is_none(), "terminal history is not loaded");
+    assert!(
+        restored.run(&done).is_none(),
+        "terminal history is not loaded"
+    );
     // New runs continue the numbering rather than reuse an id.
     let next = restored
-        .delegate(sim.now, Delegation::new("again", Initiative::User, Autonomy::Auto))
+        .delegate(
+            sim.now,
+            Delegation::new("again", Initiative::User, Autonomy::Auto),
+        )
         .unwrap();
     assert_ne!(next, acting);
     assert_ne!(next, done);

@@ -11,9 +11,9 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::rc::{Rc, Weak};
 
 use baton_core::{
-    ActorSecret, Autonomy, CallResult, CapabilityRef, DeepRead, Delegation, Effect, EngineConfig,
-    Event, Inbound, Initiative, JournalEntry, MarkToken, Outcome, ParticipantId, PlannedCall,
-    ReadRef, Refusal, RunId, RunState, TurnId, TurnRequest, Verified,
+    Autonomy, CallResult, CapabilityRef, DeepRead, Delegation, Effect, EngineConfig, Event,
+    Inbound, Initiative, JournalEntry, JournalRecord, MarkToken, Outcome, ParticipantId,
+    PlannedCall, ReadRef, Refusal, RunId, RunState, TurnId, TurnRequest, Verified,
 };
 use serde::Deserialize;
 use serde_json::Value;
@@ -48,6 +48,13 @@ struct OpenOptions {
     /// `warn` (default) or `require`: acting with no presence attached (AG-35).
     #[serde(default)]
     presence: Option<baton_core::PresencePolicy>,
+    /// `indexeddb` (default) or `memory`.
+    #[serde(default)]
+    storage: persist::StorageMode,
+    /// The IndexedDB database (`baton` by default); every session of the
+    /// origin may share it.
+    #[serde(default)]
+    db_name: Option<String>,
 }
 
 /// Options that are live JS objects rather than JSON, taken out before the
@@ -130,6 +137,15 @@ struct Inner {
     next_subscriber: u32,
     /// The core's one timer (dropping it cancels it).
     timer: Option<gloo_timers::callback::Timeout>,
+    /// Where state is persisted; `None` in memory (by choice or fallen back).
+    store: Option<Rc<crate::store::Store>>,
+    storage: persist::StorageStatus,
+    /// Releases this session's Web Lock.
+    release: Option<js_sys::Function>,
+    /// Step transactions not yet committed.
+    writes_in_flight: u32,
+    /// The header changed without a journal record (disable, enable).
+    header_dirty: bool,
     /// Runs undone with `undo` (each only once).
     undone: BTreeSet<RunId>,
     /// The acting party's transport, if any (AG-50).
@@ -137,8 +153,9 @@ struct Inner {
     /// Open turns' requests, to abort when the engine stops waiting.
     turns: BTreeMap<(RunId, TurnId), web_sys::AbortController>,
     busy: BTreeMap<ParticipantId, u32>,
-    /// While set, closing messages are held back for one summary (a kill).
-    summarizing: bool,
+    /// While set, the runs a step closes are announced with this one
+    /// message instead of one each (a kill).
+    summary: Option<String>,
     /// The document's Escape listener, removed on close.
     escape: Option<Closure<dyn FnMut(web_sys::KeyboardEvent)>>,
     #[cfg_attr(not(test), allow(dead_code))]
@@ -271,9 +288,16 @@ impl Engine {
         if let Some(presence) = options.presence {
             config.presence = presence;
         }
-        Ok(Engine {
+        let db_name = options.db_name.unwrap_or_else(|| "baton".into());
+        let opened = persist::open(options.storage, &db_name, config, key, now()).await?;
+        let engine = Engine {
             inner: Rc::new(RefCell::new(Inner {
-                core: baton_core::Engine::new(config, ActorSecret::new(key)),
+                core: opened.core,
+                store: opened.store,
+                storage: opened.status,
+                release: opened.release,
+                writes_in_flight: 0,
+                header_dirty: false,
                 region,
                 app_name: options.app_name.unwrap_or_else(|| "The application".into()),
                 actor_name: options.actor_name.unwrap_or_else(|| "Assistant".into()),
@@ -286,12 +310,57 @@ impl Engine {
                 turns: BTreeMap::new(),
                 undone: BTreeSet::new(),
                 busy: BTreeMap::new(),
-                summarizing: false,
+                summary: None,
                 escape: None,
                 announced: Vec::new(),
             })),
         }
-        .listening_for_escape(&document))
+        .listening_for_escape(&document);
+        engine.watch_version_changes();
+        // Runs a reload or crash left active return `interrupted`, overdue
+        // questions expire, lapsed grants drop — and that is written back.
+        let reconciled = {
+            let mut inner = engine.inner.borrow_mut();
+            let at = now();
+            inner.core.reconcile(at)
+        };
+        if reconciled.grants_dropped > 0 {
+            engine.inner.borrow_mut().header_dirty = true;
+        }
+        pump(&engine.inner);
+        Ok(engine)
+    }
+
+    /// Where the engine keeps its state: `{ mode: "indexeddb" | "memory",
+    /// degraded?, dbName?, transactions, records, reconciled }`.
+    #[wasm_bindgen(getter)]
+    pub fn storage(&self) -> Result<JsValue, JsValue> {
+        to_js(&self.inner.borrow().storage)
+    }
+
+    /// A run's whole journal, oldest first, from IndexedDB — runs of
+    /// earlier page loads included — or from memory without storage.
+    pub fn history(&self, run: &str) -> js_sys::Promise {
+        let store = self.inner.borrow().store.clone();
+        let memory = self.journal(run);
+        let run = run.to_owned();
+        wasm_bindgen_futures::future_to_promise(async move {
+            let Some(store) = store else {
+                return memory;
+            };
+            let records = store
+                .journal(&run)
+                .await
+                .map_err(|cause| error("storage-failed", &cause))?;
+            let array = js_sys::Array::new();
+            for text in records {
+                array.push(&js_sys::JSON::parse(&text)?);
+            }
+            if array.length() == 0 {
+                return memory;
+            }
+            Ok(array.into())
+        })
     }
 
     /// The session this engine drives.
@@ -391,25 +460,24 @@ impl Engine {
     pub fn kill_all(&self) -> u32 {
         let ended = {
             let mut inner = self.inner.borrow_mut();
-            inner.summarizing = true;
-            inner.core.kill_all(now())
+            let ended = inner.core.kill_all(now());
+            if ended > 0 {
+                // One message for all of them, not one per run (AG-37),
+                // said once the step is written.
+                let noun = if ended == 1 {
+                    "delegation"
+                } else {
+                    "delegations"
+                };
+                inner.summary = Some(format!(
+                    "{}: stopped {ended} {noun}; control is back with you.",
+                    inner.app_name
+                ));
+            }
+            ended
         };
         pump(&self.inner);
-        let mut inner = self.inner.borrow_mut();
-        inner.summarizing = false;
-        if ended > 0 {
-            // One message for all of them, not one per run (AG-37).
-            let noun = if ended == 1 {
-                "delegation"
-            } else {
-                "delegations"
-            };
-            let message = format!(
-                "{}: stopped {ended} {noun}; control is back with you.",
-                inner.app_name
-            );
-            inner.say(message);
-        }
+        self.inner.borrow_mut().summary = None;
         u32::try_from(ended).unwrap_or(u32::MAX)
     }
 
@@ -420,9 +488,18 @@ impl Engine {
             let mut inner = self.inner.borrow_mut();
             inner.next_subscriber += 1;
             let id = inner.next_subscriber;
-            inner.subscribers.push((id, listener));
+            inner.subscribers.push((id, listener.clone()));
             id
         };
+        // A subscriber always learns that storage fell back to memory.
+        let degraded = self.inner.borrow().storage.degraded.clone();
+        if let Some(cause) = degraded {
+            if let Ok(event) =
+                to_js(&serde_json::json!({"type": "storage-degraded", "cause": cause}))
+            {
+                let _ = listener.call1(&JsValue::NULL, &event);
+            }
+        }
         let weak = Rc::downgrade(&self.inner);
         Closure::once_into_js(move || {
             if let Some(inner) = weak.upgrade() {
@@ -562,13 +639,19 @@ impl Engine {
     /// active go on; `stop` or `killAll` ends them). Participants keep
     /// working.
     pub fn disable(&self) {
-        self.inner.borrow_mut().core.disable();
+        let mut inner = self.inner.borrow_mut();
+        inner.core.disable();
+        inner.header_dirty = true;
+        drop(inner);
         pump(&self.inner);
     }
 
     /// Enables delegation again.
     pub fn enable(&self) {
-        self.inner.borrow_mut().core.enable();
+        let mut inner = self.inner.borrow_mut();
+        inner.core.enable();
+        inner.header_dirty = true;
+        drop(inner);
         pump(&self.inner);
     }
 
@@ -751,6 +834,13 @@ impl Drop for Inner {
     fn drop(&mut self) {
         // Dropping the timeout cancels it.
         self.timer.take();
+        if let Some(release) = self.release.take() {
+            let _ = release.call0(&JsValue::NULL);
+        }
+        if let Some(store) = self.store.take() {
+            // Transactions already started still complete.
+            store.close();
+        }
         for (_, controller) in std::mem::take(&mut self.turns) {
             controller.abort();
         }
@@ -766,6 +856,32 @@ impl Drop for Inner {
 }
 
 impl Engine {
+    /// Another page upgrading the database closes this connection: the
+    /// engine goes on in memory and says so.
+    fn watch_version_changes(&self) {
+        let weak = Rc::downgrade(&self.inner);
+        let store = self.inner.borrow_mut().store.take();
+        let Some(store) = store else {
+            return;
+        };
+        let store = match Rc::try_unwrap(store) {
+            Ok(mut store) => {
+                store.on_version_change(move || {
+                    if let Some(inner) = weak.upgrade() {
+                        degrade(
+                            &inner,
+                            "another page upgraded the database; this one closed its connection"
+                                .into(),
+                        );
+                    }
+                });
+                Rc::new(store)
+            }
+            Err(shared) => shared,
+        };
+        self.inner.borrow_mut().store = Some(store);
+    }
+
     /// AG-42: while any run is active, Escape returns control — every active
     /// run ends `returned{aborted, user-interrupt}`, announced. With no run
     /// active the engine leaves Escape alone (it neither acts nor prevents
@@ -812,7 +928,13 @@ fn to_js<T: serde::Serialize>(value: &T) -> Result<JsValue, JsValue> {
 }
 
 /// Carries every pending event out of the core, then arms its next timer.
+///
+/// Everything one pump drains is one engine step: its journal records are
+/// written in one transaction, and the messages that close runs are said only
+/// once that transaction has committed.
 fn pump(inner: &Rc<RefCell<Inner>>) {
+    let mut records = Vec::new();
+    let mut closings = Vec::new();
     loop {
         let event = inner.borrow_mut().core.poll_event();
         let Some(event) = event else {
@@ -822,8 +944,15 @@ fn pump(inner: &Rc<RefCell<Inner>>) {
         match event {
             Event::Journal(record) => {
                 if let JournalEntry::Transition { to, .. } = &record.entry {
-                    announce_transition(inner, &record.run, to);
+                    if let Some(message) = announcement(inner, &record.run, to) {
+                        if to.is_terminal() {
+                            closings.push(message);
+                        } else {
+                            inner.borrow_mut().say(message);
+                        }
+                    }
                 }
+                records.push(record);
             }
             Event::Effect(effect) => carry_out(inner, effect),
             Event::Finding(_)
@@ -833,6 +962,82 @@ fn pump(inner: &Rc<RefCell<Inner>>) {
         }
     }
     arm_timer(inner);
+    persist_step(inner, &records, closings);
+}
+
+/// Writes a step (group commit) and then says what closes its runs. In
+/// memory, or with nothing to write, the messages are said at once. A failed
+/// write falls back to memory and says so; nothing already in memory is lost.
+fn persist_step(inner: &Rc<RefCell<Inner>>, records: &[JournalRecord], closings: Vec<String>) {
+    let summary = inner.borrow_mut().summary.take();
+    let closings = match summary {
+        Some(summary) => vec![summary],
+        None => closings,
+    };
+    let (store, batch) = {
+        let mut guard = inner.borrow_mut();
+        let header = std::mem::take(&mut guard.header_dirty);
+        match guard.store.clone() {
+            Some(store) if header || !records.is_empty() => {
+                (store, persist::batch(&guard.core, records, header))
+            }
+            _ => {
+                drop(guard);
+                say_closings(inner, closings);
+                return;
+            }
+        }
+    };
+    if batch.is_empty() {
+        say_closings(inner, closings);
+        return;
+    }
+    let count = u32::try_from(batch.records.len()).unwrap_or(u32::MAX);
+    inner.borrow_mut().writes_in_flight += 1;
+    let weak = Rc::downgrade(inner);
+    spawn_local(async move {
+        let written = store.write(batch).await;
+        let Some(inner) = weak.upgrade() else {
+            return;
+        };
+        inner.borrow_mut().writes_in_flight -= 1;
+        match written {
+            Ok(()) => {
+                let mut guard = inner.borrow_mut();
+                guard.storage.transactions += 1;
+                guard.storage.records += count;
+            }
+            Err(cause) => degrade(&inner, cause),
+        }
+        say_closings(&inner, closings);
+    });
+}
+
+fn say_closings(inner: &Rc<RefCell<Inner>>, closings: Vec<String>) {
+    let mut inner = inner.borrow_mut();
+    for message in closings {
+        inner.say(message);
+    }
+}
+
+/// IndexedDB failed: the engine goes on in memory, keeps everything it has,
+/// and tells subscribers why — once.
+fn degrade(inner: &Rc<RefCell<Inner>>, cause: String) {
+    {
+        let mut guard = inner.borrow_mut();
+        if guard.store.is_none() {
+            return;
+        }
+        if let Some(store) = guard.store.take() {
+            store.close();
+        }
+        guard.storage.mode = "memory";
+        guard.storage.degraded = Some(cause.clone());
+    }
+    emit(
+        inner,
+        serde_json::json!({"type": "storage-degraded", "cause": cause}),
+    );
 }
 
 fn notify(inner: &Rc<RefCell<Inner>>, event: &Event) {
@@ -865,12 +1070,10 @@ fn notify_value(inner: &Rc<RefCell<Inner>>, value: &JsValue) {
 
 /// AG-37, AG-39: one attributed message when a plan starts acting (never one
 /// per call), and one that carries the outcome when control returns.
-fn announce_transition(inner: &Rc<RefCell<Inner>>, run: &RunId, to: &RunState) {
-    let message = {
+fn announcement(inner: &Rc<RefCell<Inner>>, run: &RunId, to: &RunState) -> Option<String> {
+    {
         let inner = inner.borrow();
-        let Some(details) = inner.core.run(run) else {
-            return;
-        };
+        let details = inner.core.run(run)?;
         let intent = details.intent().to_owned();
         match to {
             RunState::Acting => {
@@ -913,13 +1116,6 @@ fn announce_transition(inner: &Rc<RefCell<Inner>>, run: &RunId, to: &RunState) {
             }
             _ => None,
         }
-    };
-    if let Some(message) = message {
-        let mut inner = inner.borrow_mut();
-        if inner.summarizing {
-            return;
-        }
-        inner.say(message);
     }
 }
 
@@ -1367,6 +1563,10 @@ impl Participant {
     }
 }
 
+mod persist;
+
+#[cfg(test)]
+mod persist_tests;
 #[cfg(test)]
 mod tests;
 #[cfg(test)]

@@ -10,6 +10,7 @@ mod engine;
 mod errors;
 mod live_region;
 mod schema;
+mod store;
 mod transport;
 
 pub use engine::{Engine, Participant};

@@ -6,47 +6,33 @@ use wasm_bindgen_test::*;
 
 wasm_bindgen_test_configure!(run_in_browser);
 
-#[wasm_bindgen(inline_js = "
-export function participant(element, delayMs, failOn) {
-  const state = { titles: {}, applied: 0, marks: 0, reverted: [] };
-  return {
-    element,
-    state,
-    history: {
-      mark() { state.marks += 1; return 'mark-' + state.marks; },
-      revertTo(token) { state.reverted.push(token); state.titles = {}; },
-    },
-    invoke(capability, args, actor) {
-      if (typeof actor !== 'string' || !actor.startsWith('baton1.')) throw new Error('no actor reference');
-      const apply = () => {
-        state.applied += 1;
-        if (state.applied === failOn) throw new Error('the server said no');
-        state.titles[args.id] = args.title;
-        return { renamed: args.id };
-      };
-      if (delayMs === 0) return apply();
-      return new Promise((resolve, reject) => setTimeout(() => { try { resolve(apply()); } catch (e) { reject(e); } }, delayMs));
-    },
-  };
-}
-export function stateOf(p) { return p.state; }
-export function spyOnKeydown() {
-  const spy = { live: 0 };
-  const add = document.addEventListener, remove = document.removeEventListener;
-  document.addEventListener = function (type, fn, opts) { if (type === 'keydown') spy.live += 1; return add.call(this, type, fn, opts); };
-  document.removeEventListener = function (type, fn, opts) { if (type === 'keydown') spy.live -= 1; return remove.call(this, type, fn, opts); };
-  spy.restore = () => { document.addEventListener = add; document.removeEventListener = remove; };
-  return spy;
-}
-export function sleep(ms) { return new Promise((resolve) => setTimeout(resolve, ms)); }
-")]
+#[wasm_bindgen(module = "/src/engine/test_support.js")]
 extern "C" {
     pub(super) fn participant(element: &JsValue, delay_ms: u32, fail_on: u32) -> JsValue;
     #[wasm_bindgen(js_name = stateOf)]
     pub(super) fn state_of(participant: &JsValue) -> JsValue;
     #[wasm_bindgen(js_name = spyOnKeydown)]
-    fn spy_on_keydown() -> JsValue;
-    fn sleep(ms: u32) -> js_sys::Promise;
+    pub(super) fn spy_on_keydown() -> JsValue;
+    pub(super) fn sleep(ms: u32) -> js_sys::Promise;
+    #[wasm_bindgen(js_name = keepActors)]
+    pub(super) fn keep_actors(participant: &JsValue) -> js_sys::Array;
+    #[wasm_bindgen(js_name = pushingTransport)]
+    pub(super) fn pushing_transport(turns: &JsValue, after: &str) -> JsValue;
+    #[wasm_bindgen(js_name = logOf)]
+    pub(super) fn log_of(transport: &JsValue) -> JsValue;
+    pub(super) fn readable(participant: &JsValue, content: &str) -> JsValue;
+    #[wasm_bindgen(js_name = focusInside)]
+    pub(super) fn focus_inside(element: &web_sys::Element) -> web_sys::HtmlElement;
+    #[wasm_bindgen(js_name = hangingTransport)]
+    pub(super) fn hanging_transport() -> JsValue;
+    #[wasm_bindgen(js_name = countReadwriteTransactions)]
+    pub(super) fn count_readwrite_transactions() -> JsValue;
+    #[wasm_bindgen(js_name = hideIndexedDb)]
+    pub(super) fn hide_indexed_db() -> js_sys::Function;
+    #[wasm_bindgen(js_name = fillTheDisk)]
+    pub(super) fn fill_the_disk() -> js_sys::Function;
+    #[wasm_bindgen(js_name = uniqueName)]
+    pub(super) fn unique_name(prefix: &str) -> String;
 }
 
 pub(super) fn manifest() -> JsValue {
@@ -127,15 +113,18 @@ pub(super) async fn until(done: impl Fn() -> bool) -> bool {
     done()
 }
 
-/// Waits (up to two seconds) for the run to return and gives its outcome.
+/// Waits (up to two seconds) for the run to return and for its step to be
+/// written (its closing message is said then), and gives its outcome.
 pub(super) async fn returned(engine: &Engine, run: &str) -> Option<String> {
     for _ in 0..200 {
         if let Some(outcome) = outcome(engine, run) {
-            return Some(outcome);
+            if engine.inner.borrow().writes_in_flight == 0 {
+                return Some(outcome);
+            }
         }
         settle(10).await;
     }
-    None
+    outcome(engine, run)
 }
 
 #[wasm_bindgen_test]
@@ -314,6 +303,8 @@ async fn ag_10_kill_all_returns_every_run_with_one_message() {
     assert_eq!(engine.kill_all(), 2);
     assert_eq!(outcome(&engine, &first).as_deref(), Some("aborted"));
     assert_eq!(outcome(&engine, &second).as_deref(), Some("aborted"));
+    // The message comes once the step is written (AG-39).
+    assert!(until(|| engine.inner.borrow().writes_in_flight == 0).await);
     let announced = engine.inner.borrow().announced.clone();
     assert_eq!(
         announced.last().unwrap(),
@@ -358,6 +349,7 @@ async fn ag_42_escape_returns_control_while_a_run_is_active_and_only_then() {
         get(&get(&state, "reason"), "kind").as_string().as_deref(),
         Some("user-interrupt")
     );
+    assert!(until(|| engine.inner.borrow().writes_in_flight == 0).await);
     let announced = engine.inner.borrow().announced.clone();
     assert_eq!(
         announced.last().unwrap(),
@@ -432,19 +424,6 @@ async fn ag_35_require_refuses_until_a_presence_attaches() {
     detach.call0(&JsValue::NULL).unwrap();
     let again = engine.delegate(plan(1)).unwrap();
     assert_eq!(outcome(&engine, &again).as_deref(), Some("error"));
-}
-
-#[wasm_bindgen(inline_js = "
-export function keepActors(p) {
-  const seen = [];
-  const invoke = p.invoke;
-  p.invoke = function (capability, args, actor) { seen.push(actor); return invoke.call(p, capability, args, actor); };
-  return seen;
-}
-")]
-extern "C" {
-    #[wasm_bindgen(js_name = keepActors)]
-    fn keep_actors(participant: &JsValue) -> js_sys::Array;
 }
 
 #[wasm_bindgen_test]

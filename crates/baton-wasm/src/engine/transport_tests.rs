@@ -2,7 +2,10 @@
 //! scripted transport, AG-UI over `fetch` against the real peer under
 //! `tests/peers/`, deep reads, undo, escalations and surfaces.
 
-use super::tests::{element, manifest, outcome, participant, record, returned, state_of, until};
+use super::tests::{
+    element, focus_inside, log_of, manifest, outcome, participant, pushing_transport, readable,
+    record, returned, state_of, until,
+};
 use super::*;
 use crate::{AgUiTransport, ScriptedTransport};
 use wasm_bindgen_test::*;
@@ -14,48 +17,6 @@ const PEER: &str = match option_env!("BATON_AGUI_PEER") {
     Some(url) => url,
     None => "http://127.0.0.1:47310",
 };
-
-#[wasm_bindgen(inline_js = "
-export function pushingTransport(turns, after) {
-  // Plays `turns` (arrays of baton/1 events), then settles as `after` says:
-  // 'resolve', 'reject', or 'hang' (waits for the abort signal).
-  const log = { requests: [], aborted: 0 };
-  let index = 0;
-  return {
-    log,
-    protocolVersion: 'baton/1',
-    openTurn(request, sink, signal) {
-      log.requests.push(request);
-      signal.addEventListener('abort', () => { log.aborted += 1; });
-      const events = turns[index++] || [];
-      for (const event of events) sink.push(typeof event === 'string' ? event : event);
-      if (after === 'reject') return Promise.reject(new Error('connection reset by peer'));
-      if (after === 'hang') return new Promise((_, reject) => signal.addEventListener('abort', () => reject(new DOMException('aborted', 'AbortError'))));
-      return Promise.resolve();
-    },
-  };
-}
-export function logOf(transport) { return transport.log; }
-export function readable(p, content) {
-  p.read = (name) => Promise.resolve({ name, content });
-  return p;
-}
-export function focusInside(element) {
-  const input = document.createElement('input');
-  element.appendChild(input);
-  input.focus();
-  return input;
-}
-")]
-extern "C" {
-    #[wasm_bindgen(js_name = pushingTransport)]
-    fn pushing_transport(turns: &JsValue, after: &str) -> JsValue;
-    #[wasm_bindgen(js_name = logOf)]
-    fn log_of(transport: &JsValue) -> JsValue;
-    fn readable(participant: &JsValue, content: &str) -> JsValue;
-    #[wasm_bindgen(js_name = focusInside)]
-    fn focus_inside(element: &web_sys::Element) -> web_sys::HtmlElement;
-}
 
 fn js(value: serde_json::Value) -> JsValue {
     js_sys::JSON::parse(&value.to_string()).unwrap()

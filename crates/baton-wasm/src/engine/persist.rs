@@ -1,0 +1,236 @@
+//! The engine's side of persistence: what a step writes, what opening reads
+//! and reconciles, and falling back to memory when IndexedDB fails.
+
+use std::collections::BTreeSet;
+use std::rc::Rc;
+
+use baton_core::{ActorSecret, EngineConfig, EngineSnapshot, JournalRecord, Question, Run, RunId};
+use serde::{Deserialize, Serialize};
+use wasm_bindgen::prelude::*;
+
+use crate::errors::error;
+use crate::store::{hold_lock, lock_name, Batch, Leftover, Row, Store};
+
+/// Where the engine keeps its state.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub(crate) enum StorageMode {
+    /// IndexedDB, falling back to memory if it fails.
+    #[default]
+    Indexeddb,
+    /// Memory only, by choice.
+    Memory,
+}
+
+/// What `engine.storage` reports.
+#[derive(Debug, Clone, Default, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub(crate) struct StorageStatus {
+    /// `indexeddb` while writing there, `memory` otherwise.
+    pub(crate) mode: &'static str,
+    /// Why the engine fell back to memory, if it did.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub(crate) degraded: Option<String>,
+    /// The database.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub(crate) db_name: Option<String>,
+    /// Transactions committed (one per engine step that changed anything).
+    pub(crate) transactions: u32,
+    /// Journal records committed.
+    pub(crate) records: u32,
+    /// Runs other engines left behind that opening reconciled.
+    pub(crate) reconciled: u32,
+}
+
+/// The core engine an `Engine.open` starts with, and where it persists.
+pub(crate) struct Opened {
+    pub(crate) core: baton_core::Engine,
+    pub(crate) store: Option<Rc<Store>>,
+    pub(crate) status: StorageStatus,
+    pub(crate) release: Option<js_sys::Function>,
+}
+
+fn in_memory(config: EngineConfig, key: [u8; 32], degraded: Option<String>) -> Opened {
+    Opened {
+        core: baton_core::Engine::new(config, ActorSecret::new(key)),
+        store: None,
+        status: StorageStatus {
+            mode: "memory",
+            degraded,
+            ..StorageStatus::default()
+        },
+        release: None,
+    }
+}
+
+/// Opens storage for a session. IndexedDB that is unavailable or fails
+/// leaves the engine in memory with the cause; a session another live engine
+/// holds is refused (two engines driving one session would interleave its
+/// runs).
+pub(crate) async fn open(
+    mode: StorageMode,
+    db_name: &str,
+    config: EngineConfig,
+    key: [u8; 32],
+    now: u64,
+) -> Result<Opened, JsValue> {
+    if mode == StorageMode::Memory {
+        return Ok(in_memory(config, key, None));
+    }
+    let store = match Store::open(db_name).await {
+        Ok(store) => store,
+        Err(cause) => return Ok(in_memory(config, key, Some(cause))),
+    };
+    let session = config.session.to_string();
+    let Some(release) = hold_lock(&lock_name(db_name, &session)).await else {
+        store.close();
+        return Err(error(
+            "session-in-use",
+            &format!("another live engine drives session {session} in database {db_name}"),
+        ));
+    };
+    match load(&store, db_name, config.clone(), key, now).await {
+        Ok((core, reconciled)) => Ok(Opened {
+            core,
+            store: Some(Rc::new(store)),
+            status: StorageStatus {
+                mode: "indexeddb",
+                degraded: None,
+                db_name: Some(db_name.to_owned()),
+                reconciled,
+                ..StorageStatus::default()
+            },
+            release: Some(release),
+        }),
+        Err(cause) => {
+            store.close();
+            let _ = release.call0(&JsValue::NULL);
+            Ok(in_memory(config, key, Some(cause)))
+        }
+    }
+}
+
+/// Reads the database's key, this session's live state and what sessions
+/// that are gone left behind; reconciles the latter under their locks.
+async fn load(
+    store: &Store,
+    db_name: &str,
+    config: EngineConfig,
+    fresh: [u8; 32],
+    now: u64,
+) -> Result<(baton_core::Engine, u32), String> {
+    let key = store.secret(fresh).await?;
+    let session = config.session.to_string();
+    let leftovers = store.leftovers().await?;
+    let mut reconciled = 0;
+    let mut own = Leftover::default();
+    for (other, leftover) in leftovers {
+        if other == session {
+            own = leftover;
+            continue;
+        }
+        // A live engine holds its session's lock: its runs are its own.
+        let Some(release) = hold_lock(&lock_name(db_name, &other)).await else {
+            continue;
+        };
+        let swept = sweep(store, &other, leftover, key, now).await;
+        let _ = release.call0(&JsValue::NULL);
+        reconciled += swept?;
+    }
+    own.header = store.header(&session).await?;
+    let core = match &own.header {
+        None => baton_core::Engine::new(config, ActorSecret::new(key)),
+        Some(_) => baton_core::Engine::restore(config, ActorSecret::new(key), snapshot_of(own)?),
+    };
+    Ok((core, reconciled))
+}
+
+/// Ends what a session that is gone left active, and writes the result.
+async fn sweep(
+    store: &Store,
+    session: &str,
+    leftover: Leftover,
+    key: [u8; 32],
+    now: u64,
+) -> Result<u32, String> {
+    let mut ghost = baton_core::Engine::restore(
+        EngineConfig::new(session.to_owned()),
+        ActorSecret::new(key),
+        snapshot_of(leftover)?,
+    );
+    let result = ghost.reconcile(now);
+    let mut records = Vec::new();
+    while let Some(event) = ghost.poll_event() {
+        if let baton_core::Event::Journal(record) = event {
+            records.push(record);
+        }
+    }
+    store.write(batch(&ghost, &records, true)).await?;
+    Ok(result.interrupted + result.expired)
+}
+
+fn snapshot_of(leftover: Leftover) -> Result<EngineSnapshot, String> {
+    let header: EngineSnapshot = match &leftover.header {
+        Some(text) => serde_json::from_str(text).map_err(|e| format!("a stored header: {e}"))?,
+        None => {
+            return Err("live rows of a session without a header".into());
+        }
+    };
+    let runs = leftover
+        .runs
+        .iter()
+        .map(|text| serde_json::from_str::<Run>(text))
+        .collect::<Result<Vec<_>, _>>()
+        .map_err(|e| format!("a stored run: {e}"))?;
+    let questions = leftover
+        .questions
+        .iter()
+        .map(|text| serde_json::from_str::<Question>(text))
+        .collect::<Result<Vec<_>, _>>()
+        .map_err(|e| format!("a stored question: {e}"))?;
+    Ok(header.with_rows(runs, questions))
+}
+
+/// What one step wrote, as rows: its journal records, the current snapshot
+/// of every run they belong to, those runs' questions, and (when asked) the
+/// session's header.
+pub(crate) fn batch(core: &baton_core::Engine, records: &[JournalRecord], header: bool) -> Batch {
+    let session = core.config().session.to_string();
+    let mut out = Batch::default();
+    let mut runs: BTreeSet<RunId> = BTreeSet::new();
+    for record in records {
+        if let Ok(json) = serde_json::to_string(record) {
+            out.records
+                .push((record.run.to_string(), record.revision, json));
+        }
+        runs.insert(record.run.clone());
+    }
+    for id in &runs {
+        if let Some(run) = core.run(id) {
+            if let Ok(data) = serde_json::to_string(run) {
+                out.runs.push(Row {
+                    id: id.to_string(),
+                    session: session.clone(),
+                    live: !run.state().is_terminal(),
+                    data,
+                });
+            }
+        }
+    }
+    for question in core.questions().filter(|q| runs.contains(&q.run)) {
+        if let Ok(data) = serde_json::to_string(question) {
+            out.questions.push(Row {
+                id: question.id.to_string(),
+                session: session.clone(),
+                live: question.state.is_open(),
+                data,
+            });
+        }
+    }
+    if header || !out.records.is_empty() {
+        if let Ok(json) = serde_json::to_string(&core.header()) {
+            out.header = Some((session, json));
+        }
+    }
+    out
+}

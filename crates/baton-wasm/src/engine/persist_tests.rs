@@ -1,0 +1,288 @@
+//! Persistence in the real browser: real IndexedDB, real Web Locks.
+
+use super::tests::{
+    count_readwrite_transactions, element, fill_the_disk, hanging_transport, hide_indexed_db,
+    keep_actors, manifest, outcome, participant, plan, record, returned, settle, unique_name,
+    until,
+};
+use super::*;
+use wasm_bindgen_test::*;
+
+wasm_bindgen_test_configure!(run_in_browser);
+
+async fn open_on(db: &str, session: &str, transport: Option<&JsValue>) -> Result<Engine, JsValue> {
+    let options = js_sys::JSON::parse(
+        &serde_json::json!({"appName": "Board", "ceiling": "auto", "dbName": db, "session": session})
+            .to_string(),
+    )
+    .unwrap();
+    if let Some(transport) = transport {
+        js_sys::Reflect::set(&options, &"transport".into(), transport).unwrap();
+    }
+    Engine::open(options).await
+}
+
+fn storage(engine: &Engine) -> serde_json::Value {
+    serde_wasm_bindgen::from_value(engine.storage().unwrap()).unwrap()
+}
+
+async fn history(engine: &Engine, run: &str) -> Vec<serde_json::Value> {
+    let value = JsFuture::from(engine.history(run)).await.unwrap();
+    serde_wasm_bindgen::from_value(value).unwrap()
+}
+
+/// Waits until every step is written.
+async fn written(engine: &Engine) {
+    assert!(
+        until(|| engine.inner.borrow().writes_in_flight == 0).await,
+        "the writes finished"
+    );
+}
+
+fn agent_delegation() -> JsValue {
+    js_sys::JSON::parse(
+        &serde_json::json!({
+            "intent": "Think it over", "autonomy": "auto",
+            "budget": {"maxTurns": 2, "maxCalls": 4, "runDeadlineMs": 600_000, "turnDeadlineMs": 600_000}
+        })
+        .to_string(),
+    )
+    .unwrap()
+}
+
+fn kinds(records: &[serde_json::Value]) -> Vec<String> {
+    records
+        .iter()
+        .map(|r| r["entry"]["kind"].as_str().unwrap_or_default().to_owned())
+        .collect()
+}
+
+#[wasm_bindgen_test]
+async fn records_survive_closing_and_reopening_the_engine() {
+    let db = unique_name("baton-test");
+    let engine = open_on(&db, "s-reopen", None).await.unwrap();
+    assert_eq!(storage(&engine)["mode"], "indexeddb");
+    let board = participant(&element().into(), 0, 0);
+    engine.register(manifest(), board.clone()).unwrap();
+    let actors = keep_actors(&board);
+    let run = engine.delegate(plan(3)).unwrap();
+    assert_eq!(returned(&engine, &run).await.as_deref(), Some("completed"));
+    let before = history(&engine, &run).await;
+    let in_memory: Vec<serde_json::Value> =
+        serde_wasm_bindgen::from_value(engine.journal(&run).unwrap()).unwrap();
+    assert_eq!(
+        before, in_memory,
+        "what was written is what the engine journalled"
+    );
+    let revisions: Vec<u64> = before
+        .iter()
+        .map(|r| r["revision"].as_u64().unwrap())
+        .collect();
+    assert_eq!(
+        revisions,
+        (1..=before.len() as u64).collect::<Vec<_>>(),
+        "gap-free"
+    );
+    let reference = actors.get(0).as_string().unwrap();
+    engine.close();
+
+    let reopened = open_on(&db, "s-reopen", None).await.unwrap();
+    let after = history(&reopened, &run).await;
+    assert_eq!(after, before, "nothing lost, nothing duplicated");
+    // References minted before the reload still resolve (the key persists).
+    assert!(!reopened.resolve_actor(&reference).unwrap().is_null());
+    // New runs continue the numbering.
+    let next = reopened.delegate(plan(1)).unwrap();
+    assert_ne!(next, run);
+}
+
+#[wasm_bindgen_test]
+async fn reconcile_returns_runs_a_reload_interrupted() {
+    let db = unique_name("baton-test");
+    let transport = hanging_transport();
+    let engine = open_on(&db, "s-reload", Some(&transport)).await.unwrap();
+    engine
+        .register(manifest(), participant(&element().into(), 0, 0))
+        .unwrap();
+    let run = engine.delegate(agent_delegation()).unwrap();
+    written(&engine).await;
+    assert_eq!(
+        outcome(&engine, &run),
+        None,
+        "active when the page goes away"
+    );
+    drop(engine);
+
+    let reloaded = open_on(&db, "s-reload", Some(&transport)).await.unwrap();
+    let state: serde_json::Value =
+        serde_wasm_bindgen::from_value(reloaded.state(&run).unwrap()).unwrap();
+    assert_eq!(state["outcome"], "aborted", "{state}");
+    assert_eq!(state["reason"]["kind"], "interrupted", "{state}");
+    written(&reloaded).await;
+    let records = history(&reloaded, &run).await;
+    assert_eq!(
+        records.last().unwrap()["entry"]["to"]["reason"]["kind"],
+        "interrupted"
+    );
+    assert!(reloaded
+        .inner
+        .borrow()
+        .announced
+        .iter()
+        .any(|m| m.contains("interrupted")));
+}
+
+#[wasm_bindgen_test]
+async fn a_session_that_is_gone_is_reconciled_by_the_next_engine_and_a_live_one_is_not() {
+    let db = unique_name("baton-test");
+    let transport = hanging_transport();
+    let gone = open_on(&db, "s-gone", Some(&transport)).await.unwrap();
+    gone.register(manifest(), participant(&element().into(), 0, 0))
+        .unwrap();
+    let lost_run = gone.delegate(agent_delegation()).unwrap();
+    written(&gone).await;
+    drop(gone);
+
+    let live = open_on(&db, "s-live", Some(&transport)).await.unwrap();
+    live.register(manifest(), participant(&element().into(), 0, 0))
+        .unwrap();
+    let live_run = live.delegate(agent_delegation()).unwrap();
+    written(&live).await;
+    assert_eq!(storage(&live)["reconciled"], 1, "the session that is gone");
+
+    // A second tab: it must not touch the live tab's run.
+    let other = open_on(&db, "s-other", Some(&transport)).await.unwrap();
+    assert_eq!(storage(&other)["reconciled"], 0);
+    settle(50).await;
+    assert_eq!(
+        outcome(&live, &live_run),
+        None,
+        "the live tab's run goes on"
+    );
+    let records = history(&other, &lost_run).await;
+    assert_eq!(
+        records.last().unwrap()["entry"]["to"]["reason"]["kind"],
+        "interrupted"
+    );
+    let revisions: Vec<u64> = records
+        .iter()
+        .map(|r| r["revision"].as_u64().unwrap())
+        .collect();
+    assert_eq!(revisions, (1..=records.len() as u64).collect::<Vec<_>>());
+
+    // One session, one live engine.
+    let thrown = open_on(&db, "s-live", None).await.err().unwrap();
+    assert_eq!(
+        get(&thrown, "code").as_string().as_deref(),
+        Some("session-in-use")
+    );
+}
+
+#[wasm_bindgen_test]
+async fn group_commit_writes_one_step_in_one_transaction() {
+    let db = unique_name("baton-test");
+    let transport = hanging_transport();
+    let engine = open_on(&db, "s-group", Some(&transport)).await.unwrap();
+    engine
+        .register(manifest(), participant(&element().into(), 0, 0))
+        .unwrap();
+    let runs: Vec<String> = (0..5)
+        .map(|_| engine.delegate(agent_delegation()).unwrap())
+        .collect();
+    written(&engine).await;
+    let counter = count_readwrite_transactions();
+    let records_before = storage(&engine)["records"].as_u64().unwrap();
+    // One step ends five runs.
+    assert_eq!(engine.kill_all(), 5);
+    written(&engine).await;
+    let transactions = get(&counter, "count").as_f64().unwrap();
+    let restore: js_sys::Function = get(&counter, "restore").unchecked_into();
+    restore.call0(&JsValue::NULL).unwrap();
+    let written_now = storage(&engine)["records"].as_u64().unwrap() - records_before;
+    assert!(
+        written_now >= 5,
+        "{written_now} records, at least one per run"
+    );
+    assert_eq!(
+        transactions, 1.0,
+        "{written_now} records in one transaction"
+    );
+    for run in &runs {
+        let records = history(&engine, run).await;
+        assert_eq!(
+            records.last().unwrap()["entry"]["to"]["reason"]["kind"],
+            "kill"
+        );
+    }
+}
+
+#[wasm_bindgen_test]
+async fn ag_50_without_indexeddb_the_engine_runs_in_memory_and_says_so() {
+    let restore = hide_indexed_db();
+    let opened = open_on(&unique_name("baton-test"), "s-none", None).await;
+    restore.call0(&JsValue::NULL).unwrap();
+    let engine = opened.unwrap();
+    let status = storage(&engine);
+    assert_eq!(status["mode"], "memory");
+    assert!(
+        status["degraded"]
+            .as_str()
+            .unwrap_or_default()
+            .contains("unavailable"),
+        "{status}"
+    );
+    let events = record(&engine, Some("storage-degraded"));
+    assert_eq!(events.length(), 1, "a subscriber learns it at once");
+    let board = participant(&element().into(), 0, 0);
+    engine.register(manifest(), board.clone()).unwrap();
+    let run = engine.delegate(plan(2)).unwrap();
+    assert_eq!(returned(&engine, &run).await.as_deref(), Some("completed"));
+    assert!(js_sys::Array::from(&engine.journal(&run).unwrap()).length() > 5);
+}
+
+#[wasm_bindgen_test]
+async fn a_full_disk_degrades_to_memory_and_loses_nothing() {
+    let engine = open_on(&unique_name("baton-test"), "s-full", None)
+        .await
+        .unwrap();
+    let events = record(&engine, Some("storage-degraded"));
+    let board = participant(&element().into(), 0, 0);
+    engine.register(manifest(), board.clone()).unwrap();
+    let restore = fill_the_disk();
+    let run = engine.delegate(plan(3)).unwrap();
+    let ended = returned(&engine, &run).await;
+    restore.call0(&JsValue::NULL).unwrap();
+    assert_eq!(ended.as_deref(), Some("completed"), "the run went on");
+    assert_eq!(events.length(), 1, "said once");
+    let cause = get(&events.get(0), "cause").as_string().unwrap_or_default();
+    assert!(cause.contains("QuotaExceededError"), "{cause}");
+    assert_eq!(storage(&engine)["mode"], "memory");
+    let journal: Vec<serde_json::Value> =
+        serde_wasm_bindgen::from_value(engine.journal(&run).unwrap()).unwrap();
+    assert!(
+        kinds(&journal)
+            .iter()
+            .filter(|k| *k == "call-dispatched")
+            .count()
+            == 3
+    );
+    // Later steps stay in memory and the history is still complete there.
+    assert_eq!(history(&engine, &run).await, journal);
+}
+
+#[wasm_bindgen_test]
+async fn storage_memory_is_a_choice_not_a_failure() {
+    let options = js_sys::JSON::parse(r#"{"storage": "memory"}"#).unwrap();
+    let engine = Engine::open(options).await.unwrap();
+    let status = storage(&engine);
+    assert_eq!(status["mode"], "memory");
+    assert!(status.get("degraded").is_none());
+    let thrown = Engine::open(js_sys::JSON::parse(r#"{"storage": "disk"}"#).unwrap())
+        .await
+        .err()
+        .unwrap();
+    assert_eq!(
+        get(&thrown, "code").as_string().as_deref(),
+        Some("invalid-options")
+    );
+}

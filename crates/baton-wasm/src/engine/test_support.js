@@ -1,0 +1,106 @@
+// Helpers of the browser tests (crates/baton-wasm/src/engine/*tests.rs):
+// participants with recorded behaviour, transports, and patches of browser
+// APIs that simulate failures. One module, so the test page loads one file.
+
+export function participant(element, delayMs, failOn) {
+  const state = { titles: {}, applied: 0, marks: 0, reverted: [] };
+  return {
+    element,
+    state,
+    history: {
+      mark() { state.marks += 1; return 'mark-' + state.marks; },
+      revertTo(token) { state.reverted.push(token); state.titles = {}; },
+    },
+    invoke(capability, args, actor) {
+      if (typeof actor !== 'string' || !actor.startsWith('baton1.')) throw new Error('no actor reference');
+      const apply = () => {
+        state.applied += 1;
+        if (state.applied === failOn) throw new Error('the server said no');
+        state.titles[args.id] = args.title;
+        return { renamed: args.id };
+      };
+      if (delayMs === 0) return apply();
+      return new Promise((resolve, reject) => setTimeout(() => { try { resolve(apply()); } catch (e) { reject(e); } }, delayMs));
+    },
+  };
+}
+export function stateOf(p) { return p.state; }
+export function spyOnKeydown() {
+  const spy = { live: 0 };
+  const add = document.addEventListener, remove = document.removeEventListener;
+  document.addEventListener = function (type, fn, opts) { if (type === 'keydown') spy.live += 1; return add.call(this, type, fn, opts); };
+  document.removeEventListener = function (type, fn, opts) { if (type === 'keydown') spy.live -= 1; return remove.call(this, type, fn, opts); };
+  spy.restore = () => { document.addEventListener = add; document.removeEventListener = remove; };
+  return spy;
+}
+export function sleep(ms) { return new Promise((resolve) => setTimeout(resolve, ms)); }
+
+export function keepActors(p) {
+  const seen = [];
+  const invoke = p.invoke;
+  p.invoke = function (capability, args, actor) { seen.push(actor); return invoke.call(p, capability, args, actor); };
+  return seen;
+}
+
+export function pushingTransport(turns, after) {
+  // Plays `turns` (arrays of baton/1 events), then settles as `after` says:
+  // 'resolve', 'reject', or 'hang' (waits for the abort signal).
+  const log = { requests: [], aborted: 0 };
+  let index = 0;
+  return {
+    log,
+    protocolVersion: 'baton/1',
+    openTurn(request, sink, signal) {
+      log.requests.push(request);
+      signal.addEventListener('abort', () => { log.aborted += 1; });
+      const events = turns[index++] || [];
+      for (const event of events) sink.push(typeof event === 'string' ? event : event);
+      if (after === 'reject') return Promise.reject(new Error('connection reset by peer'));
+      if (after === 'hang') return new Promise((_, reject) => signal.addEventListener('abort', () => reject(new DOMException('aborted', 'AbortError'))));
+      return Promise.resolve();
+    },
+  };
+}
+export function logOf(transport) { return transport.log; }
+export function readable(p, content) {
+  p.read = (name) => Promise.resolve({ name, content });
+  return p;
+}
+export function focusInside(element) {
+  const input = document.createElement('input');
+  element.appendChild(input);
+  input.focus();
+  return input;
+}
+
+export function hangingTransport() {
+  return {
+    protocolVersion: 'baton/1',
+    openTurn(request, sink, signal) {
+      sink.push({ type: 'turn-started' });
+      return new Promise((_, reject) => signal.addEventListener('abort', () => reject(new Error('aborted'))));
+    },
+  };
+}
+export function countReadwriteTransactions() {
+  const counter = { count: 0 };
+  const original = IDBDatabase.prototype.transaction;
+  IDBDatabase.prototype.transaction = function (names, mode, ...rest) {
+    if (mode === 'readwrite') counter.count += 1;
+    return original.call(this, names, mode, ...rest);
+  };
+  counter.restore = () => { IDBDatabase.prototype.transaction = original; };
+  return counter;
+}
+export function hideIndexedDb() {
+  const descriptor = Object.getOwnPropertyDescriptor(window, 'indexedDB')
+    || Object.getOwnPropertyDescriptor(Object.getPrototypeOf(window), 'indexedDB');
+  Object.defineProperty(window, 'indexedDB', { configurable: true, get() { throw new DOMException('storage is disabled', 'SecurityError'); } });
+  return () => { delete window.indexedDB; if (!('indexedDB' in window)) Object.defineProperty(window, 'indexedDB', descriptor); };
+}
+export function fillTheDisk() {
+  const put = IDBObjectStore.prototype.put;
+  IDBObjectStore.prototype.put = function () { throw new DOMException('the quota is used up', 'QuotaExceededError'); };
+  return () => { IDBObjectStore.prototype.put = put; };
+}
+export function uniqueName(prefix) { return prefix + '-' + crypto.randomUUID(); }

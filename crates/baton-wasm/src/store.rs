@@ -1,0 +1,447 @@
+//! Persistence in IndexedDB (through the `idb` crate).
+//!
+//! One database holds every session of an origin:
+//!
+//! | store       | key                 | value                                         |
+//! | ---         | ---                 | ---                                           |
+//! | `meta`      | `"secret"`          | the actor-reference key, hex                  |
+//! | `sessions`  | session id          | the engine's header (counters, quota, grants) |
+//! | `runs`      | `id` (in the row)   | `{id, session, live, data}`: a run's snapshot |
+//! | `journal`   | `[run, revision]`   | one journal record, JSON text                 |
+//! | `questions` | `id` (in the row)   | `{id, session, open, data}`: one question     |
+//!
+//! `runs.live` and `questions.open` are indexed, so opening reads what is
+//! live — never the history. Every engine step is one transaction over the
+//! stores it touches (group commit); the values are built before the
+//! transaction opens, so nothing but IndexedDB requests happens inside it.
+//! Rows are keyed, so writing a step twice never duplicates a record.
+
+use std::rc::Rc;
+
+use idb::event::DatabaseEvent;
+use idb::{Database, Factory, KeyPath, KeyRange, ObjectStoreParams, Query, TransactionMode};
+use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
+
+/// The schema's version; bumping it is a migration.
+const VERSION: u32 = 1;
+const META: &str = "meta";
+const SESSIONS: &str = "sessions";
+const RUNS: &str = "runs";
+const JOURNAL: &str = "journal";
+const QUESTIONS: &str = "questions";
+/// How long an open may stay blocked by another connection's version
+/// change before the engine gives up and runs in memory.
+const BLOCKED_GRACE_MS: u32 = 1_000;
+
+/// An open database.
+#[derive(Debug)]
+pub(crate) struct Store {
+    db: Database,
+    /// The same connection, for closing it from its own callbacks.
+    raw: web_sys::IdbDatabase,
+}
+
+/// A row of the `runs` or `questions` store.
+#[derive(Debug, Clone)]
+pub(crate) struct Row {
+    /// The run or question id.
+    pub(crate) id: String,
+    /// The session that owns it.
+    pub(crate) session: String,
+    /// Whether it is live (an active run, an open question).
+    pub(crate) live: bool,
+    /// Its serde JSON.
+    pub(crate) data: String,
+}
+
+/// What one engine step writes.
+#[derive(Debug, Default)]
+pub(crate) struct Batch {
+    /// The session header, as JSON.
+    pub(crate) header: Option<(String, String)>,
+    /// `(run, revision, record JSON)`.
+    pub(crate) records: Vec<(String, u64, String)>,
+    pub(crate) runs: Vec<Row>,
+    pub(crate) questions: Vec<Row>,
+}
+
+impl Batch {
+    pub(crate) fn is_empty(&self) -> bool {
+        self.header.is_none()
+            && self.records.is_empty()
+            && self.runs.is_empty()
+            && self.questions.is_empty()
+    }
+}
+
+/// What a session left behind: its header and its live rows.
+#[derive(Debug, Default)]
+pub(crate) struct Leftover {
+    pub(crate) header: Option<String>,
+    pub(crate) runs: Vec<String>,
+    pub(crate) questions: Vec<String>,
+}
+
+fn cause(error: impl std::fmt::Display) -> String {
+    error.to_string()
+}
+
+impl Store {
+    /// Opens (creating or upgrading) the database. The error is the cause
+    /// the engine reports when it falls back to memory.
+    pub(crate) async fn open(name: &str) -> Result<Store, String> {
+        let factory = Factory::new().map_err(|e| format!("IndexedDB is unavailable: {e}"))?;
+        let mut request = factory
+            .open(name, Some(VERSION))
+            .map_err(|e| format!("IndexedDB refused to open `{name}`: {e}"))?;
+        request.on_upgrade_needed(|event| {
+            let Ok(db) = event.database() else {
+                return;
+            };
+            let names = db.store_names();
+            let has = |store: &str| names.iter().any(|n| n == store);
+            for store in [META, SESSIONS, JOURNAL] {
+                if !has(store) {
+                    let _ = db.create_object_store(store, ObjectStoreParams::new());
+                }
+            }
+            for (store, flag) in [(RUNS, "live"), (QUESTIONS, "open")] {
+                if !has(store) {
+                    let mut params = ObjectStoreParams::new();
+                    params.key_path(Some(KeyPath::new_single("id")));
+                    if let Ok(created) = db.create_object_store(store, params) {
+                        let _ = created.create_index(flag, KeyPath::new_single(flag), None);
+                    }
+                }
+            }
+        });
+        // A version change held up by another connection must not hang
+        // `Engine.open`: after a grace period the engine runs in memory.
+        let blocked = Rc::new(std::cell::Cell::new(false));
+        let flag = Rc::clone(&blocked);
+        request.on_blocked(move |_| flag.set(true));
+        let outcome: Rc<std::cell::RefCell<Option<Result<Database, String>>>> = Rc::default();
+        let (promise, resolve) = signal();
+        {
+            let outcome = Rc::clone(&outcome);
+            let resolve = resolve.clone();
+            wasm_bindgen_futures::spawn_local(async move {
+                let opened = request
+                    .await
+                    .map_err(|e| format!("IndexedDB could not open: {e}"));
+                if outcome.borrow().is_some() {
+                    // Given up on already: close what arrived late.
+                    if let Ok(db) = &opened {
+                        db.close();
+                    }
+                    return;
+                }
+                *outcome.borrow_mut() = Some(opened);
+                let _ = resolve.call0(&JsValue::NULL);
+            });
+        }
+        {
+            let outcome = Rc::clone(&outcome);
+            wasm_bindgen_futures::spawn_local(async move {
+                loop {
+                    gloo_timers::future::TimeoutFuture::new(BLOCKED_GRACE_MS).await;
+                    if outcome.borrow().is_some() {
+                        return;
+                    }
+                    if blocked.get() {
+                        *outcome.borrow_mut() = Some(Err(
+                            "IndexedDB is blocked by a version change another page has not let through"
+                                .into(),
+                        ));
+                        let _ = resolve.call0(&JsValue::NULL);
+                        return;
+                    }
+                }
+            });
+        }
+        let _ = wasm_bindgen_futures::JsFuture::from(promise).await;
+        let db = outcome
+            .borrow_mut()
+            .take()
+            .unwrap_or_else(|| Err("IndexedDB did not answer".into()))?;
+        // Keep the marker so a late success is closed, not kept.
+        *outcome.borrow_mut() = Some(Err(String::new()));
+        let raw: web_sys::IdbDatabase = db.into();
+        Ok(Store {
+            db: Database::from(raw.clone()),
+            raw,
+        })
+    }
+
+    /// Closes the connection when the database wants to upgrade, calling
+    /// `lost` so the engine can fall back to memory.
+    pub(crate) fn on_version_change(&mut self, lost: impl Fn() + 'static) {
+        let raw = self.raw.clone();
+        self.db.on_version_change(move |_| {
+            raw.close();
+            lost();
+        });
+    }
+
+    /// The actor-reference key of this database, created on first use.
+    pub(crate) async fn secret(&self, fresh: [u8; 32]) -> Result<[u8; 32], String> {
+        let tx = self
+            .db
+            .transaction(&[META], TransactionMode::ReadWrite)
+            .map_err(cause)?;
+        let store = tx.object_store(META).map_err(cause)?;
+        let key = JsValue::from_str("secret");
+        let existing = store
+            .get(Query::from(key.clone()))
+            .map_err(cause)?
+            .await
+            .map_err(cause)?;
+        let decoded = existing
+            .and_then(|value| value.as_string())
+            .and_then(|hex| decode(&hex));
+        let secret = match decoded {
+            Some(secret) => secret,
+            None => {
+                store
+                    .put(&JsValue::from_str(&encode(&fresh)), Some(&key))
+                    .map_err(cause)?;
+                fresh
+            }
+        };
+        tx.commit().map_err(cause)?.await.map_err(cause)?;
+        Ok(secret)
+    }
+
+    /// Every session that has live runs or open questions, with its rows.
+    pub(crate) async fn leftovers(&self) -> Result<Vec<(String, Leftover)>, String> {
+        let tx = self
+            .db
+            .transaction(&[SESSIONS, RUNS, QUESTIONS], TransactionMode::ReadOnly)
+            .map_err(cause)?;
+        let live = Query::from(JsValue::from_f64(1.0));
+        let runs = tx
+            .object_store(RUNS)
+            .and_then(|s| s.index("live"))
+            .map_err(cause)?
+            .get_all(Some(live.clone()), None)
+            .map_err(cause)?
+            .await
+            .map_err(cause)?;
+        let questions = tx
+            .object_store(QUESTIONS)
+            .and_then(|s| s.index("open"))
+            .map_err(cause)?
+            .get_all(Some(live), None)
+            .map_err(cause)?
+            .await
+            .map_err(cause)?;
+        let mut sessions: std::collections::BTreeMap<String, Leftover> = Default::default();
+        for (rows, is_run) in [(runs, true), (questions, false)] {
+            for row in rows {
+                let session = field(&row, "session");
+                let data = field(&row, "data");
+                let entry = sessions.entry(session).or_default();
+                if is_run {
+                    entry.runs.push(data);
+                } else {
+                    entry.questions.push(data);
+                }
+            }
+        }
+        let headers = tx.object_store(SESSIONS).map_err(cause)?;
+        for (session, leftover) in sessions.iter_mut() {
+            leftover.header = headers
+                .get(Query::from(JsValue::from_str(session)))
+                .map_err(cause)?
+                .await
+                .map_err(cause)?
+                .and_then(|value| value.as_string());
+        }
+        Ok(sessions.into_iter().collect())
+    }
+
+    /// The header of one session, if it was ever written.
+    pub(crate) async fn header(&self, session: &str) -> Result<Option<String>, String> {
+        let tx = self
+            .db
+            .transaction(&[SESSIONS], TransactionMode::ReadOnly)
+            .map_err(cause)?;
+        let value = tx
+            .object_store(SESSIONS)
+            .map_err(cause)?
+            .get(Query::from(JsValue::from_str(session)))
+            .map_err(cause)?
+            .await
+            .map_err(cause)?;
+        Ok(value.and_then(|value| value.as_string()))
+    }
+
+    /// A run's journal records, oldest first, as JSON text.
+    pub(crate) async fn journal(&self, run: &str) -> Result<Vec<String>, String> {
+        let tx = self
+            .db
+            .transaction(&[JOURNAL], TransactionMode::ReadOnly)
+            .map_err(cause)?;
+        let lower: JsValue = js_sys::Array::of2(&run.into(), &JsValue::from_f64(0.0)).into();
+        let upper: JsValue = js_sys::Array::of2(&run.into(), &JsValue::from_f64(f64::MAX)).into();
+        let range = KeyRange::bound(&lower, &upper, None, None).map_err(cause)?;
+        let values = tx
+            .object_store(JOURNAL)
+            .map_err(cause)?
+            .get_all(Some(Query::from(range)), None)
+            .map_err(cause)?
+            .await
+            .map_err(cause)?;
+        Ok(values.into_iter().filter_map(|v| v.as_string()).collect())
+    }
+
+    /// Writes one engine step in one transaction and waits for it to
+    /// commit. Every value is built before the transaction opens.
+    pub(crate) async fn write(&self, batch: Batch) -> Result<(), String> {
+        let header = batch
+            .header
+            .map(|(session, json)| (JsValue::from_str(&session), JsValue::from_str(&json)));
+        let records: Vec<(JsValue, JsValue)> = batch
+            .records
+            .iter()
+            .map(|(run, revision, json)| {
+                let key = js_sys::Array::of2(&run.into(), &JsValue::from_f64(*revision as f64));
+                (key.into(), JsValue::from_str(json))
+            })
+            .collect();
+        let runs: Vec<JsValue> = batch
+            .runs
+            .iter()
+            .map(|row| row_value(row, "live"))
+            .collect();
+        let questions: Vec<JsValue> = batch
+            .questions
+            .iter()
+            .map(|row| row_value(row, "open"))
+            .collect();
+        let tx = self
+            .db
+            .transaction(
+                &[SESSIONS, RUNS, JOURNAL, QUESTIONS],
+                TransactionMode::ReadWrite,
+            )
+            .map_err(cause)?;
+        if let Some((key, value)) = &header {
+            tx.object_store(SESSIONS)
+                .and_then(|store| store.put(value, Some(key)))
+                .map_err(cause)?;
+        }
+        let journal = tx.object_store(JOURNAL).map_err(cause)?;
+        for (key, value) in &records {
+            journal.put(value, Some(key)).map_err(cause)?;
+        }
+        let store = tx.object_store(RUNS).map_err(cause)?;
+        for value in &runs {
+            store.put(value, None).map_err(cause)?;
+        }
+        let store = tx.object_store(QUESTIONS).map_err(cause)?;
+        for value in &questions {
+            store.put(value, None).map_err(cause)?;
+        }
+        let result = tx.commit().map_err(cause)?.await.map_err(cause)?;
+        if result.is_committed() {
+            Ok(())
+        } else {
+            Err("the transaction was aborted".into())
+        }
+    }
+
+    pub(crate) fn close(&self) {
+        self.db.close();
+    }
+}
+
+fn row_value(row: &Row, flag: &str) -> JsValue {
+    let object = js_sys::Object::new();
+    let set = |key: &str, value: JsValue| {
+        let _ = js_sys::Reflect::set(&object, &key.into(), &value);
+    };
+    set("id", JsValue::from_str(&row.id));
+    set("session", JsValue::from_str(&row.session));
+    set(flag, JsValue::from_f64(if row.live { 1.0 } else { 0.0 }));
+    set("data", JsValue::from_str(&row.data));
+    object.into()
+}
+
+fn field(row: &JsValue, key: &str) -> String {
+    js_sys::Reflect::get(row, &key.into())
+        .ok()
+        .and_then(|value| value.as_string())
+        .unwrap_or_default()
+}
+
+/// A promise and the function that resolves it.
+fn signal() -> (js_sys::Promise, js_sys::Function) {
+    let mut resolver = None;
+    let promise = js_sys::Promise::new(&mut |resolve, _| resolver = Some(resolve));
+    let resolve = resolver.unwrap_or_else(|| js_sys::Function::new_no_args(""));
+    (promise, resolve)
+}
+
+fn encode(bytes: &[u8; 32]) -> String {
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+fn decode(hex: &str) -> Option<[u8; 32]> {
+    let mut out = [0u8; 32];
+    if hex.len() != 64 {
+        return None;
+    }
+    for (i, byte) in out.iter_mut().enumerate() {
+        *byte = u8::from_str_radix(hex.get(2 * i..2 * i + 2)?, 16).ok()?;
+    }
+    Some(out)
+}
+
+#[wasm_bindgen(inline_js = "
+export function holdLock(name) {
+  // Resolves to a function that releases the lock, or to null when another
+  // holder has it. Without Web Locks every lock is free.
+  if (!globalThis.navigator || !navigator.locks) return Promise.resolve(() => {});
+  return new Promise((granted) => {
+    navigator.locks
+      .request(name, { ifAvailable: true }, (lock) => {
+        if (!lock) { granted(null); return undefined; }
+        return new Promise((release) => granted(release));
+      })
+      .catch(() => granted(null));
+  });
+}
+")]
+extern "C" {
+    #[wasm_bindgen(js_name = holdLock)]
+    fn hold_lock_js(name: &str) -> js_sys::Promise;
+}
+
+/// Takes the Web Lock named `name` if it is free: `Some(release)` while
+/// held, `None` when another live engine holds it.
+pub(crate) async fn hold_lock(name: &str) -> Option<js_sys::Function> {
+    let granted = wasm_bindgen_futures::JsFuture::from(hold_lock_js(name))
+        .await
+        .ok()?;
+    granted.dyn_into::<js_sys::Function>().ok()
+}
+
+/// The lock a live engine holds for its session.
+pub(crate) fn lock_name(db: &str, session: &str) -> String {
+    format!("baton:{db}:{session}")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use wasm_bindgen_test::*;
+
+    #[wasm_bindgen_test]
+    fn secrets_round_trip_through_hex() {
+        let secret = [7u8; 32];
+        assert_eq!(decode(&encode(&secret)), Some(secret));
+        assert_eq!(decode("zz"), None);
+    }
+}
