@@ -35,6 +35,8 @@ export type BatonErrorCode =
   | "invalid-resolution"
   | "transport-lost"
   | "undo-refused"
+  | "session-in-use"
+  | "storage-failed"
   | "closed"
   | "internal"
   | "no-window"
@@ -769,6 +771,26 @@ export interface OpenOptions {
   transport?: Transport;
   /** Where the page's one live region goes when it is created; `document.body` by default. */
   liveRegionParent?: Element;
+  /** `indexeddb` (default; falls back to memory and says so) or `memory`. */
+  storage?: "indexeddb" | "memory";
+  /** The IndexedDB database; `baton` by default. Every session of the origin may share it. */
+  dbName?: string;
+}
+
+/** Where an engine keeps its state (`engine.storage`). */
+export interface StorageStatus {
+  /** `indexeddb` while writing there; `memory` by choice or after a failure. */
+  readonly mode: "indexeddb" | "memory";
+  /** Why the engine fell back to memory, if it did. */
+  readonly degraded?: string;
+  /** The database, when IndexedDB is used. */
+  readonly dbName?: string;
+  /** Transactions committed: one per engine step that changed anything (group commit). */
+  readonly transactions: number;
+  /** Journal records committed. */
+  readonly records: number;
+  /** Runs that sessions no longer alive had left active, ended `interrupted` when this engine opened. */
+  readonly reconciled: number;
 }
 
 /** A Baton engine in the page: it holds the custody of every delegation. */
@@ -816,8 +838,12 @@ export class Engine {
   revision(run: RunId): number;
   /** The review sheet of a run under review, or `null`. */
   review(run: RunId): ReviewSheet | null;
-  /** A run's journal records, oldest first. */
+  /** A run's journal records, oldest first (this page load's runs). */
   journal(run: RunId): JournalRecord[];
+  /** A run's whole journal from IndexedDB, runs of earlier page loads included. */
+  history(run: RunId): Promise<JournalRecord[]>;
+  /** Where the engine keeps its state. */
+  readonly storage: StorageStatus;
   /** The session's questions. */
   questions(): Question[];
   /** What an actor reference names, or `null` for one this engine did not mint (AG-33). */

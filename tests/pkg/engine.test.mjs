@@ -610,3 +610,40 @@ test("a participant may call back into the engine from inside invoke, even to st
   assert.equal(result.state.outcome, "aborted");
   assert.equal(result.state.reason.kind, "user-interrupt");
 });
+
+test("a reload loses nothing: the journal and the actor key survive in IndexedDB, and a run the reload cut off returns interrupted", { timeout: TIMEOUT }, async () => {
+  const page = await browser.newPage();
+  try {
+    await page.goto(`${server.url}/tests/pkg/page.html`);
+    const before = await page.evaluate(async (manifest) => {
+      const baton = await import("baton-engine");
+      await baton.default();
+      const hanging = { protocolVersion: "baton/1", openTurn: (request, sink) => { sink.push({ type: "turn-started" }); return new Promise(() => {}); } };
+      const engine = await baton.Engine.open({ appName: "Board", ceiling: "auto", dbName: "reload-test", session: "tab", transport: hanging });
+      const actors = [];
+      engine.register(manifest, {
+        history: { mark: () => "m", revertTo() {} },
+        invoke(capability, args, actor) { actors.push(actor); return { ok: true }; },
+      });
+      const done = engine.delegate({ intent: "Rename", autonomy: "auto", plan: [{ capability: "tasks.rename", arguments: { id: "a", title: "T" } }] });
+      for (let i = 0; i < 200 && engine.state(done).state !== "returned"; i++) await new Promise((r) => setTimeout(r, 10));
+      const cut = engine.delegate({ intent: "Think", autonomy: "auto" });
+      await new Promise((r) => setTimeout(r, 200));
+      return { done, cut, journal: engine.journal(done), actor: actors[0], storage: engine.storage };
+    }, TASKS);
+    assert.equal(before.storage.mode, "indexeddb");
+    await page.reload();
+    const after = await page.evaluate(async ({ done, cut, actor }) => {
+      const baton = await import("baton-engine");
+      await baton.default();
+      const engine = await baton.Engine.open({ appName: "Board", dbName: "reload-test", session: "tab" });
+      return { journal: await engine.history(done), cut: engine.state(cut), actor: engine.resolveActor(actor) };
+    }, before);
+    assert.deepEqual(after.journal, before.journal, "every record, none twice");
+    assert.equal(after.cut.state, "returned");
+    assert.equal(after.cut.reason.kind, "interrupted");
+    assert.equal(after.actor.run, before.done, "a reference minted before the reload still resolves");
+  } finally {
+    await page.close();
+  }
+});

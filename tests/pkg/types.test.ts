@@ -373,6 +373,16 @@ async function usage(): Promise<void> {
   engine.presence.attach({});
 
   const counters: Counters = engine.counters();
+  const stored = await Engine.open({ storage: "indexeddb", dbName: "app", session: "tab-1" });
+  const where: "indexeddb" | "memory" = stored.storage.mode;
+  const committed: number = stored.storage.transactions + stored.storage.records + stored.storage.reconciled;
+  const cause: string | undefined = stored.storage.degraded;
+  const history: JournalRecord[] = await stored.history("run-1");
+  // @ts-expect-error storage is indexeddb or memory
+  await Engine.open({ storage: "disk" });
+  // @ts-expect-error the status is read-only
+  stored.storage.records = 1;
+  void where; void committed; void cause; void history;
   void (counters.actionRequired + counters.awaitingReview + counters.awaitingAgent + counters.overdue + counters.failed);
   const identity = engine.resolveActor("baton1.x.y");
   if (identity !== null) void `${identity.session} ${identity.run} ${identity.call}`;
