@@ -294,8 +294,9 @@ async fn register_refuses_a_bad_manifest_with_a_typed_error() {
 #[wasm_bindgen_test]
 async fn ag_10_kill_all_returns_every_run_with_one_message() {
     let engine = open().await;
+    let board = element();
     engine
-        .register(manifest(), participant(&element().into(), 30, 0))
+        .register(manifest(), participant(&board.clone().into(), 30, 0))
         .unwrap();
     let first = engine.delegate(plan(3)).unwrap();
     let second = engine.delegate(plan(3)).unwrap();
@@ -315,6 +316,36 @@ async fn ag_10_kill_all_returns_every_run_with_one_message() {
         "no message per run: {announced:?}"
     );
     settle(100).await;
+    // The call the kill caught in flight finished; nothing is left busy (AG-40).
+    assert_eq!(board.get_attribute("aria-busy"), None);
+}
+
+#[wasm_bindgen_test]
+async fn ag_38_focus_stays_where_the_person_put_it_through_a_whole_run() {
+    let engine = open().await;
+    let board = element();
+    engine
+        .register(manifest(), participant(&board.clone().into(), 5, 0))
+        .unwrap();
+    let document = web_sys::window().unwrap().document().unwrap();
+    let input: web_sys::HtmlElement = document.create_element("input").unwrap().unchecked_into();
+    document.body().unwrap().append_child(&input).unwrap();
+    input.focus().unwrap();
+    let focused = || {
+        document
+            .active_element()
+            .map(|e| e.is_same_node(Some(&input)))
+    };
+    let run = engine.delegate(plan(5)).unwrap();
+    settle(8).await;
+    assert_eq!(focused(), Some(true), "while acting");
+    assert_eq!(returned(&engine, &run).await.as_deref(), Some("completed"));
+    assert_eq!(
+        focused(),
+        Some(true),
+        "after control returned and was announced"
+    );
+    input.remove();
 }
 
 fn press_escape() -> bool {
