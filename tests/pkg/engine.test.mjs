@@ -541,11 +541,15 @@ test("AG-36, AG-39: two engines on one page share exactly one polite live region
   assert.equal(result.afterClose, 1, "the region stays for the page");
 });
 
-/** The code block the README marks as its tested example. */
-function readmeExample() {
-  const readme = readFileSync(join(root, "README.md"), "utf8");
-  const marker = readme.indexOf("<!-- readme-example -->");
-  assert.ok(marker >= 0, "the README marks its example with <!-- readme-example -->");
+/** The first ```js block after `marker` in a README. */
+function readmeExample(file = "README.md", marker = "<!-- readme-example -->") {
+  const readme = readFileSync(join(root, file), "utf8");
+  const at = readme.indexOf(marker);
+  assert.ok(at >= 0, `${file} has ${marker}`);
+  return exampleAt(readme, at);
+}
+
+function exampleAt(readme, marker) {
   const block = /```js\n([\s\S]*?)```/.exec(readme.slice(marker));
   assert.ok(block, "a ```js block follows the marker");
   return block[1];
@@ -646,4 +650,26 @@ test("a reload loses nothing: the journal and the actor key survive in IndexedDB
   } finally {
     await page.close();
   }
+});
+
+test("the package README's minimal example runs as written", { timeout: TIMEOUT }, async () => {
+  const code = readmeExample("pkg/README.md", "## A minimal example");
+  const lines = await withPage(async (page) => {
+    const logs = [];
+    page.on("console", (message) => {
+      if (message.type() === "log") logs.push(message.text());
+    });
+    await page.evaluate(() => {
+      const board = document.createElement("section");
+      board.id = "board";
+      document.body.append(board);
+    });
+    await page.addScriptTag({ type: "module", content: code });
+    const deadline = Date.now() + 10_000;
+    while (!logs.some((line) => line.startsWith("returned:")) && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    return logs;
+  });
+  assert.deepEqual(lines, ["returned: completed"]);
 });

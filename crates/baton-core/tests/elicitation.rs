@@ -468,7 +468,8 @@ fn elicitation_reconciliation_is_idempotent() {
         first,
         Reconciliation {
             expired: 1,
-            interrupted: 1
+            interrupted: 1,
+            grants_dropped: 0
         }
     );
     assert!(matches!(

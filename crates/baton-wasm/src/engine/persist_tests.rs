@@ -3,7 +3,7 @@
 use super::tests::{
     count_readwrite_transactions, element, fill_the_disk, hanging_transport, hide_indexed_db,
     keep_actors, manifest, outcome, participant, plan, record, returned, settle, unique_name,
-    until,
+    until, upgrade_database,
 };
 use super::*;
 use wasm_bindgen_test::*;
@@ -284,5 +284,25 @@ async fn storage_memory_is_a_choice_not_a_failure() {
     assert_eq!(
         get(&thrown, "code").as_string().as_deref(),
         Some("invalid-options")
+    );
+}
+
+#[wasm_bindgen_test]
+async fn a_version_change_from_another_page_closes_the_connection_and_degrades() {
+    let db = unique_name("baton-test");
+    let engine = open_on(&db, "s-upgrade", None).await.unwrap();
+    let events = record(&engine, Some("storage-degraded"));
+    // The other page gets its upgrade: this engine let go of the database.
+    JsFuture::from(upgrade_database(&db, 2)).await.unwrap();
+    assert_eq!(events.length(), 1);
+    let cause = get(&events.get(0), "cause").as_string().unwrap_or_default();
+    assert!(cause.contains("upgraded"), "{cause}");
+    let board = participant(&element().into(), 0, 0);
+    engine.register(manifest(), board).unwrap();
+    let run = engine.delegate(plan(1)).unwrap();
+    assert_eq!(
+        returned(&engine, &run).await.as_deref(),
+        Some("completed"),
+        "it goes on in memory"
     );
 }

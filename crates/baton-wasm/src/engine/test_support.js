@@ -104,3 +104,13 @@ export function fillTheDisk() {
   return () => { IDBObjectStore.prototype.put = put; };
 }
 export function uniqueName(prefix) { return prefix + '-' + crypto.randomUUID(); }
+
+export function upgradeDatabase(name, version) {
+  // Another page asks for a newer version of the database; resolves once it
+  // got it (every older connection closed).
+  return new Promise((resolve, reject) => {
+    const request = indexedDB.open(name, version);
+    request.onsuccess = () => { request.result.close(); resolve(true); };
+    request.onerror = () => reject(request.error);
+  });
+}

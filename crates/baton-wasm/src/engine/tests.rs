@@ -31,6 +31,8 @@ extern "C" {
     pub(super) fn hide_indexed_db() -> js_sys::Function;
     #[wasm_bindgen(js_name = fillTheDisk)]
     pub(super) fn fill_the_disk() -> js_sys::Function;
+    #[wasm_bindgen(js_name = upgradeDatabase)]
+    pub(super) fn upgrade_database(name: &str, version: u32) -> js_sys::Promise;
     #[wasm_bindgen(js_name = uniqueName)]
     pub(super) fn unique_name(prefix: &str) -> String;
 }
