@@ -56,6 +56,14 @@ async fn open_with(transport: &JsValue, extra: serde_json::Value) -> Result<Engi
     Engine::open(options).await
 }
 
+/// An engine with `transport` and the task board mounted; returns both.
+async fn board_with(transport: &JsValue) -> (Engine, JsValue) {
+    let engine = open_with(transport, serde_json::json!({})).await.unwrap();
+    let board = participant(&element().into(), 0, 0);
+    engine.register(manifest(), board.clone()).unwrap();
+    (engine, board)
+}
+
 fn delegation(intent: &str) -> JsValue {
     js(serde_json::json!({
         "intent": intent, "autonomy": "auto",
@@ -81,9 +89,7 @@ async fn an_app_transport_drives_a_delegation_end_to_end() {
         ])),
         "resolve",
     );
-    let engine = open_with(&transport, serde_json::json!({})).await.unwrap();
-    let board = participant(&element().into(), 0, 0);
-    engine.register(manifest(), board.clone()).unwrap();
+    let (engine, board) = board_with(&transport).await;
     let texts = record(&engine, Some("text"));
     let run = engine.delegate(delegation("Rename card 7")).unwrap();
     assert_eq!(returned(&engine, &run).await.as_deref(), Some("completed"));
@@ -153,9 +159,7 @@ async fn a_stream_that_ends_mid_turn_is_transport_lost_and_announced() {
     ]]);
     for after in ["resolve", "reject"] {
         let transport = pushing_transport(&js(half.clone()), after);
-        let engine = open_with(&transport, serde_json::json!({})).await.unwrap();
-        let board = participant(&element().into(), 0, 0);
-        engine.register(manifest(), board.clone()).unwrap();
+        let (engine, board) = board_with(&transport).await;
         let run = engine.delegate(delegation("Rename card 7")).unwrap();
         assert_eq!(
             returned(&engine, &run).await.as_deref(),
@@ -182,10 +186,7 @@ async fn a_stream_that_ends_mid_turn_is_transport_lost_and_announced() {
 #[wasm_bindgen_test]
 async fn ag_9_stop_aborts_the_request_of_the_open_turn() {
     let transport = pushing_transport(&js(serde_json::json!([[{"type": "turn-started"}]])), "hang");
-    let engine = open_with(&transport, serde_json::json!({})).await.unwrap();
-    engine
-        .register(manifest(), participant(&element().into(), 0, 0))
-        .unwrap();
+    let (engine, _board) = board_with(&transport).await;
     let run = engine.delegate(delegation("Think hard")).unwrap();
     let log = log_of(&transport);
     assert!(until(|| js_sys::Array::from(&get(&log, "requests")).length() == 1).await);
@@ -210,9 +211,7 @@ async fn the_scripted_transport_plays_a_script_turn_by_turn() {
         ]
     });
     let transport: JsValue = ScriptedTransport::new(js(script)).unwrap().into();
-    let engine = open_with(&transport, serde_json::json!({})).await.unwrap();
-    let board = participant(&element().into(), 0, 0);
-    engine.register(manifest(), board.clone()).unwrap();
+    let (engine, board) = board_with(&transport).await;
     let run = engine.delegate(delegation("Plan")).unwrap();
     assert_eq!(returned(&engine, &run).await.as_deref(), Some("completed"));
     assert_eq!(
@@ -318,9 +317,7 @@ async fn undo_reverts_a_whole_delegation_in_one_step_and_only_once() {
         ])),
         "resolve",
     );
-    let engine = open_with(&transport, serde_json::json!({})).await.unwrap();
-    let board = participant(&element().into(), 0, 0);
-    engine.register(manifest(), board.clone()).unwrap();
+    let (engine, board) = board_with(&transport).await;
     let undone = record(&engine, Some("undone"));
     let run = engine.delegate(delegation("Rename two cards")).unwrap();
     let thrown = engine.undo(&run).err().unwrap();
@@ -360,10 +357,7 @@ async fn ag_41_questions_reach_surfaces_and_can_be_dismissed() {
         {"type": "turn-finished", "outcome": "interrupted"}
     ]);
     let transport = pushing_transport(&js(serde_json::json!([turn, closing_turn()])), "resolve");
-    let engine = open_with(&transport, serde_json::json!({})).await.unwrap();
-    engine
-        .register(manifest(), participant(&element().into(), 0, 0))
-        .unwrap();
+    let (engine, _board) = board_with(&transport).await;
     let seen = js_sys::Array::new();
     let surface = js_sys::Object::new();
     let sink = seen.clone();
@@ -467,10 +461,7 @@ async fn an_out_of_scope_call_escalates_and_resolve_escalation_allows_it() {
 #[wasm_bindgen_test]
 async fn disable_refuses_new_runs_until_enabled_and_leaves_active_ones() {
     let transport = pushing_transport(&js(serde_json::json!([[{"type": "turn-started"}]])), "hang");
-    let engine = open_with(&transport, serde_json::json!({})).await.unwrap();
-    engine
-        .register(manifest(), participant(&element().into(), 0, 0))
-        .unwrap();
+    let (engine, _board) = board_with(&transport).await;
     let run = engine.delegate(delegation("Think")).unwrap();
     engine.disable();
     assert_eq!(outcome(&engine, &run), None, "the active run goes on");
@@ -494,11 +485,7 @@ fn agui(scenario: &str) -> JsValue {
 
 #[wasm_bindgen_test]
 async fn agui_a_tool_call_from_the_real_peer_mutates_a_participant() {
-    let engine = open_with(&agui("tool"), serde_json::json!({}))
-        .await
-        .unwrap();
-    let board = participant(&element().into(), 0, 0);
-    engine.register(manifest(), board.clone()).unwrap();
+    let (engine, board) = board_with(&agui("tool")).await;
     let run = engine.delegate(delegation("Rename card 7")).unwrap();
     assert_eq!(
         returned(&engine, &run).await.as_deref(),
@@ -515,11 +502,7 @@ async fn agui_a_tool_call_from_the_real_peer_mutates_a_participant() {
 
 #[wasm_bindgen_test]
 async fn agui_an_interrupt_is_answered_and_the_run_resumes() {
-    let engine = open_with(&agui("interrupt"), serde_json::json!({}))
-        .await
-        .unwrap();
-    let board = participant(&element().into(), 0, 0);
-    engine.register(manifest(), board.clone()).unwrap();
+    let (engine, board) = board_with(&agui("interrupt")).await;
     let questions = record(&engine, Some("question"));
     let run = engine.delegate(delegation("Rename card 7")).unwrap();
     assert!(
@@ -554,12 +537,7 @@ async fn agui_an_interrupt_is_answered_and_the_run_resumes() {
 
 #[wasm_bindgen_test]
 async fn agui_the_server_dropping_mid_stream_is_transport_lost() {
-    let engine = open_with(&agui("drop"), serde_json::json!({}))
-        .await
-        .unwrap();
-    engine
-        .register(manifest(), participant(&element().into(), 0, 0))
-        .unwrap();
+    let (engine, _board) = board_with(&agui("drop")).await;
     let texts = record(&engine, Some("text"));
     let run = engine.delegate(delegation("Say something")).unwrap();
     assert_eq!(
@@ -581,10 +559,7 @@ async fn agui_an_unreachable_agent_is_transport_lost() {
         AgUiTransport::new(js(serde_json::json!({"url": "http://127.0.0.1:9/none"})))
             .unwrap()
             .into();
-    let engine = open_with(&transport, serde_json::json!({})).await.unwrap();
-    engine
-        .register(manifest(), participant(&element().into(), 0, 0))
-        .unwrap();
+    let (engine, _board) = board_with(&transport).await;
     let run = engine.delegate(delegation("Anything")).unwrap();
     assert_eq!(returned(&engine, &run).await.as_deref(), Some("error"));
     assert_eq!(reason(&engine, &run).as_deref(), Some("transport-lost"));
