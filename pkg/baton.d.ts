@@ -812,6 +812,10 @@ export class Engine {
   reject(run: RunId, revision: number, note?: string): void;
   /** Resolves an escalation at the revision the person saw. */
   resolveEscalation(run: RunId, revision: number, resolution: Resolution): void;
+  /** Pauses a run: it returns, resumable by a chained run (AG-11). */
+  pause(run: RunId): void;
+  /** Resumes a paused run, or one whose transport was lost with nothing rolled back: a new, chained run (AG-11). */
+  resume(run: RunId, budget?: Budget): RunId;
   /** Takes control back: the run returns `aborted` (AG-9). */
   stop(run: RunId): void;
   /** Stops every active run (AG-10); returns how many it ended. */

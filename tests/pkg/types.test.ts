@@ -383,6 +383,12 @@ async function usage(): Promise<void> {
   // @ts-expect-error the status is read-only
   stored.storage.records = 1;
   void where; void committed; void cause; void history;
+  stored.pause("run-1");
+  const chained: string = stored.resume("run-1");
+  stored.resume("run-1", { maxTurns: 2, maxCalls: 4, runDeadlineMs: 60_000, turnDeadlineMs: 10_000 });
+  // @ts-expect-error a budget is an object
+  stored.resume("run-1", 5);
+  void chained;
   void (counters.actionRequired + counters.awaitingReview + counters.awaitingAgent + counters.overdue + counters.failed);
   const identity = engine.resolveActor("baton1.x.y");
   if (identity !== null) void `${identity.session} ${identity.run} ${identity.call}`;

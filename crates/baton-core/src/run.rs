@@ -652,7 +652,11 @@ impl Run {
         outcome: Outcome,
         reason: ReturnReason,
     ) {
-        self.resumable = matches!(reason, ReturnReason::Paused);
+        // A pause, or a lost connection that left nothing rolled back, can be
+        // picked up by a chained run with its context (AG-11); nothing
+        // reconnects on its own.
+        self.resumable = matches!(reason, ReturnReason::Paused)
+            || (matches!(reason, ReturnReason::TransportLost { .. }) && outcome == Outcome::Error);
         self.turn = None;
         self.in_flight = None;
         self.escalation = None;

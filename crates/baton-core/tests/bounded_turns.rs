@@ -106,6 +106,45 @@ fn a_lost_transport_returns_an_error_and_nothing_reconnects() {
         serialized["reason"]["kind"], "transport-lost",
         "{serialized}"
     );
+    // The person may pick it up again: a chained run, with its context.
+    let chained = sim.engine.resume(sim.now, &run, None).unwrap();
+    assert_eq!(
+        sim.engine.run(&chained).unwrap().resumes(),
+        Some(&run),
+        "the new run names the one it resumes"
+    );
+    assert!(sim.engine.resume(sim.now, &run, None).is_err(), "once only");
+}
+
+#[test]
+fn a_lost_transport_after_a_rolled_back_change_is_not_resumable() {
+    let mut sim = Sim::new();
+    let run = sim.delegate(Autonomy::Auto);
+    sim.propose(&run, &[rename()]);
+    sim.give_marks();
+    sim.apply_all();
+    let turn = sim.turn(&run);
+    sim.engine.handle_inbound(
+        sim.now,
+        &run,
+        turn,
+        Inbound::TransportLost {
+            message: "reset".into(),
+        },
+    );
+    sim.drain();
+    sim.answer_reverts(|_| Ok(()));
+    assert!(matches!(
+        sim.engine.run(&run).unwrap().state(),
+        RunState::Returned {
+            outcome: Outcome::RolledBack,
+            ..
+        }
+    ));
+    assert!(matches!(
+        sim.engine.resume(sim.now, &run, None),
+        Err(DelegateError::NotResumable { .. })
+    ));
 }
 
 #[test]

@@ -454,6 +454,36 @@ impl Engine {
         result.map_err(|refused| error("command-refused", &refused.to_string()))
     }
 
+    /// Pauses a run: it returns, and a chained run can resume it (AG-11).
+    pub fn pause(&self, run: &str) -> Result<(), JsValue> {
+        let result = self.inner.borrow_mut().core.pause(now(), &RunId::new(run));
+        pump(&self.inner);
+        result.map_err(|refused| error("command-refused", &refused.to_string()))
+    }
+
+    /// Resumes a run that was paused, or whose transport was lost with
+    /// nothing rolled back: a new run, chained to it, carrying its context
+    /// (AG-11). Nothing reconnects on its own; this is the person's choice.
+    /// `budget` replaces the old one if given. Returns the new run's id.
+    pub fn resume(&self, run: &str, budget: JsValue) -> Result<String, JsValue> {
+        let budget = if budget.is_undefined() || budget.is_null() {
+            None
+        } else {
+            Some(
+                serde_wasm_bindgen::from_value::<baton_core::Budget>(budget)
+                    .map_err(|e| error("invalid-delegation", &e.to_string()))?,
+            )
+        };
+        let id = self
+            .inner
+            .borrow_mut()
+            .core
+            .resume(now(), &RunId::new(run), budget)
+            .map_err(|refused| error("delegation-refused", &refused.to_string()))?;
+        pump(&self.inner);
+        Ok(id.to_string())
+    }
+
     /// The global kill (AG-10): every active run returns `aborted`. Returns
     /// how many runs it ended.
     #[wasm_bindgen(js_name = killAll)]

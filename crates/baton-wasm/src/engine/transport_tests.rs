@@ -564,3 +564,48 @@ async fn agui_an_unreachable_agent_is_transport_lost() {
     assert_eq!(returned(&engine, &run).await.as_deref(), Some("error"));
     assert_eq!(reason(&engine, &run).as_deref(), Some("transport-lost"));
 }
+
+#[wasm_bindgen_test]
+async fn ag_11_a_run_whose_transport_was_lost_is_resumed_by_a_chained_run() {
+    let turns = serde_json::json!([
+        [{"type": "turn-started"}, {"type": "message-start", "message": "m1"}],
+        rename_turn("c1", "card-3", "Resumed"),
+        closing_turn()
+    ]);
+    let transport = pushing_transport(&js(turns), "resolve");
+    let (engine, board) = board_with(&transport).await;
+    let lost = engine.delegate(delegation("Rename card 3")).unwrap();
+    assert_eq!(returned(&engine, &lost).await.as_deref(), Some("error"));
+    assert_eq!(reason(&engine, &lost).as_deref(), Some("transport-lost"));
+    let log = log_of(&transport);
+    assert_eq!(
+        js_sys::Array::from(&get(&log, "requests")).length(),
+        1,
+        "nothing reconnected"
+    );
+    let chained = engine.resume(&lost, JsValue::UNDEFINED).unwrap();
+    assert_ne!(chained, lost);
+    assert_eq!(
+        returned(&engine, &chained).await.as_deref(),
+        Some("completed")
+    );
+    assert_eq!(
+        get(&get(&state_of(&board), "titles"), "card-3")
+            .as_string()
+            .as_deref(),
+        Some("Resumed")
+    );
+    let again = engine.resume(&lost, JsValue::UNDEFINED).unwrap_err();
+    assert_eq!(
+        get(&again, "code").as_string().as_deref(),
+        Some("delegation-refused")
+    );
+    // A pause returns the run; resuming it is the same chained run.
+    let paused_turns = serde_json::json!([[{"type": "turn-started"}]]);
+    let hanging = pushing_transport(&js(paused_turns), "hang");
+    let (other, _board) = board_with(&hanging).await;
+    let run = other.delegate(delegation("Think")).unwrap();
+    other.pause(&run).unwrap();
+    assert_eq!(reason(&other, &run).as_deref(), Some("paused"));
+    assert!(other.resume(&run, JsValue::UNDEFINED).is_ok());
+}
