@@ -64,6 +64,11 @@ async fn board_with(transport: &JsValue) -> (Engine, JsValue) {
     (engine, board)
 }
 
+/// The title the task board holds for a card.
+fn title(board: &JsValue, card: &str) -> Option<String> {
+    get(&get(&state_of(board), "titles"), card).as_string()
+}
+
 fn delegation(intent: &str) -> JsValue {
     js(serde_json::json!({
         "intent": intent, "autonomy": "auto",
@@ -94,9 +99,7 @@ async fn an_app_transport_drives_a_delegation_end_to_end() {
     let run = engine.delegate(delegation("Rename card 7")).unwrap();
     assert_eq!(returned(&engine, &run).await.as_deref(), Some("completed"));
     assert_eq!(
-        get(&get(&state_of(&board), "titles"), "card-7")
-            .as_string()
-            .as_deref(),
+        title(&board, "card-7").as_deref(),
         Some("Ship it"),
         "the arguments were assembled from their pieces and applied"
     );
@@ -214,12 +217,7 @@ async fn the_scripted_transport_plays_a_script_turn_by_turn() {
     let (engine, board) = board_with(&transport).await;
     let run = engine.delegate(delegation("Plan")).unwrap();
     assert_eq!(returned(&engine, &run).await.as_deref(), Some("completed"));
-    assert_eq!(
-        get(&get(&state_of(&board), "titles"), "card-2")
-            .as_string()
-            .as_deref(),
-        Some("Plan the sprint")
-    );
+    assert_eq!(title(&board, "card-2").as_deref(), Some("Plan the sprint"));
     // A script in another protocol is refused (AG-45).
     let thrown =
         ScriptedTransport::new(js(serde_json::json!({"protocol": "baton/9", "turns": []})))
@@ -492,12 +490,7 @@ async fn agui_a_tool_call_from_the_real_peer_mutates_a_participant() {
         Some("completed"),
         "is the AG-UI peer running at {PEER}? `cargo xtask test` starts it"
     );
-    assert_eq!(
-        get(&get(&state_of(&board), "titles"), "card-7")
-            .as_string()
-            .as_deref(),
-        Some("Ship the release")
-    );
+    assert_eq!(title(&board, "card-7").as_deref(), Some("Ship the release"));
 }
 
 #[wasm_bindgen_test]
@@ -527,12 +520,7 @@ async fn agui_an_interrupt_is_answered_and_the_run_resumes() {
         )
         .unwrap();
     assert_eq!(returned(&engine, &run).await.as_deref(), Some("completed"));
-    assert_eq!(
-        get(&get(&state_of(&board), "titles"), "card-7")
-            .as_string()
-            .as_deref(),
-        Some("Chosen title")
-    );
+    assert_eq!(title(&board, "card-7").as_deref(), Some("Chosen title"));
 }
 
 #[wasm_bindgen_test]
@@ -589,12 +577,7 @@ async fn ag_11_a_run_whose_transport_was_lost_is_resumed_by_a_chained_run() {
         returned(&engine, &chained).await.as_deref(),
         Some("completed")
     );
-    assert_eq!(
-        get(&get(&state_of(&board), "titles"), "card-3")
-            .as_string()
-            .as_deref(),
-        Some("Resumed")
-    );
+    assert_eq!(title(&board, "card-3").as_deref(), Some("Resumed"));
     let again = engine.resume(&lost, JsValue::UNDEFINED).unwrap_err();
     assert_eq!(
         get(&again, "code").as_string().as_deref(),
