@@ -80,16 +80,12 @@ fn deadman_consumes_turn() {
 fn a_lost_transport_returns_an_error_and_nothing_reconnects() {
     let mut sim = Sim::new();
     let run = sim.delegate(Autonomy::Auto);
-    let turn = sim.turn(&run);
-    sim.engine.handle_inbound(
-        sim.now,
+    sim.inbound(
         &run,
-        turn,
         Inbound::TransportLost {
             message: "the stream closed before the turn ended".into(),
         },
     );
-    sim.drain();
     sim.advance(1_000_000);
     assert_eq!(sim.open_turns(&run), 1, "nothing reopened the turn");
     assert_eq!(
@@ -123,16 +119,12 @@ fn a_lost_transport_after_a_rolled_back_change_is_not_resumable() {
     sim.propose(&run, &[rename()]);
     sim.give_marks();
     sim.apply_all();
-    let turn = sim.turn(&run);
-    sim.engine.handle_inbound(
-        sim.now,
+    sim.inbound(
         &run,
-        turn,
         Inbound::TransportLost {
             message: "reset".into(),
         },
     );
-    sim.drain();
     sim.answer_reverts(|_| Ok(()));
     assert!(matches!(
         sim.engine.run(&run).unwrap().state(),
@@ -151,16 +143,12 @@ fn a_lost_transport_after_a_rolled_back_change_is_not_resumable() {
 fn no_automatic_retry_after_a_failed_turn() {
     let mut sim = Sim::new();
     let run = sim.delegate(Autonomy::Auto);
-    let turn = sim.turn(&run);
-    sim.engine.handle_inbound(
-        sim.now,
+    sim.inbound(
         &run,
-        turn,
         Inbound::TurnFailed {
             message: "connection reset".into(),
         },
     );
-    sim.drain();
     sim.advance(1_000_000);
     assert_eq!(sim.open_turns(&run), 1, "nothing retried the turn");
     assert!(matches!(

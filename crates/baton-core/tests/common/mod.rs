@@ -216,6 +216,13 @@ impl Sim {
         self.drain();
     }
 
+    /// Delivers traffic to the run's open turn and drains.
+    pub fn inbound(&mut self, run: &RunId, inbound: Inbound) {
+        let turn = self.turn(run);
+        self.engine.handle_inbound(self.now, run, turn, inbound);
+        self.drain();
+    }
+
     pub fn end_turn(&mut self, run: &RunId) {
         let turn = self.turn(run);
         self.engine
