@@ -242,11 +242,17 @@ fn declined_message(thrown_message: &str) -> Option<&str> {
 #[wasm_bindgen]
 impl Engine {
     /// Opens an engine: creates (or joins) the page's one polite live region
-    /// before any message (AG-36) and draws the key for actor references
-    /// from the browser's cryptographic random source (AG-33).
+    /// before any message (AG-36), opens storage and reconciles what a
+    /// reload or crash left behind, and uses the database's key for actor
+    /// references (drawn from the browser's cryptographic random source the
+    /// first time, AG-33).
     ///
-    /// Options: `appName`, `actorName`, `session`, `ceiling`, and
-    /// `liveRegionParent` (an element to hold the region).
+    /// Options: `appName`, `actorName`, `session`, `ceiling`, `presence`,
+    /// `transport` (AG-45 checked here), `storage` (`indexeddb` or
+    /// `memory`), `dbName`, and `liveRegionParent` (an element to hold the
+    /// region). A session another live engine drives is refused with
+    /// `session-in-use`; IndexedDB failing is not an error (the engine runs
+    /// in memory and says so).
     #[wasm_bindgen(js_name = open)]
     pub async fn open(options: JsValue) -> Result<Engine, JsValue> {
         let (parent, transport) = if options.is_object() {
