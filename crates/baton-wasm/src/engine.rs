@@ -144,6 +144,10 @@ struct Inner {
     release: Option<js_sys::Function>,
     /// Step transactions not yet committed.
     writes_in_flight: u32,
+    /// Set while a step's events are drained.
+    pumping: bool,
+    /// The `presence` object, made once.
+    presence: Option<JsValue>,
     /// The header changed without a journal record (disable, enable).
     header_dirty: bool,
     /// Runs undone with `undo` (each only once).
@@ -303,6 +307,8 @@ impl Engine {
                 storage: opened.status,
                 release: opened.release,
                 writes_in_flight: 0,
+                pumping: false,
+                presence: None,
                 header_dirty: false,
                 region,
                 app_name: options.app_name.unwrap_or_else(|| "The application".into()),
@@ -555,6 +561,9 @@ impl Engine {
     /// `warn`) or is refused (policy `require`).
     #[wasm_bindgen(getter)]
     pub fn presence(&self) -> JsValue {
+        if let Some(made) = self.inner.borrow().presence.clone() {
+            return made;
+        }
         let weak = Rc::downgrade(&self.inner);
         let attach = Closure::<dyn FnMut(JsValue) -> JsValue>::new(move |surface: JsValue| {
             let Some(inner) = weak.upgrade() else {
@@ -579,9 +588,12 @@ impl Engine {
         });
         let object = js_sys::Object::new();
         let _ = js_sys::Reflect::set(&object, &"attach".into(), attach.as_ref());
-        // The function lives as long as the page may call it.
+        // Made once per engine; the function lives as long as the page may
+        // call it.
         attach.forget();
-        object.into()
+        let object: JsValue = object.into();
+        self.inner.borrow_mut().presence = Some(object.clone());
+        object
     }
 
     /// The person rejects a plan under review, at the revision they saw.
@@ -969,6 +981,12 @@ fn to_js<T: serde::Serialize>(value: &T) -> Result<JsValue, JsValue> {
 /// written in one transaction, and the messages that close runs are said only
 /// once that transaction has committed.
 fn pump(inner: &Rc<RefCell<Inner>>) {
+    // A listener or participant that calls back into the engine while a step
+    // is drained must not start a second step: the loop below picks its
+    // events up, in order, into this one.
+    if std::mem::replace(&mut inner.borrow_mut().pumping, true) {
+        return;
+    }
     let mut records = Vec::new();
     let mut closings = Vec::new();
     loop {
@@ -997,6 +1015,7 @@ fn pump(inner: &Rc<RefCell<Inner>>) {
             | Event::PresenceMissing { .. } => {}
         }
     }
+    inner.borrow_mut().pumping = false;
     arm_timer(inner);
     persist_step(inner, &records, closings);
 }
@@ -1029,10 +1048,19 @@ fn persist_step(inner: &Rc<RefCell<Inner>>, records: &[JournalRecord], closings:
         return;
     }
     let count = u32::try_from(batch.records.len()).unwrap_or(u32::MAX);
+    // The transaction is opened and filled now; only its commit is awaited.
+    let pending = match store.write(batch) {
+        Ok(pending) => pending,
+        Err(cause) => {
+            degrade(inner, cause);
+            say_closings(inner, closings);
+            return;
+        }
+    };
     inner.borrow_mut().writes_in_flight += 1;
     let weak = Rc::downgrade(inner);
     spawn_local(async move {
-        let written = store.write(batch).await;
+        let written = pending.await;
         let Some(inner) = weak.upgrade() else {
             return;
         };
@@ -1050,9 +1078,10 @@ fn persist_step(inner: &Rc<RefCell<Inner>>, records: &[JournalRecord], closings:
 }
 
 fn say_closings(inner: &Rc<RefCell<Inner>>, closings: Vec<String>) {
-    let mut inner = inner.borrow_mut();
-    for message in closings {
-        inner.say(message);
+    // Several runs closed in one step are one message: the region keeps only
+    // its last write of a task.
+    if !closings.is_empty() {
+        inner.borrow_mut().say(closings.join(" "));
     }
 }
 
@@ -1284,7 +1313,10 @@ fn carry_out(inner: &Rc<RefCell<Inner>>, effect: Effect) {
             run, turn, request, ..
         } => open_turn(inner, run, turn, *request),
         Effect::CancelTurn { run, turn } => {
-            if let Some(controller) = inner.borrow_mut().turns.remove(&(run, turn)) {
+            // Released before aborting: abort listeners run synchronously
+            // and may call back into the engine.
+            let controller = inner.borrow_mut().turns.remove(&(run, turn));
+            if let Some(controller) = controller {
                 controller.abort();
             }
         }
@@ -1321,6 +1353,10 @@ fn open_turn(inner: &Rc<RefCell<Inner>>, run: RunId, turn: TurnId, mut request: 
     let weak = Rc::downgrade(inner);
     spawn_local(async move {
         request.reads = deep_reads(&weak, &request).await;
+        if signal.aborted() || weak.upgrade().is_none() {
+            // Stopped while the reads were gathered: the turn is not sent.
+            return;
+        }
         let sink = TurnSink::new(Box::new(EngineHost(weak.clone())), run.clone(), turn);
         let settled = match to_js(&request) {
             Err(thrown) => Err(thrown),
@@ -1432,6 +1468,11 @@ impl TurnHost for EngineHost {
             return;
         };
         for item in items {
+            // A turn the engine stopped waiting for says nothing more.
+            let open = inner.borrow().core.run(run).and_then(|r| r.open_turn()) == Some(turn);
+            if !open && !matches!(item, Verified::Inbound(_)) {
+                continue;
+            }
             match item {
                 Verified::Inbound(inbound) => {
                     inner

@@ -261,6 +261,20 @@ impl Store {
         Ok(sessions.into_iter().collect())
     }
 
+    /// What one session left behind, read now.
+    pub(crate) async fn leftover(&self, session: &str) -> Result<Leftover, String> {
+        let all = self.leftovers().await?;
+        let mut found = all
+            .into_iter()
+            .find(|(other, _)| other == session)
+            .map(|(_, leftover)| leftover)
+            .unwrap_or_default();
+        if found.header.is_none() {
+            found.header = self.header(session).await?;
+        }
+        Ok(found)
+    }
+
     /// The header of one session, if it was ever written.
     pub(crate) async fn header(&self, session: &str) -> Result<Option<String>, String> {
         let tx = self
@@ -296,9 +310,14 @@ impl Store {
         Ok(values.into_iter().filter_map(|v| v.as_string()).collect())
     }
 
-    /// Writes one engine step in one transaction and waits for it to
-    /// commit. Every value is built before the transaction opens.
-    pub(crate) async fn write(&self, batch: Batch) -> Result<(), String> {
+    /// Writes one engine step in one transaction: every value is built, the
+    /// transaction opened, every put issued and the commit requested now,
+    /// synchronously — so a `close()` right after cannot lose the step — and
+    /// the returned future says whether it committed.
+    pub(crate) fn write(
+        &self,
+        batch: Batch,
+    ) -> Result<impl std::future::Future<Output = Result<(), String>>, String> {
         let header = batch
             .header
             .map(|(session, json)| (JsValue::from_str(&session), JsValue::from_str(&json)));
@@ -344,12 +363,16 @@ impl Store {
         for value in &questions {
             store.put(value, None).map_err(cause)?;
         }
-        let result = tx.commit().map_err(cause)?.await.map_err(cause)?;
-        if result.is_committed() {
-            Ok(())
-        } else {
-            Err("the transaction was aborted".into())
-        }
+        // Listening starts here, before any completion event can fire.
+        let pending = std::future::IntoFuture::into_future(tx.commit().map_err(cause)?);
+        Ok(async move {
+            let result = pending.await.map_err(cause)?;
+            if result.is_committed() {
+                Ok(())
+            } else {
+                Err("the transaction was aborted".into())
+            }
+        })
     }
 
     pub(crate) fn close(&self) {

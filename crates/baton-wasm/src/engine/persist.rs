@@ -133,9 +133,16 @@ async fn load(
         let Some(release) = hold_lock(&lock_name(db_name, &other)).await else {
             continue;
         };
-        let swept = sweep(store, &other, leftover, key, now).await;
+        // Read again under the lock: the session may have moved on between
+        // the first read and its engine going away.
+        let swept = match store.leftover(&other).await {
+            Ok(fresh) => sweep(store, &other, fresh, key, now).await,
+            Err(cause) => Err(cause),
+        };
         let _ = release.call0(&JsValue::NULL);
-        reconciled += swept?;
+        // A session that cannot be swept (a row this build cannot read) is
+        // left as it is; it does not take this engine's storage down.
+        reconciled += swept.unwrap_or(0);
     }
     own.header = store.header(&session).await?;
     let core = match &own.header {
@@ -165,7 +172,7 @@ async fn sweep(
             records.push(record);
         }
     }
-    store.write(batch(&ghost, &records, true)).await?;
+    store.write(batch(&ghost, &records, true))?.await?;
     Ok(result.interrupted + result.expired)
 }
 

@@ -306,3 +306,24 @@ async fn a_version_change_from_another_page_closes_the_connection_and_degrades()
         "it goes on in memory"
     );
 }
+
+#[wasm_bindgen_test]
+async fn a_close_right_after_a_kill_keeps_the_kill() {
+    let db = unique_name("baton-test");
+    let transport = hanging_transport();
+    let engine = open_on(&db, "s-close", Some(&transport)).await.unwrap();
+    engine
+        .register(manifest(), participant(&element().into(), 0, 0))
+        .unwrap();
+    let run = engine.delegate(agent_delegation()).unwrap();
+    written(&engine).await;
+    assert_eq!(engine.kill_all(), 1);
+    engine.close();
+    let reopened = open_on(&db, "s-close", None).await.unwrap();
+    let records = history(&reopened, &run).await;
+    assert_eq!(
+        records.last().unwrap()["entry"]["to"]["reason"]["kind"],
+        "kill",
+        "the kill was written before the connection closed"
+    );
+}

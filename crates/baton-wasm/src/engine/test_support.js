@@ -57,6 +57,8 @@ export function pushingTransport(turns, after) {
       for (const event of events) sink.push(typeof event === 'string' ? event : event);
       if (after === 'reject') return Promise.reject(new Error('connection reset by peer'));
       if (after === 'hang') return new Promise((_, reject) => signal.addEventListener('abort', () => reject(new DOMException('aborted', 'AbortError'))));
+      // Reports into the sink from inside the abort, as a transport may.
+      if (after === 'report') return new Promise((_, reject) => signal.addEventListener('abort', () => { sink.report('aborted'); reject(new Error('aborted')); }));
       return Promise.resolve();
     },
   };

@@ -592,3 +592,57 @@ async fn ag_11_a_run_whose_transport_was_lost_is_resumed_by_a_chained_run() {
     assert_eq!(reason(&other, &run).as_deref(), Some("paused"));
     assert!(other.resume(&run, JsValue::UNDEFINED).is_ok());
 }
+
+#[wasm_bindgen_test]
+async fn a_transport_may_call_back_from_inside_the_abort() {
+    let transport = pushing_transport(
+        &js(serde_json::json!([[{"type": "turn-started"}]])),
+        "report",
+    );
+    let (engine, _board) = board_with(&transport).await;
+    let run = engine.delegate(delegation("Think")).unwrap();
+    let log = log_of(&transport);
+    assert!(until(|| js_sys::Array::from(&get(&log, "requests")).length() == 1).await);
+    engine.stop(&run).unwrap();
+    assert_eq!(reason(&engine, &run).as_deref(), Some("user-interrupt"));
+    // The engine is whole: the next run goes through.
+    let next = engine.delegate(delegation("Again")).unwrap();
+    assert!(until(|| js_sys::Array::from(&get(&log, "requests")).length() == 2).await);
+    engine.stop(&next).unwrap();
+}
+
+#[wasm_bindgen_test]
+async fn a_subscriber_may_call_commands_from_inside_a_notification() {
+    let (engine, board) = board_with(&JsValue::UNDEFINED).await;
+    let _ = board;
+    let calls = Rc::new(std::cell::Cell::new(0u32));
+    let inner = Rc::downgrade(&engine.inner);
+    let seen = Rc::clone(&calls);
+    let listener = Closure::<dyn Fn(JsValue)>::new(move |_event: JsValue| {
+        // Commands from inside a notification (each pumps, nested in the
+        // step being drained).
+        if let Some(inner) = inner.upgrade() {
+            let again = Engine { inner };
+            let _ = again.counters().unwrap();
+            again.enable();
+        }
+        seen.set(seen.get() + 1);
+    });
+    let _unsubscribe = engine.subscribe(
+        listener
+            .as_ref()
+            .unchecked_ref::<js_sys::Function>()
+            .clone(),
+    );
+    listener.forget();
+    let run = engine.delegate(super::tests::plan(3)).unwrap();
+    assert_eq!(returned(&engine, &run).await.as_deref(), Some("completed"));
+    assert!(calls.get() > 5);
+    let journal: Vec<serde_json::Value> =
+        serde_wasm_bindgen::from_value(engine.journal(&run).unwrap()).unwrap();
+    let revisions: Vec<u64> = journal
+        .iter()
+        .map(|r| r["revision"].as_u64().unwrap())
+        .collect();
+    assert_eq!(revisions, (1..=journal.len() as u64).collect::<Vec<_>>());
+}
