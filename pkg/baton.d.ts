@@ -370,7 +370,8 @@ export type JournalEntry =
   | { kind: "question-closed"; question: QuestionId; outcome: QuestionClosure }
   | { kind: "rollback-started"; participants: ParticipantId[] }
   | { kind: "reverted"; participant: ParticipantId; error: string | null }
-  | { kind: "escalation-receipt"; reason: EscalationReason };
+  | { kind: "escalation-receipt"; reason: EscalationReason }
+  | { kind: "undone"; participants: ParticipantId[] };
 
 /** How a dispatched call ended, tagged by `kind`. */
 export type CallResult =

@@ -913,6 +913,47 @@ impl Engine {
         })
     }
 
+    /// The person undoes a run that has returned, in one step (A.2): the
+    /// undo is journalled and its group — every participant the run changed,
+    /// with the mark to revert to, last touched first — is handed to the
+    /// host to revert through each participant's own history. Refused while
+    /// the run is active, after a rollback (nothing is left to undo), and a
+    /// second time.
+    pub fn undo(
+        &mut self,
+        now: u64,
+        id: &RunId,
+    ) -> Result<Vec<(ParticipantId, MarkToken)>, CommandError> {
+        self.with_run(now, id, |run, step| {
+            let why = match run.state() {
+                RunState::Returned {
+                    outcome: Outcome::RolledBack,
+                    ..
+                } => Some("it was rolled back already"),
+                RunState::Returned { .. } if run.undone => Some("it was undone already"),
+                RunState::Returned { .. } => None,
+                _ => Some("it is still active; stop it first"),
+            };
+            if let Some(why) = why {
+                return Err(CommandError::NotUndoable {
+                    run: run.id().clone(),
+                    why,
+                });
+            }
+            let group = run.undo_group();
+            run.undone = true;
+            run.record(
+                step,
+                Actor::Person,
+                JournalEntry::Undone {
+                    participants: group.iter().map(|(p, _)| p.clone()).collect(),
+                },
+            );
+            Ok(group)
+        })
+        .unwrap_or_else(|| Err(CommandError::UnknownRun(id.clone())))
+    }
+
     /// The person stops a run: `returned{aborted, user-interrupt}`, never an
     /// error (AG-9). Works from every non-terminal state, without a fence.
     pub fn stop(&mut self, now: u64, id: &RunId) -> Result<(), CommandError> {

@@ -75,6 +75,15 @@ pub enum CommandError {
         /// The calls whose previews are outstanding.
         calls: Vec<CallId>,
     },
+    /// The run cannot be undone: it is still active, was rolled back, or was
+    /// undone already.
+    #[error("run {run} cannot be undone: {why}")]
+    NotUndoable {
+        /// The run.
+        run: RunId,
+        /// Why not.
+        why: &'static str,
+    },
     /// The escalation is a question; it is resolved by answering it.
     #[error("AG-23: run {run} waits for an answer to its question, not for a resolution")]
     AnswerRequired {

@@ -195,6 +195,12 @@ pub enum JournalEntry {
         /// The escalation that went unresolved.
         reason: EscalationReason,
     },
+    /// The person undid the run in one step (A.2); the host reverts these
+    /// participants, in this order, to the marks taken before the run.
+    Undone {
+        /// The participants to revert, last touched first.
+        participants: Vec<ParticipantId>,
+    },
 }
 
 /// How a dispatched capability call ended, as its participant reports it.

@@ -162,6 +162,9 @@ pub struct Run {
     pub(crate) choices: BTreeMap<CallId, ParticipantId>,
     /// Request ids of the acting party's questions, never reused.
     pub(crate) asked: Vec<String>,
+    /// Whether the person undid the run (one undo per run).
+    #[serde(default)]
+    pub(crate) undone: bool,
     #[serde(skip)]
     pub(crate) journal: Vec<JournalRecord>,
 }
@@ -302,6 +305,7 @@ impl Run {
             answers: Vec::new(),
             choices: BTreeMap::new(),
             asked: Vec::new(),
+            undone: false,
             journal: Vec::new(),
         }
     }

@@ -703,6 +703,62 @@ fn a_run_is_one_undo_group() {
 }
 
 #[test]
+fn undo_is_one_journalled_step_only_for_a_returned_run_and_only_once() {
+    let mut sim = Sim::new();
+    let run = sim.delegate(Autonomy::Auto);
+    sim.propose(&run, &[rename(), theme()]);
+    sim.apply_all();
+    assert!(
+        matches!(
+            sim.engine.undo(sim.now, &run),
+            Err(CommandError::NotUndoable { .. })
+        ),
+        "still active"
+    );
+    sim.engine.stop(sim.now, &run).unwrap();
+    let group = sim.engine.undo(sim.now, &run).unwrap();
+    assert_eq!(group, sim.engine.run(&run).unwrap().undo_group());
+    let undone: Vec<Vec<ParticipantId>> = sim.journal_of(&run, |entry| match entry {
+        JournalEntry::Undone { participants } => Some(participants.clone()),
+        _ => None,
+    });
+    let expected: Vec<ParticipantId> = group.iter().map(|(p, _)| p.clone()).collect();
+    assert_eq!(
+        undone,
+        vec![expected],
+        "journalled once, attributed to the person"
+    );
+    assert!(
+        matches!(
+            sim.engine.undo(sim.now, &run),
+            Err(CommandError::NotUndoable { .. })
+        ),
+        "only once"
+    );
+    assert!(matches!(
+        sim.engine.undo(sim.now, &RunId::new("nope")),
+        Err(CommandError::UnknownRun(_))
+    ));
+    // A failure already rolled the run back: nothing is left to undo.
+    let failed = sim.delegate(Autonomy::Auto);
+    sim.propose(&failed, &[rename()]);
+    sim.give_marks();
+    sim.fail("the server said no");
+    sim.answer_reverts(|_| Ok(()));
+    assert!(matches!(
+        sim.state(&failed),
+        RunState::Returned {
+            outcome: Outcome::RolledBack,
+            ..
+        }
+    ));
+    assert!(matches!(
+        sim.engine.undo(sim.now, &failed),
+        Err(CommandError::NotUndoable { .. })
+    ));
+}
+
+#[test]
 fn ag_26_non_user_initiative_never_runs_at_auto() {
     let mut sim = Sim::new();
     for initiative in [Initiative::System, Initiative::Scheduled] {

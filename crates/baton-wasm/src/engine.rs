@@ -150,8 +150,6 @@ struct Inner {
     presence: Option<JsValue>,
     /// The header changed without a journal record (disable, enable).
     header_dirty: bool,
-    /// Runs undone with `undo` (each only once).
-    undone: BTreeSet<RunId>,
     /// The acting party's transport, if any (AG-50).
     transport: Option<JsValue>,
     /// Open turns' requests, to abort when the engine stops waiting.
@@ -184,48 +182,38 @@ fn get(object: &JsValue, key: &str) -> JsValue {
     js_sys::Reflect::get(object, &key.into()).unwrap_or(JsValue::UNDEFINED)
 }
 
-/// Calls `object[method](...args)` and hands the (possibly async) result to
-/// `done` as `Ok(value)` or `Err(message)`. A missing method is an error.
+/// Calls `object[method](...args)` now, synchronously; what it returned
+/// (a value or a promise) as a promise. A missing method or a throw is an
+/// error message.
+fn call(object: &JsValue, method: &str, args: &[JsValue]) -> Result<js_sys::Promise, String> {
+    let function = get(object, method);
+    let Some(function) = function.dyn_ref::<js_sys::Function>() else {
+        return Err(format!("`{method}` is missing"));
+    };
+    let array: js_sys::Array = args.iter().collect();
+    function
+        .apply(object, &array)
+        .map(|returned| js_sys::Promise::resolve(&returned))
+        .map_err(|thrown| message_of(&thrown))
+}
+
+/// What a [`call`] settled to.
+async fn settled(called: Result<js_sys::Promise, String>) -> Result<JsValue, String> {
+    JsFuture::from(called?)
+        .await
+        .map_err(|thrown| message_of(&thrown))
+}
+
+/// Calls `object[method](...args)` now and hands the (possibly async)
+/// result to `done` later, never from inside the call.
 fn call_then(
     object: &JsValue,
     method: &str,
     args: &[JsValue],
     done: impl FnOnce(Result<JsValue, String>) + 'static,
 ) {
-    let function = get(object, method);
-    let Some(function) = function.dyn_ref::<js_sys::Function>() else {
-        done(Err(format!("the participant has no `{method}`")));
-        return;
-    };
-    let array: js_sys::Array = args.iter().collect();
-    match function.apply(object, &array) {
-        Err(thrown) => done(Err(message_of(&thrown))),
-        Ok(value) => {
-            let promise = js_sys::Promise::resolve(&value);
-            spawn_local(async move {
-                done(
-                    JsFuture::from(promise)
-                        .await
-                        .map_err(|thrown| message_of(&thrown)),
-                );
-            });
-        }
-    }
-}
-
-/// Calls `object[method](...args)` and awaits its (possibly async) result.
-async fn call_async(object: &JsValue, method: &str, args: &[JsValue]) -> Result<JsValue, String> {
-    let function = get(object, method);
-    let Some(function) = function.dyn_ref::<js_sys::Function>() else {
-        return Err(format!("the participant has no `{method}`"));
-    };
-    let array: js_sys::Array = args.iter().collect();
-    let returned = function
-        .apply(object, &array)
-        .map_err(|thrown| message_of(&thrown))?;
-    JsFuture::from(js_sys::Promise::resolve(&returned))
-        .await
-        .map_err(|thrown| message_of(&thrown))
+    let called = call(object, method, args);
+    spawn_local(async move { done(settled(called).await) });
 }
 
 pub(crate) fn message_of(thrown: &JsValue) -> String {
@@ -320,7 +308,6 @@ impl Engine {
                 timer: None,
                 transport,
                 turns: BTreeMap::new(),
-                undone: BTreeSet::new(),
                 busy: BTreeMap::new(),
                 summary: None,
                 escape: None,
@@ -437,40 +424,36 @@ impl Engine {
                 "AG-50: no transport is configured, so no acting party can be reached; participants keep working without one",
             ));
         }
-        let run = self
-            .inner
-            .borrow_mut()
-            .core
-            .delegate(now(), delegation)
-            .map_err(|refused| error("delegation-refused", &refused.to_string()))?;
-        pump(&self.inner);
-        Ok(run.to_string())
+        self.command("delegation-refused", |core, now| {
+            core.delegate(now, delegation)
+        })
+        .map(|run| run.to_string())
     }
 
     /// Authorizes a reviewed plan at the revision the person saw.
     pub fn authorize(&self, run: &str, revision: f64) -> Result<(), JsValue> {
-        let result = self.inner.borrow_mut().core.authorize(
-            now(),
-            &RunId::new(run),
-            revision as u64,
-            baton_core::Authorization::default(),
-        );
-        pump(&self.inner);
-        result.map_err(|refused| error("command-refused", &refused.to_string()))
+        self.command("command-refused", |core, now| {
+            core.authorize(
+                now,
+                &RunId::new(run),
+                revision as u64,
+                baton_core::Authorization::default(),
+            )
+        })
     }
 
     /// The person takes control back: the run returns `aborted` (AG-9).
     pub fn stop(&self, run: &str) -> Result<(), JsValue> {
-        let result = self.inner.borrow_mut().core.stop(now(), &RunId::new(run));
-        pump(&self.inner);
-        result.map_err(|refused| error("command-refused", &refused.to_string()))
+        self.command("command-refused", |core, now| {
+            core.stop(now, &RunId::new(run))
+        })
     }
 
     /// Pauses a run: it returns, and a chained run can resume it (AG-11).
     pub fn pause(&self, run: &str) -> Result<(), JsValue> {
-        let result = self.inner.borrow_mut().core.pause(now(), &RunId::new(run));
-        pump(&self.inner);
-        result.map_err(|refused| error("command-refused", &refused.to_string()))
+        self.command("command-refused", |core, now| {
+            core.pause(now, &RunId::new(run))
+        })
     }
 
     /// Resumes a run that was paused, or whose transport was lost with
@@ -486,14 +469,10 @@ impl Engine {
                     .map_err(|e| error("invalid-delegation", &e.to_string()))?,
             )
         };
-        let id = self
-            .inner
-            .borrow_mut()
-            .core
-            .resume(now(), &RunId::new(run), budget)
-            .map_err(|refused| error("delegation-refused", &refused.to_string()))?;
-        pump(&self.inner);
-        Ok(id.to_string())
+        self.command("delegation-refused", |core, now| {
+            core.resume(now, &RunId::new(run), budget)
+        })
+        .map(|id| id.to_string())
     }
 
     /// The global kill (AG-10): every active run returns `aborted`. Returns
@@ -599,13 +578,9 @@ impl Engine {
     /// The person rejects a plan under review, at the revision they saw.
     pub fn reject(&self, run: &str, revision: f64, note: Option<String>) -> Result<(), JsValue> {
         let note = note.unwrap_or_default();
-        let result =
-            self.inner
-                .borrow_mut()
-                .core
-                .reject(now(), &RunId::new(run), revision as u64, &note);
-        pump(&self.inner);
-        result.map_err(|refused| error("command-refused", &refused.to_string()))
+        self.command("command-refused", |core, now| {
+            core.reject(now, &RunId::new(run), revision as u64, &note)
+        })
     }
 
     /// Answers a question (AG-41): bound to its id and request digest,
@@ -624,37 +599,25 @@ impl Engine {
         })?;
         let answer: Value = serde_wasm_bindgen::from_value(answer)
             .map_err(|e| error("answer-refused", &e.to_string()))?;
-        let result = self.inner.borrow_mut().core.answer(
-            now(),
-            &baton_core::QuestionId::new(question),
-            &digest,
-            answer,
-        );
-        pump(&self.inner);
-        to_js(&result.map_err(|refused| error("answer-refused", &refused.to_string()))?)
+        let acceptance = self.command("answer-refused", |core, now| {
+            core.answer(now, &baton_core::QuestionId::new(question), &digest, answer)
+        })?;
+        to_js(&acceptance)
     }
 
     /// Declines a question; the run goes on without the answer.
     pub fn decline(&self, question: &str) -> Result<(), JsValue> {
-        let result = self
-            .inner
-            .borrow_mut()
-            .core
-            .decline(now(), &baton_core::QuestionId::new(question));
-        pump(&self.inner);
-        result.map_err(|refused| error("answer-refused", &refused.to_string()))
+        self.command("answer-refused", |core, now| {
+            core.decline(now, &baton_core::QuestionId::new(question))
+        })
     }
 
     /// Dismisses a question: the person chose not to deal with it; the run
     /// goes on as if it had been declined, and the surface stops showing it.
     pub fn dismiss(&self, question: &str) -> Result<(), JsValue> {
-        let result = self
-            .inner
-            .borrow_mut()
-            .core
-            .dismiss(now(), &baton_core::QuestionId::new(question));
-        pump(&self.inner);
-        result.map_err(|refused| error("answer-refused", &refused.to_string()))
+        self.command("answer-refused", |core, now| {
+            core.dismiss(now, &baton_core::QuestionId::new(question))
+        })
     }
 
     /// Resolves an escalation at the revision the person saw: `"allow"`,
@@ -666,41 +629,28 @@ impl Engine {
         revision: f64,
         resolution: JsValue,
     ) -> Result<(), JsValue> {
-        let resolution = match resolution.as_string() {
-            Some(kind) => serde_json::from_value(serde_json::json!({ "kind": kind })),
-            None => serde_wasm_bindgen::from_value::<Value>(resolution)
-                .map_err(|e| serde_json::Error::io(std::io::Error::other(e.to_string())))
-                .and_then(serde_json::from_value),
-        }
-        .map_err(|e| error("invalid-resolution", &e.to_string()))?;
-        let result = self.inner.borrow_mut().core.resolve_escalation(
-            now(),
-            &RunId::new(run),
-            revision as u64,
-            resolution,
-        );
-        pump(&self.inner);
-        result.map_err(|refused| error("command-refused", &refused.to_string()))
+        let invalid = |e: &dyn std::fmt::Display| error("invalid-resolution", &e.to_string());
+        let value = match resolution.as_string() {
+            Some(kind) => serde_json::json!({ "kind": kind }),
+            None => serde_wasm_bindgen::from_value(resolution).map_err(|e| invalid(&e))?,
+        };
+        let resolution: baton_core::Resolution =
+            serde_json::from_value(value).map_err(|e| invalid(&e))?;
+        self.command("command-refused", |core, now| {
+            core.resolve_escalation(now, &RunId::new(run), revision as u64, resolution)
+        })
     }
 
     /// Disables delegation: no new run starts until `enable` (runs already
     /// active go on; `stop` or `killAll` ends them). Participants keep
     /// working.
     pub fn disable(&self) {
-        let mut inner = self.inner.borrow_mut();
-        inner.core.disable();
-        inner.header_dirty = true;
-        drop(inner);
-        pump(&self.inner);
+        self.set_disabled(true);
     }
 
     /// Enables delegation again.
     pub fn enable(&self) {
-        let mut inner = self.inner.borrow_mut();
-        inner.core.enable();
-        inner.header_dirty = true;
-        drop(inner);
-        pump(&self.inner);
+        self.set_disabled(false);
     }
 
     /// Undoes a whole delegation in one step (A.2): each participant it
@@ -710,39 +660,9 @@ impl Engine {
     /// has nothing left to undo. Resolves to `{ run, reverted, failed }`.
     pub fn undo(&self, run: &str) -> Result<js_sys::Promise, JsValue> {
         let id = RunId::new(run);
-        let (group, intent) = {
-            let inner = self.inner.borrow();
-            let details = inner
-                .core
-                .run(&id)
-                .ok_or_else(|| error("unknown-run", &format!("unknown run {run}")))?;
-            match details.state() {
-                RunState::Returned {
-                    outcome: Outcome::RolledBack,
-                    ..
-                } => {
-                    return Err(error(
-                        "undo-refused",
-                        &format!("run {run} was already rolled back"),
-                    ))
-                }
-                RunState::Returned { .. } => {}
-                _ => {
-                    return Err(error(
-                        "undo-refused",
-                        &format!("run {run} is still active; stop it first"),
-                    ))
-                }
-            }
-            if inner.undone.contains(&id) {
-                return Err(error(
-                    "undo-refused",
-                    &format!("run {run} was already undone"),
-                ));
-            }
-            (details.undo_group(), details.intent().to_owned())
-        };
-        self.inner.borrow_mut().undone.insert(id.clone());
+        let intent = self.with_run(run, |run| run.intent().to_owned())?;
+        // The core decides and journals the undo; the adapter reverts.
+        let group = self.command("undo-refused", |core, now| core.undo(now, &id))?;
         let weak = Rc::downgrade(&self.inner);
         Ok(wasm_bindgen_futures::future_to_promise(async move {
             let mut reverted = Vec::new();
@@ -753,7 +673,13 @@ impl Engine {
                 };
                 let history = get(&behaviour(&inner, &participant), "history");
                 drop(inner);
-                match call_async(&history, "revertTo", &[JsValue::from_str(token.as_str())]).await {
+                match settled(call(
+                    &history,
+                    "revertTo",
+                    &[JsValue::from_str(token.as_str())],
+                ))
+                .await
+                {
                     Ok(_) => reverted.push(participant.to_string()),
                     Err(message) => failed
                         .push(serde_json::json!({"participant": participant, "message": message})),
@@ -781,12 +707,7 @@ impl Engine {
 
     /// The revision of a run, for commands fenced by it.
     pub fn revision(&self, run: &str) -> Result<f64, JsValue> {
-        let inner = self.inner.borrow();
-        let run = inner
-            .core
-            .run(&RunId::new(run))
-            .ok_or_else(|| error("unknown-run", &format!("unknown run {run}")))?;
-        Ok(run.revision() as f64)
+        self.with_run(run, |run| run.revision() as f64)
     }
 
     /// The review sheet of a run under review (with participants'
@@ -807,23 +728,14 @@ impl Engine {
 
     /// Postpones a question until `until` (ms since the epoch).
     pub fn postpone(&self, question: &str, until: f64) -> Result<(), JsValue> {
-        let result = self.inner.borrow_mut().core.postpone(
-            now(),
-            &baton_core::QuestionId::new(question),
-            until as u64,
-        );
-        pump(&self.inner);
-        result.map_err(|refused| error("answer-refused", &refused.to_string()))
+        self.command("answer-refused", |core, now| {
+            core.postpone(now, &baton_core::QuestionId::new(question), until as u64)
+        })
     }
 
     /// A run's journal records, oldest first.
     pub fn journal(&self, run: &str) -> Result<JsValue, JsValue> {
-        let inner = self.inner.borrow();
-        let run = inner
-            .core
-            .run(&RunId::new(run))
-            .ok_or_else(|| error("unknown-run", &format!("unknown run {run}")))?;
-        to_js(&run.journal())
+        self.with_run(run, |run| to_js(&run.journal()))?
     }
 
     /// What an actor reference names, or `null` for one this engine did not
@@ -843,12 +755,7 @@ impl Engine {
 
     /// The state of a run, as JSON (`{state, outcome?, reason?}`).
     pub fn state(&self, run: &str) -> Result<JsValue, JsValue> {
-        let inner = self.inner.borrow();
-        let run = inner
-            .core
-            .run(&RunId::new(run))
-            .ok_or_else(|| error("unknown-run", &format!("unknown run {run}")))?;
-        to_js(run.state())
+        self.with_run(run, |run| to_js(run.state()))?
     }
 
     /// Content-free counts for a badge.
@@ -904,30 +811,60 @@ impl Drop for Inner {
 }
 
 impl Engine {
+    /// Runs a command on the core at the current time, carries out what it
+    /// caused (one step), and turns a refusal into a `BatonError` with `code`.
+    fn command<T, E: std::fmt::Display>(
+        &self,
+        code: &str,
+        body: impl FnOnce(&mut baton_core::Engine, u64) -> Result<T, E>,
+    ) -> Result<T, JsValue> {
+        let result = body(&mut self.inner.borrow_mut().core, now());
+        pump(&self.inner);
+        result.map_err(|refused| error(code, &refused.to_string()))
+    }
+
+    /// Reads one run, or throws `unknown-run`.
+    fn with_run<T>(
+        &self,
+        run: &str,
+        read: impl FnOnce(&baton_core::Run) -> T,
+    ) -> Result<T, JsValue> {
+        let inner = self.inner.borrow();
+        inner
+            .core
+            .run(&RunId::new(run))
+            .map(read)
+            .ok_or_else(|| error("unknown-run", &format!("unknown run {run}")))
+    }
+
+    /// Disables or enables delegation; the header changes without a record.
+    fn set_disabled(&self, disabled: bool) {
+        {
+            let mut inner = self.inner.borrow_mut();
+            if disabled {
+                inner.core.disable();
+            } else {
+                inner.core.enable();
+            }
+            inner.header_dirty = true;
+        }
+        pump(&self.inner);
+    }
+
     /// Another page upgrading the database closes this connection: the
     /// engine goes on in memory and says so.
     fn watch_version_changes(&self) {
         let weak = Rc::downgrade(&self.inner);
-        let store = self.inner.borrow_mut().store.take();
-        let Some(store) = store else {
-            return;
-        };
-        let store = match Rc::try_unwrap(store) {
-            Ok(mut store) => {
-                store.on_version_change(move || {
-                    if let Some(inner) = weak.upgrade() {
-                        degrade(
-                            &inner,
-                            "another page upgraded the database; this one closed its connection"
-                                .into(),
-                        );
-                    }
-                });
-                Rc::new(store)
-            }
-            Err(shared) => shared,
-        };
-        self.inner.borrow_mut().store = Some(store);
+        if let Some(store) = &self.inner.borrow().store {
+            store.on_version_change(move || {
+                if let Some(inner) = weak.upgrade() {
+                    degrade(
+                        &inner,
+                        "another page upgraded the database; this one closed its connection".into(),
+                    );
+                }
+            });
+        }
     }
 
     /// AG-42: while any run is active, Escape returns control — every active
@@ -1358,26 +1295,20 @@ fn open_turn(inner: &Rc<RefCell<Inner>>, run: RunId, turn: TurnId, mut request: 
             return;
         }
         let sink = TurnSink::new(Box::new(EngineHost(weak.clone())), run.clone(), turn);
-        let settled = match to_js(&request) {
-            Err(thrown) => Err(thrown),
+        let ended = match to_js(&request) {
+            Err(thrown) => Err(message_of(&thrown)),
             Ok(value) => {
-                let method = get(&transport, "openTurn");
-                let method: &js_sys::Function = method.unchecked_ref();
-                match method.call3(&transport, &value, &JsValue::from(sink.clone()), &signal) {
-                    Err(thrown) => Err(thrown),
-                    Ok(returned) => JsFuture::from(js_sys::Promise::resolve(&returned))
-                        .await
-                        .map(|_| ()),
-                }
+                let args = [value, JsValue::from(sink.clone()), signal.clone().into()];
+                settled(call(&transport, "openTurn", &args)).await
             }
         };
         if signal.aborted() {
             // The engine stopped waiting (a stop, a kill, a deadman turn).
             return;
         }
-        match settled {
-            Ok(()) => sink.finish(),
-            Err(thrown) => sink.lost(message_of(&thrown)),
+        match ended {
+            Ok(_) => sink.finish(),
+            Err(message) => sink.lost(message),
         }
         if let Some(inner) = weak.upgrade() {
             inner.borrow_mut().turns.remove(&(run, turn));
@@ -1406,12 +1337,8 @@ async fn deep_reads(weak: &Weak<RefCell<Inner>>, request: &TurnRequest) -> Vec<D
     let mut reads = Vec::new();
     let mut spent = 0;
     for (_, stamp, behaviour) in candidates {
-        let function = get(&behaviour, "read");
-        let function: &js_sys::Function = function.unchecked_ref();
-        let Ok(returned) = function.call1(&behaviour, &JsValue::from_str(&stamp.read.read)) else {
-            continue;
-        };
-        let Ok(value) = JsFuture::from(js_sys::Promise::resolve(&returned)).await else {
+        let name = JsValue::from_str(&stamp.read.read);
+        let Ok(value) = settled(call(&behaviour, "read", &[name])).await else {
             continue;
         };
         let Some(text) = js_sys::JSON::stringify(&value)

@@ -40,6 +40,8 @@ pub(crate) struct Store {
     db: Database,
     /// The same connection, for closing it from its own callbacks.
     raw: web_sys::IdbDatabase,
+    /// The `versionchange` handler, kept as long as the connection.
+    on_version_change: std::cell::RefCell<Option<Closure<dyn FnMut()>>>,
 }
 
 /// A row of the `runs` or `questions` store.
@@ -171,17 +173,21 @@ impl Store {
         Ok(Store {
             db: Database::from(raw.clone()),
             raw,
+            on_version_change: Default::default(),
         })
     }
 
     /// Closes the connection when the database wants to upgrade, calling
     /// `lost` so the engine can fall back to memory.
-    pub(crate) fn on_version_change(&mut self, lost: impl Fn() + 'static) {
+    pub(crate) fn on_version_change(&self, lost: impl Fn() + 'static) {
         let raw = self.raw.clone();
-        self.db.on_version_change(move |_| {
+        let handler = Closure::<dyn FnMut()>::new(move || {
             raw.close();
             lost();
         });
+        self.raw
+            .set_onversionchange(Some(handler.as_ref().unchecked_ref()));
+        *self.on_version_change.borrow_mut() = Some(handler);
     }
 
     /// The actor-reference key of this database, created on first use.

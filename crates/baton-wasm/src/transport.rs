@@ -72,11 +72,10 @@ impl TurnSink {
                 serde_json::from_str::<WireEvent>(&text)
                     .map_err(|e| format!("an event that is not baton/1: {e}"))
             });
-        let out = match parsed {
-            Ok(event) => self.state.verifier.borrow_mut().push(event),
-            Err(reason) => self.state.verifier.borrow_mut().report(reason),
-        };
-        self.forward(out);
+        match parsed {
+            Ok(event) => self.push_event(event),
+            Err(reason) => self.report(reason),
+        }
     }
 
     /// Reports a violation found by the transport's own decoder (a dialect
@@ -101,6 +100,15 @@ impl TurnSink {
                 over: Cell::new(false),
             }),
         }
+    }
+
+    /// One parsed `baton/1` event, through the turn's verifier.
+    pub(crate) fn push_event(&self, event: WireEvent) {
+        if self.state.over.get() {
+            return;
+        }
+        let out = self.state.verifier.borrow_mut().push(event);
+        self.forward(out);
     }
 
     /// Traffic another verifier already checked (a dialect adapter that
@@ -151,10 +159,6 @@ impl TurnSink {
             .host
             .deliver(&self.state.run, self.state.turn, out);
     }
-}
-
-fn aborted(signal: &web_sys::AbortSignal) -> bool {
-    signal.aborted()
 }
 
 fn request_of(request: JsValue) -> Result<TurnRequest, JsValue> {
@@ -217,13 +221,10 @@ impl ScriptedTransport {
         let sink = sink.clone();
         Ok(wasm_bindgen_futures::future_to_promise(async move {
             let Some(turn) = script.turns.get(index) else {
-                sink.push(
-                    serde_wasm_bindgen::to_value(&WireEvent::TurnError {
-                        message: format!("the script has no turn {}", index + 1),
-                        code: None,
-                    })
-                    .unwrap_or(JsValue::NULL),
-                );
+                sink.push_event(WireEvent::TurnError {
+                    message: format!("the script has no turn {}", index + 1),
+                    code: None,
+                });
                 return Ok(JsValue::UNDEFINED);
             };
             let mut elapsed = 0;
@@ -233,23 +234,13 @@ impl ScriptedTransport {
                     gloo_timers::future::TimeoutFuture::new(wait).await;
                     elapsed = scripted.at_ms;
                 }
-                if aborted(&signal) {
+                if signal.aborted() {
                     return Ok(JsValue::UNDEFINED);
                 }
-                sink.push_event(&scripted.event);
+                sink.push_event(scripted.event.clone());
             }
             Ok(JsValue::UNDEFINED)
         }))
-    }
-}
-
-impl TurnSink {
-    fn push_event(&self, event: &WireEvent) {
-        if self.state.over.get() {
-            return;
-        }
-        let out = self.state.verifier.borrow_mut().push(event.clone());
-        self.forward(out);
     }
 }
 

@@ -339,6 +339,13 @@ async fn undo_reverts_a_whole_delegation_in_one_step_and_only_once() {
         0
     );
     assert_eq!(undone.length(), 1);
+    let journal = js_sys::Array::from(&engine.journal(&run).unwrap());
+    let last = journal.get(journal.length() - 1);
+    assert_eq!(
+        get(&get(&last, "entry"), "kind").as_string().as_deref(),
+        Some("undone"),
+        "the undo is journalled"
+    );
     assert!(announced(&engine).last().unwrap().contains("undid"));
     let again = engine.undo(&run).err().unwrap();
     assert_eq!(
