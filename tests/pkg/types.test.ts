@@ -320,6 +320,9 @@ async function usage(): Promise<void> {
       case "reverted":
       case "escalation-receipt":
         break;
+      case "undone":
+        void entry.participants.join(", ");
+        break;
       default:
         exhaustive(entry);
     }

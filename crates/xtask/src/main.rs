@@ -355,14 +355,12 @@ fn pkg() -> Result<String, String> {
 fn target_dir() -> Result<PathBuf, String> {
     let mut metadata = cargo();
     metadata.args(["metadata", "--format-version", "1", "--no-deps"]);
-    let text = output(metadata)?;
-    let key = "\"target_directory\":\"";
-    let start = text
-        .find(key)
-        .ok_or("cargo metadata has no target_directory")?
-        + key.len();
-    let end = text[start..].find('"').ok_or("cargo metadata is cut off")?;
-    Ok(PathBuf::from(&text[start..start + end]))
+    let parsed: serde_json::Value = serde_json::from_str(&output(metadata)?)
+        .map_err(|error| format!("cargo metadata is not JSON: {error}"))?;
+    parsed["target_directory"]
+        .as_str()
+        .map(PathBuf::from)
+        .ok_or_else(|| "cargo metadata has no target_directory".into())
 }
 
 fn file_size(path: &Path) -> Result<u64, String> {
