@@ -75,8 +75,8 @@ export type CallId = string;
 export type QuestionId = string;
 /** One exchange with the acting party, numbered from 1 within its run. */
 export type TurnId = number;
-/** An opaque token a participant's history returned from `mark()`, handed back to `revertTo`. */
-export type MarkToken = string;
+/** An opaque token a participant's history returned from `mark()` — a string or a finite number — handed back to `revertTo` exactly as given. */
+export type MarkToken = string | number;
 /** An opaque, engine-minted actor reference passed to `invoke`; resolve it with `engine.resolveActor`. */
 export type ActorRef = string;
 /** A SHA-256 digest as 64 lowercase hex digits. */
@@ -200,8 +200,8 @@ export interface ReadDeclaration {
 
 /** A participant's native history: one run is one undo step through it (AG-19). */
 export interface ParticipantHistory {
-  /** Takes a mark before the run's first change; returns its token. */
-  mark(): string | Promise<string>;
+  /** Takes a mark before the run's first change; returns its token (anything else fails the mark). */
+  mark(): MarkToken | Promise<MarkToken>;
   /** Reverts to a mark this history returned. */
   revertTo(token: MarkToken): void | Promise<void>;
 }
@@ -222,12 +222,32 @@ export interface Behaviour {
   instance?: string;
 }
 
-/** A mounted participant. */
+/** One thing wrong with a manifest, with where it is and the requirement it breaks. */
+export interface ManifestProblem {
+  /** A JSON path into the manifest (`$.capabilities[0].description`). */
+  path: string;
+  /** The requirement broken (`AG-14`), if one is. */
+  requirement: Requirement | null;
+  /** What is wrong. */
+  message: string;
+}
+
+/**
+ * A registered participant. Registration never throws for a manifest's
+ * problems (AG-13): a refused participant's `problems` lists them, it
+ * offers no tools, and only a call to one of its capabilities fails.
+ */
 export class Participant {
   private constructor();
-  /** The mounted id (`id`, or `id#instance`). */
+  /** The mounted id (`id`, or `id#instance`); for a refused registration the id it would have had, or `""`. */
   readonly id: ParticipantId;
-  /** Publishes a read's version and, where it differs from the declared one, its origin (AG-20, AG-27). */
+  /** Why the registration was refused; empty when the participant is mounted. */
+  readonly problems: ManifestProblem[];
+  /**
+   * Publishes a read's version (AG-20) and, to make it less trusted than
+   * declared, its origin (AG-27): the least trusted of the two counts, so a
+   * read declared third-party is never laundered to `author`.
+   */
   publish(read: string, stamp: { version: number; origin?: Origin }): void;
   /** Withdraws a published read. */
   withdraw(read: string): void;
@@ -251,8 +271,8 @@ export interface PlanStep {
 export interface DelegateRequest {
   /** What the person wants, verbatim. */
   readonly intent: string;
-  /** Why the run exists; `user` by default. */
-  readonly initiative?: Initiative;
+  /** Why the run exists (AG-2); required — never assumed to be the person. */
+  readonly initiative: Initiative;
   /** The person's choice of autonomy, never above the engine's ceiling; `review` by default. */
   readonly autonomy?: Autonomy;
   /** The run's budget; the engine's default when absent. */
@@ -385,7 +405,8 @@ export type Refusal =
   | { code: "invalid-arguments"; errors: ArgumentError[] }
   | { code: "stale"; read: ReadRef; planned: number | null; current: number | null }
   | { code: "denied" }
-  | { code: "declined"; message: string };
+  | { code: "declined"; message: string }
+  | { code: "registration-refused"; problems: ManifestProblem[] };
 
 /** Why an argument was refused (AG-15, AG-16), tagged by `kind`. */
 export type ArgumentError =
@@ -738,6 +759,8 @@ export type AgentStateEvent = { type: "state"; run: RunId; direction: Direction;
 export type AgentCustomEvent = { type: "custom"; run: RunId; name: string; value: unknown };
 /** Persistence fell back to memory; the engine keeps running (§8). */
 export type StorageDegradedEvent = { type: "storage-degraded"; cause: string };
+/** A registration was refused (AG-13); replayed to every later subscriber. */
+export type RegistrationRefusedEvent = { type: "registration-refused"; participant: ParticipantId | null; problems: ManifestProblem[] };
 /** A run was undone through its participants' histories. */
 export type UndoneEvent = { type: "undone"; report: UndoReport };
 /** Everything a subscriber or presence surface receives, tagged by `type`. */
@@ -747,6 +770,7 @@ export type BatonEvent =
   | AgentStateEvent
   | AgentCustomEvent
   | StorageDegradedEvent
+  | RegistrationRefusedEvent
   | UndoneEvent;
 
 // ----- the engine -------------------------------------------------------------
@@ -803,7 +827,7 @@ export class Engine {
   readonly session: SessionId;
   /** Presence surfaces: `attach` returns a function that detaches. */
   readonly presence: { attach(surface: PresenceSurface): () => void };
-  /** Mounts a participant from its manifest (object or JSON text) and behaviour. */
+  /** Mounts a participant from its manifest (object or JSON text) and behaviour; never throws for the manifest's problems (see `Participant.problems`). */
   register(manifest: Manifest | string, behaviour: Behaviour): Participant;
   /** Starts a delegation and returns its run id. */
   delegate(request: DelegateRequest): RunId;

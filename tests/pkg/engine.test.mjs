@@ -193,7 +193,7 @@ async function delegateThroughTransport({ manifest, undo }) {
       }
     });
   });
-  run = engine.delegate({ intent: "Rename card 1", autonomy: "auto" });
+  run = engine.delegate({ intent: "Rename card 1", initiative: "user", autonomy: "auto" });
   const endedIn = await ended;
 
   // The closing message lands after the region's first-write delay.
@@ -429,8 +429,23 @@ test("AG-50: errors are BatonErrors with a stable code and the requirement they 
         return "nothing thrown";
       };
       const engine = await Engine.open();
-      const noTransport = caught(() => engine.delegate({ intent: "x" }));
-      const unknownField = caught(() => engine.register({ ...manifest, colour: "blue" }, { invoke() {} }));
+      const noTransport = caught(() => engine.delegate({ intent: "x", initiative: "user" }));
+      const warnings = [];
+      const warn = console.warn;
+      console.warn = (...args) => warnings.push(args.join(" "));
+      let unknownField;
+      try {
+        const refused = engine.register({ ...manifest, colour: "blue" }, { invoke() {} });
+        unknownField = { id: refused.id, problems: refused.problems };
+      } catch (error) {
+        unknownField = { thrown: String(error) };
+      } finally {
+        console.warn = warn;
+      }
+      const replayed = [];
+      engine.subscribe((event) => {
+        if (event.type === "registration-refused") replayed.push(event);
+      });
       const registered = engine.register(manifest, { invoke() {} }).id;
       const unknownRun = caught(() => engine.state("no-such-run"));
       const schema = Schema.compile({ type: "object", required: ["a"] });
@@ -438,7 +453,7 @@ test("AG-50: errors are BatonErrors with a stable code and the requirement they 
       const valid = schema.validate({ a: 1 });
       const badSchema = caught(() => Schema.compile("{"));
       engine.close();
-      return { noTransport, unknownField, registered, unknownRun, invalid, valid, badSchema };
+      return { noTransport, unknownField, warnings, replayed, registered, unknownRun, invalid, valid, badSchema };
     }, TASKS),
   );
 
@@ -448,10 +463,16 @@ test("AG-50: errors are BatonErrors with a stable code and the requirement they 
   );
   assert.match(result.noTransport.message, /^AG-50: /);
 
-  assert.equal(result.unknownField.batonError, true);
-  assert.equal(result.unknownField.error, true);
-  assert.equal(result.unknownField.code, "invalid-manifest");
-  assert.match(result.unknownField.message, /colour/, "the message names the unknown field");
+  // AG-13: registration never throws for a manifest's problems; the handle lists them.
+  assert.equal(result.unknownField.thrown, undefined, "register() did not throw");
+  assert.equal(result.unknownField.id, "tasks");
+  assert.equal(result.unknownField.problems.length, 1);
+  assert.equal(result.unknownField.problems[0].path, "$.colour");
+  assert.match(result.unknownField.problems[0].message, /colour/, "the problem names the unknown field");
+  assert.equal(result.warnings.length, 1, "one console warning");
+  assert.match(result.warnings[0], /colour/);
+  assert.equal(result.replayed.length, 1, "a later subscriber hears of the refusal");
+  assert.deepEqual(result.replayed[0].problems, result.unknownField.problems);
   assert.equal(result.registered, "tasks", "the same manifest without it registers");
 
   assert.equal(result.unknownRun.batonError, true);
@@ -602,7 +623,7 @@ test("a participant may call back into the engine from inside invoke, even to st
         },
       });
       const plan = ["card-0", "card-1", "card-2"].map((id) => ({ capability: "tasks.rename", arguments: { id, title: "T" } }));
-      run = engine.delegate({ intent: "Rename three", autonomy: "auto", plan });
+      run = engine.delegate({ intent: "Rename three", initiative: "user", autonomy: "auto", plan });
       for (let i = 0; i < 200 && engine.state(run).state !== "returned"; i++) {
         await new Promise((resolve) => setTimeout(resolve, 10));
       }
@@ -629,9 +650,9 @@ test("a reload loses nothing: the journal and the actor key survive in IndexedDB
         history: { mark: () => "m", revertTo() {} },
         invoke(capability, args, actor) { actors.push(actor); return { ok: true }; },
       });
-      const done = engine.delegate({ intent: "Rename", autonomy: "auto", plan: [{ capability: "tasks.rename", arguments: { id: "a", title: "T" } }] });
+      const done = engine.delegate({ intent: "Rename", initiative: "user", autonomy: "auto", plan: [{ capability: "tasks.rename", arguments: { id: "a", title: "T" } }] });
       for (let i = 0; i < 200 && engine.state(done).state !== "returned"; i++) await new Promise((r) => setTimeout(r, 10));
-      const cut = engine.delegate({ intent: "Think", autonomy: "auto" });
+      const cut = engine.delegate({ intent: "Think", initiative: "user", autonomy: "auto" });
       await new Promise((r) => setTimeout(r, 200));
       return { done, cut, journal: engine.journal(done), actor: actors[0], storage: engine.storage };
     }, TASKS);

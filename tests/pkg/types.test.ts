@@ -30,6 +30,7 @@ import type {
   Outcome,
   Question,
   Requirement,
+  MarkToken,
   ReturnReason,
   ReviewSheet,
   RunState,
@@ -192,7 +193,12 @@ async function usage(): Promise<void> {
   const session: string = engine.session;
 
   const participant: Participant = engine.register(manifest, board);
-  const again = plain.register(JSON.stringify(manifest), { invoke: () => undefined });
+  const again = plain.register(JSON.stringify(manifest), { invoke: () => undefined, history: { mark: () => 7, revertTo(token: MarkToken) { void token; } } });
+  for (const problem of again.problems) {
+    const where: string = problem.path;
+    const requirement: Requirement | null = problem.requirement;
+    void [where, requirement, problem.message];
+  }
   const id: string = participant.id;
   participant.publish("cards", { version: 3 });
   participant.publish("cards", { version: 4, origin: "third-party" });
@@ -209,7 +215,7 @@ async function usage(): Promise<void> {
     plan: [{ capability: "tasks.rename", arguments: { id: "card-1", title: "Ship" } }],
   };
   const run: string = engine.delegate(request);
-  engine.delegate({ intent: "Tidy the board" });
+  engine.delegate({ intent: "Tidy the board", initiative: "scheduled" });
 
   const revision: number = engine.revision(run);
   engine.authorize(run, revision);
@@ -404,7 +410,7 @@ async function usage(): Promise<void> {
   text.free();
 
   try {
-    plain.delegate({ intent: "x" });
+    plain.delegate({ intent: "x", initiative: "user" });
   } catch (thrown) {
     if (thrown instanceof BatonError) {
       const error: BatonError = thrown;
@@ -442,8 +448,8 @@ async function misuse(engine: Engine, participant: Participant, question: Questi
 
   // @ts-expect-error a behaviour must invoke
   engine.register(manifest, { history: { mark: () => "m", revertTo() {} } });
-  // @ts-expect-error mark returns its token
-  engine.register(manifest, { invoke: () => null, history: { mark: () => 1, revertTo() {} } });
+  // @ts-expect-error mark returns its token, a string or a number
+  engine.register(manifest, { invoke: () => null, history: { mark: () => ({ depth: 1 }), revertTo() {} } });
   // @ts-expect-error the tier is reads-only | reversible-acts | full-acts
   engine.register({ ...manifest, tier: "anything" }, board);
   // @ts-expect-error unknown manifest fields are refused
@@ -454,15 +460,17 @@ async function misuse(engine: Engine, participant: Participant, question: Questi
   participant.publish("cards", { version: 1, origin: "web" });
 
   // @ts-expect-error autonomy is suggest | review | auto
-  engine.delegate({ intent: "x", autonomy: "full" });
+  engine.delegate({ intent: "x", initiative: "user", autonomy: "full" });
   // @ts-expect-error initiative is user | system | scheduled
   engine.delegate({ intent: "x", initiative: "agent" });
+  // @ts-expect-error the initiative is never assumed (AG-2)
+  engine.delegate({ intent: "x", autonomy: "auto" });
   // @ts-expect-error a delegation states its intent
-  engine.delegate({ autonomy: "auto" });
+  engine.delegate({ initiative: "user", autonomy: "auto" });
   // @ts-expect-error a budget names all four limits
-  engine.delegate({ intent: "x", budget: { maxTurns: 1 } });
+  engine.delegate({ intent: "x", initiative: "user", budget: { maxTurns: 1 } });
   // @ts-expect-error a plan step names its capability
-  engine.delegate({ intent: "x", plan: [{ arguments: {} }] });
+  engine.delegate({ intent: "x", initiative: "user", plan: [{ arguments: {} }] });
 
   // @ts-expect-error authorization is revision-fenced
   engine.authorize("s/r1");

@@ -7,8 +7,9 @@ use serde::{Deserialize, Serialize};
 
 use crate::ids::ParticipantId;
 
-/// Where a read's content came from (AG-27). Anything but `author` is
-/// untrusted content as far as autonomy is concerned (AG-28).
+/// Where a read's content came from (AG-27), ordered from most to least
+/// trusted. Anything but `author` is untrusted content as far as autonomy
+/// is concerned (AG-28).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Origin {

@@ -115,7 +115,7 @@ impl Run {
                         Resolved::Allowed(Autonomy::Auto) | Resolved::Denied
                     ),
                     // Unknown capabilities are refused at dispatch; ambiguity asks the person anyway.
-                    Address::Unknown | Address::Ambiguous(_) => true,
+                    Address::Unknown | Address::Refused(_) | Address::Ambiguous(_) => true,
                 });
         if all_auto {
             let allowlist = self.proposed_scope();
@@ -280,6 +280,16 @@ impl Run {
                 Address::Unknown => {
                     // AG-21: correctable, charged, and the run goes on.
                     self.charge_and_refuse(step, Actor::Engine, Refusal::UndeclaredCapability);
+                    continue;
+                }
+                Address::Refused(problems) => {
+                    // AG-13: the only place a refused registration shows.
+                    let problems = problems.to_vec();
+                    self.charge_and_refuse(
+                        step,
+                        Actor::Engine,
+                        Refusal::RegistrationRefused { problems },
+                    );
                     continue;
                 }
                 Address::Ambiguous(_) if !self.allowlist.contains(&call.capability) => {

@@ -7,9 +7,12 @@ use serde_json::Value;
 
 use crate::actor::{ActorIdentity, ActorRef, ActorSecret, Attribution};
 use crate::context::{ReadRef, ReadStamp};
+use crate::delegation::Delegation;
 use crate::digest::Digest;
 use crate::dispatch::Baseline;
-use crate::error::{CommandError, DelegateError, MutationRefused, ReportError};
+use crate::error::{
+    CommandError, DelegateError, MutationRefused, PublishError, RegistrationRefused, ReportError,
+};
 use crate::event::{Event, Finding, FindingReason};
 use crate::grants::{Decision, Grant, GrantError, GrantScope, Grants};
 use crate::ids::{
@@ -92,59 +95,6 @@ impl EngineConfig {
             presence: PresencePolicy::Warn,
         }
     }
-}
-
-/// A request to delegate.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
-pub struct Delegation {
-    /// What the person wants, verbatim; it goes to the acting party.
-    pub intent: String,
-    /// Why the run exists (AG-2).
-    pub initiative: Initiative,
-    /// The resolved autonomy of the run.
-    pub autonomy: Autonomy,
-    /// The budget asked for; the engine default when absent.
-    #[serde(default)]
-    pub budget: Option<Budget>,
-    /// A fixed plan (a macro, a rule): no acting party, no turns (AG-3).
-    #[serde(default)]
-    pub plan: Option<Vec<PlannedCall>>,
-}
-
-impl Delegation {
-    /// A delegation to the acting party with the default budget.
-    pub fn new(intent: impl Into<String>, initiative: Initiative, autonomy: Autonomy) -> Self {
-        Delegation {
-            intent: intent.into(),
-            initiative,
-            autonomy,
-            budget: None,
-            plan: None,
-        }
-    }
-
-    /// Sets the budget.
-    pub fn with_budget(mut self, budget: Budget) -> Self {
-        self.budget = Some(budget);
-        self
-    }
-
-    /// Makes it a fixed plan.
-    pub fn with_plan(mut self, plan: Vec<PlannedCall>) -> Self {
-        self.plan = Some(plan);
-        self
-    }
-}
-
-/// One call of a fixed plan.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
-pub struct PlannedCall {
-    /// What to invoke.
-    pub capability: CapabilityRef,
-    /// With what.
-    pub arguments: Value,
 }
 
 /// The person's authorization of a reviewed plan.
@@ -458,6 +408,60 @@ impl Engine {
         self.shared.registry.register(manifest, instance)
     }
 
+    /// Registers a participant from its manifest's JSON text, the way a
+    /// component does when it mounts: it never breaks the component
+    /// (AG-13, AG-50). A manifest with problems is refused as a whole — the
+    /// participant offers no tools, and a call addressed to it is refused
+    /// with the problems — and the problems come back, each with its
+    /// requirement and JSON path, for the host to report once.
+    pub fn register_text(
+        &mut self,
+        text: &str,
+        instance: Option<&str>,
+    ) -> Result<ParticipantId, RegistrationRefused> {
+        let refused = |problems: Vec<crate::manifest::ManifestProblem>| {
+            let participant = serde_json::from_str::<Value>(text)
+                .ok()
+                .and_then(|manifest| manifest.get("id")?.as_str().map(str::to_owned))
+                .map(|id| match instance {
+                    Some(name) => ParticipantId::new(format!("{id}#{name}")),
+                    None => ParticipantId::new(id),
+                });
+            RegistrationRefused {
+                participant,
+                problems,
+            }
+        };
+        let manifest = match self.shared.registry.parse(text) {
+            Ok(manifest) => manifest,
+            Err(error) => {
+                let refusal = refused(error.problems);
+                if let Some(id) = &refusal.participant {
+                    self.shared
+                        .registry
+                        .refuse(id.clone(), refusal.problems.clone());
+                }
+                return Err(refusal);
+            }
+        };
+        match self.shared.registry.register(manifest, instance) {
+            Ok(id) => Ok(id),
+            Err(error) => {
+                let refusal = refused(error.problems());
+                // A second registration under a mounted id leaves that one be.
+                if let (Some(id), false) = (
+                    &refusal.participant,
+                    matches!(error, RegisterError::AlreadyMounted(_)),
+                ) {
+                    self.shared
+                        .registry
+                        .refuse(id.clone(), refusal.problems.clone());
+                }
+                Err(refusal)
+            }
+        }
+    }
+
     /// Unmounts a participant and withdraws its reads.
     pub fn unregister(&mut self, participant: &ParticipantId) -> bool {
         self.shared
@@ -481,13 +485,39 @@ impl Engine {
     /// reporting the result of a call that changed it: a change published
     /// while a run's call is mutating that participant is the run's own and
     /// is neither stale (AG-20) nor drift (AG-29).
-    pub fn publish_read(&mut self, stamp: ReadStamp) {
+    ///
+    /// The read must be declared by the mounted participant. Its effective
+    /// origin is the *least* trusted of the declared and the published one:
+    /// a participant can say that today's content is less trustworthy than
+    /// usual, never launder a read declared third-party into `author`
+    /// (AG-27, AG-28). Returns the stamp as the context will carry it.
+    pub fn publish_read(&mut self, stamp: ReadStamp) -> Result<ReadStamp, PublishError> {
+        let participant = &stamp.read.participant;
+        let declared = self
+            .shared
+            .registry
+            .get(participant)
+            .ok_or_else(|| PublishError::UnknownParticipant(participant.clone()))?
+            .manifest
+            .reads()
+            .iter()
+            .find(|read| read.name == stamp.read.read)
+            .ok_or_else(|| PublishError::UndeclaredRead {
+                participant: participant.clone(),
+                read: stamp.read.read.clone(),
+            })?
+            .origin;
+        let stamp = ReadStamp {
+            origin: stamp.origin.max(declared),
+            ..stamp
+        };
         for run in self.runs.values_mut() {
             if !run.state().is_terminal() {
                 run.attribute_write(&stamp);
             }
         }
-        self.shared.reads.insert(stamp.read.clone(), stamp);
+        self.shared.reads.insert(stamp.read.clone(), stamp.clone());
+        Ok(stamp)
     }
 
     /// Withdraws a read.

@@ -35,6 +35,43 @@ pub enum DelegateError {
     /// No run has this id.
     #[error("unknown run {0}")]
     UnknownRun(RunId),
+    /// The request does not say why the run exists. It is never assumed:
+    /// automation that forgot it would get a person's autonomy (AG-26).
+    #[error("AG-2: a run must carry an initiative (`user`, `system` or `scheduled`); the request gives none")]
+    MissingInitiative,
+    /// The request is not of the expected shape.
+    #[error("invalid delegation request {0}")]
+    InvalidRequest(String),
+}
+
+/// A registration that was refused ([`crate::Engine::register_text`]): the
+/// component keeps working, its participant offers nothing, and these
+/// problems are what a call to it, and the developer, are told (AG-13).
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+#[error("the registration of {} was refused: {}", participant.as_ref().map_or("a participant", ParticipantId::as_str), problems.iter().map(ToString::to_string).collect::<Vec<_>>().join("; "))]
+pub struct RegistrationRefused {
+    /// The id it would have been mounted under, when the manifest says.
+    pub participant: Option<ParticipantId>,
+    /// Each problem, with its requirement and JSON path.
+    pub problems: Vec<crate::manifest::ManifestProblem>,
+}
+
+/// Why [`crate::Engine::publish_read`] refused a publication.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+#[non_exhaustive]
+pub enum PublishError {
+    /// No participant is mounted under this id.
+    #[error("AG-27: no participant {0} is mounted, so it has no reads to publish")]
+    UnknownParticipant(ParticipantId),
+    /// The participant's manifest declares no such read: a read's origin and
+    /// description come from its declaration, so an undeclared one has neither.
+    #[error("AG-27: `{read}` is not a read declared by {participant}")]
+    UndeclaredRead {
+        /// The participant.
+        participant: ParticipantId,
+        /// The read it tried to publish.
+        read: String,
+    },
 }
 
 /// Why a command of the person (authorize, reject, resolve, stop, pause) was refused.

@@ -59,11 +59,62 @@ string_id!(
     /// A question to the person, minted by the engine as `<session>/q<n>`.
     QuestionId
 );
-string_id!(
-    /// An opaque token returned by a participant's native history when asked
-    /// for a mark; handed back verbatim when reverting.
-    MarkToken
-);
+/// An opaque token returned by a participant's native history when asked
+/// for a mark; handed back exactly as given when reverting. Histories hand
+/// out strings (`"h42"`) or numbers (a stack depth), so both are kept, the
+/// number as the very same number.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(untagged)]
+pub enum MarkToken {
+    /// A string token.
+    Text(String),
+    /// A finite number.
+    Number(serde_json::Number),
+}
+
+impl MarkToken {
+    /// A string token.
+    pub fn new(value: impl Into<String>) -> Self {
+        MarkToken::Text(value.into())
+    }
+
+    /// What a history's `mark()` returned, if it can be a token: a string
+    /// or a finite number. Anything else (an object, `null`, `NaN`) cannot
+    /// be handed back faithfully, so the mark fails with this message rather
+    /// than revert later to something the history never gave.
+    pub fn from_json(value: serde_json::Value) -> Result<Self, String> {
+        match value {
+            serde_json::Value::String(text) => Ok(MarkToken::Text(text)),
+            serde_json::Value::Number(number) => Ok(MarkToken::Number(number)),
+            other => Err(format!(
+                "a mark token must be a string or a finite number, and mark() returned {}",
+                match other {
+                    serde_json::Value::Null => "null or undefined or a non-finite number",
+                    serde_json::Value::Bool(_) => "a boolean",
+                    serde_json::Value::Array(_) => "an array",
+                    _ => "an object",
+                }
+            )),
+        }
+    }
+
+    /// The token as JSON, to hand back to the history.
+    pub fn to_json(&self) -> serde_json::Value {
+        match self {
+            MarkToken::Text(text) => serde_json::Value::String(text.clone()),
+            MarkToken::Number(number) => serde_json::Value::Number(number.clone()),
+        }
+    }
+}
+
+impl fmt::Display for MarkToken {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            MarkToken::Text(text) => f.write_str(text),
+            MarkToken::Number(number) => write!(f, "{number}"),
+        }
+    }
+}
 
 /// One exchange with the acting party, numbered from 1 within its run.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
@@ -108,5 +159,34 @@ impl CapabilityRef {
 impl fmt::Display for CapabilityRef {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{}.{}", self.participant, self.capability)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn mark_tokens_are_strings_or_finite_numbers_kept_exactly() {
+        for token in [
+            json!("h7"),
+            json!(3),
+            json!(-2.5),
+            json!(9007199254740991_u64),
+        ] {
+            let mark = MarkToken::from_json(token.clone()).unwrap();
+            assert_eq!(mark.to_json(), token);
+            let stored = serde_json::to_string(&mark).unwrap();
+            let restored: MarkToken = serde_json::from_str(&stored).unwrap();
+            assert_eq!(restored.to_json(), token, "survives persistence");
+        }
+        for refused in [json!(null), json!({"depth": 1}), json!([1]), json!(true)] {
+            let message = MarkToken::from_json(refused.clone()).unwrap_err();
+            assert!(
+                message.contains("string or a finite number"),
+                "{refused}: {message}"
+            );
+        }
     }
 }

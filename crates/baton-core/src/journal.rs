@@ -262,6 +262,12 @@ pub enum Refusal {
         /// What the participant said.
         message: String,
     },
+    /// The participant's manifest was refused at registration (AG-13), so
+    /// it offers nothing; these are the problems it must fix.
+    RegistrationRefused {
+        /// Each problem, with its requirement and JSON path.
+        problems: Vec<crate::manifest::ManifestProblem>,
+    },
 }
 
 impl Refusal {
@@ -273,6 +279,7 @@ impl Refusal {
             Refusal::Stale { .. } => "stale",
             Refusal::Denied => "denied",
             Refusal::Declined { .. } => "declined",
+            Refusal::RegistrationRefused { .. } => "registration-refused",
         }
     }
 }

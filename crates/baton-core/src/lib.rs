@@ -128,7 +128,7 @@
 //!     "reads": [{"name": "board", "description": "Every card with its column.", "origin": "author"}]
 //! }"#).unwrap();
 //! engine.register(manifest, None).unwrap();
-//! engine.publish_read(ReadStamp { read: ReadRef::new("tasks", "board"), version: 1, origin: Origin::Author });
+//! engine.publish_read(ReadStamp { read: ReadRef::new("tasks", "board"), version: 1, origin: Origin::Author }).unwrap();
 //!
 //! // The person delegates; the acting party proposes a plan.
 //! let run = engine.delegate(0, Delegation::new("Close the done cards", Initiative::User, Autonomy::Review)).unwrap();
@@ -172,6 +172,7 @@
 mod actor;
 mod autonomy;
 mod context;
+mod delegation;
 mod digest;
 mod dispatch;
 mod elicit;
@@ -194,13 +195,13 @@ mod state;
 pub use actor::{ActorIdentity, ActorRef, ActorSecret, Attribution};
 pub use autonomy::{lower, resolve, AutonomyInputs, Resolved};
 pub use context::{Context, Origin, ReadRef, ReadStamp};
+pub use delegation::{Delegation, PlannedCall};
 pub use digest::Digest;
 pub use dispatch::fingerprint;
-pub use engine::{
-    Authorization, Delegation, Engine, EngineConfig, EngineSnapshot, Inbound, PlannedCall,
-    PresencePolicy,
+pub use engine::{Authorization, Engine, EngineConfig, EngineSnapshot, Inbound, PresencePolicy};
+pub use error::{
+    CommandError, DelegateError, MutationRefused, PublishError, RegistrationRefused, ReportError,
 };
-pub use error::{CommandError, DelegateError, MutationRefused, ReportError};
 pub use event::{CallReport, Effect, Event, Finding, FindingReason};
 pub use grants::{Decision, Grant, GrantError, GrantScope, Grants};
 pub use ids::{

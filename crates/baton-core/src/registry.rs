@@ -8,7 +8,7 @@ use serde_json::Value;
 use thiserror::Error;
 
 use crate::ids::{CapabilityRef, ParticipantId};
-use crate::manifest::{CapabilityDecl, Manifest, ManifestError};
+use crate::manifest::{CapabilityDecl, Manifest, ManifestError, ManifestProblem};
 use crate::schema::SchemaCache;
 
 /// A mounted participant: a manifest and the instance it was mounted as.
@@ -40,6 +40,24 @@ pub enum RegisterError {
     InvalidInstance(String),
 }
 
+impl RegisterError {
+    /// The refusal as problems with a JSON path, like a manifest's own.
+    pub fn problems(&self) -> Vec<ManifestProblem> {
+        let problem = |path: &str, message: String| ManifestProblem {
+            path: path.into(),
+            requirement: None,
+            message,
+        };
+        match self {
+            RegisterError::Manifest(error) => error.problems.clone(),
+            RegisterError::AlreadyMounted(_) | RegisterError::InvalidInstance(_) => {
+                vec![problem("$.id", self.to_string())]
+            }
+            RegisterError::ConflictingManifest(_) => vec![problem("$", self.to_string())],
+        }
+    }
+}
+
 /// A capability as the acting party sees it: a tool.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -61,12 +79,17 @@ pub(crate) enum Address<'a> {
     Ambiguous(Vec<ParticipantId>),
     /// Nothing declares it (AG-21).
     Unknown,
+    /// The participant tried to register, and its manifest was refused for
+    /// these problems (AG-13): it offers nothing, and a call to it says why.
+    Refused(&'a [ManifestProblem]),
 }
 
 /// The mounted participants of a session.
 #[derive(Debug, Default)]
 pub struct Registry {
     mounted: BTreeMap<ParticipantId, Mounted>,
+    /// Participants whose registration was refused, with the problems.
+    refused: BTreeMap<ParticipantId, Vec<ManifestProblem>>,
     schemas: SchemaCache,
 }
 
@@ -107,6 +130,7 @@ impl Registry {
         {
             return Err(RegisterError::ConflictingManifest(manifest.id().clone()));
         }
+        self.refused.remove(&id);
         self.mounted.insert(
             id.clone(),
             Mounted {
@@ -119,7 +143,22 @@ impl Registry {
 
     /// Unmounts a participant. Returns whether it was mounted.
     pub fn unregister(&mut self, participant: &ParticipantId) -> bool {
-        self.mounted.remove(participant).is_some()
+        let refused = self.refused.remove(participant).is_some();
+        self.mounted.remove(participant).is_some() || refused
+    }
+
+    /// Records a participant whose registration was refused (AG-13): it
+    /// offers no tools, and a call addressed to it is refused with these
+    /// problems. A participant mounted under the id is left as it is.
+    pub fn refuse(&mut self, participant: ParticipantId, problems: Vec<ManifestProblem>) {
+        if !self.mounted.contains_key(&participant) {
+            self.refused.insert(participant, problems);
+        }
+    }
+
+    /// Why a participant's registration was refused, if it was.
+    pub fn refused(&self, participant: &ParticipantId) -> Option<&[ManifestProblem]> {
+        self.refused.get(participant).map(Vec::as_slice)
     }
 
     /// A mounted participant.
@@ -154,30 +193,47 @@ impl Registry {
             .capability(&capability.capability)
     }
 
-    /// Resolves an address: a mounted id (`tasks#sprint.rename`) is taken as
-    /// is; a manifest id (`tasks.rename`) must name exactly one instance.
+    /// Resolves an address. A mounted instance id (`tasks#sprint.rename`)
+    /// names exactly one instance. A manifest id (`tasks.rename`) is
+    /// answered by every mounted instance of that manifest — the bare mount
+    /// `tasks` and `tasks#b` alike — so it resolves only when exactly one
+    /// could answer; otherwise the person is asked which (AG-23). An exact
+    /// match of the bare mount is never preferred: that would be a heuristic.
     pub(crate) fn resolve(&self, address: &CapabilityRef) -> Address<'_> {
-        if let Some(decl) = self.capability(address) {
-            return Address::Unique(address.clone(), decl);
+        if address.participant.as_str().contains('#') {
+            return match (
+                self.capability(address),
+                self.refused.get(&address.participant),
+            ) {
+                (Some(decl), _) => Address::Unique(address.clone(), decl),
+                (None, Some(problems)) => Address::Refused(problems),
+                (None, None) => Address::Unknown,
+            };
         }
-        let candidates: Vec<&ParticipantId> = self
-            .instances_of(address.participant.as_str())
-            .filter(|(_, mounted)| mounted.manifest.capability(&address.capability).is_some())
-            .map(|(id, _)| id)
+        let candidates: Vec<(&ParticipantId, &CapabilityDecl)> = self
+            .mounted
+            .iter()
+            .filter(|(_, mounted)| mounted.manifest.id() == &address.participant)
+            .filter_map(|(id, mounted)| {
+                mounted
+                    .manifest
+                    .capability(&address.capability)
+                    .map(|decl| (id, decl))
+            })
             .collect();
         match candidates.as_slice() {
-            [] => Address::Unknown,
-            [only] => {
-                let resolved = CapabilityRef {
+            [] => match self.refused.get(&address.participant) {
+                Some(problems) => Address::Refused(problems),
+                None => Address::Unknown,
+            },
+            [(only, decl)] => Address::Unique(
+                CapabilityRef {
                     participant: (*only).clone(),
                     capability: address.capability.clone(),
-                };
-                match self.capability(&resolved) {
-                    Some(decl) => Address::Unique(resolved, decl),
-                    None => Address::Unknown,
-                }
-            }
-            many => Address::Ambiguous(many.iter().map(|id| (*id).clone()).collect()),
+                },
+                decl,
+            ),
+            many => Address::Ambiguous(many.iter().map(|(id, _)| (*id).clone()).collect()),
         }
     }
 

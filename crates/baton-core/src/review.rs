@@ -118,6 +118,10 @@ impl Run {
                     arguments: call.arguments.clone(),
                     note: Some("no mounted participant declares this capability; it will be refused".into()),
                 },
+                Address::Refused(_) => ProposedChange::Arguments {
+                    arguments: call.arguments.clone(),
+                    note: Some("this participant's manifest was refused at registration; the call will be refused".into()),
+                },
             };
             self.previews.insert(call.call, change);
         }

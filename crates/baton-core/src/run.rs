@@ -643,9 +643,14 @@ impl Run {
                 .capability(capability)
                 .is_some_and(|decl| decl.accepts_partial_close())
         };
+        // Every capability that changed state in the run must accept it, not
+        // only the one that failed (AG-8: the person authorized the plan).
+        let every_change_accepts = self.mutated.iter().all(accepts);
         match cause {
-            ReturnReason::CallFailed { capability, .. } => accepts(capability),
-            _ => self.in_flight.is_none() && self.mutated.iter().all(accepts),
+            ReturnReason::CallFailed { capability, .. } => {
+                accepts(capability) && every_change_accepts
+            }
+            _ => self.in_flight.is_none() && every_change_accepts,
         }
     }
 

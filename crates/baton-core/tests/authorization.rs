@@ -171,8 +171,78 @@ fn ag_27_reads_carry_a_version_and_an_origin_tag() {
 }
 
 #[test]
-fn ag_28_an_untrusted_origin_in_context_lowers_the_ceiling() {
+fn ag_28_a_published_origin_cannot_launder_a_declared_untrusted_read() {
+    let mut sim = sim_with(Autonomy::Auto, &[tasks_manifest(), inbox_manifest()]);
+    // The inbox is declared third-party; publishing it as `author` does not
+    // make it trusted: the least trusted of the two counts.
+    let effective = sim
+        .engine
+        .publish_read(ReadStamp {
+            read: ReadRef::new("mail", "inbox"),
+            version: 1,
+            origin: Origin::Author,
+        })
+        .unwrap();
+    assert_eq!(effective.origin, Origin::ThirdParty);
+    let run = sim.delegate(Autonomy::Auto);
+    assert_eq!(
+        sim.last_request().context.reads[0].origin,
+        Origin::ThirdParty
+    );
+    sim.propose(&run, &[rename()]);
+    assert_eq!(
+        sim.state(&run),
+        RunState::Reviewing,
+        "an auto run with third-party content in context is reviewed"
+    );
+    // A participant may lower a read's trust for today's content, never raise it.
+    let lowered = sim
+        .engine
+        .publish_read(ReadStamp {
+            read: ReadRef::new("tasks", "board"),
+            version: 2,
+            origin: Origin::Imported,
+        })
+        .unwrap();
+    assert_eq!(lowered.origin, Origin::Imported);
+}
+
+#[test]
+fn ag_27_only_declared_reads_are_published() {
     let mut sim = sim_with(Autonomy::Auto, &[tasks_manifest()]);
+    let undeclared = sim.engine.publish_read(ReadStamp {
+        read: ReadRef::new("tasks", "secrets"),
+        version: 1,
+        origin: Origin::Author,
+    });
+    assert_eq!(
+        undeclared,
+        Err(PublishError::UndeclaredRead {
+            participant: ParticipantId::new("tasks"),
+            read: "secrets".into()
+        })
+    );
+    let unmounted = sim.engine.publish_read(ReadStamp {
+        read: ReadRef::new("nobody", "board"),
+        version: 1,
+        origin: Origin::Author,
+    });
+    assert_eq!(
+        unmounted,
+        Err(PublishError::UnknownParticipant(ParticipantId::new(
+            "nobody"
+        )))
+    );
+    let run = sim.delegate(Autonomy::Auto);
+    assert!(
+        sim.last_request().context.reads.is_empty(),
+        "a refused publication reaches no context ({run})"
+    );
+}
+
+#[test]
+fn ag_28_an_untrusted_origin_in_context_lowers_the_ceiling() {
+    let mut sim = sim_with(Autonomy::Auto, &[tasks_manifest(), inbox_manifest()]);
     sim.publish("tasks", "board", 1, Origin::Author);
     let run = sim.delegate(Autonomy::Auto);
     sim.propose(&run, &[rename()]);
@@ -217,7 +287,7 @@ fn authorized_fingerprints(sim: &Sim, run: &RunId) -> Vec<Digest> {
 
 #[test]
 fn ag_29_authorization_binds_a_fingerprint_and_recomputes_on_drift() {
-    let mut sim = sim_with(Autonomy::Auto, &[tasks_manifest()]);
+    let mut sim = sim_with(Autonomy::Auto, &[tasks_manifest(), settings_manifest()]);
     sim.publish("tasks", "board", 1, Origin::Author);
     sim.publish("settings", "form", 1, Origin::Author);
     let run = sim.delegate(Autonomy::Auto);

@@ -68,11 +68,9 @@ fn ag_2_every_run_carries_its_initiative() {
             JournalEntry::Created { initiative: recorded, .. } if recorded == initiative
         ));
     }
-    // A delegation without an initiative does not even parse.
-    let missing = serde_json::from_value::<Delegation>(json!({
-        "intent": "x", "autonomy": "review"
-    }));
-    assert!(missing.unwrap_err().to_string().contains("initiative"));
+    // A request without an initiative is refused, never assumed to be the person's.
+    let missing = Delegation::from_json(json!({"intent": "x", "autonomy": "review"}));
+    assert_eq!(missing, Err(DelegateError::MissingInitiative));
 }
 
 // ----- AG-3 -------------------------------------------------------------------
@@ -443,7 +441,7 @@ fn ag_8_mid_sequence_failure_rolls_back_to_run_start_in_reverse_order() {
 fn ag_8_capability_accepting_partial_close_keeps_what_was_done() {
     let mut sim = Sim::new();
     let run = sim.delegate(Autonomy::Auto);
-    sim.propose(&run, &[rename(), note()]);
+    sim.propose(&run, &[note(), note()]);
     sim.apply();
     sim.fail("rate limited");
     assert!(sim.take_reverts().is_empty());
@@ -451,6 +449,27 @@ fn ag_8_capability_accepting_partial_close_keeps_what_was_done() {
         sim.state(&run),
         RunState::Returned {
             outcome: Outcome::Partial,
+            ..
+        }
+    ));
+}
+
+#[test]
+fn ag_8_partial_close_needs_every_capability_that_changed_state_to_accept_it() {
+    // The person authorized the plan, not half of it: the failing call
+    // accepts a partial close, but the rename before it does not.
+    let mut sim = Sim::new();
+    let run = sim.delegate(Autonomy::Auto);
+    sim.propose(&run, &[rename(), note()]);
+    sim.apply();
+    sim.fail("rate limited");
+    let order = sim.answer_reverts(|_| Ok(()));
+    let participants: Vec<&str> = order.iter().map(|(p, _)| p.as_str()).collect();
+    assert_eq!(participants, ["notes", "tasks"]);
+    assert!(matches!(
+        sim.state(&run),
+        RunState::Returned {
+            outcome: Outcome::RolledBack,
             ..
         }
     ));
@@ -638,11 +657,13 @@ fn turn_opens_with_a_context_snapshot_of_versioned_origin_tagged_reads() {
     let mut sim = Sim::new();
     let board = ReadRef::new("tasks", "board");
     let inbox = ReadRef::new("mail", "inbox");
-    sim.engine.publish_read(ReadStamp {
-        read: board.clone(),
-        version: 7,
-        origin: Origin::Author,
-    });
+    sim.engine
+        .publish_read(ReadStamp {
+            read: board.clone(),
+            version: 7,
+            origin: Origin::Author,
+        })
+        .unwrap();
     let run = sim.delegate(Autonomy::Auto);
     let context = |sim: &Sim| {
         sim.engine
@@ -659,16 +680,20 @@ fn turn_opens_with_a_context_snapshot_of_versioned_origin_tagged_reads() {
     sim.give_marks();
     // While the call runs, the board moves on (the call's own write) and a
     // third-party read appears: the open snapshot does not change…
-    sim.engine.publish_read(ReadStamp {
-        read: board.clone(),
-        version: 8,
-        origin: Origin::Author,
-    });
-    sim.engine.publish_read(ReadStamp {
-        read: inbox.clone(),
-        version: 1,
-        origin: Origin::ThirdParty,
-    });
+    sim.engine
+        .publish_read(ReadStamp {
+            read: board.clone(),
+            version: 8,
+            origin: Origin::Author,
+        })
+        .unwrap();
+    sim.engine
+        .publish_read(ReadStamp {
+            read: inbox.clone(),
+            version: 1,
+            origin: Origin::ThirdParty,
+        })
+        .unwrap();
     sim.apply();
     // …the next turn opens with both.
     let second = context(&sim);

@@ -401,6 +401,59 @@ fn ag_21_an_undeclared_capability_is_correctable_and_bounded_by_budget() {
 }
 
 #[test]
+fn ag_13_a_refused_registration_offers_nothing_and_only_a_call_to_it_fails() {
+    let mut sim = Sim::new();
+    let mut broken = tasks_manifest();
+    broken["id"] = json!("board");
+    broken["capabilities"][0]["description"] = json!("TODO");
+    let refused = sim
+        .engine
+        .register_text(&broken.to_string(), None)
+        .unwrap_err();
+    assert_eq!(refused.participant, Some(ParticipantId::new("board")));
+    assert_eq!(refused.problems.len(), 1);
+    assert_eq!(refused.problems[0].requirement.as_deref(), Some("AG-14"));
+    assert_eq!(refused.problems[0].path, "$.capabilities[0].description");
+    // It offers no tools…
+    assert!(sim
+        .engine
+        .tools()
+        .iter()
+        .all(|tool| !tool.name.starts_with("board.")));
+    // …and everything else works as before, until a call names it.
+    let run = sim.delegate(Autonomy::Auto);
+    sim.propose(&run, &[CapabilityRef::new("board", "rename"), rename()]);
+    sim.give_marks();
+    sim.apply();
+    assert_eq!(sim.state(&run), RunState::Acting, "the run goes on");
+    let TurnRequest { results, .. } = sim.last_request();
+    assert_eq!(
+        results[0].result,
+        CallResult::Refused {
+            refusal: Refusal::RegistrationRefused {
+                problems: refused.problems.clone()
+            }
+        }
+    );
+    assert!(matches!(results[1].result, CallResult::Applied { .. }));
+    // Text that is not even JSON is refused with no id to remember.
+    let garbage = sim.engine.register_text("{\"id\": ", None).unwrap_err();
+    assert_eq!(garbage.participant, None);
+    assert!(!garbage.problems.is_empty());
+    // A second mount under a mounted id is refused and leaves the first be.
+    let again = sim
+        .engine
+        .register_text(&tasks_manifest().to_string(), None)
+        .unwrap_err();
+    assert_eq!(again.participant, Some(ParticipantId::new("tasks")));
+    assert!(sim
+        .engine
+        .registry()
+        .get(&ParticipantId::new("tasks"))
+        .is_some());
+}
+
+#[test]
 fn ag_23_an_ambiguous_address_asks_the_person_and_never_guesses() {
     let mut sim = Sim::new();
     sim.engine = Engine::new(config(), secret());
@@ -473,6 +526,41 @@ fn ag_23_an_ambiguous_address_asks_the_person_and_never_guesses() {
     sim.give_marks();
     let (_, _, capability) = sim.take_invoke().expect("explicit instance");
     assert_eq!(capability.participant, backlog);
+}
+
+#[test]
+fn ag_23_a_bare_mount_beside_a_named_one_is_ambiguous_too() {
+    let mut sim = Sim::new();
+    sim.engine = Engine::new(config(), secret());
+    let bare = sim.mount(tasks_manifest(), None);
+    let named = sim.mount(tasks_manifest(), Some("b"));
+    assert_eq!(bare.as_str(), "tasks");
+    let run = sim.delegate(Autonomy::Auto);
+    // `tasks.rename` could be answered by either instance: the bare mount's
+    // id matching exactly is not a reason to pick it.
+    sim.propose(&run, &[rename()]);
+    sim.give_marks();
+    assert!(sim.take_invoke().is_none(), "no guess");
+    let question = sim.last_question();
+    assert_eq!(
+        question.asker,
+        Asker::Engine {
+            call: CallId::new("c1-1"),
+            candidates: vec![bare.clone(), named.clone()]
+        }
+    );
+    sim.engine
+        .answer(
+            sim.now,
+            &question.id,
+            &question.digest,
+            json!({"participant": "tasks"}),
+        )
+        .unwrap();
+    sim.drain();
+    sim.give_marks();
+    let (_, _, capability) = sim.take_invoke().expect("the chosen instance");
+    assert_eq!(capability, CapabilityRef::new("tasks", "rename"));
 }
 
 #[test]

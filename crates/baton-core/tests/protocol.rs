@@ -175,6 +175,7 @@ fn the_turn_request_carries_tools_an_index_and_the_context() {
     assert_eq!(
         participants,
         [
+            ("mail", "Inbox"),
             ("notes", "Notes"),
             ("settings", "Settings"),
             ("tasks", "Task board")

@@ -11,9 +11,9 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::rc::{Rc, Weak};
 
 use baton_core::{
-    Autonomy, CallResult, CapabilityRef, DeepRead, Delegation, Effect, EngineConfig, Event,
-    Inbound, Initiative, JournalEntry, JournalRecord, MarkToken, Outcome, ParticipantId,
-    PlannedCall, ReadRef, Refusal, RunId, RunState, TurnId, TurnRequest, Verified,
+    Autonomy, CallResult, DeepRead, Delegation, Effect, EngineConfig, Event, Inbound, JournalEntry,
+    JournalRecord, MarkToken, Outcome, ParticipantId, ReadRef, Refusal, RunId, RunState, TurnId,
+    TurnRequest, Verified,
 };
 use serde::Deserialize;
 use serde_json::Value;
@@ -60,56 +60,6 @@ struct OpenOptions {
 /// Options that are live JS objects rather than JSON, taken out before the
 /// rest is parsed.
 const OBJECT_OPTIONS: [&str; 2] = ["liveRegionParent", "transport"];
-
-/// A delegation request from JS.
-#[derive(Debug, Deserialize)]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
-struct DelegateRequest {
-    intent: String,
-    #[serde(default = "user")]
-    initiative: Initiative,
-    #[serde(default = "review")]
-    autonomy: Autonomy,
-    #[serde(default)]
-    budget: Option<baton_core::Budget>,
-    /// A fixed plan: `[{capability: "tasks.rename", arguments: {...}}]` (AG-3).
-    #[serde(default)]
-    plan: Option<Vec<PlanStep>>,
-}
-
-#[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
-struct PlanStep {
-    capability: String,
-    #[serde(default)]
-    arguments: Value,
-}
-
-fn user() -> Initiative {
-    Initiative::User
-}
-fn review() -> Autonomy {
-    Autonomy::Review
-}
-
-/// A fixed plan's steps as the core's planned calls (AG-3).
-fn fixed_plan(plan: Vec<PlanStep>) -> Result<Vec<PlannedCall>, JsValue> {
-    plan.into_iter()
-        .map(|step| {
-            CapabilityRef::parse_tool_name(&step.capability)
-                .map(|capability| PlannedCall {
-                    capability,
-                    arguments: step.arguments,
-                })
-                .ok_or_else(|| {
-                    error(
-                        "invalid-delegation",
-                        &format!("`{}` is not participant.capability", step.capability),
-                    )
-                })
-        })
-        .collect()
-}
 
 /// A transport must declare the protocol it speaks (AG-45) and open turns.
 fn check_transport(transport: &JsValue) -> Result<(), JsValue> {
@@ -160,6 +110,8 @@ struct Inner {
     summary: Option<String>,
     /// The document's Escape listener, removed on close.
     escape: Option<Closure<dyn FnMut(web_sys::KeyboardEvent)>>,
+    /// `registration-refused` events, replayed to every new subscriber.
+    refusals: Vec<Value>,
     #[cfg_attr(not(test), allow(dead_code))]
     announced: Vec<String>,
 }
@@ -311,6 +263,7 @@ impl Engine {
                 busy: BTreeMap::new(),
                 summary: None,
                 escape: None,
+                refusals: Vec::new(),
                 announced: Vec::new(),
             })),
         }
@@ -373,38 +326,61 @@ impl Engine {
     /// instance }`. `invoke` declines a call, without failing it, by
     /// throwing an error whose message starts `declined:`. Inert (AG-12);
     /// with no transport the participant keeps working as before (AG-50).
-    /// Returns the mounted participant's handle.
-    pub fn register(&self, manifest: JsValue, behaviour: JsValue) -> Result<Participant, JsValue> {
+    ///
+    /// Never throws for a manifest's problems (AG-13): the returned handle's
+    /// `problems` lists each, with its requirement and JSON path; the engine
+    /// emits one `registration-refused` event (replayed to later
+    /// subscribers) and one console warning; the participant offers no
+    /// tools, and only a call to one of its capabilities fails, with those
+    /// problems.
+    pub fn register(&self, manifest: JsValue, behaviour: JsValue) -> Participant {
         let text = match manifest.as_string() {
-            Some(text) => text,
-            None => js_sys::JSON::stringify(&manifest)?
-                .as_string()
-                .ok_or_else(|| {
-                    error(
-                        "invalid-manifest",
-                        "the manifest is neither JSON text nor an object",
-                    )
-                })?,
+            Some(text) => Ok(text),
+            None => js_sys::JSON::stringify(&manifest)
+                .ok()
+                .and_then(|text| text.as_string())
+                .ok_or_else(|| "the manifest is neither JSON text nor an object".to_owned()),
         };
         let instance = if behaviour.is_object() {
             get(&behaviour, "instance").as_string()
         } else {
             None
         };
-        let mut inner = self.inner.borrow_mut();
-        let parsed = inner
-            .core
-            .parse_manifest(&text)
-            .map_err(|problems| error("invalid-manifest", &problems.to_string()))?;
-        let id = inner
-            .core
-            .register(parsed, instance.as_deref())
-            .map_err(|refused| error("registration-refused", &refused.to_string()))?;
-        inner.behaviours.insert(id.clone(), behaviour);
-        Ok(Participant {
-            engine: Rc::downgrade(&self.inner),
-            id,
-        })
+        let registered = {
+            let mut inner = self.inner.borrow_mut();
+            let registered = match &text {
+                Ok(text) => inner.core.register_text(text, instance.as_deref()),
+                Err(message) => Err(baton_core::RegistrationRefused {
+                    participant: None,
+                    problems: vec![baton_core::ManifestProblem {
+                        path: "$".into(),
+                        requirement: Some("AG-12".into()),
+                        message: message.clone(),
+                    }],
+                }),
+            };
+            if let Ok(id) = &registered {
+                inner.behaviours.insert(id.clone(), behaviour);
+            }
+            registered
+        };
+        match registered {
+            Ok(id) => Participant {
+                engine: Rc::downgrade(&self.inner),
+                id,
+                problems: Vec::new(),
+            },
+            Err(refused) => {
+                refuse_registration(&self.inner, &refused);
+                Participant {
+                    engine: Rc::downgrade(&self.inner),
+                    id: refused
+                        .participant
+                        .unwrap_or_else(|| ParticipantId::new("")),
+                    problems: refused.problems,
+                }
+            }
+        }
     }
 
     /// Starts a delegation and returns its run id. With a fixed `plan` no
@@ -412,13 +388,11 @@ impl Engine {
     /// reached through a transport, and with none configured this throws a
     /// `BatonError` with code `no-transport` (AG-50).
     pub fn delegate(&self, request: JsValue) -> Result<String, JsValue> {
-        let request: DelegateRequest = serde_wasm_bindgen::from_value(request)
+        let request: Value = serde_wasm_bindgen::from_value(request)
             .map_err(|e| error("invalid-delegation", &e.to_string()))?;
-        let mut delegation = Delegation::new(request.intent, request.initiative, request.autonomy);
-        delegation.budget = request.budget;
-        if let Some(plan) = request.plan {
-            delegation = delegation.with_plan(fixed_plan(plan)?);
-        } else if self.inner.borrow().transport.is_none() {
+        let delegation = Delegation::from_json(request)
+            .map_err(|refused| error("invalid-delegation", &refused.to_string()))?;
+        if delegation.plan.is_none() && self.inner.borrow().transport.is_none() {
             return Err(error(
                 "no-transport",
                 "AG-50: no transport is configured, so no acting party can be reached; participants keep working without one",
@@ -512,12 +486,18 @@ impl Engine {
             inner.subscribers.push((id, listener.clone()));
             id
         };
-        // A subscriber always learns that storage fell back to memory.
-        let degraded = self.inner.borrow().storage.degraded.clone();
-        if let Some(cause) = degraded {
-            if let Ok(event) =
-                to_js(&serde_json::json!({"type": "storage-degraded", "cause": cause}))
-            {
+        // A subscriber always learns that storage fell back to memory and
+        // which registrations were refused, whenever it subscribes.
+        let (degraded, refusals) = {
+            let inner = self.inner.borrow();
+            (inner.storage.degraded.clone(), inner.refusals.clone())
+        };
+        let standing = degraded
+            .map(|cause| serde_json::json!({"type": "storage-degraded", "cause": cause}))
+            .into_iter()
+            .chain(refusals);
+        for event in standing {
+            if let Ok(event) = to_js(&event) {
                 let _ = listener.call1(&JsValue::NULL, &event);
             }
         }
@@ -676,7 +656,7 @@ impl Engine {
                 match settled(call(
                     &history,
                     "revertTo",
-                    &[JsValue::from_str(token.as_str())],
+                    &[to_js(&token.to_json()).unwrap_or(JsValue::UNDEFINED)],
                 ))
                 .await
                 {
@@ -910,6 +890,19 @@ fn to_js<T: serde::Serialize>(value: &T) -> Result<JsValue, JsValue> {
     value
         .serialize(&serde_wasm_bindgen::Serializer::json_compatible())
         .map_err(|e| error("internal", &e.to_string()))
+}
+
+/// Reports a refused registration once: an event for subscribers now and
+/// later, and one console warning for the developer (AG-13).
+fn refuse_registration(inner: &Rc<RefCell<Inner>>, refused: &baton_core::RegistrationRefused) {
+    let event = serde_json::json!({
+        "type": "registration-refused",
+        "participant": refused.participant,
+        "problems": refused.problems,
+    });
+    web_sys::console::warn_1(&JsValue::from_str(&format!("Baton: {refused}")));
+    inner.borrow_mut().refusals.push(event.clone());
+    emit(inner, event);
 }
 
 /// Carries every pending event out of the core, then arms its next timer.
@@ -1155,8 +1148,12 @@ fn carry_out(inner: &Rc<RefCell<Inner>>, effect: Effect) {
             let history = get(&behaviour(inner, &participant), "history");
             call_then(&history, "mark", &[], move |result| {
                 report(&weak, |core| {
-                    let token = result.map(|value| {
-                        MarkToken::new(value.as_string().unwrap_or_else(|| format!("{value:?}")))
+                    let token = result.and_then(|value| {
+                        serde_wasm_bindgen::from_value::<Value>(value)
+                            .map_err(|e| {
+                                format!("mark() returned something that is not a token: {e}")
+                            })
+                            .and_then(MarkToken::from_json)
                     });
                     let _ = core.handle_mark(now(), &run, &participant, token);
                 });
@@ -1211,7 +1208,7 @@ fn carry_out(inner: &Rc<RefCell<Inner>>, effect: Effect) {
             call_then(
                 &history,
                 "revertTo",
-                &[JsValue::from_str(token.as_str())],
+                &[to_js(&token.to_json()).unwrap_or(JsValue::UNDEFINED)],
                 move |result| {
                     report(&weak, |core| {
                         let _ = core.handle_revert_result(
@@ -1475,59 +1472,66 @@ fn arm_timer(inner: &Rc<RefCell<Inner>>) {
 pub struct Participant {
     engine: Weak<RefCell<Inner>>,
     id: ParticipantId,
+    /// Why the registration was refused; empty when it was mounted.
+    problems: Vec<baton_core::ManifestProblem>,
 }
 
-/// A read's stamp as a participant publishes it.
+/// A read's stamp as a participant publishes it. The origin may only make
+/// the declared one less trusted; left out, the declared one applies.
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct PublishedStamp {
     version: u64,
-    #[serde(default = "author")]
-    origin: baton_core::Origin,
-}
-
-fn author() -> baton_core::Origin {
-    baton_core::Origin::Author
+    #[serde(default)]
+    origin: Option<baton_core::Origin>,
 }
 
 #[wasm_bindgen]
 impl Participant {
-    /// The mounted id (`tasks`, or `tasks#board-2` for an instance).
+    /// The mounted id (`tasks`, or `tasks#board-2` for an instance); for a
+    /// refused registration, the id it would have had (empty if the manifest
+    /// does not say).
     #[wasm_bindgen(getter)]
     pub fn id(&self) -> String {
         self.id.to_string()
     }
 
+    /// Why the registration was refused: `[{ path, requirement, message }]`,
+    /// empty when the participant is mounted (AG-13).
+    #[wasm_bindgen(getter)]
+    pub fn problems(&self) -> JsValue {
+        to_js(&self.problems).unwrap_or(JsValue::UNDEFINED)
+    }
+
     /// Publishes a read's current version and origin (AG-20, AG-27):
-    /// `{ version, origin }`, origin `author` by default. Acts planned
+    /// `{ version, origin }`. The origin can only make the read less trusted
+    /// than its declaration says (the least trusted of the two counts);
+    /// left out, the declared one applies. An undeclared read is refused
+    /// with `invalid-read`. On a refused registration this does nothing
+    /// (the component keeps working, AG-13). Acts planned
     /// against an older version are refused as stale; the next turn's
     /// context carries the new stamp, and its content is pulled through the
     /// behaviour's `read(name)` when the turn opens.
     pub fn publish(&self, read: &str, stamp: JsValue) -> Result<(), JsValue> {
         let stamp: PublishedStamp = serde_wasm_bindgen::from_value(stamp)
             .map_err(|e| error("invalid-read", &e.to_string()))?;
-        let engine = self.engine()?;
-        let mut inner = engine.borrow_mut();
-        let declared = inner
-            .core
-            .registry()
-            .get(&self.id)
-            .is_some_and(|mounted| mounted.manifest.reads().iter().any(|r| r.name == read));
-        if !declared {
-            return Err(error(
-                "invalid-read",
-                &format!("AG-20: `{read}` is not a read declared by {}", self.id),
-            ));
+        if !self.problems.is_empty() {
+            return Ok(());
         }
-        inner.core.publish_read(baton_core::ReadStamp {
-            read: ReadRef {
-                participant: self.id.clone(),
-                read: read.to_owned(),
-            },
-            version: stamp.version,
-            origin: stamp.origin,
-        });
-        drop(inner);
+        let engine = self.engine()?;
+        let published = engine
+            .borrow_mut()
+            .core
+            .publish_read(baton_core::ReadStamp {
+                read: ReadRef {
+                    participant: self.id.clone(),
+                    read: read.to_owned(),
+                },
+                version: stamp.version,
+                // The core keeps the least trusted of this and the declared origin.
+                origin: stamp.origin.unwrap_or(baton_core::Origin::Author),
+            });
+        published.map_err(|refused| error("invalid-read", &refused.to_string()))?;
         pump(&engine);
         Ok(())
     }

@@ -98,18 +98,37 @@ pub fn settings_manifest() -> Value {
         "description": "The application's settings form.",
         "tier": "reversible-acts",
         "history": "native",
-        "capabilities": [capability("theme", "Switch the colour theme of the application.", false)]
+        "capabilities": [capability("theme", "Switch the colour theme of the application.", false)],
+        "reads": [{"name": "form", "description": "Every setting with its current value.", "origin": "author"}]
     })
 }
 
-/// The three test manifests, parsed once per test binary.
+/// Reads only: messages pasted in from outside, declared third-party.
+pub fn inbox_manifest() -> Value {
+    json!({
+        "id": "mail",
+        "label": "Inbox",
+        "description": "Messages pasted in from email, as received.",
+        "tier": "reads-only",
+        "history": "none",
+        "capabilities": [],
+        "reads": [{"name": "inbox", "description": "The pasted messages, newest first.", "origin": "third-party"}]
+    })
+}
+
+/// The test manifests, parsed once per test binary.
 pub fn manifests() -> &'static [Manifest] {
     static PARSED: std::sync::OnceLock<Vec<Manifest>> = std::sync::OnceLock::new();
     PARSED.get_or_init(|| {
-        [tasks_manifest(), notes_manifest(), settings_manifest()]
-            .iter()
-            .map(|m| Manifest::parse(&m.to_string()).expect("test manifests are valid"))
-            .collect()
+        [
+            tasks_manifest(),
+            notes_manifest(),
+            settings_manifest(),
+            inbox_manifest(),
+        ]
+        .iter()
+        .map(|m| Manifest::parse(&m.to_string()).expect("test manifests are valid"))
+        .collect()
     })
 }
 
@@ -477,11 +496,13 @@ impl Sim {
     }
 
     pub fn publish(&mut self, participant: &str, read: &str, version: u64, origin: Origin) {
-        self.engine.publish_read(ReadStamp {
-            read: ReadRef::new(participant, read),
-            version,
-            origin,
-        });
+        self.engine
+            .publish_read(ReadStamp {
+                read: ReadRef::new(participant, read),
+                version,
+                origin,
+            })
+            .unwrap();
     }
 }
 

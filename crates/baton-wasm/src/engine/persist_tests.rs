@@ -42,7 +42,7 @@ async fn written(engine: &Engine) {
 fn agent_delegation() -> JsValue {
     js_sys::JSON::parse(
         &serde_json::json!({
-            "intent": "Think it over", "autonomy": "auto",
+            "intent": "Think it over", "initiative": "user", "autonomy": "auto",
             "budget": {"maxTurns": 2, "maxCalls": 4, "runDeadlineMs": 600_000, "turnDeadlineMs": 600_000}
         })
         .to_string(),
@@ -63,7 +63,7 @@ async fn records_survive_closing_and_reopening_the_engine() {
     let engine = open_on(&db, "s-reopen", None).await.unwrap();
     assert_eq!(storage(&engine)["mode"], "indexeddb");
     let board = participant(&element().into(), 0, 0);
-    engine.register(manifest(), board.clone()).unwrap();
+    engine.register(manifest(), board.clone());
     let actors = keep_actors(&board);
     let run = engine.delegate(plan(3)).unwrap();
     assert_eq!(returned(&engine, &run).await.as_deref(), Some("completed"));
@@ -101,9 +101,7 @@ async fn reconcile_returns_runs_a_reload_interrupted() {
     let db = unique_name("baton-test");
     let transport = hanging_transport();
     let engine = open_on(&db, "s-reload", Some(&transport)).await.unwrap();
-    engine
-        .register(manifest(), participant(&element().into(), 0, 0))
-        .unwrap();
+    engine.register(manifest(), participant(&element().into(), 0, 0));
     let run = engine.delegate(agent_delegation()).unwrap();
     written(&engine).await;
     assert_eq!(
@@ -137,15 +135,13 @@ async fn a_session_that_is_gone_is_reconciled_by_the_next_engine_and_a_live_one_
     let db = unique_name("baton-test");
     let transport = hanging_transport();
     let gone = open_on(&db, "s-gone", Some(&transport)).await.unwrap();
-    gone.register(manifest(), participant(&element().into(), 0, 0))
-        .unwrap();
+    gone.register(manifest(), participant(&element().into(), 0, 0));
     let lost_run = gone.delegate(agent_delegation()).unwrap();
     written(&gone).await;
     drop(gone);
 
     let live = open_on(&db, "s-live", Some(&transport)).await.unwrap();
-    live.register(manifest(), participant(&element().into(), 0, 0))
-        .unwrap();
+    live.register(manifest(), participant(&element().into(), 0, 0));
     let live_run = live.delegate(agent_delegation()).unwrap();
     written(&live).await;
     assert_eq!(storage(&live)["reconciled"], 1, "the session that is gone");
@@ -183,9 +179,7 @@ async fn group_commit_writes_one_step_in_one_transaction() {
     let db = unique_name("baton-test");
     let transport = hanging_transport();
     let engine = open_on(&db, "s-group", Some(&transport)).await.unwrap();
-    engine
-        .register(manifest(), participant(&element().into(), 0, 0))
-        .unwrap();
+    engine.register(manifest(), participant(&element().into(), 0, 0));
     let runs: Vec<String> = (0..5)
         .map(|_| engine.delegate(agent_delegation()).unwrap())
         .collect();
@@ -234,7 +228,7 @@ async fn ag_50_without_indexeddb_the_engine_runs_in_memory_and_says_so() {
     let events = record(&engine, Some("storage-degraded"));
     assert_eq!(events.length(), 1, "a subscriber learns it at once");
     let board = participant(&element().into(), 0, 0);
-    engine.register(manifest(), board.clone()).unwrap();
+    engine.register(manifest(), board.clone());
     let run = engine.delegate(plan(2)).unwrap();
     assert_eq!(returned(&engine, &run).await.as_deref(), Some("completed"));
     assert!(js_sys::Array::from(&engine.journal(&run).unwrap()).length() > 5);
@@ -247,7 +241,7 @@ async fn a_full_disk_degrades_to_memory_and_loses_nothing() {
         .unwrap();
     let events = record(&engine, Some("storage-degraded"));
     let board = participant(&element().into(), 0, 0);
-    engine.register(manifest(), board.clone()).unwrap();
+    engine.register(manifest(), board.clone());
     let restore = fill_the_disk();
     let run = engine.delegate(plan(3)).unwrap();
     let ended = returned(&engine, &run).await;
@@ -298,7 +292,7 @@ async fn a_version_change_from_another_page_closes_the_connection_and_degrades()
     let cause = get(&events.get(0), "cause").as_string().unwrap_or_default();
     assert!(cause.contains("upgraded"), "{cause}");
     let board = participant(&element().into(), 0, 0);
-    engine.register(manifest(), board).unwrap();
+    engine.register(manifest(), board);
     let run = engine.delegate(plan(1)).unwrap();
     assert_eq!(
         returned(&engine, &run).await.as_deref(),
@@ -312,9 +306,7 @@ async fn a_close_right_after_a_kill_keeps_the_kill() {
     let db = unique_name("baton-test");
     let transport = hanging_transport();
     let engine = open_on(&db, "s-close", Some(&transport)).await.unwrap();
-    engine
-        .register(manifest(), participant(&element().into(), 0, 0))
-        .unwrap();
+    engine.register(manifest(), participant(&element().into(), 0, 0));
     let run = engine.delegate(agent_delegation()).unwrap();
     written(&engine).await;
     assert_eq!(engine.kill_all(), 1);

@@ -116,3 +116,10 @@ export function upgradeDatabase(name, version) {
     request.onerror = () => reject(request.error);
   });
 }
+
+// A participant whose history hands out `token` as its mark.
+export function markingWith(element, token) {
+  const p = participant(element, 0, 0);
+  p.history.mark = () => token;
+  return p;
+}

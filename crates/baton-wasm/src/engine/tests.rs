@@ -35,6 +35,8 @@ extern "C" {
     pub(super) fn upgrade_database(name: &str, version: u32) -> js_sys::Promise;
     #[wasm_bindgen(js_name = uniqueName)]
     pub(super) fn unique_name(prefix: &str) -> String;
+    #[wasm_bindgen(js_name = markingWith)]
+    fn marking_with(element: &JsValue, token: &JsValue) -> JsValue;
 }
 
 pub(super) fn manifest() -> JsValue {
@@ -72,7 +74,7 @@ pub(super) fn plan(calls: usize) -> JsValue {
         .map(|i| serde_json::json!({"capability": "tasks.rename", "arguments": {"id": format!("card-{i}"), "title": "Ship"}}))
         .collect();
     let budget = serde_json::json!({"maxTurns": 1, "maxCalls": 64, "runDeadlineMs": 60_000, "turnDeadlineMs": 10_000});
-    let request = serde_json::json!({"intent": "Rename the cards", "autonomy": "auto", "budget": budget, "plan": steps});
+    let request = serde_json::json!({"intent": "Rename the cards", "initiative": "user", "autonomy": "auto", "budget": budget, "plan": steps});
     js_sys::JSON::parse(&request.to_string()).unwrap()
 }
 
@@ -133,7 +135,7 @@ pub(super) async fn returned(engine: &Engine, run: &str) -> Option<String> {
 async fn ag_3_a_macro_is_a_run_through_the_same_engine() {
     let engine = open().await;
     let board = participant(&element().into(), 0, 0);
-    engine.register(manifest(), board.clone()).unwrap();
+    engine.register(manifest(), board.clone());
     let events = record(&engine, None);
     let run = engine.delegate(plan(1)).unwrap();
     assert_eq!(returned(&engine, &run).await.as_deref(), Some("completed"));
@@ -145,9 +147,7 @@ async fn ag_3_a_macro_is_a_run_through_the_same_engine() {
 #[wasm_bindgen_test]
 async fn ag_37_and_ag_39_a_plan_of_fifty_acts_is_announced_once_and_its_outcome_once() {
     let engine = open().await;
-    engine
-        .register(manifest(), participant(&element().into(), 0, 0))
-        .unwrap();
+    engine.register(manifest(), participant(&element().into(), 0, 0));
     let run = engine.delegate(plan(50)).unwrap();
     assert_eq!(returned(&engine, &run).await.as_deref(), Some("completed"));
     let announced = engine.inner.borrow().announced.clone();
@@ -167,9 +167,7 @@ async fn ag_37_and_ag_39_a_plan_of_fifty_acts_is_announced_once_and_its_outcome_
 async fn ag_40_the_element_is_busy_exactly_while_a_call_mutates_it() {
     let engine = open().await;
     let section = element();
-    engine
-        .register(manifest(), participant(&section.clone().into(), 300, 0))
-        .unwrap();
+    engine.register(manifest(), participant(&section.clone().into(), 300, 0));
     let run = engine.delegate(plan(1)).unwrap();
     assert!(
         until(|| section.get_attribute("aria-busy").as_deref() == Some("true")).await,
@@ -189,7 +187,7 @@ async fn ag_40_and_ag_8_a_failing_call_clears_busy_rolls_back_and_says_so() {
     let engine = open().await;
     let section = element();
     let board = participant(&section.clone().into(), 5, 2);
-    engine.register(manifest(), board.clone()).unwrap();
+    engine.register(manifest(), board.clone());
     let run = engine.delegate(plan(3)).unwrap();
     assert_eq!(
         returned(&engine, &run).await.as_deref(),
@@ -216,11 +214,12 @@ async fn ag_50_without_a_transport_participants_work_and_only_delegating_to_an_a
     assert_eq!(
         engine
             .register(manifest(), participant(&element().into(), 0, 0))
-            .unwrap()
             .id(),
         "tasks"
     );
-    let request = js_sys::JSON::parse(r#"{"intent": "Tidy up", "autonomy": "auto"}"#).unwrap();
+    let request =
+        js_sys::JSON::parse(r#"{"intent": "Tidy up", "initiative": "user", "autonomy": "auto"}"#)
+            .unwrap();
     let thrown = engine.delegate(request).unwrap_err();
     assert_eq!(
         get(&thrown, "code").as_string().as_deref(),
@@ -236,9 +235,7 @@ async fn ag_50_without_a_transport_participants_work_and_only_delegating_to_an_a
 async fn ag_9_stop_returns_control_mid_plan_and_clears_busy() {
     let engine = open().await;
     let section = element();
-    engine
-        .register(manifest(), participant(&section.clone().into(), 100, 0))
-        .unwrap();
+    engine.register(manifest(), participant(&section.clone().into(), 100, 0));
     let run = engine.delegate(plan(5)).unwrap();
     assert!(until(|| section.get_attribute("aria-busy").is_some()).await);
     engine.stop(&run).unwrap();
@@ -274,22 +271,126 @@ async fn ag_36_two_engines_share_the_one_polite_region() {
 }
 
 #[wasm_bindgen_test]
-async fn register_refuses_a_bad_manifest_with_a_typed_error() {
+async fn ag_13_registration_never_throws_and_lists_its_problems() {
     let engine = open().await;
-    let manifest = serde_json::json!({
-        "id": "tasks", "label": "Tasks", "tier": "reads-only", "history": "native", "description": "TODO"
+    let early = record(&engine, Some("registration-refused"));
+    let broken = serde_json::json!({
+        "id": "notes", "label": "Notes", "tier": "reads-only", "history": "native", "description": "TODO"
     });
-    let thrown = engine
-        .register(JsValue::from_str(&manifest.to_string()), JsValue::UNDEFINED)
-        .unwrap_err();
+    let refused = engine.register(
+        JsValue::from_str(&broken.to_string()),
+        participant(&element().into(), 0, 0),
+    );
+    assert_eq!(refused.id(), "notes");
+    let problems = js_sys::Array::from(&refused.problems());
+    assert_eq!(problems.length(), 1);
+    let problem = problems.get(0);
+    assert_eq!(
+        get(&problem, "requirement").as_string().as_deref(),
+        Some("AG-14")
+    );
+    assert_eq!(
+        get(&problem, "path").as_string().as_deref(),
+        Some("$.description")
+    );
+    // Publishing on the refused handle changes nothing and throws nothing.
+    refused
+        .publish(
+            "anything",
+            js_sys::JSON::parse(r#"{"version": 1}"#).unwrap(),
+        )
+        .unwrap();
+    // One event now, and the same event for a subscriber that comes later.
+    assert_eq!(early.length(), 1);
+    let late = record(&engine, Some("registration-refused"));
+    assert_eq!(late.length(), 1);
+    assert_eq!(
+        get(&late.get(0), "participant").as_string().as_deref(),
+        Some("notes")
+    );
+    // Everything else works; only a call to the refused participant fails,
+    // with its problems.
+    let board = participant(&element().into(), 0, 0);
+    let mounted = engine.register(manifest(), board.clone());
+    assert_eq!(js_sys::Array::from(&mounted.problems()).length(), 0);
+    let request = serde_json::json!({
+        "intent": "Tidy", "initiative": "user", "autonomy": "auto",
+        "plan": [
+            {"capability": "notes.add", "arguments": {}},
+            {"capability": "tasks.rename", "arguments": {"id": "a", "title": "Ship"}}
+        ]
+    });
+    let run = engine
+        .delegate(js_sys::JSON::parse(&request.to_string()).unwrap())
+        .unwrap();
+    assert_eq!(returned(&engine, &run).await.as_deref(), Some("completed"));
+    let titles = get(&state_of(&board), "titles");
+    assert_eq!(get(&titles, "a").as_string().as_deref(), Some("Ship"));
+    let journal: Value = serde_wasm_bindgen::from_value(engine.journal(&run).unwrap()).unwrap();
+    let refusal = journal
+        .as_array()
+        .unwrap()
+        .iter()
+        .find_map(|record| record["entry"]["result"]["refusal"].as_object().cloned())
+        .expect("the call to the refused participant was refused");
+    assert_eq!(refusal["code"], "registration-refused");
+    assert_eq!(refusal["problems"][0]["requirement"], "AG-14");
+    // Text that is not a manifest at all is refused the same way.
+    let garbage = engine.register(JsValue::from_str("{"), JsValue::UNDEFINED);
+    assert_eq!(garbage.id(), "");
+    assert!(js_sys::Array::from(&garbage.problems()).length() > 0);
+}
+
+#[wasm_bindgen_test]
+async fn ag_2_delegate_without_an_initiative_is_refused() {
+    let engine = open().await;
+    engine.register(manifest(), participant(&element().into(), 0, 0));
+    let request = js_sys::JSON::parse(
+        r#"{"intent": "Tidy", "autonomy": "auto", "plan": [{"capability": "tasks.rename", "arguments": {"id": "a", "title": "T"}}]}"#,
+    )
+    .unwrap();
+    let thrown = engine.delegate(request).unwrap_err();
     assert!(thrown.is_instance_of::<js_sys::Error>());
     assert_eq!(
         get(&thrown, "code").as_string().as_deref(),
-        Some("invalid-manifest")
+        Some("invalid-delegation")
     );
     assert_eq!(
         get(&thrown, "requirement").as_string().as_deref(),
-        Some("AG-14")
+        Some("AG-2")
+    );
+    let counters = engine.counters().unwrap();
+    assert_eq!(get(&counters, "awaitingReview").as_f64(), Some(0.0));
+}
+
+#[wasm_bindgen_test]
+async fn mark_tokens_are_kept_exactly_and_anything_else_fails_the_mark() {
+    let engine = open().await;
+    let board = marking_with(&element().into(), &JsValue::from_f64(3.0));
+    engine.register(manifest(), board.clone());
+    let run = engine.delegate(plan(1)).unwrap();
+    assert_eq!(returned(&engine, &run).await.as_deref(), Some("completed"));
+    JsFuture::from(engine.undo(&run).unwrap()).await.unwrap();
+    let reverted = js_sys::Array::from(&get(&state_of(&board), "reverted"));
+    assert_eq!(
+        reverted.get(0).as_f64(),
+        Some(3.0),
+        "the number, not a text"
+    );
+
+    let engine = open().await;
+    let object = js_sys::JSON::parse(r#"{"depth": 3}"#).unwrap();
+    engine.register(manifest(), marking_with(&element().into(), &object));
+    let run = engine.delegate(plan(1)).unwrap();
+    assert_eq!(returned(&engine, &run).await.as_deref(), Some("error"));
+    let state: Value = serde_wasm_bindgen::from_value(engine.state(&run).unwrap()).unwrap();
+    assert_eq!(state["reason"]["kind"], "mark-failed", "{state}");
+    assert!(
+        state["reason"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("string or a finite number"),
+        "{state}"
     );
 }
 
@@ -297,9 +398,7 @@ async fn register_refuses_a_bad_manifest_with_a_typed_error() {
 async fn ag_10_kill_all_returns_every_run_with_one_message() {
     let engine = open().await;
     let board = element();
-    engine
-        .register(manifest(), participant(&board.clone().into(), 30, 0))
-        .unwrap();
+    engine.register(manifest(), participant(&board.clone().into(), 30, 0));
     let first = engine.delegate(plan(3)).unwrap();
     let second = engine.delegate(plan(3)).unwrap();
     settle(5).await;
@@ -326,9 +425,7 @@ async fn ag_10_kill_all_returns_every_run_with_one_message() {
 async fn ag_38_focus_stays_where_the_person_put_it_through_a_whole_run() {
     let engine = open().await;
     let board = element();
-    engine
-        .register(manifest(), participant(&board.clone().into(), 5, 0))
-        .unwrap();
+    engine.register(manifest(), participant(&board.clone().into(), 5, 0));
     let document = web_sys::window().unwrap().document().unwrap();
     let input: web_sys::HtmlElement = document.create_element("input").unwrap().unchecked_into();
     document.body().unwrap().append_child(&input).unwrap();
@@ -365,9 +462,7 @@ fn press_escape() -> bool {
 #[wasm_bindgen_test]
 async fn ag_42_escape_returns_control_while_a_run_is_active_and_only_then() {
     let engine = open().await;
-    engine
-        .register(manifest(), participant(&element().into(), 200, 0))
-        .unwrap();
+    engine.register(manifest(), participant(&element().into(), 200, 0));
     // No run: Escape is the page's, untouched.
     assert!(!press_escape());
     let run = engine.delegate(plan(3)).unwrap();
@@ -413,9 +508,7 @@ async fn open_with(options: &str) -> Engine {
 #[wasm_bindgen_test]
 async fn ag_35_acting_with_no_presence_is_reported_under_warn() {
     let engine = open_with(r#"{"ceiling": "auto"}"#).await;
-    engine
-        .register(manifest(), participant(&element().into(), 0, 0))
-        .unwrap();
+    engine.register(manifest(), participant(&element().into(), 0, 0));
     let seen = record(&engine, Some("presence-missing"));
     let run = engine.delegate(plan(1)).unwrap();
     assert_eq!(
@@ -431,7 +524,7 @@ async fn ag_35_acting_with_no_presence_is_reported_under_warn() {
 async fn ag_35_require_refuses_until_a_presence_attaches() {
     let engine = open_with(r#"{"ceiling": "auto", "presence": "require"}"#).await;
     let board = participant(&element().into(), 0, 0);
-    engine.register(manifest(), board.clone()).unwrap();
+    engine.register(manifest(), board.clone());
     let refused = engine.delegate(plan(1)).unwrap();
     let state = engine.state(&refused).unwrap();
     assert_eq!(get(&state, "outcome").as_string().as_deref(), Some("error"));
@@ -468,12 +561,8 @@ async fn ag_23_and_ag_41_an_ambiguous_address_is_answered_in_js() {
         js_sys::Reflect::set(p, &"instance".into(), &instance.into()).unwrap();
         p.clone()
     };
-    engine
-        .register(manifest(), behaviour(&sprint, "sprint"))
-        .unwrap();
-    engine
-        .register(manifest(), behaviour(&backlog, "backlog"))
-        .unwrap();
+    engine.register(manifest(), behaviour(&sprint, "sprint"));
+    engine.register(manifest(), behaviour(&backlog, "backlog"));
     let questions = record(&engine, Some("question"));
     let actors = keep_actors(&backlog);
     let run = engine.delegate(plan(1)).unwrap();

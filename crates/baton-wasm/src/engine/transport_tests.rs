@@ -60,7 +60,7 @@ async fn open_with(transport: &JsValue, extra: serde_json::Value) -> Result<Engi
 async fn board_with(transport: &JsValue) -> (Engine, JsValue) {
     let engine = open_with(transport, serde_json::json!({})).await.unwrap();
     let board = participant(&element().into(), 0, 0);
-    engine.register(manifest(), board.clone()).unwrap();
+    engine.register(manifest(), board.clone());
     (engine, board)
 }
 
@@ -71,7 +71,7 @@ fn title(board: &JsValue, card: &str) -> Option<String> {
 
 fn delegation(intent: &str) -> JsValue {
     js(serde_json::json!({
-        "intent": intent, "autonomy": "auto",
+        "intent": intent, "initiative": "user", "autonomy": "auto",
         "budget": {"maxTurns": 4, "maxCalls": 8, "runDeadlineMs": 60_000, "turnDeadlineMs": 10_000}
     }))
 }
@@ -242,18 +242,14 @@ async fn deep_reads_follow_attention_and_carry_their_stamp() {
     };
     let far = element();
     let near = element();
-    let first = engine
-        .register(
-            with_reads("far"),
-            readable(&participant(&far.clone().into(), 0, 0), "far away"),
-        )
-        .unwrap();
-    let second = engine
-        .register(
-            with_reads("near"),
-            readable(&participant(&near.clone().into(), 0, 0), "in focus"),
-        )
-        .unwrap();
+    let first = engine.register(
+        with_reads("far"),
+        readable(&participant(&far.clone().into(), 0, 0), "far away"),
+    );
+    let second = engine.register(
+        with_reads("near"),
+        readable(&participant(&near.clone().into(), 0, 0), "in focus"),
+    );
     first
         .publish("cards", js(serde_json::json!({"version": 3})))
         .unwrap();
@@ -429,9 +425,9 @@ async fn an_out_of_scope_call_escalates_and_resolve_escalation_allows_it() {
         .await
         .unwrap();
     let board = participant(&element().into(), 0, 0);
-    engine.register(manifest(), board.clone()).unwrap();
+    engine.register(manifest(), board.clone());
     let request = js(serde_json::json!({
-        "intent": "Rename card 1", "autonomy": "review",
+        "intent": "Rename card 1", "initiative": "user", "autonomy": "review",
         "budget": {"maxTurns": 4, "maxCalls": 8, "runDeadlineMs": 60_000, "turnDeadlineMs": 10_000}
     }));
     let run = engine.delegate(request).unwrap();
