@@ -33,6 +33,7 @@ export type BatonErrorCode =
   | "invalid-transport"
   | "invalid-read"
   | "invalid-resolution"
+  | "invalid-state"
   | "transport-lost"
   | "undo-refused"
   | "session-in-use"
@@ -266,6 +267,12 @@ export interface PlanStep {
   /** The arguments; checked against the capability's schema and limits. */
   readonly arguments?: unknown;
 }
+
+/** One operation of a JSON Patch (RFC 6902). */
+export type JsonPatchOperation =
+  | { op: "add" | "replace" | "test"; path: string; value: unknown }
+  | { op: "remove"; path: string }
+  | { op: "move" | "copy"; from: string; path: string };
 
 /** A request to delegate; unknown fields are refused. */
 export interface DelegateRequest {
@@ -727,7 +734,11 @@ export type Effect =
 /** An effect the engine carries out. */
 export type EffectEvent = { type: "effect" } & Effect;
 /** What was wrong with traffic that broke the rules, tagged by `kind`. */
-export type FindingReason = { kind: "unknown-run" } | { kind: "outside-open-turn" } | { kind: "integrity"; detail: string };
+export type FindingReason =
+  | { kind: "unknown-run" }
+  | { kind: "outside-open-turn" }
+  | { kind: "after-turn-ended" }
+  | { kind: "integrity"; detail: string };
 /** Traffic that broke the rules: recorded, never acted on. */
 export interface Finding {
   at: number;
@@ -845,6 +856,12 @@ export class Engine {
   stop(run: RunId): void;
   /** Stops every active run (AG-10); returns how many it ended. */
   killAll(): number;
+  /** Sets the `to-agent` state every later turn carries to the acting party (AG-47; AG-UI `state`); `null` sends none. */
+  setAgentState(state: unknown): void;
+  /** Updates the `to-agent` state with a JSON Patch (RFC 6902); a patch that does not apply changes nothing and throws `invalid-state`. */
+  patchAgentState(patch: readonly JsonPatchOperation[]): void;
+  /** The `to-agent` state the next turn carries. */
+  readonly agentState: unknown;
   /** Refuses new delegations until `enable()`. */
   disable(): void;
   /** Accepts delegations again. */

@@ -11,6 +11,7 @@ POST /<scenario> with a RunAgentInput body; the reply is an SSE stream.
 """
 
 import json
+import re
 import sys
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
@@ -40,6 +41,9 @@ TITLE_SCHEMA = {
 }
 
 
+TOOL_NAME = re.compile(r"[a-zA-Z0-9_-]{1,64}")
+
+
 def pieces(text, size):
     return [text[i : i + size] for i in range(0, len(text), size)]
 
@@ -66,7 +70,12 @@ class Peer(BaseHTTPRequestHandler):
         body = self.rfile.read(length)
         try:
             run = RunAgentInput.model_validate(json.loads(body))
-        except Exception as error:  # the SDK refused what we were sent
+            # What the function-calling APIs of the major model providers
+            # accept as a tool name; an agent forwards our tools to them.
+            for tool in run.tools:
+                if not TOOL_NAME.fullmatch(tool.name):
+                    raise ValueError(f"tool name {tool.name!r} is not ^[a-zA-Z0-9_-]{{1,64}}$")
+        except Exception as error:  # the SDK, or a model API's rule, refused what we were sent
             self.send_response(400)
             self.send_header("Content-Type", "text/plain")
             self.end_headers()
@@ -92,7 +101,7 @@ class Peer(BaseHTTPRequestHandler):
     def start(self, run):
         return RunStartedEvent(thread_id=run.thread_id, run_id=run.run_id)
 
-    def finish(self, run, **kwargs):
+    def finished(self, run, **kwargs):
         return RunFinishedEvent(thread_id=run.thread_id, run_id=run.run_id, **kwargs)
 
     def say(self, run, text, message_id="m1", size=4):
@@ -115,7 +124,7 @@ class Peer(BaseHTTPRequestHandler):
     def scenario_text(self, run):
         yield self.start(run)
         yield from self.say(run, "Twenty small pieces of text arrive one after another.", size=3)
-        yield self.finish(run)
+        yield self.finished(run)
 
     def scenario_tool(self, run):
         yield self.start(run)
@@ -125,7 +134,7 @@ class Peer(BaseHTTPRequestHandler):
         else:
             tool = run.tools[0].name
             yield from self.call(run, "call-1", tool, {"id": "card-7", "title": "Ship the release"}, size=1)
-        yield self.finish(run)
+        yield self.finished(run)
 
     def scenario_interrupt(self, run):
         yield self.start(run)
@@ -141,9 +150,9 @@ class Peer(BaseHTTPRequestHandler):
                 message="What should the card be called?",
                 response_schema=TITLE_SCHEMA,
             )
-            yield self.finish(run, outcome=RunFinishedInterruptOutcome(interrupts=[interrupt]))
+            yield self.finished(run, outcome=RunFinishedInterruptOutcome(interrupts=[interrupt]))
             return
-        yield self.finish(run)
+        yield self.finished(run)
 
     def scenario_state(self, run):
         yield self.start(run)
@@ -154,7 +163,7 @@ class Peer(BaseHTTPRequestHandler):
                 {"op": "add", "path": "/items/-", "value": "a"},
             ]
         )
-        yield self.finish(run)
+        yield self.finished(run)
 
     def scenario_error(self, run):
         yield self.start(run)
@@ -170,7 +179,7 @@ class Peer(BaseHTTPRequestHandler):
     def scenario_malformed(self, run):
         yield self.start(run)
         yield "data: {this is not json\n\n"
-        yield self.finish(run)
+        yield self.finished(run)
 
     def scenario_oversized(self, run):
         yield self.start(run)
@@ -178,7 +187,7 @@ class Peer(BaseHTTPRequestHandler):
             yield from self.say(run, "Understood: " + (self.tool_results(run)[-1].error or ""))
         else:
             yield from self.call(run, "call-9", run.tools[0].name, {"id": "card-7", "title": "x" * 5000}, size=500)
-        yield self.finish(run)
+        yield self.finished(run)
 
 
 def main():

@@ -523,6 +523,7 @@ test("AG-36, AG-39: two engines on one page share exactly one polite live region
       });
       const run = second.delegate({
         intent: "Rename card 2",
+        initiative: "user",
         autonomy: "auto",
         plan: [{ capability: "tasks.rename", arguments: { id: "card-2", title: "Done" } }],
       });

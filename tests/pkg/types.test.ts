@@ -217,6 +217,11 @@ async function usage(): Promise<void> {
   const run: string = engine.delegate(request);
   engine.delegate({ intent: "Tidy the board", initiative: "scheduled" });
 
+  engine.setAgentState({ focus: "card-1", view: "board" });
+  engine.patchAgentState([{ op: "replace", path: "/focus", value: "card-2" }]);
+  const toAgent: unknown = engine.agentState;
+  void toAgent;
+
   const revision: number = engine.revision(run);
   engine.authorize(run, revision);
   engine.reject(run, revision);
@@ -368,6 +373,9 @@ async function usage(): Promise<void> {
       case "storage-degraded":
         void event.cause;
         break;
+      case "registration-refused":
+        void event.problems.map((problem) => `${problem.requirement ?? ""} ${problem.path}: ${problem.message}`);
+        break;
       case "undone":
         void event.report.reverted;
         break;
@@ -471,6 +479,9 @@ async function misuse(engine: Engine, participant: Participant, question: Questi
   engine.delegate({ intent: "x", initiative: "user", budget: { maxTurns: 1 } });
   // @ts-expect-error a plan step names its capability
   engine.delegate({ intent: "x", initiative: "user", plan: [{ arguments: {} }] });
+
+  // @ts-expect-error a patch operation names its path
+  engine.patchAgentState([{ op: "remove" }]);
 
   // @ts-expect-error authorization is revision-fenced
   engine.authorize("s/r1");

@@ -1,6 +1,6 @@
 //! `RunAgentInput`: what one AG-UI run receives (one Baton turn).
 
-use baton_core::{AnswerOutcome, CallResult, TurnRequest};
+use baton_core::{AnswerOutcome, CallResult, CapabilityRef, TurnRequest};
 use serde_json::{json, Value};
 
 /// The conversation of one run as the AG-UI agent sees it: the person's
@@ -60,7 +60,7 @@ impl Thread {
         let tools: Vec<Value> = request
             .tools
             .iter()
-            .map(|tool| json!({"name": tool.name, "description": tool.description, "parameters": tool.parameters}))
+            .map(|tool| json!({"name": wire_name(&tool.name), "description": tool.description, "parameters": tool.parameters}))
             .collect();
         let mut context: Vec<Value> = request
             .index
@@ -108,4 +108,21 @@ impl Thread {
         }
         input
     }
+}
+
+/// A tool's name on the AG-UI wire: `participant__capability`
+/// ([`CapabilityRef::wire_name`]), the form model APIs accept
+/// (`^[a-zA-Z0-9_-]{1,64}$`), because an AG-UI agent forwards its frontend
+/// tools to one.
+pub(crate) fn wire_name(tool: &str) -> String {
+    CapabilityRef::parse_tool_name(tool)
+        .map_or_else(|| tool.to_owned(), |capability| capability.wire_name())
+}
+
+/// A tool name from the wire as Baton addresses it
+/// (`participant.capability`). A name not in the wire form is kept as it is:
+/// the engine refuses it as undeclared, correctably (AG-21).
+pub(crate) fn baton_name(wire: &str) -> String {
+    CapabilityRef::parse_wire_name(wire)
+        .map_or_else(|| wire.to_owned(), |capability| capability.to_string())
 }

@@ -44,6 +44,8 @@ pub struct AgUiTurn {
     text: String,
     message_id: Option<String>,
     calls: Vec<(String, String, String)>,
+    /// Events that arrived after the turn ended (never acted on).
+    after_end: u32,
 }
 
 impl AgUiTurn {
@@ -56,6 +58,7 @@ impl AgUiTurn {
             text: String::new(),
             message_id: None,
             calls: Vec::new(),
+            after_end: 0,
         }
     }
 
@@ -101,6 +104,12 @@ impl AgUiTurn {
         self.verifier.is_over()
     }
 
+    /// How many events arrived after the turn ended. They are never acted
+    /// on; the host records them as a finding.
+    pub fn events_after_end(&self) -> u32 {
+        self.after_end
+    }
+
     /// The `from-agent` state the stream built.
     pub fn state(&self) -> &Value {
         self.mapper.state()
@@ -131,7 +140,8 @@ impl AgUiTurn {
 
     fn event(&mut self, data: &str) -> Vec<Verified> {
         if self.verifier.is_over() {
-            return self.verifier.report("an event after the turn ended".into());
+            self.after_end = self.after_end.saturating_add(1);
+            return Vec::new();
         }
         let value: Value = match serde_json::from_str(data) {
             Ok(value) => value,
@@ -163,7 +173,9 @@ impl AgUiTurn {
             }
             WireEvent::MessageDelta { delta, .. } => self.text.push_str(delta),
             WireEvent::ToolCallStart { call, tool, .. } => {
-                self.calls.push((call.clone(), tool.clone(), String::new()))
+                // The history speaks the wire's names, as the agent did.
+                self.calls
+                    .push((call.clone(), crate::input::wire_name(tool), String::new()))
             }
             WireEvent::ToolCallArgs { call, delta } => {
                 if let Some(entry) = self.calls.iter_mut().rev().find(|(id, _, _)| id == call) {

@@ -14,12 +14,21 @@
 //! | `RUN_FINISHED` `cancelled` | `turn-finished{cancelled}` |
 //! | `RUN_ERROR` | `turn-error` |
 //! | `TEXT_MESSAGE_START` / `_CONTENT` / `_END` / `_CHUNK` | `message-start` / `message-delta` / `message-end` |
-//! | `TOOL_CALL_START` / `_ARGS` / `_END` / `_CHUNK` | `tool-call-start` / `tool-call-args` / `tool-call-end` |
+//! | `TOOL_CALL_START` / `_ARGS` / `_END` / `_CHUNK` | `tool-call-start` / `tool-call-args` / `tool-call-end`; `toolCallName` `tasks__rename` → tool `tasks.rename` |
 //! | `TOOL_CALL_RESULT` | `tool-call-result` |
 //! | `STATE_SNAPSHOT` | `state-snapshot{from-agent}` |
 //! | `STATE_DELTA` (JSON Patch, applied to the `from-agent` state) | `state-delta{from-agent}` |
 //! | `CUSTOM` | `custom{name, value}` |
 //! | `STEP_*`, `MESSAGES_SNAPSHOT`, `ACTIVITY_*`, `REASONING_*`, `SUBAGENT_*`, `RAW` | `custom{"ag-ui/<TYPE>", event}` |
+
+//!
+//! Tool names: on the AG-UI wire a tool is `participant__capability`
+//! (`baton_core::CapabilityRef::wire_name`), because AG-UI agents forward
+//! frontend tools to model APIs that accept only `^[a-zA-Z0-9_-]{1,64}$`;
+//! `RunAgentInput.tools` carries that form and `toolCallName` is mapped
+//! back. The mapping is reversible and collision-free: manifests whose ids
+//! would make it ambiguous, or whose names would exceed 64 characters, are
+//! refused when they are parsed (AG-15).
 
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -396,7 +405,7 @@ impl AgUiMapper {
             }
             "TOOL_CALL_START" => {
                 let id = text(event, "toolCallId")?.to_owned();
-                let tool = text(event, "toolCallName")?.to_owned();
+                let tool = crate::input::baton_name(text(event, "toolCallName")?);
                 if !self.tools.insert(id.clone()) {
                     return Err(format!(
                         "TOOL_CALL_START for `{id}`, which is already in progress"

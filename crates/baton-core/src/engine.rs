@@ -11,7 +11,8 @@ use crate::delegation::Delegation;
 use crate::digest::Digest;
 use crate::dispatch::Baseline;
 use crate::error::{
-    CommandError, DelegateError, MutationRefused, PublishError, RegistrationRefused, ReportError,
+    AgentStateError, CommandError, DelegateError, MutationRefused, PublishError,
+    RegistrationRefused, ReportError,
 };
 use crate::event::{Event, Finding, FindingReason};
 use crate::grants::{Decision, Grant, GrantError, GrantScope, Grants};
@@ -288,6 +289,8 @@ struct Shared {
     grants: Grants,
     secret: ActorSecret,
     presences: u32,
+    /// What the host tells the acting party each turn (AG-47, `to-agent`).
+    agent_state: Value,
 }
 
 /// What every run step writes.
@@ -314,6 +317,7 @@ impl<'a> Step<'a> {
             grants: &shared.grants,
             secret: &shared.secret,
             presences: shared.presences,
+            agent_state: &shared.agent_state,
             questions,
         }
     }
@@ -331,6 +335,7 @@ impl Engine {
                 grants: Grants::default(),
                 secret,
                 presences: 0,
+                agent_state: Value::Null,
             },
             out: Outbox::default(),
             runs: BTreeMap::new(),
@@ -537,6 +542,30 @@ impl Engine {
         self.shared
             .grants
             .give(now, &self.shared.registry, scope, decision, ttl_ms)
+    }
+
+    /// Sets the `to-agent` state every later turn carries to the acting
+    /// party (AG-47): context the application wants it to have, in the
+    /// direction opposite to the agent's own state, on its own channel.
+    /// `null` sends none.
+    pub fn set_agent_state(&mut self, state: Value) {
+        self.shared.agent_state = state;
+    }
+
+    /// Updates the `to-agent` state with a JSON Patch (RFC 6902) between
+    /// turns. The patch applies whole or not at all.
+    pub fn patch_agent_state(&mut self, patch: &Value) -> Result<(), AgentStateError> {
+        let patch: json_patch::Patch = serde_json::from_value(patch.clone())
+            .map_err(|error| AgentStateError(format!("not a JSON Patch: {error}")))?;
+        let mut next = self.shared.agent_state.clone();
+        json_patch::patch(&mut next, &patch).map_err(|error| AgentStateError(error.to_string()))?;
+        self.shared.agent_state = next;
+        Ok(())
+    }
+
+    /// The `to-agent` state the next turn carries.
+    pub fn agent_state(&self) -> &Value {
+        &self.shared.agent_state
     }
 
     /// A presence surface began rendering the cycle (AG-35).
@@ -1273,6 +1302,20 @@ impl Engine {
                 );
             }
         });
+    }
+
+    /// Traffic that arrived on a turn's stream after the turn had ended —
+    /// events after its end, a second end. It is recorded as a finding and
+    /// changes nothing: a run is never acted on by what follows its turn.
+    /// A host reports it once per turn, however much follows.
+    pub fn handle_stray_traffic(&mut self, now: u64, id: &RunId, turn: TurnId) {
+        let mut step = self.step(now);
+        Run::finding(
+            &mut step,
+            Some(id.clone()),
+            Some(turn),
+            FindingReason::AfterTurnEnded,
+        );
     }
 
     /// A participant's answer to [`crate::Effect::Mark`].

@@ -56,6 +56,12 @@ pub struct RegistrationRefused {
     pub problems: Vec<crate::manifest::ManifestProblem>,
 }
 
+/// Why [`crate::Engine::patch_agent_state`] refused a patch; the state is
+/// left as it was.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+#[error("AG-47: the to-agent state was not changed: {0}")]
+pub struct AgentStateError(pub String);
+
 /// Why [`crate::Engine::publish_read`] refused a publication.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
 #[non_exhaustive]

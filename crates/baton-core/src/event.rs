@@ -158,6 +158,9 @@ pub enum FindingReason {
     UnknownRun,
     /// Addressed to a turn that is not open: it never starts or revives a run.
     OutsideOpenTurn,
+    /// Arrived on a turn's stream after that turn had ended (events after
+    /// its end): recorded once per turn, never acted on.
+    AfterTurnEnded,
     /// Broke the protocol inside an open turn; the run ended for it.
     Integrity {
         /// What was wrong.

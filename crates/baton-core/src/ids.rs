@@ -127,6 +127,10 @@ impl fmt::Display for TurnId {
     }
 }
 
+/// What joins a participant and a capability in a wire tool name
+/// ([`CapabilityRef::wire_name`]).
+pub const WIRE_SEPARATOR: &str = "__";
+
 /// The address of a capability: which participant, which of its capabilities.
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 pub struct CapabilityRef {
@@ -143,6 +147,34 @@ impl CapabilityRef {
             participant: ParticipantId::new(participant),
             capability: capability.into(),
         }
+    }
+
+    /// The tool name on wires whose model APIs accept only
+    /// `^[a-zA-Z0-9_-]{1,64}$` (AG-UI agents forward tools to such APIs):
+    /// `participant__capability`, the manifest id and the capability name
+    /// joined by [`WIRE_SEPARATOR`]. It is reversible
+    /// ([`CapabilityRef::parse_wire_name`]) and collision-free because a
+    /// manifest is refused when its id contains `__` or ends with `_`, or
+    /// when a name would be longer than 64 characters.
+    ///
+    /// ```
+    /// use baton_core::CapabilityRef;
+    /// let rename = CapabilityRef::new("tasks", "rename");
+    /// assert_eq!(rename.wire_name(), "tasks__rename");
+    /// assert_eq!(CapabilityRef::parse_wire_name("tasks__rename"), Some(rename));
+    /// ```
+    pub fn wire_name(&self) -> String {
+        format!("{}{WIRE_SEPARATOR}{}", self.participant, self.capability)
+    }
+
+    /// Reads a wire tool name back ([`CapabilityRef::wire_name`]): the
+    /// participant is everything before the first `__`.
+    pub fn parse_wire_name(name: &str) -> Option<Self> {
+        let (participant, capability) = name.split_once(WIRE_SEPARATOR)?;
+        if participant.is_empty() || capability.is_empty() {
+            return None;
+        }
+        Some(Self::new(participant, capability))
     }
 
     /// Parses the tool name the acting party sees, `participant.capability`.

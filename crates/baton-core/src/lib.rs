@@ -200,12 +200,14 @@ pub use digest::Digest;
 pub use dispatch::fingerprint;
 pub use engine::{Authorization, Engine, EngineConfig, EngineSnapshot, Inbound, PresencePolicy};
 pub use error::{
-    CommandError, DelegateError, MutationRefused, PublishError, RegistrationRefused, ReportError,
+    AgentStateError, CommandError, DelegateError, MutationRefused, PublishError,
+    RegistrationRefused, ReportError,
 };
 pub use event::{CallReport, Effect, Event, Finding, FindingReason};
 pub use grants::{Decision, Grant, GrantError, GrantScope, Grants};
 pub use ids::{
     CallId, CapabilityRef, MarkToken, ParticipantId, QuestionId, RunId, SessionId, TurnId,
+    WIRE_SEPARATOR,
 };
 pub use journal::{Actor, CallResult, JournalEntry, JournalRecord, QuestionClosure, Refusal};
 pub use manifest::{

@@ -11,7 +11,7 @@ use serde_json::Value;
 
 use crate::context::Origin;
 use crate::digest::Digest;
-use crate::ids::ParticipantId;
+use crate::ids::{ParticipantId, WIRE_SEPARATOR};
 use crate::model::Autonomy;
 use crate::schema::{Schema, SchemaCache, SchemaError, ValidationIssue};
 
@@ -325,6 +325,7 @@ impl Manifest {
     fn check(source: ManifestSource, cache: &mut SchemaCache) -> Result<Manifest, ManifestError> {
         let mut problems = Problems::default();
         problems.identifier("$.id", &source.id);
+        problems.wire_participant(&source.id);
         problems.text("$.label", &source.label, 1);
         problems.description("$.description", &source.description, &source.id);
 
@@ -368,6 +369,7 @@ impl Manifest {
                 &capability.description,
                 &mut names,
             );
+            problems.wire_name(&path, &source.id, &capability.name);
             if capability.effects.is_empty() {
                 problems.push(
                     &format!("{path}.effects"),
@@ -690,6 +692,31 @@ impl Problems {
                 path,
                 None,
                 format!("`{value}` is not an identifier: 1–64 ASCII letters, digits, `-` or `_`, starting with a letter"),
+            );
+        }
+    }
+
+    /// A participant id must leave the wire tool name reversible
+    /// ([`crate::CapabilityRef::wire_name`]): no `__`, no trailing `_` (AG-15).
+    fn wire_participant(&mut self, id: &str) {
+        if id.contains(WIRE_SEPARATOR) || id.ends_with('_') {
+            self.push(
+                "$.id",
+                Some("AG-15"),
+                format!("`{id}` cannot name tools for the acting party: a participant id must not contain `{WIRE_SEPARATOR}` or end with `_`, which separate it from the capability in a tool name"),
+            );
+        }
+    }
+
+    /// A capability's wire tool name must fit the 64 characters model APIs
+    /// accept (AG-15).
+    fn wire_name(&mut self, path: &str, participant: &str, capability: &str) {
+        let length = participant.len() + WIRE_SEPARATOR.len() + capability.len();
+        if length > 64 {
+            self.push(
+                &format!("{path}.name"),
+                Some("AG-15"),
+                format!("the tool name `{participant}{WIRE_SEPARATOR}{capability}` would be {length} characters; model APIs accept at most 64"),
             );
         }
     }

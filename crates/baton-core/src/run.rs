@@ -181,6 +181,7 @@ pub(crate) struct Step<'a> {
     pub secret: &'a ActorSecret,
     pub questions: &'a mut crate::questions::Questions,
     pub presences: u32,
+    pub agent_state: &'a serde_json::Value,
 }
 
 /// How a closing cause turns into an outcome.
@@ -801,7 +802,7 @@ impl Run {
             reads: Vec::new(),
             results: std::mem::take(&mut self.reports),
             answers: std::mem::take(&mut self.answers),
-            state: serde_json::Value::Null,
+            state: step.agent_state.clone(),
         };
         Self::emit(
             step,

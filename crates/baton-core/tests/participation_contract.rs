@@ -564,6 +564,37 @@ fn ag_23_a_bare_mount_beside_a_named_one_is_ambiguous_too() {
 }
 
 #[test]
+fn ag_15_tool_names_stay_reversible_and_within_what_model_apis_accept() {
+    for (id, why) in [
+        ("task__board", "contains `__`"),
+        ("tasks_", "ends with `_`"),
+    ] {
+        let error = parse(&with(tasks_manifest(), "/id", json!(id))).unwrap_err();
+        let problem = error
+            .problems
+            .iter()
+            .find(|p| p.path == "$.id")
+            .unwrap_or_else(|| panic!("{id} ({why}) was accepted"));
+        assert_eq!(problem.requirement.as_deref(), Some("AG-15"));
+    }
+    let long = "a".repeat(60);
+    let error = parse(&with(tasks_manifest(), "/capabilities/0/name", json!(long))).unwrap_err();
+    assert!(error
+        .problems
+        .iter()
+        .any(|p| p.path == "$.capabilities[0].name" && p.message.contains("67 characters")));
+    // Within the rules, the wire name reads back to the same capability.
+    for (participant, capability) in [("tasks", "rename"), ("a-b_c", "d__e"), ("x", "y-")] {
+        let address = CapabilityRef::new(participant, capability);
+        let wire = address.wire_name();
+        assert!(wire
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-'));
+        assert_eq!(CapabilityRef::parse_wire_name(&wire), Some(address));
+    }
+}
+
+#[test]
 fn manifests_reject_unknown_fields_with_their_path() {
     let mut manifest = tasks_manifest();
     manifest["capabilities"][1]["argumentz"] = json!({});

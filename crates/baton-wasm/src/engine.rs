@@ -621,6 +621,45 @@ impl Engine {
         })
     }
 
+    /// Sets the `to-agent` state every later turn carries to the acting
+    /// party (AG-47; AG-UI `state`): context the application wants it to
+    /// have, kept apart from the agent's own state. `null` sends none.
+    #[wasm_bindgen(js_name = setAgentState)]
+    pub fn set_agent_state(&self, state: JsValue) -> Result<(), JsValue> {
+        let state: Value = serde_wasm_bindgen::from_value(state).map_err(|e| {
+            error(
+                "invalid-state",
+                &format!("AG-47: the state is not JSON: {e}"),
+            )
+        })?;
+        self.inner.borrow_mut().core.set_agent_state(state);
+        Ok(())
+    }
+
+    /// Updates the `to-agent` state with a JSON Patch (RFC 6902) between
+    /// turns; a patch that does not apply changes nothing and throws
+    /// `invalid-state`.
+    #[wasm_bindgen(js_name = patchAgentState)]
+    pub fn patch_agent_state(&self, patch: JsValue) -> Result<(), JsValue> {
+        let patch: Value = serde_wasm_bindgen::from_value(patch).map_err(|e| {
+            error(
+                "invalid-state",
+                &format!("AG-47: the patch is not JSON: {e}"),
+            )
+        })?;
+        self.inner
+            .borrow_mut()
+            .core
+            .patch_agent_state(&patch)
+            .map_err(|refused| error("invalid-state", &refused.to_string()))
+    }
+
+    /// The `to-agent` state the next turn carries.
+    #[wasm_bindgen(getter, js_name = agentState)]
+    pub fn agent_state(&self) -> Result<JsValue, JsValue> {
+        to_js(self.inner.borrow().core.agent_state())
+    }
+
     /// Disables delegation: no new run starts until `enable` (runs already
     /// active go on; `stop` or `killAll` ends them). Participants keep
     /// working.
@@ -1387,6 +1426,16 @@ fn attention(element: &JsValue) -> u8 {
 struct EngineHost(Weak<RefCell<Inner>>);
 
 impl TurnHost for EngineHost {
+    fn stray(&self, run: &RunId, turn: TurnId) {
+        if let Some(inner) = self.0.upgrade() {
+            inner
+                .borrow_mut()
+                .core
+                .handle_stray_traffic(now(), run, turn);
+            pump(&inner);
+        }
+    }
+
     fn deliver(&self, run: &RunId, turn: TurnId, items: Vec<Verified>) {
         let Some(inner) = self.0.upgrade() else {
             return;

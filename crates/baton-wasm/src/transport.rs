@@ -31,6 +31,8 @@ use crate::errors::error;
 pub(crate) trait TurnHost {
     /// Hands verified traffic of `turn` to the engine.
     fn deliver(&self, run: &RunId, turn: TurnId, items: Vec<Verified>);
+    /// Traffic arrived after `turn` ended; called once per turn.
+    fn stray(&self, run: &RunId, turn: TurnId);
 }
 
 struct SinkState {
@@ -41,6 +43,8 @@ struct SinkState {
     /// Set once the turn has ended one way or another; later traffic and the
     /// stream's end change nothing.
     over: Cell<bool>,
+    /// Set once traffic after the end has been reported.
+    stray_reported: Cell<bool>,
 }
 
 /// What a transport pushes a turn's events into. Created by the engine, one
@@ -58,6 +62,7 @@ impl TurnSink {
     /// breaks the protocol, ends the turn as an integrity violation.
     pub fn push(&self, event: JsValue) {
         if self.state.over.get() {
+            self.stray();
             return;
         }
         let text = match event.as_string() {
@@ -82,6 +87,7 @@ impl TurnSink {
     /// adapter): the turn ends as an integrity violation.
     pub fn report(&self, violation: String) {
         if self.state.over.get() {
+            self.stray();
             return;
         }
         let out = self.state.verifier.borrow_mut().report(violation);
@@ -98,6 +104,7 @@ impl TurnSink {
                 turn,
                 verifier: RefCell::new(TurnVerifier::new(StreamLimits::default())),
                 over: Cell::new(false),
+                stray_reported: Cell::new(false),
             }),
         }
     }
@@ -105,6 +112,7 @@ impl TurnSink {
     /// One parsed `baton/1` event, through the turn's verifier.
     pub(crate) fn push_event(&self, event: WireEvent) {
         if self.state.over.get() {
+            self.stray();
             return;
         }
         let out = self.state.verifier.borrow_mut().push(event);
@@ -114,8 +122,19 @@ impl TurnSink {
     /// Traffic another verifier already checked (a dialect adapter that
     /// verifies as it decodes).
     pub(crate) fn deliver(&self, out: Vec<Verified>) {
-        if !self.state.over.get() {
+        if self.state.over.get() {
+            if !out.is_empty() {
+                self.stray();
+            }
+        } else {
             self.forward(out);
+        }
+    }
+
+    /// Traffic after the turn ended: reported once, never acted on.
+    pub(crate) fn stray(&self) {
+        if !self.state.stray_reported.replace(true) {
+            self.state.host.stray(&self.state.run, self.state.turn);
         }
     }
 
@@ -391,6 +410,9 @@ async fn stream(
         let value = js_sys::Reflect::get(&chunk, &"value".into()).map_err(lost)?;
         let bytes = js_sys::Uint8Array::new(&value).to_vec();
         sink.deliver(turn.feed(&bytes));
+        if turn.events_after_end() > 0 {
+            sink.stray();
+        }
         if turn.is_over() {
             let _ = JsFuture::from(reader.cancel()).await;
             return Ok(());

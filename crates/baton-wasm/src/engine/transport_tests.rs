@@ -649,3 +649,78 @@ async fn a_subscriber_may_call_commands_from_inside_a_notification() {
         .collect();
     assert_eq!(revisions, (1..=journal.len() as u64).collect::<Vec<_>>());
 }
+
+#[wasm_bindgen_test]
+async fn traffic_after_a_turn_ended_is_a_finding_and_never_acted_on() {
+    // The planning turn finishes, then keeps talking: a second tool call.
+    let mut late = rename_turn("c1", "card-1", "Ship");
+    let extra = rename_turn("c9", "card-9", "Sneaky");
+    late.as_array_mut()
+        .unwrap()
+        .extend(extra.as_array().unwrap().iter().skip(1).cloned());
+    let transport = pushing_transport(&js(serde_json::json!([late, closing_turn()])), "resolve");
+    let (engine, board) = board_with(&transport).await;
+    let findings = record(&engine, Some("finding"));
+    let run = engine.delegate(delegation("Rename card 1")).unwrap();
+    assert_eq!(returned(&engine, &run).await.as_deref(), Some("completed"));
+    assert_eq!(title(&board, "card-1").as_deref(), Some("Ship"));
+    assert_eq!(title(&board, "card-9"), None, "never acted on");
+    assert_eq!(findings.length(), 1, "reported once, however much follows");
+    let finding = findings.get(0);
+    assert_eq!(
+        get(&get(&finding, "reason"), "kind").as_string().as_deref(),
+        Some("after-turn-ended")
+    );
+    assert_eq!(
+        get(&finding, "run").as_string().as_deref(),
+        Some(run.as_str())
+    );
+}
+
+#[wasm_bindgen_test]
+async fn ag_47_every_turn_carries_the_to_agent_state_the_host_set() {
+    let transport = pushing_transport(
+        &js(serde_json::json!([
+            rename_turn("c1", "card-1", "Ship"),
+            closing_turn()
+        ])),
+        "resolve",
+    );
+    let (engine, _board) = board_with(&transport).await;
+    engine
+        .set_agent_state(js(serde_json::json!({"focus": "card-1", "view": "board"})))
+        .unwrap();
+    let refused = engine
+        .patch_agent_state(js(
+            serde_json::json!([{"op": "remove", "path": "/missing"}]),
+        ))
+        .unwrap_err();
+    assert_eq!(
+        get(&refused, "code").as_string().as_deref(),
+        Some("invalid-state")
+    );
+    assert_eq!(
+        get(&refused, "requirement").as_string().as_deref(),
+        Some("AG-47")
+    );
+    let run = engine.delegate(delegation("Rename card 1")).unwrap();
+    // Between the turns, the person moves on.
+    engine
+        .patch_agent_state(js(
+            serde_json::json!([{"op": "replace", "path": "/focus", "value": "card-2"}]),
+        ))
+        .unwrap();
+    assert_eq!(returned(&engine, &run).await.as_deref(), Some("completed"));
+    let requests = js_sys::Array::from(&get(&log_of(&transport), "requests"));
+    let state = |index: u32| -> Value {
+        serde_wasm_bindgen::from_value(get(&requests.get(index), "state")).unwrap()
+    };
+    assert_eq!(
+        state(0),
+        serde_json::json!({"focus": "card-1", "view": "board"})
+    );
+    assert_eq!(
+        state(1),
+        serde_json::json!({"focus": "card-2", "view": "board"})
+    );
+}
