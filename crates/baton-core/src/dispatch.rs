@@ -214,7 +214,11 @@ impl Run {
             reason: reason.clone(),
             deadline_at: step.now.saturating_add(step.config.escalation_timeout_ms),
         });
+        let reviewed = reason.awaits_approval_of_a_call();
         self.transition(step, Actor::Engine, RunState::Escalated { reason });
+        if reviewed {
+            self.review_escalated_call(step);
+        }
     }
 
     /// The dispatch loop of `acting`: one call at a time; a new turn when the

@@ -900,10 +900,7 @@ impl Engine {
             let Some(reason) = run.escalation_reason().cloned() else {
                 return Err(illegal(run, "resolve-escalation"));
             };
-            let pending_call = matches!(
-                reason,
-                EscalationReason::OutOfScope { .. } | EscalationReason::ReviewRequired { .. }
-            );
+            let pending_call = reason.awaits_approval_of_a_call();
             if matches!(reason, EscalationReason::AwaitingAnswer { .. })
                 && resolution != Resolution::Return
             {
@@ -933,6 +930,14 @@ impl Engine {
                     run.advance(step);
                 }
                 Resolution::Allow { budget } => {
+                    // No blind approval: the pending call's change is seen first (AG-31).
+                    let pending = run.pending_previews();
+                    if pending_call && !pending.is_empty() {
+                        return Err(CommandError::PreviewPending {
+                            run: run.id().clone(),
+                            calls: pending,
+                        });
+                    }
                     let budget = budget.unwrap_or(run.budget());
                     check_raise(&budget, run, &budget_ceiling)?;
                     let mut allowlist = run.allowlist.clone();

@@ -111,7 +111,7 @@ pub enum CommandError {
     #[error("invalid budget: {0}")]
     InvalidBudget(String),
     /// The person cannot authorize before every preview has arrived (AG-31).
-    #[error("AG-31: run {run} cannot be authorized before the previews of {calls:?} arrive")]
+    #[error("AG-31: run {run} cannot be authorized, nor its pending call allowed, before the previews of {calls:?} arrive")]
     PreviewPending {
         /// The run.
         run: RunId,

@@ -12,7 +12,7 @@ use crate::ids::{CallId, CapabilityRef, RunId};
 use crate::journal::{Actor, JournalEntry};
 use crate::model::Autonomy;
 use crate::registry::{Address, Registry};
-use crate::run::{Run, Step};
+use crate::run::{ProposedCall, Run, Step};
 use crate::state::RunState;
 
 /// The concrete change one planned act would make.
@@ -86,50 +86,77 @@ impl Run {
         self.previews.clear();
         let queued: Vec<_> = self.queue.iter().cloned().collect();
         for call in queued {
-            let change = match step.registry.resolve(&call.capability) {
-                Address::Unique(target, _) => {
-                    let renders = step
-                        .registry
-                        .get(&target.participant)
-                        .is_some_and(|mounted| mounted.manifest.has_preview());
-                    if renders {
-                        Self::emit(
-                            step,
-                            Effect::Preview {
-                                run: self.id.clone(),
-                                call: call.call.clone(),
-                                capability: target,
-                                arguments: call.arguments.clone(),
-                            },
-                        );
-                        ProposedChange::Pending
-                    } else {
-                        ProposedChange::Arguments {
-                            arguments: call.arguments.clone(),
-                            note: None,
-                        }
-                    }
-                }
-                Address::Ambiguous(_) => ProposedChange::Arguments {
-                    arguments: call.arguments.clone(),
-                    note: Some("several instances of this participant are mounted; the person will be asked which one".into()),
-                },
-                Address::Unknown => ProposedChange::Arguments {
-                    arguments: call.arguments.clone(),
-                    note: Some("no mounted participant declares this capability; it will be refused".into()),
-                },
-                Address::Refused(_) => ProposedChange::Arguments {
-                    arguments: call.arguments.clone(),
-                    note: Some("this participant's manifest was refused at registration; the call will be refused".into()),
-                },
-            };
+            let change = self.ask_preview(step, &call);
             self.previews.insert(call.call, change);
         }
     }
 
+    /// A later call escalated for the person's approval (out of scope, or
+    /// its capability needs review): the person must see its concrete change
+    /// before allowing it, exactly as for a plan (AG-31). The pending call's
+    /// participant is asked for its preview.
+    pub(crate) fn review_escalated_call(&mut self, step: &mut Step<'_>) {
+        self.previews.clear();
+        if let Some(call) = self.queue.front().cloned() {
+            let change = self.ask_preview(step, &call);
+            self.previews.insert(call.call, change);
+        }
+    }
+
+    /// What the review shows for one call: its participant's preview, asked
+    /// for now when it renders them, or the structured arguments.
+    fn ask_preview(&self, step: &mut Step<'_>, call: &ProposedCall) -> ProposedChange {
+        match step.registry.resolve(&call.capability) {
+            Address::Unique(target, _) => {
+                let renders = step
+                    .registry
+                    .get(&target.participant)
+                    .is_some_and(|mounted| mounted.manifest.has_preview());
+                if renders {
+                    Self::emit(
+                        step,
+                        Effect::Preview {
+                            run: self.id.clone(),
+                            call: call.call.clone(),
+                            capability: target,
+                            arguments: call.arguments.clone(),
+                        },
+                    );
+                    ProposedChange::Pending
+                } else {
+                    ProposedChange::Arguments {
+                        arguments: call.arguments.clone(),
+                        note: None,
+                    }
+                }
+            }
+            Address::Ambiguous(_) => ProposedChange::Arguments {
+                arguments: call.arguments.clone(),
+                note: Some("several instances of this participant are mounted; the person will be asked which one".into()),
+            },
+            Address::Unknown => ProposedChange::Arguments {
+                arguments: call.arguments.clone(),
+                note: Some("no mounted participant declares this capability; it will be refused".into()),
+            },
+            Address::Refused(_) => ProposedChange::Arguments {
+                arguments: call.arguments.clone(),
+                note: Some("this participant's manifest was refused at registration; the call will be refused".into()),
+            },
+        }
+    }
+
+    /// Whether the person is looking at calls to approve: a plan under
+    /// review, or a later call escalated for approval.
+    fn is_under_review(&self) -> bool {
+        match &self.state {
+            RunState::Reviewing => true,
+            RunState::Escalated { reason } => reason.awaits_approval_of_a_call(),
+            _ => false,
+        }
+    }
+
     pub(crate) fn is_awaiting_preview(&self, call: &CallId) -> bool {
-        self.state == RunState::Reviewing
-            && self.previews.get(call) == Some(&ProposedChange::Pending)
+        self.is_under_review() && self.previews.get(call) == Some(&ProposedChange::Pending)
     }
 
     pub(crate) fn pending_previews(&self) -> Vec<CallId> {
@@ -171,14 +198,20 @@ impl Run {
         );
     }
 
-    /// The review sheet, while the run is under review.
+    /// The review sheet, while the run is under review: every planned act,
+    /// or, for a later call escalated for approval, that call alone.
     pub(crate) fn review_sheet(&self, registry: &Registry) -> Option<ReviewSheet> {
-        if self.state != RunState::Reviewing {
+        if !self.is_under_review() {
             return None;
         }
+        let shown = match self.state {
+            RunState::Reviewing => self.queue.len(),
+            _ => 1,
+        };
         let items: Vec<ReviewItem> = self
             .queue
             .iter()
+            .take(shown)
             .map(|call| {
                 let (label, irreversible) = match registry.resolve(&call.capability) {
                     Address::Unique(target, decl) => (

@@ -303,6 +303,18 @@ pub enum EscalationReason {
     },
 }
 
+impl EscalationReason {
+    /// Whether the person is asked to allow one pending call (out of scope,
+    /// or a call that needs review): its concrete change is shown first
+    /// (AG-31).
+    pub fn awaits_approval_of_a_call(&self) -> bool {
+        matches!(
+            self,
+            EscalationReason::OutOfScope { .. } | EscalationReason::ReviewRequired { .. }
+        )
+    }
+}
+
 /// How the person resolves an escalation.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(

@@ -548,6 +548,64 @@ fn ag_31_review_presents_the_concrete_change_in_the_apps_own_domain() {
 }
 
 #[test]
+fn ag_31_an_escalated_call_is_allowed_only_once_its_change_is_seen() {
+    let mut mail = mail_manifest();
+    mail["preview"] = json!(true);
+    let mut sim = sim_with(Autonomy::Auto, &[tasks_manifest(), mail]);
+    let run = sim.delegate(Autonomy::Auto);
+    sim.propose(&run, &[rename()]);
+    sim.give_marks();
+    sim.apply();
+    // A later turn wants to send: outside what was authorized, and
+    // irreversible, so it needs the person (AG-7, AG-25)…
+    sim.propose(&run, &[send()]);
+    assert!(
+        matches!(sim.state(&run), RunState::Escalated { ref reason } if reason.awaits_approval_of_a_call()),
+        "{:?}",
+        sim.state(&run)
+    );
+    // …who sees the concrete change before allowing it, never a blind yes.
+    let asked = sim.effects_of(|e| matches!(e, Effect::Preview { .. }));
+    assert_eq!(asked.len(), 1, "the pending call's participant is asked");
+    let sheet = sim
+        .engine
+        .review(&run)
+        .expect("an escalated call has a sheet");
+    assert_eq!(sheet.items.len(), 1);
+    assert_eq!(sheet.items[0].capability, send());
+    assert!(sheet.items[0].irreversible);
+    assert_eq!(sheet.items[0].change, ProposedChange::Pending);
+    let blind = sim
+        .engine
+        .resolve_escalation(
+            sim.now,
+            &run,
+            sheet.revision,
+            Resolution::Allow { budget: None },
+        )
+        .unwrap_err();
+    assert!(
+        matches!(blind, CommandError::PreviewPending { .. }),
+        "{blind}"
+    );
+    assert!(blind.to_string().starts_with("AG-31:"));
+    let draft = json!({"to": "team@example.com", "subject": "Weekly summary"});
+    sim.engine
+        .handle_preview(sim.now, &run, &sheet.items[0].call, Ok(draft.clone()))
+        .unwrap();
+    let sheet = sim.engine.review(&run).unwrap();
+    assert!(sheet.ready);
+    assert_eq!(
+        sheet.items[0].change,
+        ProposedChange::Preview { value: draft }
+    );
+    sim.resolve(&run, Resolution::Allow { budget: None });
+    sim.give_marks();
+    sim.apply();
+    assert_eq!(sim.invoked(&send()), 1);
+}
+
+#[test]
 fn ag_31_a_failed_preview_falls_back_to_the_arguments_and_says_why() {
     let mut sim = sim_with(Autonomy::Auto, &[previewing_tasks()]);
     let run = sim.delegate(Autonomy::Review);

@@ -123,3 +123,12 @@ export function markingWith(element, token) {
   p.history.mark = () => token;
   return p;
 }
+
+// A mail participant whose `send` previews the message after `delayMs`.
+export function previewingMail(delayMs) {
+  const p = participant(null, 0, 0);
+  p.preview = (capability, args) =>
+    new Promise((resolve) => setTimeout(() => resolve({ to: args.to, subject: 'Weekly summary' }), delayMs));
+  p.invoke = (capability, args) => { p.state.applied += 1; return { sent: args.to }; };
+  return p;
+}

@@ -37,6 +37,8 @@ extern "C" {
     pub(super) fn unique_name(prefix: &str) -> String;
     #[wasm_bindgen(js_name = markingWith)]
     fn marking_with(element: &JsValue, token: &JsValue) -> JsValue;
+    #[wasm_bindgen(js_name = previewingMail)]
+    pub(super) fn previewing_mail(delay_ms: u32) -> JsValue;
 }
 
 pub(super) fn manifest() -> JsValue {

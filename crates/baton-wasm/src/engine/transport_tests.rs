@@ -3,8 +3,8 @@
 //! `tests/peers/`, deep reads, undo, escalations and surfaces.
 
 use super::tests::{
-    element, focus_inside, log_of, manifest, outcome, participant, pushing_transport, readable,
-    record, returned, state_of, until,
+    element, focus_inside, log_of, manifest, outcome, participant, previewing_mail,
+    pushing_transport, readable, record, returned, state_of, until,
 };
 use super::*;
 use crate::{AgUiTransport, ScriptedTransport};
@@ -723,4 +723,75 @@ async fn ag_47_every_turn_carries_the_to_agent_state_the_host_set() {
         state(1),
         serde_json::json!({"focus": "card-2", "view": "board"})
     );
+}
+
+#[wasm_bindgen_test]
+async fn ag_31_an_escalated_call_is_allowed_only_after_its_preview_arrived() {
+    let send = serde_json::json!([
+        {"type": "turn-started"},
+        {"type": "tool-call-start", "call": "c2", "tool": "mail.send"},
+        {"type": "tool-call-args", "call": "c2", "delta": "{\"to\": \"team@example.com\"}"},
+        {"type": "tool-call-end", "call": "c2"},
+        {"type": "turn-finished", "outcome": "completed"}
+    ]);
+    let transport = pushing_transport(
+        &js(serde_json::json!([
+            rename_turn("c1", "card-1", "Ship"),
+            send,
+            closing_turn()
+        ])),
+        "resolve",
+    );
+    let (engine, _board) = board_with(&transport).await;
+    let mail = previewing_mail(150);
+    engine.register(
+        js(serde_json::json!({
+            "id": "mail", "label": "Mail", "tier": "full-acts", "history": "none", "preview": true,
+            "description": "The person's outgoing mail.",
+            "capabilities": [{
+                "name": "send", "description": "Send one message to its recipient.",
+                "arguments": {"type": "object", "required": ["to"], "properties": {"to": {"type": "string"}}, "additionalProperties": false},
+                "argumentLimits": {"to": 256},
+                "effects": [{"name": "send", "reversible": false}]
+            }]
+        })),
+        mail.clone(),
+    );
+    let run = engine
+        .delegate(delegation("Rename card 1 and tell the team"))
+        .unwrap();
+    let escalated = || {
+        let state: Value = serde_wasm_bindgen::from_value(engine.state(&run).unwrap()).unwrap();
+        state["state"] == "escalated"
+    };
+    assert!(until(escalated).await, "the send needs the person (AG-25)");
+    let sheet: Value = serde_wasm_bindgen::from_value(engine.review(&run).unwrap()).unwrap();
+    assert_eq!(sheet["items"].as_array().unwrap().len(), 1);
+    assert_eq!(sheet["items"][0]["change"]["kind"], "pending");
+    let blind = engine
+        .resolve_escalation(&run, engine.revision(&run).unwrap(), "allow".into())
+        .unwrap_err();
+    assert_eq!(
+        get(&blind, "requirement").as_string().as_deref(),
+        Some("AG-31")
+    );
+    let previewed = || {
+        engine
+            .review(&run)
+            .ok()
+            .and_then(|sheet| serde_wasm_bindgen::from_value::<Value>(sheet).ok())
+            .is_some_and(|sheet| sheet["ready"] == true)
+    };
+    assert!(until(previewed).await, "the preview arrives");
+    let sheet: Value = serde_wasm_bindgen::from_value(engine.review(&run).unwrap()).unwrap();
+    assert_eq!(sheet["items"][0]["change"]["kind"], "preview");
+    assert_eq!(
+        sheet["items"][0]["change"]["value"]["to"],
+        "team@example.com"
+    );
+    engine
+        .resolve_escalation(&run, sheet["revision"].as_f64().unwrap(), "allow".into())
+        .unwrap();
+    assert_eq!(returned(&engine, &run).await.as_deref(), Some("completed"));
+    assert_eq!(get(&state_of(&mail), "applied").as_f64(), Some(1.0));
 }
