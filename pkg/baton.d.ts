@@ -846,7 +846,7 @@ export class Engine {
   authorize(run: RunId, revision: number): void;
   /** Rejects a plan under review at the revision the person saw. */
   reject(run: RunId, revision: number, note?: string): void;
-  /** Resolves an escalation at the revision the person saw. */
+  /** Resolves an escalation at the revision the person saw; allowing a pending call waits, like `authorize`, until its preview has arrived (AG-31). */
   resolveEscalation(run: RunId, revision: number, resolution: Resolution): void;
   /** Pauses a run: it returns, resumable by a chained run (AG-11). */
   pause(run: RunId): void;
@@ -882,7 +882,7 @@ export class Engine {
   state(run: RunId): RunState;
   /** A run's current revision. */
   revision(run: RunId): number;
-  /** The review sheet of a run under review, or `null`. */
+  /** The review sheet of a plan under review, or of the one call an escalation asks the person to allow (AG-31); otherwise `null`. */
   review(run: RunId): ReviewSheet | null;
   /** A run's journal records, oldest first (this page load's runs). */
   journal(run: RunId): JournalRecord[];

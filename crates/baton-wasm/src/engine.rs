@@ -729,8 +729,9 @@ impl Engine {
         self.with_run(run, |run| run.revision() as f64)
     }
 
-    /// The review sheet of a run under review (with participants'
-    /// previews), or `null`.
+    /// The review sheet (with participants' previews) of a plan under
+    /// review, or of the one call an escalation asks the person to allow
+    /// (AG-31); otherwise `null`.
     pub fn review(&self, run: &str) -> Result<JsValue, JsValue> {
         match self.inner.borrow().core.review(&RunId::new(run)) {
             Some(sheet) => to_js(&sheet),

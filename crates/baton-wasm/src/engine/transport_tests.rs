@@ -795,3 +795,49 @@ async fn ag_31_an_escalated_call_is_allowed_only_after_its_preview_arrived() {
     assert_eq!(returned(&engine, &run).await.as_deref(), Some("completed"));
     assert_eq!(get(&state_of(&mail), "applied").as_f64(), Some(1.0));
 }
+
+#[wasm_bindgen_test]
+async fn ag_28_a_declared_third_party_read_published_as_author_still_lowers_the_ceiling() {
+    let transport = pushing_transport(
+        &js(serde_json::json!([rename_turn("c1", "card-1", "Ship")])),
+        "hang",
+    );
+    let (engine, board) = board_with(&transport).await;
+    let inbox = engine.register(
+        js(serde_json::json!({
+            "id": "inbox", "label": "Inbox", "tier": "reads-only", "history": "none",
+            "description": "Messages pasted in from email, as received.",
+            "reads": [{"name": "messages", "description": "The pasted messages.", "origin": "third-party"}]
+        })),
+        participant(&element().into(), 0, 0),
+    );
+    // The participant claims `author`; the declaration says third-party.
+    inbox
+        .publish(
+            "messages",
+            js(serde_json::json!({"version": 1, "origin": "author"})),
+        )
+        .unwrap();
+    let undeclared = inbox
+        .publish("secrets", js(serde_json::json!({"version": 1})))
+        .unwrap_err();
+    assert_eq!(
+        get(&undeclared, "code").as_string().as_deref(),
+        Some("invalid-read")
+    );
+    let run = engine.delegate(delegation("Rename card 1")).unwrap();
+    let reviewing = || {
+        let state: Value = serde_wasm_bindgen::from_value(engine.state(&run).unwrap()).unwrap();
+        state["state"] == "reviewing"
+    };
+    assert!(
+        until(reviewing).await,
+        "an auto run with untrusted content in context is reviewed"
+    );
+    let requests = js_sys::Array::from(&get(&log_of(&transport), "requests"));
+    let reads: Value =
+        serde_wasm_bindgen::from_value(get(&get(&requests.get(0), "context"), "reads")).unwrap();
+    assert_eq!(reads[0]["origin"], "third-party");
+    assert_eq!(title(&board, "card-1"), None, "nothing acted unreviewed");
+    engine.stop(&run).unwrap();
+}
