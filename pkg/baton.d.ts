@@ -755,13 +755,39 @@ export type PresenceMissingEvent = { type: "presence-missing"; run: RunId };
 /** The one handoff to the person after unresolved budget exhaustion. */
 export type EscalationReceiptEvent = { type: "escalation-receipt"; run: RunId; reason: EscalationReason };
 /** The events of the custody machine, as serialised by the core. */
+/** How a run ended, in the terms a person uses (AG-39). */
+export type Ending =
+  | "done"
+  | "answered-without-changes"
+  | "partly-done"
+  | "rolled-back"
+  | "stopped"
+  | "paused"
+  | "rejected"
+  | "interrupted"
+  | "failed";
+/** What an announcement reports, tagged by `kind`. */
+export type Said =
+  | { kind: "acting"; intent: string; changes: number; participants: string[]; later: boolean }
+  | { kind: "needs-you"; intent: string; reason: EscalationReason }
+  | { kind: "closed"; intent: string; ending: Ending; reason: string }
+  | { kind: "killed"; count: number }
+  | { kind: "undone"; intent: string; reverted: string[]; failed: string[] };
+/**
+ * Something the person should hear, as the engine decided it (AG-37, AG-39):
+ * once per plan or later batch, once when a run needs the person, once when it
+ * closes. Its words are written to the live region; surfaces may show it too.
+ */
+export type AnnouncementEvent = { type: "announcement"; speaker: "acting-party" | "person"; runs: RunId[]; said: Said };
 export type CoreEvent =
   | JournalEvent
   | EffectEvent
   | FindingEvent
   | QuestionEvent
   | PresenceMissingEvent
-  | EscalationReceiptEvent;
+  | EscalationReceiptEvent
+  | AnnouncementEvent
+  | UndoneEvent;
 /** Text from the acting party, as deltas (never announced per delta). */
 export type TextDeltaEvent = { type: "text"; run: RunId; message: string; delta: string };
 /** The acting party's own state (AG-47). */
@@ -772,7 +798,7 @@ export type AgentCustomEvent = { type: "custom"; run: RunId; name: string; value
 export type StorageDegradedEvent = { type: "storage-degraded"; cause: string };
 /** A registration was refused (AG-13); replayed to every later subscriber. */
 export type RegistrationRefusedEvent = { type: "registration-refused"; participant: ParticipantId | null; problems: ManifestProblem[] };
-/** A run was undone through its participants' histories. */
+/** A run was undone through its participants' histories (A.2). */
 export type UndoneEvent = { type: "undone"; report: UndoReport };
 /** Everything a subscriber or presence surface receives, tagged by `type`. */
 export type BatonEvent =
@@ -781,8 +807,7 @@ export type BatonEvent =
   | AgentStateEvent
   | AgentCustomEvent
   | StorageDegradedEvent
-  | RegistrationRefusedEvent
-  | UndoneEvent;
+  | RegistrationRefusedEvent;
 
 // ----- the engine -------------------------------------------------------------
 

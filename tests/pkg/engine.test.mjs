@@ -198,7 +198,7 @@ async function delegateThroughTransport({ manifest, undo }) {
 
   // The closing message lands after the region's first-write delay.
   const deadline = Date.now() + 2_000;
-  while (!announced.some((m) => m.includes("completed")) && Date.now() < deadline) {
+  while (!announced.some((m) => m.includes("is done")) && Date.now() < deadline) {
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
 
@@ -386,7 +386,7 @@ test("AG-37, AG-39, AG-32: a delegation through an application's transport acts,
     assert.match(message, /^Helper\b/, `attributed to the actor: ${message}`);
   }
   assert.ok(
-    result.announced.some((m) => m.includes("Rename card 1") && m.includes("completed")),
+    result.announced.some((m) => m.includes("Rename card 1") && m.includes("is done")),
     `the outcome is announced: ${JSON.stringify(result.announced)}`,
   );
   assert.match(result.regions[0].text, /^Helper\b/);
@@ -528,7 +528,7 @@ test("AG-36, AG-39: two engines on one page share exactly one polite live region
         plan: [{ capability: "tasks.rename", arguments: { id: "card-2", title: "Done" } }],
       });
       const deadline = Date.now() + 3_000;
-      while (!written.some((m) => m.includes("completed")) && Date.now() < deadline) await sleep(20);
+      while (!written.some((m) => m.includes("is done")) && Date.now() < deadline) await sleep(20);
       await sleep(50);
       const result = {
         before,
@@ -558,7 +558,7 @@ test("AG-36, AG-39: two engines on one page share exactly one polite live region
   assert.deepEqual(result.state, { state: "returned", outcome: "completed", reason: { kind: "plan-completed" } });
   assert.equal(result.written.length, 2, `one message when acting, one with the outcome: ${JSON.stringify(result.written)}`);
   assert.match(result.written[0], /^Macro\b/);
-  assert.match(result.written[1], /^Macro\b.*Rename card 2.*completed/);
+  assert.match(result.written[1], /^Macro\b.*Rename card 2.* is done\.$/);
   assert.equal(result.text, result.written[1], "the region ends on the outcome");
   assert.equal(result.afterClose, 1, "the region stays for the page");
 });

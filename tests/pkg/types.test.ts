@@ -379,6 +379,10 @@ async function usage(): Promise<void> {
       case "undone":
         void event.report.reverted;
         break;
+      case "announcement":
+        if (event.said.kind === "closed") void (event.said.ending === "answered-without-changes" ? event.runs : event.said.reason);
+        void event.speaker;
+        break;
       default:
         exhaustive(event);
     }

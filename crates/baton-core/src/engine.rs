@@ -298,6 +298,8 @@ struct Shared {
 struct Outbox {
     events: VecDeque<Event>,
     findings: Vec<Finding>,
+    /// Set while a kill ends runs (their closings are one announcement).
+    hush_closings: bool,
 }
 
 impl<'a> Step<'a> {
@@ -318,6 +320,7 @@ impl<'a> Step<'a> {
             secret: &shared.secret,
             presences: shared.presences,
             agent_state: &shared.agent_state,
+            hush_closings: out.hush_closings,
             questions,
         }
     }
@@ -978,11 +981,14 @@ impl Engine {
     }
 
     /// The person undoes a run that has returned, in one step (A.2): the
-    /// undo is journalled and its group — every participant the run changed,
-    /// with the mark to revert to, last touched first — is handed to the
-    /// host to revert through each participant's own history. Refused while
-    /// the run is active, after a rollback (nothing is left to undo), and a
-    /// second time.
+    /// undo is journalled as the person's, and every participant the run
+    /// changed is asked, last touched first, to revert to the mark taken
+    /// before the run ([`crate::Effect::Revert`]; report with
+    /// [`Engine::handle_revert_result`]). Each result is journalled; when all
+    /// have answered (or the revert timeout passed) the engine announces the
+    /// undo and emits [`Event::Undone`]. Returns the group being reverted.
+    /// Refused while the run is active, after a rollback (nothing is left to
+    /// undo), and a second time.
     pub fn undo(
         &mut self,
         now: u64,
@@ -1004,16 +1010,7 @@ impl Engine {
                     why,
                 });
             }
-            let group = run.undo_group();
-            run.undone = true;
-            run.record(
-                step,
-                Actor::Person,
-                JournalEntry::Undone {
-                    participants: group.iter().map(|(p, _)| p.clone()).collect(),
-                },
-            );
-            Ok(group)
+            Ok(run.start_undo(step))
         })
         .unwrap_or_else(|| Err(CommandError::UnknownRun(id.clone())))
     }
@@ -1033,10 +1030,18 @@ impl Engine {
     /// how many runs it ended.
     pub fn kill_all(&mut self, now: u64) -> usize {
         let ids: Vec<RunId> = self.active_runs().map(|run| run.id().clone()).collect();
+        self.out.hush_closings = true;
         for id in &ids {
             self.with_run(now, id, |run, step| {
                 run.close(step, Actor::Person, ReturnReason::Kill)
             });
+        }
+        self.out.hush_closings = false;
+        if !ids.is_empty() {
+            // One announcement for every run the kill ended (AG-37).
+            self.out
+                .events
+                .push_back(crate::announce::killed(ids.clone()));
         }
         ids.len()
     }
@@ -1400,6 +1405,16 @@ impl Engine {
         participant: &ParticipantId,
         result: Result<(), String>,
     ) -> Result<(), ReportError> {
+        let undoing = self
+            .runs
+            .get(id)
+            .is_some_and(|run| run.is_undoing(participant));
+        if undoing {
+            self.with_run(now, id, |run, step| {
+                run.undo_revert_result(step, participant.clone(), result.err());
+            });
+            return Ok(());
+        }
         self.report(now, id, false, |run, step| {
             if !run.is_awaiting_revert(participant) {
                 return Err(ReportError::NotWaitingFor {

@@ -42,6 +42,15 @@ pub enum Event {
         /// The escalation that went unresolved.
         reason: EscalationReason,
     },
+    /// Something the person should hear (AG-37, AG-39): put it into words
+    /// and write it to the one live region — a closing one only once its
+    /// step is stored ([`crate::Announcement::closes`]).
+    Announcement(crate::announce::Announcement),
+    /// An undo the person asked for has finished (A.2).
+    Undone {
+        /// What was reverted and what failed.
+        report: crate::undo::UndoReport,
+    },
 }
 
 /// A request to the host. Each names what to report back and where.

@@ -170,6 +170,7 @@
 #![forbid(unsafe_code)]
 
 mod actor;
+mod announce;
 mod autonomy;
 mod context;
 mod delegation;
@@ -191,8 +192,10 @@ mod review;
 mod run;
 mod schema;
 mod state;
+mod undo;
 
 pub use actor::{ActorIdentity, ActorRef, ActorSecret, Attribution};
+pub use announce::{Announcement, Ending, Said, Speaker};
 pub use autonomy::{lower, resolve, AutonomyInputs, Resolved};
 pub use context::{Context, Origin, ReadRef, ReadStamp};
 pub use delegation::{Delegation, PlannedCall};
@@ -235,6 +238,7 @@ pub use state::{
     BudgetLimit, CancelReason, EscalationReason, Outcome, Resolution, ReturnReason, RunState,
     StateName,
 };
+pub use undo::{UndoFailure, UndoReport};
 
 /// The README's examples, compiled and run as doctests so they cannot rot.
 #[cfg(doctest)]

@@ -165,6 +165,12 @@ pub struct Run {
     /// Whether the person undid the run (one undo per run).
     #[serde(default)]
     pub(crate) undone: bool,
+    /// An undo under way.
+    #[serde(default)]
+    pub(crate) undoing: Option<crate::undo::Undoing>,
+    /// Whether the plan's start was announced (once per plan, AG-37).
+    #[serde(default)]
+    pub(crate) plan_announced: bool,
     #[serde(skip)]
     pub(crate) journal: Vec<JournalRecord>,
 }
@@ -182,6 +188,8 @@ pub(crate) struct Step<'a> {
     pub questions: &'a mut crate::questions::Questions,
     pub presences: u32,
     pub agent_state: &'a serde_json::Value,
+    /// Set while a kill ends runs: their closings are one announcement.
+    pub hush_closings: bool,
 }
 
 /// How a closing cause turns into an outcome.
@@ -307,6 +315,8 @@ impl Run {
             choices: BTreeMap::new(),
             asked: Vec::new(),
             undone: false,
+            undoing: None,
+            plan_announced: false,
             journal: Vec::new(),
         }
     }
@@ -426,6 +436,9 @@ impl Run {
 
     /// The next moment this run needs `handle_timeout`, if any.
     pub(crate) fn next_timeout(&self) -> Option<u64> {
+        if let Some(at) = self.undo_deadline() {
+            return Some(at);
+        }
         if self.state.is_terminal() {
             return None;
         }
@@ -469,7 +482,15 @@ impl Run {
             return;
         }
         self.state = to.clone();
-        self.record(step, actor, JournalEntry::Transition { from, to });
+        self.record(
+            step,
+            actor.clone(),
+            JournalEntry::Transition {
+                from,
+                to: to.clone(),
+            },
+        );
+        self.announce_transition(step, &actor, &to);
     }
 
     pub(crate) fn emit(step: &mut Step<'_>, effect: Effect) {
@@ -537,6 +558,7 @@ impl Run {
     /// Applies whatever is due at `now`: a timer cause, or the end of a
     /// rollback that ran out of time.
     pub(crate) fn settle(&mut self, step: &mut Step<'_>) {
+        self.settle_undo(step);
         if let Some(rollback) = &self.rollback {
             if step.now >= rollback.deadline_at {
                 self.finish_rollback(step, true);
@@ -942,6 +964,9 @@ impl Run {
                 if turn.proposals.is_empty() && self.pending_question.is_none() {
                     self.close(step, Actor::ActingParty, ReturnReason::Finished);
                 } else {
+                    if !turn.proposals.is_empty() {
+                        self.announce_batch(step, &turn.proposals);
+                    }
                     self.queue.extend(turn.proposals);
                     self.advance(step);
                 }

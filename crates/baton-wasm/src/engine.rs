@@ -7,13 +7,13 @@
 //! events out and reports back in.
 
 use std::cell::RefCell;
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeMap;
 use std::rc::{Rc, Weak};
 
 use baton_core::{
-    Autonomy, CallResult, DeepRead, Delegation, Effect, EngineConfig, Event, Inbound, JournalEntry,
-    JournalRecord, MarkToken, Outcome, ParticipantId, ReadRef, Refusal, RunId, RunState, TurnId,
-    TurnRequest, Verified,
+    Autonomy, CallResult, DeepRead, Delegation, Effect, EngineConfig, Event, Inbound,
+    JournalRecord, MarkToken, ParticipantId, ReadRef, Refusal, RunId, TurnId, TurnRequest,
+    Verified,
 };
 use serde::Deserialize;
 use serde_json::Value;
@@ -105,9 +105,8 @@ struct Inner {
     /// Open turns' requests, to abort when the engine stops waiting.
     turns: BTreeMap<(RunId, TurnId), web_sys::AbortController>,
     busy: BTreeMap<ParticipantId, u32>,
-    /// While set, the runs a step closes are announced with this one
-    /// message instead of one each (a kill).
-    summary: Option<String>,
+    /// The promises of undos under way, resolved with their reports.
+    undos: BTreeMap<RunId, js_sys::Function>,
     /// The document's Escape listener, removed on close.
     escape: Option<Closure<dyn FnMut(web_sys::KeyboardEvent)>>,
     /// `registration-refused` events, replayed to every new subscriber.
@@ -261,7 +260,7 @@ impl Engine {
                 transport,
                 turns: BTreeMap::new(),
                 busy: BTreeMap::new(),
-                summary: None,
+                undos: BTreeMap::new(),
                 escape: None,
                 refusals: Vec::new(),
                 announced: Vec::new(),
@@ -453,26 +452,9 @@ impl Engine {
     /// how many runs it ended.
     #[wasm_bindgen(js_name = killAll)]
     pub fn kill_all(&self) -> u32 {
-        let ended = {
-            let mut inner = self.inner.borrow_mut();
-            let ended = inner.core.kill_all(now());
-            if ended > 0 {
-                // One message for all of them, not one per run (AG-37),
-                // said once the step is written.
-                let noun = if ended == 1 {
-                    "delegation"
-                } else {
-                    "delegations"
-                };
-                inner.summary = Some(format!(
-                    "{}: stopped {ended} {noun}; control is back with you.",
-                    inner.app_name
-                ));
-            }
-            ended
-        };
+        // The core says it once for every run it ended (AG-37).
+        let ended = self.inner.borrow_mut().core.kill_all(now());
         pump(&self.inner);
-        self.inner.borrow_mut().summary = None;
         u32::try_from(ended).unwrap_or(u32::MAX)
     }
 
@@ -679,49 +661,18 @@ impl Engine {
     /// has nothing left to undo. Resolves to `{ run, reverted, failed }`.
     pub fn undo(&self, run: &str) -> Result<js_sys::Promise, JsValue> {
         let id = RunId::new(run);
-        let intent = self.with_run(run, |run| run.intent().to_owned())?;
-        // The core decides and journals the undo; the adapter reverts.
-        let group = self.command("undo-refused", |core, now| core.undo(now, &id))?;
-        let weak = Rc::downgrade(&self.inner);
-        Ok(wasm_bindgen_futures::future_to_promise(async move {
-            let mut reverted = Vec::new();
-            let mut failed = Vec::new();
-            for (participant, token) in group {
-                let Some(inner) = weak.upgrade() else {
-                    break;
-                };
-                let history = get(&behaviour(&inner, &participant), "history");
-                drop(inner);
-                match settled(call(
-                    &history,
-                    "revertTo",
-                    &[to_js(&token.to_json()).unwrap_or(JsValue::UNDEFINED)],
-                ))
-                .await
-                {
-                    Ok(_) => reverted.push(participant.to_string()),
-                    Err(message) => failed
-                        .push(serde_json::json!({"participant": participant, "message": message})),
-                }
-            }
-            let report = serde_json::json!({"run": id, "reverted": reverted, "failed": failed});
-            if let Some(inner) = weak.upgrade() {
-                let message = {
-                    let inner = inner.borrow();
-                    if failed.is_empty() {
-                        format!("{}: undid “{intent}”.", inner.actor_name)
-                    } else {
-                        format!("{}: could not fully undo “{intent}”.", inner.actor_name)
-                    }
-                };
-                inner.borrow_mut().say(message);
-                emit(
-                    &inner,
-                    serde_json::json!({"type": "undone", "report": report}),
-                );
-            }
-            to_js(&report)
-        }))
+        let mut resolver = None;
+        let promise = js_sys::Promise::new(&mut |resolve, _| resolver = Some(resolve));
+        // The core decides, journals and drives the undo through revert
+        // effects; the promise settles with its report.
+        let started = self.inner.borrow_mut().core.undo(now(), &id);
+        if let (Ok(_), Some(resolve)) = (&started, resolver) {
+            self.inner.borrow_mut().undos.insert(id, resolve);
+        }
+        pump(&self.inner);
+        started
+            .map(|_| promise)
+            .map_err(|refused| error("undo-refused", &refused.to_string()))
     }
 
     /// The revision of a run, for commands fenced by it.
@@ -966,17 +917,23 @@ fn pump(inner: &Rc<RefCell<Inner>>) {
         };
         notify(inner, &event);
         match event {
-            Event::Journal(record) => {
-                if let JournalEntry::Transition { to, .. } = &record.entry {
-                    if let Some(message) = announcement(inner, &record.run, to) {
-                        if to.is_terminal() {
-                            closings.push(message);
-                        } else {
-                            inner.borrow_mut().say(message);
-                        }
-                    }
+            Event::Journal(record) => records.push(record),
+            Event::Announcement(announcement) => {
+                let message = {
+                    let inner = inner.borrow();
+                    words::render(&announcement, &inner.actor_name, &inner.app_name)
+                };
+                if announcement.closes() {
+                    closings.push(message);
+                } else {
+                    inner.borrow_mut().say(message);
                 }
-                records.push(record);
+            }
+            Event::Undone { report } => {
+                let resolve = inner.borrow_mut().undos.remove(&report.run);
+                if let (Some(resolve), Ok(value)) = (resolve, to_js(&report)) {
+                    let _ = resolve.call1(&JsValue::NULL, &value);
+                }
             }
             Event::Effect(effect) => carry_out(inner, effect),
             Event::Finding(_)
@@ -994,11 +951,6 @@ fn pump(inner: &Rc<RefCell<Inner>>) {
 /// memory, or with nothing to write, the messages are said at once. A failed
 /// write falls back to memory and says so; nothing already in memory is lost.
 fn persist_step(inner: &Rc<RefCell<Inner>>, records: &[JournalRecord], closings: Vec<String>) {
-    let summary = inner.borrow_mut().summary.take();
-    let closings = match summary {
-        Some(summary) => vec![summary],
-        None => closings,
-    };
     let (store, batch) = {
         let mut guard = inner.borrow_mut();
         let header = std::mem::take(&mut guard.header_dirty);
@@ -1103,57 +1055,6 @@ fn notify_value(inner: &Rc<RefCell<Inner>>, value: &JsValue) {
     }
 }
 
-/// AG-37, AG-39: one attributed message when a plan starts acting (never one
-/// per call), and one that carries the outcome when control returns.
-fn announcement(inner: &Rc<RefCell<Inner>>, run: &RunId, to: &RunState) -> Option<String> {
-    {
-        let inner = inner.borrow();
-        let details = inner.core.run(run)?;
-        let intent = details.intent().to_owned();
-        match to {
-            RunState::Acting => {
-                let mut labels = BTreeSet::new();
-                for call in details.plan() {
-                    if let Some(mounted) = inner.core.registry().get(&call.capability.participant) {
-                        labels.insert(mounted.manifest.label().to_owned());
-                    }
-                }
-                let places = labels.into_iter().collect::<Vec<_>>().join(" and ");
-                let count = details.plan().len();
-                let noun = if count == 1 { "change" } else { "changes" };
-                Some(format!(
-                    "{} is acting in {places}: {count} {noun} for “{intent}”.",
-                    inner.actor_name
-                ))
-            }
-            RunState::Returned { outcome, reason } => {
-                let reason = serde_json::to_value(reason)
-                    .ok()
-                    .and_then(|v| v.get("kind").and_then(Value::as_str).map(str::to_owned))
-                    .unwrap_or_default();
-                let outcome = match outcome {
-                    Outcome::Completed => "completed",
-                    Outcome::Partial => "partly done",
-                    Outcome::RolledBack => "failed and was undone",
-                    Outcome::Aborted => "stopped; control is back with you",
-                    Outcome::Error => "failed",
-                };
-                Some(format!(
-                    "{}: “{intent}” {outcome} ({reason}).",
-                    inner.actor_name
-                ))
-            }
-            RunState::Cancelled { .. } => {
-                Some(format!("{}: “{intent}” was cancelled.", inner.actor_name))
-            }
-            RunState::Escalated { .. } => {
-                Some(format!("{}: “{intent}” needs you.", inner.actor_name))
-            }
-            _ => None,
-        }
-    }
-}
-
 fn behaviour(inner: &Rc<RefCell<Inner>>, participant: &ParticipantId) -> JsValue {
     inner
         .borrow()
@@ -1245,11 +1146,16 @@ fn carry_out(inner: &Rc<RefCell<Inner>>, effect: Effect) {
             token,
         } => {
             let history = get(&behaviour(inner, &participant), "history");
+            // A reverting participant is being changed, as by a call (AG-40).
+            set_busy(inner, &participant, 1);
             call_then(
                 &history,
                 "revertTo",
                 &[to_js(&token.to_json()).unwrap_or(JsValue::UNDEFINED)],
                 move |result| {
+                    if let Some(inner) = weak.upgrade() {
+                        set_busy(&inner, &participant, -1);
+                    }
                     report(&weak, |core| {
                         let _ = core.handle_revert_result(
                             now(),
@@ -1622,6 +1528,7 @@ impl Participant {
 }
 
 mod persist;
+mod words;
 
 #[cfg(test)]
 mod persist_tests;

@@ -132,3 +132,11 @@ export function previewingMail(delayMs) {
   p.invoke = (capability, args) => { p.state.applied += 1; return { sent: args.to }; };
   return p;
 }
+
+// A task board whose history takes `delayMs` to revert.
+export function slowToRevert(element, delayMs) {
+  const p = participant(element, 0, 0);
+  const revertTo = p.history.revertTo;
+  p.history.revertTo = (token) => new Promise((resolve) => setTimeout(() => { revertTo(token); resolve(); }, delayMs));
+  return p;
+}

@@ -39,6 +39,8 @@ extern "C" {
     fn marking_with(element: &JsValue, token: &JsValue) -> JsValue;
     #[wasm_bindgen(js_name = previewingMail)]
     pub(super) fn previewing_mail(delay_ms: u32) -> JsValue;
+    #[wasm_bindgen(js_name = slowToRevert)]
+    fn slow_to_revert(element: &JsValue, delay_ms: u32) -> JsValue;
 }
 
 pub(super) fn manifest() -> JsValue {
@@ -159,10 +161,7 @@ async fn ag_37_and_ag_39_a_plan_of_fifty_acts_is_announced_once_and_its_outcome_
         "Assistant is acting in Task board: 50 changes for “Rename the cards”."
     );
     // AG-39: the closing message carries the outcome.
-    assert_eq!(
-        announced[1],
-        "Assistant: “Rename the cards” completed (plan-completed)."
-    );
+    assert_eq!(announced[1], "Assistant: “Rename the cards” is done.");
 }
 
 #[wasm_bindgen_test]
@@ -205,7 +204,7 @@ async fn ag_40_and_ag_8_a_failing_call_clears_busy_rolls_back_and_says_so() {
     let announced = engine.inner.borrow().announced.clone();
     assert_eq!(
         announced.last().unwrap(),
-        "Assistant: “Rename the cards” failed and was undone (call-failed)."
+        "Assistant: “Rename the cards” failed because a change failed, and every change was undone."
     );
 }
 
@@ -412,10 +411,10 @@ async fn ag_10_kill_all_returns_every_run_with_one_message() {
     let announced = engine.inner.borrow().announced.clone();
     assert_eq!(
         announced.last().unwrap(),
-        "Board: stopped 2 delegations; control is back with you."
+        "You stopped 2 delegations in Board; control is back with you."
     );
     assert!(
-        !announced.iter().any(|m| m.contains("stopped; control")),
+        !announced.iter().any(|m| m.contains("You stopped “")),
         "no message per run: {announced:?}"
     );
     settle(100).await;
@@ -483,7 +482,7 @@ async fn ag_42_escape_returns_control_while_a_run_is_active_and_only_then() {
     let announced = engine.inner.borrow().announced.clone();
     assert_eq!(
         announced.last().unwrap(),
-        "Assistant: “Rename the cards” stopped; control is back with you (user-interrupt)."
+        "You stopped “Rename the cards”; control is back with you."
     );
     // A closed or dropped engine leaves no listener behind.
     engine.close();
@@ -609,4 +608,44 @@ async fn ag_23_and_ag_41_an_ambiguous_address_is_answered_in_js() {
     // And the journal tells the whole story.
     let journal = js_sys::Array::from(&engine.journal(&run).unwrap());
     assert!(journal.length() > 5);
+}
+
+#[wasm_bindgen_test]
+async fn ag_40_a_participant_is_busy_while_it_reverts_for_an_undo() {
+    let engine = open().await;
+    let section = element();
+    let board = slow_to_revert(&section.clone().into(), 200);
+    engine.register(manifest(), board.clone());
+    let run = engine.delegate(plan(1)).unwrap();
+    assert_eq!(returned(&engine, &run).await.as_deref(), Some("completed"));
+    let undone = JsFuture::from(engine.undo(&run).unwrap());
+    assert!(
+        until(|| section.get_attribute("aria-busy").as_deref() == Some("true")).await,
+        "busy while it reverts"
+    );
+    let report = undone.await.unwrap();
+    assert_eq!(js_sys::Array::from(&get(&report, "reverted")).length(), 1);
+    assert_eq!(
+        section.get_attribute("aria-busy"),
+        None,
+        "cleared when reverted"
+    );
+    let announced = engine.inner.borrow().announced.clone();
+    assert_eq!(
+        announced.last().unwrap(),
+        "You undid “Rename the cards”.",
+        "the person's undo is the person's, not the assistant's"
+    );
+    let journal: Value = serde_wasm_bindgen::from_value(engine.journal(&run).unwrap()).unwrap();
+    let kinds: Vec<&str> = journal
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|record| record["entry"]["kind"].as_str())
+        .collect();
+    assert_eq!(
+        &kinds[kinds.len() - 2..],
+        ["undone", "reverted"],
+        "each revert journalled"
+    );
 }

@@ -342,7 +342,10 @@ async fn undo_reverts_a_whole_delegation_in_one_step_and_only_once() {
         Some("undone"),
         "the undo is journalled"
     );
-    assert!(announced(&engine).last().unwrap().contains("undid"));
+    assert_eq!(
+        announced(&engine).last().unwrap(),
+        "You undid “Rename two cards”."
+    );
     let again = engine.undo(&run).err().unwrap();
     assert_eq!(
         get(&again, "code").as_string().as_deref(),
@@ -840,4 +843,43 @@ async fn ag_28_a_declared_third_party_read_published_as_author_still_lowers_the_
     assert_eq!(reads[0]["origin"], "third-party");
     assert_eq!(title(&board, "card-1"), None, "nothing acted unreviewed");
     engine.stop(&run).unwrap();
+}
+
+#[wasm_bindgen_test]
+async fn ag_37_and_ag_39_later_batches_are_announced_once_each_and_a_reply_says_so() {
+    let transport = pushing_transport(
+        &js(serde_json::json!([
+            rename_turn("c1", "card-1", "One"),
+            rename_turn("c2", "card-2", "Two"),
+            closing_turn()
+        ])),
+        "resolve",
+    );
+    let (engine, _board) = board_with(&transport).await;
+    let run = engine.delegate(delegation("Rename two cards")).unwrap();
+    assert_eq!(returned(&engine, &run).await.as_deref(), Some("completed"));
+    assert!(until(|| engine.inner.borrow().writes_in_flight == 0).await);
+    assert_eq!(
+        announced(&engine),
+        [
+            "Assistant is acting in Task board: 1 change for “Rename two cards”.",
+            "Assistant is making 1 more change in Task board for “Rename two cards”.",
+            "Assistant: “Rename two cards” is done."
+        ]
+    );
+    // A run whose acting party only replied says so.
+    let transport = pushing_transport(&js(serde_json::json!([closing_turn()])), "resolve");
+    let (engine, _board) = board_with(&transport).await;
+    let run = engine
+        .delegate(delegation("What is on the board?"))
+        .unwrap();
+    let ended = || {
+        let state: Value = serde_wasm_bindgen::from_value(engine.state(&run).unwrap()).unwrap();
+        state["state"] == "cancelled" && engine.inner.borrow().writes_in_flight == 0
+    };
+    assert!(until(ended).await);
+    assert_eq!(
+        announced(&engine),
+        ["Assistant answered “What is on the board?” without changes."]
+    );
 }

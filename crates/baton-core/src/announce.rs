@@ -1,0 +1,268 @@
+//! What the person hears, decided here (AG-37, AG-39); hosts only put it
+//! into words and write it to the page's one live region (AG-36).
+//!
+//! The rules:
+//! * one announcement per plan, when it starts acting — never per act or
+//!   per delta, and never again when a run re-enters `acting` after an
+//!   escalation or a re-review;
+//! * one per later batch of calls an acting party proposes in a turn;
+//! * one when a run needs the person (an escalation);
+//! * one that closes the run and names its outcome in plain terms —
+//!   including a run whose acting party only replied ("answered without
+//!   changes"), which is not the same as having changed things;
+//! * what the person does (stop, reject, undo, a kill) is said as the
+//!   person's act, never attributed to the acting party;
+//! * a kill that ends several runs is one announcement for all of them.
+//!
+//! An announcement carries structured parts — who, what, how many, where,
+//! how it ended and why — and no text.
+
+use serde::{Deserialize, Serialize};
+
+use crate::event::Event;
+use crate::ids::{ParticipantId, RunId};
+use crate::journal::Actor;
+use crate::registry::{Address, Registry};
+use crate::run::{ProposedCall, Run, Step};
+use crate::state::{CancelReason, EscalationReason, Outcome, ReturnReason, RunState};
+
+/// Something the person should hear.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Announcement {
+    /// Whose act it reports.
+    pub speaker: Speaker,
+    /// The runs it is about: one, or every run a kill ended.
+    pub runs: Vec<RunId>,
+    /// What happened.
+    pub said: Said,
+}
+
+impl Announcement {
+    /// Whether it reports that runs ended: a host says it only once the step
+    /// that ended them is stored, so nothing is announced that a reload
+    /// could take back.
+    pub fn closes(&self) -> bool {
+        matches!(self.said, Said::Closed { .. } | Said::Killed { .. })
+    }
+}
+
+/// Whose act an announcement reports (AG-37: announcements are attributed).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Speaker {
+    /// The acting party (an agent, a macro, a rule).
+    ActingParty,
+    /// The person.
+    Person,
+}
+
+/// What an announcement reports, tagged by `kind`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(
+    tag = "kind",
+    rename_all = "kebab-case",
+    rename_all_fields = "camelCase"
+)]
+pub enum Said {
+    /// A plan, or a later batch of calls, starts changing things.
+    Acting {
+        /// The person's intent.
+        intent: String,
+        /// How many changes the plan or batch proposes.
+        changes: u32,
+        /// The labels of the participants it changes, in order.
+        participants: Vec<String>,
+        /// Whether this is a later batch, not the reviewed plan.
+        later: bool,
+    },
+    /// The run waits for the person.
+    NeedsYou {
+        /// The person's intent.
+        intent: String,
+        /// Why.
+        reason: EscalationReason,
+    },
+    /// The run ended.
+    Closed {
+        /// The person's intent.
+        intent: String,
+        /// How, in plain terms.
+        ending: Ending,
+        /// The typed reason's code (`call-failed`, `turn-deadman`, …).
+        reason: String,
+    },
+    /// The person ended several runs at once (a kill, AG-10).
+    Killed {
+        /// How many.
+        count: u32,
+    },
+    /// The person undid a whole delegation (A.2).
+    Undone {
+        /// The person's intent.
+        intent: String,
+        /// The labels of the participants reverted.
+        reverted: Vec<String>,
+        /// The labels of the participants whose revert failed.
+        failed: Vec<String>,
+    },
+}
+
+/// How a run ended, in the terms a person uses (AG-39).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Ending {
+    /// The acting party finished, having changed things.
+    Done,
+    /// The acting party only replied: nothing was changed.
+    AnsweredWithoutChanges,
+    /// It stopped part-way; what was done is kept (AG-8).
+    PartlyDone,
+    /// It failed and every change was reverted.
+    RolledBack,
+    /// The person took control back (AG-9).
+    Stopped,
+    /// The person paused it; it can be resumed (AG-11).
+    Paused,
+    /// The person rejected the plan.
+    Rejected,
+    /// A reload or crash cut it off.
+    Interrupted,
+    /// It failed, and what it changed could not all be reverted, or it
+    /// failed before changing anything.
+    Failed,
+}
+
+impl Run {
+    /// The announcement a transition calls for, if any.
+    pub(crate) fn announce_transition(
+        &mut self,
+        step: &mut Step<'_>,
+        actor: &Actor,
+        to: &RunState,
+    ) {
+        let said = match to {
+            RunState::Acting if !self.plan_announced => {
+                self.plan_announced = true;
+                let plan = self.plan.clone();
+                self.acting(step.registry, &plan, false)
+            }
+            RunState::Escalated { reason } => Said::NeedsYou {
+                intent: self.intent.clone(),
+                reason: reason.clone(),
+            },
+            RunState::Returned { outcome, reason } if !step.hush_closings => Said::Closed {
+                intent: self.intent.clone(),
+                ending: self.ending(*outcome, reason),
+                reason: code_of(reason),
+            },
+            RunState::Cancelled { reason } if !step.hush_closings => Said::Closed {
+                intent: self.intent.clone(),
+                ending: match reason {
+                    CancelReason::Rejected { .. } => Ending::Rejected,
+                    CancelReason::NoPlan => Ending::AnsweredWithoutChanges,
+                },
+                reason: code_of(reason),
+            },
+            _ => return,
+        };
+        let speaker = match actor {
+            Actor::Person => Speaker::Person,
+            _ => Speaker::ActingParty,
+        };
+        self.announce(step, speaker, said);
+    }
+
+    /// A later turn proposed more calls while acting: one announcement for
+    /// the batch.
+    pub(crate) fn announce_batch(&mut self, step: &mut Step<'_>, calls: &[ProposedCall]) {
+        let said = self.acting(step.registry, calls, true);
+        self.announce(step, Speaker::ActingParty, said);
+    }
+
+    /// The person's undo finished (A.2).
+    pub(crate) fn announce_undone(
+        &mut self,
+        step: &mut Step<'_>,
+        reverted: &[ParticipantId],
+        failed: &[ParticipantId],
+    ) {
+        let labels =
+            |ids: &[ParticipantId]| ids.iter().map(|id| label(step.registry, id)).collect();
+        let said = Said::Undone {
+            intent: self.intent.clone(),
+            reverted: labels(reverted),
+            failed: labels(failed),
+        };
+        self.announce(step, Speaker::Person, said);
+    }
+
+    fn announce(&self, step: &mut Step<'_>, speaker: Speaker, said: Said) {
+        step.events.push_back(Event::Announcement(Announcement {
+            speaker,
+            runs: vec![self.id.clone()],
+            said,
+        }));
+    }
+
+    fn acting(&self, registry: &Registry, calls: &[ProposedCall], later: bool) -> Said {
+        let mut participants: Vec<String> = Vec::new();
+        for call in calls {
+            let participant = match registry.resolve(&call.capability) {
+                Address::Unique(target, _) => target.participant,
+                _ => call.capability.participant.clone(),
+            };
+            let name = label(registry, &participant);
+            if !participants.contains(&name) {
+                participants.push(name);
+            }
+        }
+        Said::Acting {
+            intent: self.intent.clone(),
+            changes: u32::try_from(calls.len()).unwrap_or(u32::MAX),
+            participants,
+            later,
+        }
+    }
+
+    fn ending(&self, outcome: Outcome, reason: &ReturnReason) -> Ending {
+        match (outcome, reason) {
+            (Outcome::Completed, _) if self.touched().is_empty() => Ending::AnsweredWithoutChanges,
+            (Outcome::Completed, _) => Ending::Done,
+            (Outcome::Partial, _) => Ending::PartlyDone,
+            (Outcome::RolledBack, _) => Ending::RolledBack,
+            (Outcome::Aborted, ReturnReason::Paused) => Ending::Paused,
+            (Outcome::Aborted, ReturnReason::ReviewRejected { .. }) => Ending::Rejected,
+            (Outcome::Aborted, ReturnReason::Interrupted) => Ending::Interrupted,
+            (Outcome::Aborted, _) => Ending::Stopped,
+            (Outcome::Error, _) => Ending::Failed,
+        }
+    }
+}
+
+/// The one announcement of a kill that ended `runs` (AG-10, AG-37).
+pub(crate) fn killed(runs: Vec<RunId>) -> Event {
+    Event::Announcement(Announcement {
+        speaker: Speaker::Person,
+        said: Said::Killed {
+            count: u32::try_from(runs.len()).unwrap_or(u32::MAX),
+        },
+        runs,
+    })
+}
+
+/// A participant's label, for people; its id when it is not mounted.
+fn label(registry: &Registry, participant: &ParticipantId) -> String {
+    registry.get(participant).map_or_else(
+        || participant.to_string(),
+        |mounted| mounted.manifest.label().to_owned(),
+    )
+}
+
+/// The `kind` a reason is tagged with on the wire.
+fn code_of<T: Serialize>(reason: &T) -> String {
+    serde_json::to_value(reason)
+        .ok()
+        .and_then(|value| value.get("kind")?.as_str().map(str::to_owned))
+        .unwrap_or_default()
+}

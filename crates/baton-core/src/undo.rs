@@ -1,0 +1,179 @@
+//! Undoing a whole delegation in one step (A.2): after a run has returned,
+//! the person asks for it to be undone, and every participant it changed is
+//! reverted through its own history (AG-19) to the mark it gave before the
+//! run first touched it, last touched first — one [`crate::Effect::Revert`]
+//! at a time, each result journalled, the whole announced once as the
+//! person's act.
+
+use std::collections::VecDeque;
+
+use serde::{Deserialize, Serialize};
+
+use crate::event::{Effect, Event};
+use crate::ids::{MarkToken, ParticipantId, RunId};
+use crate::journal::{Actor, JournalEntry};
+use crate::run::{Run, Step};
+
+/// What an undo did, once every participant has answered (or run out of time).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct UndoReport {
+    /// The run undone.
+    pub run: RunId,
+    /// The participants reverted, in the order they were.
+    pub reverted: Vec<ParticipantId>,
+    /// The participants whose revert failed, with why.
+    pub failed: Vec<UndoFailure>,
+}
+
+/// A participant whose revert failed during an undo.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct UndoFailure {
+    /// The participant.
+    pub participant: ParticipantId,
+    /// What went wrong.
+    pub message: String,
+}
+
+/// An undo under way.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub(crate) struct Undoing {
+    /// Participants still to revert, with their marks, in order.
+    remaining: VecDeque<(ParticipantId, MarkToken)>,
+    /// The participant whose revert is outstanding.
+    awaiting: Option<ParticipantId>,
+    reverted: Vec<ParticipantId>,
+    failed: Vec<UndoFailure>,
+    /// When reverts that have not answered count as failed.
+    deadline_at: u64,
+}
+
+impl Run {
+    /// Starts undoing the run: journals the undo as the person's and asks
+    /// the first participant to revert. The caller has checked that the run
+    /// can be undone.
+    pub(crate) fn start_undo(&mut self, step: &mut Step<'_>) -> Vec<(ParticipantId, MarkToken)> {
+        let group = self.undo_group();
+        self.undone = true;
+        self.record(
+            step,
+            Actor::Person,
+            JournalEntry::Undone {
+                participants: group.iter().map(|(p, _)| p.clone()).collect(),
+            },
+        );
+        self.undoing = Some(Undoing {
+            remaining: group.iter().cloned().collect(),
+            awaiting: None,
+            reverted: Vec::new(),
+            failed: Vec::new(),
+            deadline_at: step.now.saturating_add(step.config.revert_timeout_ms),
+        });
+        self.next_undo_revert(step);
+        group
+    }
+
+    /// Whether an undo waits for this participant's revert.
+    pub(crate) fn is_undoing(&self, participant: &ParticipantId) -> bool {
+        self.undoing
+            .as_ref()
+            .is_some_and(|undo| undo.awaiting.as_ref() == Some(participant))
+    }
+
+    /// When an undo under way gives up on reverts that have not answered.
+    pub(crate) fn undo_deadline(&self) -> Option<u64> {
+        self.undoing.as_ref().map(|undo| undo.deadline_at)
+    }
+
+    /// A participant reverted (or failed to) during an undo.
+    pub(crate) fn undo_revert_result(
+        &mut self,
+        step: &mut Step<'_>,
+        participant: ParticipantId,
+        error: Option<String>,
+    ) {
+        let Some(undo) = self.undoing.as_mut() else {
+            return;
+        };
+        undo.awaiting = None;
+        match &error {
+            Some(message) => undo.failed.push(UndoFailure {
+                participant: participant.clone(),
+                message: message.clone(),
+            }),
+            None => undo.reverted.push(participant.clone()),
+        }
+        self.record(
+            step,
+            Actor::Participant {
+                participant: participant.clone(),
+            },
+            JournalEntry::Reverted { participant, error },
+        );
+        self.next_undo_revert(step);
+    }
+
+    /// Gives up on reverts that did not answer in time.
+    pub(crate) fn settle_undo(&mut self, step: &mut Step<'_>) {
+        let Some(undo) = self.undoing.as_mut() else {
+            return;
+        };
+        if step.now < undo.deadline_at {
+            return;
+        }
+        let late = undo
+            .awaiting
+            .take()
+            .into_iter()
+            .chain(undo.remaining.drain(..).map(|(participant, _)| participant));
+        undo.failed.extend(late.map(|participant| UndoFailure {
+            participant,
+            message: "the revert did not finish in time".into(),
+        }));
+        self.finish_undo(step);
+    }
+
+    fn next_undo_revert(&mut self, step: &mut Step<'_>) {
+        let Some(undo) = self.undoing.as_mut() else {
+            return;
+        };
+        if undo.awaiting.is_some() {
+            return;
+        }
+        match undo.remaining.pop_front() {
+            Some((participant, token)) => {
+                undo.awaiting = Some(participant.clone());
+                Self::emit(
+                    step,
+                    Effect::Revert {
+                        run: self.id.clone(),
+                        participant,
+                        token,
+                    },
+                );
+            }
+            None => self.finish_undo(step),
+        }
+    }
+
+    fn finish_undo(&mut self, step: &mut Step<'_>) {
+        let Some(undo) = self.undoing.take() else {
+            return;
+        };
+        let failed: Vec<ParticipantId> = undo
+            .failed
+            .iter()
+            .map(|failure| failure.participant.clone())
+            .collect();
+        self.announce_undone(step, &undo.reverted, &failed);
+        step.events.push_back(Event::Undone {
+            report: UndoReport {
+                run: self.id.clone(),
+                reverted: undo.reverted,
+                failed: undo.failed,
+            },
+        });
+    }
+}

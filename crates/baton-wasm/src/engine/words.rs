@@ -1,0 +1,114 @@
+//! The words of the core's announcements: what the person hears in the live
+//! region. The core decides what is said and when; this only renders it.
+
+use baton_core::{Announcement, Ending, EscalationReason, Said, Speaker};
+
+/// The sentence for an announcement. `actor` names the acting party
+/// (`Assistant` by default); the person is "You"; `app` names the
+/// application, for what spans all its runs.
+pub(super) fn render(announcement: &Announcement, actor: &str, app: &str) -> String {
+    let who = match announcement.speaker {
+        Speaker::ActingParty => actor,
+        Speaker::Person => "You",
+    };
+    match &announcement.said {
+        Said::Acting {
+            intent,
+            changes,
+            participants,
+            later: false,
+        } => format!(
+            "{who} is acting in {}: {} for “{intent}”.",
+            places(participants),
+            count(*changes, "change", "changes")
+        ),
+        Said::Acting {
+            intent,
+            changes,
+            participants,
+            later: true,
+        } => format!(
+            "{who} is making {changes} more {} in {} for “{intent}”.",
+            if *changes == 1 { "change" } else { "changes" },
+            places(participants)
+        ),
+        Said::NeedsYou { intent, reason } => {
+            format!("{actor}: “{intent}” needs you: {}.", needs(reason))
+        }
+        Said::Closed {
+            intent,
+            ending,
+            reason,
+        } => closed(who, intent, *ending, reason),
+        Said::Killed { count: n } => format!(
+            "{who} stopped {} in {app}; control is back with you.",
+            count(*n, "delegation", "delegations")
+        ),
+        Said::Undone { intent, failed, .. } if failed.is_empty() => {
+            format!("{who} undid “{intent}”.")
+        }
+        Said::Undone { intent, failed, .. } => format!(
+            "{who} undid “{intent}”, except in {}, which could not be reverted.",
+            places(failed)
+        ),
+    }
+}
+
+fn closed(who: &str, intent: &str, ending: Ending, reason: &str) -> String {
+    match ending {
+        Ending::Done => format!("{who}: “{intent}” is done."),
+        Ending::AnsweredWithoutChanges => format!("{who} answered “{intent}” without changes."),
+        Ending::PartlyDone => format!(
+            "{who}: “{intent}” stopped part-way because {}; what was done is kept.",
+            why(reason)
+        ),
+        Ending::RolledBack => format!(
+            "{who}: “{intent}” failed because {}, and every change was undone.",
+            why(reason)
+        ),
+        Ending::Stopped => format!("{who} stopped “{intent}”; control is back with you."),
+        Ending::Paused => format!("{who} paused “{intent}”; it can be resumed."),
+        Ending::Rejected => format!("{who} rejected the plan for “{intent}”."),
+        Ending::Interrupted => {
+            format!("“{intent}” was cut off by a reload; control is back with you.")
+        }
+        Ending::Failed => format!("{who}: “{intent}” failed because {}.", why(reason)),
+    }
+}
+
+fn why(reason: &str) -> &str {
+    match reason {
+        "call-failed" => "a change failed",
+        "turn-deadman" => "it stopped responding",
+        "run-deadline" => "it ran out of time",
+        "budget-exhausted" => "it used up its budget",
+        "transport-lost" => "the connection was lost",
+        "turn-failed" => "it reported an error",
+        "integrity-violation" => "it broke the protocol",
+        "mark-failed" => "a change could not be prepared",
+        "rollback-failed" => "not every change could be undone",
+        "presence-missing" => "nothing was showing its progress",
+        "escalation-timeout" => "nobody answered in time",
+        "question-expired" => "a question went unanswered",
+        _ => "something went wrong",
+    }
+}
+
+fn needs(reason: &EscalationReason) -> &'static str {
+    match reason {
+        EscalationReason::OutOfScope { .. } => "it wants to do something you did not allow",
+        EscalationReason::ReviewRequired { .. } => "a change needs your review",
+        EscalationReason::BudgetExhausted { .. } => "it used up its budget",
+        EscalationReason::Drift { .. } => "what it planned on has changed",
+        EscalationReason::AuthorizationExpired => "your authorization ran out",
+        EscalationReason::AwaitingAnswer { .. } => "it has a question",
+    }
+}
+
+fn places(labels: &[String]) -> String {
+    labels.join(" and ")
+}
+
+fn count(n: u32, one: &str, many: &str) -> String {
+    format!("{n} {}", if n == 1 { one } else { many })
+}
