@@ -127,7 +127,7 @@ async fn reconcile_returns_runs_a_reload_interrupted() {
         .borrow()
         .announced
         .iter()
-        .any(|m| m.contains("interrupted")));
+        .any(|m| m.contains("was cut off by a reload")));
 }
 
 #[wasm_bindgen_test]

@@ -177,7 +177,7 @@ async fn a_stream_that_ends_mid_turn_is_transport_lost_and_announced() {
         assert_eq!(get(&state_of(&board), "applied").as_f64(), Some(0.0));
         let last = announced(&engine).pop().unwrap_or_default();
         assert!(
-            last.contains("failed") && last.contains("transport-lost"),
+            last.contains("failed because the connection was lost"),
             "{last}"
         );
         // Nothing reconnected: one request only.
@@ -336,12 +336,14 @@ async fn undo_reverts_a_whole_delegation_in_one_step_and_only_once() {
     );
     assert_eq!(undone.length(), 1);
     let journal = js_sys::Array::from(&engine.journal(&run).unwrap());
-    let last = journal.get(journal.length() - 1);
+    let kind =
+        |back: u32| get(&get(&journal.get(journal.length() - back), "entry"), "kind").as_string();
     assert_eq!(
-        get(&get(&last, "entry"), "kind").as_string().as_deref(),
-        Some("undone"),
-        "the undo is journalled"
+        kind(1).as_deref(),
+        Some("reverted"),
+        "each revert is journalled"
     );
+    assert_eq!(kind(2).as_deref(), Some("undone"), "the undo is journalled");
     assert_eq!(
         announced(&engine).last().unwrap(),
         "You undid “Rename two cards”."
@@ -544,7 +546,7 @@ async fn agui_the_server_dropping_mid_stream_is_transport_lost() {
     assert!(announced(&engine)
         .last()
         .unwrap()
-        .contains("transport-lost"));
+        .contains("failed because the connection was lost"));
 }
 
 #[wasm_bindgen_test]
