@@ -879,7 +879,7 @@ export class Engine {
   resume(run: RunId, budget?: Budget): RunId;
   /** Takes control back: the run returns `aborted` (AG-9). */
   stop(run: RunId): void;
-  /** Stops every active run (AG-10); returns how many it ended. */
+  /** The global kill (AG-10): stops every active run of every engine in the page and of the origin's other tabs (over a BroadcastChannel), announced once; returns how many runs of this page it ended. */
   killAll(): number;
   /** Sets the `to-agent` state every later turn carries to the acting party (AG-47; AG-UI `state`); `null` sends none. */
   setAgentState(state: unknown): void;

@@ -240,12 +240,14 @@ impl Run {
     }
 }
 
-/// The one announcement of a kill that ended `runs` (AG-10, AG-37).
-pub(crate) fn killed(runs: Vec<RunId>) -> Event {
+/// The one announcement of a kill that ended `runs` here and `elsewhere`
+/// more in other engines (AG-10, AG-37).
+pub(crate) fn killed(runs: Vec<RunId>, elsewhere: u32) -> Event {
+    let here = u32::try_from(runs.len()).unwrap_or(u32::MAX);
     Event::Announcement(Announcement {
         speaker: Speaker::Person,
         said: Said::Killed {
-            count: u32::try_from(runs.len()).unwrap_or(u32::MAX),
+            count: here.saturating_add(elsewhere),
         },
         runs,
     })

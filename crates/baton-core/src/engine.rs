@@ -162,6 +162,20 @@ pub enum Inbound {
     },
 }
 
+/// How an engine takes part in a kill that spans more than itself
+/// ([`Engine::kill_all_in`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum KillScope {
+    /// This engine announces the whole kill: its own runs and `elsewhere`
+    /// more that other engines ended.
+    Announcing {
+        /// Runs the kill ended in other engines.
+        elsewhere: u32,
+    },
+    /// Another engine announces the kill; this one only ends its runs.
+    Silent,
+}
+
 /// The engine's live state, for persistence. History lives in the journal.
 /// A store may keep it whole, or as a [`Engine::header`] plus rows of runs
 /// and questions put back with [`EngineSnapshot::with_rows`].
@@ -1026,9 +1040,18 @@ impl Engine {
         self.terminal_command(now, id, "pause", ReturnReason::Paused)
     }
 
-    /// The global kill: every active run returns `aborted` (AG-10). Returns
-    /// how many runs it ended.
+    /// The global kill: every active run returns `aborted` (AG-10), and one
+    /// announcement says so for all of them. Returns how many runs it ended.
     pub fn kill_all(&mut self, now: u64) -> usize {
+        self.kill_all_in(now, KillScope::Announcing { elsewhere: 0 })
+    }
+
+    /// The global kill as part of one that spans several engines (every
+    /// engine of a page, every tab of an origin): every active run of this
+    /// engine returns `aborted`, journalled as the person's act, and the
+    /// announcement is made once for the whole kill by the engine `scope`
+    /// names (AG-10, AG-37). Returns how many runs of this engine it ended.
+    pub fn kill_all_in(&mut self, now: u64, scope: KillScope) -> usize {
         let ids: Vec<RunId> = self.active_runs().map(|run| run.id().clone()).collect();
         self.out.hush_closings = true;
         for id in &ids {
@@ -1037,11 +1060,13 @@ impl Engine {
             });
         }
         self.out.hush_closings = false;
-        if !ids.is_empty() {
+        if let KillScope::Announcing { elsewhere } = scope {
             // One announcement for every run the kill ended (AG-37).
-            self.out
-                .events
-                .push_back(crate::announce::killed(ids.clone()));
+            if !ids.is_empty() || elsewhere > 0 {
+                self.out
+                    .events
+                    .push_back(crate::announce::killed(ids.clone(), elsewhere));
+            }
         }
         ids.len()
     }

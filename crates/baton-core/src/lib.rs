@@ -201,7 +201,9 @@ pub use context::{Context, Origin, ReadRef, ReadStamp};
 pub use delegation::{Delegation, PlannedCall};
 pub use digest::Digest;
 pub use dispatch::fingerprint;
-pub use engine::{Authorization, Engine, EngineConfig, EngineSnapshot, Inbound, PresencePolicy};
+pub use engine::{
+    Authorization, Engine, EngineConfig, EngineSnapshot, Inbound, KillScope, PresencePolicy,
+};
 pub use error::{
     AgentStateError, CommandError, DelegateError, MutationRefused, PublishError,
     RegistrationRefused, ReportError,

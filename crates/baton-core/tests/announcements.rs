@@ -228,3 +228,52 @@ fn an_undo_whose_reverts_never_answer_still_finishes() {
     assert_eq!(report.failed.len(), 1);
     assert_eq!(sim.engine.poll_timeout(), None, "nothing left to wait for");
 }
+
+#[test]
+fn ag_10_a_kill_across_engines_is_announced_once_by_one_of_them() {
+    let mut quiet = Sim::new();
+    let mut speaking = Sim::new();
+    let ended_elsewhere = quiet.delegate(Autonomy::Auto);
+    speaking.delegate(Autonomy::Auto);
+    let before = announcements(&quiet).len();
+    assert_eq!(quiet.engine.kill_all_in(quiet.now, KillScope::Silent), 1);
+    quiet.drain();
+    assert!(
+        matches!(
+            quiet.state(&ended_elsewhere),
+            RunState::Returned {
+                outcome: Outcome::Aborted,
+                reason: ReturnReason::Kill
+            }
+        ),
+        "journalled and ended as a kill"
+    );
+    assert_eq!(announcements(&quiet).len(), before, "says nothing itself");
+    speaking
+        .engine
+        .kill_all_in(speaking.now, KillScope::Announcing { elsewhere: 1 });
+    speaking.drain();
+    assert_eq!(
+        announcements(&speaking).last().unwrap().said,
+        Said::Killed { count: 2 }
+    );
+    // An engine with nothing active still says it for the others.
+    let mut idle = Sim::new();
+    assert_eq!(
+        idle.engine
+            .kill_all_in(idle.now, KillScope::Announcing { elsewhere: 3 }),
+        0
+    );
+    idle.drain();
+    assert_eq!(
+        announcements(&idle).last().unwrap().said,
+        Said::Killed { count: 3 }
+    );
+    let mut nothing = Sim::new();
+    nothing.engine.kill_all(nothing.now);
+    nothing.drain();
+    assert!(
+        announcements(&nothing).is_empty(),
+        "a kill that ended nothing says nothing"
+    );
+}

@@ -268,6 +268,7 @@ impl Engine {
         }
         .listening_for_escape(&document);
         engine.watch_version_changes();
+        page::join(&engine.inner);
         // Runs a reload or crash left active return `interrupted`, overdue
         // questions expire, lapsed grants drop — and that is written back.
         let reconciled = {
@@ -448,14 +449,16 @@ impl Engine {
         .map(|id| id.to_string())
     }
 
-    /// The global kill (AG-10): every active run returns `aborted`. Returns
-    /// how many runs it ended.
+    /// The global kill (AG-10): every active run of every engine in the
+    /// page returns `aborted`, and so does every run of the origin's other
+    /// tabs (told over a `BroadcastChannel`). Each run is journalled; the
+    /// person hears it once, from this engine, for all of them. Returns how
+    /// many runs of this page it ended.
     #[wasm_bindgen(js_name = killAll)]
     pub fn kill_all(&self) -> u32 {
-        // The core says it once for every run it ended (AG-37).
-        let ended = self.inner.borrow_mut().core.kill_all(now());
-        pump(&self.inner);
-        u32::try_from(ended).unwrap_or(u32::MAX)
+        let ended = page::kill_page(Some(&self.inner));
+        page::tell_other_tabs();
+        ended
     }
 
     /// Calls `listener(event)` for every event the engine produces; returns
@@ -1527,6 +1530,7 @@ impl Participant {
     }
 }
 
+mod page;
 mod persist;
 mod words;
 

@@ -140,3 +140,17 @@ export function slowToRevert(element, delayMs) {
   p.history.revertTo = (token) => new Promise((resolve) => setTimeout(() => { revertTo(token); resolve(); }, delayMs));
   return p;
 }
+
+// Another tab of the origin, as the kill channel sees it.
+export function listenForKills() {
+  const seen = { kills: 0 };
+  const channel = new BroadcastChannel('baton-engine');
+  channel.onmessage = (event) => { if (event.data && event.data.type === 'baton/kill-all') seen.kills += 1; };
+  seen.close = () => channel.close();
+  return seen;
+}
+export function killFromAnotherTab(message) {
+  const channel = new BroadcastChannel('baton-engine');
+  channel.postMessage(message);
+  channel.close();
+}

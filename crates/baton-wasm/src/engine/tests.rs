@@ -41,6 +41,10 @@ extern "C" {
     pub(super) fn previewing_mail(delay_ms: u32) -> JsValue;
     #[wasm_bindgen(js_name = slowToRevert)]
     fn slow_to_revert(element: &JsValue, delay_ms: u32) -> JsValue;
+    #[wasm_bindgen(js_name = listenForKills)]
+    fn listen_for_kills() -> JsValue;
+    #[wasm_bindgen(js_name = killFromAnotherTab)]
+    fn kill_from_another_tab(message: &JsValue);
 }
 
 pub(super) fn manifest() -> JsValue {
@@ -648,4 +652,56 @@ async fn ag_40_a_participant_is_busy_while_it_reverts_for_an_undo() {
         ["undone", "reverted"],
         "each revert journalled"
     );
+}
+
+#[wasm_bindgen_test]
+async fn ag_10_kill_all_spans_every_engine_of_the_page_and_the_origins_tabs() {
+    let other_tab = listen_for_kills();
+    let first = open().await;
+    let second = open().await;
+    first.register(manifest(), participant(&element().into(), 30, 0));
+    second.register(manifest(), participant(&element().into(), 30, 0));
+    let a = first.delegate(plan(3)).unwrap();
+    let b = second.delegate(plan(3)).unwrap();
+    settle(5).await;
+    assert_eq!(first.kill_all(), 2, "both engines' runs");
+    assert_eq!(outcome(&first, &a).as_deref(), Some("aborted"));
+    assert_eq!(outcome(&second, &b).as_deref(), Some("aborted"));
+    let written = || {
+        first.inner.borrow().writes_in_flight == 0 && second.inner.borrow().writes_in_flight == 0
+    };
+    assert!(until(written).await);
+    // Said once, by the engine the person used, for every run in the page.
+    assert_eq!(
+        first.inner.borrow().announced.last().unwrap(),
+        "You stopped 2 delegations in Board; control is back with you."
+    );
+    assert!(
+        !second
+            .inner
+            .borrow()
+            .announced
+            .iter()
+            .any(|m| m.contains("You stopped")),
+        "no second message"
+    );
+    // The origin's other tabs were told.
+    assert!(until(|| get(&other_tab, "kills").as_f64() == Some(1.0)).await);
+    // A kill from another tab reaches this page; anything else on the channel is ignored.
+    let c = second.delegate(plan(3)).unwrap();
+    settle(5).await;
+    kill_from_another_tab(&js_sys::JSON::parse(r#"{"type": "something-else"}"#).unwrap());
+    settle(50).await;
+    assert_eq!(
+        outcome(&second, &c),
+        None,
+        "a foreign message changes nothing"
+    );
+    kill_from_another_tab(&js_sys::JSON::parse(r#"{"type": "baton/kill-all"}"#).unwrap());
+    assert!(until(|| outcome(&second, &c).as_deref() == Some("aborted")).await);
+    let close = get(&other_tab, "close");
+    close
+        .unchecked_ref::<js_sys::Function>()
+        .call0(&other_tab)
+        .unwrap();
 }

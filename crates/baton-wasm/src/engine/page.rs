@@ -1,0 +1,105 @@
+//! What spans every engine in the page and every tab of the origin: the
+//! global kill (AG-10). `killAll()` on any engine ends every active run of
+//! every engine in this page and tells the origin's other tabs to do the
+//! same, over a `BroadcastChannel` (same-origin by construction). In each
+//! page one engine announces the whole kill, once; the core decides what
+//! that announcement says ([`baton_core::KillScope`]).
+
+use std::cell::RefCell;
+use std::rc::{Rc, Weak};
+
+use baton_core::KillScope;
+use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
+
+use super::{now, pump, Inner};
+
+/// The channel every engine of the origin listens on.
+const CHANNEL: &str = "baton-engine";
+/// The one message it carries.
+const KILL_ALL: &str = "baton/kill-all";
+
+thread_local! {
+    static ENGINES: RefCell<Vec<Weak<RefCell<Inner>>>> = const { RefCell::new(Vec::new()) };
+    static LISTENER: RefCell<Option<Listener>> = const { RefCell::new(None) };
+}
+
+/// The page's channel and the closure that answers it, kept for the page's life.
+struct Listener {
+    channel: web_sys::BroadcastChannel,
+    _on_message: Closure<dyn FnMut(web_sys::MessageEvent)>,
+}
+
+/// An engine joins the page: a kill anywhere reaches it.
+pub(super) fn join(inner: &Rc<RefCell<Inner>>) {
+    ENGINES.with(|engines| {
+        let mut engines = engines.borrow_mut();
+        engines.retain(|engine| engine.strong_count() > 0);
+        engines.push(Rc::downgrade(inner));
+    });
+    LISTENER.with(|listener| {
+        if listener.borrow().is_none() {
+            *listener.borrow_mut() = listen();
+        }
+    });
+}
+
+/// Ends every active run of every engine in the page; `announcer` (or the
+/// first engine) announces the whole kill once. Returns how many ran.
+pub(super) fn kill_page(announcer: Option<&Rc<RefCell<Inner>>>) -> u32 {
+    let engines: Vec<Rc<RefCell<Inner>>> =
+        ENGINES.with(|engines| engines.borrow().iter().filter_map(Weak::upgrade).collect());
+    let Some(announcer) = announcer.cloned().or_else(|| engines.first().cloned()) else {
+        return 0;
+    };
+    let mut elsewhere: u32 = 0;
+    for engine in engines
+        .iter()
+        .filter(|engine| !Rc::ptr_eq(engine, &announcer))
+    {
+        let ended = engine
+            .borrow_mut()
+            .core
+            .kill_all_in(now(), KillScope::Silent);
+        pump(engine);
+        elsewhere = elsewhere.saturating_add(u32::try_from(ended).unwrap_or(u32::MAX));
+    }
+    let here = announcer
+        .borrow_mut()
+        .core
+        .kill_all_in(now(), KillScope::Announcing { elsewhere });
+    pump(&announcer);
+    elsewhere.saturating_add(u32::try_from(here).unwrap_or(u32::MAX))
+}
+
+/// Tells the origin's other tabs to kill too. A channel does not hear its
+/// own messages, so this page is not killed twice.
+pub(super) fn tell_other_tabs() {
+    LISTENER.with(|listener| {
+        if let Some(listener) = listener.borrow().as_ref() {
+            let message = js_sys::Object::new();
+            let _ = js_sys::Reflect::set(&message, &"type".into(), &KILL_ALL.into());
+            let _ = listener.channel.post_message(&message);
+        }
+    });
+}
+
+fn listen() -> Option<Listener> {
+    // Without BroadcastChannel the kill still spans the page.
+    let channel = web_sys::BroadcastChannel::new(CHANNEL).ok()?;
+    let on_message =
+        Closure::<dyn FnMut(web_sys::MessageEvent)>::new(|event: web_sys::MessageEvent| {
+            let kind = js_sys::Reflect::get(&event.data(), &"type".into())
+                .ok()
+                .and_then(|kind| kind.as_string());
+            // Only the one message is acted on; anything else is ignored.
+            if kind.as_deref() == Some(KILL_ALL) {
+                kill_page(None);
+            }
+        });
+    channel.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
+    Some(Listener {
+        channel,
+        _on_message: on_message,
+    })
+}
