@@ -543,7 +543,14 @@ export type WireEvent =
   | { readonly type: "tool-call-args"; readonly call: string; readonly delta: string }
   | { readonly type: "tool-call-end"; readonly call: string }
   | { readonly type: "tool-call-result"; readonly call: string; readonly content: unknown }
-  | { readonly type: "elicitation"; readonly request: string; readonly prompt: string; readonly schema?: JsonSchema | boolean }
+  | {
+      readonly type: "elicitation";
+      readonly request: string;
+      readonly prompt: string;
+      readonly schema?: JsonSchema | boolean;
+      /** When the acting party stops waiting (epoch ms): the deadline is never later, and an expired question is never put. */
+      readonly expiresAt?: number;
+    }
   | StateSnapshotWireEvent
   | StateDeltaWireEvent
   | { readonly type: "custom"; readonly name: string; readonly value: unknown };
@@ -590,7 +597,8 @@ export type AnswerOutcome =
   | { kind: "answered"; answer: unknown }
   | { kind: "declined" }
   | { kind: "dismissed" }
-  | { kind: "refused"; reason: string };
+  | { kind: "refused"; reason: string }
+  | { kind: "expired" };
 
 /** What the acting party hears about one of its questions. */
 export interface AnswerReport {

@@ -154,6 +154,29 @@ class Peer(BaseHTTPRequestHandler):
             return
         yield self.finished(run)
 
+    def scenario_interrupts(self, run):
+        # Several interrupts in one RUN_FINISHED; one has expired already.
+        # AG-UI 1.0: the next run's resume must answer every one of them.
+        asked = {"ask-title", "ask-colour", "stale"}
+        yield self.start(run)
+        if run.resume:
+            covered = {entry.interrupt_id for entry in run.resume}
+            if covered != asked:
+                yield RunErrorEvent(message=f"resume covers {sorted(covered)}, not {sorted(asked)}", code="uncovered")
+                return
+            statuses = ", ".join(f"{e.interrupt_id}={e.status}" for e in sorted(run.resume, key=lambda e: e.interrupt_id))
+            yield from self.say(run, "Resumed " + statuses)
+            yield self.finished(run)
+            return
+        interrupts = [
+            Interrupt(id="ask-title", reason="input_required", message="What should the card be called?",
+                      response_schema=TITLE_SCHEMA, expires_at="2999-01-01T00:00:00Z"),
+            Interrupt(id="ask-colour", reason="input_required", message="Which colour?"),
+            Interrupt(id="stale", reason="input_required", message="Too late to ask",
+                      expires_at="1970-01-01T00:00:00Z"),
+        ]
+        yield self.finished(run, outcome=RunFinishedInterruptOutcome(interrupts=interrupts))
+
     def scenario_state(self, run):
         yield self.start(run)
         yield StateSnapshotEvent(snapshot={"count": 1, "items": []})

@@ -101,7 +101,8 @@ impl Thread {
                     AnswerOutcome::Answered { answer: payload } => {
                         json!({"interruptId": answer.request, "status": "resolved", "payload": payload})
                     }
-                    other => json!({"interruptId": answer.request, "status": "cancelled", "payload": other}),
+                    // AG-UI 1.0: a cancellation carries no payload; why is metadata.
+                    other => json!({"interruptId": answer.request, "status": "cancelled", "metadata": {"baton": other}}),
                 })
                 .collect();
             input["resume"] = json!(resume);

@@ -10,7 +10,7 @@
 //! | --- | --- |
 //! | `RUN_STARTED` | `turn-started` |
 //! | `RUN_FINISHED` (no outcome, `success`) | `turn-finished{completed}` |
-//! | `RUN_FINISHED` `interrupt` | one `elicitation` per interrupt (`id` → request, `message`/`reason` → prompt, `responseSchema` → schema), then `turn-finished{interrupted}` |
+//! | `RUN_FINISHED` `interrupt` | one `elicitation` per interrupt (`id` → request, `message`/`reason` → prompt, `responseSchema` → schema, `expiresAt` → `expires_at` in epoch ms), then `turn-finished{interrupted}` |
 //! | `RUN_FINISHED` `cancelled` | `turn-finished{cancelled}` |
 //! | `RUN_ERROR` | `turn-error` |
 //! | `TEXT_MESSAGE_START` / `_CONTENT` / `_END` / `_CHUNK` | `message-start` / `message-delta` / `message-end` |
@@ -584,10 +584,14 @@ impl AgUiMapper {
                     let prompt = optional_text(interrupt, "message")?
                         .map(str::to_owned)
                         .unwrap_or(text(interrupt, "reason")?.to_owned());
+                    let expires_at = optional_text(interrupt, "expiresAt")?
+                        .map(epoch_ms)
+                        .transpose()?;
                     out.push(WireEvent::Elicitation {
                         request,
                         prompt,
                         schema: interrupt.get("responseSchema").cloned(),
+                        expires_at,
                     });
                 }
                 out.push(WireEvent::TurnFinished {
@@ -598,6 +602,17 @@ impl AgUiMapper {
             Some(other) => return Err(format!("RUN_FINISHED with unknown outcome `{other}`")),
         })
     }
+}
+
+/// An RFC 3339 timestamp (an interrupt's `expiresAt`) as epoch
+/// milliseconds; one before 1970 counts as long past.
+fn epoch_ms(timestamp: &str) -> Result<u64, String> {
+    let parsed =
+        time::OffsetDateTime::parse(timestamp, &time::format_description::well_known::Rfc3339)
+            .map_err(|error| {
+                format!("`expiresAt` `{timestamp}` is not an RFC 3339 timestamp: {error}")
+            })?;
+    Ok(u64::try_from(parsed.unix_timestamp_nanos() / 1_000_000).unwrap_or(0))
 }
 
 fn escape(event: &Value) -> WireEvent {

@@ -234,7 +234,7 @@ impl Run {
                 return;
             }
             let Some(call) = self.queue.front().cloned() else {
-                if self.pending_question.is_some() {
+                if !self.pending_questions.is_empty() {
                     self.ask_pending(step);
                     return;
                 }

@@ -15,9 +15,12 @@ impl Run {
         self.asked.iter().map(String::as_str)
     }
 
-    /// Puts the acting party's pending question to the person.
+    /// Puts the acting party's next pending question to the person. Its
+    /// deadline is the earlier of the engine's (or the question's own wait)
+    /// and the moment the acting party stops waiting (`expires_at`); a
+    /// question that has expired already is abandoned, never put.
     pub(crate) fn ask_pending(&mut self, step: &mut Step<'_>) {
-        let Some(asked) = self.pending_question.take() else {
+        let Some(asked) = self.pending_questions.pop_front() else {
             return;
         };
         self.asked.push(asked.request.clone());
@@ -26,12 +29,25 @@ impl Run {
             prompt,
             schema,
             deadline_ms,
+            expires_at,
         } = asked;
+        if expires_at.is_some_and(|at| at <= step.now) {
+            self.answers.push(AnswerReport {
+                request,
+                outcome: AnswerOutcome::Expired,
+            });
+            self.continue_after_question(step, Actor::Engine);
+            return;
+        }
         let wait = deadline_ms.unwrap_or(step.config.escalation_timeout_ms);
+        let deadline_at = step
+            .now
+            .saturating_add(wait)
+            .min(expires_at.unwrap_or(u64::MAX));
         let asker = Asker::ActingParty {
             request: request.clone(),
         };
-        match self.put_question(step, asker, prompt, schema, wait) {
+        match self.put_question(step, asker, prompt, schema, deadline_at) {
             Ok(()) => {}
             Err(reason) => {
                 // The question cannot be asked as posed: the acting party
@@ -79,8 +95,8 @@ impl Run {
             call: call.call.clone(),
             candidates,
         };
-        let wait = step.config.escalation_timeout_ms;
-        if let Err(reason) = self.put_question(step, asker, prompt, Some(schema), wait) {
+        let deadline_at = step.now.saturating_add(step.config.escalation_timeout_ms);
+        if let Err(reason) = self.put_question(step, asker, prompt, Some(schema), deadline_at) {
             // The engine's own schema always compiles; if it ever did not,
             // refusing the call is the safe answer.
             self.usage.calls += 1;
@@ -102,10 +118,9 @@ impl Run {
         asker: Asker,
         prompt: String,
         schema: Option<Value>,
-        wait_ms: u64,
+        deadline_at: u64,
     ) -> Result<(), String> {
         let id = step.questions.mint_id(step.config.session.as_str());
-        let deadline_at = step.now.saturating_add(wait_ms);
         let question = Question::new(
             id.clone(),
             self.id.clone(),
@@ -235,6 +250,8 @@ impl Run {
                 self.advance(step);
             }
             StateName::Acting => self.advance(step),
+            // Every question of the planning turn is put before the next turn.
+            StateName::Offered if !self.pending_questions.is_empty() => self.ask_pending(step),
             StateName::Offered if self.usage.turns >= self.budget.max_turns => {
                 self.close(
                     step,

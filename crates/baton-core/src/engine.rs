@@ -154,6 +154,11 @@ pub enum Inbound {
         /// How long the person has, in milliseconds (the escalation timeout by default).
         #[serde(default)]
         deadline_ms: Option<u64>,
+        /// When the acting party stops waiting for the answer, in epoch
+        /// milliseconds: the deadline is never later, and a question that
+        /// has expired is never put to the person.
+        #[serde(default)]
+        expires_at: Option<u64>,
     },
     /// The stream broke the protocol (found by the stream verifier).
     Malformed {
@@ -1305,11 +1310,13 @@ impl Engine {
                 prompt,
                 schema,
                 deadline_ms,
+                expires_at,
             } => TurnInput::Question(AskedQuestion {
                 request,
                 prompt,
                 schema,
                 deadline_ms,
+                expires_at,
             }),
             Inbound::TurnEnd => TurnInput::End,
             Inbound::TurnFailed { message } => TurnInput::Failed(message),

@@ -166,6 +166,9 @@ pub enum WireEvent {
         /// The schema the answer must satisfy.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         schema: Option<Value>,
+        /// When the acting party stops waiting for the answer (epoch ms).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        expires_at: Option<u64>,
     },
     /// The whole state in one direction (AG-47).
     StateSnapshot {
@@ -539,11 +542,13 @@ impl TurnVerifier {
                 request,
                 prompt,
                 schema,
+                expires_at,
             } => Ok(vec![Verified::Inbound(Inbound::Question {
                 request,
                 prompt,
                 schema,
                 deadline_ms: None,
+                expires_at,
             })]),
             event @ (WireEvent::StateSnapshot { .. } | WireEvent::StateDelta { .. }) => {
                 let direction = match &event {

@@ -308,6 +308,9 @@ pub enum AnswerOutcome {
         /// Why.
         reason: String,
     },
+    /// The question had expired before it could be put to the person (its
+    /// `expiresAt` had passed): abandoned, never answered.
+    Expired,
 }
 
 /// Content-free counts for a badge: what is pending, never what it says.

@@ -19,6 +19,10 @@ use crate::protocol::TurnRequest;
 use crate::registry::Registry;
 use crate::state::{CancelReason, EscalationReason, Outcome, ReturnReason, RunState, StateName};
 
+/// The most questions one turn may ask; more is an integrity violation
+/// (bounded, like every other thing a stream can accumulate).
+pub(crate) const MAX_QUESTIONS_PER_TURN: usize = 8;
+
 /// A capability call proposed by the acting party or by a fixed plan.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -46,7 +50,8 @@ pub(crate) struct OpenTurn {
     pub id: TurnId,
     pub deadline_at: u64,
     pub context: Context,
-    pub question: Option<AskedQuestion>,
+    /// The questions asked in this turn, in order.
+    pub questions: Vec<AskedQuestion>,
     pub proposals: Vec<ProposedCall>,
 }
 
@@ -66,6 +71,9 @@ pub(crate) struct AskedQuestion {
     pub prompt: String,
     pub schema: Option<Value>,
     pub deadline_ms: Option<u64>,
+    /// When the acting party stops waiting for the answer (epoch ms).
+    #[serde(default)]
+    pub expires_at: Option<u64>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -153,9 +161,11 @@ pub struct Run {
     pub(crate) previews: BTreeMap<CallId, crate::review::ProposedChange>,
     /// The question the run waits on.
     pub(crate) question: Option<OpenQuestion>,
-    /// A question the acting party asked, put to the person once the calls
-    /// of its turn are done.
-    pub(crate) pending_question: Option<AskedQuestion>,
+    /// Questions the acting party asked, put to the person one at a time
+    /// once the calls of their turn are done; the next turn is sent only
+    /// when every one of them is closed.
+    #[serde(default)]
+    pub(crate) pending_questions: VecDeque<AskedQuestion>,
     /// What became of the acting party's questions, for the next turn.
     pub(crate) answers: Vec<crate::questions::AnswerReport>,
     /// Which instance the person chose for an ambiguous call (AG-23).
@@ -310,7 +320,7 @@ impl Run {
             approved: BTreeSet::new(),
             previews: BTreeMap::new(),
             question: None,
-            pending_question: None,
+            pending_questions: VecDeque::new(),
             answers: Vec::new(),
             choices: BTreeMap::new(),
             asked: Vec::new(),
@@ -578,7 +588,7 @@ impl Run {
         if self.state.is_terminal() {
             return;
         }
-        self.pending_question = None;
+        self.pending_questions.clear();
         if let Some(open) = self.question.take() {
             let expired = cause == ReturnReason::QuestionExpired;
             self.close_question(step, &open.id, expired);
@@ -627,7 +637,7 @@ impl Run {
         if self.state.is_terminal() {
             return;
         }
-        self.pending_question = None;
+        self.pending_questions.clear();
         if let Some(open) = self.question.take() {
             let expired = reason == ReturnReason::QuestionExpired;
             self.close_question(step, &open.id, expired);
@@ -800,7 +810,7 @@ impl Run {
             id,
             deadline_at,
             context: context.clone(),
-            question: None,
+            questions: Vec::new(),
             proposals: Vec::new(),
         });
         self.record(
@@ -850,17 +860,20 @@ impl Run {
                     finding: format!("duplicate call id {}", call.call),
                 })
             }
-            TurnInput::Question(_) if turn.question.is_some() => {
+            TurnInput::Question(_) if turn.questions.len() >= MAX_QUESTIONS_PER_TURN => {
                 Some(ReturnReason::IntegrityViolation {
-                    finding: "a second question in one turn".into(),
+                    finding: format!("more than {MAX_QUESTIONS_PER_TURN} questions in one turn"),
                 })
             }
-            TurnInput::Question(asked) if self.asked_requests().any(|r| r == asked.request) => {
+            TurnInput::Question(asked)
+                if self.asked_requests().any(|r| r == asked.request)
+                    || turn.questions.iter().any(|q| q.request == asked.request) =>
+            {
                 Some(ReturnReason::IntegrityViolation {
                     finding: format!("duplicate question id {}", asked.request),
                 })
             }
-            TurnInput::End if turn.proposals.is_empty() && turn.question.is_none() => {
+            TurnInput::End if turn.proposals.is_empty() && turn.questions.is_empty() => {
                 Some(ReturnReason::Finished)
             }
             TurnInput::Failed(message) => Some(ReturnReason::TurnFailed {
@@ -909,7 +922,7 @@ impl Run {
             }
             TurnInput::Question(asked) => {
                 if let Some(turn) = self.turn.as_mut() {
-                    turn.question = Some(asked);
+                    turn.questions.push(asked);
                 }
             }
             TurnInput::Failed(message) => {
@@ -945,11 +958,11 @@ impl Run {
         );
         self.seen_calls
             .extend(turn.proposals.iter().map(|p| p.call.clone()));
-        if let Some(asked) = turn.question {
-            self.pending_question = Some(asked);
-        }
+        self.pending_questions.extend(turn.questions);
         match self.state.name() {
-            StateName::Offered if turn.proposals.is_empty() && self.pending_question.is_some() => {
+            StateName::Offered
+                if turn.proposals.is_empty() && !self.pending_questions.is_empty() =>
+            {
                 // A planning question: ask now; the run stays offered.
                 self.ask_pending(step);
             }
@@ -961,7 +974,7 @@ impl Run {
                 }
             }
             _ => {
-                if turn.proposals.is_empty() && self.pending_question.is_none() {
+                if turn.proposals.is_empty() && self.pending_questions.is_empty() {
                     self.close(step, Actor::ActingParty, ReturnReason::Finished);
                 } else {
                     if !turn.proposals.is_empty() {
@@ -1155,7 +1168,7 @@ impl Run {
                 },
             );
         }
-        self.pending_question = None;
+        self.pending_questions.clear();
         if let Some(open) = self.question.take() {
             self.close_question(step, &open.id, false);
         }

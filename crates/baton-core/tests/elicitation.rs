@@ -396,23 +396,77 @@ fn elicitation_an_invalid_schema_is_refused_back_to_the_acting_party() {
     );
 }
 
+fn question(request: &str, expires_at: Option<u64>) -> Inbound {
+    Inbound::Question {
+        request: request.into(),
+        prompt: format!("Question {request}?"),
+        schema: None,
+        deadline_ms: None,
+        expires_at,
+    }
+}
+
 #[test]
-fn elicitation_two_questions_in_one_turn_break_the_protocol() {
+fn elicitation_several_questions_of_a_turn_are_all_closed_before_the_next_turn() {
     let mut sim = Sim::new();
     let run = sim.delegate(Autonomy::Auto);
     let turn = sim.turn(&run);
-    for request in ["a", "b"] {
-        sim.engine.handle_inbound(
-            sim.now,
-            &run,
-            turn,
-            Inbound::Question {
-                request: request.into(),
-                prompt: "?".into(),
-                schema: None,
-                deadline_ms: None,
-            },
-        );
+    for request in ["a", "b", "c"] {
+        sim.engine
+            .handle_inbound(sim.now, &run, turn, question(request, None));
+    }
+    sim.end_turn(&run);
+    let turns = |sim: &Sim| {
+        sim.effects_of(|e| matches!(e, Effect::OpenTurn { .. }))
+            .len()
+    };
+    assert_eq!(turns(&sim), 1);
+    // One at a time, in order; nothing is sent while any is open.
+    let first = sim.last_question();
+    assert_eq!(first.prompt, "Question a?");
+    sim.engine
+        .answer(sim.now, &first.id, &first.digest, json!("yes"))
+        .unwrap();
+    sim.drain();
+    let second = sim.last_question();
+    assert_eq!(second.prompt, "Question b?");
+    assert_eq!(turns(&sim), 1, "not while b and c are open");
+    sim.engine.decline(sim.now, &second.id).unwrap();
+    sim.drain();
+    let third = sim.last_question();
+    assert_eq!(third.prompt, "Question c?");
+    sim.engine.dismiss(sim.now, &third.id).unwrap();
+    sim.drain();
+    // The next turn carries one report for every question.
+    assert_eq!(turns(&sim), 2);
+    let TurnRequest { answers, .. } = sim.last_request();
+    let reported: Vec<(&str, &AnswerOutcome)> = answers
+        .iter()
+        .map(|answer| (answer.request.as_str(), &answer.outcome))
+        .collect();
+    assert_eq!(
+        reported,
+        [
+            (
+                "a",
+                &AnswerOutcome::Answered {
+                    answer: json!("yes")
+                }
+            ),
+            ("b", &AnswerOutcome::Declined),
+            ("c", &AnswerOutcome::Dismissed)
+        ]
+    );
+}
+
+#[test]
+fn elicitation_questions_a_turn_may_ask_are_bounded_and_never_repeat_an_id() {
+    let mut sim = Sim::new();
+    let run = sim.delegate(Autonomy::Auto);
+    let turn = sim.turn(&run);
+    for request in ["a", "a"] {
+        sim.engine
+            .handle_inbound(sim.now, &run, turn, question(request, None));
     }
     sim.drain();
     assert!(matches!(
@@ -422,6 +476,59 @@ fn elicitation_two_questions_in_one_turn_break_the_protocol() {
             ..
         }
     ));
+    let mut sim = Sim::new();
+    let run = sim.delegate(Autonomy::Auto);
+    let turn = sim.turn(&run);
+    for index in 0..9 {
+        sim.engine
+            .handle_inbound(sim.now, &run, turn, question(&format!("q{index}"), None));
+    }
+    sim.drain();
+    assert!(matches!(
+        sim.state(&run),
+        RunState::Returned {
+            reason: ReturnReason::IntegrityViolation { finding },
+            ..
+        } if finding.contains("more than 8 questions")
+    ));
+}
+
+#[test]
+fn elicitation_an_expiry_bounds_the_deadline_and_an_expired_question_is_never_put() {
+    let mut sim = Sim::new();
+    let run = sim.delegate(Autonomy::Auto);
+    let turn = sim.turn(&run);
+    // One expired before it arrived; one that expires before the engine's own deadline.
+    sim.engine
+        .handle_inbound(sim.now, &run, turn, question("gone", Some(sim.now)));
+    sim.engine
+        .handle_inbound(sim.now, &run, turn, question("soon", Some(sim.now + 5_000)));
+    sim.end_turn(&run);
+    let asked: Vec<String> = sim
+        .log
+        .iter()
+        .filter_map(|event| match event {
+            Event::Question(question) => Some(question.prompt.clone()),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(asked, ["Question soon?"], "the expired one is never put");
+    let open = sim.last_question();
+    assert_eq!(
+        open.deadline_at,
+        sim.now + 5_000,
+        "the earlier of the two deadlines"
+    );
+    assert!(config().escalation_timeout_ms > 5_000);
+    let answer = sim
+        .engine
+        .answer(sim.now, &open.id, &open.digest, json!("ok"));
+    assert!(answer.is_ok());
+    sim.drain();
+    let TurnRequest { answers, .. } = sim.last_request();
+    assert_eq!(answers[0].request, "gone");
+    assert_eq!(answers[0].outcome, AnswerOutcome::Expired);
+    assert_eq!(answers[1].request, "soon");
 }
 
 #[test]

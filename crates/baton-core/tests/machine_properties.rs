@@ -425,6 +425,7 @@ impl Harness {
                         prompt: "?".into(),
                         schema: schema.then(|| json!({"type": "object"})),
                         deadline_ms: None,
+                        expires_at: None,
                     };
                     self.engine.handle_inbound(now, &run, turn, inbound);
                 }

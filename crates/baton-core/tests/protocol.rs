@@ -423,7 +423,8 @@ fn arbitrary_event() -> impl Strategy<Value = WireEvent> {
         Just(WireEvent::Elicitation {
             request: "q".into(),
             prompt: "?".into(),
-            schema: None
+            schema: None,
+            expires_at: None
         }),
         Just(WireEvent::StateDelta {
             direction: Direction::ToAgent,

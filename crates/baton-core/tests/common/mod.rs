@@ -490,6 +490,7 @@ impl Sim {
                 prompt: "Which column should the cards go to?".into(),
                 schema,
                 deadline_ms: None,
+                expires_at: None,
             },
         );
         self.end_turn(run);
