@@ -295,9 +295,15 @@ fn a_tool_call_in_many_small_deltas_reaches_the_participant() {
 fn several_interrupts_are_all_closed_and_every_one_is_covered_by_the_resume() {
     for seed in SEEDS {
         let (state, record) = delegate("interrupts", seed, &|question| {
-            assert_ne!(question.prompt, "Too late to ask", "an expired interrupt is never put");
+            assert_ne!(
+                question.prompt, "Too late to ask",
+                "an expired interrupt is never put"
+            );
             if question.prompt.starts_with("What should") {
-                assert!(question.deadline_at <= 32_472_144_000_000, "bounded by expiresAt");
+                assert!(
+                    question.deadline_at <= 32_472_144_000_000,
+                    "bounded by expiresAt"
+                );
                 vec![json!({"title": "Named"})]
             } else {
                 vec![json!("blue")]
@@ -305,8 +311,7 @@ fn several_interrupts_are_all_closed_and_every_one_is_covered_by_the_resume() {
         });
         assert_eq!(record.questions.len(), 2, "one at a time, both put");
         assert_eq!(
-            record.text,
-            "Resumed ask-colour=resolved, ask-title=resolved, stale=cancelled",
+            record.text, "Resumed ask-colour=resolved, ask-title=resolved, stale=cancelled",
             "the peer's SDK saw one resume entry for every interrupt"
         );
         // It only asked and replied: no plan, nothing changed.

@@ -146,7 +146,16 @@ impl Run {
         budget: Budget,
         baseline: Baseline,
     ) {
+        // A review caused by drift showed changes computed on the reads as
+        // they are now; that is what the person authorizes (AG-29).
+        let baseline = if actor == Actor::Person && std::mem::take(&mut self.reviewing_after_drift)
+        {
+            Baseline::Current
+        } else {
+            baseline
+        };
         if actor == Actor::Person {
+            self.remember_approved_previews();
             self.person_authorized = true;
             // What the person reviewed, they approved one by one.
             self.approved
@@ -227,6 +236,7 @@ impl Run {
         loop {
             if self.state != RunState::Acting
                 || self.rollback.is_some()
+                || self.recheck.is_some()
                 || self.in_flight.is_some()
                 || self.turn.is_some()
                 || self.marks.values().any(|mark| *mark == MarkState::Pending)
@@ -427,20 +437,8 @@ impl Run {
         let identical = current.len() == record.baseline.len()
             && self.level_for(step, untrusted_now) == record.level;
         if identical {
-            let fingerprint = fingerprint(current.values());
-            self.record(
-                step,
-                Actor::Engine,
-                JournalEntry::Reauthorized {
-                    fingerprint,
-                    drifted,
-                },
-            );
-            if let Some(record) = self.authorization.as_mut() {
-                record.fingerprint = fingerprint;
-                record.baseline = current;
-            }
-            true
+            // The same autonomy; the same concrete changes too? (drift.rs)
+            self.recheck_after_drift(step, drifted, current)
         } else {
             self.escalate(step, EscalationReason::Drift { reads: drifted });
             false

@@ -938,10 +938,7 @@ impl Engine {
                 Resolution::Deny if !pending_call => {
                     run.close(step, Actor::Person, ReturnReason::EscalationReturned);
                 }
-                Resolution::Review => {
-                    run.clear_escalation();
-                    run.enter_review(step, Actor::Person);
-                }
+                Resolution::Review => run.review_again(step, Actor::Person, &reason),
                 Resolution::Deny => {
                     run.clear_escalation();
                     run.transition(step, Actor::Person, RunState::Acting);

@@ -176,6 +176,7 @@ mod context;
 mod delegation;
 mod digest;
 mod dispatch;
+mod drift;
 mod elicit;
 mod engine;
 mod error;

@@ -105,7 +105,7 @@ impl Run {
 
     /// What the review shows for one call: its participant's preview, asked
     /// for now when it renders them, or the structured arguments.
-    fn ask_preview(&self, step: &mut Step<'_>, call: &ProposedCall) -> ProposedChange {
+    pub(crate) fn ask_preview(&self, step: &mut Step<'_>, call: &ProposedCall) -> ProposedChange {
         match step.registry.resolve(&call.capability) {
             Address::Unique(target, _) => {
                 let renders = step
@@ -156,7 +156,8 @@ impl Run {
     }
 
     pub(crate) fn is_awaiting_preview(&self, call: &CallId) -> bool {
-        self.is_under_review() && self.previews.get(call) == Some(&ProposedChange::Pending)
+        (self.is_under_review() && self.previews.get(call) == Some(&ProposedChange::Pending))
+            || self.is_rechecking(call)
     }
 
     pub(crate) fn pending_previews(&self) -> Vec<CallId> {
@@ -180,6 +181,10 @@ impl Run {
         };
         let arguments = planned.arguments.clone();
         let participant = planned.capability.participant.clone();
+        if self.is_rechecking(&call) {
+            self.recheck_result(step, call, result, participant);
+            return;
+        }
         let (change, error) = match result {
             Ok(value) => (ProposedChange::Preview { value }, None),
             Err(message) => (

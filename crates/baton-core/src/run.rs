@@ -181,6 +181,16 @@ pub struct Run {
     /// Whether the plan's start was announced (once per plan, AG-37).
     #[serde(default)]
     pub(crate) plan_announced: bool,
+    /// The concrete changes the person approved, by call (AG-29, AG-31).
+    #[serde(default)]
+    pub(crate) approved_previews: BTreeMap<CallId, crate::review::ProposedChange>,
+    /// Previews rendered again after drift, before dispatch goes on.
+    #[serde(default)]
+    pub(crate) recheck: Option<crate::drift::Recheck>,
+    /// The review under way was caused by drift: its authorization binds the
+    /// reads as they are now.
+    #[serde(default)]
+    pub(crate) reviewing_after_drift: bool,
     #[serde(skip)]
     pub(crate) journal: Vec<JournalRecord>,
 }
@@ -327,6 +337,9 @@ impl Run {
             undone: false,
             undoing: None,
             plan_announced: false,
+            approved_previews: BTreeMap::new(),
+            recheck: None,
+            reviewing_after_drift: false,
             journal: Vec::new(),
         }
     }
@@ -703,6 +716,7 @@ impl Run {
         self.in_flight = None;
         self.escalation = None;
         self.rollback = None;
+        self.recheck = None;
         self.queue.clear();
         self.transition(step, actor, RunState::Returned { outcome, reason });
     }

@@ -347,6 +347,105 @@ fn ag_29_authorization_binds_a_fingerprint_and_recomputes_on_drift() {
     );
 }
 
+/// A reviewed, authorized plan of two renames with previews; the first
+/// call is in flight when the settings form drifts.
+fn approved_then_drifted() -> (Sim, RunId, Value) {
+    let mut sim = sim_with(Autonomy::Auto, &[previewing_tasks(), settings_manifest()]);
+    sim.publish("settings", "form", 1, Origin::Author);
+    let run = sim.delegate(Autonomy::Review);
+    sim.propose(&run, &[rename(), rename()]);
+    let second = json!({"card": "c1-2", "title": {"from": "Draft", "to": "Ship"}});
+    for (call, diff) in [("c1-1", json!({"card": "c1-1"})), ("c1-2", second.clone())] {
+        sim.engine
+            .handle_preview(sim.now, &run, &CallId::new(call), Ok(diff))
+            .unwrap();
+    }
+    sim.authorize(&run);
+    sim.give_marks();
+    sim.publish("settings", "form", 2, Origin::Author);
+    sim.apply();
+    (sim, run, second)
+}
+
+fn previews_asked_for(sim: &Sim, call: &str) -> usize {
+    sim.effects_of(|e| matches!(e, Effect::Preview { call: c, .. } if c.as_str() == call))
+        .len()
+}
+
+#[test]
+fn ag_29_drift_recomputes_the_approved_previews_and_reapproves_only_identical_ones() {
+    let (mut sim, run, second) = approved_then_drifted();
+    // The remaining call's change is rendered again; nothing is dispatched meanwhile.
+    assert_eq!(
+        previews_asked_for(&sim, "c1-2"),
+        2,
+        "once for review, once after drift"
+    );
+    assert!(
+        sim.take_invoke().is_none(),
+        "held until the new preview arrives"
+    );
+    // Identical (key order aside): re-approved, and the call goes ahead.
+    let reordered = json!({"title": {"to": "Ship", "from": "Draft"}, "card": "c1-2"});
+    assert_eq!(reordered, second);
+    sim.engine
+        .handle_preview(sim.now, &run, &CallId::new("c1-2"), Ok(reordered))
+        .unwrap();
+    sim.drain();
+    assert_eq!(sim.state(&run), RunState::Acting);
+    assert_eq!(
+        authorized_fingerprints(&sim, &run).len(),
+        2,
+        "re-approved under a new fingerprint"
+    );
+    assert!(sim.take_invoke().is_some(), "dispatched");
+}
+
+#[test]
+fn ag_29_a_different_change_after_drift_goes_back_to_review() {
+    let (mut sim, run, _) = approved_then_drifted();
+    let changed = json!({"card": "c1-2", "title": {"from": "Draft", "to": "Ship it now"}});
+    sim.engine
+        .handle_preview(sim.now, &run, &CallId::new("c1-2"), Ok(changed.clone()))
+        .unwrap();
+    sim.drain();
+    assert_eq!(
+        sim.state(&run),
+        RunState::Reviewing,
+        "the person reviews again"
+    );
+    assert!(sim.take_invoke().is_none());
+    assert!(sim.log.iter().any(|event| matches!(
+        event,
+        Event::Journal(JournalRecord {
+            entry: JournalEntry::Transition {
+                to: RunState::Escalated {
+                    reason: EscalationReason::Drift { .. }
+                },
+                ..
+            },
+            ..
+        })
+    )));
+    // The review shows the new change, and authorizing it binds the reads
+    // as they are now: the run goes on instead of drifting again.
+    sim.engine
+        .handle_preview(sim.now, &run, &CallId::new("c1-2"), Ok(changed.clone()))
+        .unwrap();
+    let sheet = sim.engine.review(&run).unwrap();
+    assert_eq!(
+        sheet.items[0].change,
+        ProposedChange::Preview { value: changed }
+    );
+    sim.authorize(&run);
+    assert_eq!(sim.state(&run), RunState::Acting);
+    sim.give_marks();
+    assert!(
+        sim.take_invoke().is_some(),
+        "dispatched after the re-review"
+    );
+}
+
 #[test]
 fn ag_29_the_review_sheet_shows_the_fingerprint_it_binds() {
     let mut sim = sim_with(Autonomy::Auto, &[tasks_manifest()]);

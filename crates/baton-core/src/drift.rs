@@ -1,0 +1,192 @@
+//! Drift after the person approved concrete changes (AG-29, AG-31).
+//!
+//! An authorization is bound to a fingerprint of the reads it was computed
+//! on. When a read drifts and the context still resolves to the same
+//! autonomy, the person's approval may carry over — but only if what they
+//! approved is still what will happen: every remaining call whose concrete
+//! change they saw (a participant's preview) is rendered again against the
+//! reads as they are now, and the run re-approves itself only when every
+//! new preview is identical to the one approved — the same JSON value, key
+//! order aside (the arguments are the calls' own and cannot differ). Any
+//! other difference goes back to the person, who reviews the new changes.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+use crate::context::{ReadRef, ReadStamp};
+use crate::dispatch::fingerprint;
+use crate::ids::CallId;
+use crate::journal::{Actor, JournalEntry};
+use crate::review::ProposedChange;
+use crate::run::{ProposedCall, Run, Step};
+use crate::state::EscalationReason;
+
+/// Previews being rendered again after drift.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub(crate) struct Recheck {
+    /// The reads that drifted.
+    drifted: Vec<ReadRef>,
+    /// The reads as they are now: the new baseline if nothing differs.
+    current: BTreeMap<ReadRef, ReadStamp>,
+    /// Calls whose new preview has not arrived.
+    pending: BTreeSet<CallId>,
+    /// Whether some new preview differs from the approved one.
+    changed: bool,
+}
+
+impl Run {
+    /// Remembers the concrete changes the person approved, by call.
+    pub(crate) fn remember_approved_previews(&mut self) {
+        let previews = self
+            .previews
+            .iter()
+            .filter(|(_, change)| matches!(change, ProposedChange::Preview { .. }))
+            .map(|(call, change)| (call.clone(), change.clone()));
+        self.approved_previews.extend(previews);
+    }
+
+    /// The context drifted but resolves as before. Re-approves at once when
+    /// no remaining call has an approved preview; otherwise asks for the
+    /// previews again and holds dispatch until they have all arrived.
+    /// Returns whether dispatch may go on now.
+    pub(crate) fn recheck_after_drift(
+        &mut self,
+        step: &mut Step<'_>,
+        drifted: Vec<ReadRef>,
+        current: BTreeMap<ReadRef, ReadStamp>,
+    ) -> bool {
+        let approved: Vec<ProposedCall> = self
+            .queue
+            .iter()
+            .filter(|call| self.approved_previews.contains_key(&call.call))
+            .cloned()
+            .collect();
+        if approved.is_empty() {
+            self.reauthorize(step, drifted, current);
+            return true;
+        }
+        let mut recheck = Recheck {
+            drifted,
+            current,
+            pending: BTreeSet::new(),
+            changed: false,
+        };
+        for call in approved {
+            match self.ask_preview(step, &call) {
+                ProposedChange::Pending => {
+                    recheck.pending.insert(call.call);
+                }
+                // It renders no preview any more: not what was approved.
+                _ => recheck.changed = true,
+            }
+        }
+        self.recheck = Some(recheck);
+        self.finish_recheck_if_complete(step);
+        false
+    }
+
+    /// Whether a new preview of this call is awaited after drift.
+    pub(crate) fn is_rechecking(&self, call: &CallId) -> bool {
+        self.recheck
+            .as_ref()
+            .is_some_and(|recheck| recheck.pending.contains(call))
+    }
+
+    /// A preview rendered again after drift arrived (or failed).
+    pub(crate) fn recheck_result(
+        &mut self,
+        step: &mut Step<'_>,
+        call: CallId,
+        result: Result<Value, String>,
+        participant: crate::ids::ParticipantId,
+    ) {
+        let same = match (&result, self.approved_previews.get(&call)) {
+            (Ok(value), Some(ProposedChange::Preview { value: approved })) => value == approved,
+            _ => false,
+        };
+        if let Some(recheck) = self.recheck.as_mut() {
+            recheck.pending.remove(&call);
+            recheck.changed |= !same;
+        }
+        self.record(
+            step,
+            Actor::Participant { participant },
+            JournalEntry::PreviewRendered {
+                call,
+                error: result.err(),
+            },
+        );
+        self.finish_recheck_if_complete(step);
+    }
+
+    fn finish_recheck_if_complete(&mut self, step: &mut Step<'_>) {
+        if self
+            .recheck
+            .as_ref()
+            .is_none_or(|recheck| !recheck.pending.is_empty())
+        {
+            return;
+        }
+        let Some(recheck) = self.recheck.take() else {
+            return;
+        };
+        if recheck.changed {
+            // Not what the person approved: they review the new changes,
+            // and authorize them against the reads as they are now.
+            self.escalate(
+                step,
+                EscalationReason::Drift {
+                    reads: recheck.drifted,
+                },
+            );
+            self.clear_escalation();
+            self.reviewing_after_drift = true;
+            self.enter_review(step, Actor::Engine);
+        } else {
+            self.reauthorize(step, recheck.drifted, recheck.current);
+            self.advance(step);
+        }
+    }
+
+    /// The person sends an escalated run back to review. After drift or a
+    /// lapsed authorization, what they then authorize binds the reads as
+    /// they are now.
+    pub(crate) fn review_again(
+        &mut self,
+        step: &mut Step<'_>,
+        actor: Actor,
+        reason: &EscalationReason,
+    ) {
+        self.clear_escalation();
+        self.reviewing_after_drift = matches!(
+            reason,
+            EscalationReason::Drift { .. } | EscalationReason::AuthorizationExpired
+        );
+        self.enter_review(step, actor);
+    }
+
+    /// The same authorization, bound to the reads as they are now.
+    pub(crate) fn reauthorize(
+        &mut self,
+        step: &mut Step<'_>,
+        drifted: Vec<ReadRef>,
+        current: BTreeMap<ReadRef, ReadStamp>,
+    ) {
+        let fingerprint = fingerprint(current.values());
+        self.record(
+            step,
+            Actor::Engine,
+            JournalEntry::Reauthorized {
+                fingerprint,
+                drifted,
+            },
+        );
+        if let Some(record) = self.authorization.as_mut() {
+            record.fingerprint = fingerprint;
+            record.baseline = current;
+        }
+    }
+}
