@@ -34,6 +34,9 @@ export type BatonErrorCode =
   | "invalid-read"
   | "invalid-resolution"
   | "invalid-state"
+  | "invalid-number"
+  | "invalid-authorization"
+  | "invalid-grant"
   | "transport-lost"
   | "undo-refused"
   | "session-in-use"
@@ -266,6 +269,38 @@ export interface PlanStep {
   readonly capability: string;
   /** The arguments; checked against the capability's schema and limits. */
   readonly arguments?: unknown;
+}
+
+/** What the person authorizes beyond "yes" (AG-7, AG-30); unknown fields are refused. */
+export interface AuthorizeOptions {
+  /** The capabilities allowed (tool names, `participant.capability`); by default the ones proposed. */
+  readonly allowlist?: readonly string[];
+  /** The budget fixed from now on; by default the one asked for. */
+  readonly budget?: Budget;
+  /** "Always allow these here for a while": a standing `allow` grant on every allowed capability. */
+  readonly grant?: { readonly ttlMs: number };
+}
+
+/** A standing grant asked for from JS (AG-30). */
+export interface GrantRequest {
+  /** The participant's manifest id. */
+  readonly participant: string;
+  /** One capability, or all of the participant's. */
+  readonly capability?: string;
+  readonly decision: "allow" | "deny";
+  /** How long it stands, in milliseconds; required. */
+  readonly ttlMs: number;
+}
+
+/** A standing decision of the person (AG-30). */
+export interface Grant {
+  id: number;
+  scope: { participant: ParticipantId; capability: string | null };
+  decision: "allow" | "deny";
+  grantedAt: number;
+  expiresAt: number;
+  /** The digest of the participant's capability set it was given against; it stops applying when that changes. */
+  capabilitySet: Digest;
 }
 
 /** One operation of a JSON Patch (RFC 6902). */
@@ -875,8 +910,18 @@ export class Engine {
   register(manifest: Manifest | string, behaviour: Behaviour): Participant;
   /** Starts a delegation and returns its run id. */
   delegate(request: DelegateRequest): RunId;
-  /** Authorizes a reviewed plan at the revision the person saw. */
-  authorize(run: RunId, revision: number): void;
+  /**
+   * Authorizes a reviewed plan at the revision the person saw (AG-7, AG-31).
+   * `options` may narrow the allowlist, fix the budget, and make the
+   * authorization a standing grant for a while (AG-30).
+   */
+  authorize(run: RunId, revision: number, options?: AuthorizeOptions): void;
+  /** Gives a standing grant (AG-30): "always allow" or "never allow", with a scope and a time to live. */
+  grant(request: GrantRequest): Grant;
+  /** Every grant, with whether it applies now. */
+  grants(): (Grant & { live: boolean })[];
+  /** Revokes a grant; whether there was one with this id. */
+  revokeGrant(id: number): boolean;
   /** Rejects a plan under review at the revision the person saw. */
   reject(run: RunId, revision: number, note?: string): void;
   /** Resolves an escalation at the revision the person saw; allowing a pending call waits, like `authorize`, until its preview has arrived (AG-31). */

@@ -31,6 +31,7 @@ import type {
   Question,
   Requirement,
   MarkToken,
+  Grant,
   ReturnReason,
   ReviewSheet,
   RunState,
@@ -224,6 +225,11 @@ async function usage(): Promise<void> {
 
   const revision: number = engine.revision(run);
   engine.authorize(run, revision);
+  engine.authorize(run, revision, { allowlist: ["tasks.rename"], grant: { ttlMs: 3_600_000 } });
+  const standing: Grant = engine.grant({ participant: "tasks", capability: "rename", decision: "allow", ttlMs: 60_000 });
+  for (const grant of engine.grants()) if (grant.live) void grant.expiresAt;
+  const revoked: boolean = engine.revokeGrant(standing.id);
+  void revoked;
   engine.reject(run, revision);
   engine.reject(run, revision, "not now");
   engine.resolveEscalation(run, revision, { kind: "allow" });
@@ -484,6 +490,10 @@ async function misuse(engine: Engine, participant: Participant, question: Questi
   // @ts-expect-error a plan step names its capability
   engine.delegate({ intent: "x", initiative: "user", plan: [{ arguments: {} }] });
 
+  // @ts-expect-error a grant has a time to live (AG-30)
+  engine.grant({ participant: "tasks", decision: "allow" });
+  // @ts-expect-error an authorization's allowlist names tools
+  engine.authorize("s/r1", 3, { allowlist: [1] });
   // @ts-expect-error a patch operation names its path
   engine.patchAgentState([{ op: "remove" }]);
 

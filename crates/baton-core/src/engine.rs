@@ -98,16 +98,67 @@ impl EngineConfig {
     }
 }
 
-/// The person's authorization of a reviewed plan.
+/// The person's authorization of a reviewed plan (AG-7): the allowlist and
+/// budget it fixes, and whether to make it a standing grant (AG-30).
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct Authorization {
-    /// The capabilities allowed; by default the ones proposed.
+    /// The capabilities allowed; by default the ones proposed. Narrowing it
+    /// means a later call to anything else escalates (AG-7).
     #[serde(default)]
     pub allowlist: Option<Vec<CapabilityRef>>,
     /// The budget fixed from now on; by default the one asked for.
     #[serde(default)]
     pub budget: Option<Budget>,
+    /// "Always allow these here for a while": a standing `allow` grant, for
+    /// this many milliseconds, on every declared capability the
+    /// authorization allows (AG-30: a time to live and an explicit scope,
+    /// re-gated when the participant's capability set changes).
+    #[serde(default)]
+    pub grant_ms: Option<u64>,
+}
+
+impl Authorization {
+    /// Parses an authorization in its JSON shape, as a host receives it:
+    /// `{ allowlist?: ["tasks.rename"], budget?, grant?: { ttlMs } }`.
+    pub fn from_json(value: Value) -> Result<Authorization, CommandError> {
+        #[derive(Deserialize)]
+        #[serde(rename_all = "camelCase", deny_unknown_fields)]
+        struct Shape {
+            #[serde(default)]
+            allowlist: Option<Vec<String>>,
+            #[serde(default)]
+            budget: Option<Budget>,
+            #[serde(default)]
+            grant: Option<GrantShape>,
+        }
+        #[derive(Deserialize)]
+        #[serde(rename_all = "camelCase", deny_unknown_fields)]
+        struct GrantShape {
+            ttl_ms: u64,
+        }
+        let invalid = |message: String| CommandError::InvalidAuthorization(message);
+        let shape: Shape = serde_path_to_error::deserialize(value)
+            .map_err(|error| invalid(format!("at `{}`: {}", error.path(), error.inner())))?;
+        let allowlist = shape
+            .allowlist
+            .map(|names| {
+                names
+                    .iter()
+                    .map(|name| {
+                        CapabilityRef::parse_tool_name(name).ok_or_else(|| {
+                            invalid(format!("`{name}` is not participant.capability"))
+                        })
+                    })
+                    .collect::<Result<Vec<_>, _>>()
+            })
+            .transpose()?;
+        Ok(Authorization {
+            allowlist,
+            budget: shape.budget,
+            grant_ms: shape.grant.map(|grant| grant.ttl_ms),
+        })
+    }
 }
 
 /// Traffic from the acting party, addressed to a turn. Dialect adapters
@@ -834,6 +885,10 @@ impl Engine {
         authorization: Authorization,
     ) -> Result<(), CommandError> {
         let budget_ceiling = self.shared.config.max_budget;
+        if authorization.grant_ms == Some(0) {
+            return Err(CommandError::Grant(GrantError::NoTimeToLive));
+        }
+        let grant_ms = authorization.grant_ms;
         self.command(
             now,
             id,
@@ -860,7 +915,39 @@ impl Engine {
                 run.authorize_and_act(step, Actor::Person, allowlist, budget, Baseline::Seen);
                 Ok(())
             },
-        )
+        )?;
+        if let Some(ttl_ms) = grant_ms {
+            self.grant_allowlist(now, id, ttl_ms);
+        }
+        Ok(())
+    }
+
+    /// Standing `allow` grants on every declared capability a run allows.
+    fn grant_allowlist(&mut self, now: u64, id: &RunId, ttl_ms: u64) {
+        let scopes: BTreeSet<GrantScope> = self
+            .runs
+            .get(id)
+            .into_iter()
+            .flat_map(|run| run.allowlist())
+            .map(|address| GrantScope {
+                participant: ParticipantId::new(
+                    address
+                        .participant
+                        .as_str()
+                        .split('#')
+                        .next()
+                        .unwrap_or_default(),
+                ),
+                capability: Some(address.capability.clone()),
+            })
+            .collect();
+        for scope in scopes {
+            // Undeclared capabilities (refused anyway) get no grant.
+            let _ =
+                self.shared
+                    .grants
+                    .give(now, &self.shared.registry, scope, Decision::Allow, ttl_ms);
+        }
     }
 
     /// Rejects a plan under review. Before anything was authorized the run

@@ -127,6 +127,12 @@ pub enum CommandError {
         /// Why not.
         why: &'static str,
     },
+    /// The authorization is not of the expected shape.
+    #[error("AG-7: invalid authorization {0}")]
+    InvalidAuthorization(String),
+    /// A standing grant given with the authorization was refused.
+    #[error("{0}")]
+    Grant(#[from] crate::grants::GrantError),
     /// The escalation is a question; it is resolved by answering it.
     #[error("AG-23: run {run} waits for an answer to its question, not for a resolution")]
     AnswerRequired {

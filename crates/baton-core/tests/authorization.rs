@@ -796,6 +796,59 @@ fn ag_33_forged_altered_or_foreign_references_resolve_to_nothing() {
 }
 
 #[test]
+fn ag_7_and_ag_30_an_authorization_narrows_scope_and_can_stand_as_a_grant() {
+    // The application allows auto; the person chooses review.
+    let mut sim = sim_with(Autonomy::Auto, &[tasks_manifest()]);
+    let run = sim.delegate(Autonomy::Review);
+    sim.propose(&run, &[rename(), archive()]);
+    // Narrowed to rename, made a standing grant for an hour.
+    let authorization = Authorization::from_json(json!({
+        "allowlist": ["tasks.rename"],
+        "grant": {"ttlMs": 3_600_000}
+    }))
+    .unwrap();
+    let revision = sim.revision(&run);
+    sim.engine
+        .authorize(sim.now, &run, revision, authorization)
+        .unwrap();
+    sim.drain();
+    let grants = sim.engine.grants(sim.now);
+    assert_eq!(grants.len(), 1, "one grant, for what was allowed");
+    let (grant, live) = &grants[0];
+    assert!(*live);
+    assert_eq!(grant.scope.capability.as_deref(), Some("rename"));
+    assert_eq!(grant.decision, Decision::Allow);
+    assert_eq!(grant.expires_at, sim.now + 3_600_000);
+    // The narrowed allowlist holds: archive escalates instead of running (AG-7).
+    sim.give_marks();
+    sim.apply();
+    assert!(matches!(
+        sim.state(&run),
+        RunState::Escalated {
+            reason: EscalationReason::OutOfScope { .. }
+        }
+    ));
+    // The next run's rename needs no review while the grant lives (the
+    // grant stands for the person's choice, never above the ceiling).
+    let next = sim.delegate(Autonomy::Review);
+    sim.propose(&next, &[rename()]);
+    assert_eq!(sim.state(&next), RunState::Acting);
+    // Shapes that are not an authorization are refused with their path.
+    let wrong = Authorization::from_json(json!({"allowlist": ["rename"]})).unwrap_err();
+    assert!(wrong.to_string().starts_with("AG-7:"), "{wrong}");
+    let wrong = Authorization::from_json(json!({"grant": {"ttl": 5}})).unwrap_err();
+    assert!(wrong.to_string().contains("grant"), "{wrong}");
+    let zero = Authorization::from_json(json!({"grant": {"ttlMs": 0}})).unwrap();
+    let other = sim.delegate(Autonomy::Review);
+    sim.propose(&other, &[archive()]);
+    let revision = sim.revision(&other);
+    assert!(matches!(
+        sim.engine.authorize(sim.now, &other, revision, zero),
+        Err(CommandError::Grant(GrantError::NoTimeToLive))
+    ));
+}
+
+#[test]
 fn ag_30_reconcile_drops_lapsed_grants_and_keeps_live_ones() {
     let mut sim = sim_with(Autonomy::Auto, &[tasks_manifest()]);
     let scope = GrantScope {

@@ -21,6 +21,7 @@ use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::{spawn_local, JsFuture};
 
+use crate::convert;
 use crate::errors::error;
 use crate::live_region::LiveRegion;
 use crate::transport::{TurnHost, TurnSink};
@@ -404,16 +405,28 @@ impl Engine {
         .map(|run| run.to_string())
     }
 
-    /// Authorizes a reviewed plan at the revision the person saw.
-    pub fn authorize(&self, run: &str, revision: f64) -> Result<(), JsValue> {
+    /// Authorizes a reviewed plan at the revision the person saw (AG-7,
+    /// AG-31). `options` may narrow the allowlist (`["tasks.rename"]`), fix
+    /// the budget, and make it a standing grant for a while
+    /// (`grant: { ttlMs }`, AG-30).
+    pub fn authorize(&self, run: &str, revision: f64, options: JsValue) -> Result<(), JsValue> {
+        let revision = convert::whole(revision, "a revision")?;
+        let options = convert::json(options, "the authorization")?;
+        let authorization = if options.is_null() {
+            baton_core::Authorization::default()
+        } else {
+            baton_core::Authorization::from_json(options)
+                .map_err(|refused| error("invalid-authorization", &refused.to_string()))?
+        };
+        let granted = authorization.grant_ms.is_some();
         self.command("command-refused", |core, now| {
-            core.authorize(
-                now,
-                &RunId::new(run),
-                revision as u64,
-                baton_core::Authorization::default(),
-            )
-        })
+            core.authorize(now, &RunId::new(run), revision, authorization)
+        })?;
+        if granted {
+            self.inner.borrow_mut().header_dirty = true;
+            pump(&self.inner);
+        }
+        Ok(())
     }
 
     /// The person takes control back: the run returns `aborted` (AG-9).
@@ -543,8 +556,9 @@ impl Engine {
     /// The person rejects a plan under review, at the revision they saw.
     pub fn reject(&self, run: &str, revision: f64, note: Option<String>) -> Result<(), JsValue> {
         let note = note.unwrap_or_default();
+        let revision = convert::whole(revision, "a revision")?;
         self.command("command-refused", |core, now| {
-            core.reject(now, &RunId::new(run), revision as u64, &note)
+            core.reject(now, &RunId::new(run), revision, &note)
         })
     }
 
@@ -594,6 +608,7 @@ impl Engine {
         revision: f64,
         resolution: JsValue,
     ) -> Result<(), JsValue> {
+        let revision = convert::whole(revision, "a revision")?;
         let invalid = |e: &dyn std::fmt::Display| error("invalid-resolution", &e.to_string());
         let value = match resolution.as_string() {
             Some(kind) => serde_json::json!({ "kind": kind }),
@@ -602,7 +617,7 @@ impl Engine {
         let resolution: baton_core::Resolution =
             serde_json::from_value(value).map_err(|e| invalid(&e))?;
         self.command("command-refused", |core, now| {
-            core.resolve_escalation(now, &RunId::new(run), revision as u64, resolution)
+            core.resolve_escalation(now, &RunId::new(run), revision, resolution)
         })
     }
 
@@ -702,8 +717,9 @@ impl Engine {
 
     /// Postpones a question until `until` (ms since the epoch).
     pub fn postpone(&self, question: &str, until: f64) -> Result<(), JsValue> {
+        let until = convert::whole(until, "a time")?;
         self.command("answer-refused", |core, now| {
-            core.postpone(now, &baton_core::QuestionId::new(question), until as u64)
+            core.postpone(now, &baton_core::QuestionId::new(question), until)
         })
     }
 
@@ -1530,6 +1546,7 @@ impl Participant {
     }
 }
 
+mod grants;
 mod page;
 mod persist;
 mod words;

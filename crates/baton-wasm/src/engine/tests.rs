@@ -705,3 +705,107 @@ async fn ag_10_kill_all_spans_every_engine_of_the_page_and_the_origins_tabs() {
         .call0(&other_tab)
         .unwrap();
 }
+
+fn reviewed_plan(engine: &Engine) -> String {
+    let request = serde_json::json!({
+        "intent": "Rename a card", "initiative": "user", "autonomy": "review",
+        "plan": [{"capability": "tasks.rename", "arguments": {"id": "a", "title": "Ship"}}]
+    });
+    engine
+        .delegate(js_sys::JSON::parse(&request.to_string()).unwrap())
+        .unwrap()
+}
+
+fn js(value: serde_json::Value) -> JsValue {
+    js_sys::JSON::parse(&value.to_string()).unwrap()
+}
+
+#[wasm_bindgen_test]
+async fn ag_7_and_ag_30_authorization_scope_and_standing_grants_from_js() {
+    let engine = open().await;
+    engine.register(manifest(), participant(&element().into(), 0, 0));
+    let run = reviewed_plan(&engine);
+    assert!(until(|| engine.review(&run).is_ok_and(|sheet| !sheet.is_null())).await);
+    let revision = engine.revision(&run).unwrap();
+    // Integers from JS are checked, never cast.
+    for bad in [revision + 0.5, -1.0, f64::NAN] {
+        let thrown = engine.authorize(&run, bad, JsValue::UNDEFINED).unwrap_err();
+        assert_eq!(
+            get(&thrown, "code").as_string().as_deref(),
+            Some("invalid-number")
+        );
+    }
+    let wrong = engine
+        .authorize(
+            &run,
+            revision,
+            js(serde_json::json!({"allowlist": ["rename"]})),
+        )
+        .unwrap_err();
+    assert_eq!(
+        get(&wrong, "code").as_string().as_deref(),
+        Some("invalid-authorization")
+    );
+    assert_eq!(
+        get(&wrong, "requirement").as_string().as_deref(),
+        Some("AG-7")
+    );
+    // Authorized, narrowed, and made to stand for a minute.
+    engine
+        .authorize(
+            &run,
+            revision,
+            js(serde_json::json!({"allowlist": ["tasks.rename"], "grant": {"ttlMs": 60_000}})),
+        )
+        .unwrap();
+    assert_eq!(returned(&engine, &run).await.as_deref(), Some("completed"));
+    let grants: Value = serde_wasm_bindgen::from_value(engine.grants().unwrap()).unwrap();
+    assert_eq!(grants.as_array().unwrap().len(), 1);
+    assert_eq!(grants[0]["scope"]["capability"], "rename");
+    assert_eq!(grants[0]["decision"], "allow");
+    assert_eq!(grants[0]["live"], true);
+    // While it stands, the same change needs no review.
+    let next = reviewed_plan(&engine);
+    assert_eq!(returned(&engine, &next).await.as_deref(), Some("completed"));
+    // Revoked, the next one is reviewed again.
+    let id = grants[0]["id"].as_f64().unwrap();
+    assert!(engine.revoke_grant(id).unwrap());
+    assert!(!engine.revoke_grant(id).unwrap(), "only once");
+    let third = reviewed_plan(&engine);
+    assert!(until(|| engine.review(&third).is_ok_and(|sheet| !sheet.is_null())).await);
+    engine.stop(&third).unwrap();
+    // A "never allow" grant refuses the call; a grant needs a real scope.
+    let denied = engine
+        .grant(js(
+            serde_json::json!({"participant": "tasks", "decision": "deny", "ttlMs": 60_000}),
+        ))
+        .unwrap();
+    assert_eq!(
+        get(&denied, "decision").as_string().as_deref(),
+        Some("deny")
+    );
+    let fourth = reviewed_plan(&engine);
+    assert_eq!(
+        returned(&engine, &fourth).await.as_deref(),
+        Some("completed")
+    );
+    let journal: Value = serde_wasm_bindgen::from_value(engine.journal(&fourth).unwrap()).unwrap();
+    assert!(journal
+        .as_array()
+        .unwrap()
+        .iter()
+        .any(|record| record["entry"]["refusal"]["code"] == "denied"));
+    let unknown = engine
+        .grant(js(
+            serde_json::json!({"participant": "nope", "decision": "allow", "ttlMs": 1}),
+        ))
+        .unwrap_err();
+    assert_eq!(
+        get(&unknown, "code").as_string().as_deref(),
+        Some("invalid-grant")
+    );
+    assert_eq!(
+        get(&unknown, "requirement").as_string().as_deref(),
+        Some("AG-30")
+    );
+}

@@ -459,7 +459,9 @@ async fn an_out_of_scope_call_escalates_and_resolve_escalation_allows_it() {
         get(&bad, "code").as_string().as_deref(),
         Some("invalid-resolution")
     );
-    engine.authorize(&run, revision).unwrap();
+    engine
+        .authorize(&run, revision, JsValue::UNDEFINED)
+        .unwrap();
     assert_eq!(returned(&engine, &run).await.as_deref(), Some("completed"));
     assert_eq!(get(&state_of(&board), "applied").as_f64(), Some(1.0));
 }

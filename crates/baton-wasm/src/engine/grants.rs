@@ -1,0 +1,87 @@
+//! Standing grants from JS (AG-30): "always allow X here for an hour" and
+//! "never allow X", each with a scope and a time to live, listed with
+//! whether it applies now, and revocable. The core keeps and applies them,
+//! re-gating each when its participant's capability set changes.
+
+use baton_core::{Decision, GrantScope};
+use serde::Deserialize;
+use wasm_bindgen::prelude::*;
+
+use super::{now, pump, to_js, Engine};
+use crate::convert;
+use crate::errors::error;
+
+/// A grant as JS asks for it.
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+struct GrantRequest {
+    /// The participant's manifest id.
+    participant: String,
+    /// One capability, or all of the participant's.
+    #[serde(default)]
+    capability: Option<String>,
+    /// `allow` or `deny`.
+    decision: Decision,
+    /// How long it stands, in milliseconds (required, AG-30).
+    ttl_ms: u64,
+}
+
+#[wasm_bindgen]
+impl Engine {
+    /// Gives a standing grant (AG-30): `{ participant, capability?,
+    /// decision: "allow" | "deny", ttlMs }`. Returns the grant. An `allow`
+    /// raises the person's choice for calls in scope, never above the
+    /// application's ceiling nor past any other rule; a `deny` refuses them
+    /// (deny overrides). It stops applying when it lapses or when the
+    /// participant's capability set changes.
+    pub fn grant(&self, request: JsValue) -> Result<JsValue, JsValue> {
+        let request: GrantRequest = serde_wasm_bindgen::from_value(request)
+            .map_err(|e| error("invalid-grant", &format!("AG-30: {e}")))?;
+        let scope = GrantScope {
+            participant: baton_core::ParticipantId::new(request.participant),
+            capability: request.capability,
+        };
+        let grant = {
+            let mut inner = self.inner.borrow_mut();
+            let grant = inner
+                .core
+                .grant(now(), scope, request.decision, request.ttl_ms)
+                .map_err(|refused| error("invalid-grant", &refused.to_string()))?;
+            inner.header_dirty = true;
+            grant
+        };
+        pump(&self.inner);
+        to_js(&grant)
+    }
+
+    /// Every grant, each with `live`: whether it applies now.
+    pub fn grants(&self) -> Result<JsValue, JsValue> {
+        let listed: Vec<serde_json::Value> = self
+            .inner
+            .borrow()
+            .core
+            .grants(now())
+            .into_iter()
+            .map(|(grant, live)| {
+                let mut value = serde_json::to_value(grant).unwrap_or_default();
+                value["live"] = serde_json::Value::Bool(live);
+                value
+            })
+            .collect();
+        to_js(&listed)
+    }
+
+    /// Revokes a grant; returns whether there was one with this id.
+    #[wasm_bindgen(js_name = revokeGrant)]
+    pub fn revoke_grant(&self, id: f64) -> Result<bool, JsValue> {
+        let id = convert::whole(id, "a grant id")?;
+        let revoked = {
+            let mut inner = self.inner.borrow_mut();
+            let revoked = inner.core.revoke_grant(id);
+            inner.header_dirty |= revoked;
+            revoked
+        };
+        pump(&self.inner);
+        Ok(revoked)
+    }
+}
