@@ -266,6 +266,7 @@ fn ag_6_escalation_is_non_terminal_typed_and_auto_returns() {
             Authorization {
                 allowlist: Some(vec![rename()]),
                 budget: None,
+                grant_ms: None,
             },
         )
         .unwrap();

@@ -226,6 +226,7 @@ impl Harness {
                     let authorization = Authorization {
                         allowlist: narrow.then(|| vec![rename()]),
                         budget: None,
+                        grant_ms: None,
                     };
                     let _ = self.engine.authorize(now, &run, revision, authorization);
                 }
