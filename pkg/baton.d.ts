@@ -18,33 +18,74 @@ export default function init(input?: InitInput | Promise<InitInput>): Promise<vo
 
 /** The stable codes of the errors Baton throws; each names what was refused. */
 export type BatonErrorCode =
+  /** `Engine.open` was given options it does not know or cannot use. */
   | "invalid-options"
-  | "invalid-manifest"
-  | "registration-refused"
-  | "invalid-delegation"
-  | "no-transport"
-  | "delegation-refused"
-  | "command-refused"
-  | "answer-refused"
-  | "unknown-run"
-  | "unknown-question"
-  | "invalid-schema"
-  | "invalid-value"
-  | "invalid-transport"
-  | "invalid-read"
-  | "invalid-resolution"
-  | "invalid-state"
-  | "invalid-number"
-  | "invalid-authorization"
-  | "invalid-grant"
-  | "transport-lost"
-  | "undo-refused"
-  | "session-in-use"
-  | "storage-failed"
-  | "closed"
-  | "internal"
+  /** Not running in a browser window with a document. */
   | "no-window"
-  | "no-document";
+  /** Another live engine drives this session. */
+  | "session-in-use"
+  /** Storage could not be opened. */
+  | "storage-failed"
+  /** The engine a handle belongs to is closed. */
+  | "closed"
+  /** Something that cannot happen did; a bug to report. */
+  | "internal"
+  /** A transport is not usable: no `openTurn`, another protocol (AG-45), a bad script. */
+  | "invalid-transport"
+  /** A capability was to be invoked through an acting party, and there is no transport (AG-50). */
+  | "no-transport"
+  /** The transport broke off. */
+  | "transport-lost"
+  /** A delegation request is not of the expected shape, or lacks its initiative (AG-2). */
+  | "invalid-delegation"
+  /** Delegation is disabled until `enable()` (AG-10). */
+  | "delegation-disabled"
+  /** The hourly quota of non-user runs is used up. */
+  | "quota-exceeded"
+  /** A budget over the engine's maximum, below what was used, or without deadlines. */
+  | "invalid-budget"
+  /** A fixed plan with no calls (AG-3). */
+  | "empty-plan"
+  /** Only a paused run (or one whose transport was lost) can be resumed (AG-11). */
+  | "not-resumable"
+  /** No run has this id. */
+  | "unknown-run"
+  /** The command does not apply in the run's state; terminal states never reopen. */
+  | "illegal-transition"
+  /** The run changed since the person saw it: look again, then decide. */
+  | "stale-revision"
+  /** The concrete change is still being rendered; it must be seen first (AG-31). */
+  | "preview-pending"
+  /** The run cannot be undone (still active, rolled back, or undone already). */
+  | "not-undoable"
+  /** The escalation is a question: answer, decline, dismiss or postpone it (AG-41). */
+  | "answer-required"
+  /** An authorization's options are not of the expected shape (AG-7). */
+  | "invalid-authorization"
+  /** A standing grant was refused: no time to live, or no such scope (AG-30). */
+  | "invalid-grant"
+  /** A resolution is not one of allow, deny, review, return. */
+  | "invalid-resolution"
+  /** No question has this id (AG-41). */
+  | "unknown-question"
+  /** The answer names another request digest than the question was asked with (AG-41). */
+  | "digest-mismatch"
+  /** The answer does not satisfy the question's schema, or is not text (AG-41). */
+  | "invalid-answer"
+  /** The question expired (AG-41). */
+  | "question-expired"
+  /** The question was already closed another way, or answered differently (AG-41). */
+  | "question-closed"
+  /** A read that is not declared, or on an unmounted participant (AG-27). */
+  | "invalid-read"
+  /** The to-agent state or its patch is not usable (AG-47). */
+  | "invalid-state"
+  /** A JSON Schema that cannot be compiled (AG-15). */
+  | "invalid-schema"
+  /** A value that is not JSON. */
+  | "invalid-value"
+  /** A number that must be whole is not (a revision, a time, an id). */
+  | "invalid-number";
 
 /** A requirement of the Delegation Contract, e.g. `AG-50`. */
 export type Requirement = `AG-${number}`;

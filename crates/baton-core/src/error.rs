@@ -134,7 +134,7 @@ pub enum CommandError {
     #[error("{0}")]
     Grant(#[from] crate::grants::GrantError),
     /// The escalation is a question; it is resolved by answering it.
-    #[error("AG-23: run {run} waits for an answer to its question, not for a resolution")]
+    #[error("AG-41: run {run} waits for an answer to its question, not for a resolution")]
     AnswerRequired {
         /// The run.
         run: RunId,
@@ -179,4 +179,96 @@ pub enum MutationRefused {
         /// The reference, as text.
         actor: String,
     },
+}
+
+// ----- the requirement each refusal enforces --------------------------------
+//
+// Hosts hand errors to people and programs: the requirement of the Delegation
+// Contract an error enforces is carried as data, so nobody parses it back out
+// of a message.
+
+impl DelegateError {
+    /// The requirement this refusal enforces, if any (`"AG-2"`).
+    pub fn requirement(&self) -> Option<&'static str> {
+        match self {
+            DelegateError::Disabled => Some("AG-10"),
+            DelegateError::EmptyPlan => Some("AG-3"),
+            DelegateError::NotResumable { .. } => Some("AG-11"),
+            DelegateError::MissingInitiative => Some("AG-2"),
+            DelegateError::QuotaExceeded { .. }
+            | DelegateError::InvalidBudget(_)
+            | DelegateError::UnknownRun(_)
+            | DelegateError::InvalidRequest(_) => None,
+        }
+    }
+}
+
+impl CommandError {
+    /// The requirement this refusal enforces, if any (`"AG-31"`).
+    pub fn requirement(&self) -> Option<&'static str> {
+        match self {
+            CommandError::PreviewPending { .. } => Some("AG-31"),
+            CommandError::InvalidAuthorization(_) => Some("AG-7"),
+            CommandError::Grant(_) => Some("AG-30"),
+            CommandError::AnswerRequired { .. } => Some("AG-41"),
+            CommandError::StaleRevision { .. }
+            | CommandError::UnknownRun(_)
+            | CommandError::IllegalTransition { .. }
+            | CommandError::InvalidBudget(_)
+            | CommandError::NotUndoable { .. } => None,
+        }
+    }
+}
+
+impl crate::questions::AnswerError {
+    /// The requirement this refusal enforces: every answer rule is AG-41's.
+    pub fn requirement(&self) -> Option<&'static str> {
+        Some("AG-41")
+    }
+}
+
+impl crate::grants::GrantError {
+    /// The requirement this refusal enforces: AG-30.
+    pub fn requirement(&self) -> Option<&'static str> {
+        Some("AG-30")
+    }
+}
+
+impl PublishError {
+    /// The requirement this refusal enforces: AG-27.
+    pub fn requirement(&self) -> Option<&'static str> {
+        Some("AG-27")
+    }
+}
+
+impl AgentStateError {
+    /// The requirement this refusal enforces: AG-47.
+    pub fn requirement(&self) -> Option<&'static str> {
+        Some("AG-47")
+    }
+}
+
+impl crate::protocol::ProtocolError {
+    /// The requirement this refusal enforces: AG-45.
+    pub fn requirement(&self) -> Option<&'static str> {
+        Some("AG-45")
+    }
+}
+
+impl crate::protocol::ScriptError {
+    /// The requirement this refusal enforces, if any: a script that speaks
+    /// another protocol breaks AG-45.
+    pub fn requirement(&self) -> Option<&'static str> {
+        match self {
+            crate::protocol::ScriptError::Protocol(_) => Some("AG-45"),
+            _ => None,
+        }
+    }
+}
+
+impl crate::schema::SchemaError {
+    /// The requirement this refusal enforces: schemas are AG-15's.
+    pub fn requirement(&self) -> Option<&'static str> {
+        Some("AG-15")
+    }
 }

@@ -3,7 +3,7 @@
 
 use wasm_bindgen::prelude::*;
 
-use crate::errors::error;
+use crate::errors::{error, Code};
 
 /// The largest integer a JS number holds exactly.
 const MAX_SAFE_INTEGER: f64 = 9_007_199_254_740_991.0;
@@ -17,7 +17,7 @@ pub(crate) fn whole(value: f64, what: &str) -> Result<u64, JsValue> {
         Ok(value as u64)
     } else {
         Err(error(
-            "invalid-number",
+            Code::InvalidNumber,
             &format!("{what} must be a whole number from 0 to 2^53 − 1, not {value}"),
         ))
     }
@@ -29,7 +29,7 @@ pub(crate) fn json(value: JsValue, what: &str) -> Result<serde_json::Value, JsVa
         return Ok(serde_json::Value::Null);
     }
     serde_wasm_bindgen::from_value(value)
-        .map_err(|e| error("invalid-value", &format!("{what} is not JSON: {e}")))
+        .map_err(|e| error(Code::InvalidValue, &format!("{what} is not JSON: {e}")))
 }
 
 #[cfg(test)]

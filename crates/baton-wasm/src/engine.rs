@@ -22,7 +22,7 @@ use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::{spawn_local, JsFuture};
 
 use crate::convert;
-use crate::errors::error;
+use crate::errors::{error, error_for, refused, Code, Coded};
 use crate::live_region::LiveRegion;
 use crate::transport::{TurnHost, TurnSink};
 
@@ -65,11 +65,10 @@ const OBJECT_OPTIONS: [&str; 2] = ["liveRegionParent", "transport"];
 /// A transport must declare the protocol it speaks (AG-45) and open turns.
 fn check_transport(transport: &JsValue) -> Result<(), JsValue> {
     let declared = get(transport, "protocolVersion").as_string();
-    baton_core::check_version(declared.as_deref())
-        .map_err(|refused| error("invalid-transport", &refused.to_string()))?;
+    baton_core::check_version(declared.as_deref()).map_err(|refusal| refused(&refusal))?;
     if !get(transport, "openTurn").is_function() {
         return Err(error(
-            "invalid-transport",
+            Code::InvalidTransport,
             "a transport needs an `openTurn(request, sink, signal)` method",
         ));
     }
@@ -127,7 +126,7 @@ fn now() -> u64 {
 }
 
 fn window() -> Result<web_sys::Window, JsValue> {
-    web_sys::window().ok_or_else(|| error("no-window", "Baton runs in a browser window"))
+    web_sys::window().ok_or_else(|| error(Code::NoWindow, "Baton runs in a browser window"))
 }
 
 fn get(object: &JsValue, key: &str) -> JsValue {
@@ -219,13 +218,13 @@ impl Engine {
                 js_sys::Reflect::delete_property(&copy, &key.into())?;
             }
             serde_wasm_bindgen::from_value(copy.into())
-                .map_err(|e| error("invalid-options", &e.to_string()))?
+                .map_err(|e| error(Code::InvalidOptions, &e.to_string()))?
         } else {
             OpenOptions::default()
         };
         let document = window()?
             .document()
-            .ok_or_else(|| error("no-document", "Baton needs a document for its live region"))?;
+            .ok_or_else(|| error(Code::NoWindow, "Baton needs a document for its live region"))?;
         let region = LiveRegion::attach(&document, parent.as_ref())?;
         let crypto = window()?.crypto()?;
         let mut key = [0u8; 32];
@@ -304,7 +303,7 @@ impl Engine {
             let records = store
                 .journal(&run)
                 .await
-                .map_err(|cause| error("storage-failed", &cause))?;
+                .map_err(|cause| error(Code::StorageFailed, &cause))?;
             let array = js_sys::Array::new();
             for text in records {
                 array.push(&js_sys::JSON::parse(&text)?);
@@ -390,19 +389,17 @@ impl Engine {
     /// `BatonError` with code `no-transport` (AG-50).
     pub fn delegate(&self, request: JsValue) -> Result<String, JsValue> {
         let request: Value = serde_wasm_bindgen::from_value(request)
-            .map_err(|e| error("invalid-delegation", &e.to_string()))?;
-        let delegation = Delegation::from_json(request)
-            .map_err(|refused| error("invalid-delegation", &refused.to_string()))?;
+            .map_err(|e| error(Code::InvalidDelegation, &e.to_string()))?;
+        let delegation = Delegation::from_json(request).map_err(|refusal| refused(&refusal))?;
         if delegation.plan.is_none() && self.inner.borrow().transport.is_none() {
-            return Err(error(
-                "no-transport",
+            return Err(error_for(
+                Code::NoTransport,
+                "AG-50",
                 "AG-50: no transport is configured, so no acting party can be reached; participants keep working without one",
             ));
         }
-        self.command("delegation-refused", |core, now| {
-            core.delegate(now, delegation)
-        })
-        .map(|run| run.to_string())
+        self.command(|core, now| core.delegate(now, delegation))
+            .map(|run| run.to_string())
     }
 
     /// Authorizes a reviewed plan at the revision the person saw (AG-7,
@@ -415,13 +412,10 @@ impl Engine {
         let authorization = if options.is_null() {
             baton_core::Authorization::default()
         } else {
-            baton_core::Authorization::from_json(options)
-                .map_err(|refused| error("invalid-authorization", &refused.to_string()))?
+            baton_core::Authorization::from_json(options).map_err(|refusal| refused(&refusal))?
         };
         let granted = authorization.grant_ms.is_some();
-        self.command("command-refused", |core, now| {
-            core.authorize(now, &RunId::new(run), revision, authorization)
-        })?;
+        self.command(|core, now| core.authorize(now, &RunId::new(run), revision, authorization))?;
         if granted {
             self.inner.borrow_mut().header_dirty = true;
             pump(&self.inner);
@@ -431,16 +425,12 @@ impl Engine {
 
     /// The person takes control back: the run returns `aborted` (AG-9).
     pub fn stop(&self, run: &str) -> Result<(), JsValue> {
-        self.command("command-refused", |core, now| {
-            core.stop(now, &RunId::new(run))
-        })
+        self.command(|core, now| core.stop(now, &RunId::new(run)))
     }
 
     /// Pauses a run: it returns, and a chained run can resume it (AG-11).
     pub fn pause(&self, run: &str) -> Result<(), JsValue> {
-        self.command("command-refused", |core, now| {
-            core.pause(now, &RunId::new(run))
-        })
+        self.command(|core, now| core.pause(now, &RunId::new(run)))
     }
 
     /// Resumes a run that was paused, or whose transport was lost with
@@ -453,13 +443,11 @@ impl Engine {
         } else {
             Some(
                 serde_wasm_bindgen::from_value::<baton_core::Budget>(budget)
-                    .map_err(|e| error("invalid-delegation", &e.to_string()))?,
+                    .map_err(|e| error(Code::InvalidDelegation, &e.to_string()))?,
             )
         };
-        self.command("delegation-refused", |core, now| {
-            core.resume(now, &RunId::new(run), budget)
-        })
-        .map(|id| id.to_string())
+        self.command(|core, now| core.resume(now, &RunId::new(run), budget))
+            .map(|id| id.to_string())
     }
 
     /// The global kill (AG-10): every active run of every engine in the
@@ -557,9 +545,7 @@ impl Engine {
     pub fn reject(&self, run: &str, revision: f64, note: Option<String>) -> Result<(), JsValue> {
         let note = note.unwrap_or_default();
         let revision = convert::whole(revision, "a revision")?;
-        self.command("command-refused", |core, now| {
-            core.reject(now, &RunId::new(run), revision, &note)
-        })
+        self.command(|core, now| core.reject(now, &RunId::new(run), revision, &note))
     }
 
     /// Answers a question (AG-41): bound to its id and request digest,
@@ -571,14 +557,20 @@ impl Engine {
         answer: JsValue,
     ) -> Result<JsValue, JsValue> {
         let digest = baton_core::Digest::from_hex(digest).ok_or_else(|| {
-            error(
-                "answer-refused",
+            error_for(
+                Code::DigestMismatch,
+                "AG-41",
                 "AG-41: the request digest is not 64 hex digits",
             )
         })?;
-        let answer: Value = serde_wasm_bindgen::from_value(answer)
-            .map_err(|e| error("answer-refused", &e.to_string()))?;
-        let acceptance = self.command("answer-refused", |core, now| {
+        let answer: Value = serde_wasm_bindgen::from_value(answer).map_err(|e| {
+            error_for(
+                Code::InvalidAnswer,
+                "AG-41",
+                &format!("AG-41: the answer is not JSON: {e}"),
+            )
+        })?;
+        let acceptance = self.command(|core, now| {
             core.answer(now, &baton_core::QuestionId::new(question), &digest, answer)
         })?;
         to_js(&acceptance)
@@ -586,17 +578,13 @@ impl Engine {
 
     /// Declines a question; the run goes on without the answer.
     pub fn decline(&self, question: &str) -> Result<(), JsValue> {
-        self.command("answer-refused", |core, now| {
-            core.decline(now, &baton_core::QuestionId::new(question))
-        })
+        self.command(|core, now| core.decline(now, &baton_core::QuestionId::new(question)))
     }
 
     /// Dismisses a question: the person chose not to deal with it; the run
     /// goes on as if it had been declined, and the surface stops showing it.
     pub fn dismiss(&self, question: &str) -> Result<(), JsValue> {
-        self.command("answer-refused", |core, now| {
-            core.dismiss(now, &baton_core::QuestionId::new(question))
-        })
+        self.command(|core, now| core.dismiss(now, &baton_core::QuestionId::new(question)))
     }
 
     /// Resolves an escalation at the revision the person saw: `"allow"`,
@@ -609,14 +597,14 @@ impl Engine {
         resolution: JsValue,
     ) -> Result<(), JsValue> {
         let revision = convert::whole(revision, "a revision")?;
-        let invalid = |e: &dyn std::fmt::Display| error("invalid-resolution", &e.to_string());
+        let invalid = |e: &dyn std::fmt::Display| error(Code::InvalidResolution, &e.to_string());
         let value = match resolution.as_string() {
             Some(kind) => serde_json::json!({ "kind": kind }),
             None => serde_wasm_bindgen::from_value(resolution).map_err(|e| invalid(&e))?,
         };
         let resolution: baton_core::Resolution =
             serde_json::from_value(value).map_err(|e| invalid(&e))?;
-        self.command("command-refused", |core, now| {
+        self.command(|core, now| {
             core.resolve_escalation(now, &RunId::new(run), revision, resolution)
         })
     }
@@ -628,7 +616,7 @@ impl Engine {
     pub fn set_agent_state(&self, state: JsValue) -> Result<(), JsValue> {
         let state: Value = serde_wasm_bindgen::from_value(state).map_err(|e| {
             error(
-                "invalid-state",
+                Code::InvalidState,
                 &format!("AG-47: the state is not JSON: {e}"),
             )
         })?;
@@ -643,7 +631,7 @@ impl Engine {
     pub fn patch_agent_state(&self, patch: JsValue) -> Result<(), JsValue> {
         let patch: Value = serde_wasm_bindgen::from_value(patch).map_err(|e| {
             error(
-                "invalid-state",
+                Code::InvalidState,
                 &format!("AG-47: the patch is not JSON: {e}"),
             )
         })?;
@@ -651,7 +639,7 @@ impl Engine {
             .borrow_mut()
             .core
             .patch_agent_state(&patch)
-            .map_err(|refused| error("invalid-state", &refused.to_string()))
+            .map_err(|refusal| refused(&refusal))
     }
 
     /// The `to-agent` state the next turn carries.
@@ -690,7 +678,7 @@ impl Engine {
         pump(&self.inner);
         started
             .map(|_| promise)
-            .map_err(|refused| error("undo-refused", &refused.to_string()))
+            .map_err(|refusal| refused(&refusal))
     }
 
     /// The revision of a run, for commands fenced by it.
@@ -718,9 +706,7 @@ impl Engine {
     /// Postpones a question until `until` (ms since the epoch).
     pub fn postpone(&self, question: &str, until: f64) -> Result<(), JsValue> {
         let until = convert::whole(until, "a time")?;
-        self.command("answer-refused", |core, now| {
-            core.postpone(now, &baton_core::QuestionId::new(question), until)
-        })
+        self.command(|core, now| core.postpone(now, &baton_core::QuestionId::new(question), until))
     }
 
     /// A run's journal records, oldest first.
@@ -802,15 +788,15 @@ impl Drop for Inner {
 
 impl Engine {
     /// Runs a command on the core at the current time, carries out what it
-    /// caused (one step), and turns a refusal into a `BatonError` with `code`.
-    fn command<T, E: std::fmt::Display>(
+    /// caused (one step), and turns a refusal into a `BatonError` with its
+    /// code and requirement.
+    fn command<T, E: Coded>(
         &self,
-        code: &str,
         body: impl FnOnce(&mut baton_core::Engine, u64) -> Result<T, E>,
     ) -> Result<T, JsValue> {
         let result = body(&mut self.inner.borrow_mut().core, now());
         pump(&self.inner);
-        result.map_err(|refused| error(code, &refused.to_string()))
+        result.map_err(|refusal| refused(&refusal))
     }
 
     /// Reads one run, or throws `unknown-run`.
@@ -824,7 +810,7 @@ impl Engine {
             .core
             .run(&RunId::new(run))
             .map(read)
-            .ok_or_else(|| error("unknown-run", &format!("unknown run {run}")))
+            .ok_or_else(|| error(Code::UnknownRun, &format!("unknown run {run}")))
     }
 
     /// Disables or enables delegation; the header changes without a record.
@@ -899,7 +885,7 @@ impl Engine {
 fn to_js<T: serde::Serialize>(value: &T) -> Result<JsValue, JsValue> {
     value
         .serialize(&serde_wasm_bindgen::Serializer::json_compatible())
-        .map_err(|e| error("internal", &e.to_string()))
+        .map_err(|e| error(Code::Internal, &e.to_string()))
 }
 
 /// Reports a refused registration once: an event for subscribers now and
@@ -1489,7 +1475,7 @@ impl Participant {
     /// behaviour's `read(name)` when the turn opens.
     pub fn publish(&self, read: &str, stamp: JsValue) -> Result<(), JsValue> {
         let stamp: PublishedStamp = serde_wasm_bindgen::from_value(stamp)
-            .map_err(|e| error("invalid-read", &e.to_string()))?;
+            .map_err(|e| error(Code::InvalidRead, &e.to_string()))?;
         if !self.problems.is_empty() {
             return Ok(());
         }
@@ -1506,7 +1492,7 @@ impl Participant {
                 // The core keeps the least trusted of this and the declared origin.
                 origin: stamp.origin.unwrap_or(baton_core::Origin::Author),
             });
-        published.map_err(|refused| error("invalid-read", &refused.to_string()))?;
+        published.map_err(|refusal| refused(&refusal))?;
         pump(&engine);
         Ok(())
     }
@@ -1539,7 +1525,7 @@ impl Participant {
     fn engine(&self) -> Result<Rc<RefCell<Inner>>, JsValue> {
         self.engine.upgrade().ok_or_else(|| {
             error(
-                "closed",
+                Code::Closed,
                 "the engine this participant was registered with is closed",
             )
         })

@@ -1,6 +1,14 @@
 //! Errors thrown to JS: always an `Error` subclass (`BatonError`) with a
-//! stable `code` and, where a requirement is enforced, its `requirement`.
+//! stable `code` from one enum ([`Code`]) — one code per refusal a UI would
+//! treat differently — and, where a requirement of the Delegation Contract
+//! is enforced, its `requirement`, carried from the core as data.
 
+use std::fmt::Display;
+
+use baton_core::{
+    AgentStateError, CommandError, DelegateError, GrantError, ProtocolError, PublishError,
+    SchemaError, ScriptError,
+};
 use wasm_bindgen::prelude::*;
 
 #[wasm_bindgen(inline_js = "
@@ -33,18 +41,210 @@ pub fn error_class() -> JsValue {
     baton_error_class()
 }
 
-/// A JS `BatonError` with a stable code. The requirement is taken from the
-/// message when it leads with one (`AG-16: …`), as every core error that
-/// enforces a requirement does.
-pub(crate) fn error(code: &str, message: &str) -> JsValue {
-    make_error(code, message, requirement_of(message))
+/// Every code a `BatonError` may carry, as the package's types list them
+/// (`BatonErrorCode`); the package tests check the two agree.
+#[wasm_bindgen(js_name = errorCodes)]
+pub fn error_codes() -> Vec<String> {
+    Code::ALL
+        .iter()
+        .map(|code| code.as_str().to_owned())
+        .collect()
 }
 
-/// The `AG-n` a message leads with, if any.
-pub(crate) fn requirement_of(message: &str) -> Option<String> {
-    let head = message.split(':').next()?;
-    let number = head.strip_prefix("AG-")?;
-    (!number.is_empty() && number.chars().all(|c| c.is_ascii_digit())).then(|| head.to_owned())
+macro_rules! codes {
+    ($($(#[$doc:meta])* $variant:ident => $text:literal,)*) => {
+        /// The stable code of a `BatonError`.
+        #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+        pub enum Code {
+            $($(#[$doc])* $variant,)*
+        }
+
+        impl Code {
+            /// Every code, in declaration order.
+            pub const ALL: &'static [Code] = &[$(Code::$variant,)*];
+
+            /// The code as JS sees it.
+            pub fn as_str(self) -> &'static str {
+                match self {
+                    $(Code::$variant => $text,)*
+                }
+            }
+        }
+    };
+}
+
+codes! {
+    /// `Engine.open` was given options it does not know or cannot use.
+    InvalidOptions => "invalid-options",
+    /// Not running in a browser window with a document.
+    NoWindow => "no-window",
+    /// Another live engine drives this session.
+    SessionInUse => "session-in-use",
+    /// Storage could not be opened.
+    StorageFailed => "storage-failed",
+    /// The engine a handle belongs to is closed.
+    Closed => "closed",
+    /// Something that cannot happen did; a bug to report.
+    Internal => "internal",
+    /// A transport is not usable: no `openTurn`, another protocol (AG-45), a bad script.
+    InvalidTransport => "invalid-transport",
+    /// A capability was to be invoked through an acting party, and there is no transport (AG-50).
+    NoTransport => "no-transport",
+    /// The transport broke off.
+    TransportLost => "transport-lost",
+    /// A delegation request is not of the expected shape, or lacks its initiative (AG-2).
+    InvalidDelegation => "invalid-delegation",
+    /// Delegation is disabled until `enable()` (AG-10).
+    DelegationDisabled => "delegation-disabled",
+    /// The hourly quota of non-user runs is used up.
+    QuotaExceeded => "quota-exceeded",
+    /// A budget over the engine's maximum, below what was used, or without deadlines.
+    InvalidBudget => "invalid-budget",
+    /// A fixed plan with no calls (AG-3).
+    EmptyPlan => "empty-plan",
+    /// Only a paused run (or one whose transport was lost) can be resumed (AG-11).
+    NotResumable => "not-resumable",
+    /// No run has this id.
+    UnknownRun => "unknown-run",
+    /// The command does not apply in the run's state; terminal states never reopen.
+    IllegalTransition => "illegal-transition",
+    /// The run changed since the person saw it: look again, then decide.
+    StaleRevision => "stale-revision",
+    /// The concrete change is still being rendered; it must be seen first (AG-31).
+    PreviewPending => "preview-pending",
+    /// The run cannot be undone (still active, rolled back, or undone already).
+    NotUndoable => "not-undoable",
+    /// The escalation is a question: answer, decline, dismiss or postpone it (AG-41).
+    AnswerRequired => "answer-required",
+    /// An authorization's options are not of the expected shape (AG-7).
+    InvalidAuthorization => "invalid-authorization",
+    /// A standing grant was refused: no time to live, or no such scope (AG-30).
+    InvalidGrant => "invalid-grant",
+    /// A resolution is not one of allow, deny, review, return.
+    InvalidResolution => "invalid-resolution",
+    /// No question has this id (AG-41).
+    UnknownQuestion => "unknown-question",
+    /// The answer names another request digest than the question was asked with (AG-41).
+    DigestMismatch => "digest-mismatch",
+    /// The answer does not satisfy the question's schema, or is not text (AG-41).
+    InvalidAnswer => "invalid-answer",
+    /// The question expired (AG-41).
+    QuestionExpired => "question-expired",
+    /// The question was already closed another way, or answered differently (AG-41).
+    QuestionClosed => "question-closed",
+    /// A read that is not declared, or on an unmounted participant (AG-27).
+    InvalidRead => "invalid-read",
+    /// The to-agent state or its patch is not usable (AG-47).
+    InvalidState => "invalid-state",
+    /// A JSON Schema that cannot be compiled (AG-15).
+    InvalidSchema => "invalid-schema",
+    /// A value that is not JSON.
+    InvalidValue => "invalid-value",
+    /// A number that must be whole is not (a revision, a time, an id).
+    InvalidNumber => "invalid-number",
+}
+
+/// An error that knows its code and the requirement it enforces.
+pub(crate) trait Coded: Display {
+    /// Its code.
+    fn code(&self) -> Code;
+    /// The requirement it enforces, from the core.
+    fn requirement(&self) -> Option<&'static str>;
+}
+
+/// A JS `BatonError` for an error of the engine.
+pub(crate) fn refused(refusal: &impl Coded) -> JsValue {
+    make_error(
+        refusal.code().as_str(),
+        &refusal.to_string(),
+        refusal.requirement().map(str::to_owned),
+    )
+}
+
+/// A JS `BatonError` raised by the adapter itself.
+pub(crate) fn error(code: Code, message: &str) -> JsValue {
+    make_error(code.as_str(), message, None)
+}
+
+/// A JS `BatonError` raised by the adapter for a requirement it enforces.
+pub(crate) fn error_for(code: Code, requirement: &'static str, message: &str) -> JsValue {
+    make_error(code.as_str(), message, Some(requirement.to_owned()))
+}
+
+impl Coded for DelegateError {
+    fn code(&self) -> Code {
+        match self {
+            DelegateError::Disabled => Code::DelegationDisabled,
+            DelegateError::QuotaExceeded { .. } => Code::QuotaExceeded,
+            DelegateError::InvalidBudget(_) => Code::InvalidBudget,
+            DelegateError::EmptyPlan => Code::EmptyPlan,
+            DelegateError::NotResumable { .. } => Code::NotResumable,
+            DelegateError::UnknownRun(_) => Code::UnknownRun,
+            _ => Code::InvalidDelegation,
+        }
+    }
+    fn requirement(&self) -> Option<&'static str> {
+        DelegateError::requirement(self)
+    }
+}
+
+impl Coded for CommandError {
+    fn code(&self) -> Code {
+        match self {
+            CommandError::UnknownRun(_) => Code::UnknownRun,
+            CommandError::IllegalTransition { .. } => Code::IllegalTransition,
+            CommandError::StaleRevision { .. } => Code::StaleRevision,
+            CommandError::InvalidBudget(_) => Code::InvalidBudget,
+            CommandError::PreviewPending { .. } => Code::PreviewPending,
+            CommandError::NotUndoable { .. } => Code::NotUndoable,
+            CommandError::InvalidAuthorization(_) => Code::InvalidAuthorization,
+            CommandError::Grant(_) => Code::InvalidGrant,
+            CommandError::AnswerRequired { .. } => Code::AnswerRequired,
+            _ => Code::IllegalTransition,
+        }
+    }
+    fn requirement(&self) -> Option<&'static str> {
+        CommandError::requirement(self)
+    }
+}
+
+impl Coded for baton_core::AnswerError {
+    fn code(&self) -> Code {
+        use baton_core::AnswerError;
+        match self {
+            AnswerError::UnknownQuestion(_) => Code::UnknownQuestion,
+            AnswerError::DigestMismatch { .. } => Code::DigestMismatch,
+            AnswerError::Schema { .. } | AnswerError::NotText => Code::InvalidAnswer,
+            AnswerError::Expired(_) => Code::QuestionExpired,
+            _ => Code::QuestionClosed,
+        }
+    }
+    fn requirement(&self) -> Option<&'static str> {
+        baton_core::AnswerError::requirement(self)
+    }
+}
+
+/// Each error type that always maps to one code.
+macro_rules! one_code {
+    ($($error:ty => $code:ident,)*) => {$(
+        impl Coded for $error {
+            fn code(&self) -> Code {
+                Code::$code
+            }
+            fn requirement(&self) -> Option<&'static str> {
+                <$error>::requirement(self)
+            }
+        }
+    )*};
+}
+
+one_code! {
+    GrantError => InvalidGrant,
+    PublishError => InvalidRead,
+    AgentStateError => InvalidState,
+    ProtocolError => InvalidTransport,
+    ScriptError => InvalidTransport,
+    SchemaError => InvalidSchema,
 }
 
 #[cfg(test)]
@@ -54,30 +254,48 @@ mod tests {
 
     wasm_bindgen_test_configure!(run_in_browser);
 
-    #[wasm_bindgen_test]
-    fn errors_are_error_subclasses_with_a_code_and_a_requirement() {
-        let thrown = error(
-            "invalid-arguments",
-            "AG-16: argument `title` is 5002 bytes, over its limit of 200",
-        );
-        assert!(thrown.is_instance_of::<js_sys::Error>());
-        let code = js_sys::Reflect::get(&thrown, &"code".into()).unwrap();
-        let requirement = js_sys::Reflect::get(&thrown, &"requirement".into()).unwrap();
-        assert_eq!(code.as_string().as_deref(), Some("invalid-arguments"));
-        assert_eq!(requirement.as_string().as_deref(), Some("AG-16"));
-        let plain = error("unknown-run", "unknown run s/r9");
-        assert!(js_sys::Reflect::get(&plain, &"requirement".into())
-            .unwrap()
-            .is_undefined());
+    fn get(value: &JsValue, key: &str) -> JsValue {
+        js_sys::Reflect::get(value, &key.into()).unwrap()
     }
 
     #[wasm_bindgen_test]
-    fn requirements_are_read_only_from_a_leading_tag() {
+    fn errors_are_error_subclasses_with_a_code_and_the_cores_requirement() {
+        let thrown = refused(&DelegateError::MissingInitiative);
+        assert!(thrown.is_instance_of::<js_sys::Error>());
         assert_eq!(
-            requirement_of("AG-45: the transport speaks x"),
-            Some("AG-45".into())
+            get(&thrown, "code").as_string().as_deref(),
+            Some("invalid-delegation")
         );
-        assert_eq!(requirement_of("AG-: x"), None);
-        assert_eq!(requirement_of("see AG-16: x"), None);
+        assert_eq!(
+            get(&thrown, "requirement").as_string().as_deref(),
+            Some("AG-2")
+        );
+        let plain = error(Code::UnknownRun, "unknown run s/r9");
+        assert!(get(&plain, "requirement").is_undefined());
+        // The requirement is data, never read out of the message.
+        let odd = error(
+            Code::InvalidValue,
+            "AG-16: looks like a requirement, is not one",
+        );
+        assert!(get(&odd, "requirement").is_undefined());
+    }
+
+    #[wasm_bindgen_test]
+    fn a_ui_can_tell_refusals_apart() {
+        let stale = CommandError::StaleRevision {
+            run: baton_core::RunId::new("s/r1"),
+            expected: 1,
+            actual: 2,
+        };
+        let illegal = CommandError::IllegalTransition {
+            run: baton_core::RunId::new("s/r1"),
+            state: baton_core::StateName::Acting,
+            command: "authorize",
+        };
+        assert_eq!(stale.code(), Code::StaleRevision);
+        assert_eq!(illegal.code(), Code::IllegalTransition);
+        let codes = error_codes();
+        let unique: std::collections::BTreeSet<&String> = codes.iter().collect();
+        assert_eq!(unique.len(), codes.len(), "no code twice");
     }
 }

@@ -3,7 +3,7 @@
 
 use wasm_bindgen::prelude::*;
 
-use crate::errors::error;
+use crate::errors::{error, refused, Code};
 
 /// A compiled JSON Schema 2020-12.
 #[wasm_bindgen]
@@ -23,14 +23,14 @@ impl Schema {
                 .as_string()
                 .ok_or_else(|| {
                     error(
-                        "invalid-schema",
+                        Code::InvalidSchema,
                         "the schema is neither JSON text nor an object",
                     )
                 })?,
         };
         baton_core::Schema::compile_str(&text)
             .map(|inner| Schema { inner })
-            .map_err(|refused| error("invalid-schema", &refused.to_string()))
+            .map_err(|refusal| refused(&refusal))
     }
 
     /// Validates a value: `{ valid, errors: [{ instancePath, keyword, message }] }`.
@@ -38,12 +38,12 @@ impl Schema {
     pub fn validate(&self, value: JsValue) -> Result<JsValue, JsValue> {
         let text = js_sys::JSON::stringify(&value)?
             .as_string()
-            .ok_or_else(|| error("invalid-value", "the value cannot be written as JSON"))?;
+            .ok_or_else(|| error(Code::InvalidValue, "the value cannot be written as JSON"))?;
         let value: serde_json::Value =
-            serde_json::from_str(&text).map_err(|e| error("invalid-value", &e.to_string()))?;
+            serde_json::from_str(&text).map_err(|e| error(Code::InvalidValue, &e.to_string()))?;
         let result = self.inner.validate(&value);
         serde::Serialize::serialize(&result, &serde_wasm_bindgen::Serializer::json_compatible())
-            .map_err(|e| error("internal", &e.to_string()))
+            .map_err(|e| error(Code::Internal, &e.to_string()))
     }
 
     /// The digest of the schema's canonical JSON (equal schemas share it).

@@ -25,7 +25,7 @@ use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::JsFuture;
 
-use crate::errors::error;
+use crate::errors::{error, refused, Code};
 
 /// Where a turn's verified traffic goes: the engine that opened the turn.
 pub(crate) trait TurnHost {
@@ -182,7 +182,7 @@ impl TurnSink {
 
 fn request_of(request: JsValue) -> Result<TurnRequest, JsValue> {
     serde_wasm_bindgen::from_value(request)
-        .map_err(|e| error("invalid-transport", &format!("not a turn request: {e}")))
+        .map_err(|e| error(Code::InvalidTransport, &format!("not a turn request: {e}")))
 }
 
 /// A scripted acting party: it plays a `baton/1` script, one entry per turn
@@ -206,8 +206,7 @@ impl ScriptedTransport {
                 .as_string()
                 .unwrap_or_default(),
         };
-        let script =
-            Script::parse(&text).map_err(|e| error("invalid-transport", &e.to_string()))?;
+        let script = Script::parse(&text).map_err(|refusal| refused(&refusal))?;
         Ok(ScriptedTransport {
             script: Rc::new(script),
             played: Rc::default(),
@@ -288,7 +287,7 @@ impl AgUiTransport {
     #[wasm_bindgen(constructor)]
     pub fn new(options: JsValue) -> Result<AgUiTransport, JsValue> {
         let options: AgUiOptions = serde_wasm_bindgen::from_value(options)
-            .map_err(|e| error("invalid-transport", &e.to_string()))?;
+            .map_err(|e| error(Code::InvalidTransport, &e.to_string()))?;
         Ok(AgUiTransport {
             options: Rc::new(options),
             threads: Rc::default(),
@@ -340,7 +339,7 @@ impl AgUiTransport {
                     sink.deliver(vec![Verified::Inbound(Inbound::TurnFailed { message })]);
                     Ok(JsValue::UNDEFINED)
                 }
-                Err(Failure::Lost(message)) => Err(error("transport-lost", &message)),
+                Err(Failure::Lost(message)) => Err(error(Code::TransportLost, &message)),
             }
         }))
     }

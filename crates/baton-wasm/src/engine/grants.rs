@@ -9,7 +9,7 @@ use wasm_bindgen::prelude::*;
 
 use super::{now, pump, to_js, Engine};
 use crate::convert;
-use crate::errors::error;
+use crate::errors::{error, refused, Code};
 
 /// A grant as JS asks for it.
 #[derive(Deserialize)]
@@ -36,7 +36,7 @@ impl Engine {
     /// participant's capability set changes.
     pub fn grant(&self, request: JsValue) -> Result<JsValue, JsValue> {
         let request: GrantRequest = serde_wasm_bindgen::from_value(request)
-            .map_err(|e| error("invalid-grant", &format!("AG-30: {e}")))?;
+            .map_err(|e| error(Code::InvalidGrant, &format!("AG-30: {e}")))?;
         let scope = GrantScope {
             participant: baton_core::ParticipantId::new(request.participant),
             capability: request.capability,
@@ -46,7 +46,7 @@ impl Engine {
             let grant = inner
                 .core
                 .grant(now(), scope, request.decision, request.ttl_ms)
-                .map_err(|refused| error("invalid-grant", &refused.to_string()))?;
+                .map_err(|refusal| refused(&refusal))?;
             inner.header_dirty = true;
             grant
         };

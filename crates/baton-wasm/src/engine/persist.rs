@@ -8,7 +8,7 @@ use baton_core::{ActorSecret, EngineConfig, EngineSnapshot, JournalRecord, Quest
 use serde::{Deserialize, Serialize};
 use wasm_bindgen::prelude::*;
 
-use crate::errors::error;
+use crate::errors::{error, Code};
 use crate::store::{hold_lock, lock_name, Batch, Leftover, Row, Store};
 
 /// Where the engine keeps its state.
@@ -85,7 +85,7 @@ pub(crate) async fn open(
     let Some(release) = hold_lock(&lock_name(db_name, &session)).await else {
         store.close();
         return Err(error(
-            "session-in-use",
+            Code::SessionInUse,
             &format!("another live engine drives session {session} in database {db_name}"),
         ));
     };

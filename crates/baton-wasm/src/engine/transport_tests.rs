@@ -317,7 +317,7 @@ async fn undo_reverts_a_whole_delegation_in_one_step_and_only_once() {
     let thrown = engine.undo(&run).err().unwrap();
     assert_eq!(
         get(&thrown, "code").as_string().as_deref(),
-        Some("undo-refused")
+        Some("not-undoable")
     );
     assert_eq!(returned(&engine, &run).await.as_deref(), Some("completed"));
     let report = JsFuture::from(engine.undo(&run).unwrap()).await.unwrap();
@@ -351,7 +351,7 @@ async fn undo_reverts_a_whole_delegation_in_one_step_and_only_once() {
     let again = engine.undo(&run).err().unwrap();
     assert_eq!(
         get(&again, "code").as_string().as_deref(),
-        Some("undo-refused")
+        Some("not-undoable")
     );
 }
 
@@ -448,9 +448,11 @@ async fn an_out_of_scope_call_escalates_and_resolve_escalation_allows_it() {
     let stale = engine
         .resolve_escalation(&run, revision, "allow".into())
         .unwrap_err();
+    // Resolving is not what a run under review needs: a UI tells this
+    // apart from a stale revision by its code.
     assert_eq!(
         get(&stale, "code").as_string().as_deref(),
-        Some("command-refused")
+        Some("illegal-transition")
     );
     let bad = engine
         .resolve_escalation(&run, revision, "maybe".into())
@@ -476,7 +478,11 @@ async fn disable_refuses_new_runs_until_enabled_and_leaves_active_ones() {
     let refused = engine.delegate(delegation("Again")).unwrap_err();
     assert_eq!(
         get(&refused, "code").as_string().as_deref(),
-        Some("delegation-refused")
+        Some("delegation-disabled")
+    );
+    assert_eq!(
+        get(&refused, "requirement").as_string().as_deref(),
+        Some("AG-10")
     );
     engine.enable();
     assert!(engine.delegate(delegation("Again")).is_ok());
@@ -520,7 +526,7 @@ async fn agui_an_interrupt_is_answered_and_the_run_resumes() {
         .unwrap_err();
     assert_eq!(
         get(&wrong, "code").as_string().as_deref(),
-        Some("answer-refused")
+        Some("invalid-answer")
     );
     engine
         .answer(
@@ -591,7 +597,7 @@ async fn ag_11_a_run_whose_transport_was_lost_is_resumed_by_a_chained_run() {
     let again = engine.resume(&lost, JsValue::UNDEFINED).unwrap_err();
     assert_eq!(
         get(&again, "code").as_string().as_deref(),
-        Some("delegation-refused")
+        Some("not-resumable")
     );
     // A pause returns the run; resuming it is the same chained run.
     let paused_turns = serde_json::json!([[{"type": "turn-started"}]]);
