@@ -493,7 +493,15 @@ fn test() -> Result<(), String> {
             .unwrap_or_default())
     });
     step("package: types (tsc --noEmit)", &mut || {
-        // What the build produced (its error codes), for the contract test.
+        // What the build produced — the serialised shapes the core emits and
+        // the error codes the wasm can throw — for the contract test.
+        let built = root().join(PKG_TESTS).join("built");
+        std::fs::create_dir_all(&built).map_err(|e| format!("{}: {e}", built.display()))?;
+        let mut shapes = cargo();
+        shapes
+            .args(["test", "--quiet", "-p", "baton-core", "--test", "shapes"])
+            .env("BATON_SHAPES_OUT", built.join("shapes.json"));
+        run(shapes)?;
         let mut emit = Command::new("node");
         emit.arg("emit-built.mjs")
             .current_dir(root().join(PKG_TESTS));
@@ -502,7 +510,7 @@ fn test() -> Result<(), String> {
         tsc.args(["--noEmit", "-p", "."])
             .current_dir(root().join(PKG_TESTS));
         run(tsc).map(|()| {
-            "pkg/baton.d.ts type-checks, and agrees with the built classes and error codes".into()
+            "pkg/baton.d.ts type-checks, and agrees with the built classes, error codes and shapes".into()
         })
     });
     step("package: JS tests in Chromium", &mut package_tests);

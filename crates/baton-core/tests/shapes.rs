@@ -1,0 +1,382 @@
+//! A sample of every serialised shape a host sees — journal records, events,
+//! effects, states and every reason — produced by real scenarios where a
+//! scenario reaches it and built by hand for the rest of the reasons. The
+//! package's contract type test checks `pkg/baton.d.ts` against these, both
+//! ways: every sample is assignable to its declared type, and every declared
+//! variant has a sample. With `BATON_SHAPES_OUT` set, the samples are written
+//! there as JSON (`cargo xtask test` does, before the type test).
+//!
+//! The `*_kind` functions match exhaustively, so a new variant does not
+//! compile until it is named here — and then fails `coverage` until a
+//! sample of it exists.
+
+mod common;
+
+use baton_core::*;
+use common::*;
+use serde_json::{json, Value};
+
+fn journal_kind(entry: &JournalEntry) -> &'static str {
+    match entry {
+        JournalEntry::Created { .. } => "created",
+        JournalEntry::Transition { .. } => "transition",
+        JournalEntry::TurnReserved { .. } => "turn-reserved",
+        JournalEntry::TurnEnded { .. } => "turn-ended",
+        JournalEntry::Authorized { .. } => "authorized",
+        JournalEntry::Reauthorized { .. } => "reauthorized",
+        JournalEntry::MarkRequested { .. } => "mark-requested",
+        JournalEntry::MarkTaken { .. } => "mark-taken",
+        JournalEntry::CallDispatched { .. } => "call-dispatched",
+        JournalEntry::CallFinished { .. } => "call-finished",
+        JournalEntry::CallRefused { .. } => "call-refused",
+        JournalEntry::PreviewRendered { .. } => "preview-rendered",
+        JournalEntry::QuestionAsked { .. } => "question-asked",
+        JournalEntry::QuestionPostponed { .. } => "question-postponed",
+        JournalEntry::QuestionClosed { .. } => "question-closed",
+        JournalEntry::RollbackStarted { .. } => "rollback-started",
+        JournalEntry::Reverted { .. } => "reverted",
+        JournalEntry::EscalationReceipt { .. } => "escalation-receipt",
+        JournalEntry::Undone { .. } => "undone",
+    }
+}
+
+fn event_kind(event: &Event) -> &'static str {
+    match event {
+        Event::Journal(_) => "journal",
+        Event::Effect(_) => "effect",
+        Event::Finding(_) => "finding",
+        Event::Question(_) => "question",
+        Event::PresenceMissing { .. } => "presence-missing",
+        Event::EscalationReceipt { .. } => "escalation-receipt",
+        Event::Announcement(_) => "announcement",
+        Event::Undone { .. } => "undone",
+    }
+}
+
+fn effect_kind(effect: &Effect) -> &'static str {
+    match effect {
+        Effect::OpenTurn { .. } => "open-turn",
+        Effect::CancelTurn { .. } => "cancel-turn",
+        Effect::Mark { .. } => "mark",
+        Effect::Invoke { .. } => "invoke",
+        Effect::Preview { .. } => "preview",
+        Effect::Revert { .. } => "revert",
+    }
+}
+
+/// Events of scenarios that together reach every journal entry, event and
+/// effect a host can see.
+fn scenario_events() -> Vec<Event> {
+    let mut log = Vec::new();
+
+    // A plan acted on, a refusal, a stray, undone afterwards.
+    let mut sim = Sim::new();
+    let run = sim.delegate(Autonomy::Auto);
+    sim.propose(&run, &[rename(), CapabilityRef::new("tasks", "teleport")]);
+    sim.apply_all();
+    sim.engine.handle_stray_traffic(sim.now, &run, TurnId(1));
+    sim.propose(&run, &[]);
+    sim.engine.undo(sim.now, &run).unwrap();
+    sim.drain();
+    sim.answer_reverts(|_| Ok(()));
+    log.extend(sim.log);
+
+    // A question, postponed, answered; then a stop while a turn is open.
+    let mut sim = Sim::new();
+    let run = sim.delegate(Autonomy::Auto);
+    sim.ask(&run, "ask-1", None);
+    let question = sim.last_question();
+    sim.engine
+        .postpone(sim.now, &question.id, sim.now + 1_000)
+        .unwrap();
+    sim.engine
+        .answer(sim.now, &question.id, &question.digest, json!("Done"))
+        .unwrap();
+    sim.drain();
+    sim.engine.stop(sim.now, &run).unwrap();
+    sim.drain();
+    log.extend(sim.log);
+
+    // A failure rolled back.
+    let mut sim = Sim::new();
+    let run = sim.delegate(Autonomy::Auto);
+    sim.propose(&run, &[rename(), archive()]);
+    sim.apply();
+    sim.fail("the server said no");
+    sim.answer_reverts(|_| Ok(()));
+    log.extend(sim.log);
+
+    // A budget exhausted and left unresolved: the one escalation receipt.
+    let mut sim = Sim::new();
+    let run = sim.delegate_with(
+        Delegation::new("x", Initiative::User, Autonomy::Auto).with_budget(Budget {
+            max_calls: 1,
+            ..config().default_budget
+        }),
+    );
+    sim.propose(&run, &[rename(), archive()]);
+    sim.apply_all();
+    sim.now += config().escalation_timeout_ms;
+    sim.engine.handle_timeout(sim.now);
+    sim.drain();
+    log.extend(sim.log);
+
+    // Reviewed with a preview; the reads drift and the same change is re-approved.
+    let mut config = config();
+    config.ceiling = Autonomy::Auto;
+    let mut sim = Sim::with_config(config.clone());
+    sim.engine = Engine::new(config, secret());
+    let mut previewing = tasks_manifest();
+    previewing["preview"] = json!(true);
+    sim.mount(previewing, None);
+    sim.mount(settings_manifest(), None);
+    sim.publish("settings", "form", 1, Origin::Author);
+    let run = sim.delegate(Autonomy::Review);
+    sim.propose(&run, &[rename(), rename()]);
+    for call in ["c1-1", "c1-2"] {
+        sim.engine
+            .handle_preview(sim.now, &run, &CallId::new(call), Ok(json!({"card": call})))
+            .unwrap();
+    }
+    sim.authorize(&run);
+    sim.give_marks();
+    sim.publish("settings", "form", 2, Origin::Author);
+    sim.apply();
+    sim.engine
+        .handle_preview(
+            sim.now,
+            &run,
+            &CallId::new("c1-2"),
+            Ok(json!({"card": "c1-2"})),
+        )
+        .unwrap();
+    sim.drain();
+    log.extend(sim.log);
+
+    // A kill: one announcement for all.
+    let mut sim = Sim::new();
+    sim.delegate(Autonomy::Auto);
+    sim.engine.kill_all(sim.now);
+    sim.drain();
+    log.extend(sim.log);
+    log
+}
+
+fn return_reasons() -> Vec<ReturnReason> {
+    let tasks = CapabilityRef::new("tasks", "rename");
+    let board = ParticipantId::new("tasks");
+    vec![
+        ReturnReason::Finished,
+        ReturnReason::PlanCompleted,
+        ReturnReason::UserInterrupt,
+        ReturnReason::Kill,
+        ReturnReason::Paused,
+        ReturnReason::Interrupted,
+        ReturnReason::EscalationReturned,
+        ReturnReason::ReviewRejected { note: "no".into() },
+        ReturnReason::EscalationTimeout,
+        ReturnReason::QuestionExpired,
+        ReturnReason::PresenceMissing,
+        ReturnReason::BudgetExhausted {
+            limit: BudgetLimit::Calls,
+        },
+        ReturnReason::TurnDeadman,
+        ReturnReason::RunDeadline,
+        ReturnReason::TurnFailed {
+            message: "overloaded".into(),
+        },
+        ReturnReason::TransportLost {
+            message: "reset".into(),
+        },
+        ReturnReason::IntegrityViolation {
+            finding: "duplicate call id".into(),
+        },
+        ReturnReason::CallFailed {
+            capability: tasks,
+            message: "no".into(),
+        },
+        ReturnReason::MarkFailed {
+            participant: board.clone(),
+            message: "no".into(),
+        },
+        ReturnReason::RollbackFailed {
+            cause: Box::new(ReturnReason::TurnDeadman),
+            participants: vec![board],
+        },
+    ]
+}
+
+fn escalation_reasons() -> Vec<EscalationReason> {
+    vec![
+        EscalationReason::OutOfScope {
+            capability: rename(),
+        },
+        EscalationReason::BudgetExhausted {
+            limit: BudgetLimit::Turns,
+        },
+        EscalationReason::ReviewRequired {
+            call: CallId::new("c1"),
+            capability: rename(),
+        },
+        EscalationReason::Drift {
+            reads: vec![ReadRef::new("tasks", "board")],
+        },
+        EscalationReason::AuthorizationExpired,
+        EscalationReason::AwaitingAnswer {
+            question: QuestionId::new("s/q1"),
+        },
+    ]
+}
+
+/// Every run state, every reason inside one.
+fn run_states() -> Vec<RunState> {
+    let mut states = vec![
+        RunState::Offered,
+        RunState::Planned,
+        RunState::Reviewing,
+        RunState::Authorized,
+        RunState::Acting,
+        RunState::Cancelled {
+            reason: CancelReason::Rejected { note: "no".into() },
+        },
+        RunState::Cancelled {
+            reason: CancelReason::NoPlan,
+        },
+    ];
+    states.extend(
+        escalation_reasons()
+            .into_iter()
+            .map(|reason| RunState::Escalated { reason }),
+    );
+    let outcomes = [
+        Outcome::Completed,
+        Outcome::Partial,
+        Outcome::RolledBack,
+        Outcome::Aborted,
+        Outcome::Error,
+    ];
+    states.extend(
+        return_reasons()
+            .into_iter()
+            .zip(outcomes.iter().cycle())
+            .map(|(reason, outcome)| RunState::Returned {
+                outcome: *outcome,
+                reason,
+            }),
+    );
+    states
+}
+
+fn refusals() -> Vec<Refusal> {
+    vec![
+        Refusal::UndeclaredCapability,
+        Refusal::InvalidArguments {
+            errors: vec![
+                ArgumentError::NotAnObject,
+                ArgumentError::TooLarge {
+                    argument: "title".into(),
+                    limit: 200,
+                    size: 5_002,
+                },
+            ],
+        },
+        Refusal::Stale {
+            read: ReadRef::new("tasks", "board"),
+            planned: Some(1),
+            current: None,
+        },
+        Refusal::Denied,
+        Refusal::Declined {
+            message: "no".into(),
+        },
+        Refusal::RegistrationRefused {
+            problems: vec![ManifestProblem {
+                path: "$.description".into(),
+                requirement: Some("AG-14".into()),
+                message: "a placeholder".into(),
+            }],
+        },
+    ]
+}
+
+fn answer_outcomes() -> Vec<AnswerOutcome> {
+    vec![
+        AnswerOutcome::Answered {
+            answer: json!({"title": "x"}),
+        },
+        AnswerOutcome::Declined,
+        AnswerOutcome::Dismissed,
+        AnswerOutcome::Refused {
+            reason: "the schema was refused".into(),
+        },
+        AnswerOutcome::Expired,
+    ]
+}
+
+fn finding_reasons() -> Vec<FindingReason> {
+    vec![
+        FindingReason::UnknownRun,
+        FindingReason::OutsideOpenTurn,
+        FindingReason::AfterTurnEnded,
+        FindingReason::Integrity { detail: "x".into() },
+    ]
+}
+
+fn samples() -> Value {
+    let events = scenario_events();
+    let journal: Vec<&JournalRecord> = events
+        .iter()
+        .filter_map(|event| match event {
+            Event::Journal(record) => Some(record),
+            _ => None,
+        })
+        .collect();
+    json!({
+        "journal": journal,
+        "events": events,
+        "runStates": run_states(),
+        "returnReasons": return_reasons(),
+        "escalationReasons": escalation_reasons(),
+        "refusals": refusals(),
+        "answerOutcomes": answer_outcomes(),
+        "findingReasons": finding_reasons(),
+    })
+}
+
+#[test]
+fn coverage_every_journal_entry_event_and_effect_has_a_sample() {
+    let events = scenario_events();
+    let mut seen = std::collections::BTreeSet::new();
+    for event in &events {
+        seen.insert(format!("event:{}", event_kind(event)));
+        match event {
+            Event::Journal(record) => {
+                seen.insert(format!("journal:{}", journal_kind(&record.entry)));
+            }
+            Event::Effect(effect) => {
+                seen.insert(format!("effect:{}", effect_kind(effect)));
+            }
+            _ => {}
+        }
+    }
+    // Built from the exhaustive matches above, so nothing can be left out.
+    let expected: Vec<String> = [("journal", 19), ("event", 8), ("effect", 6)]
+        .iter()
+        .map(|(kind, count)| {
+            let found = seen
+                .iter()
+                .filter(|s| s.starts_with(&format!("{kind}:")))
+                .count();
+            assert_eq!(
+                found, *count,
+                "every {kind} variant has a sample; seen: {seen:?}"
+            );
+            kind.to_string()
+        })
+        .collect();
+    assert_eq!(expected.len(), 3);
+    if let Ok(path) = std::env::var("BATON_SHAPES_OUT") {
+        let text = serde_json::to_string_pretty(&samples()).unwrap();
+        std::fs::write(&path, text).unwrap_or_else(|e| panic!("{path}: {e}"));
+    }
+}
