@@ -695,3 +695,25 @@ test("the package README's minimal example runs as written", { timeout: TIMEOUT 
   });
   assert.deepEqual(lines, ["returned: completed"]);
 });
+
+test("the package README's problems, grants, state and errors example runs as written", { timeout: TIMEOUT }, async () => {
+  const code = readmeExample("pkg/README.md", "## Problems, grants, state and errors");
+  const lines = await withPage(async (page) => {
+    const logs = [];
+    page.on("console", (message) => {
+      if (message.type() === "log") logs.push(message.text());
+    });
+    await page.addScriptTag({ type: "module", content: code });
+    const deadline = Date.now() + 10_000;
+    while (!logs.some((line) => line.startsWith("state:")) && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    return logs;
+  });
+  assert.deepEqual(lines, [
+    "problem: AG-14 $.description",
+    "refused: true invalid-delegation AG-2",
+    "grants: allow add live=true",
+    'state: {"filter":"open","view":"today"}',
+  ]);
+});
