@@ -22,7 +22,7 @@ use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::{spawn_local, JsFuture};
 
 use crate::convert;
-use crate::errors::{error, error_for, refused, Code, Coded};
+use crate::errors::{error, error_for, refused, wrapped, Code, Coded};
 use crate::live_region::LiveRegion;
 use crate::transport::{TurnHost, TurnSink};
 
@@ -215,7 +215,8 @@ impl Engine {
         let options: OpenOptions = if options.is_object() {
             let copy = js_sys::Object::assign(&js_sys::Object::new(), options.unchecked_ref());
             for key in OBJECT_OPTIONS {
-                js_sys::Reflect::delete_property(&copy, &key.into())?;
+                js_sys::Reflect::delete_property(&copy, &key.into())
+                    .map_err(|thrown| wrapped(Code::InvalidOptions, "the options", &thrown))?;
             }
             serde_wasm_bindgen::from_value(copy.into())
                 .map_err(|e| error(Code::InvalidOptions, &e.to_string()))?
@@ -225,10 +226,17 @@ impl Engine {
         let document = window()?
             .document()
             .ok_or_else(|| error(Code::NoWindow, "Baton needs a document for its live region"))?;
-        let region = LiveRegion::attach(&document, parent.as_ref())?;
-        let crypto = window()?.crypto()?;
+        let region = LiveRegion::attach(&document, parent.as_ref())
+            .map_err(|thrown| wrapped(Code::NoWindow, "the live region", &thrown))?;
+        let crypto = window()?.crypto().map_err(|thrown| {
+            wrapped(Code::NoWindow, "the cryptographic random source", &thrown)
+        })?;
         let mut key = [0u8; 32];
-        crypto.get_random_values_with_u8_array(&mut key)?;
+        crypto
+            .get_random_values_with_u8_array(&mut key)
+            .map_err(|thrown| {
+                wrapped(Code::NoWindow, "the cryptographic random source", &thrown)
+            })?;
         let session = options.session.unwrap_or_else(|| crypto.random_uuid());
         let mut config = EngineConfig::new(session);
         if let Some(ceiling) = options.ceiling {

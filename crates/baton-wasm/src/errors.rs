@@ -166,6 +166,13 @@ pub(crate) fn error(code: Code, message: &str) -> JsValue {
     make_error(code.as_str(), message, None)
 }
 
+/// A JS `BatonError` for something the browser threw (a DOM or platform
+/// error): never rethrown raw, always with a code and what failed.
+pub(crate) fn wrapped(code: Code, what: &str, thrown: &JsValue) -> JsValue {
+    let message = crate::engine::message_of(thrown);
+    make_error(code.as_str(), &format!("{what} failed: {message}"), None)
+}
+
 /// A JS `BatonError` raised by the adapter for a requirement it enforces.
 pub(crate) fn error_for(code: Code, requirement: &'static str, message: &str) -> JsValue {
     make_error(code.as_str(), message, Some(requirement.to_owned()))

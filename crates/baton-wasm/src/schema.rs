@@ -3,7 +3,7 @@
 
 use wasm_bindgen::prelude::*;
 
-use crate::errors::{error, refused, Code};
+use crate::errors::{error, refused, wrapped, Code};
 
 /// A compiled JSON Schema 2020-12.
 #[wasm_bindgen]
@@ -19,7 +19,10 @@ impl Schema {
     pub fn compile(schema: JsValue) -> Result<Schema, JsValue> {
         let text = match schema.as_string() {
             Some(text) => text,
-            None => js_sys::JSON::stringify(&schema)?
+            None => js_sys::JSON::stringify(&schema)
+                .map_err(|thrown| {
+                    wrapped(Code::InvalidSchema, "writing the schema as JSON", &thrown)
+                })?
                 .as_string()
                 .ok_or_else(|| {
                     error(
@@ -36,7 +39,8 @@ impl Schema {
     /// Validates a value: `{ valid, errors: [{ instancePath, keyword, message }] }`.
     /// The value crosses as JSON text and is checked inside wasm.
     pub fn validate(&self, value: JsValue) -> Result<JsValue, JsValue> {
-        let text = js_sys::JSON::stringify(&value)?
+        let text = js_sys::JSON::stringify(&value)
+            .map_err(|thrown| wrapped(Code::InvalidValue, "writing the value as JSON", &thrown))?
             .as_string()
             .ok_or_else(|| error(Code::InvalidValue, "the value cannot be written as JSON"))?;
         let value: serde_json::Value =
@@ -112,5 +116,27 @@ mod tests {
             Some("invalid-schema")
         );
         assert!(thrown.is_instance_of::<js_sys::Error>());
+    }
+
+    #[wasm_bindgen_test]
+    fn what_json_cannot_hold_is_a_typed_error_never_a_raw_throw() {
+        let cyclic = js_sys::Object::new();
+        js_sys::Reflect::set(&cyclic, &"self".into(), &cyclic).unwrap();
+        let thrown = Schema::compile(cyclic.clone().into()).err().unwrap();
+        assert!(thrown.is_instance_of::<js_sys::Error>());
+        assert_eq!(
+            get(&thrown, "code").as_string().as_deref(),
+            Some("invalid-schema")
+        );
+        let schema = Schema::compile(JsValue::from_str(r#"{"type": "object"}"#)).unwrap();
+        let thrown = schema.validate(cyclic.into()).unwrap_err();
+        assert_eq!(
+            get(&thrown, "code").as_string().as_deref(),
+            Some("invalid-value")
+        );
+        assert_eq!(
+            get(&thrown, "name").as_string().as_deref(),
+            Some("BatonError")
+        );
     }
 }

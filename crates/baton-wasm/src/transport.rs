@@ -25,7 +25,7 @@ use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::JsFuture;
 
-use crate::errors::{error, refused, Code};
+use crate::errors::{error, refused, wrapped, Code};
 
 /// Where a turn's verified traffic goes: the engine that opened the turn.
 pub(crate) trait TurnHost {
@@ -202,7 +202,14 @@ impl ScriptedTransport {
     pub fn new(script: JsValue) -> Result<ScriptedTransport, JsValue> {
         let text = match script.as_string() {
             Some(text) => text,
-            None => js_sys::JSON::stringify(&script)?
+            None => js_sys::JSON::stringify(&script)
+                .map_err(|thrown| {
+                    wrapped(
+                        Code::InvalidTransport,
+                        "writing the script as JSON",
+                        &thrown,
+                    )
+                })?
                 .as_string()
                 .unwrap_or_default(),
         };
