@@ -1,0 +1,485 @@
+//! The commands: the person's decisions about runs (delegate, authorize,
+//! reject, resolve, undo, stop, pause, kill) and the engine-wide switches.
+
+use super::plumbing::{check_raise, illegal};
+use super::*;
+
+impl Engine {
+    // ----- commands --------------------------------------------------------
+
+    /// Starts a run. With an acting party, its planning turn is reserved and
+    /// sent at once; with a fixed plan, the plan is proposed directly.
+    pub fn delegate(&mut self, now: u64, delegation: Delegation) -> Result<RunId, DelegateError> {
+        if self.disabled {
+            return Err(DelegateError::Disabled);
+        }
+        let budget = delegation
+            .budget
+            .unwrap_or(self.shared.config.default_budget);
+        let source = match &delegation.plan {
+            Some(plan) if plan.is_empty() => return Err(DelegateError::EmptyPlan),
+            Some(_) => PlanSource::Fixed,
+            None => PlanSource::ActingParty,
+        };
+        self.check_budget(&budget, source)
+            .map_err(DelegateError::InvalidBudget)?;
+        if !delegation.initiative.is_user() {
+            self.charge_quota(now)?;
+        }
+        // AG-24, AG-26: the person's choice under the ceiling; a run the person
+        // did not ask for never acts without review.
+        let autonomy = match crate::autonomy::resolve(crate::autonomy::AutonomyInputs {
+            ceiling: self.shared.config.ceiling,
+            person: delegation.autonomy,
+            capability: None,
+            initiative: delegation.initiative,
+            irreversible: false,
+            untrusted_context: false,
+            denied: false,
+        }) {
+            crate::autonomy::Resolved::Allowed(level) => level,
+            crate::autonomy::Resolved::Denied => Autonomy::Suggest,
+        };
+        let id = self.mint_run_id();
+        let mut run = Run::new(
+            id.clone(),
+            delegation.intent.clone(),
+            delegation.initiative,
+            delegation.autonomy,
+            autonomy,
+            source,
+            budget,
+            None,
+            now,
+        );
+        // A fixed plan was computed against the reads as they are now.
+        run.seen = self.shared.reads.clone();
+        let actor = if delegation.initiative.is_user() {
+            Actor::Person
+        } else {
+            Actor::Engine
+        };
+        let mut step = Step::new(now, &mut self.out, &self.shared, &mut self.questions);
+        run.record(
+            &mut step,
+            actor.clone(),
+            JournalEntry::Created {
+                intent: delegation.intent,
+                initiative: delegation.initiative,
+                budget,
+                resumes: None,
+            },
+        );
+        match delegation.plan {
+            Some(plan) => {
+                let plan = plan
+                    .into_iter()
+                    .enumerate()
+                    .map(|(index, planned)| ProposedCall {
+                        call: CallId::new(format!("p{}", index + 1)),
+                        capability: planned.capability,
+                        arguments: planned.arguments,
+                    })
+                    .collect();
+                run.accept_plan(&mut step, actor, plan);
+            }
+            None => run.reserve_turn(&mut step),
+        }
+        self.runs.insert(id.clone(), run);
+        Ok(id)
+    }
+
+    /// Resumes a paused run as a fresh run chained in the same session
+    /// (AG-11). Undelivered call results travel to the new run's first turn.
+    pub fn resume(
+        &mut self,
+        now: u64,
+        paused: &RunId,
+        budget: Option<Budget>,
+    ) -> Result<RunId, DelegateError> {
+        if self.disabled {
+            return Err(DelegateError::Disabled);
+        }
+        let previous = self
+            .runs
+            .get(paused)
+            .ok_or_else(|| DelegateError::UnknownRun(paused.clone()))?;
+        if !previous.is_resumable() || previous.source() != PlanSource::ActingParty {
+            return Err(DelegateError::NotResumable {
+                run: paused.clone(),
+            });
+        }
+        let budget = budget.unwrap_or(previous.budget());
+        self.check_budget(&budget, PlanSource::ActingParty)
+            .map_err(DelegateError::InvalidBudget)?;
+        let (intent, requested, autonomy, reports) = (
+            previous.intent().to_owned(),
+            previous.requested,
+            previous.autonomy(),
+            previous.reports.clone(),
+        );
+        let id = self.mint_run_id();
+        let mut run = Run::new(
+            id.clone(),
+            intent.clone(),
+            Initiative::User,
+            requested,
+            autonomy,
+            PlanSource::ActingParty,
+            budget,
+            Some(paused.clone()),
+            now,
+        );
+        run.reports = reports;
+        let mut step = Step::new(now, &mut self.out, &self.shared, &mut self.questions);
+        run.record(
+            &mut step,
+            Actor::Person,
+            JournalEntry::Created {
+                intent,
+                initiative: Initiative::User,
+                budget,
+                resumes: Some(paused.clone()),
+            },
+        );
+        run.reserve_turn(&mut step);
+        self.runs.insert(id.clone(), run);
+        if let Some(previous) = self.runs.get_mut(paused) {
+            previous.resumable = false;
+        }
+        Ok(id)
+    }
+
+    /// Authorizes a reviewed plan: reviewing → authorized → acting. The
+    /// revision fence makes sure the person authorizes what they saw.
+    pub fn authorize(
+        &mut self,
+        now: u64,
+        id: &RunId,
+        expected_revision: u64,
+        authorization: Authorization,
+    ) -> Result<(), CommandError> {
+        let budget_ceiling = self.shared.config.max_budget;
+        if authorization.grant_ms == Some(0) {
+            return Err(CommandError::Grant(GrantError::NoTimeToLive));
+        }
+        let grant_ms = authorization.grant_ms;
+        self.command(
+            now,
+            id,
+            Some(expected_revision),
+            "authorize",
+            |run, step| {
+                if run.state().name() != StateName::Reviewing {
+                    return Err(illegal(run, "authorize"));
+                }
+                let pending = run.pending_previews();
+                if !pending.is_empty() {
+                    return Err(CommandError::PreviewPending {
+                        run: run.id().clone(),
+                        calls: pending,
+                    });
+                }
+                let budget = authorization.budget.unwrap_or(run.budget());
+                check_raise(&budget, run, &budget_ceiling)?;
+                let allowlist: BTreeSet<CapabilityRef> = match authorization.allowlist {
+                    Some(list) => list.into_iter().collect(),
+                    None => run.proposed_scope(),
+                };
+                run.transition(step, Actor::Person, RunState::Authorized);
+                run.authorize_and_act(step, Actor::Person, allowlist, budget, Baseline::Seen);
+                Ok(())
+            },
+        )?;
+        if let Some(ttl_ms) = grant_ms {
+            self.grant_allowlist(now, id, ttl_ms);
+        }
+        Ok(())
+    }
+
+    /// Standing `allow` grants on every declared capability a run allows.
+    pub(super) fn grant_allowlist(&mut self, now: u64, id: &RunId, ttl_ms: u64) {
+        let scopes: BTreeSet<GrantScope> = self
+            .runs
+            .get(id)
+            .into_iter()
+            .flat_map(|run| run.allowlist())
+            .map(|address| GrantScope {
+                participant: ParticipantId::new(
+                    address
+                        .participant
+                        .as_str()
+                        .split('#')
+                        .next()
+                        .unwrap_or_default(),
+                ),
+                capability: Some(address.capability.clone()),
+            })
+            .collect();
+        for scope in scopes {
+            // Undeclared capabilities (refused anyway) get no grant.
+            let _ =
+                self.shared
+                    .grants
+                    .give(now, &self.shared.registry, scope, Decision::Allow, ttl_ms);
+        }
+    }
+
+    /// Rejects a plan under review. Before anything was authorized the run
+    /// is `cancelled`; on re-review after acting it returns `aborted`.
+    pub fn reject(
+        &mut self,
+        now: u64,
+        id: &RunId,
+        expected_revision: u64,
+        note: &str,
+    ) -> Result<(), CommandError> {
+        self.command(
+            now,
+            id,
+            Some(expected_revision),
+            "reject",
+            |run, step| match run.state().name() {
+                StateName::Offered | StateName::Planned | StateName::Reviewing
+                    if run.usage().calls == 0 =>
+                {
+                    run.cancel(
+                        step,
+                        Actor::Person,
+                        CancelReason::Rejected { note: note.into() },
+                    );
+                    Ok(())
+                }
+                StateName::Reviewing => {
+                    run.close(
+                        step,
+                        Actor::Person,
+                        ReturnReason::ReviewRejected { note: note.into() },
+                    );
+                    Ok(())
+                }
+                _ => Err(illegal(run, "reject")),
+            },
+        )
+    }
+
+    /// Resolves an escalation (AG-6, AG-7).
+    ///
+    /// * `Allow` lets the run go on: an out-of-scope capability joins the
+    ///   allowlist, a call that needed review is approved, drift or a lapsed
+    ///   authorization is re-approved against the reads as they are now, and
+    ///   exhaustion needs a budget that raises the exhausted limit.
+    /// * `Deny` refuses the pending call (the acting party hears so); for
+    ///   exhaustion, drift or expiry it ends the run as `Return` does.
+    /// * `Review` sends the run back to review; `Return` ends it, `aborted`.
+    pub fn resolve_escalation(
+        &mut self,
+        now: u64,
+        id: &RunId,
+        expected_revision: u64,
+        resolution: Resolution,
+    ) -> Result<(), CommandError> {
+        let budget_ceiling = self.shared.config.max_budget;
+        self.command(now, id, Some(expected_revision), "resolve-escalation", |run, step| {
+            let Some(reason) = run.escalation_reason().cloned() else {
+                return Err(illegal(run, "resolve-escalation"));
+            };
+            let pending_call = reason.awaits_approval_of_a_call();
+            if matches!(reason, EscalationReason::AwaitingAnswer { .. })
+                && resolution != Resolution::Return
+            {
+                // A question is answered, declined, dismissed or postponed.
+                return Err(CommandError::AnswerRequired {
+                    run: run.id().clone(),
+                });
+            }
+            match resolution {
+                Resolution::Return => {
+                    run.close(step, Actor::Person, ReturnReason::EscalationReturned);
+                }
+                Resolution::Deny if !pending_call => {
+                    run.close(step, Actor::Person, ReturnReason::EscalationReturned);
+                }
+                Resolution::Review => run.review_again(step, Actor::Person, &reason),
+                Resolution::Deny => {
+                    run.clear_escalation();
+                    run.transition(step, Actor::Person, RunState::Acting);
+                    if let Some(call) = run.queue.pop_front() {
+                        run.usage.calls += 1;
+                        run.refuse(step, Actor::Person, call, Refusal::Denied);
+                    }
+                    run.advance(step);
+                }
+                Resolution::Allow { budget } => {
+                    // No blind approval: the pending call's change is seen first (AG-31).
+                    let pending = run.pending_previews();
+                    if pending_call && !pending.is_empty() {
+                        return Err(CommandError::PreviewPending {
+                            run: run.id().clone(),
+                            calls: pending,
+                        });
+                    }
+                    let budget = budget.unwrap_or(run.budget());
+                    check_raise(&budget, run, &budget_ceiling)?;
+                    let mut allowlist = run.allowlist.clone();
+                    let mut baseline = Baseline::Seen;
+                    match reason {
+                        EscalationReason::OutOfScope { capability } => {
+                            allowlist.insert(capability);
+                        }
+                        EscalationReason::ReviewRequired { call, .. } => {
+                            run.approved.insert(call);
+                        }
+                        EscalationReason::Drift { .. } | EscalationReason::AuthorizationExpired => {
+                            baseline = Baseline::Current;
+                        }
+                        EscalationReason::AwaitingAnswer { .. } => {
+                            return Err(CommandError::AnswerRequired {
+                                run: run.id().clone(),
+                            });
+                        }
+                        EscalationReason::BudgetExhausted { limit } => {
+                            let raised = match limit {
+                                BudgetLimit::Turns => budget.max_turns > run.usage().turns,
+                                BudgetLimit::Calls => budget.max_calls > run.usage().calls,
+                            };
+                            if !raised {
+                                return Err(CommandError::InvalidBudget(format!(
+                                    "allowing an exhausted run needs a budget that raises its {limit:?} limit"
+                                )));
+                            }
+                        }
+                    }
+                    run.clear_escalation();
+                    run.authorize_and_act(step, Actor::Person, allowlist, budget, baseline);
+                }
+            }
+            Ok(())
+        })
+    }
+
+    /// The person undoes a run that has returned, in one step (A.2): the
+    /// undo is journalled as the person's, and every participant the run
+    /// changed is asked, last touched first, to revert to the mark taken
+    /// before the run ([`crate::Effect::Revert`]; report with
+    /// [`Engine::handle_revert_result`]). Each result is journalled; when all
+    /// have answered (or the revert timeout passed) the engine announces the
+    /// undo and emits [`Event::Undone`]. Returns the group being reverted.
+    /// Refused while the run is active, after a rollback (nothing is left to
+    /// undo), and a second time.
+    pub fn undo(
+        &mut self,
+        now: u64,
+        id: &RunId,
+    ) -> Result<Vec<(ParticipantId, MarkToken)>, CommandError> {
+        self.with_run(now, id, |run, step| {
+            let why = match run.state() {
+                RunState::Returned {
+                    outcome: Outcome::RolledBack,
+                    ..
+                } => Some("it was rolled back already"),
+                RunState::Returned { .. } if run.undone => Some("it was undone already"),
+                RunState::Returned { .. } => None,
+                _ => Some("it is still active; stop it first"),
+            };
+            if let Some(why) = why {
+                return Err(CommandError::NotUndoable {
+                    run: run.id().clone(),
+                    why,
+                });
+            }
+            Ok(run.start_undo(step))
+        })
+        .unwrap_or_else(|| Err(CommandError::UnknownRun(id.clone())))
+    }
+
+    /// The person stops a run: `returned{aborted, user-interrupt}`, never an
+    /// error (AG-9). Works from every non-terminal state, without a fence.
+    pub fn stop(&mut self, now: u64, id: &RunId) -> Result<(), CommandError> {
+        self.terminal_command(now, id, "stop", ReturnReason::UserInterrupt)
+    }
+
+    /// Pauses a run: a return with resumable context (AG-11).
+    pub fn pause(&mut self, now: u64, id: &RunId) -> Result<(), CommandError> {
+        self.terminal_command(now, id, "pause", ReturnReason::Paused)
+    }
+
+    /// The global kill: every active run returns `aborted` (AG-10), and one
+    /// announcement says so for all of them. Returns how many runs it ended.
+    pub fn kill_all(&mut self, now: u64) -> usize {
+        self.kill_all_in(now, KillScope::Announcing { elsewhere: 0 })
+    }
+
+    /// The global kill as part of one that spans several engines (every
+    /// engine of a page, every tab of an origin): every active run of this
+    /// engine returns `aborted`, journalled as the person's act, and the
+    /// announcement is made once for the whole kill by the engine `scope`
+    /// names (AG-10, AG-37). Returns how many runs of this engine it ended.
+    pub fn kill_all_in(&mut self, now: u64, scope: KillScope) -> usize {
+        let ids: Vec<RunId> = self.active_runs().map(|run| run.id().clone()).collect();
+        self.out.hush_closings = true;
+        for id in &ids {
+            self.with_run(now, id, |run, step| {
+                run.close(step, Actor::Person, ReturnReason::Kill)
+            });
+        }
+        self.out.hush_closings = false;
+        if let KillScope::Announcing { elsewhere } = scope {
+            // One announcement for every run the kill ended (AG-37).
+            if !ids.is_empty() || elsewhere > 0 {
+                self.out
+                    .events
+                    .push_back(crate::announce::killed(ids.clone(), elsewhere));
+            }
+        }
+        ids.len()
+    }
+
+    /// Refuses new runs until [`Engine::enable`] (AG-10). Active runs go on;
+    /// use [`Engine::kill_all`] to end them.
+    pub fn disable(&mut self) {
+        self.disabled = true;
+    }
+
+    /// Accepts new runs again.
+    pub fn enable(&mut self) {
+        self.disabled = false;
+    }
+
+    /// Reconciles a restored engine (startup, reconnect, wake): expires
+    /// questions past their deadline (their runs return `question-expired`),
+    /// then ends every run a previous engine instance left active —
+    /// `returned{aborted, interrupted}`. Idempotent: a second call right
+    /// after changes nothing.
+    pub fn reconcile(&mut self, now: u64) -> Reconciliation {
+        let overdue: Vec<RunId> = self
+            .questions
+            .all()
+            .filter(|question| question.state.is_open() && now >= question.deadline_at)
+            .map(|question| question.run.clone())
+            .collect();
+        let mut result = Reconciliation::default();
+        for id in &overdue {
+            let expired = self.with_run(now, id, |run, step| {
+                run.abandon(step, Outcome::Error, ReturnReason::QuestionExpired);
+            });
+            result.expired += u32::from(expired.is_some());
+        }
+        // Questions whose run is unknown here close too, so none stays open forever.
+        for question in self.questions.by_id.values_mut() {
+            if question.state.is_open() && now >= question.deadline_at {
+                question.set_state(QuestionState::Expired { at: now });
+            }
+        }
+        let active: Vec<RunId> = self.active_runs().map(|run| run.id().clone()).collect();
+        for id in &active {
+            self.with_run(now, id, |run, step| {
+                run.abandon(step, Outcome::Aborted, ReturnReason::Interrupted);
+            });
+        }
+        result.interrupted = u32::try_from(active.len()).unwrap_or(u32::MAX);
+        let dropped = self.shared.grants.expire(now);
+        result.grants_dropped = u32::try_from(dropped).unwrap_or(u32::MAX);
+        result
+    }
+}

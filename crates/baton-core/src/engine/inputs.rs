@@ -1,0 +1,231 @@
+//! Inputs: the acting party's traffic and the participants' reports
+//! (marks, previews, call results, reverts), and actor references (AG-32, AG-33).
+
+use super::*;
+
+impl Engine {
+    // ----- inputs ----------------------------------------------------------
+
+    /// Traffic from the acting party. It never fails: traffic that does not
+    /// belong to an open turn is recorded as a finding and changes nothing —
+    /// arrival never starts or revives a run.
+    pub fn handle_inbound(&mut self, now: u64, id: &RunId, turn: TurnId, inbound: Inbound) {
+        let Some(run) = self.runs.get(id) else {
+            let mut step = self.step(now);
+            Run::finding(
+                &mut step,
+                Some(id.clone()),
+                Some(turn),
+                FindingReason::UnknownRun,
+            );
+            return;
+        };
+        let input = match inbound {
+            Inbound::ToolCall {
+                call,
+                capability,
+                arguments,
+            } => TurnInput::Call(ProposedCall {
+                call,
+                capability,
+                arguments,
+            }),
+            Inbound::Question {
+                request,
+                prompt,
+                schema,
+                deadline_ms,
+                expires_at,
+            } => TurnInput::Question(AskedQuestion {
+                request,
+                prompt,
+                schema,
+                deadline_ms,
+                expires_at,
+            }),
+            Inbound::TurnEnd => TurnInput::End,
+            Inbound::TurnFailed { message } => TurnInput::Failed(message),
+            Inbound::TransportLost { message } => TurnInput::Lost(message),
+            Inbound::Malformed { detail } => TurnInput::Malformed(detail),
+        };
+        let input_rank = run
+            .accepts_turn(turn)
+            .then(|| run.input_cause(&input))
+            .flatten()
+            .map(|cause| cause.precedence());
+        let due_rank = run.due_cause(now).map(|cause| cause.precedence());
+        self.with_run(now, id, |run, step| {
+            if due_rank.is_some_and(|due| input_rank.is_none_or(|input| due <= input)) {
+                run.settle(step);
+            }
+            if run.accepts_turn(turn) {
+                run.turn_input(step, input);
+            } else {
+                Run::finding(
+                    step,
+                    Some(run.id().clone()),
+                    Some(turn),
+                    FindingReason::OutsideOpenTurn,
+                );
+            }
+        });
+    }
+
+    /// Traffic that arrived on a turn's stream after the turn had ended —
+    /// events after its end, a second end. It is recorded as a finding and
+    /// changes nothing: a run is never acted on by what follows its turn.
+    /// A host reports it once per turn, however much follows.
+    pub fn handle_stray_traffic(&mut self, now: u64, id: &RunId, turn: TurnId) {
+        let mut step = self.step(now);
+        Run::finding(
+            &mut step,
+            Some(id.clone()),
+            Some(turn),
+            FindingReason::AfterTurnEnded,
+        );
+    }
+
+    /// A participant's answer to [`crate::Effect::Mark`].
+    pub fn handle_mark(
+        &mut self,
+        now: u64,
+        id: &RunId,
+        participant: &ParticipantId,
+        result: Result<MarkToken, String>,
+    ) -> Result<(), ReportError> {
+        let failed = result.is_err();
+        self.report(now, id, failed, |run, step| {
+            if !run.is_awaiting_mark(participant) {
+                return Err(ReportError::NotWaitingFor {
+                    run: run.id().clone(),
+                    participant: participant.clone(),
+                });
+            }
+            run.mark_result(step, participant.clone(), result);
+            Ok(())
+        })
+    }
+
+    /// A participant's answer to [`crate::Effect::Preview`]: its rendering
+    /// of the change, or why it could not render one.
+    pub fn handle_preview(
+        &mut self,
+        now: u64,
+        id: &RunId,
+        call: &CallId,
+        result: Result<Value, String>,
+    ) -> Result<(), ReportError> {
+        self.report(now, id, false, |run, step| {
+            if !run.is_awaiting_preview(call) {
+                return Err(ReportError::NoSuchCall {
+                    run: run.id().clone(),
+                    call: call.clone(),
+                });
+            }
+            run.preview_result(step, call.clone(), result);
+            Ok(())
+        })
+    }
+
+    /// What the person reviews, while a run is under review (AG-31).
+    pub fn review(&self, id: &RunId) -> Option<ReviewSheet> {
+        self.runs.get(id)?.review_sheet(&self.shared.registry)
+    }
+
+    /// A participant's answer to [`crate::Effect::Invoke`].
+    pub fn handle_call_result(
+        &mut self,
+        now: u64,
+        id: &RunId,
+        call: &CallId,
+        result: CallResult,
+    ) -> Result<(), ReportError> {
+        let failed = matches!(result, CallResult::Failed { .. });
+        self.report(now, id, failed, |run, step| {
+            if run.call_in_flight().map(|c| &c.call) != Some(call) {
+                return Err(ReportError::NoSuchCall {
+                    run: run.id().clone(),
+                    call: call.clone(),
+                });
+            }
+            run.call_result(step, result);
+            Ok(())
+        })
+    }
+
+    /// A participant's answer to [`crate::Effect::Revert`]: `Err` carries
+    /// why the revert failed, which is reported, never hidden.
+    pub fn handle_revert_result(
+        &mut self,
+        now: u64,
+        id: &RunId,
+        participant: &ParticipantId,
+        result: Result<(), String>,
+    ) -> Result<(), ReportError> {
+        let undoing = self
+            .runs
+            .get(id)
+            .is_some_and(|run| run.is_undoing(participant));
+        if undoing {
+            self.with_run(now, id, |run, step| {
+                run.undo_revert_result(step, participant.clone(), result.err());
+            });
+            return Ok(());
+        }
+        self.report(now, id, false, |run, step| {
+            if !run.is_awaiting_revert(participant) {
+                return Err(ReportError::NotWaitingFor {
+                    run: run.id().clone(),
+                    participant: participant.clone(),
+                });
+            }
+            run.revert_result(step, participant.clone(), result.err());
+            Ok(())
+        })
+    }
+
+    /// Admits a mutation (AG-1). No actor reference means the person, who may
+    /// always act (AG-32). A reference is admitted only if this engine minted
+    /// it (AG-33) and it names the call in flight of an active run.
+    pub fn admit_mutation(&self, actor: Option<&ActorRef>) -> Result<Attribution, MutationRefused> {
+        let Some(actor) = actor else {
+            return Ok(Attribution::Person);
+        };
+        let refused = || MutationRefused::OutsideRun {
+            actor: actor.to_string(),
+        };
+        let identity = self.resolve_actor(actor).ok_or_else(refused)?;
+        let in_flight = self
+            .runs
+            .get(&identity.run)
+            .filter(|run| !run.state().is_terminal())
+            .and_then(Run::call_in_flight)
+            .is_some_and(|call| call.call == identity.call);
+        if in_flight {
+            Ok(Attribution::Delegated(identity))
+        } else {
+            Err(refused())
+        }
+    }
+
+    /// What a reference names, if this engine minted it; a forged, altered
+    /// or foreign reference resolves to nothing (AG-33).
+    pub fn resolve_actor(&self, actor: &ActorRef) -> Option<ActorIdentity> {
+        crate::actor::verify(&self.shared.secret, actor)
+            .filter(|identity| identity.session == self.shared.config.session)
+    }
+
+    /// The actor reference of the call in flight in a run, as handed to the
+    /// participant with the invocation (AG-32).
+    pub fn actor_for(&self, id: &RunId) -> Option<ActorRef> {
+        let call = self.runs.get(id)?.call_in_flight()?;
+        Some(crate::actor::mint(
+            &self.shared.secret,
+            &ActorIdentity {
+                session: self.shared.config.session.clone(),
+                run: id.clone(),
+                call: call.call.clone(),
+            },
+        ))
+    }
+}

@@ -1,0 +1,286 @@
+//! How a run ends: the closing cause's category decides between completing,
+//! aborting, keeping a partial result and rolling back (AG-4, AG-8, AG-9).
+
+use super::*;
+
+/// How a closing cause turns into an outcome.
+enum Category {
+    Success,
+    /// The person took control back: nothing is reverted (the run stays one
+    /// undo step for the person to take).
+    Person,
+    /// The run could not finish: roll back unless partial close is accepted.
+    Failure,
+}
+
+impl ReturnReason {
+    /// Rank among simultaneous terminal causes; lower wins (DESIGN.md §3:
+    /// integrity violation > explicit close > turn deadman > run deadline >
+    /// budget exhausted; an unanswered escalation comes last).
+    pub fn precedence(&self) -> u8 {
+        match self {
+            ReturnReason::IntegrityViolation { .. } => 0,
+            ReturnReason::Finished
+            | ReturnReason::PlanCompleted
+            | ReturnReason::UserInterrupt
+            | ReturnReason::Kill
+            | ReturnReason::Paused
+            | ReturnReason::Interrupted
+            | ReturnReason::EscalationReturned
+            | ReturnReason::ReviewRejected { .. }
+            | ReturnReason::TurnFailed { .. }
+            | ReturnReason::TransportLost { .. }
+            | ReturnReason::CallFailed { .. }
+            | ReturnReason::MarkFailed { .. }
+            | ReturnReason::RollbackFailed { .. }
+            | ReturnReason::PresenceMissing => 1,
+            ReturnReason::TurnDeadman => 2,
+            ReturnReason::RunDeadline => 3,
+            ReturnReason::BudgetExhausted { .. } => 4,
+            ReturnReason::EscalationTimeout | ReturnReason::QuestionExpired => 5,
+        }
+    }
+
+    fn category(&self) -> Category {
+        match self {
+            ReturnReason::Finished | ReturnReason::PlanCompleted => Category::Success,
+            ReturnReason::UserInterrupt
+            | ReturnReason::Kill
+            | ReturnReason::Paused
+            | ReturnReason::Interrupted
+            | ReturnReason::EscalationReturned
+            | ReturnReason::ReviewRejected { .. } => Category::Person,
+            ReturnReason::EscalationTimeout
+            | ReturnReason::QuestionExpired
+            | ReturnReason::BudgetExhausted { .. }
+            | ReturnReason::TurnDeadman
+            | ReturnReason::RunDeadline
+            | ReturnReason::TurnFailed { .. }
+            | ReturnReason::TransportLost { .. }
+            | ReturnReason::IntegrityViolation { .. }
+            | ReturnReason::CallFailed { .. }
+            | ReturnReason::MarkFailed { .. }
+            | ReturnReason::RollbackFailed { .. }
+            | ReturnReason::PresenceMissing => Category::Failure,
+        }
+    }
+}
+
+impl Run {
+    // ----- closing ---------------------------------------------------------------
+
+    /// Ends the run for `cause`: completes, aborts, keeps a partial result, or
+    /// starts a rollback, as AG-8 and the cause's category decide.
+    pub(crate) fn close(&mut self, step: &mut Step<'_>, actor: Actor, cause: ReturnReason) {
+        if self.state.is_terminal() {
+            return;
+        }
+        self.pending_questions.clear();
+        if let Some(open) = self.question.take() {
+            let expired = cause == ReturnReason::QuestionExpired;
+            self.close_question(step, &open.id, expired);
+        }
+        let category = cause.category();
+        if self.rollback.is_some() {
+            // A rollback is already returning control; only the person can cut it short.
+            if matches!(category, Category::Person) {
+                self.finish(step, actor, Outcome::Aborted, cause);
+            }
+            return;
+        }
+        if let Some(turn) = self.turn.take() {
+            Self::emit(
+                step,
+                Effect::CancelTurn {
+                    run: self.id.clone(),
+                    turn: turn.id,
+                },
+            );
+        }
+        self.emit_receipt_if_unresolved(step, &category);
+        match category {
+            Category::Success => self.finish(step, actor, Outcome::Completed, cause),
+            Category::Person => self.finish(step, actor, Outcome::Aborted, cause),
+            Category::Failure => {
+                if self.mutated.is_empty() && self.in_flight.is_none() {
+                    self.finish(step, actor, Outcome::Error, cause);
+                } else if self.accepts_partial_close(step, &cause) {
+                    self.finish(step, actor, Outcome::Partial, cause);
+                } else {
+                    self.start_rollback(step, cause);
+                }
+            }
+        }
+    }
+
+    /// Unresolved budget exhaustion hands off to the person exactly once: the
+    /// receipt is emitted by the close that ends the escalation, and that same
+    /// step clears the escalation (terminal, or rolling back) — in memory and
+    /// in every later snapshot — so no replay or restore can emit it again.
+    /// Ends a run left over by a previous engine instance. The page that
+    /// held its participants' history and its in-flight call is gone, so
+    /// nothing can be reverted: the run ends as it stands.
+    pub(crate) fn abandon(&mut self, step: &mut Step<'_>, outcome: Outcome, reason: ReturnReason) {
+        if self.state.is_terminal() {
+            return;
+        }
+        self.pending_questions.clear();
+        if let Some(open) = self.question.take() {
+            let expired = reason == ReturnReason::QuestionExpired;
+            self.close_question(step, &open.id, expired);
+        }
+        self.turn = None;
+        self.finish(step, Actor::Engine, outcome, reason);
+    }
+
+    fn emit_receipt_if_unresolved(&mut self, step: &mut Step<'_>, category: &Category) {
+        if matches!(category, Category::Person) {
+            return;
+        }
+        let Some(Escalation {
+            reason: reason @ EscalationReason::BudgetExhausted { .. },
+            ..
+        }) = self.escalation.clone()
+        else {
+            return;
+        };
+        self.record(
+            step,
+            Actor::Engine,
+            JournalEntry::EscalationReceipt {
+                reason: reason.clone(),
+            },
+        );
+        step.events.push_back(Event::EscalationReceipt {
+            run: self.id.clone(),
+            reason,
+        });
+    }
+
+    pub(super) fn accepts_partial_close(&self, step: &Step<'_>, cause: &ReturnReason) -> bool {
+        let accepts = |capability: &CapabilityRef| {
+            step.registry
+                .capability(capability)
+                .is_some_and(|decl| decl.accepts_partial_close())
+        };
+        // Every capability that changed state in the run must accept it, not
+        // only the one that failed (AG-8: the person authorized the plan).
+        let every_change_accepts = self.mutated.iter().all(accepts);
+        match cause {
+            ReturnReason::CallFailed { capability, .. } => {
+                accepts(capability) && every_change_accepts
+            }
+            _ => self.in_flight.is_none() && every_change_accepts,
+        }
+    }
+
+    pub(super) fn finish(
+        &mut self,
+        step: &mut Step<'_>,
+        actor: Actor,
+        outcome: Outcome,
+        reason: ReturnReason,
+    ) {
+        // A pause, or a lost connection that left nothing rolled back, can be
+        // picked up by a chained run with its context (AG-11); nothing
+        // reconnects on its own.
+        self.resumable = matches!(reason, ReturnReason::Paused)
+            || (matches!(reason, ReturnReason::TransportLost { .. }) && outcome == Outcome::Error);
+        self.turn = None;
+        self.in_flight = None;
+        self.escalation = None;
+        self.rollback = None;
+        self.recheck = None;
+        self.queue.clear();
+        self.transition(step, actor, RunState::Returned { outcome, reason });
+    }
+
+    pub(super) fn start_rollback(&mut self, step: &mut Step<'_>, cause: ReturnReason) {
+        let mut participants = self.touched();
+        if let Some(call) = &self.in_flight {
+            if !participants.contains(&call.capability.participant) {
+                participants.push(call.capability.participant.clone());
+            }
+        }
+        participants.reverse();
+        self.escalation = None;
+        self.queue.clear();
+        self.record(
+            step,
+            Actor::Engine,
+            JournalEntry::RollbackStarted {
+                participants: participants.clone(),
+            },
+        );
+        self.rollback = Some(Rollback {
+            cause,
+            remaining: participants.into(),
+            awaiting: None,
+            waiting_for_call: self.in_flight.is_some(),
+            failed: Vec::new(),
+            deadline_at: step.now.saturating_add(step.config.revert_timeout_ms),
+        });
+        self.next_revert(step);
+    }
+
+    pub(super) fn next_revert(&mut self, step: &mut Step<'_>) {
+        loop {
+            let Some(rollback) = self.rollback.as_mut() else {
+                return;
+            };
+            if rollback.waiting_for_call || rollback.awaiting.is_some() {
+                return;
+            }
+            let Some(participant) = rollback.remaining.pop_front() else {
+                self.finish_rollback(step, false);
+                return;
+            };
+            match self.marks.get(&participant) {
+                Some(MarkState::Taken(token)) => {
+                    rollback.awaiting = Some(participant.clone());
+                    let effect = Effect::Revert {
+                        run: self.id.clone(),
+                        participant,
+                        token: token.clone(),
+                    };
+                    Self::emit(step, effect);
+                    return;
+                }
+                // Without a mark there is nothing to revert to: that is a failed revert.
+                _ => {
+                    rollback.failed.push(participant.clone());
+                    self.record(
+                        step,
+                        Actor::Engine,
+                        JournalEntry::Reverted {
+                            participant,
+                            error: Some("no mark was taken for this run".into()),
+                        },
+                    );
+                }
+            }
+        }
+    }
+
+    pub(super) fn finish_rollback(&mut self, step: &mut Step<'_>, timed_out: bool) {
+        let Some(mut rollback) = self.rollback.take() else {
+            return;
+        };
+        if timed_out {
+            rollback.failed.extend(rollback.awaiting.take());
+            rollback.failed.extend(rollback.remaining.drain(..));
+        }
+        let (outcome, reason) = if rollback.failed.is_empty() {
+            (Outcome::RolledBack, rollback.cause)
+        } else {
+            (
+                Outcome::Error,
+                ReturnReason::RollbackFailed {
+                    cause: Box::new(rollback.cause),
+                    participants: rollback.failed,
+                },
+            )
+        };
+        self.finish(step, Actor::Engine, outcome, reason);
+    }
+}

@@ -1,0 +1,168 @@
+//! The host's reports: marks, call results, reverts, and the escalation
+//! and cancellation they may lead to.
+
+use super::*;
+
+impl Run {
+    // ----- host reports ------------------------------------------------------------
+
+    pub(crate) fn mark_result(
+        &mut self,
+        step: &mut Step<'_>,
+        participant: ParticipantId,
+        result: Result<MarkToken, String>,
+    ) {
+        match result {
+            Ok(token) => {
+                self.marks
+                    .insert(participant.clone(), MarkState::Taken(token.clone()));
+                self.record(
+                    step,
+                    Actor::Participant {
+                        participant: participant.clone(),
+                    },
+                    JournalEntry::MarkTaken { participant, token },
+                );
+                self.advance(step);
+            }
+            Err(message) => {
+                self.marks.remove(&participant);
+                self.close(
+                    step,
+                    Actor::Participant {
+                        participant: participant.clone(),
+                    },
+                    ReturnReason::MarkFailed {
+                        participant,
+                        message,
+                    },
+                );
+            }
+        }
+    }
+
+    pub(crate) fn call_result(&mut self, step: &mut Step<'_>, result: CallResult) {
+        let Some(call) = self.in_flight.take() else {
+            return;
+        };
+        let actor = Actor::Participant {
+            participant: call.capability.participant.clone(),
+        };
+        self.record(
+            step,
+            actor.clone(),
+            JournalEntry::CallFinished {
+                call: call.call.clone(),
+                result: result.clone(),
+            },
+        );
+        if let CallResult::Refused { .. } = result {
+            // Nothing changed: this call does not count as a mutation.
+            if let Some(position) = self.mutated.iter().rposition(|c| *c == call.capability) {
+                self.mutated.remove(position);
+            }
+        }
+        if let Some(rollback) = self.rollback.as_mut() {
+            rollback.waiting_for_call = false;
+            self.next_revert(step);
+            return;
+        }
+        match &result {
+            CallResult::Failed { message } => {
+                let cause = ReturnReason::CallFailed {
+                    capability: call.capability.clone(),
+                    message: message.clone(),
+                };
+                self.reports.push(CallReport {
+                    call: call.call,
+                    capability: call.capability,
+                    result,
+                });
+                self.close(step, actor, cause);
+            }
+            CallResult::Applied { .. } | CallResult::Refused { .. } => {
+                self.reports.push(CallReport {
+                    call: call.call,
+                    capability: call.capability,
+                    result,
+                });
+                self.advance(step);
+            }
+        }
+    }
+
+    pub(crate) fn revert_result(
+        &mut self,
+        step: &mut Step<'_>,
+        participant: ParticipantId,
+        error: Option<String>,
+    ) {
+        let Some(rollback) = self.rollback.as_mut() else {
+            return;
+        };
+        rollback.awaiting = None;
+        if error.is_some() {
+            rollback.failed.push(participant.clone());
+        }
+        self.record(
+            step,
+            Actor::Participant {
+                participant: participant.clone(),
+            },
+            JournalEntry::Reverted { participant, error },
+        );
+        self.next_revert(step);
+    }
+
+    pub(crate) fn is_awaiting_revert(&self, participant: &ParticipantId) -> bool {
+        self.rollback
+            .as_ref()
+            .is_some_and(|rollback| rollback.awaiting.as_ref() == Some(participant))
+    }
+
+    pub(crate) fn is_awaiting_mark(&self, participant: &ParticipantId) -> bool {
+        self.marks.get(participant) == Some(&MarkState::Pending)
+    }
+
+    /// The reference handed to the participant with the call in flight (AG-32).
+    pub(crate) fn actor_ref(&self, step: &Step<'_>) -> Option<ActorRef> {
+        let call = self.in_flight.as_ref()?;
+        Some(crate::actor::mint(
+            step.secret,
+            &ActorIdentity {
+                session: step.config.session.clone(),
+                run: self.id.clone(),
+                call: call.call.clone(),
+            },
+        ))
+    }
+
+    pub(crate) fn escalation_reason(&self) -> Option<&EscalationReason> {
+        self.escalation
+            .as_ref()
+            .map(|escalation| &escalation.reason)
+    }
+
+    pub(crate) fn clear_escalation(&mut self) {
+        self.escalation = None;
+    }
+
+    /// Ends the run before anything was authorized: its open turn is
+    /// aborted and its question withdrawn.
+    pub(crate) fn cancel(&mut self, step: &mut Step<'_>, actor: Actor, reason: CancelReason) {
+        if let Some(turn) = self.turn.take() {
+            Self::emit(
+                step,
+                Effect::CancelTurn {
+                    run: self.id.clone(),
+                    turn: turn.id,
+                },
+            );
+        }
+        self.pending_questions.clear();
+        if let Some(open) = self.question.take() {
+            self.close_question(step, &open.id, false);
+        }
+        self.transition(step, actor, RunState::Cancelled { reason });
+    }
+}

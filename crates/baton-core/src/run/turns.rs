@@ -1,0 +1,223 @@
+//! Turns: reserving one (charged before it is sent), the acting party's
+//! traffic inside it, and what its end starts.
+
+use super::*;
+
+impl Run {
+    // ----- turns -----------------------------------------------------------------
+
+    pub(crate) fn reserve_turn(&mut self, step: &mut Step<'_>) {
+        self.usage.turns += 1;
+        let id = TurnId(self.usage.turns);
+        let deadline_at = step.now.saturating_add(self.budget.turn_deadline_ms);
+        let context = Context {
+            reads: step.reads.values().cloned().collect(),
+        };
+        self.seen = step.reads.clone();
+        self.turn = Some(OpenTurn {
+            id,
+            deadline_at,
+            context: context.clone(),
+            questions: Vec::new(),
+            proposals: Vec::new(),
+        });
+        self.record(
+            step,
+            Actor::Engine,
+            JournalEntry::TurnReserved {
+                turn: id,
+                deadline_at,
+                context: context.clone(),
+            },
+        );
+        let request = TurnRequest {
+            protocol: crate::protocol::PROTOCOL_VERSION.into(),
+            session: step.config.session.clone(),
+            run: self.id.clone(),
+            turn: id,
+            intent: self.intent.clone(),
+            tools: step.registry.tools(),
+            index: crate::protocol::index(step.registry, &context),
+            context,
+            reads: Vec::new(),
+            results: std::mem::take(&mut self.reports),
+            answers: std::mem::take(&mut self.answers),
+            state: step.agent_state.clone(),
+        };
+        Self::emit(
+            step,
+            Effect::OpenTurn {
+                run: self.id.clone(),
+                turn: id,
+                deadline_at,
+                request: Box::new(request),
+            },
+        );
+    }
+
+    /// The terminal cause an input would produce, used to weigh it against
+    /// timer causes that are due at the same moment.
+    pub(crate) fn input_cause(&self, input: &TurnInput) -> Option<ReturnReason> {
+        let turn = self.turn.as_ref()?;
+        match input {
+            TurnInput::Malformed(detail) => Some(ReturnReason::IntegrityViolation {
+                finding: detail.clone(),
+            }),
+            TurnInput::Call(call) if self.is_duplicate(turn, &call.call) => {
+                Some(ReturnReason::IntegrityViolation {
+                    finding: format!("duplicate call id {}", call.call),
+                })
+            }
+            TurnInput::Question(_) if turn.questions.len() >= MAX_QUESTIONS_PER_TURN => {
+                Some(ReturnReason::IntegrityViolation {
+                    finding: format!("more than {MAX_QUESTIONS_PER_TURN} questions in one turn"),
+                })
+            }
+            TurnInput::Question(asked)
+                if self.asked_requests().any(|r| r == asked.request)
+                    || turn.questions.iter().any(|q| q.request == asked.request) =>
+            {
+                Some(ReturnReason::IntegrityViolation {
+                    finding: format!("duplicate question id {}", asked.request),
+                })
+            }
+            TurnInput::End if turn.proposals.is_empty() && turn.questions.is_empty() => {
+                Some(ReturnReason::Finished)
+            }
+            TurnInput::Failed(message) => Some(ReturnReason::TurnFailed {
+                message: message.clone(),
+            }),
+            TurnInput::Lost(message) => Some(ReturnReason::TransportLost {
+                message: message.clone(),
+            }),
+            _ => None,
+        }
+    }
+
+    pub(super) fn is_duplicate(&self, turn: &OpenTurn, call: &CallId) -> bool {
+        self.seen_calls.contains(call) || turn.proposals.iter().any(|p| &p.call == call)
+    }
+
+    pub(crate) fn accepts_turn(&self, turn: TurnId) -> bool {
+        !self.state.is_terminal() && self.turn.as_ref().is_some_and(|open| open.id == turn)
+    }
+
+    /// Applies traffic addressed to the open turn. The caller has checked that
+    /// the turn is open.
+    pub(crate) fn turn_input(&mut self, step: &mut Step<'_>, input: TurnInput) {
+        if let Some(ReturnReason::IntegrityViolation { finding }) = self.input_cause(&input) {
+            let turn = self.open_turn();
+            Self::finding(
+                step,
+                Some(self.id.clone()),
+                turn,
+                FindingReason::Integrity {
+                    detail: finding.clone(),
+                },
+            );
+            self.close(
+                step,
+                Actor::ActingParty,
+                ReturnReason::IntegrityViolation { finding },
+            );
+            return;
+        }
+        match input {
+            TurnInput::Call(call) => {
+                if let Some(turn) = self.turn.as_mut() {
+                    turn.proposals.push(call);
+                }
+            }
+            TurnInput::Question(asked) => {
+                if let Some(turn) = self.turn.as_mut() {
+                    turn.questions.push(asked);
+                }
+            }
+            TurnInput::Failed(message) => {
+                self.close(
+                    step,
+                    Actor::ActingParty,
+                    ReturnReason::TurnFailed { message },
+                );
+            }
+            TurnInput::Lost(message) => {
+                self.close(
+                    step,
+                    Actor::ActingParty,
+                    ReturnReason::TransportLost { message },
+                );
+            }
+            TurnInput::Malformed(_) => {}
+            TurnInput::End => self.end_turn(step),
+        }
+    }
+
+    pub(super) fn end_turn(&mut self, step: &mut Step<'_>) {
+        let Some(turn) = self.turn.take() else {
+            return;
+        };
+        self.record(
+            step,
+            Actor::ActingParty,
+            JournalEntry::TurnEnded {
+                turn: turn.id,
+                proposed: u32::try_from(turn.proposals.len()).unwrap_or(u32::MAX),
+            },
+        );
+        self.seen_calls
+            .extend(turn.proposals.iter().map(|p| p.call.clone()));
+        self.pending_questions.extend(turn.questions);
+        match self.state.name() {
+            StateName::Offered
+                if turn.proposals.is_empty() && !self.pending_questions.is_empty() =>
+            {
+                // A planning question: ask now; the run stays offered.
+                self.ask_pending(step);
+            }
+            StateName::Offered => {
+                if turn.proposals.is_empty() {
+                    self.cancel(step, Actor::ActingParty, CancelReason::NoPlan);
+                } else {
+                    self.accept_plan(step, Actor::ActingParty, turn.proposals);
+                }
+            }
+            _ => {
+                if turn.proposals.is_empty() && self.pending_questions.is_empty() {
+                    self.close(step, Actor::ActingParty, ReturnReason::Finished);
+                } else {
+                    if !turn.proposals.is_empty() {
+                        self.announce_batch(step, &turn.proposals);
+                    }
+                    self.queue.extend(turn.proposals);
+                    self.advance(step);
+                }
+            }
+        }
+    }
+
+    pub(crate) fn set_budget(&mut self, budget: Budget) {
+        self.budget = budget;
+        self.deadline_at = self.created_at.saturating_add(budget.run_deadline_ms);
+    }
+
+    pub(crate) fn request_mark(&mut self, step: &mut Step<'_>, participant: ParticipantId) {
+        if self.marks.contains_key(&participant) {
+            return;
+        }
+        self.marks.insert(participant.clone(), MarkState::Pending);
+        self.record(
+            step,
+            Actor::Engine,
+            JournalEntry::MarkRequested {
+                participant: participant.clone(),
+            },
+        );
+        Self::emit(
+            step,
+            Effect::Mark {
+                run: self.id.clone(),
+                participant,
+            },
+        );
+    }
+}

@@ -1,0 +1,426 @@
+//! What an application calls on an engine: registration, delegation and the
+//! person's decisions, questions, state, reads of runs — each a command to
+//! the core, carried out in one step.
+
+use super::*;
+
+#[wasm_bindgen]
+impl Engine {
+    /// Mounts a participant: its manifest (JSON text or object) and its
+    /// behaviour `{ invoke, history: { mark, revertTo }, preview, element,
+    /// instance }`. `invoke` declines a call, without failing it, by
+    /// throwing an error whose message starts `declined:`. Inert (AG-12);
+    /// with no transport the participant keeps working as before (AG-50).
+    ///
+    /// Never throws for a manifest's problems (AG-13): the returned handle's
+    /// `problems` lists each, with its requirement and JSON path; the engine
+    /// emits one `registration-refused` event (replayed to later
+    /// subscribers) and one console warning; the participant offers no
+    /// tools, and only a call to one of its capabilities fails, with those
+    /// problems.
+    pub fn register(&self, manifest: JsValue, behaviour: JsValue) -> Participant {
+        let text = match manifest.as_string() {
+            Some(text) => Ok(text),
+            None => js_sys::JSON::stringify(&manifest)
+                .ok()
+                .and_then(|text| text.as_string())
+                .ok_or_else(|| "the manifest is neither JSON text nor an object".to_owned()),
+        };
+        let instance = if behaviour.is_object() {
+            get(&behaviour, "instance").as_string()
+        } else {
+            None
+        };
+        let registered = {
+            let mut inner = self.inner.borrow_mut();
+            let registered = match &text {
+                Ok(text) => inner.core.register_text(text, instance.as_deref()),
+                Err(message) => Err(baton_core::RegistrationRefused {
+                    participant: None,
+                    problems: vec![baton_core::ManifestProblem {
+                        path: "$".into(),
+                        requirement: Some("AG-12".into()),
+                        message: message.clone(),
+                    }],
+                }),
+            };
+            if let Ok(id) = &registered {
+                inner.behaviours.insert(id.clone(), behaviour);
+            }
+            registered
+        };
+        match registered {
+            Ok(id) => Participant {
+                engine: Rc::downgrade(&self.inner),
+                id,
+                problems: Vec::new(),
+            },
+            Err(refused) => {
+                refuse_registration(&self.inner, &refused);
+                Participant {
+                    engine: Rc::downgrade(&self.inner),
+                    id: refused
+                        .participant
+                        .unwrap_or_else(|| ParticipantId::new("")),
+                    problems: refused.problems,
+                }
+            }
+        }
+    }
+
+    /// Starts a delegation and returns its run id. With a fixed `plan` no
+    /// acting party is involved (AG-3); without one, the acting party is
+    /// reached through a transport, and with none configured this throws a
+    /// `BatonError` with code `no-transport` (AG-50).
+    pub fn delegate(&self, request: JsValue) -> Result<String, JsValue> {
+        let request: Value = serde_wasm_bindgen::from_value(request)
+            .map_err(|e| error(Code::InvalidDelegation, &e.to_string()))?;
+        let delegation = Delegation::from_json(request).map_err(|refusal| refused(&refusal))?;
+        if delegation.plan.is_none() && self.inner.borrow().transport.is_none() {
+            return Err(error_for(
+                Code::NoTransport,
+                "AG-50",
+                "AG-50: no transport is configured, so no acting party can be reached; participants keep working without one",
+            ));
+        }
+        self.command(|core, now| core.delegate(now, delegation))
+            .map(|run| run.to_string())
+    }
+
+    /// Authorizes a reviewed plan at the revision the person saw (AG-7,
+    /// AG-31). `options` may narrow the allowlist (`["tasks.rename"]`), fix
+    /// the budget, and make it a standing grant for a while
+    /// (`grant: { ttlMs }`, AG-30).
+    pub fn authorize(&self, run: &str, revision: f64, options: JsValue) -> Result<(), JsValue> {
+        let revision = convert::whole(revision, "a revision")?;
+        let options = convert::json(options, "the authorization")?;
+        let authorization = if options.is_null() {
+            baton_core::Authorization::default()
+        } else {
+            baton_core::Authorization::from_json(options).map_err(|refusal| refused(&refusal))?
+        };
+        let granted = authorization.grant_ms.is_some();
+        self.command(|core, now| core.authorize(now, &RunId::new(run), revision, authorization))?;
+        if granted {
+            self.inner.borrow_mut().header_dirty = true;
+            pump(&self.inner);
+        }
+        Ok(())
+    }
+
+    /// The person takes control back: the run returns `aborted` (AG-9).
+    pub fn stop(&self, run: &str) -> Result<(), JsValue> {
+        self.command(|core, now| core.stop(now, &RunId::new(run)))
+    }
+
+    /// Pauses a run: it returns, and a chained run can resume it (AG-11).
+    pub fn pause(&self, run: &str) -> Result<(), JsValue> {
+        self.command(|core, now| core.pause(now, &RunId::new(run)))
+    }
+
+    /// Resumes a run that was paused, or whose transport was lost with
+    /// nothing rolled back: a new run, chained to it, carrying its context
+    /// (AG-11). Nothing reconnects on its own; this is the person's choice.
+    /// `budget` replaces the old one if given. Returns the new run's id.
+    pub fn resume(&self, run: &str, budget: JsValue) -> Result<String, JsValue> {
+        let budget = if budget.is_undefined() || budget.is_null() {
+            None
+        } else {
+            Some(
+                serde_wasm_bindgen::from_value::<baton_core::Budget>(budget)
+                    .map_err(|e| error(Code::InvalidDelegation, &e.to_string()))?,
+            )
+        };
+        self.command(|core, now| core.resume(now, &RunId::new(run), budget))
+            .map(|id| id.to_string())
+    }
+
+    /// The global kill (AG-10): every active run of every engine in the
+    /// page returns `aborted`, and so does every run of the origin's other
+    /// tabs (told over a `BroadcastChannel`). Each run is journalled; the
+    /// person hears it once, from this engine, for all of them. Returns how
+    /// many runs of this page it ended.
+    #[wasm_bindgen(js_name = killAll)]
+    pub fn kill_all(&self) -> u32 {
+        let ended = page::kill_page(Some(&self.inner));
+        page::tell_other_tabs();
+        ended
+    }
+
+    /// Calls `listener(event)` for every event the engine produces; returns
+    /// a function that unsubscribes.
+    pub fn subscribe(&self, listener: js_sys::Function) -> JsValue {
+        let id = {
+            let mut inner = self.inner.borrow_mut();
+            inner.next_subscriber += 1;
+            let id = inner.next_subscriber;
+            inner.subscribers.push((id, listener.clone()));
+            id
+        };
+        // A subscriber always learns that storage fell back to memory and
+        // which registrations were refused, whenever it subscribes.
+        let (degraded, refusals) = {
+            let inner = self.inner.borrow();
+            (inner.storage.degraded.clone(), inner.refusals.clone())
+        };
+        let standing = degraded
+            .map(|cause| serde_json::json!({"type": "storage-degraded", "cause": cause}))
+            .into_iter()
+            .chain(refusals);
+        for event in standing {
+            if let Ok(event) = to_js(&event) {
+                let _ = listener.call1(&JsValue::NULL, &event);
+            }
+        }
+        let weak = Rc::downgrade(&self.inner);
+        Closure::once_into_js(move || {
+            if let Some(inner) = weak.upgrade() {
+                inner
+                    .borrow_mut()
+                    .subscribers
+                    .retain(|(other, _)| *other != id);
+            }
+        })
+    }
+
+    /// Presence surfaces (AG-35, AG-41): `engine.presence.attach(surface)`
+    /// returns a function that detaches it. An attached surface receives
+    /// every event at `surface.handleEvent(event)` — questions included, as
+    /// non-modal events it can answer, decline, dismiss or postpone. While none is attached, a run above
+    /// `suggest` that starts acting raises `presence-missing` (policy
+    /// `warn`) or is refused (policy `require`).
+    #[wasm_bindgen(getter)]
+    pub fn presence(&self) -> JsValue {
+        if let Some(made) = self.inner.borrow().presence.clone() {
+            return made;
+        }
+        let weak = Rc::downgrade(&self.inner);
+        let attach = Closure::<dyn FnMut(JsValue) -> JsValue>::new(move |surface: JsValue| {
+            let Some(inner) = weak.upgrade() else {
+                return JsValue::UNDEFINED;
+            };
+            let id = {
+                let mut inner = inner.borrow_mut();
+                inner.core.attach_presence();
+                inner.next_subscriber += 1;
+                let id = inner.next_subscriber;
+                inner.surfaces.push((id, surface));
+                id
+            };
+            let weak = Rc::downgrade(&inner);
+            Closure::once_into_js(move || {
+                if let Some(inner) = weak.upgrade() {
+                    let mut inner = inner.borrow_mut();
+                    inner.core.detach_presence();
+                    inner.surfaces.retain(|(other, _)| *other != id);
+                }
+            })
+        });
+        let object = js_sys::Object::new();
+        let _ = js_sys::Reflect::set(&object, &"attach".into(), attach.as_ref());
+        // Made once per engine; the function lives as long as the page may
+        // call it.
+        attach.forget();
+        let object: JsValue = object.into();
+        self.inner.borrow_mut().presence = Some(object.clone());
+        object
+    }
+
+    /// The person rejects a plan under review, at the revision they saw.
+    pub fn reject(&self, run: &str, revision: f64, note: Option<String>) -> Result<(), JsValue> {
+        let note = note.unwrap_or_default();
+        let revision = convert::whole(revision, "a revision")?;
+        self.command(|core, now| core.reject(now, &RunId::new(run), revision, &note))
+    }
+
+    /// Answers a question (AG-41): bound to its id and request digest,
+    /// validated against its schema, failing closed. Returns the acceptance.
+    pub fn answer(
+        &self,
+        question: &str,
+        digest: &str,
+        answer: JsValue,
+    ) -> Result<JsValue, JsValue> {
+        let digest = baton_core::Digest::from_hex(digest).ok_or_else(|| {
+            error_for(
+                Code::DigestMismatch,
+                "AG-41",
+                "AG-41: the request digest is not 64 hex digits",
+            )
+        })?;
+        let answer: Value = serde_wasm_bindgen::from_value(answer).map_err(|e| {
+            error_for(
+                Code::InvalidAnswer,
+                "AG-41",
+                &format!("AG-41: the answer is not JSON: {e}"),
+            )
+        })?;
+        let acceptance = self.command(|core, now| {
+            core.answer(now, &baton_core::QuestionId::new(question), &digest, answer)
+        })?;
+        to_js(&acceptance)
+    }
+
+    /// Declines a question; the run goes on without the answer.
+    pub fn decline(&self, question: &str) -> Result<(), JsValue> {
+        self.command(|core, now| core.decline(now, &baton_core::QuestionId::new(question)))
+    }
+
+    /// Dismisses a question: the person chose not to deal with it; the run
+    /// goes on as if it had been declined, and the surface stops showing it.
+    pub fn dismiss(&self, question: &str) -> Result<(), JsValue> {
+        self.command(|core, now| core.dismiss(now, &baton_core::QuestionId::new(question)))
+    }
+
+    /// Resolves an escalation at the revision the person saw: `"allow"`,
+    /// `"deny"`, `"review"`, `"return"`, or `{ kind: "allow", budget }`.
+    #[wasm_bindgen(js_name = resolveEscalation)]
+    pub fn resolve_escalation(
+        &self,
+        run: &str,
+        revision: f64,
+        resolution: JsValue,
+    ) -> Result<(), JsValue> {
+        let revision = convert::whole(revision, "a revision")?;
+        let invalid = |e: &dyn std::fmt::Display| error(Code::InvalidResolution, &e.to_string());
+        let value = match resolution.as_string() {
+            Some(kind) => serde_json::json!({ "kind": kind }),
+            None => serde_wasm_bindgen::from_value(resolution).map_err(|e| invalid(&e))?,
+        };
+        let resolution: baton_core::Resolution =
+            serde_json::from_value(value).map_err(|e| invalid(&e))?;
+        self.command(|core, now| {
+            core.resolve_escalation(now, &RunId::new(run), revision, resolution)
+        })
+    }
+
+    /// Sets the `to-agent` state every later turn carries to the acting
+    /// party (AG-47; AG-UI `state`): context the application wants it to
+    /// have, kept apart from the agent's own state. `null` sends none.
+    #[wasm_bindgen(js_name = setAgentState)]
+    pub fn set_agent_state(&self, state: JsValue) -> Result<(), JsValue> {
+        let state: Value = serde_wasm_bindgen::from_value(state).map_err(|e| {
+            error(
+                Code::InvalidState,
+                &format!("AG-47: the state is not JSON: {e}"),
+            )
+        })?;
+        self.inner.borrow_mut().core.set_agent_state(state);
+        Ok(())
+    }
+
+    /// Updates the `to-agent` state with a JSON Patch (RFC 6902) between
+    /// turns; a patch that does not apply changes nothing and throws
+    /// `invalid-state`.
+    #[wasm_bindgen(js_name = patchAgentState)]
+    pub fn patch_agent_state(&self, patch: JsValue) -> Result<(), JsValue> {
+        let patch: Value = serde_wasm_bindgen::from_value(patch).map_err(|e| {
+            error(
+                Code::InvalidState,
+                &format!("AG-47: the patch is not JSON: {e}"),
+            )
+        })?;
+        self.inner
+            .borrow_mut()
+            .core
+            .patch_agent_state(&patch)
+            .map_err(|refusal| refused(&refusal))
+    }
+
+    /// The `to-agent` state the next turn carries.
+    #[wasm_bindgen(getter, js_name = agentState)]
+    pub fn agent_state(&self) -> Result<JsValue, JsValue> {
+        to_js(self.inner.borrow().core.agent_state())
+    }
+
+    /// Disables delegation: no new run starts until `enable` (runs already
+    /// active go on; `stop` or `killAll` ends them). Participants keep
+    /// working.
+    pub fn disable(&self) {
+        self.set_disabled(true);
+    }
+
+    /// Enables delegation again.
+    pub fn enable(&self) {
+        self.set_disabled(false);
+    }
+
+    /// Undoes a whole delegation in one step (A.2): each participant it
+    /// changed is reverted, through its own history, to the mark taken
+    /// before the run first touched it — last touched first. Only a run that
+    /// has returned can be undone, and only once; a run that was rolled back
+    /// has nothing left to undo. Resolves to `{ run, reverted, failed }`.
+    pub fn undo(&self, run: &str) -> Result<js_sys::Promise, JsValue> {
+        let id = RunId::new(run);
+        let mut resolver = None;
+        let promise = js_sys::Promise::new(&mut |resolve, _| resolver = Some(resolve));
+        // The core decides, journals and drives the undo through revert
+        // effects; the promise settles with its report.
+        let started = self.inner.borrow_mut().core.undo(now(), &id);
+        if let (Ok(_), Some(resolve)) = (&started, resolver) {
+            self.inner.borrow_mut().undos.insert(id, resolve);
+        }
+        pump(&self.inner);
+        started
+            .map(|_| promise)
+            .map_err(|refusal| refused(&refusal))
+    }
+
+    /// The revision of a run, for commands fenced by it.
+    pub fn revision(&self, run: &str) -> Result<f64, JsValue> {
+        self.with_run(run, |run| run.revision() as f64)
+    }
+
+    /// The review sheet (with participants' previews) of a plan under
+    /// review, or of the one call an escalation asks the person to allow
+    /// (AG-31); otherwise `null`.
+    pub fn review(&self, run: &str) -> Result<JsValue, JsValue> {
+        match self.inner.borrow().core.review(&RunId::new(run)) {
+            Some(sheet) => to_js(&sheet),
+            None => Ok(JsValue::NULL),
+        }
+    }
+
+    /// Every question the engine holds, open or settled.
+    pub fn questions(&self) -> Result<JsValue, JsValue> {
+        let inner = self.inner.borrow();
+        let questions: Vec<_> = inner.core.questions().collect();
+        to_js(&questions)
+    }
+
+    /// Postpones a question until `until` (ms since the epoch).
+    pub fn postpone(&self, question: &str, until: f64) -> Result<(), JsValue> {
+        let until = convert::whole(until, "a time")?;
+        self.command(|core, now| core.postpone(now, &baton_core::QuestionId::new(question), until))
+    }
+
+    /// A run's journal records, oldest first.
+    pub fn journal(&self, run: &str) -> Result<JsValue, JsValue> {
+        self.with_run(run, |run| to_js(&run.journal()))?
+    }
+
+    /// What an actor reference names, or `null` for one this engine did not
+    /// mint — forged, altered or foreign (AG-33).
+    #[wasm_bindgen(js_name = resolveActor)]
+    pub fn resolve_actor(&self, reference: &str) -> Result<JsValue, JsValue> {
+        match self
+            .inner
+            .borrow()
+            .core
+            .resolve_actor(&baton_core::ActorRef::new(reference))
+        {
+            Some(identity) => to_js(&identity),
+            None => Ok(JsValue::NULL),
+        }
+    }
+
+    /// The state of a run, as JSON (`{state, outcome?, reason?}`).
+    pub fn state(&self, run: &str) -> Result<JsValue, JsValue> {
+        self.with_run(run, |run| to_js(run.state()))?
+    }
+
+    /// Content-free counts for a badge.
+    pub fn counters(&self) -> Result<JsValue, JsValue> {
+        to_js(&self.inner.borrow().core.counters(now()))
+    }
+}

@@ -1,0 +1,380 @@
+//! Carrying out the core's effects: marks, calls, previews and reverts
+//! through participants' (possibly async) behaviour, turns through the
+//! transport with deep reads by attention, and the core's one timer.
+
+use super::*;
+
+pub(super) fn behaviour(inner: &Rc<RefCell<Inner>>, participant: &ParticipantId) -> JsValue {
+    inner
+        .borrow()
+        .behaviours
+        .get(participant)
+        .cloned()
+        .unwrap_or(JsValue::UNDEFINED)
+}
+
+/// AG-40: the participant's element is busy exactly while a call mutates it.
+pub(super) fn set_busy(inner: &Rc<RefCell<Inner>>, participant: &ParticipantId, delta: i32) {
+    let element = get(&behaviour(inner, participant), "element");
+    let count = {
+        let mut inner = inner.borrow_mut();
+        let entry = inner.busy.entry(participant.clone()).or_insert(0);
+        *entry = entry.saturating_add_signed(delta);
+        *entry
+    };
+    if let Some(element) = element.dyn_ref::<web_sys::Element>() {
+        let _ = if count > 0 {
+            element.set_attribute("aria-busy", "true")
+        } else {
+            element.remove_attribute("aria-busy")
+        };
+    }
+}
+
+pub(super) fn carry_out(inner: &Rc<RefCell<Inner>>, effect: Effect) {
+    let weak = Rc::downgrade(inner);
+    match effect {
+        Effect::Mark { run, participant } => {
+            let history = get(&behaviour(inner, &participant), "history");
+            call_then(&history, "mark", &[], move |result| {
+                report(&weak, |core| {
+                    let token = result.and_then(|value| {
+                        serde_wasm_bindgen::from_value::<Value>(value)
+                            .map_err(|e| {
+                                format!("mark() returned something that is not a token: {e}")
+                            })
+                            .and_then(MarkToken::from_json)
+                    });
+                    let _ = core.handle_mark(now(), &run, &participant, token);
+                });
+            });
+        }
+        Effect::Invoke {
+            run,
+            call,
+            capability,
+            arguments,
+            actor,
+            ..
+        } => {
+            let participant = capability.participant.clone();
+            set_busy(inner, &participant, 1);
+            let args = to_js(&arguments).unwrap_or(JsValue::NULL);
+            let name = JsValue::from_str(&capability.capability);
+            let actor = JsValue::from_str(actor.as_str());
+            call_then(
+                &behaviour(inner, &participant),
+                "invoke",
+                &[name, args, actor],
+                move |result| {
+                    if let Some(inner) = weak.upgrade() {
+                        set_busy(&inner, &participant, -1);
+                    }
+                    report(&weak, |core| {
+                        let result = match result {
+                            Ok(value) => CallResult::Applied {
+                                value: serde_wasm_bindgen::from_value(value).unwrap_or(Value::Null),
+                            },
+                            Err(message) => match declined_message(&message) {
+                                Some(reason) => CallResult::Refused {
+                                    refusal: Refusal::Declined {
+                                        message: reason.to_owned(),
+                                    },
+                                },
+                                None => CallResult::Failed { message },
+                            },
+                        };
+                        let _ = core.handle_call_result(now(), &run, &call, result);
+                    });
+                },
+            );
+        }
+        Effect::Revert {
+            run,
+            participant,
+            token,
+        } => {
+            let history = get(&behaviour(inner, &participant), "history");
+            // A reverting participant is being changed, as by a call (AG-40).
+            set_busy(inner, &participant, 1);
+            call_then(
+                &history,
+                "revertTo",
+                &[to_js(&token.to_json()).unwrap_or(JsValue::UNDEFINED)],
+                move |result| {
+                    if let Some(inner) = weak.upgrade() {
+                        set_busy(&inner, &participant, -1);
+                    }
+                    report(&weak, |core| {
+                        let _ = core.handle_revert_result(
+                            now(),
+                            &run,
+                            &participant,
+                            result.map(|_| ()),
+                        );
+                    });
+                },
+            );
+        }
+        Effect::Preview {
+            run,
+            call,
+            capability,
+            arguments,
+        } => {
+            let args = to_js(&arguments).unwrap_or(JsValue::NULL);
+            let name = JsValue::from_str(&capability.capability);
+            call_then(
+                &behaviour(inner, &capability.participant),
+                "preview",
+                &[name, args],
+                move |result| {
+                    report(&weak, |core| {
+                        let result = result.map(|value| {
+                            serde_wasm_bindgen::from_value(value).unwrap_or(Value::Null)
+                        });
+                        let _ = core.handle_preview(now(), &run, &call, result);
+                    });
+                },
+            );
+        }
+        Effect::OpenTurn {
+            run, turn, request, ..
+        } => open_turn(inner, run, turn, *request),
+        Effect::CancelTurn { run, turn } => {
+            // Released before aborting: abort listeners run synchronously
+            // and may call back into the engine.
+            let controller = inner.borrow_mut().turns.remove(&(run, turn));
+            if let Some(controller) = controller {
+                controller.abort();
+            }
+        }
+    }
+}
+
+/// Opens a turn with the transport: the deep reads are gathered first (a
+/// participant's `read` may be async), then `openTurn(request, sink, signal)`
+/// is called outside the engine loop. The promise it returns settling ends
+/// the stream; a rejection, unless the engine aborted the request, is
+/// `transport-lost`.
+pub(super) fn open_turn(
+    inner: &Rc<RefCell<Inner>>,
+    run: RunId,
+    turn: TurnId,
+    mut request: TurnRequest,
+) {
+    let Some(transport) = inner.borrow().transport.clone() else {
+        // A fixed plan never opens a turn, and delegating to an acting party
+        // without a transport is refused up front; fail rather than hang.
+        inner.borrow_mut().core.handle_inbound(
+            now(),
+            &run,
+            turn,
+            Inbound::TurnFailed {
+                message: "AG-50: no transport is configured".into(),
+            },
+        );
+        return;
+    };
+    let Ok(controller) = web_sys::AbortController::new() else {
+        return;
+    };
+    let signal = controller.signal();
+    inner
+        .borrow_mut()
+        .turns
+        .insert((run.clone(), turn), controller);
+    let weak = Rc::downgrade(inner);
+    spawn_local(async move {
+        request.reads = deep_reads(&weak, &request).await;
+        if signal.aborted() || weak.upgrade().is_none() {
+            // Stopped while the reads were gathered: the turn is not sent.
+            return;
+        }
+        let sink = TurnSink::new(Box::new(EngineHost(weak.clone())), run.clone(), turn);
+        let ended = match to_js(&request) {
+            Err(thrown) => Err(message_of(&thrown)),
+            Ok(value) => {
+                let args = [value, JsValue::from(sink.clone()), signal.clone().into()];
+                settled(call(&transport, "openTurn", &args)).await
+            }
+        };
+        if signal.aborted() {
+            // The engine stopped waiting (a stop, a kill, a deadman turn).
+            return;
+        }
+        match ended {
+            Ok(_) => sink.finish(),
+            Err(message) => sink.lost(message),
+        }
+        if let Some(inner) = weak.upgrade() {
+            inner.borrow_mut().turns.remove(&(run, turn));
+        }
+    });
+}
+
+/// Deep reads for a turn, in attention order — participants holding focus
+/// first, then those in the viewport, then the rest — until
+/// [`DEEP_READ_BYTES`] are spent. A read whose participant has no `read`,
+/// or whose `read` fails, is left to the index entry alone.
+pub(super) async fn deep_reads(
+    weak: &Weak<RefCell<Inner>>,
+    request: &TurnRequest,
+) -> Vec<DeepRead> {
+    let mut candidates = Vec::new();
+    for stamp in &request.context.reads {
+        let Some(inner) = weak.upgrade() else {
+            return Vec::new();
+        };
+        let behaviour = behaviour(&inner, &stamp.read.participant);
+        if !get(&behaviour, "read").is_function() {
+            continue;
+        }
+        let rank = attention(&get(&behaviour, "element"));
+        candidates.push((rank, stamp.clone(), behaviour));
+    }
+    candidates.sort_by_key(|(rank, stamp, _)| (*rank, stamp.read.clone()));
+    let mut reads = Vec::new();
+    let mut spent = 0;
+    for (_, stamp, behaviour) in candidates {
+        let name = JsValue::from_str(&stamp.read.read);
+        let Ok(value) = settled(call(&behaviour, "read", &[name])).await else {
+            continue;
+        };
+        let Some(text) = js_sys::JSON::stringify(&value)
+            .ok()
+            .and_then(|text| text.as_string())
+        else {
+            continue;
+        };
+        if spent + text.len() > DEEP_READ_BYTES {
+            continue;
+        }
+        let Ok(content) = serde_json::from_str(&text) else {
+            continue;
+        };
+        spent += text.len();
+        reads.push(DeepRead {
+            id: ReadRef::to_string(&stamp.read),
+            stamp,
+            content,
+        });
+    }
+    reads
+}
+
+/// 0 for an element holding focus, 1 for one in the viewport, 2 otherwise.
+pub(super) fn attention(element: &JsValue) -> u8 {
+    let Some(element) = element.dyn_ref::<web_sys::Element>() else {
+        return 2;
+    };
+    let document = web_sys::window().and_then(|w| w.document());
+    if let Some(active) = document.and_then(|d| d.active_element()) {
+        if element.contains(Some(&active)) {
+            return 0;
+        }
+    }
+    let rect = element.get_bounding_client_rect();
+    let height = web_sys::window()
+        .and_then(|w| w.inner_height().ok())
+        .and_then(|h| h.as_f64())
+        .unwrap_or(0.0);
+    if rect.bottom() > 0.0 && rect.top() < height && rect.width() > 0.0 {
+        1
+    } else {
+        2
+    }
+}
+
+/// The engine as the receiver of a turn's traffic.
+pub(super) struct EngineHost(Weak<RefCell<Inner>>);
+
+impl TurnHost for EngineHost {
+    fn stray(&self, run: &RunId, turn: TurnId) {
+        if let Some(inner) = self.0.upgrade() {
+            inner
+                .borrow_mut()
+                .core
+                .handle_stray_traffic(now(), run, turn);
+            pump(&inner);
+        }
+    }
+
+    fn deliver(&self, run: &RunId, turn: TurnId, items: Vec<Verified>) {
+        let Some(inner) = self.0.upgrade() else {
+            return;
+        };
+        for item in items {
+            // A turn the engine stopped waiting for says nothing more.
+            let open = inner.borrow().core.run(run).and_then(|r| r.open_turn()) == Some(turn);
+            if !open && !matches!(item, Verified::Inbound(_)) {
+                continue;
+            }
+            match item {
+                Verified::Inbound(inbound) => {
+                    inner
+                        .borrow_mut()
+                        .core
+                        .handle_inbound(now(), run, turn, inbound);
+                    pump(&inner);
+                }
+                // Text and state reach subscribers and presence surfaces;
+                // they are never announced one by one (AG-37).
+                Verified::Text { message, delta } => emit(
+                    &inner,
+                    serde_json::json!({"type": "text", "run": run, "message": message, "delta": delta}),
+                ),
+                Verified::State { direction, event } => emit(
+                    &inner,
+                    serde_json::json!({"type": "state", "run": run, "direction": direction, "event": event}),
+                ),
+                Verified::Custom { name, value } => emit(
+                    &inner,
+                    serde_json::json!({"type": "custom", "run": run, "name": name, "value": value}),
+                ),
+            }
+        }
+    }
+}
+
+/// An adapter event (not the core's) for subscribers and surfaces.
+pub(super) fn emit(inner: &Rc<RefCell<Inner>>, event: Value) {
+    if inner.borrow().has_listeners() {
+        if let Ok(value) = to_js(&event) {
+            notify_value(inner, &value);
+        }
+    }
+}
+
+/// Reports back to the core, if the engine is still open, then pumps.
+pub(super) fn report(weak: &Weak<RefCell<Inner>>, body: impl FnOnce(&mut baton_core::Engine)) {
+    let Some(inner) = weak.upgrade() else {
+        return;
+    };
+    body(&mut inner.borrow_mut().core);
+    pump(&inner);
+}
+
+/// Arms one timeout for the core's next deadline; nothing busy-waits.
+pub(super) fn arm_timer(inner: &Rc<RefCell<Inner>>) {
+    let next = {
+        let mut inner = inner.borrow_mut();
+        // Replacing the old timeout cancels it.
+        inner.timer.take();
+        inner.core.poll_timeout()
+    };
+    let Some(at) = next else {
+        return;
+    };
+    let delay = u32::try_from(at.saturating_sub(now()).min(i32::MAX as u64)).unwrap_or(u32::MAX);
+    let weak = Rc::downgrade(inner);
+    let timeout = gloo_timers::callback::Timeout::new(delay, move || {
+        if let Some(inner) = weak.upgrade() {
+            inner.borrow_mut().timer = None;
+            let at = now();
+            inner.borrow_mut().core.handle_timeout(at);
+            pump(&inner);
+        }
+    });
+    inner.borrow_mut().timer = Some(timeout);
+}

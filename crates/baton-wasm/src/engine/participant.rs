@@ -1,0 +1,109 @@
+//! A registered participant's handle: its id, its problems, and the
+//! publication of its reads.
+
+use super::*;
+
+/// A mounted participant's handle, returned by `Engine.register`.
+#[wasm_bindgen]
+#[derive(Debug)]
+pub struct Participant {
+    pub(super) engine: Weak<RefCell<Inner>>,
+    pub(super) id: ParticipantId,
+    /// Why the registration was refused; empty when it was mounted.
+    pub(super) problems: Vec<baton_core::ManifestProblem>,
+}
+
+/// A read's stamp as a participant publishes it. The origin may only make
+/// the declared one less trusted; left out, the declared one applies.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct PublishedStamp {
+    version: u64,
+    #[serde(default)]
+    origin: Option<baton_core::Origin>,
+}
+
+#[wasm_bindgen]
+impl Participant {
+    /// The mounted id (`tasks`, or `tasks#board-2` for an instance); for a
+    /// refused registration, the id it would have had (empty if the manifest
+    /// does not say).
+    #[wasm_bindgen(getter)]
+    pub fn id(&self) -> String {
+        self.id.to_string()
+    }
+
+    /// Why the registration was refused: `[{ path, requirement, message }]`,
+    /// empty when the participant is mounted (AG-13).
+    #[wasm_bindgen(getter)]
+    pub fn problems(&self) -> JsValue {
+        to_js(&self.problems).unwrap_or(JsValue::UNDEFINED)
+    }
+
+    /// Publishes a read's current version and origin (AG-20, AG-27):
+    /// `{ version, origin }`. The origin can only make the read less trusted
+    /// than its declaration says (the least trusted of the two counts);
+    /// left out, the declared one applies. An undeclared read is refused
+    /// with `invalid-read`. On a refused registration this does nothing
+    /// (the component keeps working, AG-13). Acts planned
+    /// against an older version are refused as stale; the next turn's
+    /// context carries the new stamp, and its content is pulled through the
+    /// behaviour's `read(name)` when the turn opens.
+    pub fn publish(&self, read: &str, stamp: JsValue) -> Result<(), JsValue> {
+        let stamp: PublishedStamp = serde_wasm_bindgen::from_value(stamp)
+            .map_err(|e| error(Code::InvalidRead, &e.to_string()))?;
+        if !self.problems.is_empty() {
+            return Ok(());
+        }
+        let engine = self.engine()?;
+        let published = engine
+            .borrow_mut()
+            .core
+            .publish_read(baton_core::ReadStamp {
+                read: ReadRef {
+                    participant: self.id.clone(),
+                    read: read.to_owned(),
+                },
+                version: stamp.version,
+                // The core keeps the least trusted of this and the declared origin.
+                origin: stamp.origin.unwrap_or(baton_core::Origin::Author),
+            });
+        published.map_err(|refusal| refused(&refusal))?;
+        pump(&engine);
+        Ok(())
+    }
+
+    /// Withdraws a read: it leaves the context of the next turn.
+    pub fn withdraw(&self, read: &str) -> Result<(), JsValue> {
+        let engine = self.engine()?;
+        engine.borrow_mut().core.withdraw_read(&ReadRef {
+            participant: self.id.clone(),
+            read: read.to_owned(),
+        });
+        pump(&engine);
+        Ok(())
+    }
+
+    /// Unmounts the participant; the acting party no longer sees it.
+    pub fn unregister(&self) -> Result<(), JsValue> {
+        let engine = self.engine()?;
+        {
+            let mut inner = engine.borrow_mut();
+            inner.core.unregister(&self.id);
+            inner.behaviours.remove(&self.id);
+        }
+        pump(&engine);
+        Ok(())
+    }
+}
+
+impl Participant {
+    fn engine(&self) -> Result<Rc<RefCell<Inner>>, JsValue> {
+        self.engine.upgrade().ok_or_else(|| {
+            error(
+                Code::Closed,
+                "the engine this participant was registered with is closed",
+            )
+        })
+    }
+}
