@@ -88,15 +88,7 @@ impl Run {
             }
             return;
         }
-        if let Some(turn) = self.turn.take() {
-            Self::emit(
-                step,
-                Effect::CancelTurn {
-                    run: self.id.clone(),
-                    turn: turn.id,
-                },
-            );
-        }
+        self.cancel_open_turn(step);
         self.emit_receipt_if_unresolved(step, &category);
         match category {
             Category::Success => self.finish(step, actor, Outcome::Completed, cause),
@@ -282,5 +274,18 @@ impl Run {
             )
         };
         self.finish(step, Actor::Engine, outcome, reason);
+    }
+
+    /// The engine stops waiting for the open turn: the host aborts it.
+    pub(super) fn cancel_open_turn(&mut self, step: &mut Step<'_>) {
+        if let Some(turn) = self.turn.take() {
+            Self::emit(
+                step,
+                Effect::CancelTurn {
+                    run: self.id.clone(),
+                    turn: turn.id,
+                },
+            );
+        }
     }
 }

@@ -150,15 +150,7 @@ impl Run {
     /// Ends the run before anything was authorized: its open turn is
     /// aborted and its question withdrawn.
     pub(crate) fn cancel(&mut self, step: &mut Step<'_>, actor: Actor, reason: CancelReason) {
-        if let Some(turn) = self.turn.take() {
-            Self::emit(
-                step,
-                Effect::CancelTurn {
-                    run: self.id.clone(),
-                    turn: turn.id,
-                },
-            );
-        }
+        self.cancel_open_turn(step);
         self.pending_questions.clear();
         if let Some(open) = self.question.take() {
             self.close_question(step, &open.id, false);

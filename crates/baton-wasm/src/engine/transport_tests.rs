@@ -36,6 +36,18 @@ fn rename_turn(call: &str, card: &str, title: &str) -> serde_json::Value {
     ])
 }
 
+/// An acting party that renames card 1, then card 2, then finishes.
+fn two_renames() -> JsValue {
+    pushing_transport(
+        &js(serde_json::json!([
+            rename_turn("c1", "card-1", "One"),
+            rename_turn("c2", "card-2", "Two"),
+            closing_turn()
+        ])),
+        "resolve",
+    )
+}
+
 fn closing_turn() -> serde_json::Value {
     serde_json::json!([
         {"type": "turn-started"},
@@ -303,14 +315,7 @@ async fn deep_reads_follow_attention_and_carry_their_stamp() {
 
 #[wasm_bindgen_test]
 async fn undo_reverts_a_whole_delegation_in_one_step_and_only_once() {
-    let transport = pushing_transport(
-        &js(serde_json::json!([
-            rename_turn("c1", "card-1", "One"),
-            rename_turn("c2", "card-2", "Two"),
-            closing_turn()
-        ])),
-        "resolve",
-    );
+    let transport = two_renames();
     let (engine, board) = board_with(&transport).await;
     let undone = record(&engine, Some("undone"));
     let run = engine.delegate(delegation("Rename two cards")).unwrap();
@@ -857,14 +862,7 @@ async fn ag_28_a_declared_third_party_read_published_as_author_still_lowers_the_
 
 #[wasm_bindgen_test]
 async fn ag_37_and_ag_39_later_batches_are_announced_once_each_and_a_reply_says_so() {
-    let transport = pushing_transport(
-        &js(serde_json::json!([
-            rename_turn("c1", "card-1", "One"),
-            rename_turn("c2", "card-2", "Two"),
-            closing_turn()
-        ])),
-        "resolve",
-    );
+    let transport = two_renames();
     let (engine, _board) = board_with(&transport).await;
     let run = engine.delegate(delegation("Rename two cards")).unwrap();
     assert_eq!(returned(&engine, &run).await.as_deref(), Some("completed"));
