@@ -166,8 +166,10 @@ impl Run {
             },
             _ => return,
         };
-        let speaker = match actor {
-            Actor::Person => Speaker::Person,
+        // Who acts is the acting party, whoever authorized it; a run ends
+        // as the person's act only when the person ended it.
+        let speaker = match (&said, actor) {
+            (Said::Closed { .. }, Actor::Person) => Speaker::Person,
             _ => Speaker::ActingParty,
         };
         self.announce(step, speaker, said);

@@ -63,6 +63,36 @@ fn ag_37_one_announcement_per_plan_never_per_act_and_never_again_on_reentry() {
 }
 
 #[test]
+fn ag_37_the_acting_party_acts_even_when_the_person_authorized_it() {
+    let mut sim = Sim::new();
+    let run = sim.delegate(Autonomy::Review);
+    sim.propose(&run, &[rename()]);
+    sim.authorize(&run);
+    let acting = announcements(&sim)
+        .into_iter()
+        .find(|a| matches!(a.said, Said::Acting { .. }))
+        .expect("the plan is announced");
+    assert_eq!(acting.speaker, Speaker::ActingParty);
+    // The person's rejection of a later review is the person's.
+    let rejected = sim.delegate(Autonomy::Review);
+    sim.propose(&rejected, &[rename()]);
+    let revision = sim.revision(&rejected);
+    sim.engine
+        .reject(sim.now, &rejected, revision, "no")
+        .unwrap();
+    sim.drain();
+    let closed = announcements(&sim).pop().unwrap();
+    assert_eq!(closed.speaker, Speaker::Person);
+    assert!(matches!(
+        closed.said,
+        Said::Closed {
+            ending: Ending::Rejected,
+            ..
+        }
+    ));
+}
+
+#[test]
 fn ag_39_the_closing_announcement_names_the_outcome_in_plain_terms() {
     let ending = |sim: &Sim| {
         announcements(sim)

@@ -1,5 +1,7 @@
 //! `cargo xtask <command>`: the project's build and test orchestration.
 //!
+//! * `cargo xtask demo` — installs what it needs, builds the package, serves
+//!   the demo app on 127.0.0.1 and prints its URL.
 //! * `cargo xtask test` — installs whatever is missing, then runs every check.
 //! * `cargo xtask pkg` — builds the npm package `baton-engine` into `pkg/`.
 //! * `cargo xtask bench` — benchmarks, as ratios against a peer.
@@ -12,14 +14,18 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, ExitCode, Stdio};
 use std::time::Instant;
 
+mod demo;
+mod serve;
+
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let result = match args.first().map(String::as_str) {
         Some("test") => test(),
         Some("bench") => bench(),
         Some("pkg") => pkg().map(|sizes| println!("{sizes}")),
+        Some("demo") => demo::demo(&args[1..]),
         Some("help") | Some("--help") | None => {
-            println!("usage: cargo xtask <test|pkg|bench>\n\n  test   install what is missing, then fmt, clippy, doc, tests, the package and its tests\n  pkg    build the npm package into pkg/ (release wasm, wasm-bindgen, wasm-opt) and print its sizes\n  bench  measure streaming cost as ratios against a bare JSON parse");
+            println!("usage: cargo xtask <demo|test|pkg|bench>\n\n  demo   install what is missing, build the package, serve the demo on 127.0.0.1 (--port N) and print its URL\n  test   install what is missing, then fmt, clippy, doc, tests, the package and its tests, the demo's journeys\n  pkg    build the npm package into pkg/ (release wasm, wasm-bindgen, wasm-opt) and print its sizes\n  bench  measure streaming cost as ratios against a bare JSON parse");
             Ok(())
         }
         Some(other) => Err(format!("unknown command `{other}`; try `cargo xtask help`")),
@@ -514,6 +520,7 @@ fn test() -> Result<(), String> {
         })
     });
     step("package: JS tests in Chromium", &mut package_tests);
+    step("end-to-end: the demo in Chromium", &mut demo::journeys);
     step("baton-core builds for wasm32", &mut || {
         let mut command = cargo();
         command.args(["build", "-p", "baton-core", "--target", WASM_TARGET]);
@@ -571,9 +578,16 @@ fn native_tests() -> Result<String, String> {
 /// The built package as an application imports it, in headless Chromium
 /// (Node's test runner driving `playwright-core`).
 fn package_tests() -> Result<String, String> {
+    node_tests("engine.test.mjs", "package tests", &[])
+}
+
+/// Runs a Node test file of `tests/pkg` against `/usr/bin/chromium`, echoing
+/// its output and adding up its pass and fail counts.
+fn node_tests(file: &str, label: &str, env: &[(&str, String)]) -> Result<String, String> {
     let mut node = Command::new("node");
-    node.args(["--test", "--test-reporter=spec", "engine.test.mjs"])
+    node.args(["--test", "--test-reporter=spec", file])
         .env("CHROMIUM", CHROMIUM)
+        .envs(env.iter().map(|(key, value)| (*key, value.as_str())))
         .current_dir(root().join(PKG_TESTS))
         .stdout(Stdio::piped());
     let mut child = node
@@ -593,7 +607,7 @@ fn package_tests() -> Result<String, String> {
     }
     let status = child.wait().map_err(|error| error.to_string())?;
     let summary = format!("{passed} passed, {failed} failed");
-    println!("package tests: {summary}");
+    println!("{label}: {summary}");
     if status.success() && failed == 0 && passed > 0 {
         Ok(summary)
     } else {

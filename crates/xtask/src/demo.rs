@@ -1,0 +1,39 @@
+//! `cargo xtask demo`: the first thing a newcomer runs. It installs what the
+//! package build needs, builds the package, and serves the demo app (`www/`)
+//! on 127.0.0.1 with the built-in actor until interrupted. The end-to-end
+//! journeys (`cargo xtask test`) run against the same server.
+
+use crate::serve::Server;
+use crate::{
+    ensure_npm, ensure_wasm_bindgen, ensure_wasm_target, node_tests, pkg, root, PKG_TESTS,
+};
+
+/// Installs, builds, serves, prints the URL; runs until interrupted.
+pub fn demo(args: &[String]) -> Result<(), String> {
+    let port = match args {
+        [] => 0,
+        [flag, port] if flag == "--port" => port
+            .parse()
+            .map_err(|_| format!("`{port}` is not a port number"))?,
+        _ => return Err("usage: cargo xtask demo [--port N]".into()),
+    };
+    println!("demo: checking the toolchain (installs what is missing)");
+    ensure_wasm_target()?;
+    ensure_wasm_bindgen()?;
+    ensure_npm(PKG_TESTS, "binaryen")?;
+    println!("demo: building the package");
+    let sizes = pkg()?;
+    println!("demo: package built ({sizes})");
+    let server = Server::bind(&root(), port)?;
+    println!();
+    println!("Baton demo: {}", server.url());
+    println!("(driven by the built-in offline actor; Ctrl+C to stop)");
+    server.serve();
+    Ok(())
+}
+
+/// The demo's journeys in headless Chromium, against the demo as served.
+pub fn journeys() -> Result<String, String> {
+    let url = Server::bind(&root(), 0)?.spawn();
+    node_tests("demo.test.mjs", "end-to-end journeys", &[("DEMO_URL", url)])
+}

@@ -1,0 +1,140 @@
+// End-to-end journeys through the demo app (`www/`), as `cargo xtask demo`
+// serves it (DEMO_URL), in headless Chromium: what a person does, and what
+// they see and hear. `cargo xtask test` starts the server and runs this.
+//
+//   DEMO_URL=http://127.0.0.1:PORT/www/ node --test demo.test.mjs
+
+import { after, before, test } from "node:test";
+import assert from "node:assert/strict";
+import { chromium } from "playwright-core";
+
+const URL = process.env.DEMO_URL;
+const CHROMIUM = process.env.CHROMIUM ?? "/usr/bin/chromium";
+const FLAGS = [
+  "--headless=new",
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-dev-shm-usage",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+  "--no-first-run",
+];
+const TIMEOUT = 30_000;
+
+let browser;
+before(async () => {
+  assert.ok(URL, "DEMO_URL names the served demo");
+  browser = await chromium.launch({ executablePath: CHROMIUM, args: FLAGS });
+});
+after(async () => {
+  await browser?.close();
+});
+
+/** A fresh page on the demo, ready, with what the live region says recorded. */
+async function open() {
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  const errors = [];
+  page.on("pageerror", (error) => errors.push(String(error)));
+  await page.goto(URL);
+  await page.waitForSelector("html[data-ready=true]", { timeout: 10_000 });
+  await page.evaluate(() => {
+    window.heard = [];
+    new MutationObserver((records) => {
+      for (const record of records) {
+        if (!(record.target instanceof Element) || !record.target.closest("[data-baton-live-region]")) continue;
+        for (const node of record.addedNodes) window.heard.push(node.textContent);
+      }
+    }).observe(document.body, { childList: true, subtree: true });
+  });
+  return { page, errors, close: () => context.close() };
+}
+
+const card = (page, id) => page.locator(`[data-card="${id}"]`).textContent();
+const heard = (page) => page.evaluate(() => window.heard);
+async function until(page, predicate, what) {
+  const deadline = Date.now() + 10_000;
+  while (Date.now() < deadline) {
+    if (await predicate()) return;
+    await page.waitForTimeout(25);
+  }
+  assert.fail(`timed out waiting for ${what}`);
+}
+
+test("journey: delegate, review the concrete changes, authorize, hear the outcome, undo in one step", { timeout: TIMEOUT }, async () => {
+  const { page, errors, close } = await open();
+  try {
+    assert.equal(await card(page, "c1"), "1. Draft the release notes");
+    const focused = await page.evaluate(() => document.activeElement?.id ?? null);
+    await page.fill("#intent", "rename card 1 to Ship and set theme to dark");
+    await page.click("#delegate button[type=submit]");
+    // AG-31: the review shows each change in the app's own terms.
+    await page.waitForSelector("#review:not([hidden]) li[data-call]");
+    await until(page, async () => !(await page.locator("#authorize").isDisabled()), "the previews");
+    const review = await page.locator("#review-items").textContent();
+    // The README's picture of the demo mid-delegation, as a test artifact.
+    await page.screenshot({ path: new globalThis.URL("../../target/e2e/review.png", import.meta.url).pathname, fullPage: true });
+    assert.match(review, /Task board: rename/);
+    assert.match(review, /"to": "Ship"/);
+    assert.match(review, /Workspace settings: set_theme/);
+    assert.match(review, /"to": "dark"/);
+    assert.equal(await card(page, "c1"), "1. Draft the release notes", "nothing changed before authorizing");
+    await page.click("#authorize");
+    await until(page, async () => (await card(page, "c1")) === "1. Ship", "the rename");
+    assert.equal(await page.locator('[data-setting="theme"]').textContent(), "dark");
+    await until(page, async () => (await heard(page)).some((m) => m.includes("is done")), "the outcome");
+    const said = await heard(page);
+    assert.ok(said.some((m) => m.startsWith("Assistant is acting in Task board and Workspace settings: 2 changes")), JSON.stringify(said));
+    // One delegation, one undo step, across both participants (A.2).
+    await page.click("#undo");
+    await until(page, async () => (await card(page, "c1")) === "1. Draft the release notes", "the undo");
+    assert.equal(await page.locator('[data-setting="theme"]').textContent(), "light");
+    await until(page, async () => (await heard(page)).some((m) => m.startsWith("You undid")), "the undo announced");
+    // AG-38: the engine never moved focus (the page's own clicks aside, nothing was focused for the person).
+    assert.equal(await page.locator("[data-baton-live-region]").count(), 1, "one live region (AG-36)");
+    assert.deepEqual(errors, []);
+    void focused;
+  } finally {
+    await close();
+  }
+});
+
+test("journey: reject a plan, and a command nobody offers is answered without changes", { timeout: TIMEOUT }, async () => {
+  const { page, errors, close } = await open();
+  try {
+    await page.fill("#intent", "move card 2 to done");
+    await page.click("#delegate button[type=submit]");
+    await page.waitForSelector("#review:not([hidden]) li[data-call]");
+    await until(page, async () => !(await page.locator("#authorize").isDisabled()), "the preview");
+    await page.click("#reject");
+    await until(page, async () => (await page.locator("#status-text").textContent()) === "Cancelled", "the rejection");
+    assert.equal(await page.locator('[data-card="c2"]').locator("xpath=ancestor::ul").getAttribute("aria-label"), "doing");
+    await page.fill("#intent", "water the plants");
+    await page.click("#delegate button[type=submit]");
+    await until(page, async () => (await heard(page)).some((m) => m.includes("without changes")), "the reply");
+    assert.deepEqual(errors, []);
+  } finally {
+    await close();
+  }
+});
+
+test("journey: go ahead without review, then Escape takes control back", { timeout: TIMEOUT }, async () => {
+  const { page, errors, close } = await open();
+  try {
+    await page.check('input[name=autonomy][value=auto]');
+    await page.fill("#intent", "add card Write the docs");
+    await page.click("#delegate button[type=submit]");
+    await until(page, async () => (await page.locator('[data-card="c4"]').count()) === 1, "the new card");
+    await until(page, async () => (await heard(page)).some((m) => m.includes("is done")), "the outcome");
+    // A second run, stopped from the keyboard while it plans (AG-42).
+    await page.fill("#intent", "delete card 4");
+    await page.click("#delegate button[type=submit]");
+    await page.keyboard.press("Escape");
+    await until(page, async () => (await heard(page)).some((m) => m.startsWith("You stopped")), "the stop");
+    assert.equal(await page.locator('[data-card="c4"]').count(), 1, "nothing deleted");
+    assert.deepEqual(errors, []);
+  } finally {
+    await close();
+  }
+});

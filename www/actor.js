@@ -1,0 +1,96 @@
+// The built-in actor: a deterministic, rule-based acting party that runs in
+// the page and speaks `baton/1` through the transport port, like any agent
+// would. It understands a small command language over the demo's manifests,
+// streams its reply as text, and proposes calls. No model, no network.
+//
+//   rename card 1 to Ship · move card 2 to done · add card Write the docs
+//   delete card 3 · set theme to dark · set name to Platform team
+//
+// Several commands joined by "and" or ";" are one plan.
+
+const PAUSE_MS = 40;
+
+/** What one command means: a call, or why it cannot be done. */
+export function understand(command) {
+  const text = command.trim();
+  let match;
+  if ((match = /^rename card (\d+) to (.+)$/i.exec(text))) {
+    return { tool: "tasks.rename", arguments: { id: `c${match[1]}`, title: match[2].trim() } };
+  }
+  if ((match = /^move card (\d+) to (todo|doing|done)$/i.exec(text))) {
+    return { tool: "tasks.move", arguments: { id: `c${match[1]}`, column: match[2].toLowerCase() } };
+  }
+  if ((match = /^add card (.+?)(?: to (todo|doing|done))?$/i.exec(text))) {
+    const call = { tool: "tasks.add", arguments: { title: match[1].trim() } };
+    if (match[2]) call.arguments.column = match[2].toLowerCase();
+    return call;
+  }
+  if ((match = /^delete card (\d+)$/i.exec(text))) {
+    return { tool: "tasks.delete", arguments: { id: `c${match[1]}` } };
+  }
+  if ((match = /^set theme to (light|dark)$/i.exec(text))) {
+    return { tool: "settings.set_theme", arguments: { theme: match[1].toLowerCase() } };
+  }
+  if ((match = /^set name to (.+)$/i.exec(text))) {
+    return { tool: "settings.set_name", arguments: { name: match[1].trim() } };
+  }
+  return { unknown: text };
+}
+
+/** A plan for an intent: the calls, and what the actor says about them. */
+export function plan(intent) {
+  const commands = intent.split(/\s*(?:;|\band\b)\s*/i).filter(Boolean);
+  const understood = commands.map(understand);
+  const calls = understood.filter((item) => item.tool);
+  const unknown = understood.filter((item) => item.unknown).map((item) => `“${item.unknown}”`);
+  let reply;
+  if (calls.length === 0) {
+    reply = unknown.length
+      ? `I can rename, move, add or delete cards and set the workspace's name or theme, but not ${unknown.join(", ")}.`
+      : "Tell me what to change.";
+  } else {
+    reply = `Here is my plan: ${calls.length} change${calls.length === 1 ? "" : "s"}.`;
+    if (unknown.length) reply += ` I left out ${unknown.join(", ")}.`;
+  }
+  return { calls, reply };
+}
+
+export class BuiltInActor {
+  get protocolVersion() {
+    return "baton/1";
+  }
+
+  async openTurn(request, sink, signal) {
+    const wait = () => new Promise((resolve) => setTimeout(resolve, PAUSE_MS));
+    const push = async (event) => {
+      if (signal.aborted) throw new DOMException("the turn was cancelled", "AbortError");
+      sink.push(event);
+      await wait();
+    };
+    const say = async (text, message) => {
+      await push({ type: "message-start", message });
+      for (const piece of text.match(/.{1,12}/gs) ?? []) await push({ type: "message-delta", message, delta: piece });
+      await push({ type: "message-end", message });
+    };
+    await push({ type: "turn-started" });
+    if (request.results.length > 0 || request.turn > 1) {
+      // Its calls were carried out: it reports and ends the run.
+      const refused = request.results.filter((report) => report.result.kind !== "applied").length;
+      await say(refused ? `Done, except ${refused} change${refused === 1 ? "" : "s"} that could not be made.` : "Done.", `m${request.turn}`);
+      await push({ type: "turn-finished", outcome: "completed" });
+      return;
+    }
+    const { calls, reply } = plan(request.intent);
+    await say(reply, "m1");
+    for (const [index, call] of calls.entries()) {
+      const id = `call-${index + 1}`;
+      const args = JSON.stringify(call.arguments);
+      await push({ type: "tool-call-start", call: id, tool: call.tool });
+      const half = Math.ceil(args.length / 2);
+      await push({ type: "tool-call-args", call: id, delta: args.slice(0, half) });
+      await push({ type: "tool-call-args", call: id, delta: args.slice(half) });
+      await push({ type: "tool-call-end", call: id });
+    }
+    await push({ type: "turn-finished", outcome: "completed" });
+  }
+}

@@ -1,0 +1,180 @@
+// The demo app: a team workspace whose task board and settings take part in
+// delegations through Baton, driven by the built-in actor. It uses only the
+// package's public API, imported as any app imports it.
+
+import init, { Engine } from "baton-engine";
+import { BuiltInActor } from "./actor.js";
+import { Board, COLUMNS, boardManifest } from "./board.js";
+import { Settings, settingsManifest } from "./settings.js";
+
+const $ = (id) => document.getElementById(id);
+const element = (tag, text, attributes = {}) => {
+  const node = document.createElement(tag);
+  if (text !== undefined) node.textContent = text;
+  for (const [name, value] of Object.entries(attributes)) node.setAttribute(name, value);
+  return node;
+};
+
+await init();
+const engine = await Engine.open({
+  appName: "Team workspace",
+  actorName: "Assistant",
+  ceiling: "auto",
+  transport: new BuiltInActor(),
+  dbName: "baton-demo",
+});
+window.baton = engine; // for the curious, in the console
+
+const board = new Board($("board"));
+const settings = new Settings($("settings"));
+const boardHandle = engine.register(boardManifest, board.behaviour());
+const settingsHandle = engine.register(settingsManifest, settings.behaviour());
+board.onChange = () => {
+  boardHandle.publish("board", { version: board.version });
+  renderBoard();
+};
+settings.onChange = () => {
+  settingsHandle.publish("form", { version: settings.version });
+  renderSettings();
+};
+boardHandle.publish("board", { version: board.version });
+settingsHandle.publish("form", { version: settings.version });
+
+const runs = []; // this page's runs, newest last
+let current = null; // the run the person is looking at
+
+function renderBoard() {
+  const columns = $("columns");
+  columns.replaceChildren(
+    ...COLUMNS.map((column) => {
+      const box = element("div");
+      box.append(element("h3", column));
+      const list = element("ul", undefined, { "aria-label": column });
+      for (const card of board.cards.filter((card) => card.column === column)) {
+        list.append(element("li", `${card.id.slice(1)}. ${card.title}`, { "data-card": card.id }));
+      }
+      box.append(list);
+      return box;
+    }),
+  );
+}
+
+function renderSettings() {
+  const values = $("settings-values");
+  values.replaceChildren();
+  for (const [name, value] of Object.entries(settings.values)) {
+    values.append(element("dt", name), element("dd", value, { "data-setting": name }));
+  }
+  document.documentElement.dataset.theme = settings.values.theme;
+}
+
+function stateOf(run) {
+  try {
+    return engine.state(run);
+  } catch {
+    return null;
+  }
+}
+
+function describe(state) {
+  switch (state?.state) {
+    case undefined: return ["idle", "Idle"];
+    case "returned": return ["idle", `Returned: ${state.outcome.replace("-", " ")}`];
+    case "cancelled": return ["idle", state.reason.kind === "no-plan" ? "Answered without changes" : "Cancelled"];
+    case "escalated": return ["escalated", "Needs you"];
+    case "reviewing": return ["reviewing", "Waiting for your review"];
+    case "acting": return ["acting", "Acting"];
+    default: return ["acting", "Planning"];
+  }
+}
+
+function renderPresence() {
+  const state = current ? stateOf(current) : null;
+  const [shape, text] = describe(state);
+  $("status").dataset.state = shape;
+  $("status-text").textContent = text;
+  const active = state && state.state !== "returned" && state.state !== "cancelled";
+  $("stop").disabled = !active;
+  const undoable = runs.findLast((run) => stateOf(run)?.state === "returned" && !undone.has(run));
+  $("undo").disabled = !undoable;
+}
+
+function renderReview() {
+  const sheet = current ? engine.review(current) : null;
+  $("review").hidden = !sheet;
+  const items = $("review-items");
+  items.replaceChildren();
+  if (!sheet) return;
+  for (const item of sheet.items) {
+    const entry = element("li", undefined, { "data-call": item.call });
+    entry.append(element("strong", `${item.participantLabel ?? item.capability.participant}: ${item.capability.capability}`));
+    if (item.irreversible) entry.append(element("span", " (cannot be undone)"));
+    const change = item.change.kind === "preview" ? item.change.value : item.change.kind === "pending" ? "…" : item.change.arguments;
+    entry.append(element("pre", typeof change === "string" ? change : JSON.stringify(change, null, 1)));
+    items.append(entry);
+  }
+  $("authorize").disabled = !sheet.ready;
+  $("authorize").dataset.revision = String(sheet.revision);
+}
+
+function renderJournal() {
+  const list = $("runs");
+  list.replaceChildren();
+  for (const run of runs) {
+    const state = stateOf(run);
+    const [, text] = describe(state);
+    const intent = engine.journal(run)[0]?.entry.intent ?? run;
+    list.append(element("li", `“${intent}” — ${text}${undone.has(run) ? " (undone)" : ""}`, { "data-run": run }));
+  }
+}
+
+function render() {
+  renderPresence();
+  renderReview();
+  renderJournal();
+}
+
+const undone = new Set();
+engine.presence.attach({ handleEvent: () => queueMicrotask(render) });
+engine.subscribe((event) => {
+  if (event.type === "undone") undone.add(event.report.run);
+});
+
+$("delegate").addEventListener("submit", (event) => {
+  event.preventDefault();
+  const form = new FormData(event.target);
+  try {
+    current = engine.delegate({ intent: String(form.get("intent")), initiative: "user", autonomy: String(form.get("autonomy")) });
+    runs.push(current);
+    $("intent").value = "";
+  } catch (error) {
+    $("status-text").textContent = `Refused: ${error.message}`;
+  }
+  render();
+});
+$("authorize").addEventListener("click", () => {
+  engine.authorize(current, Number($("authorize").dataset.revision));
+  render();
+});
+$("reject").addEventListener("click", () => {
+  engine.reject(current, engine.revision(current), "Not this time");
+  render();
+});
+$("stop").addEventListener("click", () => {
+  engine.stop(current);
+  render();
+});
+$("kill").addEventListener("click", () => {
+  engine.killAll();
+  render();
+});
+$("undo").addEventListener("click", async () => {
+  const run = runs.findLast((run) => stateOf(run)?.state === "returned" && !undone.has(run));
+  if (run) await engine.undo(run);
+  render();
+});
+
+renderBoard();
+renderSettings();
+render();
+document.documentElement.dataset.ready = "true";
