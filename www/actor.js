@@ -5,6 +5,7 @@
 //
 //   rename card 1 to Ship · move card 2 to done · add card Write the docs
 //   delete card 3 · set theme to dark · set name to Platform team
+//   share the board with Ana
 //
 // Several commands joined by "and" or ";" are one plan.
 
@@ -31,6 +32,10 @@ export function understand(command) {
   if ((match = /^set theme to (light|dark)$/i.exec(text))) {
     return { tool: "settings.set_theme", arguments: { theme: match[1].toLowerCase() } };
   }
+  if ((match = /^share the board with (ana|ben|chloé)$/i.exec(text))) {
+    const to = match[1][0].toUpperCase() + match[1].slice(1).toLowerCase();
+    return { tool: "team.share_summary", arguments: { to } };
+  }
   if ((match = /^set name to (.+)$/i.exec(text))) {
     return { tool: "settings.set_name", arguments: { name: match[1].trim() } };
   }
@@ -46,7 +51,7 @@ export function plan(intent) {
   let reply;
   if (calls.length === 0) {
     reply = unknown.length
-      ? `I can rename, move, add or delete cards and set the workspace's name or theme, but not ${unknown.join(", ")}.`
+      ? `I can rename, move, add or delete cards, set the workspace's name or theme and share the board, but not ${unknown.join(", ")}.`
       : "Tell me what to change.";
   } else {
     reply = `Here is my plan: ${calls.length} change${calls.length === 1 ? "" : "s"}.`;

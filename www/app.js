@@ -6,6 +6,7 @@ import init, { Engine } from "baton-engine";
 import { BuiltInActor } from "./actor.js";
 import { Board, COLUMNS, boardManifest } from "./board.js";
 import { Settings, settingsManifest } from "./settings.js";
+import { INBOX, Team, inboxManifest, teamManifest } from "./team.js";
 
 const $ = (id) => document.getElementById(id);
 const element = (tag, text, attributes = {}) => {
@@ -40,6 +41,17 @@ settings.onChange = () => {
 boardHandle.publish("board", { version: board.version });
 settingsHandle.publish("form", { version: settings.version });
 
+const team = new Team(board);
+engine.register(teamManifest, team.behaviour());
+team.onChange = () => renderInbox();
+const inboxHandle = engine.register(inboxManifest, { read: () => ({ messages: INBOX }) });
+// The inbox is in the assistant's context only when the person says so; its
+// content is third-party, so while it is there, plans are reviewed (AG-28).
+$("with-inbox").addEventListener("change", (event) => {
+  if (event.target.checked) inboxHandle.publish("messages", { version: 1 });
+  else inboxHandle.withdraw("messages");
+});
+
 const runs = []; // this page's runs, newest last
 let current = null; // the run the person is looking at
 
@@ -57,6 +69,11 @@ function renderBoard() {
       return box;
     }),
   );
+}
+
+function renderInbox() {
+  $("messages").replaceChildren(...INBOX.map((message) => element("li", message)));
+  $("sent").replaceChildren(...team.sent.map((mail) => element("li", `To ${mail.to}: ${mail.summary}`, { "data-sent": mail.to })));
 }
 
 function renderSettings() {
@@ -105,10 +122,14 @@ function renderReview() {
   const items = $("review-items");
   items.replaceChildren();
   if (!sheet) return;
+  if (sheet.autonomy !== "auto" && lowered.has(current)) {
+    const why = "Third-party content is in the assistant's context, so this plan needs your review (AG-28).";
+    items.append(element("li", why, { "data-why": "untrusted" }));
+  }
   for (const item of sheet.items) {
     const entry = element("li", undefined, { "data-call": item.call });
     entry.append(element("strong", `${item.participantLabel ?? item.capability.participant}: ${item.capability.capability}`));
-    if (item.irreversible) entry.append(element("span", " (cannot be undone)"));
+    if (item.irreversible) entry.append(element("span", " — sends an email; it cannot be undone", { "data-irreversible": "true" }));
     const change = item.change.kind === "preview" ? item.change.value : item.change.kind === "pending" ? "…" : item.change.arguments;
     entry.append(element("pre", typeof change === "string" ? change : JSON.stringify(change, null, 1)));
     items.append(entry);
@@ -135,6 +156,7 @@ function render() {
 }
 
 const undone = new Set();
+const lowered = new Set(); // runs asked to go ahead while third-party content was in context
 engine.presence.attach({ handleEvent: () => queueMicrotask(render) });
 engine.subscribe((event) => {
   if (event.type === "undone") undone.add(event.report.run);
@@ -144,8 +166,10 @@ $("delegate").addEventListener("submit", (event) => {
   event.preventDefault();
   const form = new FormData(event.target);
   try {
-    current = engine.delegate({ intent: String(form.get("intent")), initiative: "user", autonomy: String(form.get("autonomy")) });
+    const autonomy = String(form.get("autonomy"));
+    current = engine.delegate({ intent: String(form.get("intent")), initiative: "user", autonomy });
     runs.push(current);
+    if (autonomy === "auto" && $("with-inbox").checked) lowered.add(current);
     $("intent").value = "";
   } catch (error) {
     $("status-text").textContent = `Refused: ${error.message}`;
@@ -176,5 +200,6 @@ $("undo").addEventListener("click", async () => {
 
 renderBoard();
 renderSettings();
+renderInbox();
 render();
 document.documentElement.dataset.ready = "true";

@@ -138,3 +138,51 @@ test("journey: go ahead without review, then Escape takes control back", { timeo
     await close();
   }
 });
+
+test("journey: sharing with a teammate is always reviewed, said to be irreversible, and not undone (AG-18, AG-25)", { timeout: TIMEOUT }, async () => {
+  const { page, errors, close } = await open();
+  try {
+    // Even when the person says "go ahead".
+    await page.check('input[name=autonomy][value=auto]');
+    await page.fill("#intent", "rename card 2 to Fixed and share the board with Ana");
+    await page.click("#delegate button[type=submit]");
+    await page.waitForSelector("#review:not([hidden]) [data-irreversible]");
+    await until(page, async () => !(await page.locator("#authorize").isDisabled()), "the previews");
+    const review = await page.locator("#review-items").textContent();
+    assert.match(review, /sends an email; it cannot be undone/);
+    assert.match(review, /"to": "Ana"/);
+    await page.click("#authorize");
+    await until(page, async () => (await page.locator('[data-sent="Ana"]').count()) === 1, "the email");
+    await until(page, async () => (await heard(page)).some((m) => m.includes("is done")), "the outcome");
+    // The undo reverts the board; the email stays sent.
+    await page.click("#undo");
+    await until(page, async () => (await card(page, "c2")) === "2. Fix the login bug", "the undo");
+    assert.equal(await page.locator('[data-sent="Ana"]').count(), 1);
+    assert.deepEqual(errors, []);
+  } finally {
+    await close();
+  }
+});
+
+test("journey: with the third-party inbox in context, going ahead still needs review, and says why (AG-27, AG-28)", { timeout: TIMEOUT }, async () => {
+  const { page, errors, close } = await open();
+  try {
+    await page.check('input[name=autonomy][value=auto]');
+    await page.check("#with-inbox");
+    await page.fill("#intent", "move card 1 to done");
+    await page.click("#delegate button[type=submit]");
+    await page.waitForSelector("#review:not([hidden]) [data-why=untrusted]");
+    assert.equal(await page.locator('[data-card="c1"]').locator("xpath=ancestor::ul").getAttribute("aria-label"), "todo");
+    await until(page, async () => !(await page.locator("#authorize").isDisabled()), "the preview");
+    await page.click("#authorize");
+    await until(page, async () => (await page.locator('[data-card="c1"]').locator("xpath=ancestor::ul").getAttribute("aria-label")) === "done", "the move");
+    // Without the inbox, going ahead goes ahead.
+    await page.uncheck("#with-inbox");
+    await page.fill("#intent", "move card 1 to doing");
+    await page.click("#delegate button[type=submit]");
+    await until(page, async () => (await page.locator('[data-card="c1"]').locator("xpath=ancestor::ul").getAttribute("aria-label")) === "doing", "the second move");
+    assert.deepEqual(errors, []);
+  } finally {
+    await close();
+  }
+});

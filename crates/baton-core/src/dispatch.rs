@@ -211,6 +211,11 @@ impl Run {
                 Address::Unique(target, _) => Some(target.participant),
                 _ => None,
             })
+            .filter(|participant| {
+                step.registry.get(participant).is_some_and(|mounted| {
+                    mounted.manifest.history() == crate::manifest::History::Native
+                })
+            })
             .collect();
         for participant in participants {
             self.request_mark(step, participant);
@@ -365,8 +370,17 @@ impl Run {
             if !self.authorization_holds(step) {
                 return;
             }
+            // A participant without a native history has nothing to mark:
+            // what it does cannot be reverted, and was reviewed as such (AG-19).
+            let has_history = step
+                .registry
+                .get(&target.participant)
+                .is_some_and(|mounted| {
+                    mounted.manifest.history() == crate::manifest::History::Native
+                });
             match self.marks.get(&target.participant) {
                 Some(MarkState::Taken(_)) => {}
+                _ if !has_history => {}
                 _ => {
                     self.request_mark(step, target.participant.clone());
                     return;

@@ -110,6 +110,35 @@ fn ag_24_deny_overrides() {
 }
 
 #[test]
+fn ag_19_a_participant_without_history_is_never_asked_for_a_mark_nor_undone() {
+    let mut outbox = mail_manifest();
+    outbox["history"] = json!("none");
+    let mut sim = sim_with(Autonomy::Auto, &[tasks_manifest(), outbox]);
+    let run = sim.delegate(Autonomy::Review);
+    sim.propose(&run, &[rename(), send()]);
+    sim.authorize(&run);
+    sim.give_marks();
+    sim.apply_all();
+    assert_eq!(
+        sim.invoked(&send()),
+        1,
+        "sent without a mark it could not give"
+    );
+    let marked: Vec<ParticipantId> = sim.journal_of(&run, |entry| match entry {
+        JournalEntry::MarkRequested { participant } => Some(participant.clone()),
+        _ => None,
+    });
+    assert_eq!(marked, [ParticipantId::new("tasks")]);
+    sim.propose(&run, &[]);
+    let group = sim.engine.run(&run).unwrap().undo_group();
+    assert_eq!(
+        group.iter().map(|(p, _)| p.as_str()).collect::<Vec<_>>(),
+        ["tasks"],
+        "what cannot be reverted is not part of the undo"
+    );
+}
+
+#[test]
 fn ag_25_an_irreversible_effect_requires_review_even_under_auto() {
     let mut sim = sim_with(Autonomy::Auto, &[tasks_manifest(), mail_manifest()]);
     let run = sim.delegate(Autonomy::Auto);
