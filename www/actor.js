@@ -21,6 +21,10 @@ export function understand(command) {
   if ((match = /^move card (\d+) to (todo|doing|done)$/i.exec(text))) {
     return { tool: "tasks.move", arguments: { id: `c${match[1]}`, column: match[2].toLowerCase() } };
   }
+  if ((match = /^move card (\d+)$/i.exec(text))) {
+    // Where to? The actor asks rather than guess.
+    return { ask: { card: `c${match[1]}` } };
+  }
   if ((match = /^add card (.+?)(?: to (todo|doing|done))?$/i.exec(text))) {
     const call = { tool: "tasks.add", arguments: { title: match[1].trim() } };
     if (match[2]) call.arguments.column = match[2].toLowerCase();
@@ -60,7 +64,20 @@ export function plan(intent) {
   return { calls, reply };
 }
 
+/** The question the actor asks when a move names no column (AG-41, AG-48). */
+export const COLUMN_QUESTION = {
+  type: "object",
+  required: ["column"],
+  additionalProperties: false,
+  properties: { column: { enum: ["todo", "doing", "done"], title: "Column" } },
+};
+
 export class BuiltInActor {
+  constructor() {
+    /** Cards the actor asked about, by run. */
+    this.asked = new Map();
+  }
+
   get protocolVersion() {
     return "baton/1";
   }
@@ -78,11 +95,42 @@ export class BuiltInActor {
       await push({ type: "message-end", message });
     };
     await push({ type: "turn-started" });
+    const answer = request.answers[0];
+    if (answer && this.asked.has(request.run)) {
+      const card = this.asked.get(request.run);
+      this.asked.delete(request.run);
+      if (answer.outcome.kind !== "answered") {
+        await say("Then I will leave it where it is.", `m${request.turn}`);
+      } else {
+        const args = JSON.stringify({ id: card, column: answer.outcome.answer.column });
+        await say(`Moving card ${card.slice(1)} to ${answer.outcome.answer.column}.`, `m${request.turn}`);
+        await push({ type: "tool-call-start", call: "call-1", tool: "tasks.move" });
+        await push({ type: "tool-call-args", call: "call-1", delta: args });
+        await push({ type: "tool-call-end", call: "call-1" });
+      }
+      await push({ type: "turn-finished", outcome: "completed" });
+      return;
+    }
     if (request.results.length > 0 || request.turn > 1) {
       // Its calls were carried out: it reports and ends the run.
       const refused = request.results.filter((report) => report.result.kind !== "applied").length;
       await say(refused ? `Done, except ${refused} change${refused === 1 ? "" : "s"} that could not be made.` : "Done.", `m${request.turn}`);
       await push({ type: "turn-finished", outcome: "completed" });
+      return;
+    }
+    const question = request.intent
+      .split(/\s*(?:;|\band\b)\s*/i)
+      .map(understand)
+      .find((item) => item.ask);
+    if (question) {
+      this.asked.set(request.run, question.ask.card);
+      await push({
+        type: "elicitation",
+        request: `column-for-${question.ask.card}`,
+        prompt: `Which column should card ${question.ask.card.slice(1)} go to?`,
+        schema: COLUMN_QUESTION,
+      });
+      await push({ type: "turn-finished", outcome: "interrupted" });
       return;
     }
     const { calls, reply } = plan(request.intent);

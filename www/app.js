@@ -149,8 +149,29 @@ function renderJournal() {
   }
 }
 
+/** The open question of the current run, if any: never modal (AG-41). */
+function openQuestion() {
+  return engine.questions().find((question) => question.run === current && ["open", "postponed"].includes(question.state.state));
+}
+
+function renderQuestion() {
+  const question = current ? openQuestion() : null;
+  $("question").hidden = !question;
+  if (!question) return;
+  $("question-prompt").textContent = question.prompt;
+  $("answer").dataset.question = question.id;
+  $("answer").dataset.digest = question.digest;
+  const choices = question.schema?.properties?.column?.enum ?? [];
+  const select = $("answer-choice");
+  if (select.dataset.for !== question.id) {
+    select.dataset.for = question.id;
+    select.replaceChildren(...choices.map((choice) => element("option", choice, { value: choice })));
+  }
+}
+
 function render() {
   renderPresence();
+  renderQuestion();
   renderReview();
   renderJournal();
 }
@@ -174,6 +195,24 @@ $("delegate").addEventListener("submit", (event) => {
   } catch (error) {
     $("status-text").textContent = `Refused: ${error.message}`;
   }
+  render();
+});
+$("answer").addEventListener("submit", (event) => {
+  event.preventDefault();
+  const form = $("answer");
+  engine.answer(form.dataset.question, form.dataset.digest, { column: $("answer-choice").value });
+  render();
+});
+$("decline").addEventListener("click", () => {
+  engine.decline($("answer").dataset.question);
+  render();
+});
+$("dismiss").addEventListener("click", () => {
+  engine.dismiss($("answer").dataset.question);
+  render();
+});
+$("postpone").addEventListener("click", () => {
+  engine.postpone($("answer").dataset.question, Date.now() + 60_000);
   render();
 });
 $("authorize").addEventListener("click", () => {

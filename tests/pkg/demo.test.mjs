@@ -186,3 +186,32 @@ test("journey: with the third-party inbox in context, going ahead still needs re
     await close();
   }
 });
+
+test("journey: an ambiguous command is asked about, never guessed; the question can be answered or declined, never modal (AG-41)", { timeout: TIMEOUT }, async () => {
+  const { page, errors, close } = await open();
+  try {
+    await page.fill("#intent", "move card 1");
+    await page.click("#delegate button[type=submit]");
+    await page.waitForSelector("#question:not([hidden])");
+    assert.equal(await page.locator("#question-prompt").textContent(), "Which column should card 1 go to?");
+    // Not modal: the rest of the page stays usable while it is open.
+    assert.equal(await page.locator("#intent").isEditable(), true);
+    await page.selectOption("#answer-choice", "done");
+    await page.click('#answer button[type=submit]');
+    await page.waitForSelector("#review:not([hidden]) li[data-call]");
+    await until(page, async () => !(await page.locator("#authorize").isDisabled()), "the preview");
+    assert.match(await page.locator("#review-items").textContent(), /"to": "done"/);
+    await page.click("#authorize");
+    await until(page, async () => (await page.locator('[data-card="c1"]').locator("xpath=ancestor::ul").getAttribute("aria-label")) === "done", "the move");
+    // Declined: the assistant leaves it, and says so.
+    await page.fill("#intent", "move card 2");
+    await page.click("#delegate button[type=submit]");
+    await page.waitForSelector("#question:not([hidden])");
+    await page.click("#decline");
+    await until(page, async () => (await heard(page)).some((m) => m.includes("without changes")), "the reply");
+    assert.equal(await page.locator('[data-card="c2"]').locator("xpath=ancestor::ul").getAttribute("aria-label"), "doing");
+    assert.deepEqual(errors, []);
+  } finally {
+    await close();
+  }
+});
