@@ -3,6 +3,7 @@
 // package's public API, imported as any app imports it.
 
 import init, { Engine } from "baton-engine";
+import "baton-engine/elements";
 import { BuiltInActor } from "./actor.js";
 import { Board, COLUMNS, boardManifest } from "./board.js";
 import { Settings, settingsManifest } from "./settings.js";
@@ -25,6 +26,7 @@ const engine = await Engine.open({
   dbName: "baton-demo",
 });
 window.baton = engine; // for the curious, in the console
+$("presence-surface").engine = engine;
 
 const board = new Board($("board"));
 const settings = new Settings($("settings"));
@@ -107,11 +109,8 @@ function describe(state) {
 
 function renderPresence() {
   const state = current ? stateOf(current) : null;
-  const [shape, text] = describe(state);
-  $("status").dataset.state = shape;
-  $("status-text").textContent = text;
-  const active = state && state.state !== "returned" && state.state !== "cancelled";
-  $("stop").disabled = !active;
+  const [, text] = describe(state);
+  $("status-text").textContent = state ? `Last delegation: ${text}` : "";
   const undoable = runs.findLast((run) => stateOf(run)?.state === "returned" && !undone.has(run));
   $("undo").disabled = !undoable;
 }
@@ -223,14 +222,7 @@ $("reject").addEventListener("click", () => {
   engine.reject(current, engine.revision(current), "Not this time");
   render();
 });
-$("stop").addEventListener("click", () => {
-  engine.stop(current);
-  render();
-});
-$("kill").addEventListener("click", () => {
-  engine.killAll();
-  render();
-});
+
 $("undo").addEventListener("click", async () => {
   const run = runs.findLast((run) => stateOf(run)?.state === "returned" && !undone.has(run));
   if (run) await engine.undo(run);

@@ -108,7 +108,7 @@ test("journey: reject a plan, and a command nobody offers is answered without ch
     await page.waitForSelector("#review:not([hidden]) li[data-call]");
     await until(page, async () => !(await page.locator("#authorize").isDisabled()), "the preview");
     await page.click("#reject");
-    await until(page, async () => (await page.locator("#status-text").textContent()) === "Cancelled", "the rejection");
+    await until(page, async () => (await page.locator("#status-text").textContent()) === "Last delegation: Cancelled", "the rejection");
     assert.equal(await page.locator('[data-card="c2"]').locator("xpath=ancestor::ul").getAttribute("aria-label"), "doing");
     await page.fill("#intent", "water the plants");
     await page.click("#delegate button[type=submit]");
@@ -127,6 +127,8 @@ test("journey: go ahead without review, then Escape takes control back", { timeo
     await page.click("#delegate button[type=submit]");
     await until(page, async () => (await page.locator('[data-card="c4"]').count()) === 1, "the new card");
     await until(page, async () => (await heard(page)).some((m) => m.includes("is done")), "the outcome");
+    // The default presence surface shows it in words and shape (AG-44).
+    assert.equal(await page.locator("baton-presence").getAttribute("id"), "presence-surface");
     // A second run, stopped from the keyboard while it plans (AG-42).
     await page.fill("#intent", "delete card 4");
     await page.click("#delegate button[type=submit]");
@@ -210,6 +212,25 @@ test("journey: an ambiguous command is asked about, never guessed; the question 
     await page.click("#decline");
     await until(page, async () => (await heard(page)).some((m) => m.includes("without changes")), "the reply");
     assert.equal(await page.locator('[data-card="c2"]').locator("xpath=ancestor::ul").getAttribute("aria-label"), "doing");
+    assert.deepEqual(errors, []);
+  } finally {
+    await close();
+  }
+});
+
+test("journey: the presence surface shows the run acting and its Stop returns control (AG-35, AG-42, AG-44)", { timeout: TIMEOUT }, async () => {
+  const { page, errors, close } = await open();
+  try {
+    await page.fill("#intent", "rename card 3 to Booked");
+    await page.click("#delegate button[type=submit]");
+    const text = () => page.locator("baton-presence").evaluate((host) => host.shadowRoot.querySelector("[part=text]").textContent);
+    await until(page, async () => (await text()) === "Waiting for your review", "the review state");
+    assert.equal(await page.locator("baton-presence").evaluate((host) => host.state), "reviewing");
+    // Stop from the surface: control comes back, nothing changed.
+    await page.locator("baton-presence").evaluate((host) => host.shadowRoot.querySelector("[part=stop]").click());
+    await until(page, async () => (await text()) === "Idle", "idle again");
+    await until(page, async () => (await heard(page)).some((m) => m.startsWith("You stopped")), "the stop heard");
+    assert.equal(await card(page, "c3"), "3. Book the retro room");
     assert.deepEqual(errors, []);
   } finally {
     await close();

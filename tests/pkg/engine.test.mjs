@@ -717,3 +717,66 @@ test("the package README's problems, grants, state and errors example runs as wr
     'state: {"filter":"open","view":"today"}',
   ]);
 });
+
+test("AG-35, AG-42, AG-43, AG-44: <baton-presence> shows the cycle in text and shape, static under reduced motion, with a Stop control", { timeout: TIMEOUT }, async () => {
+  const observed = await withPage(async (page) => {
+    const watch = async (reducedMotion) => {
+      await page.emulateMedia({ reducedMotion });
+      return page.evaluate(async (manifest) => {
+        const baton = await import("baton-engine");
+        await import("baton-engine/elements");
+        await baton.default();
+        const engine = await baton.Engine.open({ appName: "Board", ceiling: "auto", storage: "memory" });
+        engine.register(manifest, {
+          // A slow call, so the run is seen acting.
+          invoke: () => new Promise((resolve) => setTimeout(() => resolve({ ok: true }), 400)),
+          history: { mark: () => "m", revertTo() {} },
+        });
+        const presence = document.createElement("baton-presence");
+        document.body.append(presence);
+        presence.engine = engine;
+        const seen = (part) => presence.shadowRoot.querySelector(`[part=${part}]`);
+        const idle = { state: presence.state, text: seen("text").textContent, stopDisabled: seen("stop").disabled };
+        const run = engine.delegate({
+          intent: "Rename", initiative: "user", autonomy: "auto",
+          plan: [{ capability: "tasks.rename", arguments: { id: "a", title: "T" } }],
+        });
+        await new Promise((resolve) => setTimeout(resolve, 150));
+        const shape = seen("shape");
+        const style = getComputedStyle(shape);
+        const acting = {
+          state: presence.state,
+          text: seen("text").textContent,
+          shown: style.display !== "none" && style.visibility !== "hidden" && shape.getBoundingClientRect().width > 0,
+          animation: style.animationName,
+          transform: style.transform,
+          stopDisabled: seen("stop").disabled,
+          focusMoved: document.activeElement !== document.body,
+          liveRegions: presence.shadowRoot.querySelectorAll("[aria-live]").length,
+        };
+        seen("stop").click();
+        const after = { state: presence.state, outcome: engine.state(run).outcome, reason: engine.state(run).reason.kind };
+        presence.remove();
+        engine.close();
+        return { idle, acting, after };
+      }, TASKS);
+    };
+    return { moving: await watch("no-preference"), still: await watch("reduce") };
+  });
+  const { moving, still } = observed;
+  assert.deepEqual(moving.idle, { state: "idle", text: "Idle", stopDisabled: true });
+  // AG-44: the state is in words and in shape, not in colour alone.
+  assert.equal(moving.acting.state, "acting");
+  assert.equal(moving.acting.text, "Acting");
+  assert.equal(moving.acting.shown, true);
+  assert.equal(moving.acting.animation, "baton-turn");
+  // AG-43: under reduced motion, shown static — never hidden.
+  assert.equal(still.acting.text, "Acting");
+  assert.equal(still.acting.shown, true, "still shown");
+  assert.equal(still.acting.animation, "none", "static");
+  // AG-42: a visible Stop returns control; the surface never moved focus and has no region of its own.
+  assert.equal(moving.acting.stopDisabled, false);
+  assert.equal(moving.acting.focusMoved, false);
+  assert.equal(moving.acting.liveRegions, 0);
+  assert.deepEqual(moving.after, { state: "idle", outcome: "aborted", reason: "user-interrupt" });
+});
