@@ -223,10 +223,20 @@ $("reject").addEventListener("click", () => {
   render();
 });
 
-$("undo").addEventListener("click", async () => {
+async function undoLast() {
   const run = runs.findLast((run) => stateOf(run)?.state === "returned" && !undone.has(run));
   if (run) await engine.undo(run);
   render();
+}
+$("undo").addEventListener("click", undoLast);
+// The app's own Ctrl+Z (⌘Z) undoes a whole delegation in one step (A.2),
+// except while the person types in a field, where it undoes their typing.
+document.addEventListener("keydown", (event) => {
+  const typing = event.target instanceof HTMLInputElement || event.target instanceof HTMLTextAreaElement;
+  if ((event.ctrlKey || event.metaKey) && event.key.toLowerCase() === "z" && !event.shiftKey && !typing) {
+    event.preventDefault();
+    undoLast();
+  }
 });
 
 renderBoard();

@@ -119,7 +119,7 @@ test("journey: reject a plan, and a command nobody offers is answered without ch
   }
 });
 
-test("journey: go ahead without review, then Escape takes control back", { timeout: TIMEOUT }, async () => {
+test("journey: go ahead without review, undo it with Ctrl+Z, then Escape takes control back", { timeout: TIMEOUT }, async () => {
   const { page, errors, close } = await open();
   try {
     await page.check('input[name=autonomy][value=auto]');
@@ -127,6 +127,14 @@ test("journey: go ahead without review, then Escape takes control back", { timeo
     await page.click("#delegate button[type=submit]");
     await until(page, async () => (await page.locator('[data-card="c4"]').count()) === 1, "the new card");
     await until(page, async () => (await heard(page)).some((m) => m.includes("is done")), "the outcome");
+    // The app's own Ctrl+Z undoes the whole delegation (A.2), outside text fields.
+    await page.locator("#board-title").click();
+    await page.keyboard.press("Control+z");
+    await until(page, async () => (await page.locator('[data-card="c4"]').count()) === 0, "the undo by keyboard");
+    await page.fill("#intent", "add card Write the docs");
+    await page.click("#delegate button[type=submit]");
+    await until(page, async () => (await page.locator('[data-card="c4"]').count()) === 1, "the card again");
+    await until(page, async () => (await heard(page)).filter((m) => m.includes("is done")).length === 2, "the second outcome");
     // The default presence surface shows it in words and shape (AG-44).
     assert.equal(await page.locator("baton-presence").getAttribute("id"), "presence-surface");
     // A second run, stopped from the keyboard while it plans (AG-42).
