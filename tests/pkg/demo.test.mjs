@@ -6,7 +6,10 @@
 
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
+import { createRequire } from "node:module";
 import { chromium } from "playwright-core";
+
+const AXE = createRequire(import.meta.url).resolve("axe-core/axe.min.js");
 
 const URL = process.env.DEMO_URL;
 const CHROMIUM = process.env.CHROMIUM ?? "/usr/bin/chromium";
@@ -51,6 +54,15 @@ async function open() {
   return { page, errors, close: () => context.close() };
 }
 
+/** axe-core's violations on the page as it stands: `id: how many nodes`. */
+async function violations(page) {
+  if (!(await page.evaluate(() => "axe" in window))) await page.addScriptTag({ path: AXE });
+  return page.evaluate(async () => {
+    const result = await window.axe.run(document);
+    return result.violations.map((violation) => `${violation.id}: ${violation.nodes.length} (${violation.nodes[0]?.target})`);
+  });
+}
+
 const card = (page, id) => page.locator(`[data-card="${id}"]`).textContent();
 const heard = (page) => page.evaluate(() => window.heard);
 async function until(page, predicate, what) {
@@ -66,6 +78,7 @@ test("journey: delegate, review the concrete changes, authorize, hear the outcom
   const { page, errors, close } = await open();
   try {
     assert.equal(await card(page, "c1"), "1. Draft the release notes");
+    assert.deepEqual(await violations(page), [], "axe-core, at rest");
     const focused = await page.evaluate(() => document.activeElement?.id ?? null);
     await page.fill("#intent", "rename card 1 to Ship and set theme to dark");
     await page.click("#delegate button[type=submit]");
@@ -80,12 +93,14 @@ test("journey: delegate, review the concrete changes, authorize, hear the outcom
     assert.match(review, /Workspace settings: set_theme/);
     assert.match(review, /"to": "dark"/);
     assert.equal(await card(page, "c1"), "1. Draft the release notes", "nothing changed before authorizing");
+    assert.deepEqual(await violations(page), [], "axe-core, under review");
     await page.click("#authorize");
     await until(page, async () => (await card(page, "c1")) === "1. Ship", "the rename");
     assert.equal(await page.locator('[data-setting="theme"]').textContent(), "dark");
     await until(page, async () => (await heard(page)).some((m) => m.includes("is done")), "the outcome");
     const said = await heard(page);
     assert.ok(said.some((m) => m.startsWith("Assistant is acting in Task board and Workspace settings: 2 changes")), JSON.stringify(said));
+    assert.deepEqual(await violations(page), [], "axe-core, after the outcome");
     // One delegation, one undo step, across both participants (A.2).
     await page.click("#undo");
     await until(page, async () => (await card(page, "c1")) === "1. Draft the release notes", "the undo");

@@ -455,7 +455,7 @@ fn test() -> Result<(), String> {
         ensure_npm("tests/agui-crosscheck", "@ag-ui/client").map(|()| String::new())
     });
     step("setup: package test tools (npm)", &mut || {
-        ensure_npm(PKG_TESTS, "playwright-core").map(|()| String::new())
+        ensure_npm(PKG_TESTS, "axe-core").map(|()| String::new())
     });
     step("cargo fmt --check", &mut || {
         let mut command = cargo();
