@@ -880,6 +880,12 @@ export type AgentStateEvent = { type: "state"; run: RunId; direction: Direction;
 export type AgentCustomEvent = { type: "custom"; run: RunId; name: string; value: unknown };
 /** Persistence fell back to memory; the engine keeps running (§8). */
 export type StorageDegradedEvent = { type: "storage-degraded"; cause: string };
+/**
+ * A session whose engine still held it when this one opened (a reload whose
+ * old page was not gone yet) was reconciled once it let go: `ended` of its
+ * runs and questions were ended (`interrupted`, `expired`).
+ */
+export type StorageReconciledEvent = { type: "storage-reconciled"; session: SessionId; ended: number };
 /** A registration was refused (AG-13); replayed to every later subscriber. */
 export type RegistrationRefusedEvent = { type: "registration-refused"; participant: ParticipantId | null; problems: ManifestProblem[] };
 /** A run was undone through its participants' histories (A.2). */
@@ -891,7 +897,8 @@ export type BatonEvent =
   | AgentStateEvent
   | AgentCustomEvent
   | StorageDegradedEvent
-  | RegistrationRefusedEvent;
+  | RegistrationRefusedEvent
+  | StorageReconciledEvent;
 
 // ----- the engine -------------------------------------------------------------
 

@@ -98,7 +98,9 @@ function stateOf(run) {
 function describe(state) {
   switch (state?.state) {
     case undefined: return ["idle", "Idle"];
-    case "returned": return ["idle", `Returned: ${state.outcome.replace("-", " ")}`];
+    case "returned":
+      if (state.reason.kind === "interrupted") return ["idle", "Cut off by a reload"];
+      return ["idle", `Returned: ${state.outcome.replace("-", " ")}`];
     case "cancelled": return ["idle", state.reason.kind === "no-plan" ? "Answered without changes" : "Cancelled"];
     case "escalated": return ["escalated", "Needs you"];
     case "reviewing": return ["reviewing", "Waiting for your review"];
@@ -148,6 +150,29 @@ function renderJournal() {
   }
 }
 
+// Runs of earlier page loads, read back from IndexedDB: nothing a reload cut
+// off is lost, and the engine that opens next ends it as `interrupted`.
+const EARLIER = "baton-demo:runs";
+
+function remember(run) {
+  const known = JSON.parse(localStorage.getItem(EARLIER) ?? "[]");
+  localStorage.setItem(EARLIER, JSON.stringify([...known, run].slice(-20)));
+}
+
+async function renderEarlier() {
+  const known = JSON.parse(localStorage.getItem(EARLIER) ?? "[]").filter((run) => !runs.includes(run));
+  const items = [];
+  for (const run of known) {
+    const records = await engine.history(run);
+    const created = records.find((record) => record.entry.kind === "created");
+    const last = records.findLast((record) => record.entry.kind === "transition");
+    if (!created) continue;
+    const [, text] = describe(last?.entry.to);
+    items.push(element("li", `“${created.entry.intent}” — ${text}`, { "data-run": run }));
+  }
+  $("earlier").replaceChildren(...items);
+}
+
 /** The open question of the current run, if any: never modal (AG-41). */
 function openQuestion() {
   return engine.questions().find((question) => question.run === current && ["open", "postponed"].includes(question.state.state));
@@ -180,6 +205,8 @@ const lowered = new Set(); // runs asked to go ahead while third-party content w
 engine.presence.attach({ handleEvent: () => queueMicrotask(render) });
 engine.subscribe((event) => {
   if (event.type === "undone") undone.add(event.report.run);
+  // A reload's old page let go of its session: its cut-off runs are now ended.
+  if (event.type === "storage-reconciled") renderEarlier();
 });
 
 $("delegate").addEventListener("submit", (event) => {
@@ -189,6 +216,7 @@ $("delegate").addEventListener("submit", (event) => {
     const autonomy = String(form.get("autonomy"));
     current = engine.delegate({ intent: String(form.get("intent")), initiative: "user", autonomy });
     runs.push(current);
+    remember(current);
     if (autonomy === "auto" && $("with-inbox").checked) lowered.add(current);
     $("intent").value = "";
   } catch (error) {
@@ -243,4 +271,5 @@ renderBoard();
 renderSettings();
 renderInbox();
 render();
+await renderEarlier();
 document.documentElement.dataset.ready = "true";

@@ -259,3 +259,22 @@ test("journey: the presence surface shows the run acting and its Stop returns co
     await close();
   }
 });
+
+test("journey: a reload in the middle of a run loses nothing: after it, the run is shown cut off, its journal intact", { timeout: TIMEOUT }, async () => {
+  const { page, errors, close } = await open();
+  try {
+    await page.fill("#intent", "rename card 1 to Later");
+    await page.click("#delegate button[type=submit]");
+    await page.waitForSelector("#review:not([hidden]) li[data-call]");
+    await page.reload();
+    await page.waitForSelector("html[data-ready=true]", { timeout: 10_000 });
+    // The old page lets go of its session; the new engine then ends its run.
+    const earlier = () => page.locator("#earlier li").last().textContent();
+    await until(page, async () => (await page.locator("#earlier li").count()) > 0, "the earlier run");
+    await until(page, async () => (await earlier()) === "“rename card 1 to Later” — Cut off by a reload", "the run cut off");
+    assert.equal(await card(page, "c1"), "1. Draft the release notes", "nothing was applied");
+    assert.deepEqual(errors, []);
+  } finally {
+    await close();
+  }
+});

@@ -384,6 +384,9 @@ async function usage(): Promise<void> {
       case "storage-degraded":
         void event.cause;
         break;
+      case "storage-reconciled":
+        void (event.ended > 0 ? event.session : null);
+        break;
       case "registration-refused":
         void event.problems.map((problem) => `${problem.requirement ?? ""} ${problem.path}: ${problem.message}`);
         break;

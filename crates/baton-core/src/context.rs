@@ -82,3 +82,31 @@ impl Context {
             .any(|stamp| stamp.origin != Origin::Author)
     }
 }
+
+/// Serialises a map of read stamps keyed by their read as the list of stamps
+/// (each names its read): JSON object keys must be strings, and a
+/// [`ReadRef`] is not one. For `#[serde(with = "crate::context::stamps")]`.
+pub(crate) mod stamps {
+    use std::collections::BTreeMap;
+
+    use serde::{Deserialize, Deserializer, Serializer};
+
+    use super::{ReadRef, ReadStamp};
+
+    pub(crate) fn serialize<S: Serializer>(
+        map: &BTreeMap<ReadRef, ReadStamp>,
+        serializer: S,
+    ) -> Result<S::Ok, S::Error> {
+        serializer.collect_seq(map.values())
+    }
+
+    pub(crate) fn deserialize<'de, D: Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<BTreeMap<ReadRef, ReadStamp>, D::Error> {
+        let list = Vec::<ReadStamp>::deserialize(deserializer)?;
+        Ok(list
+            .into_iter()
+            .map(|stamp| (stamp.read.clone(), stamp))
+            .collect())
+    }
+}

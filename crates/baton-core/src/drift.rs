@@ -30,6 +30,7 @@ pub(crate) struct Recheck {
     /// The reads that drifted.
     drifted: Vec<ReadRef>,
     /// The reads as they are now: the new baseline if nothing differs.
+    #[serde(with = "crate::context::stamps")]
     current: BTreeMap<ReadRef, ReadStamp>,
     /// Calls whose new preview has not arrived.
     pending: BTreeSet<CallId>,

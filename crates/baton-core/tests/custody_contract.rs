@@ -796,3 +796,22 @@ fn ag_26_non_user_initiative_never_runs_at_auto() {
     let run = sim.delegate_with(Delegation::new("x", Initiative::User, Autonomy::Auto));
     assert_eq!(sim.engine.run(&run).unwrap().autonomy(), Autonomy::Auto);
 }
+
+#[test]
+fn a_run_with_reads_in_context_survives_its_snapshot_as_json() {
+    // Persistence keeps every live run as JSON: a run that planned on
+    // published reads must serialise (map keys that are not strings would
+    // not) and come back equal.
+    let mut sim = Sim::new();
+    sim.publish("tasks", "board", 3, Origin::Author);
+    sim.publish("mail", "inbox", 1, Origin::ThirdParty);
+    let run = sim.delegate(Autonomy::Auto);
+    sim.propose(&run, &[rename()]);
+    let snapshot = sim.engine.snapshot();
+    let text = serde_json::to_string(&snapshot).expect("a snapshot is JSON");
+    let back: EngineSnapshot = serde_json::from_str(&text).expect("and reads back");
+    // The same live state (the journal is kept beside it, not in it).
+    assert_eq!(serde_json::to_string(&back).unwrap(), text);
+    let stored = back.runs.iter().find(|r| r.id() == &run).unwrap();
+    assert_eq!(stored.state(), sim.engine.run(&run).unwrap().state());
+}

@@ -114,8 +114,11 @@ struct Inner {
     undos: BTreeMap<RunId, js_sys::Function>,
     /// The document's Escape listener, removed on close.
     escape: Option<Closure<dyn FnMut(web_sys::KeyboardEvent)>>,
-    /// `registration-refused` events, replayed to every new subscriber.
-    refusals: Vec<Value>,
+    /// Events every later subscriber hears too: `registration-refused`,
+    /// `storage-reconciled`.
+    standing: Vec<Value>,
+    /// Aborts the waits for sessions left behind by engines still going away.
+    sweeping: Option<web_sys::AbortController>,
     #[cfg_attr(not(test), allow(dead_code))]
     announced: Vec<String>,
 }
@@ -252,6 +255,7 @@ impl Engine {
         }
         let db_name = options.db_name.unwrap_or_else(|| "baton".into());
         let opened = persist::open(options.storage, &db_name, config, key, now()).await?;
+        let (busy, store_key) = (opened.busy, opened.key);
         let engine = Engine {
             inner: Rc::new(RefCell::new(Inner {
                 core: opened.core,
@@ -275,12 +279,14 @@ impl Engine {
                 busy: BTreeMap::new(),
                 undos: BTreeMap::new(),
                 escape: None,
-                refusals: Vec::new(),
+                standing: Vec::new(),
+                sweeping: None,
                 announced: Vec::new(),
             })),
         }
         .listening_for_escape(&document);
         engine.watch_version_changes();
+        engine.sweep_when_free(&db_name, busy, store_key);
         page::join(&engine.inner);
         // Runs a reload or crash left active return `interrupted`, overdue
         // questions expire, lapsed grants drop — and that is written back.
@@ -358,6 +364,9 @@ impl Drop for Inner {
     /// However the engine goes away (`close`, `free`, garbage collection),
     /// it leaves no timer and no listener behind.
     fn drop(&mut self) {
+        if let Some(sweeping) = self.sweeping.take() {
+            sweeping.abort();
+        }
         // Dropping the timeout cancels it.
         self.timer.take();
         if let Some(release) = self.release.take() {
@@ -406,6 +415,41 @@ impl Engine {
             .run(&RunId::new(run))
             .map(read)
             .ok_or_else(|| error(Code::UnknownRun, &format!("unknown run {run}")))
+    }
+
+    /// Sessions whose engine still held its lock when this one opened — a
+    /// reload, whose old page is not gone yet — are reconciled once their
+    /// lock frees up, in the background: their cut-off runs return
+    /// `interrupted` and subscribers hear `storage-reconciled`.
+    fn sweep_when_free(&self, db_name: &str, sessions: Vec<String>, key: [u8; 32]) {
+        let Some(store) = self.inner.borrow().store.clone() else {
+            return;
+        };
+        if sessions.is_empty() {
+            return;
+        }
+        let Ok(controller) = web_sys::AbortController::new() else {
+            return;
+        };
+        let signal = controller.signal();
+        self.inner.borrow_mut().sweeping = Some(controller);
+        for session in sessions {
+            let (store, signal, db_name) = (Rc::clone(&store), signal.clone(), db_name.to_owned());
+            let weak = Rc::downgrade(&self.inner);
+            spawn_local(async move {
+                let swept =
+                    persist::sweep_when_free(&store, &db_name, &session, key, &signal).await;
+                if let (Some(Ok(ended)), Some(inner)) = (swept, weak.upgrade()) {
+                    let event = serde_json::json!({"type": "storage-reconciled", "session": session, "ended": ended});
+                    {
+                        let mut guard = inner.borrow_mut();
+                        guard.storage.reconciled += ended;
+                        guard.standing.push(event.clone());
+                    }
+                    emit(&inner, event);
+                }
+            });
+        }
     }
 
     /// Disables or enables delegation; the header changes without a record.
@@ -492,7 +536,7 @@ fn refuse_registration(inner: &Rc<RefCell<Inner>>, refused: &baton_core::Registr
         "problems": refused.problems,
     });
     web_sys::console::warn_1(&JsValue::from_str(&format!("Baton: {refused}")));
-    inner.borrow_mut().refusals.push(event.clone());
+    inner.borrow_mut().standing.push(event.clone());
     emit(inner, event);
 }
 
@@ -563,6 +607,16 @@ fn persist_step(inner: &Rc<RefCell<Inner>>, records: &[JournalRecord], closings:
                 say_closings(inner, closings);
                 return;
             }
+        }
+    };
+    // A step that cannot be written whole is not written in part: storage
+    // falls back to memory, which still holds everything, and says why.
+    let batch = match batch {
+        Ok(batch) => batch,
+        Err(cause) => {
+            degrade(inner, cause);
+            say_closings(inner, closings);
+            return;
         }
     };
     if batch.is_empty() {

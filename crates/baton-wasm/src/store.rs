@@ -442,10 +442,34 @@ export function holdLock(name) {
       .catch(() => granted(null));
   });
 }
+export function waitLock(name, signal) {
+  // Resolves to a function that releases the lock once it is granted — when
+  // its holder goes away — or to null if `signal` aborts first.
+  if (!globalThis.navigator || !navigator.locks) return Promise.resolve(null);
+  return new Promise((granted) => {
+    navigator.locks
+      .request(name, { signal }, () => new Promise((release) => granted(release)))
+      .catch(() => granted(null));
+  });
+}
 ")]
 extern "C" {
     #[wasm_bindgen(js_name = holdLock)]
     fn hold_lock_js(name: &str) -> js_sys::Promise;
+    #[wasm_bindgen(js_name = waitLock)]
+    fn wait_lock_js(name: &str, signal: &web_sys::AbortSignal) -> js_sys::Promise;
+}
+
+/// Waits for the Web Lock named `name`: `Some(release)` once its holder is
+/// gone, `None` if `signal` aborted the wait.
+pub(crate) async fn wait_lock(
+    name: &str,
+    signal: &web_sys::AbortSignal,
+) -> Option<js_sys::Function> {
+    let granted = wasm_bindgen_futures::JsFuture::from(wait_lock_js(name, signal))
+        .await
+        .ok()?;
+    granted.dyn_into::<js_sys::Function>().ok()
 }
 
 /// Takes the Web Lock named `name` if it is free: `Some(release)` while

@@ -95,6 +95,7 @@ pub(crate) struct Escalation {
 pub(crate) struct AuthorizationRecord {
     pub fingerprint: Digest,
     /// The stamps fingerprinted, advanced by the run's own writes.
+    #[serde(with = "crate::context::stamps")]
     pub baseline: BTreeMap<ReadRef, ReadStamp>,
     /// The run-level autonomy the context resolved to.
     pub level: Autonomy,
@@ -151,6 +152,7 @@ pub struct Run {
     pub(crate) resumable: bool,
     /// What the acting party last saw of each read: the latest turn's
     /// context, advanced by the run's own writes (AG-20).
+    #[serde(with = "crate::context::stamps")]
     pub(crate) seen: BTreeMap<ReadRef, ReadStamp>,
     pub(crate) authorization: Option<AuthorizationRecord>,
     /// Whether the person (not the engine) authorized the run.

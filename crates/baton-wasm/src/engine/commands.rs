@@ -157,16 +157,17 @@ impl Engine {
             inner.subscribers.push((id, listener.clone()));
             id
         };
-        // A subscriber always learns that storage fell back to memory and
-        // which registrations were refused, whenever it subscribes.
-        let (degraded, refusals) = {
+        // A subscriber always learns that storage fell back to memory, which
+        // registrations were refused and which sessions were reconciled late,
+        // whenever it subscribes.
+        let (degraded, standing) = {
             let inner = self.inner.borrow();
-            (inner.storage.degraded.clone(), inner.refusals.clone())
+            (inner.storage.degraded.clone(), inner.standing.clone())
         };
         let standing = degraded
             .map(|cause| serde_json::json!({"type": "storage-degraded", "cause": cause}))
             .into_iter()
-            .chain(refusals);
+            .chain(standing);
         for event in standing {
             if let Ok(event) = to_js(&event) {
                 let _ = listener.call1(&JsValue::NULL, &event);

@@ -48,6 +48,10 @@ pub(crate) struct Opened {
     pub(crate) store: Option<Rc<Store>>,
     pub(crate) status: StorageStatus,
     pub(crate) release: Option<js_sys::Function>,
+    /// Sessions with runs left behind whose engine still held its lock when
+    /// this one opened (a reload: the old page not yet gone), and the key.
+    pub(crate) busy: Vec<String>,
+    pub(crate) key: [u8; 32],
 }
 
 fn in_memory(config: EngineConfig, key: [u8; 32], degraded: Option<String>) -> Opened {
@@ -60,6 +64,8 @@ fn in_memory(config: EngineConfig, key: [u8; 32], degraded: Option<String>) -> O
             ..StorageStatus::default()
         },
         release: None,
+        busy: Vec::new(),
+        key,
     }
 }
 
@@ -90,7 +96,7 @@ pub(crate) async fn open(
         ));
     };
     match load(&store, db_name, config.clone(), key, now).await {
-        Ok((core, reconciled)) => Ok(Opened {
+        Ok((core, reconciled, busy, key)) => Ok(Opened {
             core,
             store: Some(Rc::new(store)),
             status: StorageStatus {
@@ -101,6 +107,8 @@ pub(crate) async fn open(
                 ..StorageStatus::default()
             },
             release: Some(release),
+            busy,
+            key,
         }),
         Err(cause) => {
             store.close();
@@ -118,11 +126,12 @@ async fn load(
     config: EngineConfig,
     fresh: [u8; 32],
     now: u64,
-) -> Result<(baton_core::Engine, u32), String> {
+) -> Result<(baton_core::Engine, u32, Vec<String>, [u8; 32]), String> {
     let key = store.secret(fresh).await?;
     let session = config.session.to_string();
     let leftovers = store.leftovers().await?;
     let mut reconciled = 0;
+    let mut busy = Vec::new();
     let mut own = Leftover::default();
     for (other, leftover) in leftovers {
         if other == session {
@@ -131,6 +140,7 @@ async fn load(
         }
         // A live engine holds its session's lock: its runs are its own.
         let Some(release) = hold_lock(&lock_name(db_name, &other)).await else {
+            busy.push(other);
             continue;
         };
         // Read again under the lock: the session may have moved on between
@@ -149,7 +159,27 @@ async fn load(
         None => baton_core::Engine::new(config, ActorSecret::new(key)),
         Some(_) => baton_core::Engine::restore(config, ActorSecret::new(key), snapshot_of(own)?),
     };
-    Ok((core, reconciled))
+    Ok((core, reconciled, busy, key))
+}
+
+/// Reconciles a session whose engine held its lock when this one opened,
+/// once that lock frees up (the engine went away: a reload, a closed tab).
+/// Returns how many of its runs and questions it ended, or `None` if the
+/// wait was aborted (this engine closed first).
+pub(crate) async fn sweep_when_free(
+    store: &Store,
+    db_name: &str,
+    session: &str,
+    key: [u8; 32],
+    signal: &web_sys::AbortSignal,
+) -> Option<Result<u32, String>> {
+    let release = crate::store::wait_lock(&lock_name(db_name, session), signal).await?;
+    let swept = match store.leftover(session).await {
+        Ok(fresh) => sweep(store, session, fresh, key, js_sys::Date::now() as u64).await,
+        Err(cause) => Err(cause),
+    };
+    let _ = release.call0(&JsValue::NULL);
+    Some(swept)
 }
 
 /// Ends what a session that is gone left active, and writes the result.
@@ -172,7 +202,7 @@ async fn sweep(
             records.push(record);
         }
     }
-    store.write(batch(&ghost, &records, true))?.await?;
+    store.write(batch(&ghost, &records, true)?)?.await?;
     Ok(result.interrupted + result.expired)
 }
 
@@ -201,43 +231,48 @@ fn snapshot_of(leftover: Leftover) -> Result<EngineSnapshot, String> {
 /// What one step wrote, as rows: its journal records, the current snapshot
 /// of every run they belong to, those runs' questions, and (when asked) the
 /// session's header.
-pub(crate) fn batch(core: &baton_core::Engine, records: &[JournalRecord], header: bool) -> Batch {
+pub(crate) fn batch(
+    core: &baton_core::Engine,
+    records: &[JournalRecord],
+    header: bool,
+) -> Result<Batch, String> {
+    let json = |what: &str, value: Result<String, serde_json::Error>| {
+        value.map_err(|error| format!("{what} could not be written as JSON: {error}"))
+    };
     let session = core.config().session.to_string();
     let mut out = Batch::default();
     let mut runs: BTreeSet<RunId> = BTreeSet::new();
     for record in records {
-        if let Ok(json) = serde_json::to_string(record) {
-            out.records
-                .push((record.run.to_string(), record.revision, json));
-        }
+        out.records.push((
+            record.run.to_string(),
+            record.revision,
+            json("a journal record", serde_json::to_string(record))?,
+        ));
         runs.insert(record.run.clone());
     }
     for id in &runs {
         if let Some(run) = core.run(id) {
-            if let Ok(data) = serde_json::to_string(run) {
-                out.runs.push(Row {
-                    id: id.to_string(),
-                    session: session.clone(),
-                    live: !run.state().is_terminal(),
-                    data,
-                });
-            }
-        }
-    }
-    for question in core.questions().filter(|q| runs.contains(&q.run)) {
-        if let Ok(data) = serde_json::to_string(question) {
-            out.questions.push(Row {
-                id: question.id.to_string(),
+            out.runs.push(Row {
+                id: id.to_string(),
                 session: session.clone(),
-                live: question.state.is_open(),
-                data,
+                live: !run.state().is_terminal(),
+                data: json("a run", serde_json::to_string(run))?,
             });
         }
     }
-    if header || !out.records.is_empty() {
-        if let Ok(json) = serde_json::to_string(&core.header()) {
-            out.header = Some((session, json));
-        }
+    for question in core.questions().filter(|q| runs.contains(&q.run)) {
+        out.questions.push(Row {
+            id: question.id.to_string(),
+            session: session.clone(),
+            live: question.state.is_open(),
+            data: json("a question", serde_json::to_string(question))?,
+        });
     }
-    out
+    if header || !out.records.is_empty() {
+        out.header = Some((
+            session,
+            json("the session header", serde_json::to_string(&core.header()))?,
+        ));
+    }
+    Ok(out)
 }

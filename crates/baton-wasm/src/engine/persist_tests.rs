@@ -319,3 +319,35 @@ async fn a_close_right_after_a_kill_keeps_the_kill() {
         "the kill was written before the connection closed"
     );
 }
+
+#[wasm_bindgen_test]
+async fn a_session_whose_engine_is_still_going_away_is_reconciled_once_it_lets_go() {
+    // A reload: the new page's engine opens while the old page's still holds
+    // its session. Its cut-off run is ended as soon as the old one lets go.
+    let db = unique_name("baton-test");
+    let transport = hanging_transport();
+    let leaving = open_on(&db, "s-leaving", Some(&transport)).await.unwrap();
+    leaving.register(manifest(), participant(&element().into(), 0, 0));
+    let run = leaving.delegate(agent_delegation()).unwrap();
+    written(&leaving).await;
+    let next = open_on(&db, "s-next", Some(&transport)).await.unwrap();
+    assert_eq!(storage(&next)["reconciled"], 0, "its engine still holds it");
+    let heard = record(&next, Some("storage-reconciled"));
+    drop(leaving);
+    assert!(
+        until(|| heard.length() == 1).await,
+        "reconciled once it let go"
+    );
+    assert_eq!(
+        get(&heard.get(0), "session").as_string().as_deref(),
+        Some("s-leaving")
+    );
+    assert_eq!(storage(&next)["reconciled"], 1);
+    let records = history(&next, &run).await;
+    assert_eq!(
+        records.last().unwrap()["entry"]["to"]["reason"]["kind"],
+        "interrupted"
+    );
+    // A subscriber that comes later hears it too.
+    assert_eq!(record(&next, Some("storage-reconciled")).length(), 1);
+}
