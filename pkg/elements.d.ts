@@ -18,8 +18,26 @@ export class BatonPresence extends HTMLElement {
   handleEvent(event: BatonEvent): void;
 }
 
+/**
+ * `<baton-review>`: a plan's concrete changes in the app's own terms (AG-31),
+ * irreversible calls said so in words (AG-18, AG-25), Authorize / Reject at
+ * the revision the person saw (Authorize waits for every preview); for an
+ * escalated call, that call with Allow / Deny. Shows the latest run waiting
+ * for review, or the one named by `run`.
+ * Parts: `sheet`, `title`, `items`, `item`, `label`, `irreversible`, `change`, `controls`, `authorize`, `reject`.
+ */
+export class BatonReview extends HTMLElement {
+  /** The engine to show; setting it attaches the element as a presence surface. */
+  engine: Engine | null;
+  /** The run to show; by default the latest one waiting for review. */
+  run: string | null;
+  /** Receives every event of the engine it is attached to. */
+  handleEvent(event: BatonEvent): void;
+}
+
 declare global {
   interface HTMLElementTagNameMap {
     "baton-presence": BatonPresence;
+    "baton-review": BatonReview;
   }
 }

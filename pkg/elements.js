@@ -3,7 +3,8 @@
 //   import "baton-engine/elements";
 //   document.querySelector("baton-presence").engine = engine;
 //
-// <baton-presence> shows the delegation cycle in text and in shape (never
+// <baton-review> shows a plan's concrete changes (or an escalated call's)
+// with Authorize / Reject. <baton-presence> shows the delegation cycle in text and in shape (never
 // colour alone, AG-44), a badge of what needs the person, and visible Stop
 // and "Stop everything" controls (AG-42). Under prefers-reduced-motion it is
 // shown static, never hidden (AG-43); under forced colours it uses system
@@ -166,4 +167,162 @@ export class BatonPresence extends HTMLElement {
   }
 }
 
+const REVIEW_STYLE = `
+:host { display: block; }
+:host([hidden]) { display: none; }
+[part=sheet][data-empty] { display: none; }
+[part=items] { margin: 0; padding-left: 1.5em; }
+[part=change] { margin: 0.25em 0 0.5em; white-space: pre-wrap; font-family: ui-monospace, monospace; }
+[part=controls] { display: flex; gap: var(--baton-gap, 0.5em); flex-wrap: wrap; }
+@media (forced-colors: active) { button { border: 1px solid ButtonText; } }
+`;
+
+/** A change in the app's own terms: `field: from → to` lines, else JSON. */
+function changeText(change) {
+  if (change.kind === "pending") return "Preparing the preview…";
+  const value = change.kind === "preview" ? change.value : change.arguments;
+  const note = change.kind === "arguments" && change.note ? `\n(${change.note})` : "";
+  if (value && typeof value === "object" && !Array.isArray(value)) {
+    const lines = Object.entries(value).map(([field, detail]) =>
+      detail && typeof detail === "object" && "from" in detail && "to" in detail
+        ? `${field}: ${JSON.stringify(detail.from)} → ${JSON.stringify(detail.to)}`
+        : `${field}: ${JSON.stringify(detail)}`,
+    );
+    return lines.join("\n") + note;
+  }
+  return JSON.stringify(value) + note;
+}
+
+/**
+ * `<baton-review>`: the review sheet (AG-31) — for each planned call the
+ * participant's concrete change in the app's own terms (or its arguments,
+ * and why no preview), irreversible calls said so in words (AG-18, AG-25),
+ * and Authorize / Reject at the revision the person saw; Authorize waits
+ * until every preview has arrived. For an escalated call it shows that one
+ * call, with Allow / Deny. Set `engine`; it shows the latest run that waits
+ * for review, or the one named by `run`.
+ */
+export class BatonReview extends HTMLElement {
+  #engine = null;
+  #detach = null;
+  #run = null;
+  #root;
+  #sheet;
+  #title;
+  #items;
+  #authorize;
+  #reject;
+
+  constructor() {
+    super();
+    this.#root = this.attachShadow({ mode: "open" });
+    const style = document.createElement("style");
+    style.textContent = REVIEW_STYLE;
+    this.#sheet = make("section", "sheet");
+    this.#title = make("p", "title");
+    this.#items = make("ol", "items");
+    const controls = make("div", "controls");
+    this.#authorize = make("button", "authorize", "Authorize");
+    this.#authorize.type = "button";
+    this.#reject = make("button", "reject", "Reject");
+    this.#reject.type = "button";
+    this.#authorize.addEventListener("click", () => this.#decide(true));
+    this.#reject.addEventListener("click", () => this.#decide(false));
+    controls.append(this.#authorize, this.#reject);
+    this.#sheet.append(this.#title, this.#items, controls);
+    this.#root.append(style, this.#sheet);
+    this.#render();
+  }
+
+  get engine() {
+    return this.#engine;
+  }
+
+  set engine(engine) {
+    this.#detach?.();
+    this.#detach = null;
+    this.#engine = engine ?? null;
+    if (this.#engine && this.isConnected) this.#detach = this.#engine.presence.attach(this);
+    this.#render();
+  }
+
+  /** The run shown; by default the latest one waiting for review. */
+  get run() {
+    return this.#run;
+  }
+
+  set run(run) {
+    this.#run = run ?? null;
+    this.#render();
+  }
+
+  connectedCallback() {
+    if (this.#engine && !this.#detach) this.#detach = this.#engine.presence.attach(this);
+  }
+
+  disconnectedCallback() {
+    this.#detach?.();
+    this.#detach = null;
+  }
+
+  handleEvent(event) {
+    if (event.type === "journal" && event.entry.kind === "transition") {
+      const waits = event.entry.to.state === "reviewing" || event.entry.to.state === "escalated";
+      if (waits && !this.hasAttribute("run")) this.#latest = event.run;
+    }
+    if (event.type === "journal") this.#render();
+  }
+
+  #latest = null;
+
+  #shown() {
+    return this.#run ?? this.getAttribute("run") ?? this.#latest;
+  }
+
+  #sheetOf(run) {
+    try {
+      return run ? this.#engine?.review(run) ?? null : null;
+    } catch {
+      return null;
+    }
+  }
+
+  #decide(yes) {
+    const run = this.#shown();
+    const sheet = this.#sheetOf(run);
+    if (!sheet) return;
+    const escalated = this.#engine.state(run).state === "escalated";
+    if (escalated) this.#engine.resolveEscalation(run, sheet.revision, yes ? "allow" : "deny");
+    else if (yes) this.#engine.authorize(run, sheet.revision);
+    else this.#engine.reject(run, sheet.revision);
+  }
+
+  #render() {
+    const run = this.#shown();
+    const sheet = this.#sheetOf(run);
+    if (!sheet) {
+      this.#sheet.setAttribute("data-empty", "");
+      this.#items.replaceChildren();
+      return;
+    }
+    this.#sheet.removeAttribute("data-empty");
+    const escalated = this.#engine.state(run).state === "escalated";
+    this.#title.textContent = escalated ? `“${sheet.intent}” needs you to allow one more change:` : `The plan for “${sheet.intent}”:`;
+    this.#items.replaceChildren(
+      ...sheet.items.map((item) => {
+        const entry = make("li", "item");
+        const who = make("strong", "label", `${item.participantLabel ?? item.capability.participant}: ${item.capability.capability}`);
+        entry.append(who);
+        if (item.irreversible) entry.append(make("span", "irreversible", " — cannot be undone"));
+        entry.append(make("pre", "change", changeText(item.change)));
+        return entry;
+      }),
+    );
+    this.#authorize.textContent = escalated ? "Allow" : "Authorize";
+    this.#reject.textContent = escalated ? "Deny" : "Reject";
+    this.#authorize.disabled = !sheet.ready;
+  }
+}
+
 if (!customElements.get("baton-presence")) customElements.define("baton-presence", BatonPresence);
+if (!customElements.get("baton-review")) customElements.define("baton-review", BatonReview);

@@ -780,3 +780,48 @@ test("AG-35, AG-42, AG-43, AG-44: <baton-presence> shows the cycle in text and s
   assert.equal(moving.acting.liveRegions, 0);
   assert.deepEqual(moving.after, { state: "idle", outcome: "aborted", reason: "user-interrupt" });
 });
+
+test("AG-31: <baton-review> shows each concrete change in the app's own terms and authorizes at the revision seen", { timeout: TIMEOUT }, async () => {
+  const result = await withPage((page) =>
+    page.evaluate(async (manifest) => {
+      const baton = await import("baton-engine");
+      await import("baton-engine/elements");
+      await baton.default();
+      const engine = await baton.Engine.open({ appName: "Board", ceiling: "auto", storage: "memory" });
+      const titles = { a: "Draft" };
+      engine.register({ ...manifest, preview: true }, {
+        invoke: (capability, args) => { titles[args.id] = args.title; return { ok: true }; },
+        preview: (capability, args) => ({ title: { from: titles[args.id], to: args.title } }),
+        history: { mark: () => "m", revertTo() {} },
+      });
+      const review = document.createElement("baton-review");
+      document.body.append(review);
+      review.engine = engine;
+      const run = engine.delegate({
+        intent: "Rename a", initiative: "user", autonomy: "review",
+        plan: [{ capability: "tasks.rename", arguments: { id: "a", title: "Ship" } }],
+      });
+      const part = (name) => review.shadowRoot.querySelector(`[part=${name}]`);
+      const deadline = Date.now() + 3000;
+      while (part("authorize").disabled && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+      const shown = {
+        title: part("title").textContent,
+        label: part("label").textContent,
+        change: part("change").textContent,
+        authorizeDisabled: part("authorize").disabled,
+        before: titles.a,
+      };
+      part("authorize").click();
+      while (engine.state(run).state !== "returned" && Date.now() < deadline + 3000) await new Promise((r) => setTimeout(r, 20));
+      const after = { state: engine.state(run).outcome, title: titles.a, hidden: part("sheet").hasAttribute("data-empty") };
+      engine.close();
+      return { shown, after };
+    }, TASKS),
+  );
+  assert.equal(result.shown.title, "The plan for “Rename a”:");
+  assert.equal(result.shown.label, "Task board: rename");
+  assert.equal(result.shown.change, 'title: "Draft" → "Ship"', "the change in the app's terms, not prose");
+  assert.equal(result.shown.authorizeDisabled, false);
+  assert.equal(result.shown.before, "Draft", "nothing changed before authorizing");
+  assert.deepEqual(result.after, { state: "completed", title: "Ship", hidden: true });
+});
