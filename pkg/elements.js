@@ -64,9 +64,46 @@ function make(tag, part, text) {
   return node;
 }
 
-export class BatonPresence extends HTMLElement {
+/**
+ * What every default surface shares: an `engine` property that attaches the
+ * element to the engine as a presence surface while it is in the document
+ * (AG-35), and detaches it when it leaves or the engine changes.
+ */
+class Surface extends HTMLElement {
   #engine = null;
   #detach = null;
+
+  /** The engine shown; setting it attaches the element as a presence surface. */
+  get engine() {
+    return this.#engine;
+  }
+
+  set engine(engine) {
+    this.#detach?.();
+    this.#detach = null;
+    this.#engine = engine ?? null;
+    this.engineChanged();
+    if (this.#engine && this.isConnected) this.#detach = this.#engine.presence.attach(this);
+    this.render();
+  }
+
+  connectedCallback() {
+    if (this.#engine && !this.#detach) this.#detach = this.#engine.presence.attach(this);
+  }
+
+  disconnectedCallback() {
+    this.#detach?.();
+    this.#detach = null;
+  }
+
+  /** A new engine was set. */
+  engineChanged() {}
+
+  /** Draws the element from the engine's state. */
+  render() {}
+}
+
+export class BatonPresence extends Surface {
   /** Runs not yet terminal, by id, with their last state. */
   #active = new Map();
   #root;
@@ -93,38 +130,19 @@ export class BatonPresence extends HTMLElement {
     this.#kill = make("button", "kill", "Stop everything");
     this.#kill.type = "button";
     this.#stop.addEventListener("click", () => this.#stopLatest());
-    this.#kill.addEventListener("click", () => this.#engine?.killAll());
+    this.#kill.addEventListener("click", () => this.engine?.killAll());
     this.#status.append(shape, this.#text, this.#badge, this.#stop, this.#kill);
     this.#root.append(style, this.#status);
-    this.#render();
+    this.render();
   }
 
-  /** The engine to show; set it to attach as a presence surface (AG-35). */
-  get engine() {
-    return this.#engine;
-  }
-
-  set engine(engine) {
-    this.#detach?.();
-    this.#detach = null;
-    this.#engine = engine ?? null;
+  engineChanged() {
     this.#active.clear();
-    if (this.#engine && this.isConnected) this.#attach();
-    this.#render();
   }
 
   /** The state shown: `idle`, `planning`, `reviewing`, `acting` or `needs-you`. */
   get state() {
     return this.#status.dataset.state;
-  }
-
-  connectedCallback() {
-    if (this.#engine && !this.#detach) this.#attach();
-  }
-
-  disconnectedCallback() {
-    this.#detach?.();
-    this.#detach = null;
   }
 
   /** The engine calls this with every event (a presence surface). */
@@ -133,14 +151,10 @@ export class BatonPresence extends HTMLElement {
       const state = event.entry.to;
       if (state.state === "returned" || state.state === "cancelled") this.#active.delete(event.run);
       else this.#active.set(event.run, state);
-      this.#render();
+      this.render();
     } else if (event.type === "question" || event.type === "announcement") {
-      this.#render();
+      this.render();
     }
-  }
-
-  #attach() {
-    this.#detach = this.#engine.presence.attach(this);
   }
 
   #latest() {
@@ -151,19 +165,19 @@ export class BatonPresence extends HTMLElement {
 
   #stopLatest() {
     const latest = this.#latest();
-    if (latest) this.#engine?.stop(latest[0]);
+    if (latest) this.engine?.stop(latest[0]);
   }
 
-  #render() {
+  render() {
     const latest = this.#latest();
     const [shape, words] = describe(latest?.[1]);
     this.#status.dataset.state = shape;
     this.#text.textContent = words;
-    const counters = this.#engine?.counters();
+    const counters = this.engine?.counters();
     const waiting = counters ? counters.actionRequired + counters.awaitingReview : 0;
     this.#badge.textContent = waiting > 0 ? `${waiting} waiting for you` : "";
     this.#stop.disabled = !latest;
-    this.#kill.disabled = !this.#engine;
+    this.#kill.disabled = !this.engine;
   }
 }
 
@@ -202,9 +216,7 @@ function changeText(change) {
  * call, with Allow / Deny. Set `engine`; it shows the latest run that waits
  * for review, or the one named by `run`.
  */
-export class BatonReview extends HTMLElement {
-  #engine = null;
-  #detach = null;
+export class BatonReview extends Surface {
   #run = null;
   #root;
   #sheet;
@@ -231,19 +243,7 @@ export class BatonReview extends HTMLElement {
     controls.append(this.#authorize, this.#reject);
     this.#sheet.append(this.#title, this.#items, controls);
     this.#root.append(style, this.#sheet);
-    this.#render();
-  }
-
-  get engine() {
-    return this.#engine;
-  }
-
-  set engine(engine) {
-    this.#detach?.();
-    this.#detach = null;
-    this.#engine = engine ?? null;
-    if (this.#engine && this.isConnected) this.#detach = this.#engine.presence.attach(this);
-    this.#render();
+    this.render();
   }
 
   /** The run shown; by default the latest one waiting for review. */
@@ -253,16 +253,7 @@ export class BatonReview extends HTMLElement {
 
   set run(run) {
     this.#run = run ?? null;
-    this.#render();
-  }
-
-  connectedCallback() {
-    if (this.#engine && !this.#detach) this.#detach = this.#engine.presence.attach(this);
-  }
-
-  disconnectedCallback() {
-    this.#detach?.();
-    this.#detach = null;
+    this.render();
   }
 
   handleEvent(event) {
@@ -270,7 +261,7 @@ export class BatonReview extends HTMLElement {
       const waits = event.entry.to.state === "reviewing" || event.entry.to.state === "escalated";
       if (waits && !this.hasAttribute("run")) this.#latest = event.run;
     }
-    if (event.type === "journal") this.#render();
+    if (event.type === "journal") this.render();
   }
 
   #latest = null;
@@ -281,7 +272,7 @@ export class BatonReview extends HTMLElement {
 
   #sheetOf(run) {
     try {
-      return run ? this.#engine?.review(run) ?? null : null;
+      return run ? this.engine?.review(run) ?? null : null;
     } catch {
       return null;
     }
@@ -291,13 +282,13 @@ export class BatonReview extends HTMLElement {
     const run = this.#shown();
     const sheet = this.#sheetOf(run);
     if (!sheet) return;
-    const escalated = this.#engine.state(run).state === "escalated";
-    if (escalated) this.#engine.resolveEscalation(run, sheet.revision, yes ? "allow" : "deny");
-    else if (yes) this.#engine.authorize(run, sheet.revision);
-    else this.#engine.reject(run, sheet.revision);
+    const escalated = this.engine.state(run).state === "escalated";
+    if (escalated) this.engine.resolveEscalation(run, sheet.revision, yes ? "allow" : "deny");
+    else if (yes) this.engine.authorize(run, sheet.revision);
+    else this.engine.reject(run, sheet.revision);
   }
 
-  #render() {
+  render() {
     const run = this.#shown();
     const sheet = this.#sheetOf(run);
     if (!sheet) {
@@ -306,7 +297,7 @@ export class BatonReview extends HTMLElement {
       return;
     }
     this.#sheet.removeAttribute("data-empty");
-    const escalated = this.#engine.state(run).state === "escalated";
+    const escalated = this.engine.state(run).state === "escalated";
     this.#title.textContent = escalated ? `“${sheet.intent}” needs you to allow one more change:` : `The plan for “${sheet.intent}”:`;
     this.#items.replaceChildren(
       ...sheet.items.map((item) => {

@@ -9,20 +9,11 @@ import assert from "node:assert/strict";
 import { createRequire } from "node:module";
 import { chromium } from "playwright-core";
 
+import { CHROMIUM, FLAGS } from "./chromium.mjs";
+
 const AXE = createRequire(import.meta.url).resolve("axe-core/axe.min.js");
 
 const URL = process.env.DEMO_URL;
-const CHROMIUM = process.env.CHROMIUM ?? "/usr/bin/chromium";
-const FLAGS = [
-  "--headless=new",
-  "--no-sandbox",
-  "--disable-gpu",
-  "--disable-dev-shm-usage",
-  "--disable-background-networking",
-  "--disable-component-update",
-  "--disable-sync",
-  "--no-first-run",
-];
 const TIMEOUT = 30_000;
 
 let browser;

@@ -11,19 +11,10 @@ import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { chromium } from "playwright-core";
 
+import { CHROMIUM, FLAGS } from "./chromium.mjs";
+
 import { root, serve } from "./server.mjs";
 
-const CHROMIUM = process.env.CHROMIUM ?? "/usr/bin/chromium";
-const FLAGS = [
-  "--headless=new",
-  "--no-sandbox",
-  "--disable-gpu",
-  "--disable-dev-shm-usage",
-  "--disable-background-networking",
-  "--disable-component-update",
-  "--disable-sync",
-  "--no-first-run",
-];
 const TIMEOUT = 30_000;
 
 /** The task board of the engine's own browser tests (crates/baton-wasm). */
