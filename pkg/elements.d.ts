@@ -35,9 +35,27 @@ export class BatonReview extends HTMLElement {
   handleEvent(event: BatonEvent): void;
 }
 
+/**
+ * `<baton-question>`: the acting party's question as a non-modal form built
+ * from its JSON Schema (enums, strings with formats, numbers with bounds,
+ * booleans; text when it has none), with Answer, Decline, Dismiss and Later
+ * (AG-41); the engine's validator's message shown inline; the deadline in
+ * words. Shows the latest open question, or the one named by `question`.
+ * Parts: `form`, `prompt`, `fields`, `field`, `error`, `deadline`, `controls`, `answer`, `decline`, `dismiss`, `later`.
+ */
+export class BatonQuestion extends HTMLElement {
+  /** The engine to show; setting it attaches the element as a presence surface. */
+  engine: Engine | null;
+  /** The question shown, by id; by default the latest open one. */
+  question: string | null;
+  /** Receives every event of the engine it is attached to. */
+  handleEvent(event: BatonEvent): void;
+}
+
 declare global {
   interface HTMLElementTagNameMap {
     "baton-presence": BatonPresence;
     "baton-review": BatonReview;
+    "baton-question": BatonQuestion;
   }
 }

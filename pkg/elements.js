@@ -315,5 +315,192 @@ export class BatonReview extends Surface {
   }
 }
 
+const QUESTION_STYLE = `
+:host { display: block; }
+:host([hidden]) { display: none; }
+[part=form][data-empty] { display: none; }
+label { display: block; margin: 0.25em 0; }
+[part=error]:empty { display: none; }
+[part=controls] { display: flex; gap: var(--baton-gap, 0.5em); flex-wrap: wrap; margin-top: 0.5em; }
+@media (forced-colors: active) { button, input, select { border: 1px solid ButtonText; } }
+`;
+
+const INPUT_TYPES = { email: "email", date: "date", "date-time": "datetime-local", uri: "url", time: "time" };
+
+/** One field of a question's form, from a property of its schema. */
+function field(name, schema) {
+  const label = document.createElement("label");
+  label.textContent = `${schema.title ?? name} `;
+  let control;
+  if (Array.isArray(schema.enum)) {
+    control = document.createElement("select");
+    for (const choice of schema.enum) {
+      const option = document.createElement("option");
+      option.value = JSON.stringify(choice);
+      option.textContent = String(choice);
+      control.append(option);
+    }
+    control.dataset.kind = "enum";
+  } else if (schema.type === "boolean") {
+    control = document.createElement("input");
+    control.type = "checkbox";
+    control.dataset.kind = "boolean";
+  } else if (schema.type === "number" || schema.type === "integer") {
+    control = document.createElement("input");
+    control.type = "number";
+    if (schema.minimum !== undefined) control.min = String(schema.minimum);
+    if (schema.maximum !== undefined) control.max = String(schema.maximum);
+    if (schema.type === "integer") control.step = "1";
+    control.dataset.kind = "number";
+  } else {
+    control = document.createElement("input");
+    control.type = INPUT_TYPES[schema.format] ?? "text";
+    control.dataset.kind = "string";
+  }
+  control.name = name;
+  control.setAttribute("part", "field");
+  label.append(control);
+  return label;
+}
+
+/** The value a field holds, as JSON. */
+function valueOf(control) {
+  switch (control.dataset.kind) {
+    case "enum": return JSON.parse(control.value);
+    case "boolean": return control.checked;
+    case "number": return control.value === "" ? null : Number(control.value);
+    default: return control.value;
+  }
+}
+
+/** A deadline in words, from now. */
+function inWords(deadline) {
+  const minutes = Math.max(0, Math.round((deadline - Date.now()) / 60000));
+  return minutes < 1 ? "less than a minute" : minutes === 1 ? "a minute" : `${minutes} minutes`;
+}
+
+/**
+ * `<baton-question>`: a question the acting party asked, as a non-modal form
+ * built from its JSON Schema (enums, strings with formats, numbers with
+ * bounds, booleans; text when it has none), with Answer, Decline, Dismiss
+ * and "Later" (AG-41). The engine's own validator checks the answer; its
+ * message is shown inline. The deadline is said in words. It shows the
+ * latest open question, or the one named by `question`.
+ */
+export class BatonQuestion extends Surface {
+  #question = null;
+  #latest = null;
+  #root;
+  #form;
+  #prompt;
+  #fields;
+  #error;
+  #deadline;
+
+  constructor() {
+    super();
+    this.#root = this.attachShadow({ mode: "open" });
+    const style = document.createElement("style");
+    style.textContent = QUESTION_STYLE;
+    this.#form = make("form", "form");
+    // The engine's validator is the one judge of an answer (the question's
+    // schema, checked in wasm); the browser's own would second-guess it.
+    this.#form.noValidate = true;
+    this.#prompt = make("p", "prompt");
+    this.#fields = make("div", "fields");
+    this.#error = make("p", "error");
+    this.#error.setAttribute("role", "alert");
+    this.#deadline = make("p", "deadline");
+    const controls = make("div", "controls");
+    const button = (part, text, act) => {
+      const node = make("button", part, text);
+      node.type = part === "answer" ? "submit" : "button";
+      if (act) node.addEventListener("click", act);
+      controls.append(node);
+    };
+    button("answer", "Answer");
+    button("decline", "Decline", () => this.#close("decline"));
+    button("dismiss", "Dismiss", () => this.#close("dismiss"));
+    button("later", "Later", () => this.#close("postpone"));
+    this.#form.addEventListener("submit", (event) => {
+      event.preventDefault();
+      this.#answer();
+    });
+    this.#form.append(this.#prompt, this.#fields, this.#error, this.#deadline, controls);
+    this.#root.append(style, this.#form);
+    this.render();
+  }
+
+  /** The question shown: its id; by default the latest open one. */
+  get question() {
+    return this.#question;
+  }
+
+  set question(id) {
+    this.#question = id ?? null;
+    this.render();
+  }
+
+  handleEvent(event) {
+    if (event.type === "question") this.#latest = event.id;
+    if (event.type === "question" || event.type === "journal") this.render();
+  }
+
+  #current() {
+    const id = this.#question ?? this.#latest;
+    if (!id || !this.engine) return null;
+    const question = this.engine.questions().find((q) => q.id === id);
+    return question && ["open", "postponed"].includes(question.state.state) ? question : null;
+  }
+
+  #answer() {
+    const question = this.#current();
+    if (!question) return;
+    const controls = [...this.#fields.querySelectorAll("[part=field]")];
+    const answer = question.schema && question.schema.type === "object"
+      ? Object.fromEntries(controls.map((control) => [control.name, valueOf(control)]))
+      : valueOf(controls[0]);
+    try {
+      this.engine.answer(question.id, question.digest, answer);
+      this.#error.textContent = "";
+    } catch (error) {
+      // The engine's validator says what is wrong; the form stays open.
+      this.#error.textContent = error.message;
+    }
+    this.render();
+  }
+
+  #close(how) {
+    const question = this.#current();
+    if (!question) return;
+    if (how === "postpone") this.engine.postpone(question.id, Date.now() + 5 * 60000);
+    else this.engine[how](question.id);
+    this.render();
+  }
+
+  render() {
+    const question = this.#current();
+    if (!question) {
+      this.#form.setAttribute("data-empty", "");
+      this.#fields.replaceChildren();
+      this.#fields.dataset.for = "";
+      return;
+    }
+    this.#form.removeAttribute("data-empty");
+    this.#prompt.textContent = question.prompt;
+    this.#deadline.textContent = `Open for ${inWords(question.deadlineAt)}.`;
+    if (this.#fields.dataset.for !== question.id) {
+      this.#fields.dataset.for = question.id;
+      this.#error.textContent = "";
+      const schema = question.schema;
+      const fields = schema && schema.type === "object" && schema.properties
+        ? Object.entries(schema.properties).map(([name, property]) => field(name, property))
+        : [field("answer", schema ?? { type: "string", title: "Your answer" })];
+      this.#fields.replaceChildren(...fields);
+    }
+  }
+}
+
 if (!customElements.get("baton-presence")) customElements.define("baton-presence", BatonPresence);
+if (!customElements.get("baton-question")) customElements.define("baton-question", BatonQuestion);
 if (!customElements.get("baton-review")) customElements.define("baton-review", BatonReview);

@@ -816,3 +816,63 @@ test("AG-31: <baton-review> shows each concrete change in the app's own terms an
   assert.equal(result.shown.before, "Draft", "nothing changed before authorizing");
   assert.deepEqual(result.after, { state: "completed", title: "Ship", hidden: true });
 });
+
+test("AG-41: <baton-question> builds a non-modal form from the question's schema, shows the validator's message inline, and answers", { timeout: TIMEOUT }, async () => {
+  const result = await withPage((page) =>
+    page.evaluate(async (manifest) => {
+      const baton = await import("baton-engine");
+      await import("baton-engine/elements");
+      await baton.default();
+      const schema = {
+        type: "object", required: ["column", "count"], additionalProperties: false,
+        properties: { column: { enum: ["todo", "done"], title: "Column" }, count: { type: "integer", minimum: 1, maximum: 5, title: "How many" } },
+      };
+      const at = (event) => ({ atMs: 0, event });
+      const transport = new baton.ScriptedTransport({
+        protocol: "baton/1",
+        turns: [
+          { events: [at({ type: "turn-started" }), at({ type: "elicitation", request: "q1", prompt: "Where, and how many?", schema }), at({ type: "turn-finished", outcome: "interrupted" })] },
+          { events: [at({ type: "turn-started" }), at({ type: "turn-finished", outcome: "completed" })] },
+        ],
+      });
+      const engine = await baton.Engine.open({ appName: "Board", ceiling: "auto", storage: "memory", transport });
+      engine.register(manifest, { invoke: () => ({}), history: { mark: () => "m", revertTo() {} } });
+      const asking = document.createElement("baton-question");
+      document.body.append(asking);
+      asking.engine = engine;
+      const run = engine.delegate({ intent: "Tidy", initiative: "user", autonomy: "review" });
+      const part = (name) => asking.shadowRoot.querySelector(`[part=${name}]`);
+      const wait = async (done) => {
+        const deadline = Date.now() + 3000;
+        while (!done() && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+      };
+      await wait(() => !part("form").hasAttribute("data-empty"));
+      const fields = [...asking.shadowRoot.querySelectorAll("[part=field]")];
+      const shown = {
+        prompt: part("prompt").textContent,
+        fields: fields.map((f) => `${f.name}:${f.tagName.toLowerCase()}:${f.type}`),
+        options: [...fields[0].options].map((o) => o.textContent),
+        deadline: part("deadline").textContent,
+        focusMoved: document.activeElement !== document.body,
+      };
+      fields[0].value = JSON.stringify("done");
+      fields[1].value = "9";
+      part("answer").click();
+      const refused = { error: part("error").textContent, stillOpen: !part("form").hasAttribute("data-empty") };
+      fields[1].value = "2";
+      part("answer").click();
+      await wait(() => engine.state(run).state === "cancelled");
+      const after = { closed: part("form").hasAttribute("data-empty"), state: engine.state(run).state };
+      engine.close();
+      return { shown, refused, after };
+    }, TASKS),
+  );
+  assert.equal(result.shown.prompt, "Where, and how many?");
+  assert.deepEqual(result.shown.fields, ["column:select:select-one", "count:input:number"]);
+  assert.deepEqual(result.shown.options, ["todo", "done"]);
+  assert.match(result.shown.deadline, /^Open for \d+ minutes\.$/);
+  assert.equal(result.shown.focusMoved, false, "never modal, never takes focus");
+  assert.match(result.refused.error, /^AG-41: /, `the engine's validator, inline: ${JSON.stringify(result)}`);
+  assert.equal(result.refused.stillOpen, true);
+  assert.deepEqual(result.after, { closed: true, state: "cancelled" });
+});

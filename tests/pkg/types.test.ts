@@ -43,7 +43,7 @@ import type {
   Validation,
   WireEvent,
 } from "baton-engine";
-import type { BatonPresence, BatonReview } from "baton-engine/elements";
+import type { BatonPresence, BatonQuestion, BatonReview } from "baton-engine/elements";
 
 /** `true` exactly when A and B are the same type. */
 type Equal<A, B> = (<T>() => T extends A ? 1 : 2) extends <T>() => T extends B ? 1 : 2 ? true : false;
@@ -225,6 +225,9 @@ async function usage(): Promise<void> {
   const reviewer: BatonReview = document.createElement("baton-review");
   reviewer.engine = engine;
   reviewer.run = null;
+  const asking: BatonQuestion = document.createElement("baton-question");
+  asking.engine = engine;
+  asking.question = null;
   void shown;
   engine.setAgentState({ focus: "card-1", view: "board" });
   engine.patchAgentState([{ op: "replace", path: "/focus", value: "card-2" }]);
