@@ -27,6 +27,8 @@ const engine = await Engine.open({
 });
 window.baton = engine; // for the curious, in the console
 $("presence-surface").engine = engine;
+$("review-surface").engine = engine;
+$("question-surface").engine = engine;
 
 const board = new Board($("board"));
 const settings = new Settings($("settings"));
@@ -117,28 +119,6 @@ function renderPresence() {
   $("undo").disabled = !undoable;
 }
 
-function renderReview() {
-  const sheet = current ? engine.review(current) : null;
-  $("review").hidden = !sheet;
-  const items = $("review-items");
-  items.replaceChildren();
-  if (!sheet) return;
-  if (sheet.autonomy !== "auto" && lowered.has(current)) {
-    const why = "Third-party content is in the assistant's context, so this plan needs your review (AG-28).";
-    items.append(element("li", why, { "data-why": "untrusted" }));
-  }
-  for (const item of sheet.items) {
-    const entry = element("li", undefined, { "data-call": item.call });
-    entry.append(element("strong", `${item.participantLabel ?? item.capability.participant}: ${item.capability.capability}`));
-    if (item.irreversible) entry.append(element("span", " — sends an email; it cannot be undone", { "data-irreversible": "true" }));
-    const change = item.change.kind === "preview" ? item.change.value : item.change.kind === "pending" ? "…" : item.change.arguments;
-    entry.append(element("pre", typeof change === "string" ? change : JSON.stringify(change, null, 1)));
-    items.append(entry);
-  }
-  $("authorize").disabled = !sheet.ready;
-  $("authorize").dataset.revision = String(sheet.revision);
-}
-
 function renderJournal() {
   const list = $("runs");
   list.replaceChildren();
@@ -173,31 +153,16 @@ async function renderEarlier() {
   $("earlier").replaceChildren(...items);
 }
 
-/** The open question of the current run, if any: never modal (AG-41). */
-function openQuestion() {
-  return engine.questions().find((question) => question.run === current && ["open", "postponed"].includes(question.state.state));
-}
-
-function renderQuestion() {
-  const question = current ? openQuestion() : null;
-  $("question").hidden = !question;
-  if (!question) return;
-  $("question-prompt").textContent = question.prompt;
-  $("answer").dataset.question = question.id;
-  $("answer").dataset.digest = question.digest;
-  const choices = question.schema?.properties?.column?.enum ?? [];
-  const select = $("answer-choice");
-  if (select.dataset.for !== question.id) {
-    select.dataset.for = question.id;
-    select.replaceChildren(...choices.map((choice) => element("option", choice, { value: choice })));
-  }
-}
-
 function render() {
   renderPresence();
-  renderQuestion();
-  renderReview();
+  renderWhy();
   renderJournal();
+}
+
+/** Why a plan the person let go ahead is reviewed all the same (AG-28). */
+function renderWhy() {
+  const state = current ? stateOf(current) : null;
+  $("why").hidden = !(state?.state === "reviewing" && lowered.has(current));
 }
 
 const undone = new Set();
@@ -224,33 +189,6 @@ $("delegate").addEventListener("submit", (event) => {
   }
   render();
 });
-$("answer").addEventListener("submit", (event) => {
-  event.preventDefault();
-  const form = $("answer");
-  engine.answer(form.dataset.question, form.dataset.digest, { column: $("answer-choice").value });
-  render();
-});
-$("decline").addEventListener("click", () => {
-  engine.decline($("answer").dataset.question);
-  render();
-});
-$("dismiss").addEventListener("click", () => {
-  engine.dismiss($("answer").dataset.question);
-  render();
-});
-$("postpone").addEventListener("click", () => {
-  engine.postpone($("answer").dataset.question, Date.now() + 60_000);
-  render();
-});
-$("authorize").addEventListener("click", () => {
-  engine.authorize(current, Number($("authorize").dataset.revision));
-  render();
-});
-$("reject").addEventListener("click", () => {
-  engine.reject(current, engine.revision(current), "Not this time");
-  render();
-});
-
 async function undoLast() {
   const run = runs.findLast((run) => stateOf(run)?.state === "returned" && !undone.has(run));
   if (run) await engine.undo(run);

@@ -74,18 +74,18 @@ test("journey: delegate, review the concrete changes, authorize, hear the outcom
     await page.fill("#intent", "rename card 1 to Ship and set theme to dark");
     await page.click("#delegate button[type=submit]");
     // AG-31: the review shows each change in the app's own terms.
-    await page.waitForSelector("#review:not([hidden]) li[data-call]");
-    await until(page, async () => !(await page.locator("#authorize").isDisabled()), "the previews");
-    const review = await page.locator("#review-items").textContent();
+    await page.waitForSelector("baton-review [part=item]");
+    await until(page, async () => !(await page.locator("baton-review [part=authorize]").isDisabled()), "the previews");
+    const review = await page.locator("baton-review [part=items]").textContent();
     // The README's picture of the demo mid-delegation, as a test artifact.
     await page.screenshot({ path: new globalThis.URL("../../target/e2e/review.png", import.meta.url).pathname, fullPage: true });
     assert.match(review, /Task board: rename/);
-    assert.match(review, /"to": "Ship"/);
+    assert.match(review, /title: "Draft the release notes" → "Ship"/);
     assert.match(review, /Workspace settings: set_theme/);
-    assert.match(review, /"to": "dark"/);
+    assert.match(review, /theme: "light" → "dark"/);
     assert.equal(await card(page, "c1"), "1. Draft the release notes", "nothing changed before authorizing");
     assert.deepEqual(await violations(page), [], "axe-core, under review");
-    await page.click("#authorize");
+    await page.click("baton-review [part=authorize]");
     await until(page, async () => (await card(page, "c1")) === "1. Ship", "the rename");
     assert.equal(await page.locator('[data-setting="theme"]').textContent(), "dark");
     await until(page, async () => (await heard(page)).some((m) => m.includes("is done")), "the outcome");
@@ -111,9 +111,9 @@ test("journey: reject a plan, and a command nobody offers is answered without ch
   try {
     await page.fill("#intent", "move card 2 to done");
     await page.click("#delegate button[type=submit]");
-    await page.waitForSelector("#review:not([hidden]) li[data-call]");
-    await until(page, async () => !(await page.locator("#authorize").isDisabled()), "the preview");
-    await page.click("#reject");
+    await page.waitForSelector("baton-review [part=item]");
+    await until(page, async () => !(await page.locator("baton-review [part=authorize]").isDisabled()), "the preview");
+    await page.click("baton-review [part=reject]");
     await until(page, async () => (await page.locator("#status-text").textContent()) === "Last delegation: Cancelled", "the rejection");
     assert.equal(await page.locator('[data-card="c2"]').locator("xpath=ancestor::ul").getAttribute("aria-label"), "doing");
     await page.fill("#intent", "water the plants");
@@ -162,12 +162,12 @@ test("journey: sharing with a teammate is always reviewed, said to be irreversib
     await page.check('input[name=autonomy][value=auto]');
     await page.fill("#intent", "rename card 2 to Fixed and share the board with Ana");
     await page.click("#delegate button[type=submit]");
-    await page.waitForSelector("#review:not([hidden]) [data-irreversible]");
-    await until(page, async () => !(await page.locator("#authorize").isDisabled()), "the previews");
-    const review = await page.locator("#review-items").textContent();
-    assert.match(review, /sends an email; it cannot be undone/);
-    assert.match(review, /"to": "Ana"/);
-    await page.click("#authorize");
+    await page.waitForSelector("baton-review [part=irreversible]");
+    await until(page, async () => !(await page.locator("baton-review [part=authorize]").isDisabled()), "the previews");
+    const review = await page.locator("baton-review [part=items]").textContent();
+    assert.match(review, /Team sharing: share_summary — cannot be undone/);
+    assert.match(review, /"to":"Ana"/);
+    await page.click("baton-review [part=authorize]");
     await until(page, async () => (await page.locator('[data-sent="Ana"]').count()) === 1, "the email");
     await until(page, async () => (await heard(page)).some((m) => m.includes("is done")), "the outcome");
     // The undo reverts the board; the email stays sent.
@@ -187,10 +187,10 @@ test("journey: with the third-party inbox in context, going ahead still needs re
     await page.check("#with-inbox");
     await page.fill("#intent", "move card 1 to done");
     await page.click("#delegate button[type=submit]");
-    await page.waitForSelector("#review:not([hidden]) [data-why=untrusted]");
+    await page.waitForSelector("#why:not([hidden])");
     assert.equal(await page.locator('[data-card="c1"]').locator("xpath=ancestor::ul").getAttribute("aria-label"), "todo");
-    await until(page, async () => !(await page.locator("#authorize").isDisabled()), "the preview");
-    await page.click("#authorize");
+    await until(page, async () => !(await page.locator("baton-review [part=authorize]").isDisabled()), "the preview");
+    await page.click("baton-review [part=authorize]");
     await until(page, async () => (await page.locator('[data-card="c1"]').locator("xpath=ancestor::ul").getAttribute("aria-label")) === "done", "the move");
     // Without the inbox, going ahead goes ahead.
     await page.uncheck("#with-inbox");
@@ -208,22 +208,22 @@ test("journey: an ambiguous command is asked about, never guessed; the question 
   try {
     await page.fill("#intent", "move card 1");
     await page.click("#delegate button[type=submit]");
-    await page.waitForSelector("#question:not([hidden])");
-    assert.equal(await page.locator("#question-prompt").textContent(), "Which column should card 1 go to?");
+    await page.waitForSelector("baton-question [part=form]:not([data-empty])");
+    assert.equal(await page.locator("baton-question [part=prompt]").textContent(), "Which column should card 1 go to?");
     // Not modal: the rest of the page stays usable while it is open.
     assert.equal(await page.locator("#intent").isEditable(), true);
-    await page.selectOption("#answer-choice", "done");
-    await page.click('#answer button[type=submit]');
-    await page.waitForSelector("#review:not([hidden]) li[data-call]");
-    await until(page, async () => !(await page.locator("#authorize").isDisabled()), "the preview");
-    assert.match(await page.locator("#review-items").textContent(), /"to": "done"/);
-    await page.click("#authorize");
+    await page.selectOption("baton-question select", { label: "done" });
+    await page.click("baton-question [part=answer]");
+    await page.waitForSelector("baton-review [part=item]");
+    await until(page, async () => !(await page.locator("baton-review [part=authorize]").isDisabled()), "the preview");
+    assert.match(await page.locator("baton-review [part=items]").textContent(), /column: "todo" → "done"/);
+    await page.click("baton-review [part=authorize]");
     await until(page, async () => (await page.locator('[data-card="c1"]').locator("xpath=ancestor::ul").getAttribute("aria-label")) === "done", "the move");
     // Declined: the assistant leaves it, and says so.
     await page.fill("#intent", "move card 2");
     await page.click("#delegate button[type=submit]");
-    await page.waitForSelector("#question:not([hidden])");
-    await page.click("#decline");
+    await page.waitForSelector("baton-question [part=form]:not([data-empty])");
+    await page.click("baton-question [part=decline]");
     await until(page, async () => (await heard(page)).some((m) => m.includes("without changes")), "the reply");
     assert.equal(await page.locator('[data-card="c2"]').locator("xpath=ancestor::ul").getAttribute("aria-label"), "doing");
     assert.deepEqual(errors, []);
@@ -256,7 +256,7 @@ test("journey: a reload in the middle of a run loses nothing: after it, the run 
   try {
     await page.fill("#intent", "rename card 1 to Later");
     await page.click("#delegate button[type=submit]");
-    await page.waitForSelector("#review:not([hidden]) li[data-call]");
+    await page.waitForSelector("baton-review [part=item]");
     await page.reload();
     await page.waitForSelector("html[data-ready=true]", { timeout: 10_000 });
     // The old page lets go of its session; the new engine then ends its run.
