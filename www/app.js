@@ -163,6 +163,10 @@ function render() {
 function renderWhy() {
   const state = current ? stateOf(current) : null;
   $("why").hidden = !(state?.state === "reviewing" && lowered.has(current));
+  // The surfaces show nothing when nothing waits; their sections follow suit.
+  const asking = engine.questions().some((q) => ["open", "postponed"].includes(q.state.state));
+  $("question").hidden = !asking;
+  $("review").hidden = !(state?.state === "reviewing" || state?.state === "escalated");
 }
 
 const undone = new Set();
