@@ -269,3 +269,43 @@ test("journey: a reload in the middle of a run loses nothing: after it, the run 
     await close();
   }
 });
+
+test("journey: keyboard only — type the command, reach Authorize with Tab, undo with Ctrl+Z; under forced colours (AG-42, AG-44)", { timeout: TIMEOUT }, async () => {
+  const { page, errors, close } = await open();
+  try {
+    await page.emulateMedia({ forcedColors: "active" });
+    await page.focus("#intent");
+    await page.keyboard.type("rename card 3 to Booked");
+    await page.keyboard.press("Enter");
+    await page.waitForSelector("baton-review [part=item]");
+    await until(page, async () => !(await page.locator("baton-review [part=authorize]").isDisabled()), "the preview");
+    // The engine never moved focus: the person is still where they typed.
+    assert.equal(await page.evaluate(() => document.activeElement?.id), "intent");
+    const focusedPart = () =>
+      page.evaluate(() => {
+        const host = document.activeElement;
+        return host?.tagName === "BATON-REVIEW" ? host.shadowRoot.activeElement?.getAttribute("part") : host?.id || host?.tagName;
+      });
+    for (let presses = 0; presses < 30 && (await focusedPart()) !== "authorize"; presses += 1) {
+      await page.keyboard.press("Tab");
+    }
+    assert.equal(await focusedPart(), "authorize", "Authorize is reachable with Tab");
+    await page.keyboard.press("Enter");
+    await until(page, async () => (await card(page, "c3")) === "3. Booked", "the rename");
+    await until(page, async () => (await heard(page)).some((m) => m.includes("is done")), "the outcome");
+    await page.keyboard.press("Control+z");
+    await until(page, async () => (await card(page, "c3")) === "3. Book the retro room", "the undo");
+    // Forced colours: the cycle still has its shape and its words.
+    const presence = await page.locator("baton-presence").evaluate((host) => {
+      const shape = host.shadowRoot.querySelector("[part=shape]");
+      const style = getComputedStyle(shape);
+      return { width: shape.getBoundingClientRect().width, border: style.borderTopStyle, text: host.shadowRoot.querySelector("[part=text]").textContent };
+    });
+    assert.ok(presence.width > 0 && presence.border !== "none", JSON.stringify(presence));
+    assert.equal(presence.text, "Idle");
+    assert.deepEqual(await violations(page), [], "axe-core, under forced colours");
+    assert.deepEqual(errors, []);
+  } finally {
+    await close();
+  }
+});
