@@ -309,3 +309,26 @@ test("journey: keyboard only — type the command, reach Authorize with Tab, und
     await close();
   }
 });
+
+test("journey: two tabs — Stop everything in one ends the other tab's delegation too (AG-10)", { timeout: TIMEOUT }, async () => {
+  const context = await browser.newContext();
+  try {
+    const tab = async () => {
+      const page = await context.newPage();
+      await page.goto(URL);
+      await page.waitForSelector("html[data-ready=true]", { timeout: 10_000 });
+      return page;
+    };
+    const first = await tab();
+    const second = await tab();
+    await second.fill("#intent", "rename card 2 to Elsewhere");
+    await second.click("#delegate button[type=submit]");
+    await second.waitForSelector("baton-review [part=item]");
+    await first.locator("baton-presence").evaluate((host) => host.shadowRoot.querySelector("[part=kill]").click());
+    const runText = () => second.locator("#runs li").last().textContent();
+    await until(second, async () => (await runText()).endsWith("Returned: aborted"), "the other tab's run stopped");
+    assert.equal(await second.locator('[data-card="c2"]').textContent(), "2. Fix the login bug");
+  } finally {
+    await context.close();
+  }
+});
