@@ -57,6 +57,15 @@ function describe(state) {
   }
 }
 
+/** An open shadow root for a surface, with its style sheet. */
+function shadow(host, css) {
+  const root = host.attachShadow({ mode: "open" });
+  const style = document.createElement("style");
+  style.textContent = css;
+  root.append(style);
+  return root;
+}
+
 function make(tag, part, text) {
   const node = document.createElement(tag);
   node.setAttribute("part", part);
@@ -106,7 +115,6 @@ class Surface extends HTMLElement {
 export class BatonPresence extends Surface {
   /** Runs not yet terminal, by id, with their last state. */
   #active = new Map();
-  #root;
   #status;
   #text;
   #badge;
@@ -115,9 +123,6 @@ export class BatonPresence extends Surface {
 
   constructor() {
     super();
-    this.#root = this.attachShadow({ mode: "open" });
-    const style = document.createElement("style");
-    style.textContent = STYLE;
     this.#status = make("div", "status");
     this.#status.setAttribute("role", "group");
     this.#status.setAttribute("aria-label", this.getAttribute("label") ?? "Assistant");
@@ -132,7 +137,7 @@ export class BatonPresence extends Surface {
     this.#stop.addEventListener("click", () => this.#stopLatest());
     this.#kill.addEventListener("click", () => this.engine?.killAll());
     this.#status.append(shape, this.#text, this.#badge, this.#stop, this.#kill);
-    this.#root.append(style, this.#status);
+    shadow(this, STYLE).append(this.#status);
     this.render();
   }
 
@@ -218,7 +223,6 @@ function changeText(change) {
  */
 export class BatonReview extends Surface {
   #run = null;
-  #root;
   #sheet;
   #title;
   #items;
@@ -227,9 +231,6 @@ export class BatonReview extends Surface {
 
   constructor() {
     super();
-    this.#root = this.attachShadow({ mode: "open" });
-    const style = document.createElement("style");
-    style.textContent = REVIEW_STYLE;
     this.#sheet = make("section", "sheet");
     this.#title = make("p", "title");
     this.#items = make("ol", "items");
@@ -242,7 +243,7 @@ export class BatonReview extends Surface {
     this.#reject.addEventListener("click", () => this.#decide(false));
     controls.append(this.#authorize, this.#reject);
     this.#sheet.append(this.#title, this.#items, controls);
-    this.#root.append(style, this.#sheet);
+    shadow(this, REVIEW_STYLE).append(this.#sheet);
     this.render();
   }
 
@@ -390,7 +391,6 @@ function inWords(deadline) {
 export class BatonQuestion extends Surface {
   #question = null;
   #latest = null;
-  #root;
   #form;
   #prompt;
   #fields;
@@ -399,9 +399,6 @@ export class BatonQuestion extends Surface {
 
   constructor() {
     super();
-    this.#root = this.attachShadow({ mode: "open" });
-    const style = document.createElement("style");
-    style.textContent = QUESTION_STYLE;
     this.#form = make("form", "form");
     // The engine's validator is the one judge of an answer (the question's
     // schema, checked in wasm); the browser's own would second-guess it.
@@ -427,7 +424,7 @@ export class BatonQuestion extends Surface {
       this.#answer();
     });
     this.#form.append(this.#prompt, this.#fields, this.#error, this.#deadline, controls);
-    this.#root.append(style, this.#form);
+    shadow(this, QUESTION_STYLE).append(this.#form);
     this.render();
   }
 

@@ -46,10 +46,14 @@ export function understand(command) {
   return { unknown: text };
 }
 
+/** The commands of an intent: joined by "and" or ";". */
+function commands(intent) {
+  return intent.split(/\s*(?:;|\band\b)\s*/i).filter(Boolean);
+}
+
 /** A plan for an intent: the calls, and what the actor says about them. */
 export function plan(intent) {
-  const commands = intent.split(/\s*(?:;|\band\b)\s*/i).filter(Boolean);
-  const understood = commands.map(understand);
+  const understood = commands(intent).map(understand);
   const calls = understood.filter((item) => item.tool);
   const unknown = understood.filter((item) => item.unknown).map((item) => `“${item.unknown}”`);
   let reply;
@@ -118,10 +122,7 @@ export class BuiltInActor {
       await push({ type: "turn-finished", outcome: "completed" });
       return;
     }
-    const question = request.intent
-      .split(/\s*(?:;|\band\b)\s*/i)
-      .map(understand)
-      .find((item) => item.ask);
+    const question = commands(request.intent).map(understand).find((item) => item.ask);
     if (question) {
       this.asked.set(request.run, question.ask.card);
       await push({

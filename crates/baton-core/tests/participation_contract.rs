@@ -453,6 +453,23 @@ fn ag_13_a_refused_registration_offers_nothing_and_only_a_call_to_it_fails() {
         .is_some());
 }
 
+/// Proposes `tasks.rename` to a run where several instances answer to it:
+/// nothing is invoked, and the person is asked which of `candidates`.
+fn asked_which(sim: &mut Sim, run: &RunId, candidates: &[ParticipantId]) -> Question {
+    sim.propose(run, &[rename()]);
+    sim.give_marks();
+    assert!(sim.take_invoke().is_none(), "no guess");
+    let question = sim.last_question();
+    assert_eq!(
+        question.asker,
+        Asker::Engine {
+            call: CallId::new("c1-1"),
+            candidates: candidates.to_vec()
+        }
+    );
+    question
+}
+
 #[test]
 fn ag_23_an_ambiguous_address_asks_the_person_and_never_guesses() {
     let mut sim = Sim::new();
@@ -461,17 +478,7 @@ fn ag_23_an_ambiguous_address_asks_the_person_and_never_guesses() {
     let backlog = sim.mount(tasks_manifest(), Some("backlog"));
     assert_eq!(sprint.as_str(), "tasks#sprint");
     let run = sim.delegate(Autonomy::Auto);
-    sim.propose(&run, &[rename()]);
-    sim.give_marks();
-    assert!(sim.take_invoke().is_none(), "no guess");
-    let question = sim.last_question();
-    assert_eq!(
-        question.asker,
-        Asker::Engine {
-            call: CallId::new("c1-1"),
-            candidates: vec![backlog.clone(), sprint.clone()]
-        }
-    );
+    let question = asked_which(&mut sim, &run, &[backlog.clone(), sprint.clone()]);
     assert_eq!(
         sim.state(&run),
         RunState::Escalated {
@@ -538,17 +545,7 @@ fn ag_23_a_bare_mount_beside_a_named_one_is_ambiguous_too() {
     let run = sim.delegate(Autonomy::Auto);
     // `tasks.rename` could be answered by either instance: the bare mount's
     // id matching exactly is not a reason to pick it.
-    sim.propose(&run, &[rename()]);
-    sim.give_marks();
-    assert!(sim.take_invoke().is_none(), "no guess");
-    let question = sim.last_question();
-    assert_eq!(
-        question.asker,
-        Asker::Engine {
-            call: CallId::new("c1-1"),
-            candidates: vec![bare.clone(), named.clone()]
-        }
-    );
+    let question = asked_which(&mut sim, &run, &[bare.clone(), named.clone()]);
     sim.engine
         .answer(
             sim.now,

@@ -175,7 +175,7 @@ pub(crate) async fn sweep_when_free(
 ) -> Option<Result<u32, String>> {
     let release = crate::store::wait_lock(&lock_name(db_name, session), signal).await?;
     let swept = match store.leftover(session).await {
-        Ok(fresh) => sweep(store, session, fresh, key, js_sys::Date::now() as u64).await,
+        Ok(fresh) => sweep(store, session, fresh, key, super::now()).await,
         Err(cause) => Err(cause),
     };
     let _ = release.call0(&JsValue::NULL);
