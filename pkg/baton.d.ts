@@ -462,6 +462,8 @@ export type JournalEntry =
   | { kind: "turn-ended"; turn: TurnId; proposed: number }
   | { kind: "authorized"; allowlist: CapabilityRef[]; budget: Budget; fingerprint: Digest; expiresAt: number }
   | { kind: "reauthorized"; fingerprint: Digest; drifted: ReadRef[] }
+  | { kind: "reads-pulled"; turn: TurnId; reads: PulledRead[] }
+  | { kind: "review-superseded"; read: ReadRef }
   | { kind: "mark-requested"; participant: ParticipantId }
   | { kind: "mark-taken"; participant: ParticipantId; token: MarkToken }
   | { kind: "call-dispatched"; call: CallId; capability: CapabilityRef; arguments: unknown; plannedAgainst: ReadStamp[] }
@@ -475,6 +477,25 @@ export type JournalEntry =
   | { kind: "reverted"; participant: ParticipantId; error: string | null }
   | { kind: "escalation-receipt"; reason: EscalationReason }
   | { kind: "undone"; participants: ParticipantId[] };
+
+/** Where a participant stood in the person's attention when a turn opened (A.1). */
+export type Attention = "focus" | "viewport" | "elsewhere";
+
+/** Whether a read's content went with a turn, and why. */
+export type ReadFate =
+  | { kind: "pulled"; bytes: number }
+  | { kind: "over-budget"; bytes: number; budget: number }
+  | { kind: "unavailable"; reason: string };
+
+/**
+ * One read of a turn's context, as journalled in `reads-pulled`: with the
+ * turn's `turn-reserved` context (the index), what the acting party saw.
+ */
+export interface PulledRead {
+  stamp: ReadStamp;
+  attention: Attention;
+  fate: ReadFate;
+}
 
 /** How a dispatched call ended, tagged by `kind`. */
 export type CallResult =
@@ -564,6 +585,21 @@ export interface ReviewItem {
   participantLabel: string | null;
   irreversible: boolean;
   change: ProposedChange;
+  /**
+   * Set when a read this act was planned against changed since (the
+   * person's own edit, say): the plan is superseded, and authorizing it has
+   * this act refused as stale and planned again (AG-20, A.2).
+   */
+  stale: StaleRead | null;
+}
+
+/** A read an act under review was planned against, and how it moved since. */
+export interface StaleRead {
+  read: ReadRef;
+  /** The version the acting party planned against. */
+  planned: number | null;
+  /** The version now, or `null` when it was withdrawn. */
+  current: number | null;
 }
 
 /** Everything the person reviews before authorizing a run (AG-31). */
@@ -577,7 +613,18 @@ export interface ReviewSheet {
   items: ReviewItem[];
   /** Whether every preview has arrived. */
   ready: boolean;
+  /**
+   * Set when the person approved this plan before and must look again —
+   * the reads it depends on changed (a person's own edit, say) and the
+   * concrete changes with them, or the authorization lapsed (AG-29).
+   */
+  again: ReviewAgain | null;
 }
+
+/** Why a plan the person approved is before them once more (AG-29). */
+export type ReviewAgain =
+  | { kind: "drift"; reads: ReadRef[] }
+  | { kind: "authorization-expired" };
 
 /** Content-free counts for a badge. */
 export interface Counters {

@@ -190,11 +190,29 @@ const REVIEW_STYLE = `
 :host { display: block; }
 :host([hidden]) { display: none; }
 [part=sheet][data-empty] { display: none; }
+[part=again], [part=stale] { font-weight: bold; }
+[part=again]:empty { display: none; }
 [part=items] { margin: 0; padding-left: 1.5em; }
 [part=change] { margin: 0.25em 0 0.5em; white-space: pre-wrap; font-family: ui-monospace, monospace; }
 [part=controls] { display: flex; gap: var(--baton-gap, 0.5em); flex-wrap: wrap; }
 @media (forced-colors: active) { button { border: 1px solid ButtonText; } }
 `;
+
+/**
+ * Why a plan the person approved is shown again (AG-29), in words: the
+ * reads that changed, named by their participant's label where the sheet
+ * knows it.
+ */
+function againText(sheet) {
+  const again = sheet.again;
+  if (!again) return "";
+  if (again.kind === "authorization-expired") {
+    return "Your approval of this plan ran out before it finished. Look at it again:";
+  }
+  const labels = new Map(sheet.items.map((item) => [item.capability.participant, item.participantLabel]));
+  const changed = [...new Set(again.reads.map((read) => labels.get(read.participant) ?? read.participant))];
+  return `${changed.join(" and ")} changed since you approved this plan, and so did what it will do. Look at it again:`;
+}
 
 /** A change in the app's own terms: `field: from → to` lines, else JSON. */
 function changeText(change) {
@@ -225,6 +243,7 @@ export class BatonReview extends Surface {
   #run = null;
   #sheet;
   #title;
+  #again;
   #items;
   #authorize;
   #reject;
@@ -233,6 +252,7 @@ export class BatonReview extends Surface {
     super();
     this.#sheet = make("section", "sheet");
     this.#title = make("p", "title");
+    this.#again = make("p", "again");
     this.#items = make("ol", "items");
     const controls = make("div", "controls");
     this.#authorize = make("button", "authorize", "Authorize");
@@ -242,7 +262,7 @@ export class BatonReview extends Surface {
     this.#authorize.addEventListener("click", () => this.#decide(true));
     this.#reject.addEventListener("click", () => this.#decide(false));
     controls.append(this.#authorize, this.#reject);
-    this.#sheet.append(this.#title, this.#items, controls);
+    this.#sheet.append(this.#title, this.#again, this.#items, controls);
     shadow(this, REVIEW_STYLE).append(this.#sheet);
     this.render();
   }
@@ -300,12 +320,18 @@ export class BatonReview extends Surface {
     this.#sheet.removeAttribute("data-empty");
     const escalated = this.engine.state(run).state === "escalated";
     this.#title.textContent = escalated ? `“${sheet.intent}” needs you to allow one more change:` : `The plan for “${sheet.intent}”:`;
+    this.#again.textContent = againText(sheet);
     this.#items.replaceChildren(
       ...sheet.items.map((item) => {
         const entry = make("li", "item");
         const who = make("strong", "label", `${item.participantLabel ?? item.capability.participant}: ${item.capability.capability}`);
         entry.append(who);
         if (item.irreversible) entry.append(make("span", "irreversible", " — cannot be undone"));
+        if (item.stale) {
+          // Superseded by a change underneath it (A.2, AG-20), said in words.
+          const what = item.participantLabel ?? item.stale.read.participant;
+          entry.append(make("span", "stale", ` — ${what} changed since this was planned; if you authorize, it is planned again`));
+        }
         entry.append(make("pre", "change", changeText(item.change)));
         return entry;
       }),

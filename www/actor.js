@@ -4,7 +4,8 @@
 // streams its reply as text, and proposes calls. No model, no network.
 //
 //   rename card 1 to Ship · move card 2 to done · add card Write the docs
-//   delete card 3 · set theme to dark · set name to Platform team
+//   tag card 1 as urgent · delete card 3 · set theme to dark
+//   set name to Platform team
 //   share the board with Ana
 //
 // Several commands joined by "and" or ";" are one plan.
@@ -29,6 +30,9 @@ export function understand(command) {
     const call = { tool: "tasks.add", arguments: { title: match[1].trim() } };
     if (match[2]) call.arguments.column = match[2].toLowerCase();
     return call;
+  }
+  if ((match = /^tag card (\d+) (?:as|with) ([a-z0-9-]{1,24})$/i.exec(text))) {
+    return { tool: "tasks.tag", arguments: { id: `c${match[1]}`, tag: match[2].toLowerCase() } };
   }
   if ((match = /^delete card (\d+)$/i.exec(text))) {
     return { tool: "tasks.delete", arguments: { id: `c${match[1]}` } };
@@ -59,7 +63,7 @@ export function plan(intent) {
   let reply;
   if (calls.length === 0) {
     reply = unknown.length
-      ? `I can rename, move, add or delete cards, set the workspace's name or theme and share the board, but not ${unknown.join(", ")}.`
+      ? `I can rename, move, tag, add or delete cards, set the workspace's name or theme and share the board, but not ${unknown.join(", ")}.`
       : "Tell me what to change.";
   } else {
     reply = `Here is my plan: ${calls.length} change${calls.length === 1 ? "" : "s"}.`;
@@ -80,6 +84,10 @@ export class BuiltInActor {
   constructor() {
     /** Cards the actor asked about, by run. */
     this.asked = new Map();
+    /** The calls it proposed, by run and call id. */
+    this.planned = new Map();
+    /** How often it planned stale calls again, by run (bounded). */
+    this.replanned = new Map();
   }
 
   get protocolVersion() {
@@ -115,6 +123,24 @@ export class BuiltInActor {
       await push({ type: "turn-finished", outcome: "completed" });
       return;
     }
+    const stale = request.results.filter((report) => report.result.kind === "refused" && report.result.refusal.code === "stale");
+    const planned = this.planned.get(request.run);
+    if (stale.length > 0 && planned && (this.replanned.get(request.run) ?? 0) < 2) {
+      // Something it planned on changed underneath (the person's own edit):
+      // it plans those calls again on the board as it is now (AG-20).
+      this.replanned.set(request.run, (this.replanned.get(request.run) ?? 0) + 1);
+      const cards = request.reads.find((read) => read.id === "tasks.board")?.content?.cards;
+      const again = stale
+        .map((report) => planned.get(report.call))
+        .filter((call) => call && !(cards && call.arguments.id && !cards.some((card) => card.id === call.arguments.id)));
+      await say(
+        again.length ? "The board changed since I planned that, so I planned it again on the board as it is now." : "The board changed and what I planned no longer applies.",
+        `m${request.turn}`,
+      );
+      await this.propose(push, request.run, again, `t${request.turn}-`);
+      await push({ type: "turn-finished", outcome: "completed" });
+      return;
+    }
     if (request.results.length > 0 || request.turn > 1) {
       // Its calls were carried out: it reports and ends the run.
       const refused = request.results.filter((report) => report.result.kind !== "applied").length;
@@ -136,8 +162,16 @@ export class BuiltInActor {
     }
     const { calls, reply } = plan(request.intent);
     await say(reply, "m1");
+    await this.propose(push, request.run, calls, "");
+    await push({ type: "turn-finished", outcome: "completed" });
+  }
+
+  /** Streams calls, their arguments in two pieces, and remembers them by id. */
+  async propose(push, run, calls, prefix) {
+    if (!this.planned.has(run)) this.planned.set(run, new Map());
     for (const [index, call] of calls.entries()) {
-      const id = `call-${index + 1}`;
+      const id = `call-${prefix}${index + 1}`;
+      this.planned.get(run).set(id, call);
       const args = JSON.stringify(call.arguments);
       await push({ type: "tool-call-start", call: id, tool: call.tool });
       const half = Math.ceil(args.length / 2);
@@ -145,6 +179,5 @@ export class BuiltInActor {
       await push({ type: "tool-call-args", call: id, delta: args.slice(half) });
       await push({ type: "tool-call-end", call: id });
     }
-    await push({ type: "turn-finished", outcome: "completed" });
   }
 }

@@ -59,6 +59,8 @@ $("with-inbox").addEventListener("change", (event) => {
 const runs = []; // this page's runs, newest last
 let current = null; // the run the person is looking at
 
+let editing = null; // the card the person is renaming, if any
+
 function renderBoard() {
   const columns = $("columns");
   columns.replaceChildren(
@@ -67,12 +69,53 @@ function renderBoard() {
       box.append(element("h3", column));
       const list = element("ul", undefined, { "aria-label": column });
       for (const card of board.cards.filter((card) => card.column === column)) {
-        list.append(element("li", `${card.id.slice(1)}. ${card.title}`, { "data-card": card.id }));
+        list.append(editing === card.id ? cardEditor(card) : cardItem(card));
       }
       box.append(list);
       return box;
     }),
   );
+}
+
+function cardItem(card) {
+  const item = element("li", undefined, { "data-card": card.id });
+  item.append(element("span", `${card.id.slice(1)}. ${card.title}`, { "data-title": "" }));
+  for (const tag of card.tags) item.append(" ", element("span", `#${tag}`, { class: "tag", "data-tag": tag }));
+  const rename = element("button", "Rename", { type: "button", "aria-label": `Rename card ${card.id.slice(1)}` });
+  // The person's own edit; a plan under review made on the board as it
+  // was is superseded by it, and the review says so (A.2).
+  rename.addEventListener("click", () => {
+    editing = card.id;
+    renderBoard();
+    $("edit-title").focus(); // the person asked for the field: focus follows their action
+  });
+  item.append(" ", rename);
+  return item;
+}
+
+function cardEditor(card) {
+  const item = element("li", undefined, { "data-card": card.id });
+  const form = element("form", undefined, { "aria-label": `Rename card ${card.id.slice(1)}` });
+  const label = element("label", `New title for card ${card.id.slice(1)} `, { for: "edit-title" });
+  const input = element("input", undefined, { id: "edit-title", name: "title", required: "", autocomplete: "off" });
+  input.value = card.title;
+  const save = element("button", "Save", { type: "submit" });
+  const cancel = element("button", "Cancel", { type: "button" });
+  const done = () => {
+    editing = null;
+    renderBoard();
+    document.querySelector(`[data-card="${card.id}"] button`)?.focus();
+  };
+  form.addEventListener("submit", (event) => {
+    event.preventDefault();
+    editing = null;
+    board.edit(card.id, input.value); // publishes the board's new version
+    done();
+  });
+  cancel.addEventListener("click", done);
+  form.append(label, input, " ", save, " ", cancel);
+  item.append(form);
+  return item;
 }
 
 function renderInbox() {
@@ -125,9 +168,67 @@ function renderJournal() {
   for (const run of runs) {
     const state = stateOf(run);
     const [, text] = describe(state);
-    const intent = engine.journal(run)[0]?.entry.intent ?? run;
-    list.append(element("li", `“${intent}” — ${text}${undone.has(run) ? " (undone)" : ""}`, { "data-run": run }));
+    const records = engine.journal(run);
+    const intent = records[0]?.entry.intent ?? run;
+    const item = element("li", undefined, { "data-run": run });
+    item.append(element("span", `“${intent}” — ${text}${undone.has(run) ? " (undone)" : ""}`, { "data-outcome": "" }));
+    item.append(whatItSaw(run, records));
+    list.append(item);
   }
+}
+
+// ----- What the assistant saw (A.1) ---------------------------------------
+
+const LABELS = new Map([boardManifest, settingsManifest, teamManifest, inboxManifest].map((m) => [m.id, m.label]));
+const ATTENTION = {
+  focus: "you were working in it",
+  viewport: "it was on screen",
+  elsewhere: "it was off screen, and there was room for it",
+};
+const opened = new Set(); // disclosures the person opened, kept open across renders
+
+function readName(stamp) {
+  const origin = stamp.origin === "author" ? "" : `, ${stamp.origin}`;
+  return `${LABELS.get(stamp.read.participant) ?? stamp.read.participant}: ${stamp.read.read} (version ${stamp.version}${origin})`;
+}
+
+function fateText(read) {
+  switch (read.fate.kind) {
+    case "pulled": return `content sent (${read.fate.bytes} bytes) — ${ATTENTION[read.attention]}`;
+    case "over-budget": return `index entry only — its ${read.fate.bytes} bytes did not fit the ${read.fate.budget}-byte budget left after what you were looking at`;
+    default: return `index entry only — ${read.fate.reason}`;
+  }
+}
+
+/**
+ * Per turn of a run, from its journal: the index sent with every turn, and
+ * which reads' content went with it and why (the engine chose, by the
+ * person's attention, and journalled the choice).
+ */
+function whatItSaw(run, records) {
+  const details = element("details", undefined, { "data-saw": run });
+  details.open = opened.has(run);
+  details.addEventListener("toggle", () => (details.open ? opened.add(run) : opened.delete(run)));
+  details.append(element("summary", "What the assistant saw"));
+  const turns = records.filter((record) => record.entry.kind === "turn-reserved");
+  if (turns.length === 0) details.append(element("p", "Nothing: no turn went to the assistant."));
+  for (const reserved of turns) {
+    const turn = reserved.entry.turn;
+    const box = element("div", undefined, { "data-turn": String(turn) });
+    box.append(element("h3", `Turn ${turn}`));
+    const reads = reserved.entry.context.reads.map(readName);
+    box.append(element("p", `Index, sent with every turn: ${[...LABELS.values()].join(", ")}; reads ${reads.join("; ") || "none"}.`));
+    const pulled = records.find((record) => record.entry.kind === "reads-pulled" && record.entry.turn === turn);
+    const list = element("ul");
+    for (const read of pulled?.entry.reads ?? []) {
+      const id = `${read.stamp.read.participant}.${read.stamp.read.read}`;
+      list.append(element("li", `${readName(read.stamp)}: ${fateText(read)}`, { "data-read": id, "data-fate": read.fate.kind }));
+    }
+    if (!pulled) list.append(element("li", "The turn ended before its reads were gathered."));
+    box.append(list);
+    details.append(box);
+  }
+  return details;
 }
 
 // Runs of earlier page loads, read back from IndexedDB: nothing a reload cut
@@ -148,7 +249,10 @@ async function renderEarlier() {
     const last = records.findLast((record) => record.entry.kind === "transition");
     if (!created) continue;
     const [, text] = describe(last?.entry.to);
-    items.push(element("li", `“${created.entry.intent}” — ${text}`, { "data-run": run }));
+    const item = element("li", undefined, { "data-run": run });
+    item.append(element("span", `“${created.entry.intent}” — ${text}`, { "data-outcome": "" }));
+    item.append(whatItSaw(run, records));
+    items.push(item);
   }
   $("earlier").replaceChildren(...items);
 }

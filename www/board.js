@@ -6,7 +6,7 @@ export const COLUMNS = ["todo", "doing", "done"];
 export const boardManifest = {
   id: "tasks",
   label: "Task board",
-  description: "The team's task board: cards, each with a title, in the columns todo, doing and done.",
+  description: "The team's task board: cards, each with a title and tags, in the columns todo, doing and done.",
   tier: "reversible-acts",
   history: "native",
   preview: true,
@@ -44,6 +44,17 @@ export const boardManifest = {
       effects: [{ name: "insert", reversible: true }],
     },
     {
+      name: "tag",
+      description: "Put one tag (a short lowercase word such as urgent) on one card.",
+      arguments: {
+        type: "object", required: ["id", "tag"], additionalProperties: false,
+        properties: { id: { type: "string" }, tag: { type: "string", pattern: "^[a-z0-9-]{1,24}$" } },
+      },
+      argumentLimits: { id: 16, tag: 24 },
+      effects: [{ name: "label", reversible: true }],
+      reads: ["board"],
+    },
+    {
       name: "delete",
       description: "Remove one card from the board.",
       arguments: {
@@ -55,16 +66,16 @@ export const boardManifest = {
       reads: ["board"],
     },
   ],
-  reads: [{ name: "board", description: "Every card with its id, title and column.", origin: "author" }],
+  reads: [{ name: "board", description: "Every card with its id, title, tags and column.", origin: "author" }],
 };
 
 export class Board {
   constructor(element) {
     this.element = element;
     this.cards = [
-      { id: "c1", title: "Draft the release notes", column: "todo" },
-      { id: "c2", title: "Fix the login bug", column: "doing" },
-      { id: "c3", title: "Book the retro room", column: "done" },
+      { id: "c1", title: "Draft the release notes", column: "todo", tags: [] },
+      { id: "c2", title: "Fix the login bug", column: "doing", tags: ["urgent"] },
+      { id: "c3", title: "Book the retro room", column: "done", tags: [] },
     ];
     this.next = 4;
     this.snapshots = [];
@@ -74,6 +85,17 @@ export class Board {
 
   card(id) {
     return this.cards.find((card) => card.id === id);
+  }
+
+  /**
+   * The person's own edit, outside any delegation. A plan under review that
+   * was made on the board as it was is superseded by it (A.2).
+   */
+  edit(id, title) {
+    const card = this.card(id);
+    if (!card || !title.trim()) return;
+    card.title = title.trim();
+    this.changed();
   }
 
   /** The behaviour Baton calls: invoke, preview, read and the native history. */
@@ -105,7 +127,8 @@ export class Board {
     switch (capability) {
       case "rename": card.title = args.title; break;
       case "move": card.column = args.column; break;
-      case "add": this.cards.push({ id: `c${this.next++}`, title: args.title, column: args.column ?? "todo" }); break;
+      case "tag": if (!card.tags.includes(args.tag)) card.tags.push(args.tag); break;
+      case "add": this.cards.push({ id: `c${this.next++}`, title: args.title, column: args.column ?? "todo", tags: [] }); break;
       case "delete": this.cards = this.cards.filter((other) => other !== card); break;
       default: throw new Error(`declined: the board cannot ${capability}`);
     }
@@ -118,6 +141,7 @@ export class Board {
     switch (capability) {
       case "rename": return { card: args.id, title: { from: card?.title ?? null, to: args.title } };
       case "move": return { card: args.id, title: card?.title ?? null, column: { from: card?.column ?? null, to: args.column } };
+      case "tag": return { card: args.id, title: card?.title ?? null, tags: { from: card?.tags ?? [], to: [...new Set([...(card?.tags ?? []), args.tag])] } };
       case "add": return { add: { title: args.title, column: args.column ?? "todo" } };
       case "delete": return { remove: { card: args.id, title: card?.title ?? null } };
       default: return { capability, args };

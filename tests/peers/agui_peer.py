@@ -213,6 +213,29 @@ class Peer(BaseHTTPRequestHandler):
         yield self.finished(run)
 
 
+    def scenario_demo(self, run):
+        # A small agent for the demo app (`www/?agent=…/demo`): it renames
+        # and moves cards on the task board, through the tools it was sent.
+        yield self.start(run)
+        if self.tool_results(run):
+            yield from self.say(run, "Done, through AG-UI.")
+            yield self.finished(run)
+            return
+        intent = next((m.content for m in run.messages if m.role == "user"), "") or ""
+        tools = {tool.name for tool in run.tools}
+        rename = re.fullmatch(r"rename card (\d+) to (.+)", intent.strip(), re.IGNORECASE)
+        move = re.fullmatch(r"move card (\d+) to (todo|doing|done)", intent.strip(), re.IGNORECASE)
+        if rename and "tasks__rename" in tools:
+            yield from self.say(run, "Renaming it.")
+            yield from self.call(run, "call-1", "tasks__rename", {"id": "c" + rename[1], "title": rename[2].strip()}, size=8)
+        elif move and "tasks__move" in tools:
+            yield from self.say(run, "Moving it.")
+            yield from self.call(run, "call-1", "tasks__move", {"id": "c" + move[1], "column": move[2].lower()}, size=8)
+        else:
+            yield from self.say(run, "Over AG-UI I can rename or move a card.")
+        yield self.finished(run)
+
+
 def main():
     port = int(sys.argv[1]) if len(sys.argv) > 1 else 0
     server = ThreadingHTTPServer(("127.0.0.1", port), Peer)

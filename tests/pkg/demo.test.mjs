@@ -54,7 +54,48 @@ async function violations(page) {
   });
 }
 
-const card = (page, id) => page.locator(`[data-card="${id}"]`).textContent();
+/**
+ * The live regions of the page as assistive technology meets them, from the
+ * browser's own accessibility tree (CDP): each root — a node whose `live`
+ * property is set and whose parent's is not — with its politeness and
+ * whether it is the one Baton writes.
+ */
+async function liveRoots(page) {
+  const cdp = await page.context().newCDPSession(page);
+  try {
+    const { nodes } = await cdp.send("Accessibility.getFullAXTree");
+    const live = (node) => node.properties?.find((property) => property.name === "live")?.value.value;
+    const byId = new Map(nodes.map((node) => [node.nodeId, node]));
+    const roots = [];
+    for (const node of nodes) {
+      const politeness = live(node);
+      if (!politeness || politeness === "off") continue;
+      const parent = node.parentId && byId.get(node.parentId);
+      if (parent && live(parent) && live(parent) !== "off") continue;
+      const { object } = await cdp.send("DOM.resolveNode", { backendNodeId: node.backendDOMNodeId });
+      const { result } = await cdp.send("Runtime.callFunctionOn", {
+        objectId: object.objectId,
+        functionDeclaration: "function () { return this.hasAttribute && this.hasAttribute('data-baton-live-region'); }",
+        returnByValue: true,
+      });
+      roots.push({ politeness, baton: result.value === true });
+    }
+    return roots;
+  } finally {
+    await cdp.detach();
+  }
+}
+
+/** In every state: no axe-core violation, one polite live root that is Baton's, focus where the person left it. */
+async function accessible(page, state, focused) {
+  assert.deepEqual(await violations(page), [], `axe-core, ${state}`);
+  assert.deepEqual(await liveRoots(page), [{ politeness: "polite", baton: true }], `one polite live root, Baton's (AG-36), ${state}`);
+  if (focused !== undefined) {
+    assert.equal(await page.evaluate(() => document.activeElement?.id || document.activeElement?.tagName), focused, `focus never moved by the engine, ${state}`);
+  }
+}
+
+const card = (page, id) => page.locator(`[data-card="${id}"] [data-title]`).textContent();
 const heard = (page) => page.evaluate(() => window.heard);
 async function until(page, predicate, what) {
   const deadline = Date.now() + 10_000;
@@ -69,7 +110,7 @@ test("journey: delegate, review the concrete changes, authorize, hear the outcom
   const { page, errors, close } = await open();
   try {
     assert.equal(await card(page, "c1"), "1. Draft the release notes");
-    assert.deepEqual(await violations(page), [], "axe-core, at rest");
+    await accessible(page, "at rest");
     await page.fill("#intent", "rename card 1 to Ship and set theme to dark");
     await page.click("#delegate button[type=submit]");
     // AG-31: the review shows each change in the app's own terms.
@@ -83,14 +124,14 @@ test("journey: delegate, review the concrete changes, authorize, hear the outcom
     assert.match(review, /Workspace settings: set_theme/);
     assert.match(review, /theme: "light" → "dark"/);
     assert.equal(await card(page, "c1"), "1. Draft the release notes", "nothing changed before authorizing");
-    assert.deepEqual(await violations(page), [], "axe-core, under review");
+    await accessible(page, "under review");
     await page.click("baton-review [part=authorize]");
     await until(page, async () => (await card(page, "c1")) === "1. Ship", "the rename");
     assert.equal(await page.locator('[data-setting="theme"]').textContent(), "dark");
     await until(page, async () => (await heard(page)).some((m) => m.includes("is done")), "the outcome");
     const said = await heard(page);
     assert.ok(said.some((m) => m.startsWith("Assistant is acting in Task board and Workspace settings: 2 changes")), JSON.stringify(said));
-    assert.deepEqual(await violations(page), [], "axe-core, after the outcome");
+    await accessible(page, "after the outcome");
     // One delegation, one undo step, across both participants (A.2).
     await page.click("#undo");
     await until(page, async () => (await card(page, "c1")) === "1. Draft the release notes", "the undo");
@@ -257,8 +298,8 @@ test("journey: a reload in the middle of a run loses nothing: after it, the run 
     await page.reload();
     await page.waitForSelector("html[data-ready=true]", { timeout: 10_000 });
     // The old page lets go of its session; the new engine then ends its run.
-    const earlier = () => page.locator("#earlier li").last().textContent();
-    await until(page, async () => (await page.locator("#earlier li").count()) > 0, "the earlier run");
+    const earlier = () => page.locator("#earlier > li [data-outcome]").last().textContent();
+    await until(page, async () => (await page.locator("#earlier > li").count()) > 0, "the earlier run");
     await until(page, async () => (await earlier()) === "“rename card 1 to Later” — Cut off by a reload", "the run cut off");
     assert.equal(await card(page, "c1"), "1. Draft the release notes", "nothing was applied");
     assert.deepEqual(errors, []);
@@ -322,10 +363,166 @@ test("journey: two tabs — Stop everything in one ends the other tab's delegati
     await second.click("#delegate button[type=submit]");
     await second.waitForSelector("baton-review [part=item]");
     await first.locator("baton-presence").evaluate((host) => host.shadowRoot.querySelector("[part=kill]").click());
-    const runText = () => second.locator("#runs li").last().textContent();
+    const runText = () => second.locator("#runs > li [data-outcome]").last().textContent();
     await until(second, async () => (await runText()).endsWith("Returned: aborted"), "the other tab's run stopped");
-    assert.equal(await second.locator('[data-card="c2"]').textContent(), "2. Fix the login bug");
+    assert.equal(await card(second, "c2"), "2. Fix the login bug");
   } finally {
     await context.close();
+  }
+});
+
+test("journey: the person edits a card the plan under review was made on — the plan is superseded, says so, and is planned again on the board as it is (A.2, AG-20)", { timeout: TIMEOUT }, async () => {
+  const { page, errors, close } = await open();
+  try {
+    await page.fill("#intent", "rename card 1 to Ship");
+    await page.click("#delegate button[type=submit]");
+    await page.waitForSelector("baton-review [part=item]");
+    await until(page, async () => !(await page.locator("baton-review [part=authorize]").isDisabled()), "the preview");
+    const run = await page.locator("#runs > li").last().getAttribute("data-run");
+    const revision = await page.evaluate((run) => window.baton.review(run).revision, run);
+    // The person renames the card themselves while the plan waits.
+    await page.click('button[aria-label="Rename card 1"]');
+    assert.equal(await page.evaluate(() => document.activeElement?.id), "edit-title", "focus follows the person's own action");
+    await page.fill("#edit-title", "Draft the notes");
+    await page.keyboard.press("Enter");
+    assert.equal(await card(page, "c1"), "1. Draft the notes");
+    // The sheet now says the change was planned on a board that has changed.
+    await until(page, async () => (await page.locator("baton-review [part=stale]").count()) === 1, "the stale mark");
+    assert.match(await page.locator("baton-review [part=stale]").textContent(), /Task board changed since this was planned; if you authorize, it is planned again/);
+    await until(page, async () => !(await page.locator("baton-review [part=authorize]").isDisabled()), "the new preview");
+    assert.match(await page.locator("baton-review [part=items]").textContent(), /title: "Draft the notes" → "Ship"/, "the preview rendered again");
+    const after = await page.evaluate((run) => window.baton.review(run).revision, run);
+    assert.ok(after > revision, "the revision moved: what was shown before can no longer be authorized");
+    await accessible(page, "with a superseded plan");
+    // Authorized: the stale act is refused, the assistant plans it again on
+    // the board as it is now, and it goes through.
+    await page.click("baton-review [part=authorize]");
+    await until(page, async () => (await card(page, "c1")) === "1. Ship", "the rename, planned again");
+    const kinds = await page.evaluate((run) => window.baton.journal(run).map((record) => record.entry.kind), run);
+    assert.ok(kinds.includes("review-superseded"), kinds.join(", "));
+    const stale = await page.evaluate((run) => window.baton.journal(run).filter((r) => r.entry.kind === "call-refused").map((r) => r.entry.refusal.code), run);
+    assert.deepEqual(stale, ["stale"]);
+    assert.deepEqual(errors, []);
+  } finally {
+    await close();
+  }
+});
+
+test("journey: what the assistant saw — per turn, the index and which reads' content went, pulled by attention (A.1)", { timeout: TIMEOUT }, async () => {
+  const { page, errors, close } = await open();
+  try {
+    await page.check("#with-inbox");
+    await page.fill("#intent", "tag card 2 as blocked");
+    await page.click("#delegate button[type=submit]");
+    await page.waitForSelector("baton-review [part=item]");
+    await until(page, async () => !(await page.locator("baton-review [part=authorize]").isDisabled()), "the preview");
+    assert.match(await page.locator("baton-review [part=items]").textContent(), /tags: \["urgent"\] → \["urgent","blocked"\]/);
+    await page.click("baton-review [part=authorize]");
+    await until(page, async () => (await page.locator('[data-card="c2"] [data-tag="blocked"]').count()) === 1, "the tag");
+    const saw = page.locator("#runs > li").last().locator("details[data-saw]");
+    await saw.locator("summary").click();
+    const turn = saw.locator('[data-turn="1"]');
+    const index = await turn.locator("p").textContent();
+    assert.match(index, /^Index, sent with every turn: Task board, Workspace settings, Team sharing, Inbox; reads /);
+    assert.match(index, /Task board: board \(version \d+\)/);
+    assert.match(index, /Inbox: messages \(version 1, third-party\)/);
+    // The board was on screen, the delegate form held focus; all fit the budget.
+    assert.equal(await turn.locator('[data-read="tasks.board"]').getAttribute("data-fate"), "pulled");
+    assert.match(await turn.locator('[data-read="tasks.board"]').textContent(), /content sent \(\d+ bytes\) — it was on screen/);
+    assert.equal(await turn.locator('[data-read="inbox.messages"]').getAttribute("data-fate"), "pulled");
+    // It stays open across re-renders, and the next turn is there too.
+    await until(page, async () => (await saw.locator("[data-turn]").count()) >= 2, "the second turn");
+    assert.equal(await saw.evaluate((details) => details.open), true);
+    await accessible(page, "with the disclosure open");
+    assert.deepEqual(errors, []);
+  } finally {
+    await close();
+  }
+});
+
+test("journey: a question put off with Later, then answered; and one left unanswered expires and ends the run, said so (AG-41)", { timeout: TIMEOUT }, async () => {
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  const errors = [];
+  page.on("pageerror", (error) => errors.push(String(error)));
+  try {
+    await page.clock.install();
+    await page.goto(URL);
+    await page.waitForSelector("html[data-ready=true]", { timeout: 10_000 });
+    await page.fill("#intent", "move card 1");
+    await page.click("#delegate button[type=submit]");
+    await page.waitForSelector("baton-question [part=form]:not([data-empty])");
+    assert.match(await page.locator("baton-question [part=deadline]").textContent(), /^Open for \d+ minutes?\.$/);
+    await page.click("baton-question [part=later]");
+    const state = () => page.evaluate(() => window.baton.questions().at(-1).state.state);
+    await until(page, async () => (await state()) === "postponed", "postponed");
+    // Still there to come back to, and answered later.
+    await page.waitForSelector("baton-question [part=form]:not([data-empty])");
+    await page.selectOption("baton-question select", { label: "doing" });
+    await page.click("baton-question [part=answer]");
+    await page.waitForSelector("baton-review [part=item]");
+    await until(page, async () => !(await page.locator("baton-review [part=authorize]").isDisabled()), "the preview");
+    await page.click("baton-review [part=authorize]");
+    await until(page, async () => (await page.locator('[data-card="c1"]').locator("xpath=ancestor::ul").getAttribute("aria-label")) === "doing", "the move");
+    // Left unanswered past its deadline: the run ends, and says why.
+    await page.evaluate(() => {
+      window.heard = [];
+      new MutationObserver((records) => {
+        for (const record of records) {
+          if (record.target instanceof Element && record.target.closest("[data-baton-live-region]")) {
+            for (const node of record.addedNodes) window.heard.push(node.textContent);
+          }
+        }
+      }).observe(document.body, { childList: true, subtree: true });
+    });
+    await page.fill("#intent", "move card 2");
+    await page.click("#delegate button[type=submit]");
+    await page.waitForSelector("baton-question [part=form]:not([data-empty])");
+    // Past the question's two minutes, short of the run's own deadline.
+    await page.clock.fastForward("02:30");
+    await until(page, async () => (await state()) === "expired", "the expiry");
+    await until(page, async () => (await page.locator("baton-presence").evaluate((host) => host.state)) === "idle", "control back");
+    await until(page, async () => (await heard(page)).some((m) => m.includes("a question went unanswered")), "the expiry said");
+    assert.equal(await page.locator("baton-question [part=form][data-empty]").count(), 1, "the form is gone");
+    assert.equal(await page.locator('[data-card="c2"]').locator("xpath=ancestor::ul").getAttribute("aria-label"), "doing", "nothing moved");
+    assert.deepEqual(errors, []);
+  } finally {
+    await context.close();
+  }
+});
+
+test("journey: under reduced motion the presence surface is still shown — static, in words and shape (AG-43, AG-44)", { timeout: TIMEOUT }, async () => {
+  const { page, errors, close } = await open();
+  try {
+    await page.emulateMedia({ reducedMotion: "reduce" });
+    await page.fill("#intent", "rename card 3 to Booked");
+    await page.click("#delegate button[type=submit]");
+    await page.waitForSelector("baton-review [part=item]");
+    const presence = () =>
+      page.locator("baton-presence").evaluate((host) => {
+        const shape = host.shadowRoot.querySelector("[part=shape]");
+        const style = getComputedStyle(shape);
+        return {
+          state: host.state,
+          text: host.shadowRoot.querySelector("[part=text]").textContent,
+          visible: shape.getBoundingClientRect().width > 0 && style.visibility !== "hidden" && style.display !== "none",
+          animation: style.animationName,
+          stop: !host.shadowRoot.querySelector("[part=stop]").disabled,
+        };
+      });
+    assert.deepEqual(await presence(), { state: "reviewing", text: "Waiting for your review", visible: true, animation: "none", stop: true });
+    await page.click("baton-review [part=authorize]");
+    // Acting is where the shape turns; under reduced motion it stands still.
+    let acting;
+    await until(page, async () => (acting = await presence()).state === "acting", "the acting state");
+    assert.deepEqual(acting, { state: "acting", text: "Acting", visible: true, animation: "none", stop: true });
+    await until(page, async () => (await card(page, "c3")) === "3. Booked", "the rename");
+    const idle = await presence();
+    assert.equal(idle.visible, true, "shown when idle too, never hidden");
+    assert.equal(idle.animation, "none");
+    await accessible(page, "under reduced motion");
+    assert.deepEqual(errors, []);
+  } finally {
+    await close();
   }
 });

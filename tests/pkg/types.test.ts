@@ -334,6 +334,15 @@ async function usage(): Promise<void> {
       case "call-dispatched":
         void entry.plannedAgainst;
         break;
+      case "reads-pulled":
+        for (const read of entry.reads) {
+          if (read.fate.kind === "over-budget") void (read.fate.bytes - read.fate.budget);
+          void read.attention;
+        }
+        break;
+      case "review-superseded":
+        void entry.read.participant;
+        break;
       case "authorized":
       case "turn-ended":
       case "reauthorized":

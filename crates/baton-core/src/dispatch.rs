@@ -148,8 +148,7 @@ impl Run {
     ) {
         // A review caused by drift showed changes computed on the reads as
         // they are now; that is what the person authorizes (AG-29).
-        let baseline = if actor == Actor::Person && std::mem::take(&mut self.reviewing_after_drift)
-        {
+        let baseline = if actor == Actor::Person && self.review_again.take().is_some() {
             Baseline::Current
         } else {
             baseline
@@ -399,13 +398,24 @@ impl Run {
         target: &CapabilityRef,
         decl: &CapabilityDecl,
     ) -> Option<Refusal> {
+        self.stale_against(step.reads, target, decl)
+    }
+
+    /// The first read `decl` acts on whose version in `reads` is not the one
+    /// the acting party planned against, as the refusal it would meet.
+    pub(crate) fn stale_against(
+        &self,
+        reads: &BTreeMap<ReadRef, ReadStamp>,
+        target: &CapabilityRef,
+        decl: &CapabilityDecl,
+    ) -> Option<Refusal> {
         decl.reads().iter().find_map(|name| {
             let read = ReadRef {
                 participant: target.participant.clone(),
                 read: name.clone(),
             };
             let planned = self.seen.get(&read).map(|stamp| stamp.version);
-            let current = step.reads.get(&read).map(|stamp| stamp.version);
+            let current = reads.get(&read).map(|stamp| stamp.version);
             (planned != current).then_some(Refusal::Stale {
                 read,
                 planned,

@@ -19,7 +19,7 @@ use crate::context::{ReadRef, ReadStamp};
 use crate::dispatch::fingerprint;
 use crate::ids::CallId;
 use crate::journal::{Actor, JournalEntry};
-use crate::review::ProposedChange;
+use crate::review::{ProposedChange, ReviewAgain};
 use crate::run::{ProposedCall, Run, Step};
 use crate::state::EscalationReason;
 
@@ -140,11 +140,13 @@ impl Run {
             self.escalate(
                 step,
                 EscalationReason::Drift {
-                    reads: recheck.drifted,
+                    reads: recheck.drifted.clone(),
                 },
             );
             self.clear_escalation();
-            self.reviewing_after_drift = true;
+            self.review_again = Some(ReviewAgain::Drift {
+                reads: recheck.drifted,
+            });
             self.enter_review(step, Actor::Engine);
         } else {
             self.reauthorize(step, recheck.drifted, recheck.current);
@@ -162,10 +164,13 @@ impl Run {
         reason: &EscalationReason,
     ) {
         self.clear_escalation();
-        self.reviewing_after_drift = matches!(
-            reason,
-            EscalationReason::Drift { .. } | EscalationReason::AuthorizationExpired
-        );
+        self.review_again = match reason {
+            EscalationReason::Drift { reads } => Some(ReviewAgain::Drift {
+                reads: reads.clone(),
+            }),
+            EscalationReason::AuthorizationExpired => Some(ReviewAgain::AuthorizationExpired),
+            _ => None,
+        };
         self.enter_review(step, actor);
     }
 

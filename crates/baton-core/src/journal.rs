@@ -3,6 +3,7 @@
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
+use crate::attention::PulledRead;
 use crate::context::{Context, ReadRef, ReadStamp};
 use crate::digest::Digest;
 use crate::ids::{CallId, CapabilityRef, MarkToken, ParticipantId, QuestionId, RunId, TurnId};
@@ -108,6 +109,25 @@ pub enum JournalEntry {
         fingerprint: Digest,
         /// The reads that changed.
         drifted: Vec<ReadRef>,
+    },
+    /// The deep reads a turn carried, chosen by the person's attention
+    /// (A.1): for every read of its context, whether its content went and
+    /// why. With `turn-reserved`'s context (the index), this is what the
+    /// acting party saw.
+    ReadsPulled {
+        /// The turn.
+        turn: TurnId,
+        /// Every read of the turn's context, most attended first.
+        reads: Vec<PulledRead>,
+    },
+    /// A read the plan under review was planned against changed — the
+    /// person's own edit, say. The acts that depend on it are stale: the
+    /// sheet says so, its previews are rendered again, and authorizing has
+    /// them refused and planned again (A.2, AG-20). The revision moves, so
+    /// an authorization of the sheet as it was is refused.
+    ReviewSuperseded {
+        /// The read that changed.
+        read: ReadRef,
     },
     /// A participant's native history was asked for a mark.
     MarkRequested {

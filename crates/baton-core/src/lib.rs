@@ -128,7 +128,7 @@
 //!     "reads": [{"name": "board", "description": "Every card with its column.", "origin": "author"}]
 //! }"#).unwrap();
 //! engine.register(manifest, None).unwrap();
-//! engine.publish_read(ReadStamp { read: ReadRef::new("tasks", "board"), version: 1, origin: Origin::Author }).unwrap();
+//! engine.publish_read(0, ReadStamp { read: ReadRef::new("tasks", "board"), version: 1, origin: Origin::Author }).unwrap();
 //!
 //! // The person delegates; the acting party proposes a plan.
 //! let run = engine.delegate(0, Delegation::new("Close the done cards", Initiative::User, Autonomy::Review)).unwrap();
@@ -171,6 +171,7 @@
 
 mod actor;
 mod announce;
+mod attention;
 mod autonomy;
 mod context;
 mod delegation;
@@ -197,6 +198,9 @@ mod undo;
 
 pub use actor::{ActorIdentity, ActorRef, ActorSecret, Attribution};
 pub use announce::{Announcement, Ending, Said, Speaker};
+pub use attention::{
+    select_deep_reads, Attention, PulledRead, ReadCandidate, ReadFate, DEEP_READ_BYTES,
+};
 pub use autonomy::{lower, resolve, AutonomyInputs, Resolved};
 pub use context::{Context, Origin, ReadRef, ReadStamp};
 pub use delegation::{Delegation, PlannedCall};
@@ -231,7 +235,7 @@ pub use questions::{
     Questions, Reconciliation,
 };
 pub use registry::{Mounted, RegisterError, Registry, Tool};
-pub use review::{ProposedChange, ReviewItem, ReviewSheet};
+pub use review::{ProposedChange, ReviewAgain, ReviewItem, ReviewSheet, StaleRead};
 pub use run::{PlanSource, ProposedCall, Run};
 pub use schema::{
     Schema, SchemaCache, SchemaError, Validation, ValidationIssue, MAX_SCHEMA_BYTES,

@@ -6,10 +6,13 @@
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
+use std::collections::BTreeMap;
+
+use crate::context::{ReadRef, ReadStamp};
 use crate::digest::Digest;
 use crate::event::Effect;
 use crate::ids::{CallId, CapabilityRef, RunId};
-use crate::journal::{Actor, JournalEntry};
+use crate::journal::{Actor, JournalEntry, Refusal};
 use crate::model::Autonomy;
 use crate::registry::{Address, Registry};
 use crate::run::{ProposedCall, Run, Step};
@@ -56,6 +59,41 @@ pub struct ReviewItem {
     pub irreversible: bool,
     /// The change.
     pub change: ProposedChange,
+    /// Set when a read this act was planned against has changed since —
+    /// the person's own edit, say: the plan is superseded, and authorizing
+    /// it has this act refused as stale and planned again by the acting
+    /// party against the read as it is now (AG-20, A.2).
+    pub stale: Option<StaleRead>,
+}
+
+/// A read an act under review was planned against, and how it moved since.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct StaleRead {
+    /// The read.
+    pub read: ReadRef,
+    /// The version the acting party planned against.
+    pub planned: Option<u64>,
+    /// The version now, if it is still published.
+    pub current: Option<u64>,
+}
+
+/// Why a plan the person already approved is before them once more.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(
+    tag = "kind",
+    rename_all = "kebab-case",
+    rename_all_fields = "camelCase"
+)]
+pub enum ReviewAgain {
+    /// Reads the plan depends on changed — a person's own edit, say — and
+    /// the concrete changes are no longer the ones approved (AG-29).
+    Drift {
+        /// The reads that changed.
+        reads: Vec<ReadRef>,
+    },
+    /// The authorization's time to live ran out (AG-29).
+    AuthorizationExpired,
 }
 
 /// Everything the person reviews before authorizing a run.
@@ -76,6 +114,10 @@ pub struct ReviewSheet {
     pub items: Vec<ReviewItem>,
     /// Whether every preview has arrived.
     pub ready: bool,
+    /// Set when the person approved this plan before and must look again:
+    /// what changed since. A surface says so, so the new review is not
+    /// mistaken for the old one.
+    pub again: Option<ReviewAgain>,
 }
 
 impl Run {
@@ -203,9 +245,47 @@ impl Run {
         );
     }
 
+    /// Whether a newly published read supersedes the plan under review: an
+    /// act shown for review was planned against another version of it.
+    pub(crate) fn superseded_by(&self, registry: &Registry, stamp: &ReadStamp) -> bool {
+        if !self.is_under_review() || self.seen.get(&stamp.read) == Some(stamp) {
+            return false;
+        }
+        self.queue
+            .iter()
+            .any(|call| match registry.resolve(&call.capability) {
+                Address::Unique(target, decl) => {
+                    target.participant == stamp.read.participant
+                        && decl.reads().contains(&stamp.read.read)
+                }
+                _ => false,
+            })
+    }
+
+    /// A read the plan under review depends on changed underneath it. The
+    /// record moves the revision, so an authorization of what was shown
+    /// before is refused by the fence, and surfaces render the sheet again,
+    /// its acts now marked stale (A.2, AG-20). The previews are rendered
+    /// again too: the person sees what the change would do now.
+    pub(crate) fn supersede_review(&mut self, step: &mut Step<'_>, read: ReadRef) {
+        self.record(step, Actor::Engine, JournalEntry::ReviewSuperseded { read });
+        let shown: Vec<ProposedCall> = match self.state {
+            RunState::Reviewing => self.queue.iter().cloned().collect(),
+            _ => self.queue.front().cloned().into_iter().collect(),
+        };
+        for call in shown {
+            let change = self.ask_preview(step, &call);
+            self.previews.insert(call.call, change);
+        }
+    }
+
     /// The review sheet, while the run is under review: every planned act,
     /// or, for a later call escalated for approval, that call alone.
-    pub(crate) fn review_sheet(&self, registry: &Registry) -> Option<ReviewSheet> {
+    pub(crate) fn review_sheet(
+        &self,
+        registry: &Registry,
+        reads: &BTreeMap<ReadRef, ReadStamp>,
+    ) -> Option<ReviewSheet> {
         if !self.is_under_review() {
             return None;
         }
@@ -218,20 +298,34 @@ impl Run {
             .iter()
             .take(shown)
             .map(|call| {
-                let (label, irreversible) = match registry.resolve(&call.capability) {
+                let (label, irreversible, stale) = match registry.resolve(&call.capability) {
                     Address::Unique(target, decl) => (
                         registry
                             .get(&target.participant)
                             .map(|mounted| mounted.manifest.label().to_owned()),
                         decl.is_irreversible(),
+                        self.stale_against(reads, &target, decl),
                     ),
-                    _ => (None, false),
+                    _ => (None, false, None),
+                };
+                let stale = match stale {
+                    Some(Refusal::Stale {
+                        read,
+                        planned,
+                        current,
+                    }) => Some(StaleRead {
+                        read,
+                        planned,
+                        current,
+                    }),
+                    _ => None,
                 };
                 ReviewItem {
                     call: call.call.clone(),
                     capability: call.capability.clone(),
                     participant_label: label,
                     irreversible,
+                    stale,
                     change: self.previews.get(&call.call).cloned().unwrap_or(
                         ProposedChange::Arguments {
                             arguments: call.arguments.clone(),
@@ -251,6 +345,7 @@ impl Run {
                 .iter()
                 .all(|item| item.change != ProposedChange::Pending),
             items,
+            again: self.review_again.clone(),
         })
     }
 }

@@ -206,11 +206,14 @@ fn ag_28_a_published_origin_cannot_launder_a_declared_untrusted_read() {
     // make it trusted: the least trusted of the two counts.
     let effective = sim
         .engine
-        .publish_read(ReadStamp {
-            read: ReadRef::new("mail", "inbox"),
-            version: 1,
-            origin: Origin::Author,
-        })
+        .publish_read(
+            sim.now,
+            ReadStamp {
+                read: ReadRef::new("mail", "inbox"),
+                version: 1,
+                origin: Origin::Author,
+            },
+        )
         .unwrap();
     assert_eq!(effective.origin, Origin::ThirdParty);
     let run = sim.delegate(Autonomy::Auto);
@@ -227,11 +230,14 @@ fn ag_28_a_published_origin_cannot_launder_a_declared_untrusted_read() {
     // A participant may lower a read's trust for today's content, never raise it.
     let lowered = sim
         .engine
-        .publish_read(ReadStamp {
-            read: ReadRef::new("tasks", "board"),
-            version: 2,
-            origin: Origin::Imported,
-        })
+        .publish_read(
+            sim.now,
+            ReadStamp {
+                read: ReadRef::new("tasks", "board"),
+                version: 2,
+                origin: Origin::Imported,
+            },
+        )
         .unwrap();
     assert_eq!(lowered.origin, Origin::Imported);
 }
@@ -239,11 +245,14 @@ fn ag_28_a_published_origin_cannot_launder_a_declared_untrusted_read() {
 #[test]
 fn ag_27_only_declared_reads_are_published() {
     let mut sim = sim_with(Autonomy::Auto, &[tasks_manifest()]);
-    let undeclared = sim.engine.publish_read(ReadStamp {
-        read: ReadRef::new("tasks", "secrets"),
-        version: 1,
-        origin: Origin::Author,
-    });
+    let undeclared = sim.engine.publish_read(
+        sim.now,
+        ReadStamp {
+            read: ReadRef::new("tasks", "secrets"),
+            version: 1,
+            origin: Origin::Author,
+        },
+    );
     assert_eq!(
         undeclared,
         Err(PublishError::UndeclaredRead {
@@ -251,11 +260,14 @@ fn ag_27_only_declared_reads_are_published() {
             read: "secrets".into()
         })
     );
-    let unmounted = sim.engine.publish_read(ReadStamp {
-        read: ReadRef::new("nobody", "board"),
-        version: 1,
-        origin: Origin::Author,
-    });
+    let unmounted = sim.engine.publish_read(
+        sim.now,
+        ReadStamp {
+            read: ReadRef::new("nobody", "board"),
+            version: 1,
+            origin: Origin::Author,
+        },
+    );
     assert_eq!(
         unmounted,
         Err(PublishError::UnknownParticipant(ParticipantId::new(
@@ -374,6 +386,13 @@ fn ag_29_authorization_binds_a_fingerprint_and_recomputes_on_drift() {
         2,
         "the acts not yet done are reviewed again"
     );
+    assert_eq!(
+        sheet.again,
+        Some(ReviewAgain::Drift {
+            reads: vec![ReadRef::new("settings", "form")]
+        }),
+        "the sheet says why it is shown again"
+    );
 }
 
 /// A reviewed, authorized plan of two renames with previews; the first
@@ -466,6 +485,13 @@ fn ag_29_a_different_change_after_drift_goes_back_to_review() {
         sheet.items[0].change,
         ProposedChange::Preview { value: changed }
     );
+    assert_eq!(
+        sheet.again,
+        Some(ReviewAgain::Drift {
+            reads: vec![ReadRef::new("settings", "form")]
+        }),
+        "a review after drift is not mistaken for the first one"
+    );
     sim.authorize(&run);
     assert_eq!(sim.state(&run), RunState::Acting);
     sim.give_marks();
@@ -482,6 +508,7 @@ fn ag_29_the_review_sheet_shows_the_fingerprint_it_binds() {
     let run = sim.delegate(Autonomy::Review);
     sim.propose(&run, &[rename()]);
     let sheet = sim.engine.review(&run).unwrap();
+    assert_eq!(sheet.again, None, "a first review");
     let seen = [ReadStamp {
         read: ReadRef::new("tasks", "board"),
         version: 5,

@@ -303,12 +303,6 @@ fn ag_19_reversal_goes_only_through_the_participants_own_history() {
     ));
 }
 
-fn board_manifest() -> Value {
-    let mut manifest = tasks_manifest();
-    manifest["capabilities"][0]["reads"] = json!(["board"]);
-    manifest
-}
-
 #[test]
 fn ag_20_a_stale_read_is_a_recoverable_error_not_a_run_failure() {
     let mut sim = Sim::new();
@@ -369,6 +363,108 @@ fn ag_20_a_stale_read_is_a_recoverable_error_not_a_run_failure() {
         })
         .collect();
     assert_eq!(planned, [vec![2], vec![3]]);
+}
+
+/// A plan under review on the board at version 1, with previews.
+fn reviewing_on_board() -> (Sim, RunId) {
+    let mut sim = Sim::new();
+    sim.engine = Engine::new(config(), secret());
+    let mut board = board_manifest();
+    board["preview"] = json!(true);
+    sim.mount(board, None);
+    sim.mount(settings_manifest(), None);
+    sim.publish("tasks", "board", 1, Origin::Author);
+    sim.publish("settings", "form", 1, Origin::Author);
+    let run = sim.delegate(Autonomy::Review);
+    sim.propose(&run, &[rename()]);
+    sim.engine
+        .handle_preview(
+            sim.now,
+            &run,
+            &CallId::new("c1-1"),
+            Ok(json!({"from": "Draft"})),
+        )
+        .unwrap();
+    assert_eq!(sim.state(&run), RunState::Reviewing);
+    (sim, run)
+}
+
+#[test]
+fn a2_a_persons_edit_supersedes_the_plan_under_review() {
+    let (mut sim, run) = reviewing_on_board();
+    let before = sim.engine.review(&run).unwrap();
+    assert_eq!(before.items[0].stale, None);
+    // A read the plan does not act on changes: nothing is superseded.
+    sim.publish("settings", "form", 2, Origin::Author);
+    assert_eq!(sim.engine.review(&run).unwrap().revision, before.revision);
+    // The person edits the board the plan was made on.
+    sim.publish("tasks", "board", 2, Origin::Author);
+    sim.drain();
+    let superseded = sim.journal_of(&run, |entry| match entry {
+        JournalEntry::ReviewSuperseded { read } => Some(read.clone()),
+        _ => None,
+    });
+    assert_eq!(superseded, [ReadRef::new("tasks", "board")]);
+    let after = sim.engine.review(&run).unwrap();
+    assert_eq!(
+        after.items[0].stale,
+        Some(StaleRead {
+            read: ReadRef::new("tasks", "board"),
+            planned: Some(1),
+            current: Some(2),
+        }),
+        "the sheet says which act is stale, and why"
+    );
+    assert_eq!(
+        after.items[0].change,
+        ProposedChange::Pending,
+        "its preview is rendered again"
+    );
+    assert!(
+        sim.effects_of(|e| matches!(e, Effect::Preview { .. }))
+            .len()
+            >= 2,
+        "the participant was asked again"
+    );
+    // What the person saw before the edit can no longer be authorized.
+    assert!(matches!(
+        sim.engine
+            .authorize(sim.now, &run, before.revision, Authorization::default()),
+        Err(CommandError::StaleRevision { .. })
+    ));
+    // Authorizing the superseded plan: the stale act is refused, the run
+    // goes on, and the acting party re-plans against the board as it is.
+    sim.engine
+        .handle_preview(
+            sim.now,
+            &run,
+            &CallId::new("c1-1"),
+            Ok(json!({"from": "Edited"})),
+        )
+        .unwrap();
+    sim.authorize(&run);
+    sim.give_marks();
+    assert!(
+        sim.take_invoke().is_none(),
+        "the stale act is not dispatched"
+    );
+    assert_eq!(sim.state(&run), RunState::Acting);
+    let TurnRequest {
+        results, context, ..
+    } = sim.last_request();
+    assert!(matches!(
+        results[0].result,
+        CallResult::Refused {
+            refusal: Refusal::Stale { .. }
+        }
+    ));
+    assert_eq!(
+        context
+            .get(&ReadRef::new("tasks", "board"))
+            .unwrap()
+            .version,
+        2
+    );
 }
 
 #[test]

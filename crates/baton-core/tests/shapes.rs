@@ -24,6 +24,8 @@ fn journal_kind(entry: &JournalEntry) -> &'static str {
         JournalEntry::TurnEnded { .. } => "turn-ended",
         JournalEntry::Authorized { .. } => "authorized",
         JournalEntry::Reauthorized { .. } => "reauthorized",
+        JournalEntry::ReadsPulled { .. } => "reads-pulled",
+        JournalEntry::ReviewSuperseded { .. } => "review-superseded",
         JournalEntry::MarkRequested { .. } => "mark-requested",
         JournalEntry::MarkTaken { .. } => "mark-taken",
         JournalEntry::CallDispatched { .. } => "call-dispatched",
@@ -150,6 +152,34 @@ fn scenario_events() -> Vec<Event> {
             Ok(json!({"card": "c1-2"})),
         )
         .unwrap();
+    sim.drain();
+    log.extend(sim.log);
+
+    // The deep reads a turn carried; the person edits the board the plan
+    // under review was planned on, which supersedes it.
+    let mut sim = Sim::new();
+    sim.engine = Engine::new(common::config(), secret());
+    sim.mount(board_manifest(), None);
+    sim.publish("tasks", "board", 1, Origin::Author);
+    let run = sim.delegate(Autonomy::Review);
+    let turn = sim.engine.run(&run).unwrap().open_turn().unwrap();
+    let board = ReadStamp {
+        read: ReadRef::new("tasks", "board"),
+        version: 1,
+        origin: Origin::Author,
+    };
+    sim.engine.pull_reads(
+        sim.now,
+        &run,
+        turn,
+        vec![ReadCandidate {
+            stamp: board,
+            attention: Attention::Focus,
+            content: Ok((json!({"cards": []}), 12)),
+        }],
+    );
+    sim.propose(&run, &[rename()]);
+    sim.publish("tasks", "board", 2, Origin::Author);
     sim.drain();
     log.extend(sim.log);
 
@@ -360,7 +390,7 @@ fn coverage_every_journal_entry_event_and_effect_has_a_sample() {
         }
     }
     // Built from the exhaustive matches above, so nothing can be left out.
-    let expected: Vec<String> = [("journal", 19), ("event", 8), ("effect", 6)]
+    let expected: Vec<String> = [("journal", 21), ("event", 8), ("effect", 6)]
         .iter()
         .map(|(kind, count)| {
             let found = seen

@@ -16,9 +16,9 @@ use std::collections::BTreeMap;
 use std::rc::{Rc, Weak};
 
 use baton_core::{
-    Autonomy, CallResult, DeepRead, Delegation, Effect, EngineConfig, Event, Inbound,
-    JournalRecord, MarkToken, ParticipantId, ReadRef, Refusal, RunId, TurnId, TurnRequest,
-    Verified,
+    Attention, Autonomy, CallResult, DeepRead, Delegation, Effect, EngineConfig, Event, Inbound,
+    JournalRecord, MarkToken, ParticipantId, ReadCandidate, ReadRef, Refusal, RunId, TurnId,
+    TurnRequest, Verified,
 };
 use serde::Deserialize;
 use serde_json::Value;
@@ -30,10 +30,6 @@ use crate::convert;
 use crate::errors::{error, error_for, refused, wrapped, Code, Coded};
 use crate::live_region::LiveRegion;
 use crate::transport::{TurnHost, TurnSink};
-
-/// The most deep-read content one turn carries, in bytes of JSON; reads are
-/// taken in attention order (focus, then viewport) until it is spent.
-const DEEP_READ_BYTES: usize = 64 * 1024;
 
 /// Options of `Engine.open`.
 #[derive(Debug, Default, Deserialize)]

@@ -35,5 +35,10 @@ pub fn demo(args: &[String]) -> Result<(), String> {
 /// The demo's journeys in headless Chromium, against the demo as served.
 pub fn journeys() -> Result<String, String> {
     let url = Server::bind(&root(), 0)?.spawn();
-    node_tests("demo.test.mjs", "end-to-end journeys", &[("DEMO_URL", url)])
+    node_tests(
+        PKG_TESTS,
+        "demo.test.mjs",
+        "end-to-end journeys",
+        &[("DEMO_URL", url)],
+    )
 }

@@ -457,6 +457,9 @@ fn test() -> Result<(), String> {
     step("setup: package test tools (npm)", &mut || {
         ensure_npm(PKG_TESTS, "axe-core").map(|()| String::new())
     });
+    step("setup: Vite scratch app (npm)", &mut || {
+        ensure_npm(VITE_APP, "vite").map(|()| String::new())
+    });
     step("cargo fmt --check", &mut || {
         let mut command = cargo();
         command.args(["fmt", "--all", "--", "--check"]);
@@ -521,6 +524,7 @@ fn test() -> Result<(), String> {
     });
     step("package: JS tests in Chromium", &mut package_tests);
     step("end-to-end: the demo in Chromium", &mut demo::journeys);
+    step("package: Vite app from npm pack", &mut vite_app_tests);
     step("baton-core builds for wasm32", &mut || {
         let mut command = cargo();
         command.args(["build", "-p", "baton-core", "--target", WASM_TARGET]);
@@ -578,17 +582,33 @@ fn native_tests() -> Result<String, String> {
 /// The built package as an application imports it, in headless Chromium
 /// (Node's test runner driving `playwright-core`).
 fn package_tests() -> Result<String, String> {
-    node_tests("engine.test.mjs", "package tests", &[])
+    node_tests(PKG_TESTS, "engine.test.mjs", "package tests", &[])
 }
 
-/// Runs a Node test file of `tests/pkg` against `/usr/bin/chromium`, echoing
-/// its output and adding up its pass and fail counts.
-fn node_tests(file: &str, label: &str, env: &[(&str, String)]) -> Result<String, String> {
+/// The scratch app that consumes the package as published: `npm pack` of
+/// `pkg/`, installed into a copy of the app outside the repository, built
+/// with Vite and run in headless Chromium.
+const VITE_APP: &str = "tests/vite-app";
+
+/// The package as most apps get it: packed, installed, bundled by Vite.
+fn vite_app_tests() -> Result<String, String> {
+    node_tests(VITE_APP, "vite-app.test.mjs", "Vite app tests", &[])
+}
+
+/// Runs a Node test file of `dir` (relative to the root, where its npm
+/// packages are) against `/usr/bin/chromium`, echoing its output and adding
+/// up its pass and fail counts.
+fn node_tests(
+    dir: &str,
+    file: &str,
+    label: &str,
+    env: &[(&str, String)],
+) -> Result<String, String> {
     let mut node = Command::new("node");
     node.args(["--test", "--test-reporter=spec", file])
         .env("CHROMIUM", CHROMIUM)
         .envs(env.iter().map(|(key, value)| (*key, value.as_str())))
-        .current_dir(root().join(PKG_TESTS))
+        .current_dir(root().join(dir))
         .stdout(Stdio::piped());
     let mut child = node
         .spawn()

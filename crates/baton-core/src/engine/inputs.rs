@@ -129,7 +129,41 @@ impl Engine {
 
     /// What the person reviews, while a run is under review (AG-31).
     pub fn review(&self, id: &RunId) -> Option<ReviewSheet> {
-        self.runs.get(id)?.review_sheet(&self.shared.registry)
+        self.runs
+            .get(id)?
+            .review_sheet(&self.shared.registry, &self.shared.reads)
+    }
+
+    /// The host gathered the candidate deep reads of a turn it is opening
+    /// (A.1): every read of the turn's context, with its participant's
+    /// place in the person's attention and its content. The engine chooses
+    /// — attention order, then [`crate::DEEP_READ_BYTES`] — and journals the
+    /// choice (`reads-pulled`), so the person can see what the acting party
+    /// saw and why. Returns the reads to send, or `None` when the turn is no
+    /// longer open (stopped while the reads were gathered): nothing is sent.
+    pub fn pull_reads(
+        &mut self,
+        now: u64,
+        id: &RunId,
+        turn: TurnId,
+        candidates: Vec<ReadCandidate>,
+    ) -> Option<Vec<DeepRead>> {
+        self.with_run(now, id, |run, step| {
+            if run.open_turn() != Some(turn) {
+                return None;
+            }
+            let (reads, account) = select_deep_reads(candidates, DEEP_READ_BYTES);
+            run.record(
+                step,
+                Actor::Engine,
+                JournalEntry::ReadsPulled {
+                    turn,
+                    reads: account,
+                },
+            );
+            Some(reads)
+        })
+        .flatten()
     }
 
     /// A participant's answer to [`crate::Effect::Invoke`].

@@ -12,6 +12,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use crate::actor::{ActorIdentity, ActorRef, ActorSecret, Attribution};
+use crate::attention::{select_deep_reads, ReadCandidate, DEEP_READ_BYTES};
 use crate::context::{ReadRef, ReadStamp};
 use crate::delegation::Delegation;
 use crate::digest::Digest;
@@ -28,6 +29,7 @@ use crate::ids::{
 use crate::journal::{Actor, CallResult, JournalEntry, Refusal};
 use crate::manifest::{Manifest, ManifestError};
 use crate::model::{Autonomy, Budget, Initiative};
+use crate::protocol::DeepRead;
 use crate::questions::{
     Acceptance, AnswerError, AnswerOutcome, Counters, Question, QuestionState, Questions,
     Reconciliation,
@@ -512,7 +514,11 @@ impl Engine {
     /// a participant can say that today's content is less trustworthy than
     /// usual, never launder a read declared third-party into `author`
     /// (AG-27, AG-28). Returns the stamp as the context will carry it.
-    pub fn publish_read(&mut self, stamp: ReadStamp) -> Result<ReadStamp, PublishError> {
+    ///
+    /// A plan under review that was planned on another version of the read
+    /// is superseded (A.2): a `review-superseded` record moves its revision
+    /// and its sheet marks the stale acts ([`crate::ReviewItem::stale`]).
+    pub fn publish_read(&mut self, now: u64, stamp: ReadStamp) -> Result<ReadStamp, PublishError> {
         let participant = &stamp.read.participant;
         let declared = self
             .shared
@@ -537,7 +543,20 @@ impl Engine {
                 run.attribute_write(&stamp);
             }
         }
+        // A plan under review that was planned on another version of this
+        // read is superseded (A.2): the sheet marks its stale acts.
+        let superseded: Vec<RunId> = self
+            .runs
+            .values()
+            .filter(|run| run.superseded_by(&self.shared.registry, &stamp))
+            .map(|run| run.id().clone())
+            .collect();
         self.shared.reads.insert(stamp.read.clone(), stamp.clone());
+        for id in superseded {
+            self.with_run(now, &id, |run, step| {
+                run.supersede_review(step, stamp.read.clone())
+            });
+        }
         Ok(stamp)
     }
 

@@ -189,10 +189,10 @@ pub struct Run {
     /// Previews rendered again after drift, before dispatch goes on.
     #[serde(default)]
     pub(crate) recheck: Option<crate::drift::Recheck>,
-    /// The review under way was caused by drift: its authorization binds the
-    /// reads as they are now.
+    /// The review under way was caused by drift or a lapsed authorization:
+    /// why, and its authorization binds the reads as they are now.
     #[serde(default)]
-    pub(crate) reviewing_after_drift: bool,
+    pub(crate) review_again: Option<crate::review::ReviewAgain>,
     #[serde(skip)]
     pub(crate) journal: Vec<JournalRecord>,
 }
@@ -278,7 +278,7 @@ impl Run {
             plan_announced: false,
             approved_previews: BTreeMap::new(),
             recheck: None,
-            reviewing_after_drift: false,
+            review_again: None,
             journal: Vec::new(),
         }
     }

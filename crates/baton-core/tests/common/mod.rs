@@ -65,6 +65,13 @@ fn capability(name: &str, description: &str, accepts_partial_close: bool) -> Val
     })
 }
 
+/// The task board whose `rename` acts on the `board` read (AG-20).
+pub fn board_manifest() -> Value {
+    let mut manifest = tasks_manifest();
+    manifest["capabilities"][0]["reads"] = json!(["board"]);
+    manifest
+}
+
 pub fn tasks_manifest() -> Value {
     json!({
         "id": "tasks",
@@ -498,11 +505,14 @@ impl Sim {
 
     pub fn publish(&mut self, participant: &str, read: &str, version: u64, origin: Origin) {
         self.engine
-            .publish_read(ReadStamp {
-                read: ReadRef::new(participant, read),
-                version,
-                origin,
-            })
+            .publish_read(
+                self.now,
+                ReadStamp {
+                    read: ReadRef::new(participant, read),
+                    version,
+                    origin,
+                },
+            )
             .unwrap();
     }
 }

@@ -186,11 +186,12 @@ pub(super) fn open_turn(
         .insert((run.clone(), turn), controller);
     let weak = Rc::downgrade(inner);
     spawn_local(async move {
-        request.reads = deep_reads(&weak, &request).await;
-        if signal.aborted() || weak.upgrade().is_none() {
+        let reads = deep_reads(&weak, &request).await;
+        let Some(reads) = reads.filter(|_| !signal.aborted()) else {
             // Stopped while the reads were gathered: the turn is not sent.
             return;
-        }
+        };
+        request.reads = reads;
         let sink = TurnSink::new(Box::new(EngineHost(weak.clone())), run.clone(), turn);
         let ended = match to_js(&request) {
             Err(thrown) => Err(message_of(&thrown)),
@@ -213,65 +214,64 @@ pub(super) fn open_turn(
     });
 }
 
-/// Deep reads for a turn, in attention order — participants holding focus
-/// first, then those in the viewport, then the rest — until
-/// [`DEEP_READ_BYTES`] are spent. A read whose participant has no `read`,
-/// or whose `read` fails, is left to the index entry alone.
+/// Deep reads for a turn: the host gathers every read of the turn's
+/// context — its participant's place in the person's attention and the
+/// content its `read(name)` gives (a missing or failing `read` is said so)
+/// — and the core chooses which go, and journals why (A.1). `None` when the
+/// turn closed meanwhile.
 pub(super) async fn deep_reads(
     weak: &Weak<RefCell<Inner>>,
     request: &TurnRequest,
-) -> Vec<DeepRead> {
+) -> Option<Vec<DeepRead>> {
     let mut candidates = Vec::new();
     for stamp in &request.context.reads {
-        let Some(inner) = weak.upgrade() else {
-            return Vec::new();
-        };
+        let inner = weak.upgrade()?;
         let behaviour = behaviour(&inner, &stamp.read.participant);
-        if !get(&behaviour, "read").is_function() {
-            continue;
-        }
-        let rank = attention(&get(&behaviour, "element"));
-        candidates.push((rank, stamp.clone(), behaviour));
-    }
-    candidates.sort_by_key(|(rank, stamp, _)| (*rank, stamp.read.clone()));
-    let mut reads = Vec::new();
-    let mut spent = 0;
-    for (_, stamp, behaviour) in candidates {
-        let name = JsValue::from_str(&stamp.read.read);
-        let Ok(value) = settled(call(&behaviour, "read", &[name])).await else {
-            continue;
-        };
-        let Some(text) = js_sys::JSON::stringify(&value)
-            .ok()
-            .and_then(|text| text.as_string())
-        else {
-            continue;
-        };
-        if spent + text.len() > DEEP_READ_BYTES {
-            continue;
-        }
-        let Ok(content) = serde_json::from_str(&text) else {
-            continue;
-        };
-        spent += text.len();
-        reads.push(DeepRead {
-            id: ReadRef::to_string(&stamp.read),
-            stamp,
+        drop(inner);
+        let attention = attention(&get(&behaviour, "element"));
+        let content = read_content(&behaviour, &stamp.read.read).await;
+        candidates.push(ReadCandidate {
+            stamp: stamp.clone(),
+            attention,
             content,
         });
     }
+    let inner = weak.upgrade()?;
+    let reads = inner
+        .borrow_mut()
+        .core
+        .pull_reads(now(), &request.run, request.turn, candidates);
+    pump(&inner);
     reads
 }
 
-/// 0 for an element holding focus, 1 for one in the viewport, 2 otherwise.
-pub(super) fn attention(element: &JsValue) -> u8 {
+/// A read's content through the participant's `read(name)`, with its size
+/// in bytes of JSON text, or why there is none.
+async fn read_content(behaviour: &JsValue, name: &str) -> Result<(Value, u64), String> {
+    if !get(behaviour, "read").is_function() {
+        return Err("the participant has no read function".into());
+    }
+    let value = settled(call(behaviour, "read", &[JsValue::from_str(name)]))
+        .await
+        .map_err(|message| format!("read failed: {message}"))?;
+    let text = js_sys::JSON::stringify(&value)
+        .ok()
+        .and_then(|text| text.as_string())
+        .ok_or_else(|| "read gave a value that is not JSON".to_owned())?;
+    let content = serde_json::from_str(&text)
+        .map_err(|error| format!("read gave a value that is not JSON: {error}"))?;
+    Ok((content, text.len() as u64))
+}
+
+/// Where a participant's element stands in the person's attention.
+pub(super) fn attention(element: &JsValue) -> Attention {
     let Some(element) = element.dyn_ref::<web_sys::Element>() else {
-        return 2;
+        return Attention::Elsewhere;
     };
     let document = web_sys::window().and_then(|w| w.document());
     if let Some(active) = document.and_then(|d| d.active_element()) {
         if element.contains(Some(&active)) {
-            return 0;
+            return Attention::Focus;
         }
     }
     let rect = element.get_bounding_client_rect();
@@ -280,9 +280,9 @@ pub(super) fn attention(element: &JsValue) -> u8 {
         .and_then(|h| h.as_f64())
         .unwrap_or(0.0);
     if rect.bottom() > 0.0 && rect.top() < height && rect.width() > 0.0 {
-        1
+        Attention::Viewport
     } else {
-        2
+        Attention::Elsewhere
     }
 }
 

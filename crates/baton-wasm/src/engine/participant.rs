@@ -56,10 +56,9 @@ impl Participant {
             return Ok(());
         }
         let engine = self.engine()?;
-        let published = engine
-            .borrow_mut()
-            .core
-            .publish_read(baton_core::ReadStamp {
+        let published = engine.borrow_mut().core.publish_read(
+            now(),
+            baton_core::ReadStamp {
                 read: ReadRef {
                     participant: self.id.clone(),
                     read: read.to_owned(),
@@ -67,7 +66,8 @@ impl Participant {
                 version: stamp.version,
                 // The core keeps the least trusted of this and the declared origin.
                 origin: stamp.origin.unwrap_or(baton_core::Origin::Author),
-            });
+            },
+        );
         published.map_err(|refusal| refused(&refusal))?;
         pump(&engine);
         Ok(())
