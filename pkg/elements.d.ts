@@ -22,9 +22,11 @@ export class BatonPresence extends HTMLElement {
  * `<baton-review>`: a plan's concrete changes in the app's own terms (AG-31),
  * irreversible calls said so in words (AG-18, AG-25), Authorize / Reject at
  * the revision the person saw (Authorize waits for every preview); for an
- * escalated call, that call with Allow / Deny. Shows the latest run waiting
- * for review, or the one named by `run`.
- * Parts: `sheet`, `title`, `items`, `item`, `label`, `irreversible`, `change`, `controls`, `authorize`, `reject`.
+ * escalated call, that call with Allow / Deny. A plan shown again after
+ * drift says why (`again`); an act planned on a read that changed since is
+ * marked stale (A.2). Shows the latest run waiting for review, or the one
+ * named by `run`.
+ * Parts: `sheet`, `title`, `again`, `items`, `item`, `label`, `irreversible`, `stale`, `change`, `controls`, `authorize`, `reject`.
  */
 export class BatonReview extends HTMLElement {
   /** The engine to show; setting it attaches the element as a presence surface. */
@@ -38,10 +40,13 @@ export class BatonReview extends HTMLElement {
 /**
  * `<baton-question>`: the acting party's question as a non-modal form built
  * from its JSON Schema (enums, strings with formats, numbers with bounds,
- * booleans; text when it has none), with Answer, Decline, Dismiss and Later
- * (AG-41); the engine's validator's message shown inline; the deadline in
- * words. Shows the latest open question, or the one named by `question`.
- * Parts: `form`, `prompt`, `fields`, `field`, `error`, `deadline`, `controls`, `answer`, `decline`, `dismiss`, `later`.
+ * booleans, nested objects as fieldsets, arrays of enums as checkboxes and of
+ * other primitives one per line; JSON text for deeper shapes, text when it
+ * has none; optional members left empty are left out), with Answer, Decline,
+ * Dismiss and Later (AG-41); the engine's validator's message shown inline;
+ * the deadline in words. Shows the latest open question, or the one named by
+ * `question`.
+ * Parts: `form`, `prompt`, `fields`, `group`, `legend`, `field`, `error`, `deadline`, `controls`, `answer`, `decline`, `dismiss`, `later`.
  */
 export class BatonQuestion extends HTMLElement {
   /** The engine to show; setting it attaches the element as a presence surface. */

@@ -2,7 +2,7 @@
 // delegations through Baton, driven by the built-in actor. It uses only the
 // package's public API, imported as any app imports it.
 
-import init, { Engine } from "baton-engine";
+import init, { AgUiTransport, Engine } from "baton-engine";
 import "baton-engine/elements";
 import { BuiltInActor } from "./actor.js";
 import { Board, COLUMNS, boardManifest } from "./board.js";
@@ -18,13 +18,17 @@ const element = (tag, text, attributes = {}) => {
 };
 
 await init();
+// The built-in actor by default; any AG-UI 1.0 agent with `?agent=URL`
+// (for example the AG-UI peer in tests/peers, at http://127.0.0.1:PORT/demo).
+const agent = new URLSearchParams(location.search).get("agent");
 const engine = await Engine.open({
   appName: "Team workspace",
-  actorName: "Assistant",
+  actorName: agent ? "Agent" : "Assistant",
   ceiling: "auto",
-  transport: new BuiltInActor(),
+  transport: agent ? new AgUiTransport({ url: agent }) : new BuiltInActor(),
   dbName: "baton-demo",
 });
+$("acting-party").textContent = agent ? `the AG-UI agent at ${agent}` : "the built-in offline assistant";
 window.baton = engine; // for the curious, in the console
 $("presence-surface").engine = engine;
 $("review-surface").engine = engine;

@@ -526,3 +526,30 @@ test("journey: under reduced motion the presence surface is still shown — stat
     await close();
   }
 });
+
+test("journey: the same demo driven by a real AG-UI 1.0 agent (?agent=URL): review, authorize, applied, undone", { timeout: TIMEOUT }, async () => {
+  const agent = process.env.AGENT_URL;
+  assert.ok(agent, "AGENT_URL names the AG-UI peer's demo scenario");
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  const errors = [];
+  page.on("pageerror", (error) => errors.push(String(error)));
+  try {
+    await page.goto(`${URL}?agent=${encodeURIComponent(agent)}`);
+    await page.waitForSelector("html[data-ready=true]", { timeout: 10_000 });
+    assert.equal(await page.locator("#acting-party").textContent(), `the AG-UI agent at ${agent}`);
+    await page.fill("#intent", "rename card 2 to Fixed over AG-UI");
+    await page.click("#delegate button[type=submit]");
+    await page.waitForSelector("baton-review [part=item]");
+    await until(page, async () => !(await page.locator("baton-review [part=authorize]").isDisabled()), "the preview");
+    assert.match(await page.locator("baton-review [part=items]").textContent(), /title: "Fix the login bug" → "Fixed over AG-UI"/);
+    await page.click("baton-review [part=authorize]");
+    await until(page, async () => (await card(page, "c2")) === "2. Fixed over AG-UI", "the rename over AG-UI");
+    await until(page, async () => (await page.locator("#runs > li [data-outcome]").last().textContent()).includes("Returned: completed"), "the run returned");
+    await page.click("#undo");
+    await until(page, async () => (await card(page, "c2")) === "2. Fix the login bug", "the undo");
+    assert.deepEqual(errors, []);
+  } finally {
+    await context.close();
+  }
+});

@@ -876,3 +876,69 @@ test("AG-41: <baton-question> builds a non-modal form from the question's schema
   assert.equal(result.refused.stillOpen, true);
   assert.deepEqual(result.after, { closed: true, state: "cancelled" });
 });
+
+test("AG-41: <baton-question> renders nested objects and arrays of primitives, leaves empty optional members out, and answers with typed JSON", { timeout: TIMEOUT }, async () => {
+  const result = await withPage((page) =>
+    page.evaluate(async (manifest) => {
+      const baton = await import("baton-engine");
+      await import("baton-engine/elements");
+      await baton.default();
+      const schema = {
+        type: "object", required: ["card", "labels"], additionalProperties: false,
+        properties: {
+          card: {
+            type: "object", title: "Card", required: ["title"], additionalProperties: false,
+            properties: { title: { type: "string", minLength: 1, title: "Title" }, due: { type: "string", format: "date", title: "Due" } },
+          },
+          labels: { type: "array", title: "Labels", items: { enum: ["bug", "ux", "docs"] } },
+          estimates: { type: "array", title: "Estimates", items: { type: "integer" } },
+        },
+      };
+      const at = (event) => ({ atMs: 0, event });
+      const transport = new baton.ScriptedTransport({
+        protocol: "baton/1",
+        turns: [
+          { events: [at({ type: "turn-started" }), at({ type: "elicitation", request: "q1", prompt: "Which card?", schema }), at({ type: "turn-finished", outcome: "interrupted" })] },
+          { events: [at({ type: "turn-started" }), at({ type: "turn-finished", outcome: "completed" })] },
+        ],
+      });
+      const engine = await baton.Engine.open({ appName: "Board", ceiling: "auto", storage: "memory", transport });
+      engine.register(manifest, { invoke: () => ({}), history: { mark: () => "m", revertTo() {} } });
+      const asking = document.createElement("baton-question");
+      document.body.append(asking);
+      asking.engine = engine;
+      engine.delegate({ intent: "Plan", initiative: "user", autonomy: "review" });
+      const root = asking.shadowRoot;
+      const part = (name) => root.querySelector(`[part=${name}]`);
+      const wait = async (done) => {
+        const deadline = Date.now() + 3000;
+        while (!done() && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+      };
+      await wait(() => !part("form").hasAttribute("data-empty"));
+      const shown = {
+        legends: [...root.querySelectorAll("legend")].map((legend) => legend.textContent),
+        fields: [...root.querySelectorAll("[part=field]")].map((f) => `${f.name}:${f.tagName.toLowerCase()}:${f.type}`),
+      };
+      const named = (name) => [...root.querySelectorAll(`[part=field][name=${name}]`)];
+      named("title")[0].value = "Ship";
+      for (const box of named("labels")) box.checked = ["\"bug\"", "\"docs\""].includes(box.value);
+      named("estimates")[0].value = "3\nlots";
+      part("answer").click();
+      const refused = part("error").textContent;
+      named("estimates")[0].value = "3\n5\n";
+      part("answer").click();
+      const question = engine.questions()[0];
+      engine.close();
+      return { shown, refused, state: question.state.state, answer: question.state.answer };
+    }, TASKS),
+  );
+  assert.deepEqual(result.shown.legends, ["Card", "Labels"], "the root's legend is the prompt itself");
+  assert.deepEqual(result.shown.fields, [
+    "title:input:text", "due:input:date",
+    "labels:input:checkbox", "labels:input:checkbox", "labels:input:checkbox",
+    "estimates:textarea:textarea",
+  ]);
+  assert.match(result.refused, /^AG-41: .*estimates/, "an item that is not an integer is named by the engine's validator");
+  assert.equal(result.state, "answered");
+  assert.deepEqual(result.answer, { card: { title: "Ship" }, labels: ["bug", "docs"], estimates: [3, 5] });
+});

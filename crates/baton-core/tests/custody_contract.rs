@@ -654,66 +654,6 @@ fn ag_11_pause_is_a_return_and_resume_is_a_fresh_chained_run() {
 // ----- Context, undo group, and the clamp the machine applies itself -----------
 
 #[test]
-fn a1_the_deep_reads_a_turn_carried_are_chosen_by_attention_and_journalled() {
-    let mut sim = Sim::new();
-    sim.publish("tasks", "board", 1, Origin::Author);
-    sim.publish("mail", "inbox", 4, Origin::ThirdParty);
-    let run = sim.delegate(Autonomy::Auto);
-    let turn = sim.engine.run(&run).unwrap().open_turn().unwrap();
-    let stamp = |read: &str, version, origin| ReadStamp {
-        read: ReadRef::new(if read == "board" { "tasks" } else { "mail" }, read),
-        version,
-        origin,
-    };
-    let reads = sim
-        .engine
-        .pull_reads(
-            sim.now,
-            &run,
-            turn,
-            vec![
-                ReadCandidate {
-                    stamp: stamp("inbox", 4, Origin::ThirdParty),
-                    attention: Attention::Elsewhere,
-                    content: Ok((json!({"messages": ["hi"]}), DEEP_READ_BYTES)),
-                },
-                ReadCandidate {
-                    stamp: stamp("board", 1, Origin::Author),
-                    attention: Attention::Focus,
-                    content: Ok((json!({"cards": []}), 12)),
-                },
-            ],
-        )
-        .expect("the turn is open");
-    assert_eq!(reads.len(), 1, "the focused read fits, the rest does not");
-    assert_eq!(reads[0].id, "tasks.board");
-    let journalled = sim.journal_of(&run, |entry| match entry {
-        JournalEntry::ReadsPulled { turn: t, reads } if *t == turn => Some(reads.clone()),
-        _ => None,
-    });
-    let fates: Vec<(String, ReadFate)> = journalled[0]
-        .iter()
-        .map(|read| (read.stamp.read.to_string(), read.fate.clone()))
-        .collect();
-    assert_eq!(
-        fates,
-        [
-            ("tasks.board".to_owned(), ReadFate::Pulled { bytes: 12 }),
-            (
-                "mail.inbox".to_owned(),
-                ReadFate::OverBudget {
-                    bytes: DEEP_READ_BYTES,
-                    budget: DEEP_READ_BYTES
-                }
-            ),
-        ]
-    );
-    // Once the turn is over, nothing is chosen and nothing is sent.
-    sim.engine.stop(sim.now, &run).unwrap();
-    assert_eq!(sim.engine.pull_reads(sim.now, &run, turn, Vec::new()), None);
-}
-
-#[test]
 fn turn_opens_with_a_context_snapshot_of_versioned_origin_tagged_reads() {
     let mut sim = Sim::new();
     let board = ReadRef::new("tasks", "board");

@@ -5,7 +5,7 @@
 
 use crate::serve::Server;
 use crate::{
-    ensure_npm, ensure_wasm_bindgen, ensure_wasm_target, node_tests, pkg, root, PKG_TESTS,
+    ensure_npm, ensure_wasm_bindgen, ensure_wasm_target, node_tests, pkg, root, Peer, PKG_TESTS,
 };
 
 /// Installs, builds, serves, prints the URL; runs until interrupted.
@@ -35,10 +35,12 @@ pub fn demo(args: &[String]) -> Result<(), String> {
 /// The demo's journeys in headless Chromium, against the demo as served.
 pub fn journeys() -> Result<String, String> {
     let url = Server::bind(&root(), 0)?.spawn();
+    // The real AG-UI peer, for the journey that drives the demo over AG-UI.
+    let peer = Peer::start(0)?;
     node_tests(
         PKG_TESTS,
         "demo.test.mjs",
         "end-to-end journeys",
-        &[("DEMO_URL", url)],
+        &[("DEMO_URL", url), ("AGENT_URL", peer.url("demo"))],
     )
 }

@@ -65,6 +65,25 @@ fn capability(name: &str, description: &str, accepts_partial_close: bool) -> Val
     })
 }
 
+/// A simulation at `ceiling` with exactly these manifests mounted.
+pub fn sim_with(ceiling: Autonomy, manifests: &[Value]) -> Sim {
+    let mut config = config();
+    config.ceiling = ceiling;
+    let mut sim = Sim::with_config(config.clone());
+    sim.engine = Engine::new(config, secret());
+    for manifest in manifests {
+        sim.mount(manifest.clone(), None);
+    }
+    sim
+}
+
+/// The task board that renders previews of its acts (AG-31).
+pub fn previewing_tasks() -> Value {
+    let mut manifest = tasks_manifest();
+    manifest["preview"] = json!(true);
+    manifest
+}
+
 /// The task board whose `rename` acts on the `board` read (AG-20).
 pub fn board_manifest() -> Value {
     let mut manifest = tasks_manifest();
