@@ -176,9 +176,64 @@ function renderJournal() {
     const intent = records[0]?.entry.intent ?? run;
     const item = element("li", undefined, { "data-run": run });
     item.append(element("span", `“${intent}” — ${text}${undone.has(run) ? " (undone)" : ""}`, { "data-outcome": "" }));
-    item.append(whatItSaw(run, records));
+    item.append(whoDidWhat(run, records), whatItSaw(run, records));
     list.append(item);
   }
+}
+
+// ----- Who did what --------------------------------------------------------
+
+function who(actor) {
+  switch (actor.kind) {
+    case "person": return "You";
+    case "acting-party": return agent ? "The agent" : "The assistant";
+    case "engine": return "Baton";
+    default: return LABELS.get(actor.participant) ?? actor.participant;
+  }
+}
+
+const STATES = {
+  planned: "has a plan", reviewing: "put the plan up for your review", authorized: "authorized the plan",
+  acting: "started acting", escalated: "stopped to ask you", cancelled: "ended it without changes",
+};
+
+/** One journal record in plain words, or null for the engine's bookkeeping. */
+function said(record) {
+  const entry = record.entry;
+  const call = (capability) => `${LABELS.get(capability.participant) ?? capability.participant}: ${capability.capability}`;
+  switch (entry.kind) {
+    case "created": return `asked “${entry.intent}”`;
+    case "transition":
+      if (entry.to.state === "returned") return `ended it: ${entry.to.outcome} (${entry.to.reason.kind.replaceAll("-", " ")})`;
+      return STATES[entry.to.state] ?? entry.to.state;
+    case "turn-ended": return `proposed ${entry.proposed} change${entry.proposed === 1 ? "" : "s"}`;
+    case "call-finished":
+      if (entry.result.kind === "applied") return `applied ${entry.call}`;
+      return entry.result.kind === "refused" ? `refused ${entry.call}: ${entry.result.refusal.code}` : `failed ${entry.call}: ${entry.result.message}`;
+    case "call-dispatched": return `handed ${call(entry.capability)} over`;
+    case "call-refused": return `refused ${call(entry.capability)}: ${entry.refusal.code}`;
+    case "question-asked": return "asked a question";
+    case "question-closed": return `closed the question: ${entry.outcome.kind}`;
+    case "review-superseded": return `noticed ${LABELS.get(entry.read.participant) ?? entry.read.participant} changed under the plan`;
+    case "undone": return "undid the whole delegation";
+    case "authorized": return `bound the authorization to what you saw (${entry.allowlist.length} capabilit${entry.allowlist.length === 1 ? "y" : "ies"})`;
+    default: return null;
+  }
+}
+
+/** A run's journal as who did what, in order, in plain words. */
+function whoDidWhat(run, records) {
+  const details = element("details", undefined, { "data-who": run });
+  details.open = opened.has(`who:${run}`);
+  details.addEventListener("toggle", () => (details.open ? opened.add(`who:${run}`) : opened.delete(`who:${run}`)));
+  details.append(element("summary", "Who did what"));
+  const list = element("ol");
+  for (const record of records) {
+    const text = said(record);
+    if (text) list.append(element("li", `${who(record.actor)} ${text}`, { "data-actor": record.actor.kind, "data-kind": record.entry.kind }));
+  }
+  details.append(list);
+  return details;
 }
 
 // ----- What the assistant saw (A.1) ---------------------------------------
@@ -255,7 +310,7 @@ async function renderEarlier() {
     const [, text] = describe(last?.entry.to);
     const item = element("li", undefined, { "data-run": run });
     item.append(element("span", `“${created.entry.intent}” — ${text}`, { "data-outcome": "" }));
-    item.append(whatItSaw(run, records));
+    item.append(whoDidWhat(run, records), whatItSaw(run, records));
     items.push(item);
   }
   $("earlier").replaceChildren(...items);

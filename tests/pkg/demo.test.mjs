@@ -35,12 +35,17 @@ async function open() {
   await page.waitForSelector("html[data-ready=true]", { timeout: 10_000 });
   await page.evaluate(() => {
     window.heard = [];
+    window.busy = []; // which participants' elements were aria-busy, in order (AG-40)
     new MutationObserver((records) => {
       for (const record of records) {
+        if (record.type === "attributes") {
+          if (record.target.getAttribute("aria-busy") === "true") window.busy.push(record.target.id);
+          continue;
+        }
         if (!(record.target instanceof Element) || !record.target.closest("[data-baton-live-region]")) continue;
         for (const node of record.addedNodes) window.heard.push(node.textContent);
       }
-    }).observe(document.body, { childList: true, subtree: true });
+    }).observe(document.body, { childList: true, subtree: true, attributes: true, attributeFilter: ["aria-busy"] });
   });
   return { page, errors, close: () => context.close() };
 }
@@ -95,6 +100,9 @@ async function accessible(page, state, focused) {
   }
 }
 
+/** A screenshot of a key state, as a test artifact under target/e2e/. */
+const shot = (page, name) => page.screenshot({ path: new globalThis.URL(`../../target/e2e/${name}.png`, import.meta.url).pathname, fullPage: true });
+
 const card = (page, id) => page.locator(`[data-card="${id}"] [data-title]`).textContent();
 const heard = (page) => page.evaluate(() => window.heard);
 async function until(page, predicate, what) {
@@ -118,7 +126,7 @@ test("journey: delegate, review the concrete changes, authorize, hear the outcom
     await until(page, async () => !(await page.locator("baton-review [part=authorize]").isDisabled()), "the previews");
     const review = await page.locator("baton-review [part=items]").textContent();
     // The README's picture of the demo mid-delegation, as a test artifact.
-    await page.screenshot({ path: new globalThis.URL("../../target/e2e/review.png", import.meta.url).pathname, fullPage: true });
+    await shot(page, "review");
     assert.match(review, /Task board: rename/);
     assert.match(review, /title: "Draft the release notes" → "Ship"/);
     assert.match(review, /Workspace settings: set_theme/);
@@ -128,6 +136,9 @@ test("journey: delegate, review the concrete changes, authorize, hear the outcom
     await page.click("baton-review [part=authorize]");
     await until(page, async () => (await card(page, "c1")) === "1. Ship", "the rename");
     assert.equal(await page.locator('[data-setting="theme"]').textContent(), "dark");
+    // Busy exactly while acted on (AG-40): each participant in turn, then neither.
+    await until(page, async () => (await page.locator("[aria-busy=true]").count()) === 0, "busy cleared");
+    assert.deepEqual([...new Set(await page.evaluate(() => window.busy))], ["board", "settings"]);
     await until(page, async () => (await heard(page)).some((m) => m.includes("is done")), "the outcome");
     const said = await heard(page);
     assert.ok(said.some((m) => m.startsWith("Assistant is acting in Task board and Workspace settings: 2 changes")), JSON.stringify(said));
@@ -394,6 +405,7 @@ test("journey: the person edits a card the plan under review was made on — the
     const after = await page.evaluate((run) => window.baton.review(run).revision, run);
     assert.ok(after > revision, "the revision moved: what was shown before can no longer be authorized");
     await accessible(page, "with a superseded plan");
+    await shot(page, "superseded");
     // Authorized: the stale act is refused, the assistant plans it again on
     // the board as it is now, and it goes through.
     await page.click("baton-review [part=authorize]");
@@ -430,10 +442,19 @@ test("journey: what the assistant saw — per turn, the index and which reads' c
     assert.equal(await turn.locator('[data-read="tasks.board"]').getAttribute("data-fate"), "pulled");
     assert.match(await turn.locator('[data-read="tasks.board"]').textContent(), /content sent \(\d+ bytes\) — it was on screen/);
     assert.equal(await turn.locator('[data-read="inbox.messages"]').getAttribute("data-fate"), "pulled");
+    // Who did what, in plain words, attributed.
+    const story = page.locator("#runs > li").last().locator("details[data-who]");
+    await story.locator("summary").click();
+    const lines = await story.locator("li").allTextContents();
+    assert.ok(lines.includes("You asked “tag card 2 as blocked”"), lines.join(" | "));
+    assert.ok(lines.includes("The assistant proposed 1 change"), lines.join(" | "));
+    assert.ok(lines.includes("You authorized the plan"), lines.join(" | "));
+    assert.ok(lines.some((line) => /^Task board applied /.test(line)), lines.join(" | "));
     // It stays open across re-renders, and the next turn is there too.
     await until(page, async () => (await saw.locator("[data-turn]").count()) >= 2, "the second turn");
     assert.equal(await saw.evaluate((details) => details.open), true);
     await accessible(page, "with the disclosure open");
+    await shot(page, "what-it-saw");
     assert.deepEqual(errors, []);
   } finally {
     await close();
@@ -453,6 +474,7 @@ test("journey: a question put off with Later, then answered; and one left unansw
     await page.click("#delegate button[type=submit]");
     await page.waitForSelector("baton-question [part=form]:not([data-empty])");
     assert.match(await page.locator("baton-question [part=deadline]").textContent(), /^Open for \d+ minutes?\.$/);
+    await shot(page, "question");
     await page.click("baton-question [part=later]");
     const state = () => page.evaluate(() => window.baton.questions().at(-1).state.state);
     await until(page, async () => (await state()) === "postponed", "postponed");
