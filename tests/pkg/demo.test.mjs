@@ -6,6 +6,7 @@
 
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { chromium } from "playwright-core";
 
@@ -29,6 +30,7 @@ after(async () => {
 async function open() {
   const context = await browser.newContext();
   const page = await context.newPage();
+  await watchPolicy(page);
   const errors = [];
   page.on("pageerror", (error) => errors.push(String(error)));
   await page.goto(URL);
@@ -50,9 +52,26 @@ async function open() {
   return { page, errors, close: () => context.close() };
 }
 
+/**
+ * The demo is served under a strict Content Security Policy that requires
+ * Trusted Types for every script sink (see crates/xtask/src/serve.rs): any
+ * `innerHTML`, `eval` or stray inline script is a violation, recorded here.
+ */
+async function watchPolicy(page) {
+  await page.addInitScript(() => {
+    window.policyViolations = [];
+    document.addEventListener("securitypolicyviolation", (event) => {
+      window.policyViolations.push(`${event.violatedDirective} ${event.blockedURI} ${event.sourceFile}:${event.lineNumber}`);
+    });
+  });
+}
+
+const AXE_SOURCE = readFileSync(AXE, "utf8");
+
 /** axe-core's violations on the page as it stands: `id: how many nodes`. */
 async function violations(page) {
-  if (!(await page.evaluate(() => "axe" in window))) await page.addScriptTag({ path: AXE });
+  // Evaluated through the DevTools protocol: the page's policy allows no inline script.
+  if (!(await page.evaluate(() => "axe" in window))) await page.evaluate(AXE_SOURCE);
   return page.evaluate(async () => {
     const result = await window.axe.run(document);
     return result.violations.map((violation) => `${violation.id}: ${violation.nodes.length} (${violation.nodes[0]?.target})`);
@@ -93,6 +112,7 @@ async function liveRoots(page) {
 
 /** In every state: no axe-core violation, one polite live root that is Baton's, focus where the person left it. */
 async function accessible(page, state, focused) {
+  assert.deepEqual(await page.evaluate(() => window.policyViolations), [], `no Content Security Policy or Trusted Types violation, ${state}`);
   assert.deepEqual(await violations(page), [], `axe-core, ${state}`);
   assert.deepEqual(await liveRoots(page), [{ politeness: "polite", baton: true }], `one polite live root, Baton's (AG-36), ${state}`);
   if (focused !== undefined) {
@@ -464,6 +484,7 @@ test("journey: what the assistant saw — per turn, the index and which reads' c
 test("journey: a question put off with Later, then answered; and one left unanswered expires and ends the run, said so (AG-41)", { timeout: TIMEOUT }, async () => {
   const context = await browser.newContext();
   const page = await context.newPage();
+  await watchPolicy(page);
   const errors = [];
   page.on("pageerror", (error) => errors.push(String(error)));
   try {
@@ -554,6 +575,7 @@ test("journey: the same demo driven by a real AG-UI 1.0 agent (?agent=URL): revi
   assert.ok(agent, "AGENT_URL names the AG-UI peer's demo scenario");
   const context = await browser.newContext();
   const page = await context.newPage();
+  await watchPolicy(page);
   const errors = [];
   page.on("pageerror", (error) => errors.push(String(error)));
   try {
@@ -570,6 +592,7 @@ test("journey: the same demo driven by a real AG-UI 1.0 agent (?agent=URL): revi
     await until(page, async () => (await page.locator("#runs > li [data-outcome]").last().textContent()).includes("Returned: completed"), "the run returned");
     await page.click("#undo");
     await until(page, async () => (await card(page, "c2")) === "2. Fix the login bug", "the undo");
+    assert.deepEqual(await page.evaluate(() => window.policyViolations), [], "the agent reached under the page's policy");
     assert.deepEqual(errors, []);
   } finally {
     await context.close();

@@ -3,6 +3,9 @@
 //! the end-to-end tests. GET and HEAD only; nothing outside those two
 //! folders is ever served, and `..` never leaves them.
 
+use base64::engine::general_purpose::STANDARD;
+use base64::Engine as _;
+use sha2::{Digest, Sha256};
 use std::io::{BufRead, BufReader, Write};
 use std::net::{TcpListener, TcpStream};
 use std::path::{Component, Path, PathBuf};
@@ -114,6 +117,32 @@ fn mime(file: &Path) -> &'static str {
     }
 }
 
+/// The Content Security Policy of a page: scripts only from the server and
+/// the page's own inline import maps (by hash), WebAssembly compilation,
+/// connections to agents on 127.0.0.1, and Trusted Types required for every
+/// DOM script sink with no policy allowed — so the demo, and every journey
+/// through it, proves the package builds its DOM without `innerHTML` or
+/// `eval`.
+fn content_security_policy(html: &[u8]) -> String {
+    let text = String::from_utf8_lossy(html);
+    let mut hashes = String::new();
+    let open = "<script type=\"importmap\">";
+    for (start, _) in text.match_indices(open) {
+        let body = &text[start + open.len()..];
+        let Some(end) = body.find("</script>") else {
+            continue;
+        };
+        let digest = Sha256::digest(body[..end].as_bytes());
+        hashes.push_str(&format!(" 'sha256-{}'", STANDARD.encode(digest)));
+    }
+    format!(
+        "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'{hashes}; \
+         style-src 'self' 'unsafe-inline'; img-src 'self' data:; \
+         connect-src 'self' http://127.0.0.1:*; \
+         require-trusted-types-for 'script'; trusted-types 'none'"
+    )
+}
+
 fn respond(
     stream: &mut TcpStream,
     status: u16,
@@ -126,8 +155,16 @@ fn respond(
         404 => "Not Found",
         _ => "Method Not Allowed",
     };
+    let policy = if kind.starts_with("text/html") {
+        format!(
+            "Content-Security-Policy: {}\r\n",
+            content_security_policy(body)
+        )
+    } else {
+        String::new()
+    };
     let head = format!(
-        "HTTP/1.1 {status} {reason}\r\nContent-Type: {kind}\r\nContent-Length: {}\r\nCache-Control: no-store\r\nConnection: close\r\n\r\n",
+        "HTTP/1.1 {status} {reason}\r\nContent-Type: {kind}\r\n{policy}Content-Length: {}\r\nCache-Control: no-store\r\nConnection: close\r\n\r\n",
         body.len()
     );
     stream.write_all(head.as_bytes())?;
@@ -140,6 +177,16 @@ fn respond(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn pages_are_served_under_trusted_types_with_their_import_map_hashed() {
+        let page = br#"<script type="importmap">{"imports": {}}</script><p>hi</p>"#;
+        let policy = content_security_policy(page);
+        assert!(policy.contains("require-trusted-types-for 'script'; trusted-types 'none'"));
+        let digest = STANDARD.encode(Sha256::digest(br#"{"imports": {}}"#));
+        assert!(policy.contains(&format!("'sha256-{digest}'")), "{policy}");
+        assert!(!content_security_policy(b"<p>no map</p>").contains("sha256-"));
+    }
 
     #[test]
     fn only_the_served_folders_and_never_above_them() {
