@@ -626,6 +626,28 @@ export type ReviewAgain =
   | { kind: "drift"; reads: ReadRef[] }
   | { kind: "authorization-expired" };
 
+/** What a run has used of its budget. */
+export interface Usage {
+  turns: number;
+  calls: number;
+}
+
+/**
+ * An escalated run as the person decides it (AG-6, AG-7, AG-29): why it
+ * waits, and the resolutions that end the wait — the one that lets it go on
+ * first — each accepted by `resolveEscalation` at `revision`.
+ */
+export interface EscalationSheet {
+  run: RunId;
+  /** The revision to resolve at. */
+  revision: number;
+  intent: string;
+  reason: EscalationReason;
+  budget: Budget;
+  usage: Usage;
+  choices: Resolution[];
+}
+
 /** Content-free counts for a badge. */
 export interface Counters {
   actionRequired: number;
@@ -1057,6 +1079,8 @@ export class Engine {
   revision(run: RunId): number;
   /** The review sheet of a plan under review, or of the one call an escalation asks the person to allow (AG-31); otherwise `null`. */
   review(run: RunId): ReviewSheet | null;
+  /** The escalation sheet of an escalated run: its reason and the resolutions offered; otherwise `null`. */
+  escalation(run: RunId): EscalationSheet | null;
   /** A run's journal records, oldest first (this page load's runs). */
   journal(run: RunId): JournalRecord[];
   /** A run's whole journal from IndexedDB, runs of earlier page loads included. */

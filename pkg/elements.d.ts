@@ -24,9 +24,11 @@ export class BatonPresence extends HTMLElement {
  * the revision the person saw (Authorize waits for every preview); for an
  * escalated call, that call with Allow / Deny. A plan shown again after
  * drift says why (`again`); an act planned on a read that changed since is
- * marked stale (A.2). Shows the latest run waiting for review, or the one
- * named by `run`.
- * Parts: `sheet`, `title`, `again`, `items`, `item`, `label`, `irreversible`, `stale`, `change`, `controls`, `authorize`, `reject`.
+ * marked stale (A.2). Any other escalation (budget, drift, a lapsed
+ * authorization) is shown with its reason in words and the engine's own
+ * choices (`engine.escalation(run)`). Shows the latest run waiting for
+ * review, or the one named by `run`.
+ * Parts: `sheet`, `title`, `again`, `items`, `item`, `label`, `irreversible`, `stale`, `change`, `controls`, `authorize`, `reject`, `escalation`, `reason`, `choices`, `choice`.
  */
 export class BatonReview extends HTMLElement {
   /** The engine to show; setting it attaches the element as a presence surface. */

@@ -189,7 +189,8 @@ export class BatonPresence extends Surface {
 const REVIEW_STYLE = `
 :host { display: block; }
 :host([hidden]) { display: none; }
-[part=sheet][data-empty] { display: none; }
+[part=sheet][data-empty], [part=escalation][data-empty] { display: none; }
+[part=choices] { display: flex; gap: var(--baton-gap, 0.5em); flex-wrap: wrap; }
 [part=again], [part=stale] { font-weight: bold; }
 [part=again]:empty { display: none; }
 [part=items] { margin: 0; padding-left: 1.5em; }
@@ -263,9 +264,17 @@ export class BatonReview extends Surface {
     this.#reject.addEventListener("click", () => this.#decide(false));
     controls.append(this.#authorize, this.#reject);
     this.#sheet.append(this.#title, this.#again, this.#items, controls);
-    shadow(this, REVIEW_STYLE).append(this.#sheet);
+    this.#escalation = make("section", "escalation");
+    this.#reason = make("p", "reason");
+    this.#choices = make("div", "choices");
+    this.#escalation.append(this.#reason, this.#choices);
+    shadow(this, REVIEW_STYLE).append(this.#sheet, this.#escalation);
     this.render();
   }
+
+  #escalation;
+  #reason;
+  #choices;
 
   /** The run shown; by default the latest one waiting for review. */
   get run() {
@@ -309,9 +318,40 @@ export class BatonReview extends Surface {
     else this.engine.reject(run, sheet.revision);
   }
 
+  /**
+   * An escalation no review sheet shows (budget, drift, a lapsed
+   * authorization): its reason in words and the engine's own choices, each
+   * resolving at the revision shown. Questions have their own surface.
+   */
+  #renderEscalation(run) {
+    let escalation = null;
+    try {
+      escalation = run ? this.engine?.escalation(run) ?? null : null;
+    } catch {
+      escalation = null;
+    }
+    if (!escalation || escalation.reason.kind === "awaiting-answer") {
+      this.#escalation.setAttribute("data-empty", "");
+      this.#choices.replaceChildren();
+      return;
+    }
+    this.#escalation.removeAttribute("data-empty");
+    this.#reason.textContent = `“${escalation.intent}” is waiting for you. ${reasonText(escalation)}`;
+    this.#choices.replaceChildren(
+      ...escalation.choices.map((choice) => {
+        const button = make("button", "choice", choiceText(choice, escalation));
+        button.type = "button";
+        button.dataset.choice = choice.kind;
+        button.addEventListener("click", () => this.engine.resolveEscalation(escalation.run, escalation.revision, choice));
+        return button;
+      }),
+    );
+  }
+
   render() {
     const run = this.#shown();
     const sheet = this.#sheetOf(run);
+    this.#renderEscalation(sheet ? null : run);
     if (!sheet) {
       this.#sheet.setAttribute("data-empty", "");
       this.#items.replaceChildren();
@@ -339,6 +379,35 @@ export class BatonReview extends Surface {
     this.#authorize.textContent = escalated ? "Allow" : "Authorize";
     this.#reject.textContent = escalated ? "Deny" : "Reject";
     this.#authorize.disabled = !sheet.ready;
+  }
+}
+
+/** Why an escalated run waits, in words. */
+function reasonText(escalation) {
+  const { reason, budget, usage } = escalation;
+  switch (reason.kind) {
+    case "budget-exhausted":
+      return reason.limit === "calls"
+        ? `It has made all ${budget.maxCalls} of the calls it was allowed (${usage.calls} used).`
+        : `It has used all ${budget.maxTurns} of the exchanges it was allowed (${usage.turns} used).`;
+    case "drift":
+      return "What it was allowed to do was decided on content that has changed since; look at it again or end it.";
+    case "authorization-expired":
+      return "Your authorization ran out before it finished.";
+    default:
+      return "It needs your decision to go on.";
+  }
+}
+
+/** A resolution offered by the engine, as a button label. */
+function choiceText(choice, escalation) {
+  switch (choice.kind) {
+    case "allow":
+      if (!choice.budget) return "Allow";
+      return escalation.reason.limit === "calls" ? `Allow up to ${choice.budget.maxCalls} calls` : `Allow up to ${choice.budget.maxTurns} exchanges`;
+    case "review": return "Review again";
+    case "deny": return "Deny";
+    default: return "End it";
   }
 }
 

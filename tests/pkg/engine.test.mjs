@@ -942,3 +942,61 @@ test("AG-41: <baton-question> renders nested objects and arrays of primitives, l
   assert.equal(result.state, "answered");
   assert.deepEqual(result.answer, { card: { title: "Ship" }, labels: ["bug", "docs"], estimates: [3, 5] });
 });
+
+test("AG-7: <baton-review> shows an exhausted budget in words with the engine's own choices, and Allow lets the run finish", { timeout: TIMEOUT }, async () => {
+  const result = await withPage((page) =>
+    page.evaluate(async (manifest) => {
+      const baton = await import("baton-engine");
+      await import("baton-engine/elements");
+      await baton.default();
+      const engine = await baton.Engine.open({ appName: "Board", ceiling: "auto", storage: "memory" });
+      const titles = {};
+      engine.register(manifest, {
+        invoke: (capability, args) => { titles[args.id] = args.title; return { ok: true }; },
+        history: { mark: () => "m", revertTo() {} },
+      });
+      const review = document.createElement("baton-review");
+      document.body.append(review);
+      review.engine = engine;
+      const run = engine.delegate({
+        intent: "Rename two", initiative: "user", autonomy: "auto",
+        budget: { maxTurns: 8, maxCalls: 1, runDeadlineMs: 300000, turnDeadlineMs: 60000 },
+        plan: [
+          { capability: "tasks.rename", arguments: { id: "a", title: "One" } },
+          { capability: "tasks.rename", arguments: { id: "b", title: "Two" } },
+        ],
+      });
+      const root = review.shadowRoot;
+      const wait = async (done) => {
+        const deadline = Date.now() + 3000;
+        while (!done() && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+      };
+      await wait(() => !root.querySelector("[part=escalation]").hasAttribute("data-empty"));
+      const shown = {
+        state: engine.state(run).state,
+        reason: root.querySelector("[part=reason]").textContent,
+        choices: [...root.querySelectorAll("[part=choice]")].map((button) => button.textContent),
+        sheetHidden: root.querySelector("[part=sheet]").hasAttribute("data-empty"),
+        titles: { ...titles },
+      };
+      root.querySelector("[part=choice][data-choice=allow]").click();
+      await wait(() => engine.state(run).state === "returned");
+      const after = {
+        outcome: engine.state(run).outcome,
+        titles: { ...titles },
+        hidden: root.querySelector("[part=escalation]").hasAttribute("data-empty"),
+        sheet: engine.escalation(run),
+      };
+      engine.close();
+      return { shown, after };
+    }, TASKS),
+  );
+  assert.deepEqual(result.shown, {
+    state: "escalated",
+    reason: "“Rename two” is waiting for you. It has made all 1 of the calls it was allowed (1 used).",
+    choices: ["Allow up to 2 calls", "End it"],
+    sheetHidden: true,
+    titles: { a: "One" },
+  });
+  assert.deepEqual(result.after, { outcome: "completed", titles: { a: "One", b: "Two" }, hidden: true, sheet: null });
+});

@@ -181,6 +181,7 @@ mod drift;
 mod elicit;
 mod engine;
 mod error;
+mod escalation;
 mod event;
 mod grants;
 mod ids;
@@ -213,6 +214,7 @@ pub use error::{
     AgentStateError, CommandError, DelegateError, MutationRefused, PublishError,
     RegistrationRefused, ReportError,
 };
+pub use escalation::EscalationSheet;
 pub use event::{CallReport, Effect, Event, Finding, FindingReason};
 pub use grants::{Decision, Grant, GrantError, GrantScope, Grants};
 pub use ids::{

@@ -132,7 +132,7 @@ fn content_security_policy(html: &[u8]) -> String {
         let Some(end) = body.find("</script>") else {
             continue;
         };
-        let digest = Sha256::digest(body[..end].as_bytes());
+        let digest = Sha256::digest(&body.as_bytes()[..end]);
         hashes.push_str(&format!(" 'sha256-{}'", STANDARD.encode(digest)));
     }
     format!(

@@ -166,6 +166,14 @@ impl Engine {
         .flatten()
     }
 
+    /// The escalation sheet of an escalated run: why it waits, and the
+    /// resolutions that would let it go on or end it.
+    pub fn escalation(&self, id: &RunId) -> Option<EscalationSheet> {
+        self.runs
+            .get(id)?
+            .escalation_sheet(&self.shared.config.max_budget)
+    }
+
     /// A participant's answer to [`crate::Effect::Invoke`].
     pub fn handle_call_result(
         &mut self,

@@ -21,6 +21,7 @@ use crate::error::{
     AgentStateError, CommandError, DelegateError, MutationRefused, PublishError,
     RegistrationRefused, ReportError,
 };
+use crate::escalation::EscalationSheet;
 use crate::event::{Event, Finding, FindingReason};
 use crate::grants::{Decision, Grant, GrantError, GrantScope, Grants};
 use crate::ids::{

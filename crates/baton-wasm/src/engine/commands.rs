@@ -382,6 +382,16 @@ impl Engine {
         }
     }
 
+    /// The escalation sheet of an escalated run — why it waits, and the
+    /// resolutions that end the wait, the one that lets it go on first —
+    /// otherwise `null`.
+    pub fn escalation(&self, run: &str) -> Result<JsValue, JsValue> {
+        match self.inner.borrow().core.escalation(&RunId::new(run)) {
+            Some(sheet) => to_js(&sheet),
+            None => Ok(JsValue::NULL),
+        }
+    }
+
     /// Every question the engine holds, open or settled.
     pub fn questions(&self) -> Result<JsValue, JsValue> {
         let inner = self.inner.borrow();
