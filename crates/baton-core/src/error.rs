@@ -188,6 +188,21 @@ pub enum MutationRefused {
 // of a message.
 
 impl DelegateError {
+    /// The stable code a host gives this refusal (a JS `BatonError.code`).
+    pub fn code(&self) -> &'static str {
+        match self {
+            DelegateError::Disabled => "delegation-disabled",
+            DelegateError::QuotaExceeded { .. } => "quota-exceeded",
+            DelegateError::InvalidBudget(_) => "invalid-budget",
+            DelegateError::EmptyPlan => "empty-plan",
+            DelegateError::NotResumable { .. } => "not-resumable",
+            DelegateError::UnknownRun(_) => "unknown-run",
+            DelegateError::MissingInitiative | DelegateError::InvalidRequest(_) => {
+                "invalid-delegation"
+            }
+        }
+    }
+
     /// The requirement this refusal enforces, if any (`"AG-2"`).
     pub fn requirement(&self) -> Option<&'static str> {
         match self {
@@ -204,6 +219,21 @@ impl DelegateError {
 }
 
 impl CommandError {
+    /// The stable code a host gives this refusal (a JS `BatonError.code`).
+    pub fn code(&self) -> &'static str {
+        match self {
+            CommandError::UnknownRun(_) => "unknown-run",
+            CommandError::IllegalTransition { .. } => "illegal-transition",
+            CommandError::StaleRevision { .. } => "stale-revision",
+            CommandError::InvalidBudget(_) => "invalid-budget",
+            CommandError::PreviewPending { .. } => "preview-pending",
+            CommandError::NotUndoable { .. } => "not-undoable",
+            CommandError::InvalidAuthorization(_) => "invalid-authorization",
+            CommandError::Grant(_) => "invalid-grant",
+            CommandError::AnswerRequired { .. } => "answer-required",
+        }
+    }
+
     /// The requirement this refusal enforces, if any (`"AG-31"`).
     pub fn requirement(&self) -> Option<&'static str> {
         match self {
@@ -221,6 +251,18 @@ impl CommandError {
 }
 
 impl crate::questions::AnswerError {
+    /// The stable code a host gives this refusal (a JS `BatonError.code`).
+    pub fn code(&self) -> &'static str {
+        use crate::questions::AnswerError;
+        match self {
+            AnswerError::UnknownQuestion(_) => "unknown-question",
+            AnswerError::DigestMismatch { .. } => "digest-mismatch",
+            AnswerError::Schema { .. } | AnswerError::NotText => "invalid-answer",
+            AnswerError::Expired(_) => "question-expired",
+            AnswerError::Closed { .. } | AnswerError::Conflict(_) => "question-closed",
+        }
+    }
+
     /// The requirement this refusal enforces: every answer rule is AG-41's.
     pub fn requirement(&self) -> Option<&'static str> {
         Some("AG-41")

@@ -69,6 +69,15 @@ macro_rules! codes {
                     $(Code::$variant => $text,)*
                 }
             }
+
+            /// The code the core names; one it does not know is internal
+            /// (the package tests check the core's codes are all known).
+            pub fn named(text: &str) -> Code {
+                match text {
+                    $($text => Code::$variant,)*
+                    _ => Code::Internal,
+                }
+            }
         }
     };
 }
@@ -178,57 +187,24 @@ pub(crate) fn error_for(code: Code, requirement: &'static str, message: &str) ->
     make_error(code.as_str(), message, Some(requirement.to_owned()))
 }
 
-impl Coded for DelegateError {
-    fn code(&self) -> Code {
-        match self {
-            DelegateError::Disabled => Code::DelegationDisabled,
-            DelegateError::QuotaExceeded { .. } => Code::QuotaExceeded,
-            DelegateError::InvalidBudget(_) => Code::InvalidBudget,
-            DelegateError::EmptyPlan => Code::EmptyPlan,
-            DelegateError::NotResumable { .. } => Code::NotResumable,
-            DelegateError::UnknownRun(_) => Code::UnknownRun,
-            _ => Code::InvalidDelegation,
+/// Refusals whose code the core names: the adapter only carries it.
+macro_rules! core_code {
+    ($($error:ty,)*) => {$(
+        impl Coded for $error {
+            fn code(&self) -> Code {
+                Code::named(<$error>::code(self))
+            }
+            fn requirement(&self) -> Option<&'static str> {
+                <$error>::requirement(self)
+            }
         }
-    }
-    fn requirement(&self) -> Option<&'static str> {
-        DelegateError::requirement(self)
-    }
+    )*};
 }
 
-impl Coded for CommandError {
-    fn code(&self) -> Code {
-        match self {
-            CommandError::UnknownRun(_) => Code::UnknownRun,
-            CommandError::IllegalTransition { .. } => Code::IllegalTransition,
-            CommandError::StaleRevision { .. } => Code::StaleRevision,
-            CommandError::InvalidBudget(_) => Code::InvalidBudget,
-            CommandError::PreviewPending { .. } => Code::PreviewPending,
-            CommandError::NotUndoable { .. } => Code::NotUndoable,
-            CommandError::InvalidAuthorization(_) => Code::InvalidAuthorization,
-            CommandError::Grant(_) => Code::InvalidGrant,
-            CommandError::AnswerRequired { .. } => Code::AnswerRequired,
-            _ => Code::IllegalTransition,
-        }
-    }
-    fn requirement(&self) -> Option<&'static str> {
-        CommandError::requirement(self)
-    }
-}
-
-impl Coded for baton_core::AnswerError {
-    fn code(&self) -> Code {
-        use baton_core::AnswerError;
-        match self {
-            AnswerError::UnknownQuestion(_) => Code::UnknownQuestion,
-            AnswerError::DigestMismatch { .. } => Code::DigestMismatch,
-            AnswerError::Schema { .. } | AnswerError::NotText => Code::InvalidAnswer,
-            AnswerError::Expired(_) => Code::QuestionExpired,
-            _ => Code::QuestionClosed,
-        }
-    }
-    fn requirement(&self) -> Option<&'static str> {
-        baton_core::AnswerError::requirement(self)
-    }
+core_code! {
+    DelegateError,
+    CommandError,
+    baton_core::AnswerError,
 }
 
 /// Each error type that always maps to one code.
@@ -299,10 +275,33 @@ mod tests {
             state: baton_core::StateName::Acting,
             command: "authorize",
         };
-        assert_eq!(stale.code(), Code::StaleRevision);
-        assert_eq!(illegal.code(), Code::IllegalTransition);
+        assert_eq!(Coded::code(&stale), Code::StaleRevision);
+        assert_eq!(Coded::code(&illegal), Code::IllegalTransition);
         let codes = error_codes();
         let unique: std::collections::BTreeSet<&String> = codes.iter().collect();
         assert_eq!(unique.len(), codes.len(), "no code twice");
+    }
+
+    #[wasm_bindgen_test]
+    fn every_code_the_core_names_is_a_code_of_the_package() {
+        let run = baton_core::RunId::new("s/r1");
+        let question = baton_core::QuestionId::new("s/q1");
+        let named = [
+            DelegateError::Disabled.code(),
+            DelegateError::EmptyPlan.code(),
+            DelegateError::MissingInitiative.code(),
+            DelegateError::UnknownRun(run.clone()).code(),
+            CommandError::UnknownRun(run.clone()).code(),
+            CommandError::InvalidBudget(String::new()).code(),
+            CommandError::InvalidAuthorization(String::new()).code(),
+            baton_core::AnswerError::UnknownQuestion(question.clone()).code(),
+            baton_core::AnswerError::NotText.code(),
+            baton_core::AnswerError::Expired(question.clone()).code(),
+            baton_core::AnswerError::Conflict(question).code(),
+        ];
+        for text in named {
+            assert_eq!(Code::named(text).as_str(), text, "{text} is a package code");
+        }
+        assert_eq!(Code::named("no-such-code"), Code::Internal);
     }
 }

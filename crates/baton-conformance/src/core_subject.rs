@@ -1,0 +1,520 @@
+//! The subject for `baton-core`: the engine in memory, with participants
+//! that answer at once as each fixture's behaviour says, and the acting
+//! party's traffic verified as `baton/1` before it reaches the engine.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use baton_core::{
+    ActorSecret, Authorization, CallResult, Delegation, Digest, Effect, Engine, EngineConfig,
+    Event, MarkToken, ParticipantId, ReadRef, ReadStamp, Refusal, Resolution, RunId,
+    StreamLimits, TurnId, TurnVerifier, Verified, WireEvent,
+};
+use serde_json::{json, Map, Value};
+
+use crate::subject::{
+    Behaviour, Command, ConformanceSubject, DigestChoice, Reply, Revision, Setup, SubjectError,
+};
+
+/// `baton-core` as a conformance subject.
+#[derive(Default)]
+pub struct CoreSubject {
+    engine: Option<Engine>,
+    now: u64,
+    behaviours: BTreeMap<ParticipantId, Behaviour>,
+    aliases: BTreeMap<String, RunId>,
+    verifiers: BTreeMap<(RunId, TurnId), TurnVerifier>,
+    started: BTreeSet<(RunId, TurnId)>,
+    turns: BTreeMap<RunId, usize>,
+    marks: usize,
+    invocations: Vec<Value>,
+    reverts: Vec<Value>,
+    announcements: Vec<Value>,
+    findings: Vec<Value>,
+    texts: usize,
+}
+
+fn error(code: &str, message: impl ToString) -> SubjectError {
+    SubjectError::new(code, message.to_string())
+}
+
+impl CoreSubject {
+    /// A subject; `start` gives it an engine.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    fn engine(&mut self) -> Result<&mut Engine, SubjectError> {
+        self.engine
+            .as_mut()
+            .ok_or_else(|| error("not-started", "the subject was not started"))
+    }
+
+    fn run_id(&self, alias: &str) -> Result<RunId, SubjectError> {
+        self.aliases
+            .get(alias)
+            .cloned()
+            .ok_or_else(|| error("unknown-run", format!("no run called `{alias}`")))
+    }
+
+    fn alias_of(&self, run: &RunId) -> Value {
+        self.aliases
+            .iter()
+            .find(|(_, id)| *id == run)
+            .map_or(Value::Null, |(alias, _)| Value::from(alias.as_str()))
+    }
+
+    fn behaviour(&self, participant: &ParticipantId) -> Behaviour {
+        self.behaviours.get(participant).cloned().unwrap_or_default()
+    }
+
+    /// Everything the last input set off: effects are carried out at once,
+    /// until the engine has nothing more to say.
+    fn settle(&mut self) {
+        while let Some(event) = self.engine.as_mut().and_then(Engine::poll_event) {
+            match event {
+                Event::Effect(effect) => self.carry_out(effect),
+                Event::Announcement(announcement) => {
+                    let mut said = serde_json::to_value(&announcement).unwrap_or_default();
+                    let runs: Vec<Value> =
+                        announcement.runs.iter().map(|run| self.alias_of(run)).collect();
+                    said["runs"] = Value::from(runs);
+                    self.announcements.push(said);
+                }
+                Event::Finding(finding) => {
+                    let reason = serde_json::to_value(&finding.reason).unwrap_or_default();
+                    self.findings.push(reason);
+                }
+                _ => {}
+            }
+        }
+    }
+
+    fn carry_out(&mut self, effect: Effect) {
+        let now = self.now;
+        match effect {
+            Effect::OpenTurn { run, turn, .. } => {
+                *self.turns.entry(run.clone()).or_default() += 1;
+                self.verifiers
+                    .insert((run, turn), TurnVerifier::new(StreamLimits::default()));
+            }
+            Effect::CancelTurn { run, turn } => {
+                self.verifiers.remove(&(run, turn));
+            }
+            Effect::Mark { run, participant } => {
+                self.marks += 1;
+                let result = match self.behaviour(&participant).mark {
+                    Reply::Ok => Ok(MarkToken::new(format!("mark-{}", self.marks))),
+                    Reply::Fail(message) | Reply::Decline(message) => Err(message),
+                };
+                if let Some(engine) = self.engine.as_mut() {
+                    let _ = engine.handle_mark(now, &run, &participant, result);
+                }
+            }
+            Effect::Invoke {
+                run,
+                call,
+                capability,
+                arguments,
+                actor,
+                ..
+            } => {
+                // A genuine reference names this very call (AG-32, AG-33).
+                let genuine = self
+                    .engine
+                    .as_ref()
+                    .and_then(|engine| engine.resolve_actor(&actor))
+                    .is_some_and(|identity| identity.run == run && identity.call == call);
+                self.invocations.push(json!({
+                    "run": self.alias_of(&run),
+                    "capability": capability.to_string(),
+                    "arguments": arguments,
+                    "actor": if genuine { "genuine" } else { "unresolved" },
+                }));
+                let result = match self.behaviour(&capability.participant).invoke {
+                    Reply::Ok => CallResult::Applied {
+                        value: json!({ "ok": true }),
+                    },
+                    Reply::Fail(message) => CallResult::Failed { message },
+                    Reply::Decline(message) => CallResult::Refused {
+                        refusal: Refusal::Declined { message },
+                    },
+                };
+                if let Some(engine) = self.engine.as_mut() {
+                    let _ = engine.handle_call_result(now, &run, &call, result);
+                }
+            }
+            Effect::Preview {
+                run,
+                call,
+                capability,
+                arguments,
+            } => {
+                let result = match self.behaviour(&capability.participant).preview {
+                    Reply::Ok => Ok(json!({ "preview": arguments })),
+                    Reply::Fail(message) | Reply::Decline(message) => Err(message),
+                };
+                if let Some(engine) = self.engine.as_mut() {
+                    let _ = engine.handle_preview(now, &run, &call, result);
+                }
+            }
+            Effect::Revert {
+                run, participant, ..
+            } => {
+                self.reverts.push(json!({
+                    "run": self.alias_of(&run),
+                    "participant": participant.to_string(),
+                }));
+                let result = match self.behaviour(&participant).revert {
+                    Reply::Ok => Ok(()),
+                    Reply::Fail(message) | Reply::Decline(message) => Err(message),
+                };
+                if let Some(engine) = self.engine.as_mut() {
+                    let _ = engine.handle_revert_result(now, &run, &participant, result);
+                }
+            }
+        }
+    }
+
+    /// The acting party's events on the run's open turn, verified first.
+    fn turn(&mut self, alias: &str, events: &[Value]) -> Result<(), SubjectError> {
+        let run = self.run_id(alias)?;
+        let turn = self
+            .engine()?
+            .run(&run)
+            .and_then(|run| run.open_turn())
+            .ok_or_else(|| error("no-open-turn", format!("`{alias}` has no open turn")))?;
+        let key = (run.clone(), turn);
+        let mut wire = Vec::new();
+        if self.started.insert(key.clone())
+            && events.first().and_then(|e| e["type"].as_str()) != Some("turn-started")
+        {
+            wire.push(WireEvent::TurnStarted);
+        }
+        for event in events {
+            wire.extend(expand(event)?);
+        }
+        for event in wire {
+            let verified = self
+                .verifiers
+                .entry(key.clone())
+                .or_insert_with(|| TurnVerifier::new(StreamLimits::default()))
+                .push(event);
+            self.deliver(&run, turn, verified);
+        }
+        Ok(())
+    }
+
+    fn deliver(&mut self, run: &RunId, turn: TurnId, verified: Vec<Verified>) {
+        for item in verified {
+            match item {
+                Verified::Inbound(inbound) => {
+                    let now = self.now;
+                    if let Some(engine) = self.engine.as_mut() {
+                        engine.handle_inbound(now, run, turn, inbound);
+                    }
+                    self.settle();
+                }
+                Verified::Text { .. } => self.texts += 1,
+                _ => {}
+            }
+        }
+    }
+
+    fn question(&self, index: usize) -> Result<baton_core::Question, SubjectError> {
+        let mut questions: Vec<baton_core::Question> = self
+            .engine
+            .as_ref()
+            .map(|engine| engine.questions().cloned().collect())
+            .unwrap_or_default();
+        questions.sort_by(|a, b| (a.asked_at, &a.id).cmp(&(b.asked_at, &b.id)));
+        questions
+            .get(index)
+            .cloned()
+            .ok_or_else(|| error("unknown-question", format!("no question {index}")))
+    }
+
+    fn revision(&mut self, run: &RunId) -> Result<u64, SubjectError> {
+        self.engine()?
+            .run(run)
+            .map(|run| run.revision())
+            .ok_or_else(|| error("unknown-run", run))
+    }
+
+    fn dispatch(&mut self, command: &Command) -> Result<(), SubjectError> {
+        let now = self.now;
+        match command {
+            Command::Delegate { alias, request } => {
+                let delegation = Delegation::from_json(Value::Object(request.clone()))
+                    .map_err(|e| error(e.code(), &e))?;
+                let run = self
+                    .engine()?
+                    .delegate(now, delegation)
+                    .map_err(|e| error(e.code(), &e))?;
+                self.aliases.insert(alias.clone(), run);
+            }
+            Command::Turn { run, events } => self.turn(run, events)?,
+            Command::CloseTurn { run } => {
+                let id = self.run_id(run)?;
+                let turn = self.engine()?.run(&id).and_then(|run| run.open_turn());
+                let Some(turn) = turn else {
+                    return Err(error("no-open-turn", format!("`{run}` has no open turn")));
+                };
+                let closed = self
+                    .verifiers
+                    .get_mut(&(id.clone(), turn))
+                    .map(TurnVerifier::close)
+                    .unwrap_or_default();
+                self.deliver(&id, turn, closed);
+            }
+            Command::Authorize {
+                run,
+                revision,
+                authorization,
+            } => {
+                let id = self.run_id(run)?;
+                let current = self.revision(&id)?;
+                let at = match revision {
+                    Revision::Current => current,
+                    Revision::Previous => current.saturating_sub(1),
+                };
+                let authorization = Authorization::from_json(Value::Object(authorization.clone()))
+                    .map_err(|e| error(e.code(), &e))?;
+                self.engine()?
+                    .authorize(now, &id, at, authorization)
+                    .map_err(|e| error(e.code(), &e))?;
+            }
+            Command::Reject { run, note } => {
+                let id = self.run_id(run)?;
+                let at = self.revision(&id)?;
+                self.engine()?
+                    .reject(now, &id, at, note)
+                    .map_err(|e| error(e.code(), &e))?;
+            }
+            Command::Resolve { run, resolution } => {
+                let id = self.run_id(run)?;
+                let at = self.revision(&id)?;
+                let resolution = match resolution {
+                    Value::String(kind) => json!({ "kind": kind }),
+                    other => other.clone(),
+                };
+                let resolution: Resolution = serde_json::from_value(resolution)
+                    .map_err(|e| error("invalid-resolution", e))?;
+                self.engine()?
+                    .resolve_escalation(now, &id, at, resolution)
+                    .map_err(|e| error(e.code(), &e))?;
+            }
+            Command::Stop { run } => {
+                let id = self.run_id(run)?;
+                self.engine()?.stop(now, &id).map_err(|e| error(e.code(), &e))?;
+            }
+            Command::Pause { run } => {
+                let id = self.run_id(run)?;
+                self.engine()?.pause(now, &id).map_err(|e| error(e.code(), &e))?;
+            }
+            Command::Resume { run, alias } => {
+                let id = self.run_id(run)?;
+                let next = self
+                    .engine()?
+                    .resume(now, &id, None)
+                    .map_err(|e| error(e.code(), &e))?;
+                self.aliases.insert(alias.clone(), next);
+            }
+            Command::KillAll => {
+                self.engine()?.kill_all(now);
+            }
+            Command::Disable => self.engine()?.disable(),
+            Command::Enable => self.engine()?.enable(),
+            Command::Answer {
+                question,
+                value,
+                digest,
+            } => {
+                let asked = self.question(*question)?;
+                let digest = match digest {
+                    DigestChoice::Given => asked.digest,
+                    DigestChoice::Forged => Digest::of_bytes(b"not the question asked"),
+                };
+                self.engine()?
+                    .answer(now, &asked.id, &digest, value.clone())
+                    .map_err(|e| error(e.code(), &e))?;
+            }
+            Command::Decline { question } => {
+                let asked = self.question(*question)?;
+                self.engine()?
+                    .decline(now, &asked.id)
+                    .map_err(|e| error(e.code(), &e))?;
+            }
+            Command::Dismiss { question } => {
+                let asked = self.question(*question)?;
+                self.engine()?
+                    .dismiss(now, &asked.id)
+                    .map_err(|e| error(e.code(), &e))?;
+            }
+            Command::Postpone { question, ms } => {
+                let asked = self.question(*question)?;
+                self.engine()?
+                    .postpone(now, &asked.id, now + ms)
+                    .map_err(|e| error(e.code(), &e))?;
+            }
+            Command::Undo { run } => {
+                let id = self.run_id(run)?;
+                self.engine()?.undo(now, &id).map_err(|e| error(e.code(), &e))?;
+            }
+            Command::Advance { ms } => {
+                self.now += ms;
+                let now = self.now;
+                self.engine()?.handle_timeout(now);
+            }
+            Command::Publish {
+                participant,
+                read,
+                version,
+                origin,
+            } => {
+                let origin = serde_json::from_value(Value::from(origin.as_str()))
+                    .map_err(|e| error("invalid-read", e))?;
+                let stamp = ReadStamp {
+                    read: ReadRef::new(participant.as_str(), read.as_str()),
+                    version: *version,
+                    origin,
+                };
+                self.engine()?
+                    .publish_read(now, stamp)
+                    .map_err(|e| error("invalid-read", e))?;
+            }
+        }
+        Ok(())
+    }
+
+    fn observe_run(&self, engine: &Engine, alias: &str, id: &RunId) -> Value {
+        let Some(run) = engine.run(id) else {
+            return Value::Null;
+        };
+        let state = serde_json::to_value(run.state()).unwrap_or_default();
+        let mut states = vec![Value::from("offered")];
+        let mut kinds = Vec::new();
+        let mut refusals = Vec::new();
+        for record in run.journal() {
+            let entry = serde_json::to_value(&record.entry).unwrap_or_default();
+            kinds.push(entry["kind"].clone());
+            match entry["kind"].as_str() {
+                Some("transition") => states.push(entry["to"]["state"].clone()),
+                Some("call-refused") => refusals.push(entry["refusal"]["code"].clone()),
+                Some("call-finished") if entry["result"]["kind"] == "refused" => {
+                    refusals.push(entry["result"]["refusal"]["code"].clone());
+                }
+                _ => {}
+            }
+        }
+        json!({
+            "alias": alias,
+            "state": state["state"],
+            "outcome": state.get("outcome").cloned().unwrap_or(Value::Null),
+            "reason": state.pointer("/reason/kind").cloned().unwrap_or(Value::Null),
+            "states": states,
+            "journal": kinds,
+            "refusals": refusals,
+            "turns": self.turns.get(id).copied().unwrap_or_default(),
+            "usage": run.usage(),
+            "revision": run.revision(),
+        })
+    }
+}
+
+/// One fixture event as `baton/1` wire events: `call` is shorthand for a
+/// whole tool call.
+fn expand(event: &Value) -> Result<Vec<WireEvent>, SubjectError> {
+    let parse = |value: Value| {
+        serde_json::from_value::<WireEvent>(value.clone())
+            .map_err(|e| error("invalid-event", format!("{value}: {e}")))
+    };
+    if event["type"] == "call" {
+        let call = event["call"].clone();
+        return Ok(vec![
+            parse(json!({"type": "tool-call-start", "call": call, "tool": event["tool"]}))?,
+            parse(json!({"type": "tool-call-args", "call": call, "delta": event["arguments"].to_string()}))?,
+            parse(json!({"type": "tool-call-end", "call": call}))?,
+        ]);
+    }
+    Ok(vec![parse(event.clone())?])
+}
+
+impl ConformanceSubject for CoreSubject {
+    fn start(&mut self, setup: &Setup) -> Result<(), SubjectError> {
+        *self = CoreSubject::new();
+        self.now = 1_000;
+        let mut config = EngineConfig::new("conformance");
+        let setting = |key: &str| setup.engine.get(key).cloned();
+        let invalid = |e: serde_json::Error| error("invalid-options", e);
+        if let Some(ceiling) = setting("ceiling") {
+            config.ceiling = serde_json::from_value(ceiling).map_err(invalid)?;
+        }
+        if let Some(presence) = setting("presence") {
+            config.presence = serde_json::from_value(presence).map_err(invalid)?;
+        }
+        if let Some(ms) = setting("escalationTimeoutMs").and_then(|v| v.as_u64()) {
+            config.escalation_timeout_ms = ms;
+        }
+        if let Some(ms) = setting("authorizationTtlMs").and_then(|v| v.as_u64()) {
+            config.authorization_ttl_ms = ms;
+        }
+        if let Some(quota) = setting("hourlyQuota").and_then(|v| v.as_u64()) {
+            config.hourly_quota = quota as u32;
+        }
+        let mut engine = Engine::new(config, ActorSecret::new([7; 32]));
+        for participant in &setup.participants {
+            let text = participant.manifest.to_string();
+            let id = match engine.register_text(&text, participant.instance.as_deref()) {
+                Ok(id) => Some(id),
+                // Refused registrations are the engine's to record (AG-13).
+                Err(refused) => refused.participant,
+            };
+            if let Some(id) = id {
+                self.behaviours.insert(id, participant.behaviour.clone());
+            }
+        }
+        self.engine = Some(engine);
+        self.settle();
+        Ok(())
+    }
+
+    fn command(&mut self, command: &Command) -> Result<(), SubjectError> {
+        let result = self.dispatch(command);
+        self.settle();
+        result
+    }
+
+    fn observe(&mut self) -> Value {
+        let Some(engine) = self.engine.as_ref() else {
+            return Value::Null;
+        };
+        let runs: Map<String, Value> = self
+            .aliases
+            .iter()
+            .map(|(alias, id)| (alias.clone(), self.observe_run(engine, alias, id)))
+            .collect();
+        let mut questions: Vec<&baton_core::Question> = engine.questions().collect();
+        questions.sort_by(|a, b| (a.asked_at, &a.id).cmp(&(b.asked_at, &b.id)));
+        let questions: Vec<Value> = questions
+            .into_iter()
+            .map(|question| {
+                let state = serde_json::to_value(&question.state).unwrap_or_default();
+                let asker = serde_json::to_value(&question.asker).unwrap_or_default();
+                json!({
+                    "run": self.alias_of(&question.run),
+                    "state": state["state"],
+                    "asker": asker["kind"],
+                })
+            })
+            .collect();
+        json!({
+            "runs": runs,
+            "invocations": self.invocations,
+            "reverts": self.reverts,
+            "questions": questions,
+            "announcements": self.announcements,
+            "findings": self.findings,
+            "texts": self.texts,
+        })
+    }
+}

@@ -1,0 +1,218 @@
+//! Playing fixtures against a subject, and the report: every failure leads
+//! with its requirement, then the fixture, the step, what was expected and
+//! what was observed.
+
+use std::collections::BTreeSet;
+use std::fmt;
+
+use serde_json::Value;
+
+use crate::fixture::{Expectation, Fixture, Matcher, Step};
+use crate::subject::ConformanceSubject;
+
+/// How one fixture went.
+#[derive(Debug, Clone, PartialEq)]
+pub struct FixtureReport {
+    /// The fixture.
+    pub fixture: String,
+    /// The requirements it proves.
+    pub proves: Vec<String>,
+    /// Its first failure, if any: a fixture stops at its first failure,
+    /// since later steps build on earlier ones.
+    pub failure: Option<Failure>,
+}
+
+/// A fixture that did not hold.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Failure {
+    /// The requirement broken.
+    pub ag: String,
+    /// The fixture.
+    pub fixture: String,
+    /// The step, counting from 1 (0: the subject did not start).
+    pub step: usize,
+    /// What was checked: a pointer, or a command's verb.
+    pub what: String,
+    /// What was expected.
+    pub expected: String,
+    /// What was observed.
+    pub observed: String,
+}
+
+impl fmt::Display for Failure {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "{} {} step {}: {} — expected {}, observed {}",
+            self.ag, self.fixture, self.step, self.what, self.expected, self.observed
+        )
+    }
+}
+
+/// How the whole kit went.
+#[derive(Debug, Clone, PartialEq)]
+pub struct KitReport {
+    /// Every fixture, in order.
+    pub fixtures: Vec<FixtureReport>,
+}
+
+impl KitReport {
+    /// The failures, in fixture order.
+    pub fn failures(&self) -> Vec<&Failure> {
+        self.fixtures
+            .iter()
+            .filter_map(|report| report.failure.as_ref())
+            .collect()
+    }
+
+    /// The requirements the failures cite.
+    pub fn failed_requirements(&self) -> BTreeSet<String> {
+        self.failures()
+            .into_iter()
+            .map(|failure| failure.ag.clone())
+            .collect()
+    }
+}
+
+/// Plays every fixture against a fresh subject from `subject`.
+pub fn run_kit<S: ConformanceSubject>(
+    fixtures: &[Fixture],
+    mut subject: impl FnMut() -> S,
+) -> KitReport {
+    KitReport {
+        fixtures: fixtures
+            .iter()
+            .map(|fixture| run_fixture(fixture, &mut subject()))
+            .collect(),
+    }
+}
+
+/// Plays one fixture against `subject`, stopping at its first failure.
+pub fn run_fixture(fixture: &Fixture, subject: &mut dyn ConformanceSubject) -> FixtureReport {
+    let cited = fixture.proves.first().cloned().unwrap_or_default();
+    let failure = |step: usize, what: &str, expected: String, observed: String, ag: &str| Failure {
+        ag: ag.to_owned(),
+        fixture: fixture.id.clone(),
+        step,
+        what: what.to_owned(),
+        expected,
+        observed,
+    };
+    let report = |failure: Option<Failure>| FixtureReport {
+        fixture: fixture.id.clone(),
+        proves: fixture.proves.clone(),
+        failure,
+    };
+    if let Err(error) = subject.start(&fixture.setup) {
+        let failed = failure(0, "start", "the subject to start".into(), error.to_string(), &cited);
+        return report(Some(failed));
+    }
+    for (index, step) in fixture.steps.iter().enumerate() {
+        let number = index + 1;
+        let failed = match step {
+            Step::Command { command, fails } => {
+                let verb = command.verb();
+                match (subject.command(command), fails) {
+                    (Ok(()), None) => None,
+                    (Err(error), Some(code)) if error.code == *code => None,
+                    (Ok(()), Some(code)) => Some(failure(
+                        number,
+                        &verb,
+                        format!("error `{code}`"),
+                        "success".into(),
+                        &cited,
+                    )),
+                    (Err(error), Some(code)) => Some(failure(
+                        number,
+                        &verb,
+                        format!("error `{code}`"),
+                        format!("error `{error}`"),
+                        &cited,
+                    )),
+                    (Err(error), None) => Some(failure(
+                        number,
+                        &verb,
+                        "success".into(),
+                        format!("error `{error}`"),
+                        &cited,
+                    )),
+                }
+            }
+            Step::Expect(expectation) => {
+                let observation = subject.observe();
+                check(expectation, &observation).map(|(expected, observed)| {
+                    let ag = expectation.ag.as_deref().unwrap_or(&cited);
+                    failure(number, &expectation.pointer, expected, observed, ag)
+                })
+            }
+        };
+        if failed.is_some() {
+            return report(failed);
+        }
+    }
+    report(None)
+}
+
+/// `None` when the expectation holds; otherwise what was expected and what
+/// was observed, in words.
+fn check(expectation: &Expectation, observation: &Value) -> Option<(String, String)> {
+    let found = observation.pointer(&expectation.pointer);
+    let shown = |value: Option<&Value>| value.map_or("nothing".to_owned(), |v| v.to_string());
+    let length = |value: Option<&Value>| match value {
+        Some(Value::Array(items)) => Some(items.len()),
+        Some(Value::String(text)) => Some(text.chars().count()),
+        _ => None,
+    };
+    let holds = match &expectation.matcher {
+        Matcher::Is(value) => found == Some(value),
+        Matcher::Includes(items) => found
+            .and_then(Value::as_array)
+            .is_some_and(|array| is_subsequence(items, array)),
+        Matcher::Excludes(items) => found
+            .and_then(Value::as_array)
+            .is_some_and(|array| items.iter().all(|item| !array.contains(item))),
+        Matcher::Length(n) => length(found) == Some(*n),
+        Matcher::AtLeast(n) => length(found).is_some_and(|len| len >= *n),
+        Matcher::Absent => found.is_none_or(Value::is_null),
+    };
+    if holds {
+        return None;
+    }
+    let expected = match &expectation.matcher {
+        Matcher::Is(value) => value.to_string(),
+        Matcher::Includes(items) => format!("{} in this order", Value::from(items.clone())),
+        Matcher::Excludes(items) => format!("none of {}", Value::from(items.clone())),
+        Matcher::Length(n) => format!("length {n}"),
+        Matcher::AtLeast(n) => format!("length at least {n}"),
+        Matcher::Absent => "nothing".into(),
+    };
+    Some((expected, shown(found)))
+}
+
+fn is_subsequence(items: &[Value], array: &[Value]) -> bool {
+    let mut rest = array.iter();
+    items.iter().all(|item| rest.any(|candidate| candidate == item))
+}
+
+/// The report as text: one line per failure, then a summary line.
+pub fn format_report(report: &KitReport) -> String {
+    let mut lines: Vec<String> = report
+        .failures()
+        .into_iter()
+        .map(ToString::to_string)
+        .collect();
+    let total = report.fixtures.len();
+    let failed = lines.len();
+    let covered: BTreeSet<&String> = report
+        .fixtures
+        .iter()
+        .filter(|fixture| fixture.failure.is_none())
+        .flat_map(|fixture| &fixture.proves)
+        .collect();
+    lines.push(format!(
+        "conformance: {total} fixtures, {} passed, {failed} failed; requirements proven: {}",
+        total - failed,
+        covered.len()
+    ));
+    lines.join("\n")
+}
