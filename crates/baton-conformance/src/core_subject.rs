@@ -6,8 +6,8 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use baton_core::{
     ActorSecret, Authorization, CallResult, Delegation, Digest, Effect, Engine, EngineConfig,
-    Event, MarkToken, ParticipantId, ReadRef, ReadStamp, Refusal, Resolution, RunId,
-    StreamLimits, TurnId, TurnVerifier, Verified, WireEvent,
+    Event, MarkToken, ParticipantId, ReadRef, ReadStamp, Refusal, Resolution, RunId, StreamLimits,
+    TurnId, TurnVerifier, Verified, WireEvent,
 };
 use serde_json::{json, Map, Value};
 
@@ -25,12 +25,15 @@ pub struct CoreSubject {
     verifiers: BTreeMap<(RunId, TurnId), TurnVerifier>,
     started: BTreeSet<(RunId, TurnId)>,
     turns: BTreeMap<RunId, usize>,
+    protocols: BTreeMap<RunId, Vec<String>>,
     marks: usize,
     invocations: Vec<Value>,
     reverts: Vec<Value>,
     announcements: Vec<Value>,
     findings: Vec<Value>,
     texts: usize,
+    states: usize,
+    customs: usize,
 }
 
 fn error(code: &str, message: impl ToString) -> SubjectError {
@@ -64,7 +67,10 @@ impl CoreSubject {
     }
 
     fn behaviour(&self, participant: &ParticipantId) -> Behaviour {
-        self.behaviours.get(participant).cloned().unwrap_or_default()
+        self.behaviours
+            .get(participant)
+            .cloned()
+            .unwrap_or_default()
     }
 
     /// Everything the last input set off: effects are carried out at once,
@@ -75,8 +81,11 @@ impl CoreSubject {
                 Event::Effect(effect) => self.carry_out(effect),
                 Event::Announcement(announcement) => {
                     let mut said = serde_json::to_value(&announcement).unwrap_or_default();
-                    let runs: Vec<Value> =
-                        announcement.runs.iter().map(|run| self.alias_of(run)).collect();
+                    let runs: Vec<Value> = announcement
+                        .runs
+                        .iter()
+                        .map(|run| self.alias_of(run))
+                        .collect();
                     said["runs"] = Value::from(runs);
                     self.announcements.push(said);
                 }
@@ -92,8 +101,14 @@ impl CoreSubject {
     fn carry_out(&mut self, effect: Effect) {
         let now = self.now;
         match effect {
-            Effect::OpenTurn { run, turn, .. } => {
+            Effect::OpenTurn {
+                run, turn, request, ..
+            } => {
                 *self.turns.entry(run.clone()).or_default() += 1;
+                self.protocols
+                    .entry(run.clone())
+                    .or_default()
+                    .push(request.protocol.clone());
                 self.verifiers
                     .insert((run, turn), TurnVerifier::new(StreamLimits::default()));
             }
@@ -188,17 +203,24 @@ impl CoreSubject {
         if self.started.insert(key.clone())
             && events.first().and_then(|e| e["type"].as_str()) != Some("turn-started")
         {
-            wire.push(WireEvent::TurnStarted);
+            wire.push(Ok(WireEvent::TurnStarted));
         }
         for event in events {
-            wire.extend(expand(event)?);
+            match expand(event) {
+                Ok(events) => wire.extend(events.into_iter().map(Ok)),
+                // What does not parse breaks the protocol, as on a real wire.
+                Err(problem) => wire.push(Err(problem.message)),
+            }
         }
         for event in wire {
-            let verified = self
+            let verifier = self
                 .verifiers
                 .entry(key.clone())
-                .or_insert_with(|| TurnVerifier::new(StreamLimits::default()))
-                .push(event);
+                .or_insert_with(|| TurnVerifier::new(StreamLimits::default()));
+            let verified = match event {
+                Ok(event) => verifier.push(event),
+                Err(problem) => verifier.report(problem),
+            };
             self.deliver(&run, turn, verified);
         }
         Ok(())
@@ -215,7 +237,8 @@ impl CoreSubject {
                     self.settle();
                 }
                 Verified::Text { .. } => self.texts += 1,
-                _ => {}
+                Verified::State { .. } => self.states += 1,
+                Verified::Custom { .. } => self.customs += 1,
             }
         }
     }
@@ -305,11 +328,15 @@ impl CoreSubject {
             }
             Command::Stop { run } => {
                 let id = self.run_id(run)?;
-                self.engine()?.stop(now, &id).map_err(|e| error(e.code(), &e))?;
+                self.engine()?
+                    .stop(now, &id)
+                    .map_err(|e| error(e.code(), &e))?;
             }
             Command::Pause { run } => {
                 let id = self.run_id(run)?;
-                self.engine()?.pause(now, &id).map_err(|e| error(e.code(), &e))?;
+                self.engine()?
+                    .pause(now, &id)
+                    .map_err(|e| error(e.code(), &e))?;
             }
             Command::Resume { run, alias } => {
                 let id = self.run_id(run)?;
@@ -358,7 +385,9 @@ impl CoreSubject {
             }
             Command::Undo { run } => {
                 let id = self.run_id(run)?;
-                self.engine()?.undo(now, &id).map_err(|e| error(e.code(), &e))?;
+                self.engine()?
+                    .undo(now, &id)
+                    .map_err(|e| error(e.code(), &e))?;
             }
             Command::Advance { ms } => {
                 self.now += ms;
@@ -415,6 +444,7 @@ impl CoreSubject {
             "journal": kinds,
             "refusals": refusals,
             "turns": self.turns.get(id).copied().unwrap_or_default(),
+            "protocols": self.protocols.get(id).cloned().unwrap_or_default(),
             "usage": run.usage(),
             "revision": run.revision(),
         })
@@ -432,7 +462,9 @@ fn expand(event: &Value) -> Result<Vec<WireEvent>, SubjectError> {
         let call = event["call"].clone();
         return Ok(vec![
             parse(json!({"type": "tool-call-start", "call": call, "tool": event["tool"]}))?,
-            parse(json!({"type": "tool-call-args", "call": call, "delta": event["arguments"].to_string()}))?,
+            parse(
+                json!({"type": "tool-call-args", "call": call, "delta": event["arguments"].to_string()}),
+            )?,
             parse(json!({"type": "tool-call-end", "call": call}))?,
         ]);
     }
@@ -507,8 +539,17 @@ impl ConformanceSubject for CoreSubject {
                 })
             })
             .collect();
+        let mut tools = engine.tools();
+        tools.sort_by(|a, b| a.name.cmp(&b.name));
+        let tools: Vec<Value> = tools
+            .into_iter()
+            .map(|tool| json!({ "name": tool.name, "described": !tool.description.trim().is_empty() }))
+            .collect();
         json!({
             "runs": runs,
+            "tools": tools,
+            "states": self.states,
+            "customs": self.customs,
             "invocations": self.invocations,
             "reverts": self.reverts,
             "questions": questions,

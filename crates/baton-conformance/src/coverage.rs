@@ -8,6 +8,7 @@ use crate::fixture::Fixture;
 /// Requirements a custody or wire observer cannot see, with the vehicle
 /// that proves them instead and why.
 pub const ELSEWHERE: &[(&str, &str)] = &[
+    ("AG-22", "agent-check: whether a capability is a cognitive operation is a property of the manifest's text"),
     ("AG-34", "agent-check: code outside the engine passing references on is a property of the app's source"),
     ("AG-36", "browser tests: one polite live region is a property of the page's DOM"),
     ("AG-38", "browser tests and journeys: focus is a property of the page"),
@@ -15,6 +16,8 @@ pub const ELSEWHERE: &[(&str, &str)] = &[
     ("AG-42", "journeys: keyboard reachability is a property of the page"),
     ("AG-43", "journeys: reduced motion is a property of the rendered surface"),
     ("AG-44", "journeys: colour is a property of the rendered surface"),
+    ("AG-49", "browser tests: the same engine driven through baton/1 and through the AG-UI adapter against the real peer"),
+    ("AG-50", "package tests: a transport is a property of the JS engine; the core has none"),
 ];
 
 /// Requirement → the fixtures that prove it, for AG-1 … AG-50.
@@ -32,9 +35,7 @@ pub fn table(fixtures: &[Fixture]) -> BTreeMap<u32, Vec<String>> {
 
 /// The table as markdown: requirement, fixtures, vehicle.
 pub fn markdown(fixtures: &[Fixture]) -> String {
-    let mut out = String::from(
-        "| Requirement | Fixtures | Vehicle |\n|---|---|---|\n",
-    );
+    let mut out = String::from("| Requirement | Fixtures | Vehicle |\n|---|---|---|\n");
     let table = table(fixtures);
     for (n, ids) in &table {
         let requirement = format!("AG-{n}");

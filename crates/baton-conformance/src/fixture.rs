@@ -150,8 +150,8 @@ pub fn load(text: &str, manifests: &Path) -> Result<Fixture, String> {
             let path = manifests.join(format!("{name}.json"));
             let text = std::fs::read_to_string(&path)
                 .map_err(|error| format!("manifest `{name}` ({}): {error}", path.display()))?;
-            participant["manifest"] =
-                serde_json::from_str(&text).map_err(|error| format!("manifest `{name}`: {error}"))?;
+            participant["manifest"] = serde_json::from_str(&text)
+                .map_err(|error| format!("manifest `{name}`: {error}"))?;
         }
         participants.push(
             serde_json::from_value::<ParticipantSetup>(participant)
@@ -181,7 +181,9 @@ pub fn load(text: &str, manifests: &Path) -> Result<Fixture, String> {
 fn step_of(step: &Value) -> Result<Step, String> {
     let mut object: Map<String, Value> = step.as_object().cloned().unwrap_or_default();
     if let Some(pointer) = object.remove("expect") {
-        let ag = object.remove("ag").and_then(|ag| ag.as_str().map(str::to_owned));
+        let ag = object
+            .remove("ag")
+            .and_then(|ag| ag.as_str().map(str::to_owned));
         if object.len() != 1 {
             return Err("an expectation has exactly one matcher".into());
         }

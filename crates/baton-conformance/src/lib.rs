@@ -15,8 +15,8 @@
 //! same fixtures against the JS engine. The kit never imports the engine it
 //! tests through anything but the subject.
 
-pub mod coverage;
 mod core_subject;
+pub mod coverage;
 pub mod fixture;
 pub mod runner;
 mod subject;
@@ -24,4 +24,6 @@ mod subject;
 pub use core_subject::CoreSubject;
 pub use fixture::{load_all, Fixture, FixtureError};
 pub use runner::{format_report, run_fixture, run_kit, Failure, FixtureReport, KitReport};
-pub use subject::{Behaviour, Command, ConformanceSubject, ParticipantSetup, Reply, Setup, SubjectError};
+pub use subject::{
+    Behaviour, Command, ConformanceSubject, ParticipantSetup, Reply, Setup, SubjectError,
+};

@@ -104,7 +104,13 @@ pub fn run_fixture(fixture: &Fixture, subject: &mut dyn ConformanceSubject) -> F
         failure,
     };
     if let Err(error) = subject.start(&fixture.setup) {
-        let failed = failure(0, "start", "the subject to start".into(), error.to_string(), &cited);
+        let failed = failure(
+            0,
+            "start",
+            "the subject to start".into(),
+            error.to_string(),
+            &cited,
+        );
         return report(Some(failed));
     }
     for (index, step) in fixture.steps.iter().enumerate() {
@@ -191,7 +197,9 @@ fn check(expectation: &Expectation, observation: &Value) -> Option<(String, Stri
 
 fn is_subsequence(items: &[Value], array: &[Value]) -> bool {
     let mut rest = array.iter();
-    items.iter().all(|item| rest.any(|candidate| candidate == item))
+    items
+        .iter()
+        .all(|item| rest.any(|candidate| candidate == item))
 }
 
 /// The report as text: one line per failure, then a summary line.
@@ -215,4 +223,64 @@ pub fn format_report(report: &KitReport) -> String {
         covered.len()
     ));
     lines.join("\n")
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+
+    fn expectation(pointer: &str, matcher: Matcher) -> Expectation {
+        Expectation {
+            pointer: pointer.into(),
+            ag: None,
+            matcher,
+        }
+    }
+
+    #[test]
+    fn each_matcher_holds_and_fails_as_documented() {
+        let observed = json!({"runs": {"r1": {"state": "acting", "journal": ["created", "transition", "turn-ended"]}}});
+        let journal = "/runs/r1/journal";
+        let holds = |matcher| check(&expectation(journal, matcher), &observed).is_none();
+        assert!(holds(Matcher::Includes(vec![
+            json!("created"),
+            json!("turn-ended")
+        ])));
+        assert!(
+            !holds(Matcher::Includes(vec![
+                json!("turn-ended"),
+                json!("created")
+            ])),
+            "order counts"
+        );
+        assert!(holds(Matcher::Excludes(vec![json!("undone")])));
+        assert!(!holds(Matcher::Excludes(vec![json!("created")])));
+        assert!(holds(Matcher::Length(3)) && !holds(Matcher::Length(2)));
+        assert!(holds(Matcher::AtLeast(3)) && !holds(Matcher::AtLeast(4)));
+        assert!(!holds(Matcher::Absent));
+        let state = expectation("/runs/r1/state", Matcher::Is(json!("returned")));
+        assert_eq!(
+            check(&state, &observed),
+            Some(("\"returned\"".to_owned(), "\"acting\"".to_owned()))
+        );
+        assert!(check(&expectation("/runs/r2", Matcher::Absent), &observed).is_none());
+    }
+
+    #[test]
+    fn a_failure_leads_with_its_requirement() {
+        let failure = Failure {
+            ag: "AG-20".into(),
+            fixture: "ag-20-a-stale-read-is-recoverable".into(),
+            step: 7,
+            what: "/runs/r1/state".into(),
+            expected: "\"acting\"".into(),
+            observed: "\"returned\"".into(),
+        };
+        assert_eq!(
+            failure.to_string(),
+            "AG-20 ag-20-a-stale-read-is-recoverable step 7: /runs/r1/state — expected \"acting\", observed \"returned\""
+        );
+    }
 }

@@ -23,5 +23,8 @@ fn the_coverage_table_is_current() {
         std::fs::write(&path, &expected).expect("COVERAGE.md written");
         return;
     }
-    assert_eq!(written, expected, "COVERAGE.md is out of date: rerun with BATON_WRITE_COVERAGE=1");
+    assert_eq!(
+        written, expected,
+        "COVERAGE.md is out of date: rerun with BATON_WRITE_COVERAGE=1"
+    );
 }

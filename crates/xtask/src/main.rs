@@ -496,6 +496,7 @@ fn test() -> Result<(), String> {
         run(command).map(|()| String::new())
     });
     step("cargo test (native)", &mut native_tests);
+    step("conformance kit (native)", &mut conformance_tests);
     step("browser tests (headless Chromium)", &mut browser_tests);
     step("package: cargo xtask pkg", &mut || {
         let table = pkg()?;
@@ -584,10 +585,21 @@ fn native_tests() -> Result<String, String> {
         "--workspace",
         "--exclude",
         "baton-wasm",
+        "--exclude",
+        "baton-conformance",
         "--",
         "--show-output",
     ]);
     summarize_tests(command, "native tests", &mut false)
+}
+
+/// The conformance kit's fixtures against `baton-core`, and against the
+/// engines broken on purpose that must fail it with the right AG-n; its
+/// report (one line per failure, then a summary) is printed.
+fn conformance_tests() -> Result<String, String> {
+    let mut command = cargo();
+    command.args(["test", "-p", "baton-conformance", "--", "--show-output"]);
+    summarize_tests(command, "conformance kit", &mut false)
 }
 
 /// The built package as an application imports it, in headless Chromium
