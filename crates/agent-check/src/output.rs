@@ -153,9 +153,9 @@ mod tests {
         let x = text.find("\"x\"").unwrap() as u32;
         assert_eq!(line_column(text, x), (3, 3));
         let accent = text.find("é").unwrap() as u32;
-        assert_eq!(line_column(text, accent), (2, 13));
+        assert_eq!(line_column(text, accent), (2, 14));
         // Inside a character, or past the end: the nearest place before it.
-        assert_eq!(line_column(text, accent + 1), (2, 13));
+        assert_eq!(line_column(text, accent + 1), (2, 14));
         assert_eq!(line_column(text, 10_000), (4, 2));
     }
 }
