@@ -497,6 +497,7 @@ fn test() -> Result<(), String> {
     });
     step("cargo test (native)", &mut native_tests);
     step("conformance kit (native)", &mut conformance_tests);
+    step("agent-check: the demo app", &mut agent_check_demo);
     step("browser tests (headless Chromium)", &mut browser_tests);
     step("package: cargo xtask pkg", &mut || {
         let table = pkg()?;
@@ -591,6 +592,25 @@ fn native_tests() -> Result<String, String> {
         "--show-output",
     ]);
     summarize_tests(command, "native tests", &mut false)
+}
+
+/// `agent-check` over the demo app, as a team would run it over theirs:
+/// every manifest found and clean, or the step fails with the findings.
+fn agent_check_demo() -> Result<String, String> {
+    let mut command = cargo();
+    command.args(["run", "-q", "-p", "agent-check", "--", "www"]);
+    command.current_dir(root());
+    let out = command
+        .output()
+        .map_err(|error| format!("could not start agent-check: {error}"))?;
+    let text = String::from_utf8_lossy(&out.stdout).into_owned();
+    print!("{text}");
+    let summary = text.lines().last().unwrap_or_default().to_owned();
+    if out.status.success() {
+        Ok(summary)
+    } else {
+        Err(format!("{summary} ({})", out.status))
+    }
 }
 
 /// The conformance kit's fixtures against `baton-core`, and against the
