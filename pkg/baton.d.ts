@@ -1079,6 +1079,8 @@ export class Engine {
   revision(run: RunId): number;
   /** The review sheet of a plan under review, or of the one call an escalation asks the person to allow (AG-31); otherwise `null`. */
   review(run: RunId): ReviewSheet | null;
+  /** The tools the acting party is offered: every capability of every mounted participant. */
+  tools(): Tool[];
   /** The escalation sheet of an escalated run: its reason and the resolutions offered; otherwise `null`. */
   escalation(run: RunId): EscalationSheet | null;
   /** A run's journal records, oldest first (this page load's runs). */

@@ -13,6 +13,7 @@ import { chromium } from "playwright-core";
 
 import { CHROMIUM, FLAGS } from "./chromium.mjs";
 
+import { withPage as withPageOf } from "./harness.mjs";
 import { root, serve } from "./server.mjs";
 
 const TIMEOUT = 30_000;
@@ -62,29 +63,8 @@ after(async () => {
  * Runs `body(page)` in a fresh page that has loaded tests/pkg/page.html (the
  * import map), then fails if the page threw anything uncaught.
  */
-async function withPage(body) {
-  const page = await browser.newPage();
-  const problems = [];
-  page.on("pageerror", (error) => problems.push(`uncaught: ${error.message}`));
-  page.on("console", (message) => {
-    // Failed loads are reported with their URL below.
-    if (message.type() === "error" && !message.text().startsWith("Failed to load resource")) {
-      problems.push(`console.error: ${message.text()}`);
-    }
-  });
-  page.on("response", (response) => {
-    if (response.status() >= 400) problems.push(`HTTP ${response.status()}: ${response.url()}`);
-  });
-  page.on("requestfailed", (request) => problems.push(`failed: ${request.url()} ${request.failure()?.errorText}`));
-  try {
-    await page.goto(`${server.url}/tests/pkg/page.html`);
-    const result = await body(page);
-    assert.deepEqual(problems, [], "the page reported no error");
-    return result;
-  } finally {
-    await page.close();
-  }
-}
+/** A fresh page on the package test page; see harness.mjs. */
+const withPage = (body) => withPageOf(browser, server, body);
 
 /**
  * In the page: a delegation to an acting party reached through a transport

@@ -14,6 +14,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, ExitCode, Stdio};
 use std::time::Instant;
 
+mod conformance;
 mod demo;
 mod serve;
 
@@ -362,6 +363,8 @@ fn pkg() -> Result<String, String> {
         "{:<28} {:>10}\n",
         "wasm before wasm-opt", unoptimised
     ));
+    let fixtures = conformance::bundle_fixtures(&out)?;
+    table.push_str(&format!("conformance fixtures bundled: {fixtures}\n"));
     for name in ["baton_engine_bg.wasm", "baton_engine.js", "baton.js"] {
         let (raw, gzip, brotli) = compressed_sizes(&out.join(name))?;
         table.push_str(&format!("{name:<28} {raw:>10} {gzip:>10} {brotli:>10}\n"));
@@ -537,6 +540,9 @@ fn test() -> Result<(), String> {
     });
     step("package: JS tests in Chromium", &mut package_tests);
     step("end-to-end: the demo in Chromium", &mut demo::journeys);
+    step("conformance kit (JS, in Chromium)", &mut || {
+        node_tests(PKG_TESTS, "conformance.test.mjs", "JS conformance kit", &[])
+    });
     step("package: Vite app from npm pack", &mut vite_app_tests);
     step("baton-core builds for wasm32", &mut || {
         let mut command = cargo();

@@ -392,6 +392,12 @@ impl Engine {
         }
     }
 
+    /// The tools the acting party is offered: every capability of every
+    /// mounted participant, with its description and argument schema.
+    pub fn tools(&self) -> Result<JsValue, JsValue> {
+        to_js(&self.inner.borrow().core.tools())
+    }
+
     /// Every question the engine holds, open or settled.
     pub fn questions(&self) -> Result<JsValue, JsValue> {
         let inner = self.inner.borrow();

@@ -1,0 +1,73 @@
+// The conformance kit's JS runner (`baton-engine/conformance`) in headless
+// Chromium: the kit's fixtures against the package's own engine through its
+// subject (`baton-engine/conformance/engine`), and against an engine broken
+// on purpose, which must fail with the requirements it breaks.
+//
+//   node --test conformance.test.mjs
+
+import { after, before, test } from "node:test";
+import assert from "node:assert/strict";
+import { readdirSync } from "node:fs";
+import { join } from "node:path";
+import { chromium } from "playwright-core";
+
+import { CHROMIUM, FLAGS } from "./chromium.mjs";
+import { withPage } from "./harness.mjs";
+import { root, serve } from "./server.mjs";
+
+const TIMEOUT = 120_000;
+
+let browser;
+let server;
+before(async () => {
+  server = await serve();
+  browser = await chromium.launch({ executablePath: CHROMIUM, args: FLAGS });
+});
+after(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+/** Plays the kit in the page against the engine, or with `broken`, against one that ignores stop. */
+function play(broken) {
+  return withPage(browser, server, (page) =>
+    page.evaluate(async (broken) => {
+      const baton = await import("baton-engine");
+      const kit = await import("baton-engine/conformance");
+      const { createEngineSubject } = await import("baton-engine/conformance/engine");
+      await baton.default();
+      const subject = () => {
+        const engine = createEngineSubject(baton);
+        if (!broken) return engine;
+        // An engine whose stop is acknowledged and ignored.
+        return {
+          start: (setup) => engine.start(setup),
+          command: (command) => (command.do === "stop" ? undefined : engine.command(command)),
+          observe: () => engine.observe(),
+          close: () => engine.close(),
+        };
+      };
+      const report = await kit.runConformance(subject);
+      return {
+        text: kit.formatConformanceReport(report),
+        total: report.fixtures.length,
+        failed: [...new Set(report.failures.map((failure) => failure.ag))].sort(),
+      };
+    }, broken),
+  );
+}
+
+test("the kit's fixtures hold for the package's own engine, in Chromium", { timeout: TIMEOUT }, async () => {
+  const result = await play(false);
+  console.log(result.text);
+  assert.deepEqual(result.failed, [], result.text);
+  const written = readdirSync(join(root, "crates/baton-conformance/fixtures")).filter((name) => name.endsWith(".json"));
+  assert.equal(result.total, written.length, "every fixture the native kit plays");
+  assert.match(result.text.split("\n").at(-1), /^conformance: \d+ fixtures, \d+ passed, 0 failed; requirements proven: \d+$/);
+});
+
+test("an engine that ignores stop fails the JS kit with AG-4 and AG-42, each line leading with its AG-n", { timeout: TIMEOUT }, async () => {
+  const result = await play(true);
+  assert.deepEqual(result.failed, ["AG-4", "AG-42"], result.text);
+  for (const line of result.text.split("\n").slice(0, -1)) assert.match(line, /^AG-\d+ [a-z0-9-]+ step \d+: /);
+});

@@ -1,0 +1,30 @@
+// What the package's Chromium tests share: a fresh page on the package test
+// page (`page.html`, the package imported through an import map, as an app
+// does), failing the test on any error the page reports.
+
+import assert from "node:assert/strict";
+
+/** Runs `body(page)` in a fresh page of `browser` at `server`, failing on any page error. */
+export async function withPage(browser, server, body) {
+  const page = await browser.newPage();
+  const problems = [];
+  page.on("pageerror", (error) => problems.push(`uncaught: ${error.message}`));
+  page.on("console", (message) => {
+    // Failed loads are reported with their URL below.
+    if (message.type() === "error" && !message.text().startsWith("Failed to load resource")) {
+      problems.push(`console.error: ${message.text()}`);
+    }
+  });
+  page.on("response", (response) => {
+    if (response.status() >= 400) problems.push(`HTTP ${response.status()}: ${response.url()}`);
+  });
+  page.on("requestfailed", (request) => problems.push(`failed: ${request.url()} ${request.failure()?.errorText}`));
+  try {
+    await page.goto(`${server.url}/tests/pkg/page.html`);
+    const result = await body(page);
+    assert.deepEqual(problems, [], "the page reported no error");
+    return result;
+  } finally {
+    await page.close();
+  }
+}
