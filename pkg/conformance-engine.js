@@ -86,6 +86,8 @@ class EngineSubject {
   #observed = null;
   #marks = 0;
   #participants = new Map(); // mounted id → the handle `register` returned
+  #elements = []; // each participant's element, for aria-busy (AG-40)
+  #focus = { moved: false };
 
   constructor(baton) {
     this.#baton = baton;
@@ -103,10 +105,10 @@ class EngineSubject {
   }
 
   async start(setup) {
-    const unsupported = Object.keys(setup.engine).filter((key) => !["ceiling", "presence"].includes(key));
+    const unsupported = Object.keys(setup.engine).filter((key) => !["ceiling", "presence", "transport"].includes(key));
     if (unsupported.length) throw new Error(`Engine.open has no option for ${unsupported.join(", ")}`);
     this.#clock.install();
-    this.#observed = { turns: new Map(), protocols: new Map(), invocations: [], reverts: [], announcements: [], findings: [], texts: 0, states: 0, customs: 0 };
+    this.#observed = { turns: new Map(), protocols: new Map(), invocations: [], reverts: [], announcements: [], findings: [], texts: 0, states: 0, customs: 0, busyDuringInvoke: [] };
     const transport = {
       protocolVersion: "baton/1",
       openTurn: (request, sink, signal) =>
@@ -116,7 +118,13 @@ class EngineSubject {
           signal.addEventListener("abort", () => resolve());
         }),
     };
-    this.#engine = await this.#baton.Engine.open({ appName: "Conformance", storage: "memory", transport, ...setup.engine });
+    const { transport: reach, ...settings } = setup.engine;
+    this.#engine = await this.#baton.Engine.open({
+      appName: "Conformance",
+      storage: "memory",
+      ...(reach === "none" ? {} : { transport }),
+      ...settings,
+    });
     this.#engine.subscribe((event) => this.#record(event));
     for (const participant of setup.participants) {
       const behaviour = participant.behaviour ?? {};
@@ -127,8 +135,17 @@ class EngineSubject {
         throw new Error(`declined: ${answer.decline}`);
       };
       const mounted = `${participant.manifest.id}${participant.instance ? `#${participant.instance}` : ""}`;
+      const element = document.createElement("section");
+      element.dataset.participant = mounted;
+      document.body.append(element);
+      this.#elements.push(element);
       const handle = this.#engine.register(participant.manifest, {
-        invoke: () => reply("invoke", () => ({ ok: true })),
+        element,
+        invoke: () => {
+          // Busy exactly while a call mutates it (AG-40): seen from inside the call.
+          this.#observed.busyDuringInvoke.push(element.getAttribute("aria-busy") === "true" ? mounted : null);
+          return reply("invoke", () => ({ ok: true }));
+        },
         preview: (capability, args) => reply("preview", () => ({ preview: args })),
         history: {
           mark: () => reply("mark", () => `mark-${++this.#marks}`),
@@ -184,10 +201,13 @@ class EngineSubject {
   }
 
   async command(command) {
+    const focused = document.activeElement;
     try {
       await this.#dispatch(command);
     } finally {
       await settle();
+      // The engine never moves focus (AG-38): nothing the subject does moves it either.
+      if (document.activeElement !== focused) this.#focus.moved = true;
     }
   }
 
@@ -302,7 +322,15 @@ class EngineSubject {
     }
     const tools = engine.tools().map((tool) => ({ name: tool.name, described: tool.description.trim() !== "" }));
     tools.sort((a, b) => (a.name < b.name ? -1 : 1));
+    const regions = [...document.querySelectorAll("[aria-live]")].filter((region) => region.getAttribute("aria-live") !== "off");
+    const page = {
+      liveRegions: regions.map((region) => ({ live: region.getAttribute("aria-live"), baton: region.hasAttribute("data-baton-live-region") })),
+      focusMoved: this.#focus.moved,
+      busyDuringInvoke: seen.busyDuringInvoke,
+      busyNow: this.#elements.filter((element) => element.getAttribute("aria-busy") === "true").map((element) => element.dataset.participant),
+    };
     return {
+      page,
       runs,
       tools,
       invocations: seen.invocations,
@@ -321,6 +349,7 @@ class EngineSubject {
       this.#engine?.close();
     } finally {
       this.#clock.uninstall();
+      for (const element of this.#elements) element.remove();
     }
   }
 }

@@ -11,6 +11,8 @@ export interface Fixture {
   title: string;
   proves: Requirement[];
   rules?: string[];
+  /** `page`: only a subject that observes its page can play it. */
+  observer?: "page";
   engine?: Record<string, unknown>;
   participants?: { manifest: unknown; instance?: string; behaviour?: Record<string, unknown> }[];
   steps: Record<string, unknown>[];
@@ -51,6 +53,8 @@ export interface FixtureReport {
   fixture: string;
   proves: Requirement[];
   failure: ConformanceFailure | null;
+  /** Skipped: it needs a page the subject does not observe. */
+  skipped: boolean;
 }
 
 /** How the kit went. */

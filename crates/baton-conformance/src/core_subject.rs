@@ -493,6 +493,7 @@ impl ConformanceSubject for CoreSubject {
         if let Some(quota) = setting("hourlyQuota").and_then(|v| v.as_u64()) {
             config.hourly_quota = quota as u32;
         }
+        config.transport = setting("transport").is_none_or(|transport| transport != "none");
         let mut engine = Engine::new(config, ActorSecret::new([7; 32]));
         for participant in &setup.participants {
             let text = participant.manifest.to_string();

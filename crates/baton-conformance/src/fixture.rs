@@ -26,8 +26,10 @@ pub struct Fixture {
     /// The requirements it proves; the first is cited unless an
     /// expectation names its own.
     pub proves: Vec<String>,
-    /// Rules of the adopted patterns it also proves (`RO-n`, `D-n`).
+    /// Rules of the adopted patterns it also proves.
     pub rules: Vec<String>,
+    /// `page` when only a subject that observes its page can play it.
+    pub observer: Option<String>,
     /// What is mounted before the first step.
     pub setup: Setup,
     /// The steps, in order.
@@ -170,6 +172,7 @@ pub fn load(text: &str, manifests: &Path) -> Result<Fixture, String> {
         title: value["title"].as_str().unwrap_or_default().to_owned(),
         proves: strings("proves"),
         rules: strings("rules"),
+        observer: value["observer"].as_str().map(str::to_owned),
         setup: Setup {
             engine: value["engine"].as_object().cloned().unwrap_or_default(),
             participants,

@@ -20,6 +20,8 @@ pub struct FixtureReport {
     /// Its first failure, if any: a fixture stops at its first failure,
     /// since later steps build on earlier ones.
     pub failure: Option<Failure>,
+    /// Whether it was skipped: it needs a page the subject does not observe.
+    pub skipped: bool,
 }
 
 /// A fixture that did not hold.
@@ -102,6 +104,7 @@ pub fn run_fixture(fixture: &Fixture, subject: &mut dyn ConformanceSubject) -> F
         fixture: fixture.id.clone(),
         proves: fixture.proves.clone(),
         failure,
+        skipped: false,
     };
     if let Err(error) = subject.start(&fixture.setup) {
         let failed = failure(
@@ -112,6 +115,12 @@ pub fn run_fixture(fixture: &Fixture, subject: &mut dyn ConformanceSubject) -> F
             &cited,
         );
         return report(Some(failed));
+    }
+    if fixture.observer.as_deref() == Some("page") && subject.observe().get("page").is_none() {
+        return FixtureReport {
+            skipped: true,
+            ..report(None)
+        };
     }
     for (index, step) in fixture.steps.iter().enumerate() {
         let number = index + 1;
@@ -211,15 +220,16 @@ pub fn format_report(report: &KitReport) -> String {
         .collect();
     let total = report.fixtures.len();
     let failed = lines.len();
+    let skipped = report.fixtures.iter().filter(|f| f.skipped).count();
     let covered: BTreeSet<&String> = report
         .fixtures
         .iter()
-        .filter(|fixture| fixture.failure.is_none())
+        .filter(|fixture| fixture.failure.is_none() && !fixture.skipped)
         .flat_map(|fixture| &fixture.proves)
         .collect();
     lines.push(format!(
-        "conformance: {total} fixtures, {} passed, {failed} failed; requirements proven: {}",
-        total - failed,
+        "conformance: {total} fixtures, {} passed, {failed} failed, {skipped} skipped (no page observed); requirements proven: {}",
+        total - failed - skipped,
         covered.len()
     ));
     lines.join("\n")

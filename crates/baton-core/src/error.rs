@@ -42,6 +42,10 @@ pub enum DelegateError {
     /// The request is not of the expected shape.
     #[error("invalid delegation request {0}")]
     InvalidRequest(String),
+    /// The delegation needs an acting party and no transport is configured;
+    /// participants keep working, and fixed plans still run (AG-50).
+    #[error("AG-50: no transport is configured, so no acting party can be reached; participants keep working without one")]
+    NoTransport,
 }
 
 /// A registration that was refused ([`crate::Engine::register_text`]): the
@@ -200,6 +204,7 @@ impl DelegateError {
             DelegateError::MissingInitiative | DelegateError::InvalidRequest(_) => {
                 "invalid-delegation"
             }
+            DelegateError::NoTransport => "no-transport",
         }
     }
 
@@ -210,6 +215,7 @@ impl DelegateError {
             DelegateError::EmptyPlan => Some("AG-3"),
             DelegateError::NotResumable { .. } => Some("AG-11"),
             DelegateError::MissingInitiative => Some("AG-2"),
+            DelegateError::NoTransport => Some("AG-50"),
             DelegateError::QuotaExceeded { .. }
             | DelegateError::InvalidBudget(_)
             | DelegateError::UnknownRun(_)

@@ -637,3 +637,37 @@ fn registration_refuses_conflicts_and_bad_instance_names() {
         Err(RegisterError::InvalidInstance(_))
     ));
 }
+
+#[test]
+fn ag_50_without_a_transport_only_what_needs_an_acting_party_is_refused() {
+    let mut config = config();
+    config.ceiling = Autonomy::Auto;
+    config.transport = false;
+    let mut sim = Sim::with_config(config);
+    // Participants are mounted and publish as ever.
+    sim.publish("tasks", "board", 1, Origin::Author);
+    assert_eq!(
+        sim.engine.delegate(
+            sim.now,
+            Delegation::new("tidy", Initiative::User, Autonomy::Auto)
+        ),
+        Err(DelegateError::NoTransport)
+    );
+    assert_eq!(DelegateError::NoTransport.requirement(), Some("AG-50"));
+    assert_eq!(DelegateError::NoTransport.code(), "no-transport");
+    // A fixed plan needs no acting party: it runs.
+    let plan =
+        Delegation::new("rename", Initiative::User, Autonomy::Auto).with_plan(vec![PlannedCall {
+            capability: rename(),
+            arguments: json!({ "id": "a" }),
+        }]);
+    let run = sim.delegate_with(plan);
+    sim.apply_all();
+    assert!(matches!(
+        sim.state(&run),
+        RunState::Returned {
+            outcome: Outcome::Completed,
+            ..
+        }
+    ));
+}

@@ -249,6 +249,8 @@ impl Engine {
         if let Some(presence) = options.presence {
             config.presence = presence;
         }
+        // Without a transport only fixed plans run; the core refuses the rest (AG-50).
+        config.transport = transport.is_some();
         let db_name = options.db_name.unwrap_or_else(|| "baton".into());
         let opened = persist::open(options.storage, &db_name, config, key, now()).await?;
         let (busy, store_key) = (opened.busy, opened.key);

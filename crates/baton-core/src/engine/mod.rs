@@ -69,6 +69,15 @@ pub struct EngineConfig {
     /// presence surface is attached (AG-35).
     #[serde(default)]
     pub presence: PresencePolicy,
+    /// Whether an acting party can be reached: a transport is configured.
+    /// Without one, participants work as ever and fixed plans run; only a
+    /// delegation that needs an acting party is refused (AG-50).
+    #[serde(default = "reachable")]
+    pub transport: bool,
+}
+
+fn reachable() -> bool {
+    true
 }
 
 /// The answer to the contract's open decision D.1 (AG-35): observable by
@@ -103,6 +112,7 @@ impl EngineConfig {
             ceiling: Autonomy::Review,
             authorization_ttl_ms: 10 * 60 * 1000,
             presence: PresencePolicy::Warn,
+            transport: true,
         }
     }
 }

@@ -76,13 +76,6 @@ impl Engine {
         let request: Value = serde_wasm_bindgen::from_value(request)
             .map_err(|e| error(Code::InvalidDelegation, &e.to_string()))?;
         let delegation = Delegation::from_json(request).map_err(|refusal| refused(&refusal))?;
-        if delegation.plan.is_none() && self.inner.borrow().transport.is_none() {
-            return Err(error_for(
-                Code::NoTransport,
-                "AG-50",
-                "AG-50: no transport is configured, so no acting party can be reached; participants keep working without one",
-            ));
-        }
         self.command(|core, now| core.delegate(now, delegation))
             .map(|run| run.to_string())
     }
