@@ -17,6 +17,7 @@ use std::time::Instant;
 mod conformance;
 mod demo;
 mod serve;
+mod size;
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -391,7 +392,7 @@ fn file_size(path: &Path) -> Result<u64, String> {
 
 /// Raw, gzip (level 9) and brotli (quality 11) sizes, measured with Node's
 /// zlib — the compressors a CDN would use.
-fn compressed_sizes(path: &Path) -> Result<(u64, u64, u64), String> {
+pub(crate) fn compressed_sizes(path: &Path) -> Result<(u64, u64, u64), String> {
     let mut node = Command::new("node");
     node.args([
         "-e",
@@ -516,6 +517,9 @@ fn test() -> Result<(), String> {
                 )
             })
             .unwrap_or_default())
+    });
+    step("package: size budget (brotli)", &mut || {
+        size::check(&root().join("pkg"))
     });
     step("package: types (tsc --noEmit)", &mut || {
         // What the build produced — the serialised shapes the core emits and

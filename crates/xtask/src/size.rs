@@ -1,0 +1,94 @@
+//! The package's size budget: what an app loads to run the engine — the
+//! glue (`baton.js`, `baton_engine.js`, the snippets) and the WebAssembly —
+//! measured brotli-compressed at quality 11, as a server would send it.
+//! Size is deterministic, so the budget is enforced: a ratchet set at the
+//! best size reached, rounded up to the next 10 KiB, lowered whenever it is
+//! beaten, until it reaches the 350 KiB target (README, "Size").
+
+use std::path::{Path, PathBuf};
+
+use crate::compressed_sizes;
+
+/// The ratchet, in KiB of brotli.
+pub const BUDGET_KIB: u64 = 790;
+
+/// Where the ratchet is going.
+pub const TARGET_KIB: u64 = 350;
+
+/// The files an app loads to run the engine.
+fn runtime_files(out: &Path) -> Vec<PathBuf> {
+    let mut files: Vec<PathBuf> = ["baton.js", "baton_engine.js", "baton_engine_bg.wasm"]
+        .iter()
+        .map(|name| out.join(name))
+        .collect();
+    let mut stack = vec![out.join("snippets")];
+    while let Some(dir) = stack.pop() {
+        for entry in std::fs::read_dir(&dir).into_iter().flatten().flatten() {
+            let path = entry.path();
+            if path.is_dir() {
+                stack.push(path);
+            } else if path.extension().is_some_and(|ext| ext == "js") {
+                files.push(path);
+            }
+        }
+    }
+    files
+}
+
+/// The runtime's brotli size against the budget: `Err` when over it.
+pub fn check(out: &Path) -> Result<String, String> {
+    let mut total = 0;
+    for file in runtime_files(out) {
+        total += compressed_sizes(&file)?.2;
+    }
+    let kib = total as f64 / 1024.0;
+    let verdict = format!(
+        "runtime {kib:.1} KiB brotli ({total} B); budget {BUDGET_KIB} KiB, target {TARGET_KIB} KiB"
+    );
+    if total > BUDGET_KIB * 1024 {
+        Err(format!("over budget: {verdict}"))
+    } else {
+        Ok(verdict)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Bytes brotli cannot shrink (a xorshift stream).
+    fn noise(len: usize) -> Vec<u8> {
+        let mut state: u64 = 0x9E37_79B9_7F4A_7C15;
+        (0..len)
+            .map(|_| {
+                state ^= state << 13;
+                state ^= state >> 7;
+                state ^= state << 17;
+                state as u8
+            })
+            .collect()
+    }
+
+    #[test]
+    fn a_package_over_its_budget_fails_the_check() {
+        let dir = std::env::temp_dir().join(format!("baton-size-{}", std::process::id()));
+        std::fs::create_dir_all(dir.join("snippets/x")).unwrap();
+        std::fs::write(dir.join("baton.js"), "export {};\n").unwrap();
+        std::fs::write(dir.join("baton_engine.js"), "export {};\n").unwrap();
+        std::fs::write(dir.join("snippets/x/inline0.js"), "export {};\n").unwrap();
+        std::fs::write(dir.join("baton_engine_bg.wasm"), noise(64 * 1024)).unwrap();
+        let under = check(&dir);
+        std::fs::write(
+            dir.join("baton_engine_bg.wasm"),
+            noise((BUDGET_KIB as usize + 1) * 1024),
+        )
+        .unwrap();
+        let over = check(&dir);
+        std::fs::remove_dir_all(&dir).unwrap();
+        assert!(
+            under.is_ok_and(|text| text.starts_with("runtime 64.")),
+            "the snippets count too"
+        );
+        assert!(over.is_err_and(|text| text.starts_with("over budget: runtime 79")));
+    }
+}
