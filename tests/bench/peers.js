@@ -1,0 +1,5 @@
+// The peers an app would otherwise use, bundled for the bench page by
+// esbuild (`cargo xtask bench`): Ajv 8 with formats, and Dexie 4.
+export { default as Ajv } from "ajv/dist/2020.js";
+export { default as addFormats } from "ajv-formats";
+export { Dexie } from "dexie";
