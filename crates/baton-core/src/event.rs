@@ -170,7 +170,9 @@ pub enum FindingReason {
     /// Arrived on a turn's stream after that turn had ended (events after
     /// its end): recorded once per turn, never acted on.
     AfterTurnEnded,
-    /// Broke the protocol inside an open turn; the run ended for it.
+    /// Broke the protocol inside an open turn, and the run ended for it; or
+    /// a transition the custody machine's table forbids was attempted, and
+    /// refused (the run's state stayed).
     Integrity {
         /// What was wrong.
         detail: String,

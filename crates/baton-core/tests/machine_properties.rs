@@ -146,6 +146,8 @@ struct Harness {
     /// Journal revisions as they were emitted, per run.
     emitted: BTreeMap<RunId, Vec<u64>>,
     calls: u32,
+    /// Transitions the machine's table refused: none may ever be attempted.
+    illegal: Vec<String>,
 }
 
 impl Harness {
@@ -158,6 +160,7 @@ impl Harness {
             effects: Vec::new(),
             emitted: BTreeMap::new(),
             calls: 0,
+            illegal: Vec::new(),
         }
     }
 
@@ -176,6 +179,10 @@ impl Harness {
                     .entry(record.run.clone())
                     .or_default()
                     .push(record.revision),
+                Event::Finding(Finding {
+                    reason: FindingReason::Integrity { detail },
+                    ..
+                }) if detail.starts_with("illegal transition") => self.illegal.push(detail),
                 _ => {}
             }
         }
@@ -652,6 +659,9 @@ proptest! {
                 prop_assert_eq!(restored.active_runs().count(), 0);
             }
         }
+        // Nothing the ops did made the engine attempt a forbidden transition.
+        harness.drain();
+        prop_assert_eq!(harness.illegal.clone(), Vec::<String>::new());
     }
 }
 

@@ -707,6 +707,7 @@ impl Engine {
 mod authorization;
 mod commands;
 mod inputs;
+mod machine_guard;
 mod plumbing;
 mod questions;
 

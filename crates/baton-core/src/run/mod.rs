@@ -437,10 +437,20 @@ impl Run {
 
     pub(crate) fn transition(&mut self, step: &mut Step<'_>, actor: Actor, to: RunState) {
         let from = self.state.name();
-        // Every caller checks legality first; this guards the invariant that
-        // terminal states never reopen even if a caller is wrong.
+        // Every caller checks legality first. Should one be wrong, the state
+        // stays (terminal states never reopen) and the breach is reported as
+        // a typed integrity finding — never a silent no-op.
         if !from.can_become(to.name()) {
-            debug_assert!(false, "illegal transition {from} -> {}", to.name());
+            let detail = format!(
+                "illegal transition {from} -> {} refused; the run stays {from}",
+                to.name()
+            );
+            Run::finding(
+                step,
+                Some(self.id.clone()),
+                None,
+                crate::event::FindingReason::Integrity { detail },
+            );
             return;
         }
         self.state = to.clone();
