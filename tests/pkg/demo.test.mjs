@@ -35,9 +35,15 @@ async function open() {
   page.on("pageerror", (error) => errors.push(String(error)));
   await page.goto(URL);
   await page.waitForSelector("html[data-ready=true]", { timeout: 10_000 });
-  await page.evaluate(() => {
+  await listen(page);
+  return { page, errors, close: () => context.close() };
+}
+
+/** Records from now on what the live region says and which elements go aria-busy (AG-40). */
+function listen(page) {
+  return page.evaluate(() => {
     window.heard = [];
-    window.busy = []; // which participants' elements were aria-busy, in order (AG-40)
+    window.busy = [];
     new MutationObserver((records) => {
       for (const record of records) {
         if (record.type === "attributes") {
@@ -49,7 +55,6 @@ async function open() {
       }
     }).observe(document.body, { childList: true, subtree: true, attributes: true, attributeFilter: ["aria-busy"] });
   });
-  return { page, errors, close: () => context.close() };
 }
 
 /**
@@ -508,16 +513,7 @@ test("journey: a question put off with Later, then answered; and one left unansw
     await page.click("baton-review [part=authorize]");
     await until(page, async () => (await page.locator('[data-card="c1"]').locator("xpath=ancestor::ul").getAttribute("aria-label")) === "doing", "the move");
     // Left unanswered past its deadline: the run ends, and says why.
-    await page.evaluate(() => {
-      window.heard = [];
-      new MutationObserver((records) => {
-        for (const record of records) {
-          if (record.target instanceof Element && record.target.closest("[data-baton-live-region]")) {
-            for (const node of record.addedNodes) window.heard.push(node.textContent);
-          }
-        }
-      }).observe(document.body, { childList: true, subtree: true });
-    });
+    await listen(page);
     await page.fill("#intent", "move card 2");
     await page.click("#delegate button[type=submit]");
     await page.waitForSelector("baton-question [part=form]:not([data-empty])");

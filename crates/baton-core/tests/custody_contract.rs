@@ -357,15 +357,7 @@ fn ag_7_call_outside_the_allowlist_escalates_and_never_proceeds() {
 
 #[test]
 fn ag_7_call_beyond_the_budget_escalates_and_never_proceeds() {
-    let mut sim = Sim::new();
-    let run = sim.delegate_with(
-        Delegation::new("x", Initiative::User, Autonomy::Auto).with_budget(Budget {
-            max_calls: 1,
-            ..config().default_budget
-        }),
-    );
-    sim.propose(&run, &[rename(), archive()]);
-    sim.apply_all();
+    let (mut sim, run) = Sim::past_its_call_budget();
     assert_eq!(
         sim.state(&run),
         RunState::Escalated {

@@ -8,16 +8,7 @@ use baton_core::*;
 use common::*;
 
 fn exhausted() -> (Sim, RunId) {
-    let mut sim = Sim::new();
-    let run = sim.delegate_with(
-        Delegation::new("x", Initiative::User, Autonomy::Auto).with_budget(Budget {
-            max_calls: 1,
-            ..config().default_budget
-        }),
-    );
-    sim.propose(&run, &[rename(), archive()]);
-    sim.apply_all();
-    (sim, run)
+    Sim::past_its_call_budget()
 }
 
 #[test]

@@ -109,15 +109,7 @@ fn scenario_events() -> Vec<Event> {
     log.extend(sim.log);
 
     // A budget exhausted and left unresolved: the one escalation receipt.
-    let mut sim = Sim::new();
-    let run = sim.delegate_with(
-        Delegation::new("x", Initiative::User, Autonomy::Auto).with_budget(Budget {
-            max_calls: 1,
-            ..config().default_budget
-        }),
-    );
-    sim.propose(&run, &[rename(), archive()]);
-    sim.apply_all();
+    let (mut sim, _) = Sim::past_its_call_budget();
     sim.now += config().escalation_timeout_ms;
     sim.engine.handle_timeout(sim.now);
     sim.drain();

@@ -14,6 +14,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, ExitCode, Stdio};
 use std::time::Instant;
 
+mod bench;
 mod conformance;
 mod demo;
 mod serve;
@@ -23,7 +24,7 @@ fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let result = match args.first().map(String::as_str) {
         Some("test") => test(),
-        Some("bench") => bench(),
+        Some("bench") => bench::bench(),
         Some("pkg") => pkg().map(|sizes| println!("{sizes}")),
         Some("demo") => demo::demo(&args[1..]),
         Some("help") | Some("--help") | None => {
@@ -412,45 +413,6 @@ pub(crate) fn compressed_sizes(path: &Path) -> Result<(u64, u64, u64), String> {
     }
 }
 
-// ----- bench ----------------------------------------------------------------
-
-/// Benchmarks print ratios against a peer measured in the same run.
-/// `cargo xtask bench`: the AG-UI stream pipeline natively, then the
-/// package side by side with its peers in headless Chromium
-/// (`tests/bench/bench.mjs`; the peers from its lockfile, bundled by
-/// esbuild). A benchmark, never a test.
-fn bench() -> Result<(), String> {
-    let mut command = cargo();
-    command.args([
-        "run",
-        "--release",
-        "--quiet",
-        "-p",
-        "baton-agui",
-        "--example",
-        "stream_bench",
-    ]);
-    run(command)?;
-    ensure_chromium()?;
-    ensure_npm(PKG_TESTS, "playwright-core")?;
-    ensure_npm(BENCH, "esbuild")?;
-    println!("{}", pkg()?);
-    // Where the bench page imports its peers from.
-    let out = root().join("target/bench");
-    let mut bundle = Command::new(root().join(BENCH).join("node_modules/.bin/esbuild"));
-    bundle
-        .arg(root().join(BENCH).join("peers.js"))
-        .args(["--bundle", "--format=esm", "--minify"])
-        .arg(format!("--outfile={}", out.join("peers.js").display()));
-    run(bundle)?;
-    let mut node = Command::new("node");
-    node.arg("bench.mjs").current_dir(root().join(BENCH));
-    run(node)
-}
-
-/// The bench's page and its peers' lockfile.
-const BENCH: &str = "tests/bench";
-
 // ----- test -----------------------------------------------------------------
 
 struct Outcome {
@@ -522,8 +484,11 @@ fn test() -> Result<(), String> {
         run(command).map(|()| String::new())
     });
     step("cargo test (native)", &mut native_tests);
-    step("conformance kit (native)", &mut conformance_tests);
-    step("agent-check: the demo app", &mut agent_check_demo);
+    step("conformance kit (native)", &mut conformance::native);
+    step(
+        "agent-check: the demo app",
+        &mut conformance::agent_check_demo,
+    );
     step("browser tests (headless Chromium)", &mut browser_tests);
     step("package: cargo xtask pkg", &mut || {
         let table = pkg()?;
@@ -624,34 +589,6 @@ fn native_tests() -> Result<String, String> {
         "--show-output",
     ]);
     summarize_tests(command, "native tests", &mut false)
-}
-
-/// `agent-check` over the demo app, as a team would run it over theirs:
-/// every manifest found and clean, or the step fails with the findings.
-fn agent_check_demo() -> Result<String, String> {
-    let mut command = cargo();
-    command.args(["run", "-q", "-p", "agent-check", "--", "www"]);
-    command.current_dir(root());
-    let out = command
-        .output()
-        .map_err(|error| format!("could not start agent-check: {error}"))?;
-    let text = String::from_utf8_lossy(&out.stdout).into_owned();
-    print!("{text}");
-    let summary = text.lines().last().unwrap_or_default().to_owned();
-    if out.status.success() {
-        Ok(summary)
-    } else {
-        Err(format!("{summary} ({})", out.status))
-    }
-}
-
-/// The conformance kit's fixtures against `baton-core`, and against the
-/// engines broken on purpose that must fail it with the right AG-n; its
-/// report (one line per failure, then a summary) is printed.
-fn conformance_tests() -> Result<String, String> {
-    let mut command = cargo();
-    command.args(["test", "-p", "baton-conformance", "--", "--show-output"]);
-    summarize_tests(command, "conformance kit", &mut false)
 }
 
 /// The built package as an application imports it, in headless Chromium

@@ -230,6 +230,21 @@ impl Sim {
         run
     }
 
+    /// A run at `auto` allowed one call, that planned two: the first is
+    /// applied, the second escalates as budget exhaustion (AG-7).
+    pub fn past_its_call_budget() -> (Sim, RunId) {
+        let mut sim = Sim::new();
+        let run = sim.delegate_with(
+            Delegation::new("x", Initiative::User, Autonomy::Auto).with_budget(Budget {
+                max_calls: 1,
+                ..config().default_budget
+            }),
+        );
+        sim.propose(&run, &[rename(), archive()]);
+        sim.apply_all();
+        (sim, run)
+    }
+
     pub fn delegate_with(&mut self, delegation: Delegation) -> RunId {
         let run = self
             .engine
