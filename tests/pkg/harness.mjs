@@ -4,6 +4,29 @@
 
 import assert from "node:assert/strict";
 
+/** The task board of the engine's own browser tests (crates/baton-wasm). */
+export const TASKS = {
+  id: "tasks",
+  label: "Task board",
+  tier: "reversible-acts",
+  history: "native",
+  description: "The team's task board: cards in columns.",
+  capabilities: [
+    {
+      name: "rename",
+      description: "Give one card a new title.",
+      arguments: {
+        type: "object",
+        required: ["id", "title"],
+        properties: { id: { type: "string" }, title: { type: "string" } },
+        additionalProperties: false,
+      },
+      argumentLimits: { id: 64, title: 200 },
+      effects: [{ name: "retitle", reversible: true }],
+    },
+  ],
+};
+
 /** Runs `body(page)` in a fresh page of `browser` at `server`, failing on any page error. */
 export async function withPage(browser, server, body) {
   const page = await browser.newPage();

@@ -530,6 +530,9 @@ fn test() -> Result<(), String> {
         })
     });
     step("package: JS tests in Chromium", &mut package_tests);
+    step("package: default surfaces in Chromium", &mut || {
+        node_tests(PKG_TESTS, "surfaces.test.mjs", "surface tests", &[])
+    });
     step("end-to-end: the demo in Chromium", &mut demo::journeys);
     step("conformance kit (JS, in Chromium)", &mut || {
         node_tests(PKG_TESTS, "conformance.test.mjs", "JS conformance kit", &[])

@@ -1,0 +1,321 @@
+// The package's default surfaces (`baton-engine/elements`) in headless
+// Chromium, as an app mounts them: <baton-presence>, <baton-review> and
+// <baton-question> attached to a real engine. Needs the built package
+// (`cargo xtask pkg`); `cargo xtask test` runs this after building it.
+//
+//   node --test surfaces.test.mjs
+
+import { after, before, test } from "node:test";
+import assert from "node:assert/strict";
+import { chromium } from "playwright-core";
+
+import { CHROMIUM, FLAGS } from "./chromium.mjs";
+import { TASKS, withPage as withPageOf } from "./harness.mjs";
+import { serve } from "./server.mjs";
+
+const TIMEOUT = 30_000;
+
+let server;
+let browser;
+before(async () => {
+  server = await serve();
+  browser = await chromium.launch({ executablePath: CHROMIUM, args: FLAGS });
+});
+after(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+const withPage = (body) => withPageOf(browser, server, body);
+
+test("AG-35, AG-42, AG-43, AG-44: <baton-presence> shows the cycle in text and shape, static under reduced motion, with a Stop control", { timeout: TIMEOUT }, async () => {
+  const observed = await withPage(async (page) => {
+    const watch = async (reducedMotion) => {
+      await page.emulateMedia({ reducedMotion });
+      return page.evaluate(async (manifest) => {
+        const baton = await import("baton-engine");
+        await import("baton-engine/elements");
+        await baton.default();
+        const engine = await baton.Engine.open({ appName: "Board", ceiling: "auto", storage: "memory" });
+        engine.register(manifest, {
+          // A slow call, so the run is seen acting.
+          invoke: () => new Promise((resolve) => setTimeout(() => resolve({ ok: true }), 400)),
+          history: { mark: () => "m", revertTo() {} },
+        });
+        const presence = document.createElement("baton-presence");
+        document.body.append(presence);
+        presence.engine = engine;
+        const seen = (part) => presence.shadowRoot.querySelector(`[part=${part}]`);
+        const idle = { state: presence.state, text: seen("text").textContent, stopDisabled: seen("stop").disabled };
+        const run = engine.delegate({
+          intent: "Rename", initiative: "user", autonomy: "auto",
+          plan: [{ capability: "tasks.rename", arguments: { id: "a", title: "T" } }],
+        });
+        await new Promise((resolve) => setTimeout(resolve, 150));
+        const shape = seen("shape");
+        const style = getComputedStyle(shape);
+        const acting = {
+          state: presence.state,
+          text: seen("text").textContent,
+          shown: style.display !== "none" && style.visibility !== "hidden" && shape.getBoundingClientRect().width > 0,
+          animation: style.animationName,
+          transform: style.transform,
+          stopDisabled: seen("stop").disabled,
+          focusMoved: document.activeElement !== document.body,
+          liveRegions: presence.shadowRoot.querySelectorAll("[aria-live]").length,
+        };
+        seen("stop").click();
+        const after = { state: presence.state, outcome: engine.state(run).outcome, reason: engine.state(run).reason.kind };
+        presence.remove();
+        engine.close();
+        return { idle, acting, after };
+      }, TASKS);
+    };
+    return { moving: await watch("no-preference"), still: await watch("reduce") };
+  });
+  const { moving, still } = observed;
+  assert.deepEqual(moving.idle, { state: "idle", text: "Idle", stopDisabled: true });
+  // AG-44: the state is in words and in shape, not in colour alone.
+  assert.equal(moving.acting.state, "acting");
+  assert.equal(moving.acting.text, "Acting");
+  assert.equal(moving.acting.shown, true);
+  assert.equal(moving.acting.animation, "baton-turn");
+  // AG-43: under reduced motion, shown static — never hidden.
+  assert.equal(still.acting.text, "Acting");
+  assert.equal(still.acting.shown, true, "still shown");
+  assert.equal(still.acting.animation, "none", "static");
+  // AG-42: a visible Stop returns control; the surface never moved focus and has no region of its own.
+  assert.equal(moving.acting.stopDisabled, false);
+  assert.equal(moving.acting.focusMoved, false);
+  assert.equal(moving.acting.liveRegions, 0);
+  assert.deepEqual(moving.after, { state: "idle", outcome: "aborted", reason: "user-interrupt" });
+});
+
+test("AG-31: <baton-review> shows each concrete change in the app's own terms and authorizes at the revision seen", { timeout: TIMEOUT }, async () => {
+  const result = await withPage((page) =>
+    page.evaluate(async (manifest) => {
+      const baton = await import("baton-engine");
+      await import("baton-engine/elements");
+      await baton.default();
+      const engine = await baton.Engine.open({ appName: "Board", ceiling: "auto", storage: "memory" });
+      const titles = { a: "Draft" };
+      engine.register({ ...manifest, preview: true }, {
+        invoke: (capability, args) => { titles[args.id] = args.title; return { ok: true }; },
+        preview: (capability, args) => ({ title: { from: titles[args.id], to: args.title } }),
+        history: { mark: () => "m", revertTo() {} },
+      });
+      const review = document.createElement("baton-review");
+      document.body.append(review);
+      review.engine = engine;
+      const run = engine.delegate({
+        intent: "Rename a", initiative: "user", autonomy: "review",
+        plan: [{ capability: "tasks.rename", arguments: { id: "a", title: "Ship" } }],
+      });
+      const part = (name) => review.shadowRoot.querySelector(`[part=${name}]`);
+      const deadline = Date.now() + 3000;
+      while (part("authorize").disabled && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+      const shown = {
+        title: part("title").textContent,
+        label: part("label").textContent,
+        change: part("change").textContent,
+        authorizeDisabled: part("authorize").disabled,
+        before: titles.a,
+      };
+      part("authorize").click();
+      while (engine.state(run).state !== "returned" && Date.now() < deadline + 3000) await new Promise((r) => setTimeout(r, 20));
+      const after = { state: engine.state(run).outcome, title: titles.a, hidden: part("sheet").hasAttribute("data-empty") };
+      engine.close();
+      return { shown, after };
+    }, TASKS),
+  );
+  assert.equal(result.shown.title, "The plan for “Rename a”:");
+  assert.equal(result.shown.label, "Task board: rename");
+  assert.equal(result.shown.change, 'title: "Draft" → "Ship"', "the change in the app's terms, not prose");
+  assert.equal(result.shown.authorizeDisabled, false);
+  assert.equal(result.shown.before, "Draft", "nothing changed before authorizing");
+  assert.deepEqual(result.after, { state: "completed", title: "Ship", hidden: true });
+});
+
+test("AG-41: <baton-question> builds a non-modal form from the question's schema, shows the validator's message inline, and answers", { timeout: TIMEOUT }, async () => {
+  const result = await withPage((page) =>
+    page.evaluate(async (manifest) => {
+      const baton = await import("baton-engine");
+      await import("baton-engine/elements");
+      await baton.default();
+      const schema = {
+        type: "object", required: ["column", "count"], additionalProperties: false,
+        properties: { column: { enum: ["todo", "done"], title: "Column" }, count: { type: "integer", minimum: 1, maximum: 5, title: "How many" } },
+      };
+      const at = (event) => ({ atMs: 0, event });
+      const transport = new baton.ScriptedTransport({
+        protocol: "baton/1",
+        turns: [
+          { events: [at({ type: "turn-started" }), at({ type: "elicitation", request: "q1", prompt: "Where, and how many?", schema }), at({ type: "turn-finished", outcome: "interrupted" })] },
+          { events: [at({ type: "turn-started" }), at({ type: "turn-finished", outcome: "completed" })] },
+        ],
+      });
+      const engine = await baton.Engine.open({ appName: "Board", ceiling: "auto", storage: "memory", transport });
+      engine.register(manifest, { invoke: () => ({}), history: { mark: () => "m", revertTo() {} } });
+      const asking = document.createElement("baton-question");
+      document.body.append(asking);
+      asking.engine = engine;
+      const run = engine.delegate({ intent: "Tidy", initiative: "user", autonomy: "review" });
+      const part = (name) => asking.shadowRoot.querySelector(`[part=${name}]`);
+      const wait = async (done) => {
+        const deadline = Date.now() + 3000;
+        while (!done() && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+      };
+      await wait(() => !part("form").hasAttribute("data-empty"));
+      const fields = [...asking.shadowRoot.querySelectorAll("[part=field]")];
+      const shown = {
+        prompt: part("prompt").textContent,
+        fields: fields.map((f) => `${f.name}:${f.tagName.toLowerCase()}:${f.type}`),
+        options: [...fields[0].options].map((o) => o.textContent),
+        deadline: part("deadline").textContent,
+        focusMoved: document.activeElement !== document.body,
+      };
+      fields[0].value = JSON.stringify("done");
+      fields[1].value = "9";
+      part("answer").click();
+      const refused = { error: part("error").textContent, stillOpen: !part("form").hasAttribute("data-empty") };
+      fields[1].value = "2";
+      part("answer").click();
+      await wait(() => engine.state(run).state === "cancelled");
+      const after = { closed: part("form").hasAttribute("data-empty"), state: engine.state(run).state };
+      engine.close();
+      return { shown, refused, after };
+    }, TASKS),
+  );
+  assert.equal(result.shown.prompt, "Where, and how many?");
+  assert.deepEqual(result.shown.fields, ["column:select:select-one", "count:input:number"]);
+  assert.deepEqual(result.shown.options, ["todo", "done"]);
+  assert.match(result.shown.deadline, /^Open for \d+ minutes\.$/);
+  assert.equal(result.shown.focusMoved, false, "never modal, never takes focus");
+  assert.match(result.refused.error, /^AG-41: /, `the engine's validator, inline: ${JSON.stringify(result)}`);
+  assert.equal(result.refused.stillOpen, true);
+  assert.deepEqual(result.after, { closed: true, state: "cancelled" });
+});
+
+test("AG-41: <baton-question> renders nested objects and arrays of primitives, leaves empty optional members out, and answers with typed JSON", { timeout: TIMEOUT }, async () => {
+  const result = await withPage((page) =>
+    page.evaluate(async (manifest) => {
+      const baton = await import("baton-engine");
+      await import("baton-engine/elements");
+      await baton.default();
+      const schema = {
+        type: "object", required: ["card", "labels"], additionalProperties: false,
+        properties: {
+          card: {
+            type: "object", title: "Card", required: ["title"], additionalProperties: false,
+            properties: { title: { type: "string", minLength: 1, title: "Title" }, due: { type: "string", format: "date", title: "Due" } },
+          },
+          labels: { type: "array", title: "Labels", items: { enum: ["bug", "ux", "docs"] } },
+          estimates: { type: "array", title: "Estimates", items: { type: "integer" } },
+        },
+      };
+      const at = (event) => ({ atMs: 0, event });
+      const transport = new baton.ScriptedTransport({
+        protocol: "baton/1",
+        turns: [
+          { events: [at({ type: "turn-started" }), at({ type: "elicitation", request: "q1", prompt: "Which card?", schema }), at({ type: "turn-finished", outcome: "interrupted" })] },
+          { events: [at({ type: "turn-started" }), at({ type: "turn-finished", outcome: "completed" })] },
+        ],
+      });
+      const engine = await baton.Engine.open({ appName: "Board", ceiling: "auto", storage: "memory", transport });
+      engine.register(manifest, { invoke: () => ({}), history: { mark: () => "m", revertTo() {} } });
+      const asking = document.createElement("baton-question");
+      document.body.append(asking);
+      asking.engine = engine;
+      engine.delegate({ intent: "Plan", initiative: "user", autonomy: "review" });
+      const root = asking.shadowRoot;
+      const part = (name) => root.querySelector(`[part=${name}]`);
+      const wait = async (done) => {
+        const deadline = Date.now() + 3000;
+        while (!done() && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+      };
+      await wait(() => !part("form").hasAttribute("data-empty"));
+      const shown = {
+        legends: [...root.querySelectorAll("legend")].map((legend) => legend.textContent),
+        fields: [...root.querySelectorAll("[part=field]")].map((f) => `${f.name}:${f.tagName.toLowerCase()}:${f.type}`),
+      };
+      const named = (name) => [...root.querySelectorAll(`[part=field][name=${name}]`)];
+      named("title")[0].value = "Ship";
+      for (const box of named("labels")) box.checked = ["\"bug\"", "\"docs\""].includes(box.value);
+      named("estimates")[0].value = "3\nlots";
+      part("answer").click();
+      const refused = part("error").textContent;
+      named("estimates")[0].value = "3\n5\n";
+      part("answer").click();
+      const question = engine.questions()[0];
+      engine.close();
+      return { shown, refused, state: question.state.state, answer: question.state.answer };
+    }, TASKS),
+  );
+  assert.deepEqual(result.shown.legends, ["Card", "Labels"], "the root's legend is the prompt itself");
+  assert.deepEqual(result.shown.fields, [
+    "title:input:text", "due:input:date",
+    "labels:input:checkbox", "labels:input:checkbox", "labels:input:checkbox",
+    "estimates:textarea:textarea",
+  ]);
+  assert.match(result.refused, /^AG-41: .*estimates/, "an item that is not an integer is named by the engine's validator");
+  assert.equal(result.state, "answered");
+  assert.deepEqual(result.answer, { card: { title: "Ship" }, labels: ["bug", "docs"], estimates: [3, 5] });
+});
+
+test("AG-7: <baton-review> shows an exhausted budget in words with the engine's own choices, and Allow lets the run finish", { timeout: TIMEOUT }, async () => {
+  const result = await withPage((page) =>
+    page.evaluate(async (manifest) => {
+      const baton = await import("baton-engine");
+      await import("baton-engine/elements");
+      await baton.default();
+      const engine = await baton.Engine.open({ appName: "Board", ceiling: "auto", storage: "memory" });
+      const titles = {};
+      engine.register(manifest, {
+        invoke: (capability, args) => { titles[args.id] = args.title; return { ok: true }; },
+        history: { mark: () => "m", revertTo() {} },
+      });
+      const review = document.createElement("baton-review");
+      document.body.append(review);
+      review.engine = engine;
+      const run = engine.delegate({
+        intent: "Rename two", initiative: "user", autonomy: "auto",
+        budget: { maxTurns: 8, maxCalls: 1, runDeadlineMs: 300000, turnDeadlineMs: 60000 },
+        plan: [
+          { capability: "tasks.rename", arguments: { id: "a", title: "One" } },
+          { capability: "tasks.rename", arguments: { id: "b", title: "Two" } },
+        ],
+      });
+      const root = review.shadowRoot;
+      const wait = async (done) => {
+        const deadline = Date.now() + 3000;
+        while (!done() && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+      };
+      await wait(() => !root.querySelector("[part=escalation]").hasAttribute("data-empty"));
+      const shown = {
+        state: engine.state(run).state,
+        reason: root.querySelector("[part=reason]").textContent,
+        choices: [...root.querySelectorAll("[part=choice]")].map((button) => button.textContent),
+        sheetHidden: root.querySelector("[part=sheet]").hasAttribute("data-empty"),
+        titles: { ...titles },
+      };
+      root.querySelector("[part=choice][data-choice=allow]").click();
+      await wait(() => engine.state(run).state === "returned");
+      const after = {
+        outcome: engine.state(run).outcome,
+        titles: { ...titles },
+        hidden: root.querySelector("[part=escalation]").hasAttribute("data-empty"),
+        sheet: engine.escalation(run),
+      };
+      engine.close();
+      return { shown, after };
+    }, TASKS),
+  );
+  assert.deepEqual(result.shown, {
+    state: "escalated",
+    reason: "“Rename two” is waiting for you. It has made all 1 of the calls it was allowed (1 used).",
+    choices: ["Allow up to 2 calls", "End it"],
+    sheetHidden: true,
+    titles: { a: "One" },
+  });
+  assert.deepEqual(result.after, { outcome: "completed", titles: { a: "One", b: "Two" }, hidden: true, sheet: null });
+});
