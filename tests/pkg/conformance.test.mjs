@@ -5,32 +5,21 @@
 //
 //   node --test conformance.test.mjs
 
-import { after, before, test } from "node:test";
+import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readdirSync } from "node:fs";
 import { join } from "node:path";
-import { chromium } from "playwright-core";
 
-import { CHROMIUM, FLAGS } from "./chromium.mjs";
-import { withPage } from "./harness.mjs";
-import { root, serve } from "./server.mjs";
+import { packagePages } from "./harness.mjs";
+import { root } from "./server.mjs";
 
 const TIMEOUT = 120_000;
 
-let browser;
-let server;
-before(async () => {
-  server = await serve();
-  browser = await chromium.launch({ executablePath: CHROMIUM, args: FLAGS });
-});
-after(async () => {
-  await browser?.close();
-  await server?.close();
-});
+const { withPage } = packagePages();
 
 /** Plays the kit in the page against the engine, or with `broken`, against one that ignores stop. */
 function play(broken) {
-  return withPage(browser, server, (page) =>
+  return withPage((page) =>
     page.evaluate(async (broken) => {
       const baton = await import("baton-engine");
       const kit = await import("baton-engine/conformance");

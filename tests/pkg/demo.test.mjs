@@ -125,6 +125,18 @@ async function accessible(page, state, focused) {
   }
 }
 
+/** Waits until every preview of the plan under review has arrived (Authorize is enabled). */
+const previewsReady = (page) =>
+  until(page, async () => !(await page.locator("baton-review [part=authorize]").isDisabled()), "the previews");
+
+/** Delegates `intent` through the demo's form and waits for its plan, previews and all, under review. */
+async function reviewFor(page, intent) {
+  await page.fill("#intent", intent);
+  await page.click("#delegate button[type=submit]");
+  await page.waitForSelector("baton-review [part=item]");
+  await previewsReady(page);
+}
+
 /** A screenshot of a key state, as a test artifact under target/e2e/. */
 const shot = (page, name) => page.screenshot({ path: new globalThis.URL(`../../target/e2e/${name}.png`, import.meta.url).pathname, fullPage: true });
 
@@ -148,7 +160,7 @@ test("journey: delegate, review the concrete changes, authorize, hear the outcom
     await page.click("#delegate button[type=submit]");
     // AG-31: the review shows each change in the app's own terms.
     await page.waitForSelector("baton-review [part=item]");
-    await until(page, async () => !(await page.locator("baton-review [part=authorize]").isDisabled()), "the previews");
+    await previewsReady(page);
     const review = await page.locator("baton-review [part=items]").textContent();
     // The README's picture of the demo mid-delegation, as a test artifact.
     await shot(page, "review");
@@ -183,10 +195,7 @@ test("journey: delegate, review the concrete changes, authorize, hear the outcom
 test("journey: reject a plan, and a command nobody offers is answered without changes", { timeout: TIMEOUT }, async () => {
   const { page, errors, close } = await open();
   try {
-    await page.fill("#intent", "move card 2 to done");
-    await page.click("#delegate button[type=submit]");
-    await page.waitForSelector("baton-review [part=item]");
-    await until(page, async () => !(await page.locator("baton-review [part=authorize]").isDisabled()), "the preview");
+    await reviewFor(page, "move card 2 to done");
     await page.click("baton-review [part=reject]");
     await until(page, async () => (await page.locator("#status-text").textContent()) === "Last delegation: Cancelled", "the rejection");
     assert.equal(await page.locator('[data-card="c2"]').locator("xpath=ancestor::ul").getAttribute("aria-label"), "doing");
@@ -237,7 +246,7 @@ test("journey: sharing with a teammate is always reviewed, said to be irreversib
     await page.fill("#intent", "rename card 2 to Fixed and share the board with Ana");
     await page.click("#delegate button[type=submit]");
     await page.waitForSelector("baton-review [part=irreversible]");
-    await until(page, async () => !(await page.locator("baton-review [part=authorize]").isDisabled()), "the previews");
+    await previewsReady(page);
     const review = await page.locator("baton-review [part=items]").textContent();
     assert.match(review, /Team sharing: share_summary — cannot be undone/);
     assert.match(review, /"to":"Ana"/);
@@ -263,7 +272,7 @@ test("journey: with the third-party inbox in context, going ahead still needs re
     await page.click("#delegate button[type=submit]");
     await page.waitForSelector("#why:not([hidden])");
     assert.equal(await page.locator('[data-card="c1"]').locator("xpath=ancestor::ul").getAttribute("aria-label"), "todo");
-    await until(page, async () => !(await page.locator("baton-review [part=authorize]").isDisabled()), "the preview");
+    await previewsReady(page);
     await page.click("baton-review [part=authorize]");
     await until(page, async () => (await page.locator('[data-card="c1"]').locator("xpath=ancestor::ul").getAttribute("aria-label")) === "done", "the move");
     // Without the inbox, going ahead goes ahead.
@@ -289,7 +298,7 @@ test("journey: an ambiguous command is asked about, never guessed; the question 
     await page.selectOption("baton-question select", { label: "done" });
     await page.click("baton-question [part=answer]");
     await page.waitForSelector("baton-review [part=item]");
-    await until(page, async () => !(await page.locator("baton-review [part=authorize]").isDisabled()), "the preview");
+    await previewsReady(page);
     assert.match(await page.locator("baton-review [part=items]").textContent(), /column: "todo" → "done"/);
     await page.click("baton-review [part=authorize]");
     await until(page, async () => (await page.locator('[data-card="c1"]').locator("xpath=ancestor::ul").getAttribute("aria-label")) === "done", "the move");
@@ -352,7 +361,7 @@ test("journey: keyboard only — type the command, reach Authorize with Tab, und
     await page.keyboard.type("rename card 3 to Booked");
     await page.keyboard.press("Enter");
     await page.waitForSelector("baton-review [part=item]");
-    await until(page, async () => !(await page.locator("baton-review [part=authorize]").isDisabled()), "the preview");
+    await previewsReady(page);
     // The engine never moved focus: the person is still where they typed.
     assert.equal(await page.evaluate(() => document.activeElement?.id), "intent");
     const focusedPart = () =>
@@ -410,10 +419,7 @@ test("journey: two tabs — Stop everything in one ends the other tab's delegati
 test("journey: the person edits a card the plan under review was made on — the plan is superseded, says so, and is planned again on the board as it is (A.2, AG-20)", { timeout: TIMEOUT }, async () => {
   const { page, errors, close } = await open();
   try {
-    await page.fill("#intent", "rename card 1 to Ship");
-    await page.click("#delegate button[type=submit]");
-    await page.waitForSelector("baton-review [part=item]");
-    await until(page, async () => !(await page.locator("baton-review [part=authorize]").isDisabled()), "the preview");
+    await reviewFor(page, "rename card 1 to Ship");
     const run = await page.locator("#runs > li").last().getAttribute("data-run");
     const revision = await page.evaluate((run) => window.baton.review(run).revision, run);
     // The person renames the card themselves while the plan waits.
@@ -449,10 +455,7 @@ test("journey: what the assistant saw — per turn, the index and which reads' c
   const { page, errors, close } = await open();
   try {
     await page.check("#with-inbox");
-    await page.fill("#intent", "tag card 2 as blocked");
-    await page.click("#delegate button[type=submit]");
-    await page.waitForSelector("baton-review [part=item]");
-    await until(page, async () => !(await page.locator("baton-review [part=authorize]").isDisabled()), "the preview");
+    await reviewFor(page, "tag card 2 as blocked");
     assert.match(await page.locator("baton-review [part=items]").textContent(), /tags: \["urgent"\] → \["urgent","blocked"\]/);
     await page.click("baton-review [part=authorize]");
     await until(page, async () => (await page.locator('[data-card="c2"] [data-tag="blocked"]').count()) === 1, "the tag");
@@ -509,7 +512,7 @@ test("journey: a question put off with Later, then answered; and one left unansw
     await page.selectOption("baton-question select", { label: "doing" });
     await page.click("baton-question [part=answer]");
     await page.waitForSelector("baton-review [part=item]");
-    await until(page, async () => !(await page.locator("baton-review [part=authorize]").isDisabled()), "the preview");
+    await previewsReady(page);
     await page.click("baton-review [part=authorize]");
     await until(page, async () => (await page.locator('[data-card="c1"]').locator("xpath=ancestor::ul").getAttribute("aria-label")) === "doing", "the move");
     // Left unanswered past its deadline: the run ends, and says why.
@@ -578,10 +581,7 @@ test("journey: the same demo driven by a real AG-UI 1.0 agent (?agent=URL): revi
     await page.goto(`${URL}?agent=${encodeURIComponent(agent)}`);
     await page.waitForSelector("html[data-ready=true]", { timeout: 10_000 });
     assert.equal(await page.locator("#acting-party").textContent(), `the AG-UI agent at ${agent}`);
-    await page.fill("#intent", "rename card 2 to Fixed over AG-UI");
-    await page.click("#delegate button[type=submit]");
-    await page.waitForSelector("baton-review [part=item]");
-    await until(page, async () => !(await page.locator("baton-review [part=authorize]").isDisabled()), "the preview");
+    await reviewFor(page, "rename card 2 to Fixed over AG-UI");
     assert.match(await page.locator("baton-review [part=items]").textContent(), /title: "Fix the login bug" → "Fixed over AG-UI"/);
     await page.click("baton-review [part=authorize]");
     await until(page, async () => (await card(page, "c2")) === "2. Fixed over AG-UI", "the rename over AG-UI");

@@ -5,40 +5,24 @@
 //
 //   node --test engine.test.mjs
 
-import { after, before, test } from "node:test";
+import { test } from "node:test";
 import assert from "node:assert/strict";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { chromium } from "playwright-core";
 
-import { CHROMIUM, FLAGS } from "./chromium.mjs";
-
-import { TASKS, withPage as withPageOf } from "./harness.mjs";
-import { root, serve } from "./server.mjs";
+import { TASKS, packagePages } from "./harness.mjs";
+import { root } from "./server.mjs";
 
 const TIMEOUT = 30_000;
 
-
-let server;
-let browser;
-
-before(async () => {
+const pages = packagePages(() => {
   for (const file of ["pkg/baton_engine.js", "pkg/baton_engine_bg.wasm", "pkg/baton.js"]) {
     if (!existsSync(join(root, file))) {
       throw new Error(`${file} is missing: build the package first (cargo xtask pkg)`);
     }
   }
-  server = await serve();
-  browser = await chromium.launch({ executablePath: CHROMIUM, args: FLAGS });
 });
-
-after(async () => {
-  await browser?.close();
-  await server?.close();
-});
-
-/** A fresh page on the package test page; see harness.mjs. */
-const withPage = (body) => withPageOf(browser, server, body);
+const { withPage } = pages;
 
 /**
  * In the page: a delegation to an acting party reached through a transport
@@ -583,9 +567,9 @@ test("a participant may call back into the engine from inside invoke, even to st
 });
 
 test("a reload loses nothing: the journal and the actor key survive in IndexedDB, and a run the reload cut off returns interrupted", { timeout: TIMEOUT }, async () => {
-  const page = await browser.newPage();
+  const page = await pages.browser.newPage();
   try {
-    await page.goto(`${server.url}/tests/pkg/page.html`);
+    await page.goto(`${pages.server.url}/tests/pkg/page.html`);
     const before = await page.evaluate(async (manifest) => {
       const baton = await import("baton-engine");
       await baton.default();

@@ -3,6 +3,11 @@
 // does), failing the test on any error the page reports.
 
 import assert from "node:assert/strict";
+import { after, before } from "node:test";
+import { chromium } from "playwright-core";
+
+import { CHROMIUM, FLAGS } from "./chromium.mjs";
+import { serve } from "./server.mjs";
 
 /** The task board of the engine's own browser tests (crates/baton-wasm). */
 export const TASKS = {
@@ -50,4 +55,33 @@ export async function withPage(browser, server, body) {
   } finally {
     await page.close();
   }
+}
+
+/**
+ * For a test file: one server and one browser for the file (started before
+ * its first test, closed after its last), `withPage(body)` on them, and
+ * the two themselves for a test that needs its own page. `check` runs
+ * first, before anything starts.
+ */
+export function packagePages(check = () => {}) {
+  let server;
+  let browser;
+  before(async () => {
+    check();
+    server = await serve();
+    browser = await chromium.launch({ executablePath: CHROMIUM, args: FLAGS });
+  });
+  after(async () => {
+    await browser?.close();
+    await server?.close();
+  });
+  return {
+    withPage: (body) => withPage(browser, server, body),
+    get browser() {
+      return browser;
+    },
+    get server() {
+      return server;
+    },
+  };
 }

@@ -5,28 +5,14 @@
 //
 //   node --test surfaces.test.mjs
 
-import { after, before, test } from "node:test";
+import { test } from "node:test";
 import assert from "node:assert/strict";
-import { chromium } from "playwright-core";
 
-import { CHROMIUM, FLAGS } from "./chromium.mjs";
-import { TASKS, withPage as withPageOf } from "./harness.mjs";
-import { serve } from "./server.mjs";
+import { TASKS, packagePages } from "./harness.mjs";
 
 const TIMEOUT = 30_000;
 
-let server;
-let browser;
-before(async () => {
-  server = await serve();
-  browser = await chromium.launch({ executablePath: CHROMIUM, args: FLAGS });
-});
-after(async () => {
-  await browser?.close();
-  await server?.close();
-});
-
-const withPage = (body) => withPageOf(browser, server, body);
+const { withPage } = packagePages();
 
 test("AG-35, AG-42, AG-43, AG-44: <baton-presence> shows the cycle in text and shape, static under reduced motion, with a Stop control", { timeout: TIMEOUT }, async () => {
   const observed = await withPage(async (page) => {

@@ -250,3 +250,28 @@ fn ag_29_an_authorization_lapses_after_its_time_to_live() {
     });
     assert_eq!(expiries, [1_000 + 5_000, sim.now + 5_000]);
 }
+
+#[test]
+fn ag_29_a_lapsed_authorization_sent_back_to_review_says_why() {
+    let mut config = config();
+    config.authorization_ttl_ms = 5_000;
+    let mut sim = Sim::with_config(config);
+    let run = sim.delegate(Autonomy::Review);
+    sim.propose(&run, &[rename()]);
+    assert_eq!(sim.engine.review(&run).unwrap().again, None);
+    sim.authorize(&run);
+    sim.apply();
+    sim.now += 5_000;
+    sim.propose(&run, &[rename()]);
+    sim.resolve(&run, Resolution::Review);
+    assert_eq!(sim.state(&run), RunState::Reviewing);
+    assert_eq!(
+        sim.engine.review(&run).unwrap().again,
+        Some(ReviewAgain::AuthorizationExpired),
+        "the sheet says the plan is back because the approval ran out"
+    );
+    // Approved again, the run goes on, and the reason is spent.
+    sim.authorize(&run);
+    sim.give_marks();
+    assert!(sim.take_invoke().is_some());
+}
