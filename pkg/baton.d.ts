@@ -845,10 +845,10 @@ export interface ValidationIssue {
   message: string;
 }
 
-/** The result of `Schema#validate`. */
+/** The result of `Schema#validate` (a valid one is shared and frozen). */
 export interface Validation {
-  valid: boolean;
-  errors: ValidationIssue[];
+  readonly valid: boolean;
+  readonly errors: readonly ValidationIssue[];
 }
 
 /** A compiled JSON Schema 2020-12: the engine's own validator, for applications. */
@@ -856,8 +856,17 @@ export class Schema {
   private constructor();
   /** Compiles a schema (an object or JSON text); an invalid one throws `invalid-schema`. */
   static compile(schema: object | string): Schema;
-  /** Validates a value, reporting every problem with its path. */
+  /**
+   * Validates a value, reporting every problem with its path. A valid value
+   * gets one shared, frozen `{ valid: true, errors: [] }`: no error is built.
+   */
   validate(value: unknown): Validation;
+  /** Validates JSON text as it is (no parse in JS); text that is not JSON throws `invalid-value`. */
+  validateJson(text: string): Validation;
+  /** Whether a value satisfies the schema, with no error built at all. */
+  isValid(value: unknown): boolean;
+  /** Whether JSON text satisfies the schema; text that is not JSON throws `invalid-value`. */
+  isValidJson(text: string): boolean;
   /** The digest of the schema's canonical JSON. */
   readonly digest: Digest;
   /** Releases the wasm-side handle now instead of at garbage collection. */
@@ -941,7 +950,11 @@ export type CoreEvent =
   | EscalationReceiptEvent
   | AnnouncementEvent
   | UndoneEvent;
-/** Text from the acting party, as deltas (never announced per delta). */
+/**
+ * Text from the acting party, as deltas (never announced per delta). Coalesced: the deltas of one message that
+ * arrive in one network read come as one event (in order, nothing lost), so
+ * a fast stream never floods the page with one event per token.
+ */
 export type TextDeltaEvent = { type: "text"; run: RunId; message: string; delta: string };
 /** The acting party's own state (AG-47). */
 export type AgentStateEvent = { type: "state"; run: RunId; direction: Direction; event: StateSnapshotWireEvent | StateDeltaWireEvent };

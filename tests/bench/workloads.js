@@ -1,10 +1,13 @@
 // The bench's workloads, run in the page: each returns one figure for
 // Baton and one for its peer, measured alternately in the same page.
 
-import init, { Engine, Schema } from "baton-engine";
-import { Ajv, addFormats, Dexie } from "peers";
+import init, { AgUiTransport, Engine, Schema } from "baton-engine";
+import load from "baton-engine/wasm";
+import { Ajv, addFormats, Dexie, HttpAgent } from "peers";
 
 await init();
+// The loaded module's exports (its linear memory among them).
+const wasm = await load();
 
 /** Operations per second of `fn`, over at least `ms` milliseconds. */
 function opsPerSecond(fn, ms = 250) {
@@ -17,6 +20,15 @@ function opsPerSecond(fn, ms = 250) {
     now = performance.now();
   } while (now - start < ms);
   return (count * 1000) / (now - start);
+}
+
+/** Yields to the event loop for one task, without setTimeout's clamping. */
+function nextTask() {
+  const { port1, port2 } = new MessageChannel();
+  return new Promise((resolve) => {
+    port1.onmessage = () => { port1.close(); resolve(); };
+    port2.postMessage(null);
+  });
 }
 
 const CARD = {
@@ -40,7 +52,9 @@ function validation(schema, text) {
   const baton = Schema.compile(schema);
   const peer = ajv().compile(schema);
   const result = {
-    baton: opsPerSecond(() => baton.validate(JSON.parse(text))),
+    // JSON text in, as from the network or storage: Baton takes it as it is,
+    // Ajv needs it parsed first.
+    baton: opsPerSecond(() => baton.validateJson(text)),
     peer: opsPerSecond(() => peer(JSON.parse(text))),
   };
   baton.free();
@@ -62,23 +76,166 @@ const TASKS = {
   }],
 };
 
-/** Microseconds per capability call of a fixed plan of `calls`, with `mounted` participants. */
-async function callPath(calls, mounted) {
-  const engine = await Engine.open({ appName: "Bench", ceiling: "auto", storage: "memory" });
-  const behaviour = { invoke: () => ({ ok: true }), history: { mark: () => "m", revertTo() {} } };
-  engine.register(TASKS, behaviour);
-  for (let i = 1; i < mounted; i += 1) engine.register({ ...TASKS, id: `tasks${i}` }, behaviour);
+const BEHAVIOUR = { invoke: () => ({ ok: true }), history: { mark: () => "m", revertTo() {} } };
+
+/** A fixed plan of `calls` renames, allowed to run them all. */
+function fixedPlan(calls, intent = "rename them all") {
   const plan = Array.from({ length: calls }, (_, i) => ({ capability: "tasks.rename", arguments: { id: `c${i}`, title: "Ship" } }));
-  const start = performance.now();
   // A budget that covers the plan: the default one would escalate at 32 calls.
   const budget = { maxTurns: 1, maxCalls: calls, runDeadlineMs: 600_000, turnDeadlineMs: 60_000 };
-  const run = engine.delegate({ intent: "rename them all", initiative: "user", autonomy: "auto", plan, budget });
-  while (engine.state(run).state !== "returned") await new Promise((resolve) => setTimeout(resolve, 0));
-  const micros = ((performance.now() - start) * 1000) / calls;
-  const { outcome } = engine.state(run);
+  return { intent, initiative: "user", autonomy: "auto", plan, budget };
+}
+
+/** Resolves once `done()` holds, checking after every task. */
+async function until(done) {
+  while (!done()) await nextTask();
+}
+
+const quantile = (values, q) => [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor(q * values.length))];
+
+/**
+ * Microseconds between consecutive capability calls of a fixed plan, with
+ * `mounted` participants: one plan warms the engine up, the next is timed
+ * call by call. Returns the p50 and p99 of the intervals.
+ */
+async function callPath(mounted) {
+  const engine = await Engine.open({ appName: "Bench", ceiling: "auto", storage: "memory" });
+  const stamps = [];
+  const behaviour = { ...BEHAVIOUR, invoke: () => { stamps.push(performance.now()); return { ok: true }; } };
+  engine.register(TASKS, behaviour);
+  for (let i = 1; i < mounted; i += 1) engine.register({ ...TASKS, id: `tasks${i}` }, BEHAVIOUR);
+  for (const _ of [0, 1]) {
+    stamps.length = 0;
+    const run = engine.delegate(fixedPlan(500));
+    await until(() => engine.state(run).state === "returned");
+    const { outcome } = engine.state(run);
+    if (outcome !== "completed") throw new Error(`the plan ended ${outcome}, not completed: no figure`);
+  }
   engine.close();
-  if (outcome !== "completed") throw new Error(`the plan ended ${outcome}, not completed: no figure`);
-  return micros;
+  const intervals = stamps.slice(1).map((stamp, i) => (stamp - stamps[i]) * 1000);
+  return { baton: quantile(intervals, 0.5), p99: quantile(intervals, 0.99), peer: null };
+}
+
+/**
+ * One AG-UI turn of `deltas` text deltas from the bench's agent, three ways
+ * over the same bytes: Baton (engine, AgUiTransport, SSE decoding, AG-UI
+ * checks, the baton/1 verifier, the run returned), `@ag-ui/client`'s
+ * `HttpAgent.runAgent`, and a bare fetch + split + JSON.parse. Milliseconds.
+ */
+async function stream(agent, deltas, peer) {
+  const url = `${agent}/text?deltas=${deltas}`;
+  let start = performance.now();
+  const engine = await Engine.open({ appName: "Bench", ceiling: "auto", storage: "memory", transport: new AgUiTransport({ url }) });
+  engine.register(TASKS, BEHAVIOUR);
+  start = performance.now();
+  let text = 0;
+  engine.subscribe((event) => { if (event.type === "text") text += event.delta.length; });
+  const run = engine.delegate({ intent: "say it", initiative: "user", autonomy: "auto" });
+  // A turn of text and no plan closes the run: answered, nothing changed.
+  await until(() => engine.state(run).state === "cancelled" || engine.state(run).state === "returned");
+  const baton = performance.now() - start;
+  const { reason } = engine.state(run);
+  engine.close();
+  if (reason?.kind !== "no-plan" || text < deltas) throw new Error(`the streamed turn ended ${JSON.stringify(reason)} after ${text} characters: no figure`);
+  start = performance.now();
+  if (peer === "client") {
+    const client = new HttpAgent({ url });
+    await client.runAgent();
+    const text = client.messages.at(-1)?.content ?? "";
+    if (text.length < deltas) throw new Error("the AG-UI client did not assemble the message: no figure");
+  } else {
+    await bareParse(url);
+  }
+  return { baton, peer: performance.now() - start };
+}
+
+/** The floor: fetch the stream, split it into events, JSON.parse each. */
+async function bareParse(url) {
+  const response = await fetch(url, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ threadId: "t", runId: "r" }) });
+  const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
+  let buffer = "";
+  let events = 0;
+  for (;;) {
+    const { value, done } = await reader.read();
+    if (done) break;
+    buffer += value;
+    const parts = buffer.split("\n\n");
+    buffer = parts.pop();
+    for (const part of parts) if (part.startsWith("data: ")) { JSON.parse(part.slice(6)); events += 1; }
+  }
+  return events;
+}
+
+/**
+ * Journal records committed per second with `runs` fixed plans of `calls`
+ * running at once against IndexedDB, and Dexie writing as many records in as
+ * many transactions (equal batching).
+ */
+async function journalUnderLoad(runs, calls) {
+  const name = `bench-${Math.random()}`;
+  const engine = await Engine.open({ appName: "Bench", ceiling: "auto", storage: "indexeddb", dbName: name });
+  engine.register(TASKS, BEHAVIOUR);
+  let emitted = 0;
+  engine.subscribe((event) => { if (event.type === "journal") emitted += 1; });
+  const start = performance.now();
+  const ids = Array.from({ length: runs }, () => engine.delegate(fixedPlan(calls)));
+  await until(() => ids.every((run) => engine.state(run).state === "returned") && engine.storage.records >= emitted);
+  const seconds = (performance.now() - start) / 1000;
+  const { records, transactions } = engine.storage;
+  engine.close();
+  const db = new Dexie(`${name}-dexie`);
+  db.version(1).stores({ records: "[run+revision]" });
+  await db.open();
+  const perTransaction = Math.max(1, Math.round(records / transactions));
+  const record = (i) => ({ run: `run-${i % runs}`, revision: i, at: Date.now(), actor: "baton1.x.y", entry: { type: "call-applied", call: `c${i}`, value: { ok: true } } });
+  const peerStart = performance.now();
+  const writes = [];
+  for (let i = 0; i < records; i += perTransaction) {
+    const batch = Array.from({ length: Math.min(perTransaction, records - i) }, (_, k) => record(i + k));
+    writes.push(db.transaction("rw", db.records, () => db.records.bulkPut(batch)));
+  }
+  await Promise.all(writes);
+  const peerSeconds = (performance.now() - peerStart) / 1000;
+  db.close();
+  return { baton: records / seconds, peer: records / peerSeconds, records, transactions };
+}
+
+/** Bytes the page holds: the JS heap and the engine's linear memory. */
+function memoryBytes() {
+  return (performance.memory?.usedJSHeapSize ?? 0) + wasm.memory.buffer.byteLength;
+}
+
+/**
+ * Memory after `runs` one-call runs against IndexedDB, against memory after
+ * the first tenth of them: bounded memory keeps the ratio near 1.
+ */
+async function memoryAfterRuns(runs) {
+  const engine = await Engine.open({ appName: "Bench", ceiling: "auto", storage: "indexeddb", dbName: `bench-${Math.random()}` });
+  engine.register(TASKS, BEHAVIOUR);
+  let tenth = 0;
+  for (let i = 0; i < runs; i += 1) {
+    const run = engine.delegate(fixedPlan(1, `run ${i}`));
+    await until(() => engine.state(run).state === "returned");
+    if (i + 1 === runs / 10) tenth = memoryBytes();
+  }
+  const after = memoryBytes();
+  engine.close();
+  return { baton: after / 2 ** 20, peer: tenth / 2 ** 20 };
+}
+
+/** Fills session `bench` of database `name` with at least `records` journal records. */
+async function fillJournal(name, records) {
+  const engine = await Engine.open({ appName: "Bench", ceiling: "auto", storage: "indexeddb", dbName: name, session: "bench" });
+  engine.register(TASKS, BEHAVIOUR);
+  let emitted = 0;
+  engine.subscribe((event) => { if (event.type === "journal") emitted += 1; });
+  while (emitted < records) {
+    const ids = Array.from({ length: 20 }, () => engine.delegate(fixedPlan(50)));
+    await until(() => ids.every((run) => engine.state(run).state === "returned"));
+  }
+  await until(() => engine.storage.records >= emitted);
+  engine.close();
+  return emitted;
 }
 
 export const workloads = {
@@ -92,8 +249,14 @@ export const workloads = {
       peer: opsPerSecond(() => peer.compile(structuredClone(CARD)), 300),
     };
   },
-  "call-1-participant": async () => ({ baton: await callPath(300, 1), peer: null }),
-  "call-1000-participants": async () => ({ baton: await callPath(300, 1000), peer: null }),
+  "call-1-participant": () => callPath(1),
+  "call-1000-participants": () => callPath(1000),
+  "call-10000-participants": () => callPath(10_000),
+  "sse-vs-client": ({ agent }) => stream(agent, 20_000, "client"),
+  "sse-vs-floor": ({ agent }) => stream(agent, 100_000, "floor"),
+  "journal-under-load": () => journalUnderLoad(100, 10),
+  "memory-10k-runs": () => memoryAfterRuns(10_000),
+  "fill-journal": ({ name, records }) => fillJournal(name, records),
   "indexeddb-open": async () => {
     const name = `bench-${Math.random()}`;
     let start = performance.now();

@@ -50,8 +50,12 @@ function fileFor(base, pathname) {
   return file === base || file.startsWith(base + sep) ? file : null;
 }
 
-/** Starts serving `base` (the repository root by default). */
-export function serve({ base = root, port = 0, host = "127.0.0.1" } = {}) {
+/**
+ * Starts serving `base` (the repository root by default). `headers` are
+ * added to every file served (the bench isolates its pages with COOP/COEP,
+ * which gives `performance.now()` microsecond resolution).
+ */
+export function serve({ base = root, port = 0, host = "127.0.0.1", headers = {} } = {}) {
   const server = createServer(async (request, response) => {
     const send = (status, text) => {
       response.writeHead(status, { "content-type": "text/plain; charset=utf-8" });
@@ -73,6 +77,7 @@ export function serve({ base = root, port = 0, host = "127.0.0.1" } = {}) {
         "content-type": contentType(file),
         "content-length": info.size,
         "cache-control": "no-store",
+        ...headers,
       });
       if (request.method === "HEAD") return response.end();
       createReadStream(file)

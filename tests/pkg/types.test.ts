@@ -447,6 +447,11 @@ async function usage(): Promise<void> {
   const text = Schema.compile('{"type": "string"}');
   const validation: Validation = schema.validate({});
   if (!validation.valid) void validation.errors.map((e) => `${e.instancePath} ${e.keyword}: ${e.message}`);
+  const validatedText: Validation = schema.validateJson('{"a": 1}');
+  const quick: boolean = schema.isValid({ a: 1 }) && schema.isValidJson("{}");
+  // @ts-expect-error a shared valid result is read-only
+  validatedText.errors.push({ instancePath: "", keyword: "x", message: "x" });
+  void quick;
   const schemaDigest: string = text.digest;
   text.free();
 

@@ -30,6 +30,14 @@ macro_rules! string_id {
             }
         }
 
+        // Equal, ordered and hashed exactly as its text, so maps keyed by
+        // the id can be searched by `&str`.
+        impl std::borrow::Borrow<str> for $name {
+            fn borrow(&self) -> &str {
+                &self.0
+            }
+        }
+
         impl From<&str> for $name {
             fn from(value: &str) -> Self {
                 Self::new(value)

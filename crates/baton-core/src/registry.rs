@@ -176,12 +176,28 @@ impl Registry {
         &mut self.schemas
     }
 
-    fn instances_of<'a>(
+    fn instances_of<'a, 'b>(
         &'a self,
-        manifest_id: &'a str,
-    ) -> impl Iterator<Item = (&'a ParticipantId, &'a Mounted)> + 'a {
-        self.mounted
-            .iter()
+        manifest_id: &'b str,
+    ) -> impl Iterator<Item = (&'a ParticipantId, &'a Mounted)> + 'b
+    where
+        'a: 'b,
+    {
+        // Every instance is mounted as the manifest id or `id#name`: the
+        // bare mount, then the named ones, which sit together in the map
+        // from `id#` on. Two lookups, not a scan of every participant
+        // (resolution runs on every call).
+        let named = format!("{manifest_id}#");
+        let bare = self.mounted.get_key_value(manifest_id);
+        let instances = self
+            .mounted
+            .range::<str, _>((
+                std::ops::Bound::Included(named.as_str()),
+                std::ops::Bound::Unbounded,
+            ))
+            .take_while(move |(id, _)| id.as_str().starts_with(&named));
+        bare.into_iter()
+            .chain(instances)
             .filter(move |(_, mounted)| mounted.manifest.id().as_str() == manifest_id)
     }
 
@@ -211,9 +227,7 @@ impl Registry {
             };
         }
         let candidates: Vec<(&ParticipantId, &CapabilityDecl)> = self
-            .mounted
-            .iter()
-            .filter(|(_, mounted)| mounted.manifest.id() == &address.participant)
+            .instances_of(address.participant.as_str())
             .filter_map(|(id, mounted)| {
                 mounted
                     .manifest
@@ -254,5 +268,61 @@ impl Registry {
                 })
             })
             .collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn manifest(id: &str) -> Manifest {
+        let text = serde_json::json!({
+            "id": id,
+            "label": "Board",
+            "description": "The team's task board: cards in columns.",
+            "tier": "reversible-acts",
+            "history": "native",
+            "capabilities": [{
+                "name": "rename",
+                "description": "Give one card a new title.",
+                "arguments": {"type": "object", "properties": {"id": {"type": "string"}}, "additionalProperties": false},
+                "argumentLimits": {"id": 16},
+                "effects": [{"name": "retitle", "reversible": true}]
+            }]
+        });
+        Registry::default()
+            .parse(&text.to_string())
+            .expect("a valid manifest")
+    }
+
+    /// Resolution searches the instances of one manifest only; neighbours
+    /// whose ids sort beside it (`tasks-old`, `tasks2`, `task`) never answer.
+    #[test]
+    fn a_manifest_id_resolves_among_its_own_instances_only() {
+        let mut registry = Registry::default();
+        for id in ["task", "tasks-old", "tasks2", "tasksz", "tasks0"] {
+            registry.register(manifest(id), None).unwrap();
+        }
+        registry.register(manifest("tasks"), Some("b")).unwrap();
+        let address = CapabilityRef::new("tasks", "rename");
+        match registry.resolve(&address) {
+            Address::Unique(target, _) => assert_eq!(target.participant.as_str(), "tasks#b"),
+            _ => panic!("the one instance of tasks answers"),
+        }
+        registry.register(manifest("tasks"), None).unwrap();
+        match registry.resolve(&address) {
+            Address::Ambiguous(candidates) => assert_eq!(
+                candidates
+                    .iter()
+                    .map(ParticipantId::as_str)
+                    .collect::<Vec<_>>(),
+                ["tasks", "tasks#b"]
+            ),
+            _ => panic!("two instances of tasks: the person is asked which"),
+        }
+        assert!(matches!(
+            registry.resolve(&CapabilityRef::new("tas", "rename")),
+            Address::Unknown
+        ));
     }
 }

@@ -164,7 +164,16 @@ impl Schema {
     }
 
     /// Checks a value, reporting every issue with its path and keyword.
+    ///
+    /// A valid value is answered by the validator's fast path, which builds
+    /// no error values; only an invalid one is walked again for every issue.
     pub fn validate(&self, value: &Value) -> Validation {
+        if self.is_valid(value) {
+            return Validation {
+                valid: true,
+                errors: Vec::new(),
+            };
+        }
         let errors: Vec<ValidationIssue> = self
             .inner
             .validator

@@ -87,7 +87,8 @@ struct Inner {
     surfaces: Vec<(u32, JsValue)>,
     next_subscriber: u32,
     /// The core's one timer (dropping it cancels it).
-    timer: Option<gloo_timers::callback::Timeout>,
+    /// The core's next deadline and the timeout armed for it.
+    timer: Option<(u64, gloo_timers::callback::Timeout)>,
     /// Where state is persisted; `None` in memory (by choice or fallen back).
     store: Option<Rc<crate::store::Store>>,
     storage: persist::StorageStatus,
@@ -137,10 +138,9 @@ fn get(object: &JsValue, key: &str) -> JsValue {
     js_sys::Reflect::get(object, &key.into()).unwrap_or(JsValue::UNDEFINED)
 }
 
-/// Calls `object[method](...args)` now, synchronously; what it returned
-/// (a value or a promise) as a promise. A missing method or a throw is an
-/// error message.
-fn call(object: &JsValue, method: &str, args: &[JsValue]) -> Result<js_sys::Promise, String> {
+/// What `object[method](...args)` returned now, synchronously: a value or
+/// a promise. A missing method or a throw is an error message.
+fn call(object: &JsValue, method: &str, args: &[JsValue]) -> Result<JsValue, String> {
     let function = get(object, method);
     let Some(function) = function.dyn_ref::<js_sys::Function>() else {
         return Err(format!("`{method}` is missing"));
@@ -148,15 +148,25 @@ fn call(object: &JsValue, method: &str, args: &[JsValue]) -> Result<js_sys::Prom
     let array: js_sys::Array = args.iter().collect();
     function
         .apply(object, &array)
-        .map(|returned| js_sys::Promise::resolve(&returned))
         .map_err(|thrown| message_of(&thrown))
 }
 
-/// What a [`call`] settled to.
-async fn settled(called: Result<js_sys::Promise, String>) -> Result<JsValue, String> {
-    JsFuture::from(called?)
+/// What a [`call`] settled to: a promise is awaited, a plain value is
+/// taken as it is (no promise, no closures: most participants answer
+/// synchronously).
+async fn settled(called: Result<JsValue, String>) -> Result<JsValue, String> {
+    let returned = called?;
+    if !returned.is_instance_of::<js_sys::Promise>() && !is_thenable(&returned) {
+        return Ok(returned);
+    }
+    JsFuture::from(js_sys::Promise::resolve(&returned))
         .await
         .map_err(|thrown| message_of(&thrown))
+}
+
+/// Whether a value has a callable `then`, as a foreign promise does.
+fn is_thenable(value: &JsValue) -> bool {
+    value.is_object() && get(value, "then").is_function()
 }
 
 /// Calls `object[method](...args)` now and hands the (possibly async)

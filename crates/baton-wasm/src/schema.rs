@@ -1,5 +1,12 @@
 //! `Schema.compile(jsonSchema).validate(value)`: the engine's own validator
 //! (JSON Schema 2020-12, formats asserted, nothing fetched) for applications.
+//!
+//! Validation answers a valid value without building any error value: the
+//! validator's fast path runs first and a valid result is one shared, frozen
+//! `{ valid: true, errors: [] }`. JSON text is taken as it is
+//! (`validateJson`, `isValidJson`), with no parse and stringify in between.
+
+use std::cell::OnceCell;
 
 use wasm_bindgen::prelude::*;
 
@@ -9,6 +16,8 @@ use crate::errors::{error, refused, wrapped, Code};
 #[wasm_bindgen]
 pub struct Schema {
     inner: baton_core::Schema,
+    /// The shared, frozen result for every valid value.
+    valid: OnceCell<JsValue>,
 }
 
 #[wasm_bindgen]
@@ -19,35 +28,46 @@ impl Schema {
     pub fn compile(schema: JsValue) -> Result<Schema, JsValue> {
         let text = match schema.as_string() {
             Some(text) => text,
-            None => js_sys::JSON::stringify(&schema)
-                .map_err(|thrown| {
-                    wrapped(Code::InvalidSchema, "writing the schema as JSON", &thrown)
-                })?
-                .as_string()
-                .ok_or_else(|| {
-                    error(
-                        Code::InvalidSchema,
-                        "the schema is neither JSON text nor an object",
-                    )
-                })?,
+            None => json_text(&schema, Code::InvalidSchema, "schema")?,
         };
         baton_core::Schema::compile_str(&text)
-            .map(|inner| Schema { inner })
+            .map(|inner| Schema {
+                inner,
+                valid: OnceCell::new(),
+            })
             .map_err(|refusal| refused(&refusal))
     }
 
     /// Validates a value: `{ valid, errors: [{ instancePath, keyword, message }] }`.
-    /// The value crosses as JSON text and is checked inside wasm.
+    /// A valid value gets one shared, frozen `{ valid: true, errors: [] }`.
     pub fn validate(&self, value: JsValue) -> Result<JsValue, JsValue> {
-        let text = js_sys::JSON::stringify(&value)
-            .map_err(|thrown| wrapped(Code::InvalidValue, "writing the value as JSON", &thrown))?
-            .as_string()
-            .ok_or_else(|| error(Code::InvalidValue, "the value cannot be written as JSON"))?;
-        let value: serde_json::Value =
-            serde_json::from_str(&text).map_err(|e| error(Code::InvalidValue, &e.to_string()))?;
+        self.validate_json(&json_text(&value, Code::InvalidValue, "value")?)
+    }
+
+    /// Validates a value given as JSON text, as it is; text that is not JSON
+    /// throws `invalid-value`.
+    #[wasm_bindgen(js_name = validateJson)]
+    pub fn validate_json(&self, text: &str) -> Result<JsValue, JsValue> {
+        let value = parse(text)?;
+        if self.inner.is_valid(&value) {
+            return Ok(self.valid_result());
+        }
         let result = self.inner.validate(&value);
         serde::Serialize::serialize(&result, &serde_wasm_bindgen::Serializer::json_compatible())
             .map_err(|e| error(Code::Internal, &e.to_string()))
+    }
+
+    /// Whether a value satisfies the schema, with no error built at all.
+    #[wasm_bindgen(js_name = isValid)]
+    pub fn is_valid(&self, value: JsValue) -> Result<bool, JsValue> {
+        self.is_valid_json(&json_text(&value, Code::InvalidValue, "value")?)
+    }
+
+    /// Whether JSON text satisfies the schema; text that is not JSON throws
+    /// `invalid-value`.
+    #[wasm_bindgen(js_name = isValidJson)]
+    pub fn is_valid_json(&self, text: &str) -> Result<bool, JsValue> {
+        Ok(self.inner.is_valid(&parse(text)?))
     }
 
     /// The digest of the schema's canonical JSON (equal schemas share it).
@@ -55,6 +75,33 @@ impl Schema {
     pub fn digest(&self) -> String {
         self.inner.digest().to_hex()
     }
+}
+
+impl Schema {
+    fn valid_result(&self) -> JsValue {
+        self.valid
+            .get_or_init(|| {
+                let result = js_sys::Object::new();
+                let errors = js_sys::Array::new();
+                js_sys::Object::freeze(&errors);
+                let _ = js_sys::Reflect::set(&result, &"valid".into(), &JsValue::TRUE);
+                let _ = js_sys::Reflect::set(&result, &"errors".into(), &errors);
+                js_sys::Object::freeze(&result).into()
+            })
+            .clone()
+    }
+}
+
+/// A JS value as JSON text, or a typed error naming what it was.
+fn json_text(value: &JsValue, code: Code, what: &str) -> Result<String, JsValue> {
+    js_sys::JSON::stringify(value)
+        .map_err(|thrown| wrapped(code, &format!("writing the {what} as JSON"), &thrown))?
+        .as_string()
+        .ok_or_else(|| error(code, &format!("the {what} cannot be written as JSON")))
+}
+
+fn parse(text: &str) -> Result<serde_json::Value, JsValue> {
+    serde_json::from_str(text).map_err(|e| error(Code::InvalidValue, &format!("not JSON: {e}")))
 }
 
 #[cfg(test)]
@@ -138,5 +185,42 @@ mod tests {
             get(&thrown, "name").as_string().as_deref(),
             Some("BatonError")
         );
+    }
+
+    #[wasm_bindgen_test]
+    fn a_valid_value_gets_the_one_frozen_result_and_text_is_taken_as_it_is() {
+        let schema = Schema::compile(JsValue::from_str(
+            r#"{"type": "object", "required": ["due"], "properties": {"due": {"type": "string", "format": "date"}}}"#,
+        ))
+        .unwrap();
+        let first = schema.validate_json(r#"{"due": "2026-12-01"}"#).unwrap();
+        let second = schema
+            .validate(js_sys::JSON::parse(r#"{"due": "2026-12-02"}"#).unwrap())
+            .unwrap();
+        assert!(js_sys::Object::is(&first, &second));
+        assert!(js_sys::Object::is_frozen(&first.clone().into()));
+        assert_eq!(get(&first, "valid").as_bool(), Some(true));
+        assert_eq!(js_sys::Array::from(&get(&first, "errors")).length(), 0);
+
+        let invalid = schema.validate_json(r#"{"due": "tomorrow"}"#).unwrap();
+        assert_eq!(get(&invalid, "valid").as_bool(), Some(false));
+        assert!(!js_sys::Object::is(&invalid, &first));
+        assert_eq!(js_sys::Array::from(&get(&invalid, "errors")).length(), 1);
+
+        assert_eq!(schema.is_valid_json(r#"{"due": "2026-12-01"}"#), Ok(true));
+        assert_eq!(schema.is_valid_json(r#"{}"#), Ok(false));
+        assert_eq!(
+            schema.is_valid(js_sys::JSON::parse(r#"{"due": "2026-13-45"}"#).unwrap()),
+            Ok(false)
+        );
+        for thrown in [
+            schema.validate_json("{not json").unwrap_err(),
+            schema.is_valid_json("").unwrap_err(),
+        ] {
+            assert_eq!(
+                get(&thrown, "code").as_string().as_deref(),
+                Some("invalid-value")
+            );
+        }
     }
 }

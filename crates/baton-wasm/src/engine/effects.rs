@@ -304,7 +304,7 @@ impl TurnHost for EngineHost {
         let Some(inner) = self.0.upgrade() else {
             return;
         };
-        for item in items {
+        for item in coalesce(items) {
             // A turn the engine stopped waiting for says nothing more.
             let open = inner.borrow().core.run(run).and_then(|r| r.open_turn()) == Some(turn);
             if !open && !matches!(item, Verified::Inbound(_)) {
@@ -337,6 +337,31 @@ impl TurnHost for EngineHost {
     }
 }
 
+/// Joins consecutive text deltas of one message into one: subscribers get
+/// one `text` event per message per network read, however many deltas the
+/// read held, so a fast stream never floods the page. Order and every
+/// character are kept.
+fn coalesce(items: Vec<Verified>) -> Vec<Verified> {
+    let mut out: Vec<Verified> = Vec::with_capacity(items.len().min(16));
+    for item in items {
+        if let (
+            Some(Verified::Text { message, delta }),
+            Verified::Text {
+                message: next,
+                delta: more,
+            },
+        ) = (out.last_mut(), &item)
+        {
+            if message == next {
+                delta.push_str(more);
+                continue;
+            }
+        }
+        out.push(item);
+    }
+    out
+}
+
 /// An adapter event (not the core's) for subscribers and surfaces.
 pub(super) fn emit(inner: &Rc<RefCell<Inner>>, event: Value) {
     if inner.borrow().has_listeners() {
@@ -359,9 +384,14 @@ pub(super) fn report(weak: &Weak<RefCell<Inner>>, body: impl FnOnce(&mut baton_c
 pub(super) fn arm_timer(inner: &Rc<RefCell<Inner>>) {
     let next = {
         let mut inner = inner.borrow_mut();
-        // Replacing the old timeout cancels it.
+        let next = inner.core.poll_timeout();
+        // A step that leaves the deadline where it was keeps its timeout
+        // (most steps of a run do); any other replaces it, which cancels it.
+        if matches!((&inner.timer, next), (Some((armed, _)), Some(at)) if *armed == at) {
+            return;
+        }
         inner.timer.take();
-        inner.core.poll_timeout()
+        next
     };
     let Some(at) = next else {
         return;
@@ -376,5 +406,47 @@ pub(super) fn arm_timer(inner: &Rc<RefCell<Inner>>) {
             pump(&inner);
         }
     });
-    inner.borrow_mut().timer = Some(timeout);
+    inner.borrow_mut().timer = Some((at, timeout));
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use wasm_bindgen_test::*;
+
+    fn text(message: &str, delta: &str) -> Verified {
+        Verified::Text {
+            message: message.into(),
+            delta: delta.into(),
+        }
+    }
+
+    #[wasm_bindgen_test]
+    fn deltas_of_one_read_reach_subscribers_as_one_text_per_message_in_order() {
+        let joined = coalesce(vec![
+            text("m1", "Hel"),
+            text("m1", "lo"),
+            text("m2", ", "),
+            text("m2", "world"),
+            Verified::Inbound(Inbound::TurnEnd),
+            text("m2", "!"),
+        ]);
+        let texts: Vec<(String, String)> = joined
+            .iter()
+            .filter_map(|item| match item {
+                Verified::Text { message, delta } => Some((message.clone(), delta.clone())),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(
+            texts,
+            [
+                ("m1".to_owned(), "Hello".to_owned()),
+                ("m2".to_owned(), ", world".to_owned()),
+                ("m2".to_owned(), "!".to_owned())
+            ],
+            "nothing crosses another item, nothing is lost"
+        );
+        assert_eq!(joined.len(), 4);
+    }
 }
