@@ -28,7 +28,7 @@ fn main() -> ExitCode {
         Some("pkg") => pkg().map(|sizes| println!("{sizes}")),
         Some("demo") => demo::demo(&args[1..]),
         Some("help") | Some("--help") | None => {
-            println!("usage: cargo xtask <demo|test|pkg|bench>\n\n  demo   install what is missing, build the package, serve the demo on 127.0.0.1 (--port N) and print its URL\n  test   install what is missing, then fmt, clippy, doc, tests, the package and its tests, the demo's journeys\n  pkg    build the npm package into pkg/ (release wasm, wasm-bindgen, wasm-opt) and print its sizes\n  bench  measure streaming cost as ratios against a bare JSON parse");
+            println!("usage: cargo xtask <demo|test|pkg|bench>\n\n  demo   install what is missing, build the package, serve the demo on 127.0.0.1 (--port N) and print its URL\n  test   install what is missing, then fmt, clippy, doc, tests, the package and its tests, the demo's journeys\n  pkg    build the npm package into pkg/ (release wasm, wasm-bindgen, wasm-opt) and print its sizes\n  bench  the package against its peers (Ajv, @ag-ui/client, Dexie) in headless Chromium, as ratios; raw figures in target/bench");
             Ok(())
         }
         Some(other) => Err(format!("unknown command `{other}`; try `cargo xtask help`")),
