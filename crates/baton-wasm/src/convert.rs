@@ -1,5 +1,6 @@
 //! JS ⇄ Rust conversions that validate what JS hands over: numbers that
-//! must be whole, JSON values that must be JSON.
+//! must be whole, JSON values that must be JSON, and "JSON text or an
+//! object" as JSON text.
 
 use wasm_bindgen::prelude::*;
 
@@ -32,6 +33,40 @@ pub(crate) fn json(value: JsValue, what: &str) -> Result<serde_json::Value, JsVa
         .map_err(|e| error(Code::InvalidValue, &format!("{what} is not JSON: {e}")))
 }
 
+/// `JSON.stringify(value)`, or why it cannot be written: it threw (a cycle,
+/// a `BigInt`, a throwing `toJSON`) or wrote nothing (`undefined`, a
+/// function).
+pub(crate) fn stringify(value: &JsValue) -> Result<String, String> {
+    match js_sys::JSON::stringify(value) {
+        Ok(text) => text
+            .as_string()
+            .ok_or_else(|| "it cannot be written as JSON".to_owned()),
+        Err(thrown) => Err(format!(
+            "writing it as JSON failed: {}",
+            crate::engine::message_of(&thrown)
+        )),
+    }
+}
+
+/// What an entry point that takes JSON text or an object was given, as JSON
+/// text: a string is the text itself, anything else is stringified.
+pub(crate) fn text_or_stringify(value: &JsValue) -> Result<String, String> {
+    match value.as_string() {
+        Some(text) => Ok(text),
+        None => stringify(value),
+    }
+}
+
+/// [`text_or_stringify`], or a typed error with `code` naming `what` was given.
+pub(crate) fn json_text(value: &JsValue, code: Code, what: &str) -> Result<String, JsValue> {
+    text_or_stringify(value).map_err(|why| {
+        error(
+            code,
+            &format!("the {what} is neither JSON text nor an object: {why}"),
+        )
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -52,5 +87,25 @@ mod tests {
             let code = js_sys::Reflect::get(&thrown, &"code".into()).unwrap();
             assert_eq!(code.as_string().as_deref(), Some("invalid-number"), "{bad}");
         }
+    }
+
+    #[wasm_bindgen_test]
+    fn text_is_taken_as_it_is_and_what_json_cannot_hold_says_why() {
+        assert_eq!(text_or_stringify(&"{\"a\":1}".into()).unwrap(), "{\"a\":1}");
+        let object = js_sys::JSON::parse("{\"a\": [1, 2]}").unwrap();
+        assert_eq!(text_or_stringify(&object).unwrap(), "{\"a\":[1,2]}");
+        assert_eq!(stringify(&"x".into()).unwrap(), "\"x\"");
+        let cyclic = js_sys::Object::new();
+        js_sys::Reflect::set(&cyclic, &"self".into(), &cyclic).unwrap();
+        assert!(stringify(&cyclic)
+            .unwrap_err()
+            .starts_with("writing it as JSON failed"));
+        assert_eq!(
+            stringify(&JsValue::UNDEFINED).unwrap_err(),
+            "it cannot be written as JSON"
+        );
+        let thrown = json_text(&JsValue::UNDEFINED, Code::InvalidSchema, "schema").unwrap_err();
+        let code = js_sys::Reflect::get(&thrown, &"code".into()).unwrap();
+        assert_eq!(code.as_string().as_deref(), Some("invalid-schema"));
     }
 }

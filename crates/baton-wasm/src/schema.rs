@@ -10,7 +10,8 @@ use std::cell::OnceCell;
 
 use wasm_bindgen::prelude::*;
 
-use crate::errors::{error, refused, wrapped, Code};
+use crate::convert::{json_text, stringify};
+use crate::errors::{error, refused, Code};
 
 /// A compiled JSON Schema 2020-12.
 #[wasm_bindgen]
@@ -26,11 +27,7 @@ impl Schema {
     /// not self-contained, too deep or over 64 KiB throws a `BatonError`
     /// with code `invalid-schema`.
     pub fn compile(schema: JsValue) -> Result<Schema, JsValue> {
-        let text = match schema.as_string() {
-            Some(text) => text,
-            None => json_text(&schema, Code::InvalidSchema, "schema")?,
-        };
-        baton_core::Schema::compile_str(&text)
+        baton_core::Schema::compile_str(&json_text(&schema, Code::InvalidSchema, "schema")?)
             .map(|inner| Schema {
                 inner,
                 valid: OnceCell::new(),
@@ -41,18 +38,17 @@ impl Schema {
     /// Validates a value: `{ valid, errors: [{ instancePath, keyword, message }] }`.
     /// A valid value gets one shared, frozen `{ valid: true, errors: [] }`.
     pub fn validate(&self, value: JsValue) -> Result<JsValue, JsValue> {
-        self.validate_json(&json_text(&value, Code::InvalidValue, "value")?)
+        self.validate_json(&value_text(&value)?)
     }
 
     /// Validates a value given as JSON text, as it is; text that is not JSON
     /// throws `invalid-value`.
     #[wasm_bindgen(js_name = validateJson)]
     pub fn validate_json(&self, text: &str) -> Result<JsValue, JsValue> {
-        let value = parse(text)?;
-        if self.inner.is_valid(&value) {
+        let result = self.inner.validate(&parse(text)?);
+        if result.valid {
             return Ok(self.valid_result());
         }
-        let result = self.inner.validate(&value);
         serde::Serialize::serialize(&result, &serde_wasm_bindgen::Serializer::json_compatible())
             .map_err(|e| error(Code::Internal, &e.to_string()))
     }
@@ -60,7 +56,7 @@ impl Schema {
     /// Whether a value satisfies the schema, with no error built at all.
     #[wasm_bindgen(js_name = isValid)]
     pub fn is_valid(&self, value: JsValue) -> Result<bool, JsValue> {
-        self.is_valid_json(&json_text(&value, Code::InvalidValue, "value")?)
+        self.is_valid_json(&value_text(&value)?)
     }
 
     /// Whether JSON text satisfies the schema; text that is not JSON throws
@@ -92,12 +88,10 @@ impl Schema {
     }
 }
 
-/// A JS value as JSON text, or a typed error naming what it was.
-fn json_text(value: &JsValue, code: Code, what: &str) -> Result<String, JsValue> {
-    js_sys::JSON::stringify(value)
-        .map_err(|thrown| wrapped(code, &format!("writing the {what} as JSON"), &thrown))?
-        .as_string()
-        .ok_or_else(|| error(code, &format!("the {what} cannot be written as JSON")))
+/// A value to validate as JSON text: always stringified (a JS string is a
+/// JSON string here, not JSON text).
+fn value_text(value: &JsValue) -> Result<String, JsValue> {
+    stringify(value).map_err(|why| error(Code::InvalidValue, &format!("the value: {why}")))
 }
 
 fn parse(text: &str) -> Result<serde_json::Value, JsValue> {

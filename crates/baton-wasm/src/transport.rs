@@ -25,7 +25,7 @@ use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::JsFuture;
 
-use crate::errors::{error, refused, wrapped, Code};
+use crate::errors::{error, refused, Code};
 
 /// Where a turn's verified traffic goes: the engine that opened the turn.
 pub(crate) trait TurnHost {
@@ -65,14 +65,8 @@ impl TurnSink {
             self.stray();
             return;
         }
-        let text = match event.as_string() {
-            Some(text) => Some(text),
-            None => js_sys::JSON::stringify(&event)
-                .ok()
-                .and_then(|text| text.as_string()),
-        };
-        let parsed = text
-            .ok_or_else(|| "an event that is not JSON".to_owned())
+        let parsed = crate::convert::text_or_stringify(&event)
+            .map_err(|why| format!("an event that is not JSON: {why}"))
             .and_then(|text| {
                 serde_json::from_str::<WireEvent>(&text)
                     .map_err(|e| format!("an event that is not baton/1: {e}"))
@@ -200,19 +194,7 @@ impl ScriptedTransport {
     /// is not `baton/1` throws `invalid-transport` (AG-45).
     #[wasm_bindgen(constructor)]
     pub fn new(script: JsValue) -> Result<ScriptedTransport, JsValue> {
-        let text = match script.as_string() {
-            Some(text) => text,
-            None => js_sys::JSON::stringify(&script)
-                .map_err(|thrown| {
-                    wrapped(
-                        Code::InvalidTransport,
-                        "writing the script as JSON",
-                        &thrown,
-                    )
-                })?
-                .as_string()
-                .unwrap_or_default(),
-        };
+        let text = crate::convert::json_text(&script, Code::InvalidTransport, "script")?;
         let script = Script::parse(&text).map_err(|refusal| refused(&refusal))?;
         Ok(ScriptedTransport {
             script: Rc::new(script),

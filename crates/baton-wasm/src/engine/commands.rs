@@ -19,13 +19,8 @@ impl Engine {
     /// tools, and only a call to one of its capabilities fails, with those
     /// problems.
     pub fn register(&self, manifest: JsValue, behaviour: JsValue) -> Participant {
-        let text = match manifest.as_string() {
-            Some(text) => Ok(text),
-            None => js_sys::JSON::stringify(&manifest)
-                .ok()
-                .and_then(|text| text.as_string())
-                .ok_or_else(|| "the manifest is neither JSON text nor an object".to_owned()),
-        };
+        let text = convert::text_or_stringify(&manifest)
+            .map_err(|why| format!("the manifest is neither JSON text nor an object: {why}"));
         let instance = if behaviour.is_object() {
             get(&behaviour, "instance").as_string()
         } else {

@@ -254,10 +254,8 @@ async fn read_content(behaviour: &JsValue, name: &str) -> Result<(Value, u64), S
     let value = settled(call(behaviour, "read", &[JsValue::from_str(name)]))
         .await
         .map_err(|message| format!("read failed: {message}"))?;
-    let text = js_sys::JSON::stringify(&value)
-        .ok()
-        .and_then(|text| text.as_string())
-        .ok_or_else(|| "read gave a value that is not JSON".to_owned())?;
+    let text = convert::stringify(&value)
+        .map_err(|why| format!("read gave a value that is not JSON: {why}"))?;
     let content = serde_json::from_str(&text)
         .map_err(|error| format!("read gave a value that is not JSON: {error}"))?;
     Ok((content, text.len() as u64))
