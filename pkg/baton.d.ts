@@ -126,7 +126,12 @@ export type MarkToken = string | number;
 export type ActorRef = string;
 /** A SHA-256 digest as 64 lowercase hex digits. */
 export type Digest = string;
-/** A JSON Schema 2020-12 document, self-contained (nothing is fetched). */
+/**
+ * A JSON Schema 2020-12 document, self-contained: nothing is fetched. `$ref`
+ * within the document, embedded `$id`s, `$anchor`, `$dynamicRef` and the
+ * standard 2020-12 meta-schemas resolve; a reference that would need the
+ * network is refused with `invalid-schema`.
+ */
 export type JsonSchema = { readonly [keyword: string]: unknown };
 
 /** How far a run may go without the person: `suggest` < `review` < `auto`. */

@@ -4,11 +4,15 @@
 //! `Schema` that applications use directly. `format` is asserted (email, uri,
 //! date, date-time, uuid, …): users of tool arguments and question forms
 //! expect a field declared as an email to hold one. Schemas must be
-//! self-contained: nothing is ever fetched.
+//! self-contained: nothing is ever fetched. Everything resolvable inside the
+//! document — `$ref` to `#/$defs/…`, embedded `$id` base-URI changes,
+//! `$anchor`, `$dynamicRef`/`$dynamicAnchor` — and the standard 2020-12
+//! meta-schemas the validator ships compile as the specification says; a
+//! reference that would need the network or the file system is refused.
 
 use std::collections::{BTreeSet, HashMap};
 use std::fmt;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -146,14 +150,20 @@ impl Schema {
                 });
             }
         }
-        check_self_contained(schema)?;
-        let validator = jsonschema::draft202012::options()
+        let offline = Offline::default();
+        let built = jsonschema::draft202012::options()
             .should_validate_formats(true)
             .with_pattern_options(
                 jsonschema::PatternOptions::fancy_regex().backtrack_limit(PATTERN_BACKTRACK_LIMIT),
             )
-            .build(schema)
-            .map_err(|error| SchemaError::Invalid(error.to_string()))?;
+            .with_retriever(offline.clone())
+            .build(schema);
+        // Whatever the validator had to ask for is outside the document,
+        // whether or not the build then failed for it.
+        if let Some(reference) = offline.first_asked() {
+            return Err(SchemaError::NotSelfContained { reference });
+        }
+        let validator = built.map_err(|error| SchemaError::Invalid(error.to_string()))?;
         Ok(Schema {
             inner: Arc::new(Compiled {
                 digest: Digest::of_bytes(&canonical),
@@ -282,37 +292,29 @@ fn check_depth(schema: &Value) -> Result<(), SchemaError> {
     Ok(())
 }
 
-fn check_self_contained(schema: &Value) -> Result<(), SchemaError> {
-    let mut ids = BTreeSet::new();
-    let mut references = Vec::new();
-    let mut stack = vec![schema];
-    while let Some(value) = stack.pop() {
-        match value {
-            Value::Object(map) => {
-                for (key, item) in map {
-                    match (key.as_str(), item) {
-                        ("$id", Value::String(id)) => {
-                            ids.insert(id.trim_end_matches('#').to_owned());
-                        }
-                        ("$ref" | "$dynamicRef", Value::String(reference)) => {
-                            references.push(reference.clone());
-                        }
-                        _ => {}
-                    }
-                    stack.push(item);
-                }
-            }
-            Value::Array(items) => stack.extend(items),
-            _ => {}
-        }
+/// The validator's only way out of the document: it refuses every
+/// retrieval and remembers the first thing asked for.
+#[derive(Clone, Default)]
+struct Offline {
+    asked: Arc<Mutex<Option<String>>>,
+}
+
+impl Offline {
+    fn first_asked(&self) -> Option<String> {
+        self.asked.lock().map(|asked| asked.clone()).unwrap_or(None)
     }
-    for reference in references {
-        let target = reference.split('#').next().unwrap_or_default();
-        if !target.is_empty() && !ids.contains(target) {
-            return Err(SchemaError::NotSelfContained { reference });
+}
+
+impl jsonschema::Retrieve for Offline {
+    fn retrieve(
+        &self,
+        uri: &jsonschema::Uri<String>,
+    ) -> Result<Value, Box<dyn std::error::Error + Send + Sync>> {
+        if let Ok(mut asked) = self.asked.lock() {
+            asked.get_or_insert_with(|| uri.as_str().to_owned());
         }
+        Err(format!("`{uri}` is outside the schema and is never fetched").into())
     }
-    Ok(())
 }
 
 #[cfg(test)]
@@ -385,6 +387,81 @@ mod tests {
         assert!(Schema::compile(&local)
             .unwrap()
             .is_valid(&json!({"a": "x"})));
+    }
+
+    #[test]
+    fn self_contained_schemas_of_every_kind_compile_and_validate() {
+        // An embedded `$id` changes the base URI; a relative `$ref` resolves against it.
+        let embedded = Schema::compile(&json!({
+            "$id": "https://example.org/root.json",
+            "type": "object",
+            "properties": {
+                "card": {"$ref": "card.json"},
+                "same": {"$ref": "https://example.org/card.json"},
+                "byPointer": {"$ref": "root.json#/$defs/card"}
+            },
+            "$defs": {"card": {"$id": "card.json", "type": "object", "required": ["title"]}}
+        }))
+        .unwrap();
+        for field in ["card", "same", "byPointer"] {
+            assert!(
+                embedded.is_valid(&json!({ field: {"title": "x"} })),
+                "{field}"
+            );
+            assert!(!embedded.is_valid(&json!({ field: {} })), "{field}");
+        }
+
+        // `$anchor`, with and without a base URI.
+        for root in [json!({}), json!({"$id": "https://example.org/a.json"})] {
+            let mut schema = json!({
+                "$defs": {"name": {"$anchor": "name", "type": "string", "minLength": 1}},
+                "type": "object",
+                "properties": {"who": {"$ref": "#name"}}
+            });
+            if let (Some(id), Some(map)) = (root.get("$id"), schema.as_object_mut()) {
+                map.insert("$id".into(), id.clone());
+            }
+            let anchored = Schema::compile(&schema).unwrap();
+            assert!(anchored.is_valid(&json!({"who": "Ada"})));
+            assert!(!anchored.is_valid(&json!({"who": ""})));
+        }
+
+        // `$dynamicRef` / `$dynamicAnchor`: an extensible tree.
+        let tree = Schema::compile(&json!({
+            "$id": "https://example.org/tree.json",
+            "$dynamicAnchor": "node",
+            "type": "object",
+            "properties": {
+                "value": {"type": "integer"},
+                "children": {"type": "array", "items": {"$dynamicRef": "#node"}}
+            }
+        }))
+        .unwrap();
+        assert!(tree.is_valid(&json!({"value": 1, "children": [{"value": 2, "children": []}]})));
+        assert!(!tree.is_valid(&json!({"value": 1, "children": [{"value": "two"}]})));
+
+        // The standard 2020-12 meta-schema, which the validator ships.
+        let meta = Schema::compile(&json!({
+            "type": "object",
+            "properties": {"schema": {"$ref": "https://json-schema.org/draft/2020-12/schema"}}
+        }))
+        .unwrap();
+        assert!(meta.is_valid(&json!({"schema": {"type": "string"}})));
+        assert!(!meta.is_valid(&json!({"schema": {"type": "nonsense"}})));
+    }
+
+    #[test]
+    fn a_reference_beside_an_embedded_id_that_names_no_resource_is_refused() {
+        let refused = Schema::compile(&json!({
+            "$id": "https://example.org/root.json",
+            "properties": {"card": {"$ref": "missing.json"}}
+        }));
+        assert_eq!(
+            refused,
+            Err(SchemaError::NotSelfContained {
+                reference: "https://example.org/missing.json".into()
+            })
+        );
     }
 
     #[test]

@@ -160,6 +160,22 @@ mod tests {
     }
 
     #[wasm_bindgen_test]
+    fn anchors_embedded_ids_and_the_standard_meta_schema_compile_in_the_browser() {
+        let schema = Schema::compile(JsValue::from_str(
+            r##"{"$id": "https://example.org/form.json", "type": "object",
+                "properties": {"who": {"$ref": "#name"}, "field": {"$ref": "https://json-schema.org/draft/2020-12/schema"}},
+                "$defs": {"name": {"$anchor": "name", "type": "string", "minLength": 1}}}"##,
+        ))
+        .unwrap();
+        assert_eq!(
+            schema.is_valid_json(r#"{"who": "Ada", "field": {"type": "string"}}"#),
+            Ok(true)
+        );
+        assert_eq!(schema.is_valid_json(r#"{"who": ""}"#), Ok(false));
+        assert_eq!(schema.is_valid_json(r#"{"field": {"type": 7}}"#), Ok(false));
+    }
+
+    #[wasm_bindgen_test]
     fn what_json_cannot_hold_is_a_typed_error_never_a_raw_throw() {
         let cyclic = js_sys::Object::new();
         js_sys::Reflect::set(&cyclic, &"self".into(), &cyclic).unwrap();
