@@ -545,6 +545,10 @@ fn test() -> Result<(), String> {
     step("package: default surfaces in Chromium", &mut || {
         node_tests(PKG_TESTS, "surfaces.test.mjs", "surface tests", &[])
     });
+    step(
+        "package: strict CSP and Trusted Types in Chromium",
+        &mut || node_tests(PKG_TESTS, "strict-csp.test.mjs", "strict policy tests", &[]),
+    );
     step("end-to-end: the demo in Chromium", &mut demo::journeys);
     step("conformance kit (JS, in Chromium)", &mut || {
         node_tests(PKG_TESTS, "conformance.test.mjs", "JS conformance kit", &[])
