@@ -24,13 +24,26 @@ pub(crate) fn whole(value: f64, what: &str) -> Result<u64, JsValue> {
     }
 }
 
-/// A JS value as JSON (`undefined` as `null`), or `invalid-value`.
-pub(crate) fn json(value: JsValue, what: &str) -> Result<serde_json::Value, JsValue> {
+/// A JS value as `T`, through its JSON text. Every value that crosses
+/// from JS comes this way: `serde_json` refuses nesting deeper than 128
+/// levels, so a hostile value (an argument, an answer, a result nested
+/// 10,000 deep) is a typed refusal instead of a recursion that overflows
+/// the WebAssembly stack into the engine's memory.
+pub(crate) fn from_js<T: serde::de::DeserializeOwned>(value: &JsValue) -> Result<T, String> {
+    serde_json::from_str(&stringify(value)?).map_err(|e| e.to_string())
+}
+
+/// A JS value as JSON (`undefined` as `null`), or why not.
+pub(crate) fn value(value: &JsValue) -> Result<serde_json::Value, String> {
     if value.is_undefined() {
         return Ok(serde_json::Value::Null);
     }
-    serde_wasm_bindgen::from_value(value)
-        .map_err(|e| error(Code::InvalidValue, &format!("{what} is not JSON: {e}")))
+    from_js(value)
+}
+
+/// [`value`], or `invalid-value` naming `what` it is.
+pub(crate) fn json(value: JsValue, what: &str) -> Result<serde_json::Value, JsValue> {
+    self::value(&value).map_err(|e| error(Code::InvalidValue, &format!("{what} is not JSON: {e}")))
 }
 
 /// `JSON.stringify(value)`, or why it cannot be written: it threw (a cycle,
@@ -87,6 +100,27 @@ mod tests {
             let code = js_sys::Reflect::get(&thrown, &"code".into()).unwrap();
             assert_eq!(code.as_string().as_deref(), Some("invalid-number"), "{bad}");
         }
+    }
+
+    #[wasm_bindgen_test]
+    fn a_value_nested_ten_thousand_deep_is_refused_and_the_engine_goes_on() {
+        let mut deep: JsValue = JsValue::from(1);
+        for _ in 0..10_000 {
+            deep = js_sys::Array::of1(&deep).into();
+        }
+        let refused = value(&deep).unwrap_err();
+        assert!(
+            refused.contains("recursion limit") || refused.contains("writing it as JSON failed"),
+            "{refused}"
+        );
+        assert!(from_js::<serde_json::Value>(&deep).is_err());
+        // Memory is intact: the next value converts as ever.
+        let fine = js_sys::JSON::parse(r#"{"a": [1, {"b": null}]}"#).unwrap();
+        assert_eq!(
+            value(&fine).unwrap(),
+            serde_json::json!({"a": [1, {"b": null}]})
+        );
+        assert_eq!(value(&JsValue::UNDEFINED).unwrap(), serde_json::Value::Null);
     }
 
     #[wasm_bindgen_test]

@@ -232,8 +232,7 @@ impl Engine {
                 js_sys::Reflect::delete_property(&copy, &key.into())
                     .map_err(|thrown| wrapped(Code::InvalidOptions, "the options", &thrown))?;
             }
-            serde_wasm_bindgen::from_value(copy.into())
-                .map_err(|e| error(Code::InvalidOptions, &e.to_string()))?
+            convert::from_js(&copy.into()).map_err(|e| error(Code::InvalidOptions, &e))?
         } else {
             OpenOptions::default()
         };

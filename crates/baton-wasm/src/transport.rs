@@ -175,7 +175,7 @@ impl TurnSink {
 }
 
 fn request_of(request: JsValue) -> Result<TurnRequest, JsValue> {
-    serde_wasm_bindgen::from_value(request)
+    crate::convert::from_js(&request)
         .map_err(|e| error(Code::InvalidTransport, &format!("not a turn request: {e}")))
 }
 
@@ -275,8 +275,8 @@ impl AgUiTransport {
     /// `new AgUiTransport({ url, headers })`.
     #[wasm_bindgen(constructor)]
     pub fn new(options: JsValue) -> Result<AgUiTransport, JsValue> {
-        let options: AgUiOptions = serde_wasm_bindgen::from_value(options)
-            .map_err(|e| error(Code::InvalidTransport, &e.to_string()))?;
+        let options: AgUiOptions =
+            crate::convert::from_js(&options).map_err(|e| error(Code::InvalidTransport, &e))?;
         Ok(AgUiTransport {
             options: Rc::new(options),
             threads: Rc::default(),

@@ -549,6 +549,9 @@ fn test() -> Result<(), String> {
         "package: strict CSP and Trusted Types in Chromium",
         &mut || node_tests(PKG_TESTS, "strict-csp.test.mjs", "strict policy tests", &[]),
     );
+    step("package: faults in Chromium", &mut || {
+        node_tests(PKG_TESTS, "faults.test.mjs", "fault tests", &[])
+    });
     step("end-to-end: the demo in Chromium", &mut demo::journeys);
     step("conformance kit (JS, in Chromium)", &mut || {
         node_tests(PKG_TESTS, "conformance.test.mjs", "JS conformance kit", &[])

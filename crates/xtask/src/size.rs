@@ -10,7 +10,7 @@ use std::path::{Path, PathBuf};
 use crate::compressed_sizes;
 
 /// The ratchet, in KiB of brotli.
-pub const BUDGET_KIB: u64 = 790;
+pub const BUDGET_KIB: u64 = 780;
 
 /// Where the ratchet is going.
 pub const TARGET_KIB: u64 = 350;
@@ -89,6 +89,10 @@ mod tests {
             under.is_ok_and(|text| text.starts_with("runtime 64.")),
             "the snippets count too"
         );
-        assert!(over.is_err_and(|text| text.starts_with("over budget: runtime 79")));
+        let expected = format!("over budget: runtime {}.", BUDGET_KIB + 1);
+        assert!(
+            over.as_ref().is_err_and(|text| text.starts_with(&expected)),
+            "{over:?}"
+        );
     }
 }

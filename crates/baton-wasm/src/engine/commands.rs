@@ -68,8 +68,8 @@ impl Engine {
     /// reached through a transport, and with none configured this throws a
     /// `BatonError` with code `no-transport` (AG-50).
     pub fn delegate(&self, request: JsValue) -> Result<String, JsValue> {
-        let request: Value = serde_wasm_bindgen::from_value(request)
-            .map_err(|e| error(Code::InvalidDelegation, &e.to_string()))?;
+        let request: Value =
+            convert::value(&request).map_err(|e| error(Code::InvalidDelegation, &e))?;
         let delegation = Delegation::from_json(request).map_err(|refusal| refused(&refusal))?;
         self.command(|core, now| core.delegate(now, delegation))
             .map(|run| run.to_string())
@@ -115,8 +115,8 @@ impl Engine {
             None
         } else {
             Some(
-                serde_wasm_bindgen::from_value::<baton_core::Budget>(budget)
-                    .map_err(|e| error(Code::InvalidDelegation, &e.to_string()))?,
+                convert::from_js::<baton_core::Budget>(&budget)
+                    .map_err(|e| error(Code::InvalidDelegation, &e))?,
             )
         };
         self.command(|core, now| core.resume(now, &RunId::new(run), budget))
@@ -237,7 +237,7 @@ impl Engine {
                 "AG-41: the request digest is not 64 hex digits",
             )
         })?;
-        let answer: Value = serde_wasm_bindgen::from_value(answer).map_err(|e| {
+        let answer: Value = convert::value(&answer).map_err(|e| {
             error_for(
                 Code::InvalidAnswer,
                 "AG-41",
@@ -274,7 +274,7 @@ impl Engine {
         let invalid = |e: &dyn std::fmt::Display| error(Code::InvalidResolution, &e.to_string());
         let value = match resolution.as_string() {
             Some(kind) => serde_json::json!({ "kind": kind }),
-            None => serde_wasm_bindgen::from_value(resolution).map_err(|e| invalid(&e))?,
+            None => convert::value(&resolution).map_err(|e| invalid(&e))?,
         };
         let resolution: baton_core::Resolution =
             serde_json::from_value(value).map_err(|e| invalid(&e))?;
@@ -288,7 +288,7 @@ impl Engine {
     /// have, kept apart from the agent's own state. `null` sends none.
     #[wasm_bindgen(js_name = setAgentState)]
     pub fn set_agent_state(&self, state: JsValue) -> Result<(), JsValue> {
-        let state: Value = serde_wasm_bindgen::from_value(state).map_err(|e| {
+        let state: Value = convert::value(&state).map_err(|e| {
             error(
                 Code::InvalidState,
                 &format!("AG-47: the state is not JSON: {e}"),
@@ -303,7 +303,7 @@ impl Engine {
     /// `invalid-state`.
     #[wasm_bindgen(js_name = patchAgentState)]
     pub fn patch_agent_state(&self, patch: JsValue) -> Result<(), JsValue> {
-        let patch: Value = serde_wasm_bindgen::from_value(patch).map_err(|e| {
+        let patch: Value = convert::value(&patch).map_err(|e| {
             error(
                 Code::InvalidState,
                 &format!("AG-47: the patch is not JSON: {e}"),

@@ -39,7 +39,7 @@ pub(super) fn carry_out(inner: &Rc<RefCell<Inner>>, effect: Effect) {
             call_then(&history, "mark", &[], move |result| {
                 report(&weak, |core| {
                     let token = result.and_then(|value| {
-                        serde_wasm_bindgen::from_value::<Value>(value)
+                        convert::value(&value)
                             .map_err(|e| {
                                 format!("mark() returned something that is not a token: {e}")
                             })
@@ -73,7 +73,7 @@ pub(super) fn carry_out(inner: &Rc<RefCell<Inner>>, effect: Effect) {
                     report(&weak, |core| {
                         let result = match result {
                             Ok(value) => CallResult::Applied {
-                                value: serde_wasm_bindgen::from_value(value).unwrap_or(Value::Null),
+                                value: convert::value(&value).unwrap_or(Value::Null),
                             },
                             Err(message) => match declined_message(&message) {
                                 Some(reason) => CallResult::Refused {
@@ -130,9 +130,8 @@ pub(super) fn carry_out(inner: &Rc<RefCell<Inner>>, effect: Effect) {
                 &[name, args],
                 move |result| {
                     report(&weak, |core| {
-                        let result = result.map(|value| {
-                            serde_wasm_bindgen::from_value(value).unwrap_or(Value::Null)
-                        });
+                        let result =
+                            result.map(|value| convert::value(&value).unwrap_or(Value::Null));
                         let _ = core.handle_preview(now(), &run, &call, result);
                     });
                 },

@@ -35,7 +35,7 @@ impl Engine {
     /// (deny overrides). It stops applying when it lapses or when the
     /// participant's capability set changes.
     pub fn grant(&self, request: JsValue) -> Result<JsValue, JsValue> {
-        let request: GrantRequest = serde_wasm_bindgen::from_value(request)
+        let request: GrantRequest = convert::from_js(&request)
             .map_err(|e| error(Code::InvalidGrant, &format!("AG-30: {e}")))?;
         let scope = GrantScope {
             participant: baton_core::ParticipantId::new(request.participant),

@@ -50,8 +50,8 @@ impl Participant {
     /// context carries the new stamp, and its content is pulled through the
     /// behaviour's `read(name)` when the turn opens.
     pub fn publish(&self, read: &str, stamp: JsValue) -> Result<(), JsValue> {
-        let stamp: PublishedStamp = serde_wasm_bindgen::from_value(stamp)
-            .map_err(|e| error(Code::InvalidRead, &e.to_string()))?;
+        let stamp: PublishedStamp =
+            convert::from_js(&stamp).map_err(|e| error(Code::InvalidRead, &e))?;
         if !self.problems.is_empty() {
             return Ok(());
         }
