@@ -68,3 +68,161 @@ test("fault_json_nested_10000_deep: in arguments, results, agent state, values a
   assert.deepEqual(result.deepResult, { outcome: "completed", applied: true }, "a result JSON cannot hold is recorded as null; the call was applied");
   assert.deepEqual(result.after, { outcome: "completed", valid: true });
 });
+
+/**
+ * In the page: an engine on `storage` with the task board mounted under
+ * `behaviour` (merged over a well-behaved one), and helpers shared by the
+ * scenarios below. Each scenario runs `body(kit)` and returns plain data.
+ */
+async function scenario(page, body, { storage = "memory", behaviour = {} } = {}) {
+  return page.evaluate(
+    async ({ manifest, storage, behaviour, body }) => {
+      const baton = await import("baton-engine");
+      await baton.default();
+      const until = async (done, ms = 5000) => {
+        const deadline = Date.now() + ms;
+        while (!done() && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
+        return done();
+      };
+      const codeOf = (act) => {
+        try {
+          act();
+          return "no error";
+        } catch (error) {
+          return `${error.name}/${error.code}`;
+        }
+      };
+      // Behaviours cross as source text: the page builds them.
+      const extra = Object.fromEntries(Object.entries(behaviour).map(([key, source]) => [key, (0, eval)(`(${source})`)]));
+      const engine = await baton.Engine.open({ appName: "Board", ceiling: "auto", storage, dbName: `faults-${Math.random()}` });
+      const history = { mark: () => "m", revertTo() {} };
+      engine.register(manifest, { invoke: () => ({ ok: true }), ...extra, history: { ...history, ...(extra.history ?? {}) } });
+      const plan = (title = "T") => ({ intent: "Rename", initiative: "user", autonomy: "auto", plan: [{ capability: "tasks.rename", arguments: { id: "a", title } }] });
+      const kit = { baton, engine, until, codeOf, plan };
+      const result = await (0, eval)(`(${body})`)(kit);
+      // The engine still works afterwards, whatever the scenario did.
+      const again = engine.delegate({ intent: "Again", initiative: "user", autonomy: "review", plan: [{ capability: "tasks.rename", arguments: { id: "b", title: "U" } }] });
+      const answers = await until(() => engine.state(again).state === "reviewing");
+      engine.stop(again);
+      const stopped = await until(() => ["returned", "cancelled"].includes(engine.state(again).state));
+      engine.close();
+      return { ...result, goesOn: answers && stopped };
+    },
+    { manifest: TASKS, storage, behaviour: Object.fromEntries(Object.entries(behaviour).map(([k, f]) => [k, f.toString()])), body: body.toString() },
+  );
+}
+
+test("fault_subscriber_throws: a listener that throws stops nothing; the run ends and other listeners hear everything", { timeout: TIMEOUT }, async () => {
+  const result = await withPage((page) =>
+    scenario(page, async ({ engine, until, plan }) => {
+      const heard = [];
+      engine.subscribe(() => {
+        throw new Error("a broken listener");
+      });
+      engine.subscribe((event) => heard.push(event.type));
+      const run = engine.delegate(plan());
+      await until(() => engine.state(run).state === "returned");
+      return { outcome: engine.state(run).outcome, heardJournal: heard.filter((t) => t === "journal").length === engine.journal(run).length };
+    }),
+  ).catch((error) => ({ error: String(error) }));
+  assert.deepEqual(result, { outcome: "completed", heardJournal: true, goesOn: true });
+});
+
+for (const [name, invoke, expected] of [
+  ["fault_invoke_throws", () => { throw new Error("the board is gone"); }, "failed"],
+  ["fault_invoke_rejects", () => Promise.reject(new Error("the board is gone")), "failed"],
+  ["fault_invoke_returns_garbage", () => { const cyclic = {}; cyclic.self = cyclic; return cyclic; }, "applied"],
+]) {
+  test(`${name}: the call ends typed, the run returns, nothing is left acting`, { timeout: TIMEOUT }, async () => {
+    const result = await withPage((page) =>
+      scenario(page, async ({ engine, until, plan }) => {
+        const run = engine.delegate(plan());
+        const returned = await until(() => engine.state(run).state === "returned");
+        const finished = engine.journal(run).find((r) => r.entry.kind === "call-finished");
+        const revisions = engine.journal(run).map((r) => r.revision);
+        return { returned, result: finished?.entry.result.kind, gapFree: revisions.every((r, i) => r === i + 1) };
+      }, { behaviour: { invoke } }),
+    );
+    assert.deepEqual(result, { returned: true, result: expected, gapFree: true, goesOn: true });
+  });
+}
+
+test("fault_invoke_hangs: a call that never settles is cut off — the run's deadline starts a rollback, whose own deadline (10 s) returns control, typed", { timeout: TIMEOUT }, async () => {
+  const result = await withPage((page) =>
+    scenario(page, async ({ engine, until }) => {
+      const run = engine.delegate({
+        intent: "Rename", initiative: "user", autonomy: "auto",
+        budget: { maxTurns: 1, maxCalls: 1, runDeadlineMs: 300, turnDeadlineMs: 300 },
+        plan: [{ capability: "tasks.rename", arguments: { id: "a", title: "T" } }],
+      });
+      const returned = await until(() => engine.state(run).state === "returned", 15_000);
+      const state = engine.state(run);
+      return { returned, outcome: state.outcome, reason: state.reason?.kind, cause: state.reason?.cause?.kind, unreverted: state.reason?.participants };
+    }, { behaviour: { invoke: () => new Promise(() => {}) } }),
+  );
+  assert.deepEqual(result, { returned: true, outcome: "error", reason: "rollback-failed", cause: "run-deadline", unreverted: ["tasks"], goesOn: true });
+});
+
+test("fault_forged_altered_and_foreign_actor_references: none resolves; the genuine one names its run", { timeout: TIMEOUT }, async () => {
+  const result = await withPage((page) =>
+    scenario(page, async ({ baton, engine, until }) => {
+      let actor = null;
+      engine.register({ id: "notes", label: "Notes", tier: "reversible-acts", history: "native", description: "The team's notes: one line each.", capabilities: [{ name: "add", description: "Add one line to the notes.", arguments: { type: "object", properties: { text: { type: "string" } }, additionalProperties: false }, argumentLimits: { text: 200 }, effects: [{ name: "line", reversible: true }] }] }, {
+        invoke: (_name, _args, reference) => { actor = reference; return {}; },
+        history: { mark: () => "m", revertTo() {} },
+      });
+      const run = engine.delegate({ intent: "Note", initiative: "user", autonomy: "auto", plan: [{ capability: "notes.add", arguments: { text: "x" } }] });
+      await until(() => engine.state(run).state === "returned");
+      const genuine = engine.resolveActor(actor);
+      const altered = actor.slice(0, -2) + (actor.endsWith("00") ? "11" : "00");
+      const other = await baton.Engine.open({ appName: "Other", storage: "memory" });
+      const foreign = other.resolveActor(actor);
+      other.close();
+      return {
+        genuine: genuine?.run === run,
+        forged: engine.resolveActor("baton1.forged.reference"),
+        altered: engine.resolveActor(altered),
+        foreign,
+        empty: engine.resolveActor(""),
+      };
+    }),
+  );
+  assert.deepEqual(result, { genuine: true, forged: null, altered: null, foreign: null, empty: null, goesOn: true });
+});
+
+test("fault_oversized_argument: a 10 MB argument is refused to the plan, typed, before any participant sees it", { timeout: TIMEOUT }, async () => {
+  const result = await withPage((page) =>
+    scenario(page, async ({ engine, until, plan }) => {
+      const huge = "x".repeat(10 * 1024 * 1024);
+      let thrown = "no error";
+      let run = null;
+      try {
+        run = engine.delegate(plan(huge));
+      } catch (error) {
+        thrown = `${error.name}/${error.code}`;
+      }
+      if (run) await until(() => engine.state(run).state === "returned");
+      const refused = run ? engine.journal(run).find((r) => r.entry.kind === "call-refused")?.entry.reason?.code ?? engine.state(run).reason?.kind : null;
+      return { thrown, refused, invoked: window.invoked ?? 0 };
+    }, { behaviour: { invoke: () => { window.invoked = (window.invoked ?? 0) + 1; return {}; } } }),
+  );
+  assert.ok(result.thrown !== "no error" || typeof result.refused === "string", JSON.stringify(result));
+  assert.equal(result.invoked, 0);
+  assert.equal(result.goesOn, true);
+});
+
+test("fault_private_mode: with no IndexedDB the engine runs in memory and says why", { timeout: TIMEOUT }, async () => {
+  const result = await withPage(async (page) => {
+    await page.addInitScript(() => {
+      Object.defineProperty(window, "indexedDB", { get: () => undefined, configurable: true });
+    });
+    await page.reload();
+    return scenario(page, async ({ engine, until, plan }) => {
+      const storage = engine.storage;
+      const run = engine.delegate(plan());
+      await until(() => engine.state(run).state === "returned");
+      return { mode: storage.mode, degraded: typeof storage.degraded === "string" && storage.degraded.length > 0, outcome: engine.state(run).outcome };
+    }, { storage: "indexeddb" });
+  });
+  assert.deepEqual(result, { mode: "memory", degraded: true, outcome: "completed", goesOn: true });
+});
