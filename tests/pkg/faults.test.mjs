@@ -69,6 +69,10 @@ test("fault_json_nested_10000_deep: in arguments, results, agent state, values a
   assert.deepEqual(result.after, { outcome: "completed", valid: true });
 });
 
+/** Functions as their source text (nested objects kept), to cross into the page. */
+const sources = (value) =>
+  typeof value === "function" ? value.toString() : Object.fromEntries(Object.entries(value).map(([key, inner]) => [key, sources(inner)]));
+
 /**
  * In the page: an engine on `storage` with the task board mounted under
  * `behaviour` (merged over a well-behaved one), and helpers shared by the
@@ -93,7 +97,8 @@ async function scenario(page, body, { storage = "memory", behaviour = {} } = {})
         }
       };
       // Behaviours cross as source text: the page builds them.
-      const extra = Object.fromEntries(Object.entries(behaviour).map(([key, source]) => [key, (0, eval)(`(${source})`)]));
+      const revive = (source) => (typeof source === "string" ? (0, eval)(`(${source})`) : Object.fromEntries(Object.entries(source).map(([k, v]) => [k, revive(v)])));
+      const extra = revive(behaviour);
       const engine = await baton.Engine.open({ appName: "Board", ceiling: "auto", storage, dbName: `faults-${Math.random()}` });
       const history = { mark: () => "m", revertTo() {} };
       engine.register(manifest, { invoke: () => ({ ok: true }), ...extra, history: { ...history, ...(extra.history ?? {}) } });
@@ -108,7 +113,7 @@ async function scenario(page, body, { storage = "memory", behaviour = {} } = {})
       engine.close();
       return { ...result, goesOn: answers && stopped };
     },
-    { manifest: TASKS, storage, behaviour: Object.fromEntries(Object.entries(behaviour).map(([k, f]) => [k, f.toString()])), body: body.toString() },
+    { manifest: TASKS, storage, behaviour: sources(behaviour), body: body.toString() },
   );
 }
 
@@ -225,4 +230,111 @@ test("fault_private_mode: with no IndexedDB the engine runs in memory and says w
     }, { storage: "indexeddb" });
   });
   assert.deepEqual(result, { mode: "memory", degraded: true, outcome: "completed", goesOn: true });
+});
+
+test("fault_mark_throws: a participant that cannot mark is never changed; the run returns typed", { timeout: TIMEOUT }, async () => {
+  const result = await withPage((page) =>
+    scenario(page, async ({ engine, until, plan }) => {
+      const run = engine.delegate(plan());
+      const returned = await until(() => engine.state(run).state === "returned");
+      return { returned, outcome: engine.state(run).outcome, invoked: window.invoked ?? 0 };
+    }, { behaviour: {
+      invoke: () => { window.invoked = (window.invoked ?? 0) + 1; return {}; },
+      history: { mark: () => { throw new Error("no history today"); }, revertTo: () => {} },
+    } }),
+  );
+  assert.equal(result.returned, true);
+  assert.notEqual(result.outcome, "completed");
+  assert.equal(result.invoked, 0, "nothing is changed without a mark to return to");
+  assert.equal(result.goesOn, true);
+});
+
+test("fault_revert_throws: an undo whose revert throws reports that participant as failed, and control returns", { timeout: TIMEOUT }, async () => {
+  const result = await withPage((page) =>
+    scenario(page, async ({ engine, until, plan }) => {
+      const run = engine.delegate(plan());
+      await until(() => engine.state(run).state === "returned");
+      const report = await Promise.race([engine.undo(run), new Promise((resolve) => setTimeout(() => resolve("no answer"), 12_000))]);
+      return { reverted: report.reverted, failed: report.failed?.map((f) => f.participant ?? f) };
+    }, { behaviour: { history: { mark: () => "m", revertTo: () => { throw new Error("cannot go back"); } } } }),
+  );
+  assert.deepEqual(result, { reverted: [], failed: ["tasks"], goesOn: true });
+});
+
+test("fault_answer_after_the_run_ended: an answer to a question whose run is over is refused typed", { timeout: TIMEOUT }, async () => {
+  const result = await withPage((page) =>
+    scenario(page, async ({ baton, until, codeOf }) => {
+      const at = (event) => ({ atMs: 0, event });
+      const transport = new baton.ScriptedTransport({
+        protocol: "baton/1",
+        turns: [{ events: [at({ type: "turn-started" }), at({ type: "elicitation", request: "q1", prompt: "Which column?", schema: { enum: ["todo", "done"] } }), at({ type: "turn-finished", outcome: "interrupted" })] }],
+      });
+      const asking = await baton.Engine.open({ appName: "Board", ceiling: "auto", storage: "memory", transport });
+      const run = asking.delegate({ intent: "Tidy", initiative: "user", autonomy: "review" });
+      await until(() => asking.questions().some((q) => q.run === run));
+      const question = asking.questions().find((q) => q.run === run);
+      asking.stop(run);
+      await until(() => ["returned", "cancelled"].includes(asking.state(run).state));
+      const late = codeOf(() => asking.answer(question.id, question.digest, "done"));
+      const forged = codeOf(() => asking.answer(question.id, "0".repeat(64), "done"));
+      asking.close();
+      return { late, forged };
+    }),
+  );
+  assert.match(result.late, /^BatonError\/[a-z-]+$/, JSON.stringify(result));
+  assert.match(result.forged, /^BatonError\/[a-z-]+$/);
+  assert.equal(result.goesOn, true);
+});
+
+test("fault_turn_never_ends: an acting party that starts a turn and goes silent is cut off at the turn's deadline, typed", { timeout: TIMEOUT }, async () => {
+  const result = await withPage((page) =>
+    scenario(page, async ({ baton, until }) => {
+      const transport = new baton.ScriptedTransport({ protocol: "baton/1", turns: [{ events: [{ atMs: 0, event: { type: "turn-started" } }] }] });
+      const silent = await baton.Engine.open({ appName: "Board", ceiling: "auto", storage: "memory", transport });
+      const run = silent.delegate({ intent: "Tidy", initiative: "user", autonomy: "auto", budget: { maxTurns: 1, maxCalls: 1, runDeadlineMs: 5000, turnDeadlineMs: 300 } });
+      const ended = await until(() => ["returned", "cancelled"].includes(silent.state(run).state), 8000);
+      const state = silent.state(run);
+      silent.close();
+      return { ended, state: state.state, reason: state.reason?.kind };
+    }),
+  );
+  assert.equal(result.ended, true, JSON.stringify(result));
+  assert.equal(typeof result.reason, "string");
+  assert.equal(result.goesOn, true);
+});
+
+test("fault_second_engine_for_a_live_session: opening a session another engine drives is refused typed; the first goes on", { timeout: TIMEOUT }, async () => {
+  const result = await withPage((page) =>
+    scenario(page, async ({ baton, engine }) => {
+      const name = engine.storage.dbName;
+      let second = "opened";
+      try {
+        const other = await baton.Engine.open({ appName: "Board", storage: "indexeddb", dbName: name, session: engine.session });
+        other.close();
+      } catch (error) {
+        second = `${error.name}/${error.code}`;
+      }
+      return { second, mode: engine.storage.mode };
+    }, { storage: "indexeddb" }),
+  );
+  assert.deepEqual(result, { second: "BatonError/session-in-use", mode: "indexeddb", goesOn: true });
+});
+
+test("fault_database_deleted_underneath: the engine lets the deletion through, goes on in memory and says why", { timeout: TIMEOUT }, async () => {
+  const result = await withPage((page) =>
+    scenario(page, async ({ engine, until, plan }) => {
+      const heard = [];
+      engine.subscribe((event) => { if (event.type === "storage-degraded") heard.push(event.cause); });
+      const deleted = await new Promise((resolve) => {
+        const request = indexedDB.deleteDatabase(engine.storage.dbName);
+        request.onsuccess = () => resolve("deleted");
+        request.onerror = () => resolve("error");
+        request.onblocked = () => setTimeout(() => resolve("blocked"), 2000);
+      });
+      const run = engine.delegate(plan());
+      await until(() => engine.state(run).state === "returned");
+      return { deleted, mode: engine.storage.mode, said: heard.length > 0, outcome: engine.state(run).outcome };
+    }, { storage: "indexeddb" }),
+  );
+  assert.deepEqual(result, { deleted: "deleted", mode: "memory", said: true, outcome: "completed", goesOn: true });
 });
