@@ -1113,6 +1113,10 @@ export class Engine {
   resolveActor(reference: string): ActorIdentity | null;
   /** Content-free counts for a badge. */
   counters(): Counters;
-  /** Closes the engine: no timer, listener or open turn stays behind; the live region stays for other engines. */
+  /**
+   * Closes the engine: no timer, listener or open turn stays behind; the live
+   * region stays for other engines. Afterwards every method and getter throws
+   * a `BatonError` with code `closed`; closing again does nothing.
+   */
   close(): void;
 }

@@ -35,3 +35,28 @@ export default function init(input) {
   });
   return loading;
 }
+
+// After `close()` (or `free()`), an engine's methods throw a BatonError with
+// code `closed`, as its participants' handles do, instead of wasm-bindgen's
+// untyped "null pointer passed to rust". Closing twice is harmless.
+const closedEngines = new WeakSet();
+for (const name of Object.getOwnPropertyNames(Engine.prototype)) {
+  // wasm-bindgen's own helpers (`__destroy_into_raw`) stay as they are.
+  if (name === "constructor" || name.startsWith("__")) continue;
+  const descriptor = Object.getOwnPropertyDescriptor(Engine.prototype, name);
+  const guard = (original) =>
+    function (...args) {
+      if (closedEngines.has(this)) {
+        if (name === "close" || name === "free") return undefined;
+        throw new BatonError("closed", `the engine is closed: \`${name}\` cannot be used`);
+      }
+      try {
+        return original.apply(this, args);
+      } finally {
+        if (name === "close" || name === "free") closedEngines.add(this);
+      }
+    };
+  if (typeof descriptor.value === "function") descriptor.value = guard(descriptor.value);
+  if (descriptor.get) descriptor.get = guard(descriptor.get);
+  Object.defineProperty(Engine.prototype, name, descriptor);
+}

@@ -338,3 +338,40 @@ test("fault_database_deleted_underneath: the engine lets the deletion through, g
   );
   assert.deepEqual(result, { deleted: "deleted", mode: "memory", said: true, outcome: "completed", goesOn: true });
 });
+
+test("fault_engine_used_after_close: every method and getter throws BatonError closed; closing twice is harmless", { timeout: TIMEOUT }, async () => {
+  const result = await withPage((page) =>
+    page.evaluate(async (manifest) => {
+      const baton = await import("baton-engine");
+      await baton.default();
+      const engine = await baton.Engine.open({ appName: "Board", ceiling: "auto", storage: "memory" });
+      const participant = engine.register(manifest, { invoke: () => ({}), history: { mark: () => "m", revertTo() {} } });
+      const run = engine.delegate({ intent: "Rename", initiative: "user", autonomy: "auto", plan: [{ capability: "tasks.rename", arguments: { id: "a", title: "T" } }] });
+      engine.close();
+      const codeOf = (act) => {
+        try {
+          act();
+          return "no error";
+        } catch (error) {
+          return `${error.name}/${error.code}`;
+        }
+      };
+      return {
+        state: codeOf(() => engine.state(run)),
+        delegate: codeOf(() => engine.delegate({ intent: "x", initiative: "user" })),
+        storage: codeOf(() => engine.storage),
+        subscribe: codeOf(() => engine.subscribe(() => {})),
+        closeAgain: codeOf(() => engine.close()),
+        publish: codeOf(() => participant.publish("board", { version: 1 })),
+      };
+    }, TASKS),
+  );
+  assert.deepEqual(result, {
+    state: "BatonError/closed",
+    delegate: "BatonError/closed",
+    storage: "BatonError/closed",
+    subscribe: "BatonError/closed",
+    closeAgain: "no error",
+    publish: "BatonError/closed",
+  });
+});
