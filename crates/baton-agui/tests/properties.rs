@@ -8,6 +8,15 @@ use serde_json::{json, Value};
 
 const MAX_EVENT: usize = 256;
 
+/// `BATON_GENERATED_CASES` when set (the documented long run, README
+/// "Generated input"), else the short run.
+fn generated_cases(short: u32) -> u32 {
+    std::env::var("BATON_GENERATED_CASES")
+        .ok()
+        .and_then(|n| n.parse().ok())
+        .unwrap_or(short)
+}
+
 fn sse_bytes() -> impl Strategy<Value = Vec<u8>> {
     let piece = prop_oneof![
         Just(b"data: ".to_vec()),
@@ -73,7 +82,7 @@ fn agui_event() -> impl Strategy<Value = Value> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 3_000, ..ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig { cases: generated_cases(3_000), ..ProptestConfig::default() })]
 
     #[test]
     fn the_sse_decoder_never_panics_and_stays_bounded(bytes in sse_bytes(), cuts in prop::collection::vec(1usize..40, 1..20)) {

@@ -192,7 +192,7 @@ fn arbitrary_json() -> impl Strategy<Value = Value> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 2_000, ..ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig { cases: generated_cases(2_000), ..ProptestConfig::default() })]
 
     #[test]
     fn the_manifest_parser_never_panics_on_arbitrary_json(value in arbitrary_json()) {

@@ -434,7 +434,7 @@ fn arbitrary_event() -> impl Strategy<Value = WireEvent> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 5_000, ..ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig { cases: generated_cases(5_000), ..ProptestConfig::default() })]
 
     /// Whatever arrives, the verifier never panics, ends the turn at most
     /// once, reports at most one violation, and says nothing after it.
