@@ -16,48 +16,25 @@ const { withPage } = packagePages();
 
 test("fault_json_nested_10000_deep: in arguments, results, agent state, values and schemas it is refused typed, and the engine goes on", { timeout: TIMEOUT }, async () => {
   const result = await withPage((page) =>
-    page.evaluate(async (manifest) => {
-      const baton = await import("baton-engine");
-      await baton.default();
+    scenario(page, async ({ baton, engine, until, codeOf, plan }) => {
       const deep = () => {
         let value = 1;
         for (let i = 0; i < 10_000; i += 1) value = [value];
         return value;
       };
-      const codeOf = (act) => {
-        try {
-          act();
-          return "no error";
-        } catch (error) {
-          return `${error.name}/${error.code}`;
-        }
-      };
-      const until = async (done) => {
-        const deadline = Date.now() + 5000;
-        while (!done() && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
-      };
-      const engine = await baton.Engine.open({ appName: "Board", ceiling: "auto", storage: "memory" });
-      // A participant whose result is nested 10,000 deep.
-      engine.register(manifest, { invoke: () => deep(), history: { mark: () => "m", revertTo() {} } });
-      const plan = (title) => [{ capability: "tasks.rename", arguments: { id: "a", title } }];
       const refused = {
-        arguments: codeOf(() => engine.delegate({ intent: "x", initiative: "user", autonomy: "auto", plan: plan(deep()) })),
+        arguments: codeOf(() => engine.delegate(plan(deep()))),
         state: codeOf(() => engine.setAgentState(deep())),
         value: codeOf(() => baton.Schema.compile({}).validate(deep())),
         schema: codeOf(() => baton.Schema.compile({ items: deep() })),
       };
-      const run = engine.delegate({ intent: "Rename", initiative: "user", autonomy: "auto", plan: plan("T") });
+      // The participant's result is nested 10,000 deep.
+      const run = engine.delegate(plan());
       await until(() => engine.state(run).state === "returned");
-      const deepResult = { outcome: engine.state(run).outcome, applied: engine.journal(run).some((r) => r.entry.kind === "call-finished" && r.entry.result.kind === "applied" && r.entry.result.value === null) };
-      // And afterwards everything works as ever.
-      engine.register({ ...manifest, id: "notes" }, { invoke: () => ({ ok: true }), history: { mark: () => "m", revertTo() {} } });
-      const after = engine.delegate({ intent: "Again", initiative: "user", autonomy: "auto", plan: [{ capability: "notes.rename", arguments: { id: "b", title: "U" } }] });
-      await until(() => engine.state(after).state === "returned");
+      const finished = engine.journal(run).find((r) => r.entry.kind === "call-finished")?.entry.result;
       const valid = baton.Schema.compile({ type: "array" }).validate([[1]]).valid;
-      const outcome = engine.state(after).outcome;
-      engine.close();
-      return { refused, deepResult, after: { outcome, valid } };
-    }, TASKS),
+      return { refused, deepResult: { outcome: engine.state(run).outcome, result: finished?.kind, value: finished?.value }, valid };
+    }, { behaviour: { invoke: () => { let value = 1; for (let i = 0; i < 10_000; i += 1) value = [value]; return value; } } }),
   );
   assert.deepEqual(result.refused, {
     arguments: "BatonError/invalid-delegation",
@@ -65,8 +42,9 @@ test("fault_json_nested_10000_deep: in arguments, results, agent state, values a
     value: "BatonError/invalid-value",
     schema: "BatonError/invalid-schema",
   });
-  assert.deepEqual(result.deepResult, { outcome: "completed", applied: true }, "a result JSON cannot hold is recorded as null; the call was applied");
-  assert.deepEqual(result.after, { outcome: "completed", valid: true });
+  assert.deepEqual(result.deepResult, { outcome: "completed", result: "applied", value: null }, "a result JSON cannot hold is recorded as null; the call was applied");
+  assert.equal(result.valid, true);
+  assert.equal(result.goesOn, true);
 });
 
 /** Functions as their source text (nested objects kept), to cross into the page. */
@@ -103,7 +81,7 @@ async function scenario(page, body, { storage = "memory", behaviour = {} } = {})
       const history = { mark: () => "m", revertTo() {} };
       engine.register(manifest, { invoke: () => ({ ok: true }), ...extra, history: { ...history, ...(extra.history ?? {}) } });
       const plan = (title = "T") => ({ intent: "Rename", initiative: "user", autonomy: "auto", plan: [{ capability: "tasks.rename", arguments: { id: "a", title } }] });
-      const kit = { baton, engine, until, codeOf, plan };
+      const kit = { baton, engine, until, codeOf, plan, manifest };
       const result = await (0, eval)(`(${body})`)(kit);
       // The engine still works afterwards, whatever the scenario did.
       const again = engine.delegate({ intent: "Again", initiative: "user", autonomy: "review", plan: [{ capability: "tasks.rename", arguments: { id: "b", title: "U" } }] });
@@ -170,27 +148,22 @@ test("fault_invoke_hangs: a call that never settles is cut off — the run's dea
 
 test("fault_forged_altered_and_foreign_actor_references: none resolves; the genuine one names its run", { timeout: TIMEOUT }, async () => {
   const result = await withPage((page) =>
-    scenario(page, async ({ baton, engine, until }) => {
-      let actor = null;
-      engine.register({ id: "notes", label: "Notes", tier: "reversible-acts", history: "native", description: "The team's notes: one line each.", capabilities: [{ name: "add", description: "Add one line to the notes.", arguments: { type: "object", properties: { text: { type: "string" } }, additionalProperties: false }, argumentLimits: { text: 200 }, effects: [{ name: "line", reversible: true }] }] }, {
-        invoke: (_name, _args, reference) => { actor = reference; return {}; },
-        history: { mark: () => "m", revertTo() {} },
-      });
-      const run = engine.delegate({ intent: "Note", initiative: "user", autonomy: "auto", plan: [{ capability: "notes.add", arguments: { text: "x" } }] });
+    scenario(page, async ({ baton, engine, until, plan }) => {
+      const run = engine.delegate(plan());
       await until(() => engine.state(run).state === "returned");
-      const genuine = engine.resolveActor(actor);
+      const actor = window.actor;
       const altered = actor.slice(0, -2) + (actor.endsWith("00") ? "11" : "00");
       const other = await baton.Engine.open({ appName: "Other", storage: "memory" });
       const foreign = other.resolveActor(actor);
       other.close();
       return {
-        genuine: genuine?.run === run,
+        genuine: engine.resolveActor(actor)?.run === run,
         forged: engine.resolveActor("baton1.forged.reference"),
         altered: engine.resolveActor(altered),
         foreign,
         empty: engine.resolveActor(""),
       };
-    }),
+    }, { behaviour: { invoke: (_name, _args, reference) => { window.actor = reference; return {}; } } }),
   );
   assert.deepEqual(result, { genuine: true, forged: null, altered: null, foreign: null, empty: null, goesOn: true });
 });
@@ -341,21 +314,11 @@ test("fault_database_deleted_underneath: the engine lets the deletion through, g
 
 test("fault_engine_used_after_close: every method and getter throws BatonError closed; closing twice is harmless", { timeout: TIMEOUT }, async () => {
   const result = await withPage((page) =>
-    page.evaluate(async (manifest) => {
-      const baton = await import("baton-engine");
-      await baton.default();
+    scenario(page, async ({ baton, codeOf, plan, manifest }) => {
       const engine = await baton.Engine.open({ appName: "Board", ceiling: "auto", storage: "memory" });
       const participant = engine.register(manifest, { invoke: () => ({}), history: { mark: () => "m", revertTo() {} } });
-      const run = engine.delegate({ intent: "Rename", initiative: "user", autonomy: "auto", plan: [{ capability: "tasks.rename", arguments: { id: "a", title: "T" } }] });
+      const run = engine.delegate(plan());
       engine.close();
-      const codeOf = (act) => {
-        try {
-          act();
-          return "no error";
-        } catch (error) {
-          return `${error.name}/${error.code}`;
-        }
-      };
       return {
         state: codeOf(() => engine.state(run)),
         delegate: codeOf(() => engine.delegate({ intent: "x", initiative: "user" })),
@@ -364,7 +327,7 @@ test("fault_engine_used_after_close: every method and getter throws BatonError c
         closeAgain: codeOf(() => engine.close()),
         publish: codeOf(() => participant.publish("board", { version: 1 })),
       };
-    }, TASKS),
+    }),
   );
   assert.deepEqual(result, {
     state: "BatonError/closed",
@@ -373,5 +336,6 @@ test("fault_engine_used_after_close: every method and getter throws BatonError c
     subscribe: "BatonError/closed",
     closeAgain: "no error",
     publish: "BatonError/closed",
+    goesOn: true,
   });
 });
