@@ -40,11 +40,21 @@ fn leaf() -> impl Strategy<Value = Value> {
         any::<bool>().prop_map(Value::Bool),
         any::<i64>().prop_map(|n| json!(n)),
         any::<u64>().prop_map(|n| json!(n)),
-        any::<f64>().prop_filter("finite", |f| f.is_finite()).prop_map(|f| json!(f)),
+        any::<f64>()
+            .prop_filter("finite", |f| f.is_finite())
+            .prop_map(|f| json!(f)),
         ".{0,16}".prop_map(Value::String),
         prop_oneof![
-            Just("returned"), Just("acting"), Just("reviewing"), Just("open"), Just("answered"),
-            Just("call-finished"), Just("person"), Just("engine"), Just("tasks"), Just("s/r1"),
+            Just("returned"),
+            Just("acting"),
+            Just("reviewing"),
+            Just("open"),
+            Just("answered"),
+            Just("call-finished"),
+            Just("person"),
+            Just("engine"),
+            Just("tasks"),
+            Just("s/r1"),
         ]
         .prop_map(|s| Value::String(s.into())),
     ]
