@@ -7,12 +7,13 @@ protocol code is the SDK's; this file only chooses what to say.
 
 Usage: python3 agui_peer.py [port]  (prints `PORT <n>` once it listens on 127.0.0.1;
 port 0, the default, picks a free one)
-POST /<scenario> with a RunAgentInput body; the reply is an SSE stream.
+POST /<scenario>[/<argument>] with a RunAgentInput body; the reply is an SSE stream.
 """
 
 import json
 import re
 import sys
+import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 from ag_ui.core import (
@@ -85,15 +86,16 @@ class Peer(BaseHTTPRequestHandler):
         self.send_response(200)
         self.send_header("Content-Type", encoder.get_content_type())
         self.end_headers()
-        scenario = self.path.strip("/")
+        scenario, _, argument = self.path.strip("/").partition("/")
+        arguments = [argument] if argument else []
         try:
-            for event in getattr(self, "scenario_" + scenario)(run):
-                data = event if isinstance(event, str) else encoder.encode(event)
-                if data is None:
+            for event in getattr(self, "scenario_" + scenario)(run, *arguments):
+                if event is None:  # the server goes away here
                     return
+                data = event if isinstance(event, str) else encoder.encode(event)
                 self.wfile.write(data.encode())
                 self.wfile.flush()
-        except BrokenPipeError:
+        except (BrokenPipeError, ConnectionResetError):
             pass
 
     # --- helpers -----------------------------------------------------------
@@ -198,6 +200,49 @@ class Peer(BaseHTTPRequestHandler):
         yield TextMessageContentEvent(message_id="m1", delta="Halfway there")
         # The server goes away mid-stream: no end, no RUN_FINISHED.
         yield None
+
+    def scenario_cut(self, run, at):
+        # The tool scenario broken off after its first `at` events: the
+        # transport dropped at that event boundary.
+        yield from list(self.scenario_tool(run))[: int(at)]
+        yield None
+
+    def scenario_slowloris(self, run):
+        # A valid stream, one byte a second, until the client gives up.
+        encoder = EventEncoder()
+        for event in self.scenario_text(run):
+            for byte in encoder.encode(event):
+                time.sleep(1)
+                yield byte
+
+    def scenario_duplicate(self, run):
+        # The same tool call started twice: a retransmitted event.
+        yield self.start(run)
+        yield ToolCallStartEvent(tool_call_id="call-1", tool_call_name=run.tools[0].name)
+        yield ToolCallStartEvent(tool_call_id="call-1", tool_call_name=run.tools[0].name)
+        yield self.finished(run)
+
+    def scenario_reorder(self, run):
+        # A call's arguments before the call started.
+        yield self.start(run)
+        yield ToolCallArgsEvent(tool_call_id="call-1", delta="{}")
+        yield ToolCallStartEvent(tool_call_id="call-1", tool_call_name=run.tools[0].name)
+        yield ToolCallEndEvent(tool_call_id="call-1")
+        yield self.finished(run)
+
+    def scenario_fork(self, run):
+        # A second run starting inside the first: the stream forked.
+        yield self.start(run)
+        yield from self.say(run, "One")
+        yield RunStartedEvent(thread_id=run.thread_id, run_id=run.run_id + "-fork")
+        yield self.finished(run)
+
+    def scenario_foreign(self, run):
+        # Another conversation's run, on this stream.
+        yield RunStartedEvent(thread_id="someone-else", run_id="their-run")
+        tool = run.tools[0].name
+        yield from self.call(run, "call-1", tool, {"id": "card-7", "title": "Not yours"})
+        yield RunFinishedEvent(thread_id="someone-else", run_id="their-run")
 
     def scenario_malformed(self, run):
         yield self.start(run)

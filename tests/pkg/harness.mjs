@@ -46,7 +46,12 @@ export async function withPage(browser, server, body) {
   page.on("response", (response) => {
     if (response.status() >= 400) problems.push(`HTTP ${response.status()}: ${response.url()}`);
   });
-  page.on("requestfailed", (request) => problems.push(`failed: ${request.url()} ${request.failure()?.errorText}`));
+  page.on("requestfailed", (request) => {
+    // An aborted request is the page's own doing (the engine cancels a
+    // turn's fetch when it cuts the turn off), not a failure.
+    const reason = request.failure()?.errorText;
+    if (reason !== "net::ERR_ABORTED") problems.push(`failed: ${request.url()} ${reason}`);
+  });
   try {
     await page.goto(`${server.url}/tests/pkg/page.html`);
     const result = await body(page);

@@ -62,6 +62,15 @@ impl AgUiTurn {
         }
     }
 
+    /// The same turn, for a stream that must answer `thread` (the request's
+    /// `threadId`): a run of another thread on it is a violation.
+    pub fn for_thread(self, thread: impl Into<String>) -> Self {
+        AgUiTurn {
+            mapper: AgUiMapper::for_thread(thread),
+            ..self
+        }
+    }
+
     /// Feeds response bytes, in chunks of any size.
     pub fn feed(&mut self, bytes: &[u8]) -> Vec<Verified> {
         let mut out = Vec::new();

@@ -64,6 +64,8 @@ pub struct AgUiMapper {
     subagents_done: BTreeSet<String>,
     lanes: BTreeMap<Option<String>, Lane>,
     state: Value,
+    /// The conversation the stream answers, when the caller knows it.
+    thread: Option<String>,
 }
 
 impl Default for AgUiMapper {
@@ -117,6 +119,28 @@ impl AgUiMapper {
             subagents_done: BTreeSet::new(),
             lanes: BTreeMap::new(),
             state: Value::Object(Default::default()),
+            thread: None,
+        }
+    }
+
+    /// A mapper for a stream that answers `thread` (the `threadId` the
+    /// request sent): a run of any other thread on it is foreign — another
+    /// conversation's traffic mixed into this one — and breaks the stream.
+    pub fn for_thread(thread: impl Into<String>) -> Self {
+        AgUiMapper {
+            thread: Some(thread.into()),
+            ..AgUiMapper::new()
+        }
+    }
+
+    fn check_thread(&self, event: &Value) -> Result<(), String> {
+        let thread = text(event, "threadId")?;
+        match &self.thread {
+            Some(expected) if expected != thread => Err(format!(
+                "{} of thread `{thread}`, not this conversation's `{expected}`",
+                kind(event)
+            )),
+            _ => Ok(()),
         }
     }
 
@@ -327,12 +351,13 @@ impl AgUiMapper {
                 if self.run == RunState::Active {
                     return Err("RUN_STARTED while a run is still active".into());
                 }
-                text(event, "threadId")?;
+                self.check_thread(event)?;
                 text(event, "runId")?;
                 if matches!(self.run, RunState::Finished | RunState::Errored) {
                     *self = AgUiMapper {
                         first: false,
                         state: std::mem::take(&mut self.state),
+                        thread: self.thread.take(),
                         ..AgUiMapper::new()
                     };
                 }
@@ -561,7 +586,7 @@ impl AgUiMapper {
     }
 
     fn finished(&self, event: &Value) -> Result<Vec<WireEvent>, String> {
-        text(event, "threadId")?;
+        self.check_thread(event)?;
         text(event, "runId")?;
         let outcome = event.get("outcome").filter(|o| !o.is_null());
         let kind = outcome.and_then(|o| o.get("type")).and_then(Value::as_str);

@@ -151,7 +151,8 @@ fn delegate(
                     "the SDK refused Baton's RunAgentInput: {}",
                     String::from_utf8_lossy(&body)
                 );
-                let mut stream = AgUiTurn::new(DEFAULT_MAX_EVENT_BYTES, StreamLimits::default());
+                let mut stream = AgUiTurn::new(DEFAULT_MAX_EVENT_BYTES, StreamLimits::default())
+                    .for_thread(request.session.as_str());
                 let mut verified = Vec::new();
                 let mut rest = &body[..];
                 while !rest.is_empty() {
@@ -410,6 +411,23 @@ fn the_server_closing_mid_stream_is_transport_lost() {
         };
         assert!(message.contains("closed"), "{message}");
     }
+}
+
+#[test]
+fn a_run_of_another_thread_on_the_stream_is_foreign_and_nothing_is_applied() {
+    let (state, record) = delegate("foreign", 1, &no_questions);
+    assert!(record.titles.is_empty(), "nothing was applied");
+    let RunState::Returned {
+        outcome: Outcome::Error,
+        reason: ReturnReason::IntegrityViolation { finding },
+    } = state
+    else {
+        panic!("{state:?}");
+    };
+    assert!(
+        finding.contains("someone-else") && finding.contains("agui-session"),
+        "{finding}"
+    );
 }
 
 #[test]

@@ -126,9 +126,7 @@ pub struct Engine {
     inner: Rc<RefCell<Inner>>,
 }
 
-fn now() -> u64 {
-    js_sys::Date::now() as u64
-}
+use crate::clock::now;
 
 fn window() -> Result<web_sys::Window, JsValue> {
     web_sys::window().ok_or_else(|| error(Code::NoWindow, "Baton runs in a browser window"))

@@ -6,6 +6,7 @@
 #![warn(missing_docs)]
 #![forbid(unsafe_code)]
 
+mod clock;
 mod convert;
 mod engine;
 mod errors;

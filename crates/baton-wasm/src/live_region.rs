@@ -49,7 +49,7 @@ impl LiveRegion {
             });
         }
         let element: HtmlElement = document.create_element("div")?.dyn_into()?;
-        let created_at = js_sys::Date::now();
+        let created_at = crate::clock::now_ms();
         element.set_attribute(MARKER, &created_at.to_string())?;
         element.set_attribute("aria-live", "polite")?;
         element.set_attribute("aria-atomic", "true")?;
@@ -94,7 +94,9 @@ impl LiveRegion {
     /// How long to wait before writing, so the region has existed for at
     /// least [`FIRST_WRITE_DELAY_MS`] when its first message lands.
     pub(crate) fn wait_before_write(&self, now: f64) -> i32 {
-        let elapsed = now - self.created_at;
+        // Clamped: a region whose recorded creation lies ahead (another
+        // clock wrote it) waits no longer than a fresh one.
+        let elapsed = (now - self.created_at).max(0.0);
         (f64::from(FIRST_WRITE_DELAY_MS) - elapsed).max(0.0).ceil() as i32
     }
 
@@ -120,7 +122,7 @@ impl LiveRegion {
             pending.push(message);
             return Ok(());
         }
-        let wait = self.wait_before_write(js_sys::Date::now());
+        let wait = self.wait_before_write(crate::clock::now_ms());
         if wait == 0 {
             return self.write(&message);
         }
@@ -274,7 +276,7 @@ mod tests {
     fn the_first_message_waits_for_the_region_to_be_noticed() {
         clean();
         let region = LiveRegion::attach(&document(), None).unwrap();
-        let created = js_sys::Date::now();
+        let created = crate::clock::now_ms();
         assert!(region.wait_before_write(created) > 0);
         assert_eq!(
             region.wait_before_write(created + f64::from(FIRST_WRITE_DELAY_MS) + 1.0),

@@ -369,15 +369,24 @@ impl Store {
         for value in &questions {
             store.put(value, None).map_err(cause)?;
         }
+        // A second handle on the same transaction, to read why it aborted.
+        let watcher = store.transaction();
         // Listening starts here, before any completion event can fire.
         let pending = std::future::IntoFuture::into_future(tx.commit().map_err(cause)?);
         Ok(async move {
             let result = pending.await.map_err(cause)?;
             if result.is_committed() {
-                Ok(())
-            } else {
-                Err("the transaction was aborted".into())
+                return Ok(());
             }
+            Err(match watcher.error() {
+                // `QuotaExceededError: …` when the disk is full.
+                Some(error) => format!(
+                    "the transaction was aborted: {}: {}",
+                    error.name(),
+                    error.message()
+                ),
+                None => "the transaction was aborted".into(),
+            })
         })
     }
 

@@ -310,7 +310,8 @@ impl AgUiTransport {
         let threads = Rc::clone(&self.threads);
         let sink = sink.clone();
         Ok(wasm_bindgen_futures::future_to_promise(async move {
-            let mut turn = AgUiTurn::new(DEFAULT_MAX_EVENT_BYTES, StreamLimits::default());
+            let mut turn = AgUiTurn::new(DEFAULT_MAX_EVENT_BYTES, StreamLimits::default())
+                .for_thread(request.session.as_str());
             let outcome = stream(&options, &input, &signal, &mut turn, &sink).await;
             if let Some(message) =
                 turn.assistant_message(&format!("{}/{}", request.run, request.turn))

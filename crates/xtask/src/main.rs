@@ -550,7 +550,7 @@ fn test() -> Result<(), String> {
         &mut || node_tests(PKG_TESTS, "strict-csp.test.mjs", "strict policy tests", &[]),
     );
     step("package: faults in Chromium", &mut || {
-        node_tests(PKG_TESTS, "faults.test.mjs", "fault tests", &[])
+        node_tests(PKG_TESTS, "faults/", "fault tests", &[])
     });
     step("end-to-end: the demo in Chromium", &mut demo::journeys);
     step("conformance kit (JS, in Chromium)", &mut || {

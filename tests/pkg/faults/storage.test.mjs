@@ -1,0 +1,334 @@
+// Faults of storage and of the page's life, in headless Chromium: IndexedDB
+// missing, full, deleted or upgraded underneath; reloads, closed tabs and
+// second tabs. Each test is one scenario (`fault_<scenario>`).
+//
+//   node --test faults/
+
+import { test } from "node:test";
+import assert from "node:assert/strict";
+
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { chromium } from "playwright-core";
+
+import { CHROMIUM, FLAGS } from "../chromium.mjs";
+import { TASKS, packagePages } from "../harness.mjs";
+import { TIMEOUT, scenario } from "./scenario.mjs";
+
+const pages = packagePages();
+const { withPage } = pages;
+
+test("fault_private_mode: with no IndexedDB the engine runs in memory and says why", { timeout: TIMEOUT }, async () => {
+  const result = await withPage(async (page) => {
+    await page.addInitScript(() => {
+      Object.defineProperty(window, "indexedDB", { get: () => undefined, configurable: true });
+    });
+    await page.reload();
+    return scenario(page, async ({ engine, until, plan }) => {
+      const storage = engine.storage;
+      const run = engine.delegate(plan());
+      await until(() => engine.state(run).state === "returned");
+      return { mode: storage.mode, degraded: typeof storage.degraded === "string" && storage.degraded.length > 0, outcome: engine.state(run).outcome };
+    }, { storage: "indexeddb" });
+  });
+  assert.deepEqual(result, { mode: "memory", degraded: true, outcome: "completed", goesOn: true });
+});
+
+test("fault_second_engine_for_a_live_session: opening a session another engine drives is refused typed; the first goes on", { timeout: TIMEOUT }, async () => {
+  const result = await withPage((page) =>
+    scenario(page, async ({ baton, engine }) => {
+      const name = engine.storage.dbName;
+      let second = "opened";
+      try {
+        const other = await baton.Engine.open({ appName: "Board", storage: "indexeddb", dbName: name, session: engine.session });
+        other.close();
+      } catch (error) {
+        second = `${error.name}/${error.code}`;
+      }
+      return { second, mode: engine.storage.mode };
+    }, { storage: "indexeddb" }),
+  );
+  assert.deepEqual(result, { second: "BatonError/session-in-use", mode: "indexeddb", goesOn: true });
+});
+
+test("fault_database_deleted_underneath: the engine lets the deletion through, goes on in memory and says why", { timeout: TIMEOUT }, async () => {
+  const result = await withPage((page) =>
+    scenario(page, async ({ engine, until, plan }) => {
+      const heard = [];
+      engine.subscribe((event) => { if (event.type === "storage-degraded") heard.push(event.cause); });
+      const deleted = await new Promise((resolve) => {
+        const request = indexedDB.deleteDatabase(engine.storage.dbName);
+        request.onsuccess = () => resolve("deleted");
+        request.onerror = () => resolve("error");
+        request.onblocked = () => setTimeout(() => resolve("blocked"), 2000);
+      });
+      const run = engine.delegate(plan());
+      await until(() => engine.state(run).state === "returned");
+      return { deleted, mode: engine.storage.mode, said: heard.length > 0, outcome: engine.state(run).outcome };
+    }, { storage: "indexeddb" }),
+  );
+  assert.deepEqual(result, { deleted: "deleted", mode: "memory", said: true, outcome: "completed", goesOn: true });
+});
+
+// ----- several pages of one browser profile ---------------------------------
+
+/** A page of `context` on the package test page; `errors` collects what it throws. */
+async function tab(context) {
+  const page = await context.newPage();
+  page.errors = [];
+  page.on("pageerror", (error) => page.errors.push(error.message));
+  await page.goto(`${pages.server.url}/tests/pkg/page.html`);
+  return page;
+}
+
+/**
+ * Runs `body(context)` in a fresh browser profile (its own IndexedDB),
+ * closed afterwards. `onDisk`: a profile in a directory of its own, in its
+ * own browser — Chromium enforces a quota override only on disk, not in an
+ * in-memory profile.
+ */
+async function withProfile(body, { onDisk = false } = {}) {
+  const directory = onDisk ? await mkdtemp(join(tmpdir(), "baton-profile-")) : null;
+  const context = onDisk
+    ? await chromium.launchPersistentContext(directory, { executablePath: CHROMIUM, args: FLAGS })
+    : await pages.browser.newContext();
+  try {
+    return await body(context);
+  } finally {
+    await context.close();
+    if (directory) await rm(directory, { recursive: true, force: true });
+  }
+}
+
+/**
+ * In the page: an engine on IndexedDB for `session` with the task board
+ * mounted, as `window.engine`. Every run it starts is noted in
+ * localStorage, and so is the count of journal records the engine reports
+ * committed each time it says anything — what the person has been told,
+ * which must survive whatever happens to the page next. `hang` gives it an
+ * acting party that starts a turn and never finishes it.
+ */
+async function boot({ manifest, dbName, session, hang = false }) {
+  const baton = await import("baton-engine");
+  await baton.default();
+  const transport = hang
+    ? { protocolVersion: "baton/1", openTurn: (request, sink) => { sink.push({ type: "turn-started" }); return new Promise(() => {}); } }
+    : undefined;
+  let engine;
+  try {
+    engine = await baton.Engine.open({ appName: "Board", ceiling: "auto", dbName, session, transport });
+  } catch (error) {
+    return { refused: `${error.name}/${error.code}` };
+  }
+  engine.register(manifest, { invoke: () => ({ ok: true }), history: { mark: () => "m", revertTo() {} } });
+  engine.subscribe(() => {
+    localStorage.setItem(`acknowledged:${session}`, String(engine.storage.records));
+  });
+  const runs = [];
+  window.delegate = (request) => {
+    const run = engine.delegate(request);
+    runs.push(run);
+    localStorage.setItem(`runs:${session}`, JSON.stringify(runs));
+    return run;
+  };
+  window.plan = (title) => ({ intent: "Rename", initiative: "user", autonomy: "auto", plan: [{ capability: "tasks.rename", arguments: { id: "a", title } }] });
+  window.engine = engine;
+  window.until = async (done, ms = 5000) => {
+    const deadline = Date.now() + ms;
+    while (!done() && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
+    return done();
+  };
+  return { mode: engine.storage.mode };
+}
+
+/**
+ * In the page, after `boot` on a session another page used: what became of
+ * every run the other page started, read back from IndexedDB (a run that
+ * ended before the page went is history, not state: it is not loaded
+ * again). `gapFree` says every journal's revisions run 1, 2, 3… without a
+ * hole; `records` counts them all, to compare with what the other page
+ * acknowledged; `ended` is each run's last transition.
+ */
+async function inventory(session) {
+  const runs = JSON.parse(localStorage.getItem(`runs:${session}`) ?? "[]");
+  const acknowledged = Number(localStorage.getItem(`acknowledged:${session}`) ?? 0);
+  const found = [];
+  let records = 0;
+  let gapFree = true;
+  for (const run of runs) {
+    const history = await window.engine.history(run);
+    records += history.length;
+    gapFree &&= history.every((record, i) => record.revision === i + 1);
+    const last = history.filter((record) => record.entry.kind === "transition").at(-1)?.entry.to;
+    found.push({ run, written: history.length > 0, state: last?.state ?? null, reason: last?.reason?.kind ?? null });
+  }
+  return { runs: found, records, acknowledged, gapFree };
+}
+
+test("fault_reload_mid_transaction: a reload while steps are being written keeps every acknowledged record, gap-free; runs it cut off return interrupted", { timeout: TIMEOUT }, async () => {
+  await withProfile(async (context) => {
+    const page = await tab(context);
+    const args = { manifest: TASKS, dbName: "faults-reload", session: "reloaded" };
+    assert.deepEqual(await page.evaluate(boot, args), { mode: "indexeddb" });
+    // Fifty runs at once: writes are in flight when the reload lands.
+    await page.evaluate(async () => {
+      window.delegate(window.plan("first"));
+      await window.until(() => window.engine.storage.records > 0);
+      for (let i = 0; i < 50; i += 1) window.delegate(window.plan(`T${i}`));
+    });
+    await page.reload();
+    assert.deepEqual(await page.evaluate(boot, args), { mode: "indexeddb" });
+    const after = await page.evaluate(inventory, "reloaded");
+    assert.equal(after.gapFree, true, "every journal read back is gap-free");
+    assert.ok(after.acknowledged > 0, "something was acknowledged before the reload");
+    assert.ok(after.records >= after.acknowledged, `${after.records} records kept, ${after.acknowledged} acknowledged`);
+    // Every run that reached the disk ended — finished before the reload,
+    // or closed as interrupted when the next page opened the session.
+    const written = after.runs.filter((r) => r.written);
+    assert.ok(written.length >= 1);
+    for (const run of written) {
+      assert.equal(run.state, "returned", JSON.stringify(run));
+      assert.ok(["plan-completed", "finished", "interrupted"].includes(run.reason), JSON.stringify(run));
+    }
+    assert.deepEqual(page.errors, []);
+  });
+});
+
+test("fault_tab_closed_mid_run_and_reopened: the run the closed tab was driving returns interrupted in the next tab; its finished runs are there whole", { timeout: TIMEOUT }, async () => {
+  await withProfile(async (context) => {
+    const args = { manifest: TASKS, dbName: "faults-closed", session: "closed", hang: true };
+    const first = await tab(context);
+    await first.evaluate(boot, args);
+    const before = await first.evaluate(async () => {
+      const done = window.delegate({ ...window.plan("Done"), plan: [{ capability: "tasks.rename", arguments: { id: "a", title: "Done" } }] });
+      await window.until(() => window.engine.state(done).state === "returned");
+      const cut = window.delegate({ intent: "Think", initiative: "user", autonomy: "auto" });
+      await window.until(() => window.engine.state(cut).state === "acting");
+      await window.until(() => window.engine.storage.transactions > 2 && window.engine.storage.records >= window.engine.journal(done).length);
+      return { done, cut, journal: window.engine.journal(done) };
+    });
+    await first.close({ runBeforeUnload: false });
+    const second = await tab(context);
+    await second.evaluate(boot, { ...args, hang: false });
+    const after = await second.evaluate(async ({ done, cut }) => ({ journal: await window.engine.history(done), cut: window.engine.state(cut) }), before);
+    assert.deepEqual(after.journal, before.journal, "every record of the finished run, none twice");
+    assert.equal(after.cut.state, "returned");
+    assert.equal(after.cut.reason.kind, "interrupted");
+    const inventory_ = await second.evaluate(inventory, "closed");
+    assert.equal(inventory_.gapFree, true);
+    assert.ok(inventory_.records >= inventory_.acknowledged);
+    assert.deepEqual(second.errors, []);
+  });
+});
+
+test("fault_two_tabs_on_one_session: the second tab is refused typed while the first drives it, and takes it over once the first is gone", { timeout: TIMEOUT }, async () => {
+  await withProfile(async (context) => {
+    const args = { manifest: TASKS, dbName: "faults-two-tabs", session: "shared" };
+    const first = await tab(context);
+    const second = await tab(context);
+    await first.evaluate(boot, args);
+    const refused = await second.evaluate(boot, args);
+    const firstGoesOn = await first.evaluate(async () => {
+      const run = window.delegate(window.plan("Still mine"));
+      await window.until(() => window.engine.state(run).state === "returned");
+      await window.until(() => window.engine.storage.records >= window.engine.journal(run).length);
+      return { run, outcome: window.engine.state(run).outcome };
+    });
+    await first.close({ runBeforeUnload: false });
+    let takenOver = { refused: "not yet" };
+    for (let attempt = 0; attempt < 20 && takenOver.refused; attempt += 1) {
+      takenOver = await second.evaluate(boot, args);
+      if (takenOver.refused) await new Promise((r) => setTimeout(r, 100));
+    }
+    const seen = await second.evaluate(inventory, "shared");
+    assert.deepEqual(refused, { refused: "BatonError/session-in-use" });
+    assert.equal(firstGoesOn.outcome, "completed");
+    assert.deepEqual(takenOver, { mode: "indexeddb" });
+    assert.deepEqual(seen.runs.map((r) => [r.run, r.state, r.reason]), [[firstGoesOn.run, "returned", "plan-completed"]], "the first tab's run is there, whole");
+    assert.equal(seen.gapFree, true);
+    assert.deepEqual(second.errors, []);
+  });
+});
+
+test("fault_versionchange_from_a_newer_page: the engine lets a newer page upgrade the database, goes on in memory and says why", { timeout: TIMEOUT }, async () => {
+  await withProfile(async (context) => {
+    const args = { manifest: TASKS, dbName: "faults-upgrade", session: "older" };
+    const older = await tab(context);
+    await older.evaluate(boot, args);
+    await older.evaluate(() => {
+      window.heard = [];
+      window.engine.subscribe((event) => { if (event.type === "storage-degraded") window.heard.push(event.cause); });
+    });
+    const newer = await tab(context);
+    const upgraded = await newer.evaluate((name) => new Promise((resolve) => {
+      indexedDB.databases().then((all) => {
+        const current = all.find((db) => db.name === name)?.version ?? 1;
+        const request = indexedDB.open(name, current + 1);
+        request.onsuccess = () => { request.result.close(); resolve("upgraded"); };
+        request.onerror = () => resolve(`error: ${request.error?.name}`);
+        request.onblocked = () => setTimeout(() => resolve("blocked"), 2000);
+      });
+    }), args.dbName);
+    const after = await older.evaluate(async () => {
+      const run = window.delegate(window.plan("After"));
+      await window.until(() => window.engine.state(run).state === "returned");
+      return { mode: window.engine.storage.mode, degraded: window.engine.storage.degraded ?? null, heard: window.heard, outcome: window.engine.state(run).outcome };
+    });
+    assert.equal(upgraded, "upgraded", "the newer page is not blocked");
+    assert.equal(after.mode, "memory");
+    assert.equal(typeof after.degraded, "string");
+    assert.equal(after.heard.length, 1, "the page hears it once");
+    assert.equal(after.outcome, "completed", "the engine goes on");
+    assert.deepEqual(older.errors, []);
+  });
+});
+
+test("fault_quota_exceeded_mid_run: when IndexedDB fills up the engine goes on in memory, says why, and loses nothing it had", { timeout: TIMEOUT }, async () => {
+  await withProfile(async (context) => {
+    const page = await tab(context);
+    // A small disk: the origin's quota, through the DevTools protocol, set
+    // before the first write (Chromium reads it when storage first opens).
+    const cdp = await context.newCDPSession(page);
+    await cdp.send("Storage.overrideQuotaForOrigin", { origin: pages.server.url, quotaSize: 2_000_000 });
+    await page.evaluate(boot, { manifest: TASKS, dbName: "faults-quota", session: "full" });
+    const first = await page.evaluate(async () => {
+      window.heard = [];
+      window.engine.subscribe((event) => { if (event.type === "storage-degraded") window.heard.push(event.cause); });
+      const run = window.delegate(window.plan("Fits"));
+      await window.until(() => window.engine.state(run).state === "returned");
+      await window.until(() => window.engine.storage.records >= window.engine.journal(run).length);
+      return { run, mode: window.engine.storage.mode, journal: window.engine.journal(run) };
+    });
+    assert.equal(first.mode, "indexeddb", "the first run fits");
+    const after = await page.evaluate(async (firstRun) => {
+      const runs = [];
+      for (let i = 0; i < 50 && window.engine.storage.mode === "indexeddb"; i += 1) {
+        // A long intent: each run writes a few hundred kilobytes.
+        const run = window.delegate({ ...window.plan(`Run ${i}`), intent: `Run ${i} `.padEnd(300_000, "x") });
+        runs.push(run);
+        await window.until(() => window.engine.state(run).state === "returned");
+      }
+      const last = runs.at(-1);
+      await window.until(() => window.engine.state(last).state === "returned");
+      const journal = window.engine.journal(last);
+      return {
+        mode: window.engine.storage.mode,
+        degraded: window.engine.storage.degraded ?? "",
+        heard: window.heard,
+        outcomes: [...new Set(runs.map((run) => window.engine.state(run).outcome))],
+        lastGapFree: journal.every((record, i) => record.revision === i + 1),
+        lastEnds: journal.at(-1)?.entry.kind,
+        firstKept: await window.engine.history(firstRun),
+      };
+    }, first.run);
+    assert.equal(after.mode, "memory", JSON.stringify(after));
+    assert.match(after.degraded, /Quota/);
+    assert.equal(after.heard.length, 1);
+    assert.deepEqual(after.outcomes, ["completed"], "every run completed, before and after the disk filled");
+    assert.equal(after.lastGapFree, true);
+    assert.equal(after.lastEnds, "transition");
+    assert.deepEqual(after.firstKept, first.journal, "what was written before the disk filled is all there");
+    assert.deepEqual(page.errors, []);
+  }, { onDisk: true });
+});
