@@ -11,10 +11,12 @@
 //   const report = await runConformance(() => createEngineSubject(baton));
 //   console.log(formatConformanceReport(report));
 //
-// Time is virtual while a subject runs: `Date.now`, `setTimeout` and
-// `clearTimeout` are the subject's own, starting at 1,000 ms and moving
-// only with the `advance` command, so deadlines fire exactly when a fixture
-// says. The page's own timers are restored by `close()`.
+// Time is virtual while a subject runs: `Date.now`, `performance.now` (the
+// engine's clock is the page's time origin plus `performance.now()`),
+// `setTimeout` and `clearTimeout` are the subject's own, starting at
+// 1,000 ms and moving only with the `advance` command, so deadlines fire
+// exactly when a fixture says. The page's own clocks and timers are
+// restored by `close()`.
 
 const wait = (ms) => new Promise((resolve) => realSetTimeout(resolve, ms));
 let realSetTimeout = globalThis.setTimeout.bind(globalThis);
@@ -34,6 +36,9 @@ class VirtualClock {
     this.#saved = { now: Date.now, setTimeout: globalThis.setTimeout, clearTimeout: globalThis.clearTimeout };
     realSetTimeout = this.#saved.setTimeout.bind(globalThis);
     Date.now = () => this.#now;
+    // Shadows the prototype's method on the page's one `performance` object.
+    const origin = performance.timeOrigin;
+    performance.now = () => this.#now - origin;
     globalThis.setTimeout = (callback, ms = 0, ...args) => {
       const id = this.#next++;
       this.#timers.set(id, { at: this.#now + Math.max(0, Number(ms) || 0), callback, args });
@@ -45,6 +50,7 @@ class VirtualClock {
   uninstall() {
     if (!this.#saved) return;
     Date.now = this.#saved.now;
+    delete performance.now;
     globalThis.setTimeout = this.#saved.setTimeout;
     globalThis.clearTimeout = this.#saved.clearTimeout;
     this.#saved = null;
