@@ -144,6 +144,18 @@ function stateOf(run) {
   }
 }
 
+/**
+ * A run's journal, or none for a finished run that has left memory (the
+ * engine keeps the 64 most recent; the rest are `engine.history(run)`).
+ */
+function journalOf(run) {
+  try {
+    return engine.journal(run);
+  } catch {
+    return [];
+  }
+}
+
 function describe(state) {
   switch (state?.state) {
     case undefined: return ["idle", "Idle"];
@@ -172,7 +184,7 @@ function renderJournal() {
   for (const run of runs) {
     const state = stateOf(run);
     const [, text] = describe(state);
-    const records = engine.journal(run);
+    const records = journalOf(run);
     const intent = records[0]?.entry.intent ?? run;
     const item = element("li", undefined, { "data-run": run });
     item.append(element("span", `“${intent}” — ${text}${undone.has(run) ? " (undone)" : ""}`, { "data-outcome": "" }));

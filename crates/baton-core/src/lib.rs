@@ -209,6 +209,7 @@ pub use digest::Digest;
 pub use dispatch::fingerprint;
 pub use engine::{
     Authorization, Engine, EngineConfig, EngineSnapshot, Inbound, KillScope, PresencePolicy,
+    FINDINGS_KEPT, FINISHED_RUNS_KEPT,
 };
 pub use error::{
     AgentStateError, CommandError, DelegateError, MutationRefused, PublishError,

@@ -116,7 +116,8 @@ struct Inner {
     standing: Vec<Value>,
     /// Aborts the waits for sessions left behind by engines still going away.
     sweeping: Option<web_sys::AbortController>,
-    #[cfg_attr(not(test), allow(dead_code))]
+    /// What was said, for the tests (kept only there: it grows per run).
+    #[cfg(test)]
     announced: Vec<String>,
 }
 
@@ -286,6 +287,7 @@ impl Engine {
                 escape: None,
                 standing: Vec::new(),
                 sweeping: None,
+                #[cfg(test)]
                 announced: Vec::new(),
             })),
         }
@@ -360,8 +362,9 @@ impl Inner {
     /// Writes to the page's live region (and keeps the message for tests).
     fn say(&mut self, message: String) {
         // A failed DOM write leaves nobody to tell; the run itself goes on.
-        let _ = self.region.announce(message.clone());
-        self.announced.push(message);
+        #[cfg(test)]
+        self.announced.push(message.clone());
+        let _ = self.region.announce(message);
     }
 }
 
@@ -415,11 +418,13 @@ impl Engine {
         read: impl FnOnce(&baton_core::Run) -> T,
     ) -> Result<T, JsValue> {
         let inner = self.inner.borrow();
-        inner
-            .core
-            .run(&RunId::new(run))
-            .map(read)
-            .ok_or_else(|| error(Code::UnknownRun, &format!("unknown run {run}")))
+        inner.core.run(&RunId::new(run)).map(read).ok_or_else(|| {
+            let message = format!(
+                "unknown run {run} (a run that finished before this page loaded, or one of \
+                     this page's earlier finished runs, is history: `engine.history(run)`)"
+            );
+            error(Code::UnknownRun, &message)
+        })
     }
 
     /// Sessions whose engine still held its lock when this one opened — a
@@ -629,6 +634,12 @@ fn persist_step(inner: &Rc<RefCell<Inner>>, records: &[JournalRecord], closings:
         return;
     }
     let count = u32::try_from(batch.records.len()).unwrap_or(u32::MAX);
+    // How far each run's journal this write takes the store.
+    let mut reach: BTreeMap<RunId, u64> = BTreeMap::new();
+    for record in records {
+        let held = reach.entry(record.run.clone()).or_default();
+        *held = (*held).max(record.revision);
+    }
     // The transaction is opened and filled now; only its commit is awaited.
     let pending = match store.write(batch) {
         Ok(pending) => pending,
@@ -651,6 +662,12 @@ fn persist_step(inner: &Rc<RefCell<Inner>>, records: &[JournalRecord], closings:
                 let mut guard = inner.borrow_mut();
                 guard.storage.transactions += 1;
                 guard.storage.records += count;
+                // What the store now holds may leave memory: the core
+                // decides which finished runs go.
+                for (run, revision) in &reach {
+                    guard.core.written(run, *revision);
+                }
+                guard.core.release_finished(baton_core::FINISHED_RUNS_KEPT);
             }
             Err(cause) => degrade(&inner, cause),
         }

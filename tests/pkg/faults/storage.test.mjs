@@ -332,3 +332,56 @@ test("fault_quota_exceeded_mid_run: when IndexedDB fills up the engine goes on i
     assert.deepEqual(page.errors, []);
   }, { onDisk: true });
 });
+
+test("fault_ten_thousand_runs_in_one_page_load: memory stays bounded — finished runs leave memory for IndexedDB, and every record is still read back", { timeout: 300_000 }, async () => {
+  const result = await withPage((page) =>
+    scenario(page, async ({ baton, engine, until, plan, codeOf }) => {
+      // The engine's linear memory, which never shrinks: bounded means it stops growing.
+      const { memory } = await (await import("/pkg/baton_engine.js")).default();
+      const returned = new Set();
+      let heard = 0;
+      engine.subscribe((event) => {
+        if (event.type !== "journal") return;
+        heard += 1;
+        if (event.entry.kind === "transition" && event.entry.to.state === "returned") returned.add(event.run);
+      });
+      const all = [];
+      const sizes = {};
+      for (let started = 0; started < 10_000; started += 100) {
+        const batch = Array.from({ length: 100 }, (_, i) => engine.delegate(plan(`Run ${started + i}`)));
+        all.push(...batch);
+        // At the pace IndexedDB writes: what is not yet written stays in memory.
+        await until(() => batch.every((run) => returned.has(run)) && engine.storage.records >= heard, 20_000);
+        if ((started + 100) % 2_000 === 0) sizes[started + 100] = { wasm: memory.buffer.byteLength, heap: performance.memory?.usedJSHeapSize ?? 0 };
+      }
+      await until(() => engine.storage.records >= heard, 20_000);
+      const readBack = async (run) => {
+        const history = await engine.history(run);
+        return { records: history.length, gapFree: history.every((r, i) => r.revision === i + 1), ends: history.at(-1)?.entry.to?.state ?? null };
+      };
+      return {
+        runs: all.length,
+        returned: returned.size,
+        sizes,
+        heard,
+        written: engine.storage.records,
+        first: await readBack(all[0]),
+        middle: await readBack(all[5_000]),
+        firstState: codeOf(() => engine.state(all[0])),
+        lastState: engine.state(all.at(-1)).state,
+        mode: engine.storage.mode,
+      };
+    }, { storage: "indexeddb" }),
+  );
+  assert.equal(result.mode, "indexeddb");
+  assert.equal(result.returned, 10_000, "every run returned");
+  assert.equal(result.written, result.heard, "every record heard was written");
+  for (const read of [result.first, result.middle]) {
+    assert.ok(read.records > 0 && read.gapFree && read.ends === "returned", JSON.stringify(read));
+  }
+  assert.equal(result.firstState, "BatonError/unknown-run", "a finished run that left memory is history, not state");
+  assert.equal(result.lastState, "returned", "the most recently finished stay");
+  const grown = result.sizes[10_000].wasm - result.sizes[2_000].wasm;
+  assert.ok(grown <= 1 << 20, `the engine's memory grew by ${grown} bytes from 2,000 to 10,000 runs: ${JSON.stringify(result.sizes)}`);
+  assert.equal(result.goesOn, true);
+});

@@ -304,6 +304,9 @@ pub struct Engine {
     quota_starts: VecDeque<u64>,
     next_run: u64,
     disabled: bool,
+    /// How far the caller's store holds each run's journal (see
+    /// [`Engine::written`]).
+    written: BTreeMap<RunId, u64>,
 }
 
 /// What every run step reads.
@@ -323,6 +326,8 @@ struct Shared {
 #[derive(Debug, Default)]
 struct Outbox {
     events: VecDeque<Event>,
+    /// The most recent findings (see [`FINDINGS_KEPT`]); every one is also
+    /// an event.
     findings: Vec<Finding>,
     /// Set while a kill ends runs (their closings are one announcement).
     hush_closings: bool,
@@ -372,6 +377,7 @@ impl Engine {
             quota_starts: VecDeque::new(),
             next_run: 1,
             disabled: false,
+            written: BTreeMap::new(),
         }
     }
 
@@ -667,7 +673,8 @@ impl Engine {
         self.runs.values().filter(|run| !run.state().is_terminal())
     }
 
-    /// Integrity findings so far.
+    /// The most recent integrity findings, oldest first: never more than
+    /// twice [`FINDINGS_KEPT`] (every one was also an [`Event::Finding`]).
     pub fn findings(&self) -> &[Finding] {
         &self.out.findings
     }
@@ -710,5 +717,8 @@ mod inputs;
 mod machine_guard;
 mod plumbing;
 mod questions;
+mod retention;
 
 pub use authorization::Authorization;
+pub(crate) use retention::trim_findings;
+pub use retention::{FINDINGS_KEPT, FINISHED_RUNS_KEPT};

@@ -482,6 +482,7 @@ impl Run {
             reason,
         };
         step.findings.push(finding.clone());
+        crate::engine::trim_findings(step.findings);
         step.events.push_back(Event::Finding(finding));
     }
 

@@ -351,3 +351,49 @@ async fn a_session_whose_engine_is_still_going_away_is_reconciled_once_it_lets_g
     // A subscriber that comes later hears it too.
     assert_eq!(record(&next, Some("storage-reconciled")).length(), 1);
 }
+
+#[wasm_bindgen_test]
+async fn finished_runs_past_the_most_recent_leave_memory_once_written_and_are_read_back() {
+    let db = unique_name("baton-test");
+    let engine = open_on(&db, "s-retention", None).await.unwrap();
+    engine.register(manifest(), participant(&element().into(), 0, 0));
+    let mut runs = Vec::new();
+    for _ in 0..baton_core::FINISHED_RUNS_KEPT + 6 {
+        let run = engine.delegate(plan(1)).unwrap();
+        assert_eq!(returned(&engine, &run).await.as_deref(), Some("completed"));
+        runs.push(run);
+    }
+    written(&engine).await;
+    let first = &runs[0];
+    let gone = engine.journal(first).unwrap_err();
+    assert_eq!(
+        get(&gone, "code").as_string().as_deref(),
+        Some("unknown-run")
+    );
+    let records = history(&engine, first).await;
+    assert_eq!(
+        records.last().unwrap()["entry"]["to"]["state"],
+        "returned",
+        "its journal is read back whole from IndexedDB"
+    );
+    let kept = runs.last().unwrap();
+    assert!(engine.journal(kept).is_ok(), "the most recent stay");
+    let in_memory = engine.inner.borrow().core.runs().count();
+    assert_eq!(in_memory, baton_core::FINISHED_RUNS_KEPT);
+
+    // In memory by choice there is nowhere else to keep them: they stay.
+    let memory = Engine::open(
+        js_sys::JSON::parse(r#"{"appName": "Board", "ceiling": "auto", "storage": "memory"}"#)
+            .unwrap(),
+    )
+    .await
+    .unwrap();
+    memory.register(manifest(), participant(&element().into(), 0, 0));
+    let mut first_in_memory = None;
+    for _ in 0..baton_core::FINISHED_RUNS_KEPT + 6 {
+        let run = memory.delegate(plan(1)).unwrap();
+        assert_eq!(returned(&memory, &run).await.as_deref(), Some("completed"));
+        first_in_memory.get_or_insert(run);
+    }
+    assert!(memory.journal(&first_in_memory.unwrap()).is_ok());
+}

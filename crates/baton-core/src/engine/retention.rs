@@ -1,0 +1,84 @@
+//! How long a finished run stays in memory.
+//!
+//! A run's journal grows by a few records a step and is written, step by
+//! step, to the adapter's store. Kept in memory for ever, ten thousand runs
+//! in one page load would hold ten thousand journals. Once the store holds
+//! everything a finished run recorded, the run may leave memory: it is then
+//! history, read back from the store, exactly as the runs of an earlier page
+//! load are. The most recently finished runs stay, so that the person can
+//! still undo them in one step (AG-19) and a surface can still show them.
+
+use std::collections::BTreeSet;
+
+use super::Engine;
+use crate::RunId;
+
+/// Finished runs an engine with a store keeps in memory, most recently
+/// finished first: enough for every undo a person plausibly asks for in one
+/// sitting, and the memory of a few hundred kilobytes at most.
+pub const FINISHED_RUNS_KEPT: usize = 64;
+
+/// Findings an engine keeps for [`Engine::findings`] once it has had more
+/// than twice as many: each was an event when it happened, and a page
+/// running for days must not keep every one.
+pub const FINDINGS_KEPT: usize = 256;
+
+/// Drops the oldest findings past twice [`FINDINGS_KEPT`], down to
+/// [`FINDINGS_KEPT`] (amortised: one move per [`FINDINGS_KEPT`] findings).
+pub(crate) fn trim_findings(findings: &mut Vec<crate::Finding>) {
+    if findings.len() > 2 * FINDINGS_KEPT {
+        findings.drain(..findings.len() - FINDINGS_KEPT);
+    }
+}
+
+impl Engine {
+    /// The caller's store holds `run`'s journal up to `revision` (its
+    /// write committed). Only what a store holds may leave memory.
+    pub fn written(&mut self, run: &RunId, revision: u64) {
+        if self.runs.contains_key(run) {
+            let held = self.written.entry(run.clone()).or_default();
+            *held = (*held).max(revision);
+        }
+    }
+
+    /// Lets finished runs leave memory: all but the `keep` that finished
+    /// last, among those whose every record the caller's store holds
+    /// ([`Engine::written`]). A run leaves only when nothing can change it
+    /// any more — terminal, no undo under way, no question of it still open
+    /// — and its closed questions leave with it. Returns the runs that left,
+    /// oldest first: from then on they are unknown to this engine, their
+    /// journals the store's to answer for.
+    ///
+    /// An engine without a store never calls this; its runs stay.
+    pub fn release_finished(&mut self, keep: usize) -> Vec<RunId> {
+        let mut settled: Vec<(u64, &RunId)> = self
+            .runs
+            .values()
+            .filter(|run| run.state().is_terminal() && run.next_timeout().is_none())
+            .filter(|run| self.written.get(run.id()).copied().unwrap_or(0) >= run.revision())
+            .filter(|run| {
+                !self
+                    .questions
+                    .all()
+                    .any(|question| question.run == *run.id() && question.state.is_open())
+            })
+            .map(|run| (run.journal().last().map_or(0, |record| record.at), run.id()))
+            .collect();
+        if settled.len() <= keep {
+            return Vec::new();
+        }
+        // Finished last, kept; ties by id, for determinism.
+        settled.sort();
+        let leaving: Vec<RunId> = settled[..settled.len() - keep]
+            .iter()
+            .map(|(_, id)| (*id).clone())
+            .collect();
+        let gone: BTreeSet<&RunId> = leaving.iter().collect();
+        self.runs.retain(|id, _| !gone.contains(id));
+        self.written.retain(|id, _| !gone.contains(id));
+        self.questions
+            .by_id
+            .retain(|_, question| !gone.contains(&question.run));
+        leaving
+    }
+}

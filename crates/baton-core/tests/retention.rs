@@ -1,0 +1,112 @@
+//! Finished runs leave memory once a store holds them, all but the most
+//! recently finished; nothing unsettled ever leaves.
+
+mod common;
+
+use baton_core::{Autonomy, RunId};
+use common::*;
+
+/// A run that renamed a card and was stopped: returned, undoable, and
+/// written to the store up to its last record.
+fn finished(sim: &mut Sim) -> RunId {
+    sim.advance(10);
+    let run = sim.delegate(Autonomy::Auto);
+    sim.propose(&run, &[rename()]);
+    sim.apply_all();
+    sim.engine.stop(sim.now, &run).unwrap();
+    sim.drain();
+    written(sim, &run);
+    run
+}
+
+fn written(sim: &mut Sim, run: &RunId) {
+    let revision = sim.engine.run(run).unwrap().revision();
+    sim.engine.written(run, revision);
+}
+
+#[test]
+fn a_run_leaves_only_once_the_store_holds_its_every_record() {
+    let mut sim = Sim::new();
+    let run = finished(&mut sim);
+    let last = sim.engine.run(&run).unwrap().revision();
+    // An undo adds records the store does not hold yet.
+    sim.engine.undo(sim.now, &run).unwrap();
+    sim.drain();
+    sim.answer_reverts(|_| Ok(()));
+    sim.engine.written(&run, last);
+    assert!(
+        sim.engine.release_finished(0).is_empty(),
+        "its undo is not written yet"
+    );
+    written(&mut sim, &run);
+    assert_eq!(sim.engine.release_finished(0), [run]);
+}
+
+#[test]
+fn finished_runs_beyond_the_kept_ones_leave_memory_oldest_first() {
+    let mut sim = Sim::new();
+    let runs: Vec<RunId> = (0..5).map(|_| finished(&mut sim)).collect();
+    let active = sim.delegate(Autonomy::Auto);
+    let left = sim.engine.release_finished(2);
+    assert_eq!(left, runs[..3]);
+    assert!(runs[..3].iter().all(|run| sim.engine.run(run).is_none()));
+    assert!(runs[3..].iter().all(|run| sim.engine.run(run).is_some()));
+    assert!(
+        sim.engine.run(&active).is_some(),
+        "an active run never leaves"
+    );
+    assert!(sim.engine.release_finished(2).is_empty(), "only once");
+    // The kept ones are still one undo step each (AG-19).
+    assert!(sim.engine.undo(sim.now, &runs[4]).is_ok());
+}
+
+#[test]
+fn a_run_being_undone_stays_until_the_undo_is_over() {
+    let mut sim = Sim::new();
+    let run = finished(&mut sim);
+    sim.engine.undo(sim.now, &run).unwrap();
+    sim.drain();
+    assert!(
+        sim.engine.release_finished(0).is_empty(),
+        "its reverts are still to come"
+    );
+    sim.answer_reverts(|_| Ok(()));
+    written(&mut sim, &run);
+    assert_eq!(sim.engine.release_finished(0), [run]);
+}
+
+#[test]
+fn released_runs_are_unknown_and_new_runs_never_reuse_their_ids() {
+    let mut sim = Sim::new();
+    let first = finished(&mut sim);
+    sim.engine.release_finished(0);
+    assert!(sim.engine.undo(sim.now, &first).is_err());
+    let second = finished(&mut sim);
+    assert_ne!(first, second);
+    let journal = sim.engine.run(&second).unwrap().journal();
+    assert_eq!(journal.first().map(|record| record.revision), Some(1));
+}
+
+#[test]
+fn findings_are_kept_for_inspection_only_up_to_a_bound() {
+    let mut sim = Sim::new();
+    // A turn that does not exist, reported again and again: one finding each.
+    let run = sim.delegate(Autonomy::Auto);
+    let turn = sim.turn(&run);
+    sim.inbound(&run, baton_core::Inbound::TurnEnd);
+    for _ in 0..3 * baton_core::FINDINGS_KEPT {
+        sim.engine
+            .handle_inbound(sim.now, &run, turn, baton_core::Inbound::TurnEnd);
+    }
+    let made = sim
+        .drain()
+        .iter()
+        .filter(|event| matches!(event, baton_core::Event::Finding(_)))
+        .count();
+    assert!(made > 2 * baton_core::FINDINGS_KEPT, "{made} findings made");
+    let kept = sim.engine.findings().len();
+    assert!(
+        (baton_core::FINDINGS_KEPT..=2 * baton_core::FINDINGS_KEPT).contains(&kept),
+        "{kept} kept"
+    );
+}
