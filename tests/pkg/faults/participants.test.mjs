@@ -14,7 +14,7 @@ import { TIMEOUT, scenario } from "./scenario.mjs";
 
 const { withPage } = packagePages();
 
-test("fault_json_nested_10000_deep: in arguments, results, agent state, values and schemas it is refused typed, and the engine goes on", { timeout: TIMEOUT }, async () => {
+test("fault_json_nested_10000_deep: in arguments, results, agent state, values, schemas, events and answers it is refused typed, and the engine goes on", { timeout: TIMEOUT }, async () => {
   const result = await withPage((page) =>
     scenario(page, async ({ baton, engine, until, codeOf, plan }) => {
       const deep = () => {
@@ -33,7 +33,37 @@ test("fault_json_nested_10000_deep: in arguments, results, agent state, values a
       await until(() => engine.state(run).state === "returned");
       const finished = engine.journal(run).find((r) => r.entry.kind === "call-finished")?.entry.result;
       const valid = baton.Schema.compile({ type: "array" }).validate([[1]]).valid;
-      return { refused, deepResult: { outcome: engine.state(run).outcome, result: finished?.kind, value: finished?.value }, valid };
+      // In an acting party's event, as an object or as JSON text: the turn breaks, typed.
+      const events = {};
+      for (const form of ["object", "text"]) {
+        const transport = {
+          protocolVersion: "baton/1",
+          openTurn(request, sink) {
+            sink.push({ type: "turn-started" });
+            const event = { type: "custom", name: "deep", value: deep() };
+            sink.push(form === "text" ? JSON.stringify(event) : event);
+            sink.push({ type: "turn-finished", outcome: "completed" });
+          },
+        };
+        const agent = await baton.Engine.open({ appName: "Board", ceiling: "auto", storage: "memory", transport });
+        const turn = agent.delegate({ intent: "Think", initiative: "user", autonomy: "auto" });
+        await until(() => ["returned", "cancelled"].includes(agent.state(turn).state));
+        events[form] = agent.state(turn).reason?.kind ?? null;
+        agent.close();
+      }
+      // In an answer to the acting party's question.
+      const at = (event) => ({ atMs: 0, event });
+      const asking = await baton.Engine.open({
+        appName: "Board", ceiling: "auto", storage: "memory",
+        transport: new baton.ScriptedTransport({ protocol: "baton/1", turns: [{ events: [at({ type: "turn-started" }), at({ type: "elicitation", request: "q1", prompt: "Anything?" }), at({ type: "turn-finished", outcome: "interrupted" })] }] }),
+      });
+      const asked = asking.delegate({ intent: "Tidy", initiative: "user", autonomy: "review" });
+      await until(() => asking.questions().some((q) => q.run === asked));
+      const question = asking.questions().find((q) => q.run === asked);
+      const answer = codeOf(() => asking.answer(question.id, question.digest, deep()));
+      const stillOpen = asking.questions().some((q) => q.id === question.id);
+      asking.close();
+      return { refused, deepResult: { outcome: engine.state(run).outcome, result: finished?.kind, value: finished?.value }, valid, events, answer: { answer, stillOpen } };
     }, { behaviour: { invoke: () => { let value = 1; for (let i = 0; i < 10_000; i += 1) value = [value]; return value; } } }),
   );
   assert.deepEqual(result.refused, {
@@ -44,6 +74,8 @@ test("fault_json_nested_10000_deep: in arguments, results, agent state, values a
   });
   assert.deepEqual(result.deepResult, { outcome: "completed", result: "applied", value: null }, "a result JSON cannot hold is recorded as null; the call was applied");
   assert.equal(result.valid, true);
+  assert.deepEqual(result.events, { object: "integrity-violation", text: "integrity-violation" }, "an event nested 10,000 deep breaks the turn, typed");
+  assert.deepEqual(result.answer, { answer: "BatonError/invalid-answer", stillOpen: true }, "the answer is refused and the question stays open");
   assert.equal(result.goesOn, true);
 });
 
@@ -141,22 +173,32 @@ test("fault_oversized_argument: a 10 MB argument is refused to the plan, typed, 
   assert.equal(result.goesOn, true);
 });
 
-test("fault_mark_throws: a participant that cannot mark is never changed; the run returns typed", { timeout: TIMEOUT }, async () => {
-  const result = await withPage((page) =>
-    scenario(page, async ({ engine, until, plan }) => {
-      const run = engine.delegate(plan());
-      const returned = await until(() => engine.state(run).state === "returned");
-      return { returned, outcome: engine.state(run).outcome, invoked: window.invoked ?? 0 };
-    }, { behaviour: {
-      invoke: () => { window.invoked = (window.invoked ?? 0) + 1; return {}; },
-      history: { mark: () => { throw new Error("no history today"); }, revertTo: () => {} },
-    } }),
-  );
-  assert.equal(result.returned, true);
-  assert.notEqual(result.outcome, "completed");
-  assert.equal(result.invoked, 0, "nothing is changed without a mark to return to");
-  assert.equal(result.goesOn, true);
-});
+for (const [name, mark, reason] of [
+  ["fault_mark_throws", () => { throw new Error("no history today"); }, "mark-failed"],
+  ["fault_mark_rejects", () => Promise.reject(new Error("no history today")), "mark-failed"],
+  ["fault_mark_returns_garbage", () => { const cyclic = {}; cyclic.self = cyclic; return cyclic; }, "mark-failed"],
+  // Cut off by the run's own deadline.
+  ["fault_mark_hangs", () => new Promise(() => {}), "run-deadline"],
+]) {
+  test(`${name}: a participant without a mark to return to is never changed; the run returns typed`, { timeout: TIMEOUT }, async () => {
+    const result = await withPage((page) =>
+      scenario(page, async ({ engine, until }) => {
+        const run = engine.delegate({
+          intent: "Rename", initiative: "user", autonomy: "auto",
+          budget: { maxTurns: 1, maxCalls: 1, runDeadlineMs: 500, turnDeadlineMs: 500 },
+          plan: [{ capability: "tasks.rename", arguments: { id: "a", title: "T" } }],
+        });
+        const returned = await until(() => engine.state(run).state === "returned", 15_000);
+        const state = engine.state(run);
+        return { returned, outcome: state.outcome, reason: state.reason?.kind, invoked: window.invoked ?? 0 };
+      }, { behaviour: {
+        invoke: () => { window.invoked = (window.invoked ?? 0) + 1; return {}; },
+        history: { mark, revertTo: () => {} },
+      } }),
+    );
+    assert.deepEqual(result, { returned: true, outcome: "error", reason, invoked: 0, goesOn: true }, "nothing is changed without a mark to return to");
+  });
+}
 
 test("fault_revert_throws: an undo whose revert throws reports that participant as failed, and control returns", { timeout: TIMEOUT }, async () => {
   const result = await withPage((page) =>
