@@ -17,8 +17,8 @@ use std::rc::{Rc, Weak};
 
 use baton_core::{
     Attention, Autonomy, CallResult, DeepRead, Delegation, Effect, EngineConfig, Event, Inbound,
-    JournalRecord, MarkToken, ParticipantId, ReadCandidate, ReadRef, Refusal, RunId, TurnId,
-    TurnRequest, Verified,
+    MarkToken, ParticipantId, ReadCandidate, ReadRef, Refusal, RunId, TurnId, TurnRequest,
+    Verified,
 };
 use serde::Deserialize;
 use serde_json::Value;
@@ -94,8 +94,11 @@ struct Inner {
     storage: persist::StorageStatus,
     /// Releases this session's Web Lock.
     release: Option<js_sys::Function>,
-    /// Step transactions not yet committed.
+    /// Step transactions not yet committed (one at most: see `writes`).
     writes_in_flight: u32,
+    /// Steps that happened while a transaction was in flight, written
+    /// together when it commits (group commit).
+    queued: Option<writes::Queued>,
     /// Set while a step's events are drained.
     pumping: bool,
     /// The `presence` object, made once.
@@ -269,6 +272,7 @@ impl Engine {
                 storage: opened.status,
                 release: opened.release,
                 writes_in_flight: 0,
+                queued: None,
                 pumping: false,
                 presence: None,
                 header_dirty: false,
@@ -598,109 +602,7 @@ fn pump(inner: &Rc<RefCell<Inner>>) {
     }
     inner.borrow_mut().pumping = false;
     arm_timer(inner);
-    persist_step(inner, &records, closings);
-}
-
-/// Writes a step (group commit) and then says what closes its runs. In
-/// memory, or with nothing to write, the messages are said at once. A failed
-/// write falls back to memory and says so; nothing already in memory is lost.
-fn persist_step(inner: &Rc<RefCell<Inner>>, records: &[JournalRecord], closings: Vec<String>) {
-    let (store, batch) = {
-        let mut guard = inner.borrow_mut();
-        let header = std::mem::take(&mut guard.header_dirty);
-        match guard.store.clone() {
-            Some(store) if header || !records.is_empty() => {
-                (store, persist::batch(&guard.core, records, header))
-            }
-            _ => {
-                drop(guard);
-                say_closings(inner, closings);
-                return;
-            }
-        }
-    };
-    // A step that cannot be written whole is not written in part: storage
-    // falls back to memory, which still holds everything, and says why.
-    let batch = match batch {
-        Ok(batch) => batch,
-        Err(cause) => {
-            degrade(inner, cause);
-            say_closings(inner, closings);
-            return;
-        }
-    };
-    if batch.is_empty() {
-        say_closings(inner, closings);
-        return;
-    }
-    let count = u32::try_from(batch.records.len()).unwrap_or(u32::MAX);
-    // How far each run's journal this write takes the store.
-    let mut reach: BTreeMap<RunId, u64> = BTreeMap::new();
-    for record in records {
-        let held = reach.entry(record.run.clone()).or_default();
-        *held = (*held).max(record.revision);
-    }
-    // The transaction is opened and filled now; only its commit is awaited.
-    let pending = match store.write(batch) {
-        Ok(pending) => pending,
-        Err(cause) => {
-            degrade(inner, cause);
-            say_closings(inner, closings);
-            return;
-        }
-    };
-    inner.borrow_mut().writes_in_flight += 1;
-    let weak = Rc::downgrade(inner);
-    spawn_local(async move {
-        let written = pending.await;
-        let Some(inner) = weak.upgrade() else {
-            return;
-        };
-        inner.borrow_mut().writes_in_flight -= 1;
-        match written {
-            Ok(()) => {
-                let mut guard = inner.borrow_mut();
-                guard.storage.transactions += 1;
-                guard.storage.records += count;
-                // What the store now holds may leave memory: the core
-                // decides which finished runs go.
-                for (run, revision) in &reach {
-                    guard.core.written(run, *revision);
-                }
-                guard.core.release_finished(baton_core::FINISHED_RUNS_KEPT);
-            }
-            Err(cause) => degrade(&inner, cause),
-        }
-        say_closings(&inner, closings);
-    });
-}
-
-fn say_closings(inner: &Rc<RefCell<Inner>>, closings: Vec<String>) {
-    // Several runs closed in one step are one message: the region keeps only
-    // its last write of a task.
-    if !closings.is_empty() {
-        inner.borrow_mut().say(closings.join(" "));
-    }
-}
-
-/// IndexedDB failed: the engine goes on in memory, keeps everything it has,
-/// and tells subscribers why — once.
-fn degrade(inner: &Rc<RefCell<Inner>>, cause: String) {
-    {
-        let mut guard = inner.borrow_mut();
-        if guard.store.is_none() {
-            return;
-        }
-        if let Some(store) = guard.store.take() {
-            store.close();
-        }
-        guard.storage.mode = "memory";
-        guard.storage.degraded = Some(cause.clone());
-    }
-    emit(
-        inner,
-        serde_json::json!({"type": "storage-degraded", "cause": cause}),
-    );
+    persist_step(inner, records, closings);
 }
 
 fn notify(inner: &Rc<RefCell<Inner>>, event: &Event) {
@@ -738,9 +640,11 @@ mod page;
 mod participant;
 mod persist;
 mod words;
+mod writes;
 
 use effects::{arm_timer, carry_out, emit};
 pub use participant::Participant;
+use writes::{degrade, persist_step};
 
 #[cfg(test)]
 mod persist_tests;

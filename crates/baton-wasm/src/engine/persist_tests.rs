@@ -211,6 +211,44 @@ async fn group_commit_writes_one_step_in_one_transaction() {
 }
 
 #[wasm_bindgen_test]
+async fn steps_taken_while_a_transaction_commits_are_written_together_in_the_next() {
+    let db = unique_name("baton-test");
+    let transport = hanging_transport();
+    let engine = open_on(&db, "s-queued", Some(&transport)).await.unwrap();
+    engine.register(manifest(), participant(&element().into(), 0, 0));
+    written(&engine).await;
+    let counter = count_readwrite_transactions();
+    // Eight steps in one task: the first opens a transaction, and the
+    // other seven happen while it commits.
+    let runs: Vec<String> = (0..8)
+        .map(|_| engine.delegate(agent_delegation()).unwrap())
+        .collect();
+    assert_eq!(
+        engine.inner.borrow().writes_in_flight,
+        1,
+        "one transaction in flight"
+    );
+    written(&engine).await;
+    let transactions = get(&counter, "count").as_f64().unwrap();
+    let restore: js_sys::Function = get(&counter, "restore").unchecked_into();
+    restore.call0(&JsValue::NULL).unwrap();
+    assert_eq!(
+        transactions, 2.0,
+        "the first step, then the seven queued behind it"
+    );
+    for run in &runs {
+        let records = history(&engine, run).await;
+        let revisions: Vec<u64> = records
+            .iter()
+            .map(|r| r["revision"].as_u64().unwrap())
+            .collect();
+        assert_eq!(revisions, (1..=records.len() as u64).collect::<Vec<_>>());
+        assert!(!records.is_empty());
+    }
+    engine.kill_all();
+}
+
+#[wasm_bindgen_test]
 async fn ag_50_without_indexeddb_the_engine_runs_in_memory_and_says_so() {
     let restore = hide_indexed_db();
     let opened = open_on(&unique_name("baton-test"), "s-none", None).await;

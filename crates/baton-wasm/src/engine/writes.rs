@@ -1,0 +1,162 @@
+//! Writing the engine's steps to IndexedDB: group commit.
+//!
+//! One transaction is in flight at a time. Every step that happens while it
+//! commits is queued, and all of them are written together, in one
+//! transaction, as soon as it has committed — so under load the number of
+//! transactions follows the speed of the disk, not the number of steps. A
+//! run's closing message is said once the transaction holding its records
+//! has committed. Whatever the store then holds, the core may let go of
+//! (finished runs past the most recent ones).
+
+use std::cell::RefCell;
+use std::collections::BTreeMap;
+use std::rc::Rc;
+
+use baton_core::{JournalRecord, RunId};
+use wasm_bindgen_futures::spawn_local;
+
+use super::{emit, persist, Inner};
+
+/// Steps waiting for the transaction in flight to commit.
+#[derive(Default)]
+pub(super) struct Queued {
+    records: Vec<JournalRecord>,
+    header: bool,
+    closings: Vec<String>,
+}
+
+/// Writes a step and then says what closes its runs: at once if no
+/// transaction is in flight, else together with every other step queued
+/// behind it. In memory, or with nothing to write, the messages are said at
+/// once. A failed write falls back to memory and says so; nothing already
+/// in memory is lost.
+pub(super) fn persist_step(
+    inner: &Rc<RefCell<Inner>>,
+    records: Vec<JournalRecord>,
+    closings: Vec<String>,
+) {
+    let header = {
+        let mut guard = inner.borrow_mut();
+        let header = std::mem::take(&mut guard.header_dirty);
+        if guard.store.is_some() && guard.writes_in_flight > 0 {
+            let queued = guard.queued.get_or_insert_with(Queued::default);
+            queued.records.extend(records);
+            queued.header |= header;
+            queued.closings.extend(closings);
+            return;
+        }
+        header
+    };
+    write(inner, records, header, closings);
+}
+
+/// Opens and fills one transaction for `records` (and the header, if it
+/// changed), and on its commit writes whatever queued up meanwhile.
+fn write(
+    inner: &Rc<RefCell<Inner>>,
+    records: Vec<JournalRecord>,
+    header: bool,
+    closings: Vec<String>,
+) {
+    let (store, batch) = {
+        let guard = inner.borrow();
+        match guard.store.clone() {
+            Some(store) if header || !records.is_empty() => {
+                (store, persist::batch(&guard.core, &records, header))
+            }
+            _ => {
+                drop(guard);
+                say_closings(inner, closings);
+                return;
+            }
+        }
+    };
+    // A step that cannot be written whole is not written in part: storage
+    // falls back to memory, which still holds everything, and says why.
+    let batch = match batch {
+        Ok(batch) if batch.is_empty() => {
+            say_closings(inner, closings);
+            return;
+        }
+        Ok(batch) => batch,
+        Err(cause) => {
+            degrade(inner, cause);
+            say_closings(inner, closings);
+            return;
+        }
+    };
+    let count = u32::try_from(batch.records.len()).unwrap_or(u32::MAX);
+    // How far each run's journal this write takes the store.
+    let mut reach: BTreeMap<RunId, u64> = BTreeMap::new();
+    for record in &records {
+        let held = reach.entry(record.run.clone()).or_default();
+        *held = (*held).max(record.revision);
+    }
+    // The transaction is opened and filled now; only its commit is awaited.
+    let pending = match store.write(batch) {
+        Ok(pending) => pending,
+        Err(cause) => {
+            degrade(inner, cause);
+            say_closings(inner, closings);
+            return;
+        }
+    };
+    inner.borrow_mut().writes_in_flight += 1;
+    let weak = Rc::downgrade(inner);
+    spawn_local(async move {
+        let written = pending.await;
+        let Some(inner) = weak.upgrade() else {
+            return;
+        };
+        inner.borrow_mut().writes_in_flight -= 1;
+        match written {
+            Ok(()) => {
+                let mut guard = inner.borrow_mut();
+                guard.storage.transactions += 1;
+                guard.storage.records += count;
+                // What the store now holds may leave memory: the core
+                // decides which finished runs go.
+                for (run, revision) in &reach {
+                    guard.core.written(run, *revision);
+                }
+                guard.core.release_finished(baton_core::FINISHED_RUNS_KEPT);
+            }
+            Err(cause) => degrade(&inner, cause),
+        }
+        say_closings(&inner, closings);
+        // The steps that queued up behind it, in one transaction. After a
+        // failure there is no store: their messages are said at once.
+        let queued = inner.borrow_mut().queued.take();
+        if let Some(queued) = queued {
+            write(&inner, queued.records, queued.header, queued.closings);
+        }
+    });
+}
+
+fn say_closings(inner: &Rc<RefCell<Inner>>, closings: Vec<String>) {
+    // Several runs closed in one step are one message: the region keeps only
+    // its last write of a task.
+    if !closings.is_empty() {
+        inner.borrow_mut().say(closings.join(" "));
+    }
+}
+
+/// IndexedDB failed: the engine goes on in memory, keeps everything it has,
+/// and tells subscribers why — once.
+pub(super) fn degrade(inner: &Rc<RefCell<Inner>>, cause: String) {
+    {
+        let mut guard = inner.borrow_mut();
+        if guard.store.is_none() {
+            return;
+        }
+        if let Some(store) = guard.store.take() {
+            store.close();
+        }
+        guard.storage.mode = "memory";
+        guard.storage.degraded = Some(cause.clone());
+    }
+    emit(
+        inner,
+        serde_json::json!({"type": "storage-degraded", "cause": cause}),
+    );
+}
