@@ -117,7 +117,7 @@ const spread = (values) => `${figure(Math.min(...values))}–${figure(Math.max(.
 // Cross-origin isolated pages: performance.now() at 5 µs, not 100 µs.
 const server = await serve({ headers: { "cross-origin-opener-policy": "same-origin", "cross-origin-embedder-policy": "require-corp" } });
 const agui = await agent();
-const browser = await chromium.launch({ executablePath: CHROMIUM, args: [...FLAGS, "--enable-precise-memory-info"] });
+const browser = await chromium.launch({ executablePath: CHROMIUM, args: [...FLAGS, "--enable-precise-memory-info", "--js-flags=--expose-gc"] });
 const results = {};
 try {
   for (const workload of WORKLOADS.filter((w) => w.id.startsWith(ONLY))) {
