@@ -35,6 +35,16 @@ pub const AGUI_VERSION: &str = "1.0.0";
 /// The largest single SSE event accepted by default (1 MiB).
 pub const DEFAULT_MAX_EVENT_BYTES: usize = 1 << 20;
 
+/// A tool call the agent made this turn, as its history will tell it back.
+#[derive(Debug, Clone)]
+struct SpokenCall {
+    id: String,
+    /// The tool's name on the wire, as the agent called it.
+    tool: String,
+    /// The JSON arguments, as streamed.
+    arguments: String,
+}
+
 /// One Baton turn over one AG-UI run: response bytes in, verified events out.
 #[derive(Debug, Clone)]
 pub struct AgUiTurn {
@@ -43,7 +53,7 @@ pub struct AgUiTurn {
     verifier: TurnVerifier,
     text: String,
     message_id: Option<String>,
-    calls: Vec<(String, String, String)>,
+    calls: Vec<SpokenCall>,
     /// Events that arrived after the turn ended (never acted on).
     after_end: u32,
 }
@@ -141,7 +151,7 @@ impl AgUiTurn {
             message["toolCalls"] = self
                 .calls
                 .iter()
-                .map(|(id, name, arguments)| json!({"id": id, "type": "function", "function": {"name": name, "arguments": arguments}}))
+                .map(|call| json!({"id": call.id, "type": "function", "function": {"name": call.tool, "arguments": call.arguments}}))
                 .collect();
         }
         Some(message)
@@ -183,12 +193,15 @@ impl AgUiTurn {
             WireEvent::MessageDelta { delta, .. } => self.text.push_str(delta),
             WireEvent::ToolCallStart { call, tool, .. } => {
                 // The history speaks the wire's names, as the agent did.
-                self.calls
-                    .push((call.clone(), crate::input::wire_name(tool), String::new()))
+                self.calls.push(SpokenCall {
+                    id: call.clone(),
+                    tool: crate::input::wire_name(tool),
+                    arguments: String::new(),
+                })
             }
             WireEvent::ToolCallArgs { call, delta } => {
-                if let Some(entry) = self.calls.iter_mut().rev().find(|(id, _, _)| id == call) {
-                    entry.2.push_str(delta);
+                if let Some(spoken) = self.calls.iter_mut().rev().find(|c| c.id == *call) {
+                    spoken.arguments.push_str(delta);
                 }
             }
             _ => {}

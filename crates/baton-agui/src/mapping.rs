@@ -35,12 +35,21 @@ use std::collections::{BTreeMap, BTreeSet};
 use baton_core::{Direction, TurnOutcome, WireEvent};
 use serde_json::{json, Value};
 
+/// Where the stream is in the current AG-UI run (not a Baton run's state).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum RunState {
+enum RunPhase {
     NotStarted,
     Active,
     Finished,
     Errored,
+}
+
+/// Which open chunk lanes to close.
+enum Lanes {
+    /// Every one (a run boundary, or the stream's end).
+    All,
+    /// The lane of one subagent (`None`: the main agent's).
+    Of(Option<String>),
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -53,7 +62,7 @@ enum Lane {
 /// The mapper's state across the events of one stream.
 #[derive(Debug, Clone)]
 pub struct AgUiMapper {
-    run: RunState,
+    run: RunPhase,
     first: bool,
     text: BTreeSet<String>,
     tools: BTreeSet<String>,
@@ -108,7 +117,7 @@ impl AgUiMapper {
     /// A mapper for a new stream.
     pub fn new() -> Self {
         AgUiMapper {
-            run: RunState::NotStarted,
+            run: RunPhase::NotStarted,
             first: true,
             text: BTreeSet::new(),
             tools: BTreeSet::new(),
@@ -169,7 +178,7 @@ impl AgUiMapper {
                 self.expand_chunk(kind, event)?
             }
             "RUN_STARTED" | "RUN_FINISHED" | "RUN_ERROR" | "MESSAGES_SNAPSHOT" => {
-                let mut closing = self.close_lanes(None, true);
+                let mut closing = self.close_lanes(Lanes::All);
                 closing.push(event.clone());
                 closing
             }
@@ -185,7 +194,7 @@ impl AgUiMapper {
                     .get("subagentRunId")
                     .and_then(Value::as_str)
                     .map(str::to_owned);
-                let mut closing = self.close_lanes(Some(lane), false);
+                let mut closing = self.close_lanes(Lanes::Of(lane));
                 closing.push(event.clone());
                 closing
             }
@@ -199,22 +208,21 @@ impl AgUiMapper {
     /// The stream closed: open chunk lanes end (as the reference client does).
     pub fn finish(&mut self) -> Result<Vec<WireEvent>, String> {
         let mut out = Vec::new();
-        for event in self.close_lanes(None, true) {
+        for event in self.close_lanes(Lanes::All) {
             out.extend(self.verify_and_map(&event)?);
         }
         Ok(out)
     }
 
-    fn close_lanes(&mut self, only: Option<Option<String>>, all: bool) -> Vec<Value> {
-        let keys: Vec<Option<String>> = match (&only, all) {
-            (_, true) => self.lanes.keys().cloned().collect(),
-            (Some(lane), false) => self
+    fn close_lanes(&mut self, which: Lanes) -> Vec<Value> {
+        let keys: Vec<Option<String>> = match which {
+            Lanes::All => self.lanes.keys().cloned().collect(),
+            Lanes::Of(lane) => self
                 .lanes
-                .contains_key(lane)
-                .then(|| lane.clone())
+                .contains_key(&lane)
+                .then_some(lane)
                 .into_iter()
                 .collect(),
-            (None, false) => Vec::new(),
         };
         keys.into_iter()
             .filter_map(|key| {
@@ -271,7 +279,7 @@ impl AgUiMapper {
             (Some(open), None) => open,
             (Some(open), Some(id)) if open == id => open,
             (_, id) => {
-                out.extend(self.close_lanes(Some(subagent.clone()), false));
+                out.extend(self.close_lanes(Lanes::Of(subagent.clone())));
                 let id = id.ok_or_else(|| format!("the first {kind} must carry `{id_field}`"))?;
                 let mut opening = json!({"type": start, id_field: id});
                 match kind {
@@ -331,10 +339,10 @@ impl AgUiMapper {
             ));
         }
         match self.run {
-            RunState::Errored if kind != "RUN_STARTED" => {
+            RunPhase::Errored if kind != "RUN_STARTED" => {
                 return Err(format!("{kind} after RUN_ERROR"));
             }
-            RunState::Finished if kind != "RUN_STARTED" && kind != "RUN_ERROR" => {
+            RunPhase::Finished if kind != "RUN_STARTED" && kind != "RUN_ERROR" => {
                 return Err(format!("{kind} after RUN_FINISHED"));
             }
             _ => {}
@@ -348,12 +356,12 @@ impl AgUiMapper {
         let subagent = optional_text(event, "subagentRunId")?.map(str::to_owned);
         Ok(match kind.as_str() {
             "RUN_STARTED" => {
-                if self.run == RunState::Active {
+                if self.run == RunPhase::Active {
                     return Err("RUN_STARTED while a run is still active".into());
                 }
                 self.check_thread(event)?;
                 text(event, "runId")?;
-                if matches!(self.run, RunState::Finished | RunState::Errored) {
+                if matches!(self.run, RunPhase::Finished | RunPhase::Errored) {
                     *self = AgUiMapper {
                         first: false,
                         state: std::mem::take(&mut self.state),
@@ -361,7 +369,7 @@ impl AgUiMapper {
                         ..AgUiMapper::new()
                     };
                 }
-                self.run = RunState::Active;
+                self.run = RunPhase::Active;
                 vec![WireEvent::TurnStarted]
             }
             "RUN_FINISHED" => {
@@ -387,11 +395,11 @@ impl AgUiMapper {
                 if let Some(open) = self.subagents_active.iter().next() {
                     return Err(format!("RUN_FINISHED while subagent `{open}` is active"));
                 }
-                self.run = RunState::Finished;
+                self.run = RunPhase::Finished;
                 self.finished(event)?
             }
             "RUN_ERROR" => {
-                self.run = RunState::Errored;
+                self.run = RunPhase::Errored;
                 vec![WireEvent::TurnError {
                     message: text(event, "message")?.to_owned(),
                     code: optional_text(event, "code")?.map(str::to_owned),

@@ -27,6 +27,17 @@ impl ActorSecret {
     pub fn new(bytes: [u8; 32]) -> Self {
         ActorSecret(bytes)
     }
+
+    /// Key bytes as a store keeps them: 64 lowercase hex digits.
+    pub fn encode_key(bytes: &[u8; 32]) -> String {
+        crate::digest::hex(bytes)
+    }
+
+    /// Key bytes a store kept ([`ActorSecret::encode_key`]); `None` unless
+    /// the text is exactly 64 hex digits.
+    pub fn decode_key(text: &str) -> Option<[u8; 32]> {
+        <[u8; 32]>::try_from(crate::digest::unhex(text)?).ok()
+    }
 }
 
 impl fmt::Debug for ActorSecret {
@@ -118,6 +129,17 @@ pub(crate) fn verify(secret: &ActorSecret, reference: &ActorRef) -> Option<Actor
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn key_bytes_round_trip_through_hex_and_nothing_else_decodes() {
+        let key = [7u8; 32];
+        let text = ActorSecret::encode_key(&key);
+        assert_eq!(text.len(), 64);
+        assert_eq!(ActorSecret::decode_key(&text), Some(key));
+        assert_eq!(ActorSecret::decode_key("zz"), None);
+        assert_eq!(ActorSecret::decode_key(&text[..62]), None);
+        assert_eq!(ActorSecret::decode_key(&format!("{text}00")), None);
+    }
+
     use super::*;
 
     fn identity() -> ActorIdentity {

@@ -34,6 +34,17 @@ pub enum Resolved {
     Allowed(Autonomy),
 }
 
+impl Resolved {
+    /// As a run-level autonomy: a run that may do nothing on its own may
+    /// still suggest.
+    pub fn level(self) -> Autonomy {
+        match self {
+            Resolved::Allowed(level) => level,
+            Resolved::Denied => Autonomy::Suggest,
+        }
+    }
+}
+
 /// One step more control: `auto` → `review` → `suggest`.
 pub fn lower(autonomy: Autonomy) -> Autonomy {
     match autonomy {

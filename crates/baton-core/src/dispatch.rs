@@ -80,7 +80,7 @@ impl Run {
     }
 
     fn level_for(&self, step: &Step<'_>, untrusted_context: bool) -> Autonomy {
-        match resolve(AutonomyInputs {
+        resolve(AutonomyInputs {
             ceiling: step.config.ceiling,
             person: self.requested,
             capability: None,
@@ -88,10 +88,8 @@ impl Run {
             irreversible: false,
             untrusted_context,
             denied: false,
-        }) {
-            Resolved::Allowed(level) => level,
-            Resolved::Denied => Autonomy::Suggest,
-        }
+        })
+        .level()
     }
 
     /// offered → planned → reviewing, or → authorized → acting when every
@@ -194,7 +192,7 @@ impl Run {
         if self.autonomy > Autonomy::Suggest && step.presences == 0 {
             match step.config.presence {
                 PresencePolicy::Require => {
-                    self.close(step, Actor::Engine, ReturnReason::PresenceMissing);
+                    self.end(step, Actor::Engine, ReturnReason::PresenceMissing);
                     return;
                 }
                 PresencePolicy::Warn => step.events.push_back(Event::PresenceMissing {
@@ -253,9 +251,7 @@ impl Run {
                     return;
                 }
                 match self.source {
-                    PlanSource::Fixed => {
-                        self.close(step, Actor::Engine, ReturnReason::PlanCompleted)
-                    }
+                    PlanSource::Fixed => self.end(step, Actor::Engine, ReturnReason::PlanCompleted),
                     PlanSource::ActingParty if self.usage.turns >= self.budget.max_turns => {
                         self.escalate(
                             step,

@@ -253,7 +253,7 @@ impl Run {
             // Every question of the planning turn is put before the next turn.
             StateName::Offered if !self.pending_questions.is_empty() => self.ask_pending(step),
             StateName::Offered if self.usage.turns >= self.budget.max_turns => {
-                self.close(
+                self.end(
                     step,
                     Actor::Engine,
                     ReturnReason::BudgetExhausted {

@@ -51,6 +51,16 @@ impl GrantScope {
     }
 }
 
+/// A grant as listed: the grant, and whether it applies now.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct ListedGrant {
+    /// The grant.
+    #[serde(flatten)]
+    pub grant: Grant,
+    /// Whether it applies now: not lapsed, and its scope as it was granted.
+    pub live: bool,
+}
+
 /// A standing decision of the person.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]

@@ -172,7 +172,7 @@
 mod actor;
 mod announce;
 mod attention;
-mod autonomy;
+pub mod autonomy;
 mod context;
 mod delegation;
 mod digest;
@@ -202,7 +202,6 @@ pub use announce::{Announcement, Ending, Said, Speaker};
 pub use attention::{
     select_deep_reads, Attention, PulledRead, ReadCandidate, ReadFate, DEEP_READ_BYTES,
 };
-pub use autonomy::{lower, resolve, AutonomyInputs, Resolved};
 pub use context::{Context, Origin, ReadRef, ReadStamp};
 pub use delegation::{Delegation, PlannedCall};
 pub use digest::Digest;
@@ -217,7 +216,7 @@ pub use error::{
 };
 pub use escalation::EscalationSheet;
 pub use event::{CallReport, Effect, Event, Finding, FindingReason};
-pub use grants::{Decision, Grant, GrantError, GrantScope, Grants};
+pub use grants::{Decision, Grant, GrantError, GrantScope, Grants, ListedGrant};
 pub use ids::{
     CallId, CapabilityRef, MarkToken, ParticipantId, QuestionId, RunId, SessionId, TurnId,
     WIRE_SEPARATOR,

@@ -354,7 +354,7 @@ fn ag_30_persistent_grants_have_a_scope_and_a_ttl_and_are_regated() {
     let late = sim.delegate(Autonomy::Review);
     sim.propose(&late, &[rename()]);
     assert_eq!(sim.state(&late), RunState::Reviewing);
-    assert!(!sim.engine.grants(sim.now)[0].1);
+    assert!(!sim.engine.grants(sim.now)[0].live);
     // And it is re-gated when the capability set changes.
     let grant = sim
         .engine
@@ -372,7 +372,7 @@ fn ag_30_persistent_grants_have_a_scope_and_a_ttl_and_are_regated() {
         .engine
         .grants(sim.now)
         .iter()
-        .any(|(g, live)| g.id == grant.id && *live));
+        .any(|listed| listed.grant.id == grant.id && listed.live));
     sim.engine.unregister(&ParticipantId::new("tasks"));
     let mut changed = tasks_manifest();
     changed["capabilities"][1]["effects"] = json!([{"name": "archive-item", "reversible": true}, {"name": "reindex", "reversible": true}]);
@@ -381,7 +381,7 @@ fn ag_30_persistent_grants_have_a_scope_and_a_ttl_and_are_regated() {
         .engine
         .grants(sim.now)
         .iter()
-        .any(|(g, live)| g.id == grant.id && !*live));
+        .any(|listed| listed.grant.id == grant.id && !listed.live));
     let regated = sim.delegate(Autonomy::Review);
     sim.propose(&regated, &[rename()]);
     assert_eq!(sim.state(&regated), RunState::Reviewing);
@@ -611,8 +611,8 @@ fn ag_7_and_ag_30_an_authorization_narrows_scope_and_can_stand_as_a_grant() {
     sim.drain();
     let grants = sim.engine.grants(sim.now);
     assert_eq!(grants.len(), 1, "one grant, for what was allowed");
-    let (grant, live) = &grants[0];
-    assert!(*live);
+    let (grant, live) = (&grants[0].grant, grants[0].live);
+    assert!(live);
     assert_eq!(grant.scope.capability.as_deref(), Some("rename"));
     assert_eq!(grant.decision, Decision::Allow);
     assert_eq!(grant.expires_at, sim.now + 3_600_000);

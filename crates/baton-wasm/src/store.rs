@@ -18,6 +18,7 @@
 
 use std::rc::Rc;
 
+use baton_core::ActorSecret;
 use idb::event::DatabaseEvent;
 use idb::{Database, Factory, KeyPath, KeyRange, ObjectStoreParams, Query, TransactionMode};
 use wasm_bindgen::prelude::*;
@@ -205,12 +206,15 @@ impl Store {
             .map_err(cause)?;
         let decoded = existing
             .and_then(|value| value.as_string())
-            .and_then(|hex| decode(&hex));
+            .and_then(|hex| ActorSecret::decode_key(&hex));
         let secret = match decoded {
             Some(secret) => secret,
             None => {
                 store
-                    .put(&JsValue::from_str(&encode(&fresh)), Some(&key))
+                    .put(
+                        &JsValue::from_str(&ActorSecret::encode_key(&fresh)),
+                        Some(&key),
+                    )
                     .map_err(cause)?;
                 fresh
             }
@@ -422,21 +426,6 @@ fn signal() -> (js_sys::Promise, js_sys::Function) {
     (promise, resolve)
 }
 
-fn encode(bytes: &[u8; 32]) -> String {
-    bytes.iter().map(|b| format!("{b:02x}")).collect()
-}
-
-fn decode(hex: &str) -> Option<[u8; 32]> {
-    let mut out = [0u8; 32];
-    if hex.len() != 64 {
-        return None;
-    }
-    for (i, byte) in out.iter_mut().enumerate() {
-        *byte = u8::from_str_radix(hex.get(2 * i..2 * i + 2)?, 16).ok()?;
-    }
-    Some(out)
-}
-
 #[wasm_bindgen(inline_js = "
 export function holdLock(name) {
   // Resolves to a function that releases the lock, or to null when another
@@ -493,17 +482,4 @@ pub(crate) async fn hold_lock(name: &str) -> Option<js_sys::Function> {
 /// The lock a live engine holds for its session.
 pub(crate) fn lock_name(db: &str, session: &str) -> String {
     format!("baton:{db}:{session}")
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use wasm_bindgen_test::*;
-
-    #[wasm_bindgen_test]
-    fn secrets_round_trip_through_hex() {
-        let secret = [7u8; 32];
-        assert_eq!(decode(&encode(&secret)), Some(secret));
-        assert_eq!(decode("zz"), None);
-    }
 }

@@ -29,7 +29,7 @@ impl Engine {
         }
         // AG-24, AG-26: the person's choice under the ceiling; a run the person
         // did not ask for never acts without review.
-        let autonomy = match crate::autonomy::resolve(crate::autonomy::AutonomyInputs {
+        let autonomy = crate::autonomy::resolve(crate::autonomy::AutonomyInputs {
             ceiling: self.shared.config.ceiling,
             person: delegation.autonomy,
             capability: None,
@@ -37,10 +37,8 @@ impl Engine {
             irreversible: false,
             untrusted_context: false,
             denied: false,
-        }) {
-            crate::autonomy::Resolved::Allowed(level) => level,
-            crate::autonomy::Resolved::Denied => Autonomy::Suggest,
-        };
+        })
+        .level();
         let id = self.mint_run_id();
         let mut run = Run::new(
             id.clone(),
@@ -252,7 +250,7 @@ impl Engine {
                     Ok(())
                 }
                 StateName::Reviewing => {
-                    run.close(
+                    run.end(
                         step,
                         Actor::Person,
                         ReturnReason::ReviewRejected { note: note.into() },
@@ -296,10 +294,10 @@ impl Engine {
             }
             match resolution {
                 Resolution::Return => {
-                    run.close(step, Actor::Person, ReturnReason::EscalationReturned);
+                    run.end(step, Actor::Person, ReturnReason::EscalationReturned);
                 }
                 Resolution::Deny if !pending_call => {
-                    run.close(step, Actor::Person, ReturnReason::EscalationReturned);
+                    run.end(step, Actor::Person, ReturnReason::EscalationReturned);
                 }
                 Resolution::Review => run.review_again(step, Actor::Person, &reason),
                 Resolution::Deny => {
@@ -421,7 +419,7 @@ impl Engine {
         self.out.hush_closings = true;
         for id in &ids {
             self.with_run(now, id, |run, step| {
-                run.close(step, Actor::Person, ReturnReason::Kill)
+                run.end(step, Actor::Person, ReturnReason::Kill)
             });
         }
         self.out.hush_closings = false;

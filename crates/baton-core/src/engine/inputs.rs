@@ -260,14 +260,8 @@ impl Engine {
     /// The actor reference of the call in flight in a run, as handed to the
     /// participant with the invocation (AG-32).
     pub fn actor_for(&self, id: &RunId) -> Option<ActorRef> {
-        let call = self.runs.get(id)?.call_in_flight()?;
-        Some(crate::actor::mint(
-            &self.shared.secret,
-            &ActorIdentity {
-                session: self.shared.config.session.clone(),
-                run: id.clone(),
-                call: call.call.clone(),
-            },
-        ))
+        self.runs
+            .get(id)?
+            .minted_ref(&self.shared.secret, &self.shared.config.session)
     }
 }

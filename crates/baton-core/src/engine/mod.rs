@@ -23,7 +23,7 @@ use crate::error::{
 };
 use crate::escalation::EscalationSheet;
 use crate::event::{Event, Finding, FindingReason};
-use crate::grants::{Decision, Grant, GrantError, GrantScope, Grants};
+use crate::grants::{Decision, Grant, GrantError, GrantScope, Grants, ListedGrant};
 use crate::ids::{
     CallId, CapabilityRef, MarkToken, ParticipantId, QuestionId, RunId, SessionId, TurnId,
 };
@@ -641,17 +641,13 @@ impl Engine {
     }
 
     /// The grants, with whether each applies now.
-    pub fn grants(&self, now: u64) -> Vec<(Grant, bool)> {
-        self.shared
-            .grants
+    pub fn grants(&self, now: u64) -> Vec<ListedGrant> {
+        let grants = &self.shared.grants;
+        grants
             .all()
-            .map(|grant| {
-                (
-                    grant.clone(),
-                    self.shared
-                        .grants
-                        .is_live(grant, now, &self.shared.registry),
-                )
+            .map(|grant| ListedGrant {
+                grant: grant.clone(),
+                live: grants.is_live(grant, now, &self.shared.registry),
             })
             .collect()
     }

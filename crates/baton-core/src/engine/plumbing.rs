@@ -62,7 +62,7 @@ impl Engine {
             if run.state().is_terminal() {
                 return Err(illegal(run, command));
             }
-            run.close(step, Actor::Person, reason);
+            run.end(step, Actor::Person, reason);
             Ok(())
         })
         .unwrap_or_else(|| Err(CommandError::UnknownRun(id.clone())))

@@ -69,17 +69,14 @@ impl ReturnReason {
 impl Run {
     // ----- closing ---------------------------------------------------------------
 
-    /// Ends the run for `cause`: completes, aborts, keeps a partial result, or
-    /// starts a rollback, as AG-8 and the cause's category decide.
-    pub(crate) fn close(&mut self, step: &mut Step<'_>, actor: Actor, cause: ReturnReason) {
+    /// Ends the run for `cause` — completes, aborts or keeps a partial
+    /// result at once, or starts the rollback that will end it, as AG-8 and
+    /// the cause's category decide.
+    pub(crate) fn end(&mut self, step: &mut Step<'_>, actor: Actor, cause: ReturnReason) {
         if self.state.is_terminal() {
             return;
         }
-        self.pending_questions.clear();
-        if let Some(open) = self.question.take() {
-            let expired = cause == ReturnReason::QuestionExpired;
-            self.close_question(step, &open.id, expired);
-        }
+        self.drop_questions(step, cause == ReturnReason::QuestionExpired);
         let category = cause.category();
         if self.rollback.is_some() {
             // A rollback is already returning control; only the person can cut it short.
@@ -116,13 +113,18 @@ impl Run {
         if self.state.is_terminal() {
             return;
         }
-        self.pending_questions.clear();
-        if let Some(open) = self.question.take() {
-            let expired = reason == ReturnReason::QuestionExpired;
-            self.close_question(step, &open.id, expired);
-        }
+        self.drop_questions(step, reason == ReturnReason::QuestionExpired);
         self.turn = None;
         self.finish(step, Actor::Engine, outcome, reason);
+    }
+
+    /// Withdraws the questions the run was still going to ask, and closes
+    /// the one it waits on (`expired`: because its deadline passed).
+    pub(crate) fn drop_questions(&mut self, step: &mut Step<'_>, expired: bool) {
+        self.pending_questions.clear();
+        if let Some(open) = self.question.take() {
+            self.close_question(step, &open.id, expired);
+        }
     }
 
     fn emit_receipt_if_unresolved(&mut self, step: &mut Step<'_>, category: &Category) {

@@ -539,7 +539,7 @@ impl Run {
             return;
         }
         if let Some(cause) = self.due_cause(step.now) {
-            self.close(step, Actor::Engine, cause);
+            self.end(step, Actor::Engine, cause);
         }
     }
 }

@@ -27,7 +27,7 @@ impl Run {
             }
             Err(message) => {
                 self.marks.remove(&participant);
-                self.close(
+                self.end(
                     step,
                     Actor::Participant {
                         participant: participant.clone(),
@@ -78,7 +78,7 @@ impl Run {
                     capability: call.capability,
                     result,
                 });
-                self.close(step, actor, cause);
+                self.end(step, actor, cause);
             }
             CallResult::Applied { .. } | CallResult::Refused { .. } => {
                 self.reports.push(CallReport {
@@ -126,11 +126,21 @@ impl Run {
 
     /// The reference handed to the participant with the call in flight (AG-32).
     pub(crate) fn actor_ref(&self, step: &Step<'_>) -> Option<ActorRef> {
+        self.minted_ref(step.secret, &step.config.session)
+    }
+
+    /// The reference of the call in flight, minted with `secret` for
+    /// `session`: the one place an actor reference is made.
+    pub(crate) fn minted_ref(
+        &self,
+        secret: &crate::ActorSecret,
+        session: &crate::SessionId,
+    ) -> Option<ActorRef> {
         let call = self.in_flight.as_ref()?;
         Some(crate::actor::mint(
-            step.secret,
+            secret,
             &ActorIdentity {
-                session: step.config.session.clone(),
+                session: session.clone(),
                 run: self.id.clone(),
                 call: call.call.clone(),
             },
@@ -151,10 +161,7 @@ impl Run {
     /// aborted and its question withdrawn.
     pub(crate) fn cancel(&mut self, step: &mut Step<'_>, actor: Actor, reason: CancelReason) {
         self.cancel_open_turn(step);
-        self.pending_questions.clear();
-        if let Some(open) = self.question.take() {
-            self.close_question(step, &open.id, false);
-        }
+        self.drop_questions(step, false);
         self.transition(step, actor, RunState::Cancelled { reason });
     }
 }

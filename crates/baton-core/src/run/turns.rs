@@ -115,7 +115,7 @@ impl Run {
                     detail: finding.clone(),
                 },
             );
-            self.close(
+            self.end(
                 step,
                 Actor::ActingParty,
                 ReturnReason::IntegrityViolation { finding },
@@ -134,14 +134,14 @@ impl Run {
                 }
             }
             TurnInput::Failed(message) => {
-                self.close(
+                self.end(
                     step,
                     Actor::ActingParty,
                     ReturnReason::TurnFailed { message },
                 );
             }
             TurnInput::Lost(message) => {
-                self.close(
+                self.end(
                     step,
                     Actor::ActingParty,
                     ReturnReason::TransportLost { message },
@@ -183,7 +183,7 @@ impl Run {
             }
             _ => {
                 if turn.proposals.is_empty() && self.pending_questions.is_empty() {
-                    self.close(step, Actor::ActingParty, ReturnReason::Finished);
+                    self.end(step, Actor::ActingParty, ReturnReason::Finished);
                 } else {
                     if !turn.proposals.is_empty() {
                         self.announce_batch(step, &turn.proposals);

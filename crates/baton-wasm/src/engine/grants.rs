@@ -56,19 +56,7 @@ impl Engine {
 
     /// Every grant, each with `live`: whether it applies now.
     pub fn grants(&self) -> Result<JsValue, JsValue> {
-        let listed: Vec<serde_json::Value> = self
-            .inner
-            .borrow()
-            .core
-            .grants(now())
-            .into_iter()
-            .map(|(grant, live)| {
-                let mut value = serde_json::to_value(grant).unwrap_or_default();
-                value["live"] = serde_json::Value::Bool(live);
-                value
-            })
-            .collect();
-        to_js(&listed)
+        to_js(&self.inner.borrow().core.grants(now()))
     }
 
     /// Revokes a grant; returns whether there was one with this id.
