@@ -81,7 +81,7 @@
 //! reads it acts on (a stale read is a correctable refusal, AG-20), its
 //! resolved autonomy and the authorization's fingerprint and lifetime.
 //!
-//! **Autonomy** resolves per call ([`resolve`]): the application's ceiling,
+//! **Autonomy** resolves per call ([`autonomy::resolve`]): the application's ceiling,
 //! lowered one step by untrusted content in the turn's context (AG-28); the
 //! person may only lower it; a capability may only demand more control;
 //! irreversible effects need review (AG-25); `system` and `scheduled` runs
