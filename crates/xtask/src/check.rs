@@ -1,0 +1,383 @@
+//! `cargo xtask test`: every check, one step after another, and the summary.
+
+use super::*;
+
+/// Runs the browser adapter's tests in headless Chromium, with the real
+/// AG-UI peer listening for `AgUiTransport`.
+pub(crate) fn browser_tests() -> Result<String, String> {
+    let _peer = Peer::start(AGUI_PEER_PORT)?;
+    let mut unloaded = false;
+    let first = summarize_tests(browser_command(), "browser tests", &mut unloaded);
+    if first.is_ok() || !unloaded {
+        return first;
+    }
+    // The runner's page sometimes never loads its scripts (no test ran at
+    // all); that is the harness, not a result. One more try, and say so.
+    println!("browser tests: the test page did not load; running them once more");
+    summarize_tests(browser_command(), "browser tests", &mut unloaded)
+        .map(|summary| format!("{summary} (second try: the first page did not load)"))
+}
+
+pub(crate) fn browser_command() -> Command {
+    let mut command = cargo();
+    command
+        .args(["test", "-p", "baton-wasm", "--target", WASM_TARGET])
+        .env(
+            "BATON_AGUI_PEER",
+            format!("http://127.0.0.1:{AGUI_PEER_PORT}"),
+        )
+        .env(
+            "CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER",
+            "wasm-bindgen-test-runner",
+        )
+        .env("CHROMEDRIVER", CHROMEDRIVER)
+        // A test that hangs fails after two minutes, with its output.
+        .env("WASM_BINDGEN_TEST_TIMEOUT", "120")
+        .current_dir(root().join("crates/baton-wasm"));
+    command
+}
+
+pub(crate) struct Outcome {
+    name: &'static str,
+    seconds: f64,
+    result: Result<String, String>,
+}
+
+pub(crate) fn test() -> Result<(), String> {
+    let started = Instant::now();
+    let mut outcomes = Vec::new();
+    let mut step = |name: &'static str, body: &mut dyn FnMut() -> Result<String, String>| {
+        println!("\n== xtask test: {name}");
+        let began = Instant::now();
+        let result = body();
+        if let Err(message) = &result {
+            eprintln!("!! {name} failed: {message}");
+        }
+        outcomes.push(Outcome {
+            name,
+            seconds: began.elapsed().as_secs_f64(),
+            result,
+        });
+    };
+
+    step("setup: wasm target", &mut || {
+        ensure_wasm_target().map(|()| String::new())
+    });
+    step("setup: wasm-bindgen CLI", &mut || {
+        ensure_wasm_bindgen().map(|()| String::new())
+    });
+    step("setup: Chromium and chromedriver", &mut || {
+        ensure_chromium().map(|()| String::new())
+    });
+    step("setup: AG-UI Python SDK", &mut || {
+        ensure_agui_python().map(|()| String::new())
+    });
+    step("setup: AG-UI reference client (npm)", &mut || {
+        ensure_npm("tests/agui-crosscheck", "@ag-ui/client").map(|()| String::new())
+    });
+    step("setup: package test tools (npm)", &mut || {
+        ensure_npm(PKG_TESTS, "axe-core").map(|()| String::new())
+    });
+    step("setup: Vite scratch app (npm)", &mut || {
+        ensure_npm(VITE_APP, "vite").map(|()| String::new())
+    });
+    step("cargo fmt --check", &mut || {
+        let mut command = cargo();
+        command.args(["fmt", "--all", "--", "--check"]);
+        run(command).map(|()| String::new())
+    });
+    step("cargo clippy -D warnings", &mut || {
+        let mut command = cargo();
+        command.args([
+            "clippy",
+            "--workspace",
+            "--all-targets",
+            "--",
+            "-D",
+            "warnings",
+        ]);
+        run(command).map(|()| String::new())
+    });
+    step("cargo doc -Dwarnings", &mut || {
+        let mut command = cargo();
+        command
+            .args(["doc", "--workspace", "--no-deps"])
+            .env("RUSTDOCFLAGS", "-Dwarnings");
+        run(command).map(|()| String::new())
+    });
+    step("cargo test (native)", &mut native_tests);
+    step("conformance kit (native)", &mut conformance::native);
+    step(
+        "agent-check: the demo app",
+        &mut conformance::agent_check_demo,
+    );
+    step("browser tests (headless Chromium)", &mut browser_tests);
+    step("package: cargo xtask pkg", &mut || {
+        let table = pkg()?;
+        println!("{table}");
+        Ok(table
+            .lines()
+            .find(|line| line.starts_with("baton_engine_bg.wasm"))
+            .map(|line| {
+                let sizes: Vec<&str> = line.split_whitespace().skip(1).collect();
+                format!(
+                    "wasm {} B raw, {} B gzip, {} B brotli",
+                    sizes[0], sizes[1], sizes[2]
+                )
+            })
+            .unwrap_or_default())
+    });
+    step("package: size budget (brotli)", &mut || {
+        size::check(&root().join("pkg"))
+    });
+    step("package: types (tsc --noEmit)", &mut || {
+        // What the build produced — the serialised shapes the core emits and
+        // the error codes the wasm can throw — for the contract test.
+        let built = root().join(PKG_TESTS).join("built");
+        std::fs::create_dir_all(&built).map_err(|e| format!("{}: {e}", built.display()))?;
+        let mut shapes = cargo();
+        shapes
+            .args(["test", "--quiet", "-p", "baton-core", "--test", "shapes"])
+            .env("BATON_SHAPES_OUT", built.join("shapes.json"));
+        run(shapes)?;
+        let mut emit = Command::new("node");
+        emit.arg("emit-built.mjs")
+            .current_dir(root().join(PKG_TESTS));
+        run(emit)?;
+        let mut tsc = Command::new(root().join(PKG_TESTS).join("node_modules/.bin/tsc"));
+        tsc.args(["--noEmit", "-p", "."])
+            .current_dir(root().join(PKG_TESTS));
+        run(tsc).map(|()| {
+            "pkg/baton.d.ts type-checks, and agrees with the built classes, error codes and shapes".into()
+        })
+    });
+    step("package: JS tests in Chromium", &mut package_tests);
+    step("package: default surfaces in Chromium", &mut || {
+        node_tests(PKG_TESTS, "surfaces.test.mjs", "surface tests", &[])
+    });
+    step(
+        "package: strict CSP and Trusted Types in Chromium",
+        &mut || node_tests(PKG_TESTS, "strict-csp.test.mjs", "strict policy tests", &[]),
+    );
+    step("package: faults in Chromium", &mut || {
+        node_tests(PKG_TESTS, "faults/", "fault tests", &[])
+    });
+    step("end-to-end: the demo in Chromium", &mut demo::journeys);
+    step("conformance kit (JS, in Chromium)", &mut || {
+        node_tests(PKG_TESTS, "conformance.test.mjs", "JS conformance kit", &[])
+    });
+    step("package: Vite app from npm pack", &mut vite_app_tests);
+    step("baton-core builds for wasm32", &mut || {
+        let mut command = cargo();
+        command.args(["build", "-p", "baton-core", "--target", WASM_TARGET]);
+        run(command).map(|()| String::new())
+    });
+    step("baton-core has no web dependencies", &mut core_is_pure);
+
+    println!("\n== xtask test: summary");
+    let mut failed = 0;
+    for outcome in &outcomes {
+        let (mark, detail) = match &outcome.result {
+            Ok(detail) => ("ok  ", detail.clone()),
+            Err(message) => {
+                failed += 1;
+                (
+                    "FAIL",
+                    message.lines().next().unwrap_or_default().to_owned(),
+                )
+            }
+        };
+        println!(
+            "{mark} {:<38} {:>7.1}s  {detail}",
+            outcome.name, outcome.seconds
+        );
+    }
+    println!(
+        "xtask test: {} of {} steps passed in {:.0}s",
+        outcomes.len() - failed,
+        outcomes.len(),
+        started.elapsed().as_secs_f64()
+    );
+    if failed == 0 {
+        Ok(())
+    } else {
+        Err(format!("{failed} step(s) failed"))
+    }
+}
+
+/// Runs the native workspace tests (the browser adapter runs in Chromium).
+pub(crate) fn native_tests() -> Result<String, String> {
+    let mut command = cargo();
+    // `--show-output` prints what passing tests report, such as the AG-UI
+    // cross-check table.
+    command.args([
+        "test",
+        "--workspace",
+        "--exclude",
+        "baton-wasm",
+        "--exclude",
+        "baton-conformance",
+        "--",
+        "--show-output",
+    ]);
+    summarize_tests(command, "native tests", &mut false)
+}
+
+/// The built package as an application imports it, in headless Chromium
+/// (Node's test runner driving `playwright-core`).
+pub(crate) fn package_tests() -> Result<String, String> {
+    node_tests(PKG_TESTS, "engine.test.mjs", "package tests", &[])
+}
+
+/// The scratch app that consumes the package as published: `npm pack` of
+/// `pkg/`, installed into a copy of the app outside the repository, built
+/// with Vite and run in headless Chromium.
+pub(crate) const VITE_APP: &str = "tests/vite-app";
+
+/// The package as most apps get it: packed, installed, bundled by Vite.
+pub(crate) fn vite_app_tests() -> Result<String, String> {
+    node_tests(VITE_APP, "vite-app.test.mjs", "Vite app tests", &[])
+}
+
+/// Runs a Node test file of `dir` (relative to the root, where its npm
+/// packages are) against `/usr/bin/chromium`, echoing its output and adding
+/// up its pass and fail counts.
+pub(crate) fn node_tests(
+    dir: &str,
+    file: &str,
+    label: &str,
+    env: &[(&str, String)],
+) -> Result<String, String> {
+    let mut node = Command::new("node");
+    node.args(["--test", "--test-reporter=spec", file])
+        .env("CHROMIUM", CHROMIUM)
+        .envs(env.iter().map(|(key, value)| (*key, value.as_str())))
+        .current_dir(root().join(dir))
+        .stdout(Stdio::piped());
+    let mut child = node
+        .spawn()
+        .map_err(|error| format!("could not start node: {error}"))?;
+    let stdout = child.stdout.take().ok_or("node has no stdout")?;
+    let (mut passed, mut failed) = (0u64, 0u64);
+    for line in BufReader::new(stdout).lines() {
+        let line = line.map_err(|error| error.to_string())?;
+        println!("{line}");
+        let trimmed = line.trim_start_matches(|c: char| !c.is_ascii_alphanumeric());
+        if let Some(n) = trimmed.strip_prefix("pass ") {
+            passed += n.trim().parse::<u64>().unwrap_or(0);
+        } else if let Some(n) = trimmed.strip_prefix("fail ") {
+            failed += n.trim().parse::<u64>().unwrap_or(0);
+        }
+    }
+    let status = child.wait().map_err(|error| error.to_string())?;
+    let summary = format!("{passed} passed, {failed} failed");
+    println!("{label}: {summary}");
+    if status.success() && failed == 0 && passed > 0 {
+        Ok(summary)
+    } else {
+        Err(summary)
+    }
+}
+
+/// Runs a test command, echoing everything and adding up the `test result:`
+/// lines into one summary.
+/// `unloaded` is set when a browser test page never ran its scripts.
+pub(crate) fn summarize_tests(
+    mut command: Command,
+    label: &str,
+    unloaded: &mut bool,
+) -> Result<String, String> {
+    command.stdout(Stdio::piped()).stderr(Stdio::piped());
+    let mut child = command
+        .spawn()
+        .map_err(|error| format!("could not start {label}: {error}"))?;
+    let stdout = child.stdout.take().ok_or("the tests have no stdout")?;
+    let stderr = child.stderr.take().ok_or("the tests have no stderr")?;
+    // Echo stderr as it comes, watching it for the same signature.
+    let errors = std::thread::spawn(move || {
+        let mut seen = false;
+        for line in BufReader::new(stderr).lines().map_while(Result::ok) {
+            eprintln!("{line}");
+            seen |= line.contains("Loading scripts...Failed to detect test as having been run");
+        }
+        seen
+    });
+    let (mut passed, mut failed, mut ignored, mut binaries) = (0u64, 0u64, 0u64, 0u64);
+    for line in BufReader::new(stdout).lines() {
+        let line = line.map_err(|error| error.to_string())?;
+        println!("{line}");
+        if line.contains("Loading scripts...Failed to detect test as having been run") {
+            *unloaded = true;
+        }
+        if let Some(rest) = line.strip_prefix("test result: ") {
+            binaries += 1;
+            passed += count(rest, "passed");
+            failed += count(rest, "failed");
+            ignored += count(rest, "ignored");
+        }
+    }
+    let status = child.wait().map_err(|error| error.to_string())?;
+    *unloaded |= errors.join().unwrap_or(false);
+    let summary =
+        format!("{passed} passed, {failed} failed, {ignored} ignored in {binaries} test binaries");
+    println!("{label}: {summary}");
+    if status.success() && failed == 0 && binaries > 0 {
+        Ok(summary)
+    } else {
+        Err(summary)
+    }
+}
+
+/// The number before `word` in a libtest summary such as `ok. 3 passed; 0 failed`.
+pub(crate) fn count(summary: &str, word: &str) -> u64 {
+    summary
+        .split(';')
+        .filter_map(|part| {
+            let mut words = part.split_whitespace().rev();
+            let last = words.next()?;
+            let number = words.next()?;
+            (last == word).then(|| number.parse::<u64>().ok()).flatten()
+        })
+        .sum()
+}
+
+pub(crate) fn core_is_pure() -> Result<String, String> {
+    let mut command = cargo();
+    command.args([
+        "tree",
+        "-p",
+        "baton-core",
+        "-e",
+        "normal",
+        "--prefix",
+        "none",
+    ]);
+    let tree = output(command)?;
+    let forbidden: Vec<&str> = tree
+        .lines()
+        .filter(|line| {
+            let name = line.split_whitespace().next().unwrap_or_default();
+            matches!(name, "wasm-bindgen" | "js-sys" | "web-sys")
+                || name.starts_with("wasm-bindgen-")
+        })
+        .collect();
+    if forbidden.is_empty() {
+        Ok(format!("{} crates checked", tree.lines().count()))
+    } else {
+        Err(format!("baton-core depends on {}", forbidden.join(", ")))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::count;
+
+    #[test]
+    fn counts_libtest_summaries() {
+        let line =
+            "ok. 12 passed; 1 failed; 3 ignored; 0 measured; 0 filtered out; finished in 0.01s";
+        assert_eq!(count(line, "passed"), 12);
+        assert_eq!(count(line, "failed"), 1);
+        assert_eq!(count(line, "ignored"), 3);
+    }
+}

@@ -1,0 +1,137 @@
+//! `cargo xtask pkg`: the npm package `baton-engine`, built into `pkg/`.
+
+use super::*;
+
+/// The npm project whose `binaryen` supplies `wasm-opt` (Debian's binaryen
+/// corrupts wasm-bindgen output; see the README's toolchain notes).
+pub(crate) const PKG_TESTS: &str = "tests/pkg";
+
+/// Features the Rust wasm target emits by default, which wasm-opt must
+/// accept as they are.
+pub(crate) const WASM_FEATURES: [&str; 7] = [
+    "--enable-bulk-memory",
+    "--enable-mutable-globals",
+    "--enable-nontrapping-float-to-int",
+    "--enable-reference-types",
+    "--enable-sign-ext",
+    "--enable-multivalue",
+    // Some dependencies carry SIMD paths for wasm (every current browser
+    // has SIMD).
+    "--enable-simd",
+];
+
+/// Builds the release package: the cdylib with the `wasm-release` profile
+/// (size-optimised, real LTO), wasm-bindgen's web target with weak refs into
+/// `pkg/`, then binaryen's `wasm-opt -Oz` and esbuild's minifier on the
+/// generated glue. Returns a table of sizes.
+pub(crate) fn pkg() -> Result<String, String> {
+    ensure_wasm_target()?;
+    ensure_wasm_bindgen()?;
+    ensure_npm(PKG_TESTS, "binaryen")?;
+    ensure_npm(PKG_TESTS, "esbuild")?;
+    let mut build = cargo();
+    build.args([
+        "build",
+        "-p",
+        "baton-wasm",
+        "--target",
+        WASM_TARGET,
+        "--profile",
+        "wasm-release",
+    ]);
+    run(build)?;
+    let built = target_dir()?
+        .join(WASM_TARGET)
+        .join("wasm-release")
+        .join("baton_wasm.wasm");
+    let out = root().join("pkg");
+    let mut bindgen = Command::new("wasm-bindgen");
+    bindgen.arg(&built).args(["--out-dir"]).arg(&out).args([
+        "--out-name",
+        "baton_engine",
+        "--target",
+        "web",
+        "--weak-refs",
+    ]);
+    run(bindgen)?;
+    let wasm = out.join("baton_engine_bg.wasm");
+    let unoptimised = file_size(&wasm)?;
+    let mut optimise = Command::new(root().join(PKG_TESTS).join("node_modules/.bin/wasm-opt"));
+    optimise
+        .arg(&wasm)
+        .arg("-o")
+        .arg(&wasm)
+        .args(["-Oz", "--strip-debug", "--strip-producers"])
+        .args(WASM_FEATURES);
+    run(optimise)?;
+    // The generated glue, minified where it stands (imports, exports and
+    // `new URL(…, import.meta.url)` kept, so bundlers still find the wasm):
+    // about 6 KiB of brotli less for every app (README, "Size").
+    let glue = out.join("baton_engine.js");
+    let mut minify = Command::new(root().join(PKG_TESTS).join("node_modules/.bin/esbuild"));
+    minify
+        .arg(&glue)
+        .args(["--minify", "--format=esm", "--allow-overwrite"])
+        .arg(format!("--outfile={}", glue.display()));
+    run(minify)?;
+    let mut table = format!(
+        "package built in {}\n{:<28} {:>10} {:>10} {:>10}\n",
+        out.display(),
+        "file",
+        "raw",
+        "gzip",
+        "brotli"
+    );
+    table.push_str(&format!(
+        "{:<28} {:>10}\n",
+        "wasm before wasm-opt", unoptimised
+    ));
+    let fixtures = conformance::bundle_fixtures(&out)?;
+    table.push_str(&format!("conformance fixtures bundled: {fixtures}\n"));
+    for name in ["baton_engine_bg.wasm", "baton_engine.js", "baton.js"] {
+        let (raw, gzip, brotli) = compressed_sizes(&out.join(name))?;
+        table.push_str(&format!("{name:<28} {raw:>10} {gzip:>10} {brotli:>10}\n"));
+    }
+    Ok(table)
+}
+
+pub(crate) fn target_dir() -> Result<PathBuf, String> {
+    let mut metadata = cargo();
+    metadata.args(["metadata", "--format-version", "1", "--no-deps"]);
+    let parsed: serde_json::Value = serde_json::from_str(&output(metadata)?)
+        .map_err(|error| format!("cargo metadata is not JSON: {error}"))?;
+    parsed["target_directory"]
+        .as_str()
+        .map(PathBuf::from)
+        .ok_or_else(|| "cargo metadata has no target_directory".into())
+}
+
+pub(crate) fn file_size(path: &Path) -> Result<u64, String> {
+    std::fs::metadata(path)
+        .map(|meta| meta.len())
+        .map_err(|error| format!("{}: {error}", path.display()))
+}
+
+/// Raw, gzip (level 9) and brotli (quality 11) sizes, measured with Node's
+/// zlib — the compressors a CDN would use.
+pub(crate) fn compressed_sizes(path: &Path) -> Result<(u64, u64, u64), String> {
+    let mut node = Command::new("node");
+    node.args([
+        "-e",
+        "const z=require('zlib'),b=require('fs').readFileSync(process.argv[1]);\
+         console.log(b.length, z.gzipSync(b,{level:9}).length, \
+         z.brotliCompressSync(b,{params:{[z.constants.BROTLI_PARAM_QUALITY]:11}}).length)",
+    ])
+    .arg(path);
+    let text = output(node)?;
+    let numbers: Vec<u64> = text
+        .split_whitespace()
+        .filter_map(|n| n.parse().ok())
+        .collect();
+    match numbers[..] {
+        [raw, gzip, brotli] => Ok((raw, gzip, brotli)),
+        _ => Err(format!("could not measure {}: {text}", path.display())),
+    }
+}
+
+// ----- test -----------------------------------------------------------------

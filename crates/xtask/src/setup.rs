@@ -1,0 +1,113 @@
+//! Installing what the commands need, each step idempotent: it checks
+//! first and installs only what is absent.
+
+use super::*;
+
+pub(crate) const WASM_TARGET: &str = "wasm32-unknown-unknown";
+
+pub(crate) fn ensure_wasm_target() -> Result<(), String> {
+    let mut list = Command::new("rustup");
+    list.args(["target", "list", "--installed"]);
+    if output(list)?.lines().any(|line| line.trim() == WASM_TARGET) {
+        println!("  {WASM_TARGET}: present");
+        return Ok(());
+    }
+    println!("  {WASM_TARGET}: installing");
+    let mut add = Command::new("rustup");
+    add.args(["target", "add", WASM_TARGET]);
+    run(add)
+}
+
+/// The wasm-bindgen CLI, pinned to the `wasm-bindgen` crate version that
+/// `crates/baton-wasm` pins with `=`.
+pub(crate) const WASM_BINDGEN: &str = "0.2.130";
+
+pub(crate) fn ensure_wasm_bindgen() -> Result<(), String> {
+    let mut probe = Command::new("wasm-bindgen");
+    probe.arg("--version");
+    let version = probe
+        .output()
+        .ok()
+        .map(|out| String::from_utf8_lossy(&out.stdout).trim().to_owned());
+    let runner = Command::new("wasm-bindgen-test-runner")
+        .arg("--version")
+        .output()
+        .map(|out| out.status.success())
+        .unwrap_or(false);
+    if version.as_deref() == Some(&format!("wasm-bindgen {WASM_BINDGEN}")) && runner {
+        println!("  wasm-bindgen {WASM_BINDGEN}: present");
+        return Ok(());
+    }
+    println!("  wasm-bindgen {WASM_BINDGEN}: installing (a few minutes on two cores)");
+    // Not `--locked`: its lockfile names a webpki-roots release the registry
+    // here does not serve; the resolver picks the nearest that it does.
+    let mut install = cargo();
+    install.args([
+        "install",
+        "wasm-bindgen-cli",
+        "--version",
+        &format!("={WASM_BINDGEN}"),
+    ]);
+    run(install)
+}
+
+pub(crate) const CHROMIUM: &str = "/usr/bin/chromium";
+pub(crate) const CHROMEDRIVER: &str = "/usr/bin/chromedriver";
+
+pub(crate) fn ensure_chromium() -> Result<(), String> {
+    if Path::new(CHROMIUM).exists() && Path::new(CHROMEDRIVER).exists() {
+        println!("  chromium and chromedriver: present");
+        return Ok(());
+    }
+    println!("  chromium and chromedriver: installing from Debian");
+    let mut install = Command::new("sh");
+    install.args([
+        "-c",
+        "apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium chromium-driver",
+    ]);
+    run(install)
+}
+
+/// The official AG-UI Python SDK the real peer is built on.
+pub(crate) const AGUI_PYTHON: &str = "ag-ui-protocol==1.0.0";
+
+pub(crate) fn ensure_agui_python() -> Result<(), String> {
+    let mut probe = Command::new("python3");
+    probe.args(["-c", "import ag_ui.core, ag_ui.encoder, importlib.metadata as m; assert m.version('ag-ui-protocol') == '1.0.0'"]);
+    if probe
+        .output()
+        .map(|out| out.status.success())
+        .unwrap_or(false)
+    {
+        println!("  {AGUI_PYTHON}: present");
+        return Ok(());
+    }
+    println!("  {AGUI_PYTHON}: installing");
+    let mut install = Command::new("python3");
+    install.args([
+        "-m",
+        "pip",
+        "install",
+        "--quiet",
+        "--disable-pip-version-check",
+        AGUI_PYTHON,
+    ]);
+    run(install)
+}
+
+/// npm packages of the test helpers, installed from their lockfiles.
+pub(crate) fn ensure_npm(dir: &str, marker: &str) -> Result<(), String> {
+    let path = root().join(dir);
+    if path.join("node_modules").join(marker).exists() {
+        println!("  {dir}: npm packages present");
+        return Ok(());
+    }
+    println!("  {dir}: npm ci");
+    let mut install = Command::new("npm");
+    install
+        .args(["ci", "--no-audit", "--no-fund", "--loglevel=error"])
+        .current_dir(path);
+    run(install)
+}
+
+// ----- pkg ------------------------------------------------------------------
