@@ -381,6 +381,8 @@ impl Drop for Inner {
         }
         // Dropping the timeout cancels it.
         self.timer.take();
+        // Before the session's lock goes: the next engine reads after it.
+        writes::write_queued_on_close(self);
         if let Some(release) = self.release.take() {
             let _ = release.call0(&JsValue::NULL);
         }

@@ -249,6 +249,35 @@ async fn steps_taken_while_a_transaction_commits_are_written_together_in_the_nex
 }
 
 #[wasm_bindgen_test]
+async fn closing_with_steps_queued_behind_a_commit_still_writes_them() {
+    let db = unique_name("baton-test");
+    let transport = hanging_transport();
+    let engine = open_on(&db, "s-close-queued", Some(&transport))
+        .await
+        .unwrap();
+    engine.register(manifest(), participant(&element().into(), 0, 0));
+    written(&engine).await;
+    let runs: Vec<String> = (0..4)
+        .map(|_| engine.delegate(agent_delegation()).unwrap())
+        .collect();
+    assert!(
+        engine.inner.borrow().queued.is_some(),
+        "steps wait behind the first"
+    );
+    engine.close();
+
+    let reopened = open_on(&db, "s-close-queued", None).await.unwrap();
+    for run in &runs {
+        let records = history(&reopened, run).await;
+        assert_eq!(
+            records.first().map(|r| r["entry"]["kind"].clone()),
+            Some(serde_json::json!("created")),
+            "{run} was written before the engine went"
+        );
+    }
+}
+
+#[wasm_bindgen_test]
 async fn ag_50_without_indexeddb_the_engine_runs_in_memory_and_says_so() {
     let restore = hide_indexed_db();
     let opened = open_on(&unique_name("baton-test"), "s-none", None).await;

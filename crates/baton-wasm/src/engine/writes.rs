@@ -133,6 +133,29 @@ fn write(
     });
 }
 
+/// The engine is going away: the steps still queued behind the transaction
+/// in flight are written now, in a transaction of their own, which commits
+/// after the engine is gone (IndexedDB completes transactions it started).
+/// Nothing a step recorded is left behind by `close()`.
+pub(super) fn write_queued_on_close(inner: &mut Inner) {
+    let (Some(queued), Some(store)) = (inner.queued.take(), inner.store.as_ref()) else {
+        return;
+    };
+    let Ok(batch) = persist::batch(&inner.core, &queued.records, queued.header) else {
+        return;
+    };
+    if batch.is_empty() {
+        return;
+    }
+    // Opened and filled now; awaited by nobody but itself, so that its
+    // callbacks live until it completes.
+    if let Ok(pending) = store.write(batch) {
+        spawn_local(async move {
+            let _ = pending.await;
+        });
+    }
+}
+
 fn say_closings(inner: &Rc<RefCell<Inner>>, closings: Vec<String>) {
     // Several runs closed in one step are one message: the region keeps only
     // its last write of a task.
