@@ -61,20 +61,8 @@ function validation(schema, text) {
   return result;
 }
 
-const TASKS = {
-  id: "tasks",
-  label: "Task board",
-  description: "The team's task board: cards in columns.",
-  tier: "reversible-acts",
-  history: "native",
-  capabilities: [{
-    name: "rename",
-    description: "Give one card a new title.",
-    arguments: { type: "object", required: ["id", "title"], additionalProperties: false, properties: { id: { type: "string" }, title: { type: "string" } } },
-    argumentLimits: { id: 16, title: 120 },
-    effects: [{ name: "retitle", reversible: true }],
-  }],
-};
+/** The task board every test mounts (tests/fixtures), as the page fetches it. */
+const TASKS = await (await fetch("/tests/fixtures/task-board.json")).json();
 
 const BEHAVIOUR = { invoke: () => ({ ok: true }), history: { mark: () => "m", revertTo() {} } };
 

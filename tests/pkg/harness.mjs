@@ -3,34 +3,15 @@
 // does), failing the test on any error the page reports.
 
 import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
 import { after, before } from "node:test";
 import { chromium } from "playwright-core";
 
 import { CHROMIUM, FLAGS } from "./chromium.mjs";
 import { serve } from "./server.mjs";
 
-/** The task board of the engine's own browser tests (crates/baton-wasm). */
-export const TASKS = {
-  id: "tasks",
-  label: "Task board",
-  tier: "reversible-acts",
-  history: "native",
-  description: "The team's task board: cards in columns.",
-  capabilities: [
-    {
-      name: "rename",
-      description: "Give one card a new title.",
-      arguments: {
-        type: "object",
-        required: ["id", "title"],
-        properties: { id: { type: "string" }, title: { type: "string" } },
-        additionalProperties: false,
-      },
-      argumentLimits: { id: 64, title: 200 },
-      effects: [{ name: "retitle", reversible: true }],
-    },
-  ],
-};
+/** The task board every test mounts, Rust and JS alike (tests/fixtures). */
+export const TASKS = JSON.parse(readFileSync(new URL("../fixtures/task-board.json", import.meta.url), "utf8"));
 
 /** Runs `body(page)` in a fresh page of `browser` at `server`, failing on any page error. */
 export async function withPage(browser, server, body) {

@@ -86,23 +86,9 @@ impl Chunks {
     }
 }
 
+/// The task board the Rust and JS tests share.
 fn manifest() -> Manifest {
-    Manifest::parse(
-        &json!({
-            "id": "tasks", "label": "Task board", "tier": "reversible-acts", "history": "native",
-            "description": "The team's task board: cards in columns.",
-            "capabilities": [{
-                "name": "rename", "description": "Give one card a new title.",
-                "arguments": {"type": "object", "required": ["id", "title"],
-                              "properties": {"id": {"type": "string"}, "title": {"type": "string"}},
-                              "additionalProperties": false},
-                "argumentLimits": {"id": 64, "title": 200},
-                "effects": [{"name": "retitle", "reversible": true}]
-            }]
-        })
-        .to_string(),
-    )
-    .unwrap()
+    Manifest::parse(include_str!("../../../tests/fixtures/task-board.json")).unwrap()
 }
 
 #[derive(Default)]

@@ -47,22 +47,10 @@ extern "C" {
     fn kill_from_another_tab(message: &JsValue);
 }
 
+/// The task board every test of the engine mounts (the one manifest the
+/// Rust and JS tests share).
 pub(super) fn manifest() -> JsValue {
-    JsValue::from_str(
-        &serde_json::json!({
-            "id": "tasks", "label": "Task board", "tier": "reversible-acts", "history": "native",
-            "description": "The team's task board: cards in columns.",
-            "capabilities": [{
-                "name": "rename", "description": "Give one card a new title.",
-                "arguments": {"type": "object", "required": ["id", "title"],
-                              "properties": {"id": {"type": "string"}, "title": {"type": "string"}},
-                              "additionalProperties": false},
-                "argumentLimits": {"id": 64, "title": 200},
-                "effects": [{"name": "retitle", "reversible": true}]
-            }]
-        })
-        .to_string(),
-    )
+    JsValue::from_str(include_str!("../../../../tests/fixtures/task-board.json"))
 }
 
 pub(super) fn element() -> web_sys::Element {
