@@ -116,12 +116,8 @@ for (const [name, invoke, expected] of [
 
 test("fault_invoke_hangs: a call that never settles is cut off — the run's deadline starts a rollback, whose own deadline (10 s) returns control, typed", { timeout: TIMEOUT }, async () => {
   const result = await withPage((page) =>
-    scenario(page, async ({ engine, until }) => {
-      const run = engine.delegate({
-        intent: "Rename", initiative: "user", autonomy: "auto",
-        budget: { maxTurns: 1, maxCalls: 1, runDeadlineMs: 300, turnDeadlineMs: 300 },
-        plan: [{ capability: "tasks.rename", arguments: { id: "a", title: "T" } }],
-      });
+    scenario(page, async ({ engine, until, plan }) => {
+      const run = engine.delegate(plan("T", { maxTurns: 1, maxCalls: 1, runDeadlineMs: 300, turnDeadlineMs: 300 }));
       const returned = await until(() => engine.state(run).state === "returned", 15_000);
       const state = engine.state(run);
       return { returned, outcome: state.outcome, reason: state.reason?.kind, cause: state.reason?.cause?.kind, unreverted: state.reason?.participants };
@@ -182,12 +178,8 @@ for (const [name, mark, reason] of [
 ]) {
   test(`${name}: a participant without a mark to return to is never changed; the run returns typed`, { timeout: TIMEOUT }, async () => {
     const result = await withPage((page) =>
-      scenario(page, async ({ engine, until }) => {
-        const run = engine.delegate({
-          intent: "Rename", initiative: "user", autonomy: "auto",
-          budget: { maxTurns: 1, maxCalls: 1, runDeadlineMs: 500, turnDeadlineMs: 500 },
-          plan: [{ capability: "tasks.rename", arguments: { id: "a", title: "T" } }],
-        });
+      scenario(page, async ({ engine, until, plan }) => {
+        const run = engine.delegate(plan("T", { maxTurns: 1, maxCalls: 1, runDeadlineMs: 500, turnDeadlineMs: 500 }));
         const returned = await until(() => engine.state(run).state === "returned", 15_000);
         const state = engine.state(run);
         return { returned, outcome: state.outcome, reason: state.reason?.kind, invoked: window.invoked ?? 0 };

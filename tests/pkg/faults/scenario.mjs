@@ -57,7 +57,8 @@ export async function scenario(page, body, { storage = "indexeddb", behaviour = 
       };
       const history = { mark: () => "m", revertTo() {} };
       engine.register(manifest, { invoke: () => ({ ok: true }), ...extra, history: { ...history, ...(extra.history ?? {}) } });
-      const plan = (title = "T") => ({ intent: "Rename", initiative: "user", autonomy: "auto", plan: [{ capability: "tasks.rename", arguments: { id: "a", title } }] });
+      // One rename at `auto`; `budget`, if given, bounds the run.
+      const plan = (title = "T", budget = undefined) => ({ intent: "Rename", initiative: "user", autonomy: "auto", budget, plan: [{ capability: "tasks.rename", arguments: { id: "a", title } }] });
       const kit = { baton, engine, until, codeOf, plan, manifest, params };
       const result = await (0, eval)(`(${body})`)(kit);
       // The engine still works afterwards, whatever the scenario did.
