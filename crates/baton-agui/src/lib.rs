@@ -17,6 +17,7 @@
 mod input;
 pub mod mapping;
 mod sse;
+mod violation;
 
 use baton_core::{StreamLimits, TurnVerifier, Verified, WireEvent};
 use serde_json::{json, Value};
@@ -24,6 +25,7 @@ use serde_json::{json, Value};
 pub use input::Thread;
 pub use mapping::AgUiMapper;
 pub use sse::{SseDecoder, SseEvent, SseOutput};
+pub use violation::Violation;
 
 /// What this adapter speaks toward the engine (AG-45): it turns AG-UI 1.0
 /// on the wire into `baton/1`, the only protocol the custody machine reads.
@@ -98,12 +100,10 @@ impl AgUiTurn {
     /// The response ended (or broke off).
     pub fn finish(&mut self) -> Vec<Verified> {
         let mut out = Vec::new();
-        for item in self.sse.finish() {
-            if let SseOutput::Finding(reason) = item {
-                // A cut-off event is the transport's failure, not a protocol breach.
-                let _ = reason;
-            }
-        }
+        // What the decoder still held is an event cut off by the close: the
+        // transport's failure (reported below as a lost stream), not a
+        // protocol breach.
+        let _cut_off = self.sse.finish();
         if !self.verifier.is_over() {
             match self.mapper.finish() {
                 Ok(events) => {
@@ -111,7 +111,7 @@ impl AgUiTurn {
                         out.extend(self.verifier.push(event));
                     }
                 }
-                Err(reason) => out.extend(self.verifier.report(reason)),
+                Err(violation) => out.extend(self.verifier.report(violation.into_message())),
             }
         }
         out.extend(self.verifier.close());
@@ -171,7 +171,7 @@ impl AgUiTurn {
             }
         };
         match self.mapper.map(&value) {
-            Err(reason) => self.verifier.report(reason),
+            Err(violation) => self.verifier.report(violation.into_message()),
             Ok(events) => {
                 let mut out = Vec::new();
                 for event in events {
@@ -212,7 +212,7 @@ impl AgUiTurn {
 /// Runs a whole AG-UI stream (already parsed events) through the mapper's
 /// checks, as the reference client's `verifyEvents` would: `Ok` if the
 /// stream keeps every rule, else the first rule it broke.
-pub fn verify_agui_events(events: &[Value]) -> Result<(), String> {
+pub fn verify_agui_events(events: &[Value]) -> Result<(), Violation> {
     let mut mapper = AgUiMapper::new();
     for event in events {
         mapper.map(event)?;

@@ -33,6 +33,8 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use baton_core::{Direction, TurnOutcome, WireEvent};
+
+use crate::Violation;
 use serde_json::{json, Value};
 
 /// Where the stream is in the current AG-UI run (not a Baton run's state).
@@ -160,7 +162,7 @@ impl AgUiMapper {
 
     /// Maps one AG-UI event (the JSON of one SSE `data:` payload). An `Err`
     /// says which rule the stream broke.
-    pub fn map(&mut self, event: &Value) -> Result<Vec<WireEvent>, String> {
+    pub fn map(&mut self, event: &Value) -> Result<Vec<WireEvent>, Violation> {
         let Some(kind) = event.get("type").and_then(Value::as_str) else {
             return Err("an event without a string `type`".into());
         };
@@ -170,7 +172,7 @@ impl AgUiMapper {
         );
         if self.lanes.is_empty() && !chunk {
             // The common case: nothing to close, nothing to expand, no copy.
-            return self.verify_and_map(event);
+            return self.verify_and_map(event).map_err(Violation::from);
         }
         let mut out = Vec::new();
         let expanded = match kind {
@@ -206,7 +208,7 @@ impl AgUiMapper {
     }
 
     /// The stream closed: open chunk lanes end (as the reference client does).
-    pub fn finish(&mut self) -> Result<Vec<WireEvent>, String> {
+    pub fn finish(&mut self) -> Result<Vec<WireEvent>, Violation> {
         let mut out = Vec::new();
         for event in self.close_lanes(Lanes::All) {
             out.extend(self.verify_and_map(&event)?);

@@ -54,7 +54,10 @@ fn verdicts_agree_with_the_reference_client() {
             "{name:<34} {:<9} {:<9} {}",
             word(theirs),
             word(ours.is_ok()),
-            ours.as_ref().err().map(String::as_str).unwrap_or("")
+            ours.as_ref()
+                .err()
+                .map(baton_agui::Violation::message)
+                .unwrap_or("")
         );
         if theirs {
             valid += 1;
