@@ -333,7 +333,7 @@ impl Engine {
             let records = store
                 .journal(&run)
                 .await
-                .map_err(|cause| error(Code::StorageFailed, &cause))?;
+                .map_err(|cause| error(Code::StorageFailed, &cause.to_string()))?;
             let array = js_sys::Array::new();
             for text in records {
                 array.push(&js_sys::JSON::parse(&text)?);
@@ -489,10 +489,7 @@ impl Engine {
         if let Some(store) = &self.inner.borrow().store {
             store.on_version_change(move || {
                 if let Some(inner) = weak.upgrade() {
-                    degrade(
-                        &inner,
-                        "another page upgraded the database; this one closed its connection".into(),
-                    );
+                    degrade(&inner, crate::store::StoreError::Upgraded);
                 }
             });
         }

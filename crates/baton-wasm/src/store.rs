@@ -86,18 +86,61 @@ pub(crate) struct Leftover {
     pub(crate) questions: Vec<String>,
 }
 
-fn cause(error: impl std::fmt::Display) -> String {
-    error.to_string()
+/// Why storage failed: the cause the engine reports (`storage.degraded`,
+/// `storage-degraded`, a `storage-failed` error) when it goes on in memory.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub(crate) enum StoreError {
+    /// No IndexedDB here (private mode, a sandboxed frame).
+    #[error("IndexedDB is unavailable: {0}")]
+    Unavailable(String),
+    /// The open request itself was refused.
+    #[error("IndexedDB refused to open `{name}`: {cause}")]
+    Refused { name: String, cause: String },
+    /// The open request failed.
+    #[error("IndexedDB could not open: {0}")]
+    NotOpened(String),
+    /// Another connection holds the version change up.
+    #[error("IndexedDB is blocked by a version change another page has not let through")]
+    Blocked,
+    /// The open request never settled.
+    #[error("IndexedDB did not answer")]
+    NoAnswer,
+    /// A newer page upgraded the database; this connection was closed.
+    #[error("another page upgraded the database; this one closed its connection")]
+    Upgraded,
+    /// A request or transaction failed.
+    #[error("{0}")]
+    Request(String),
+    /// A transaction aborted, with the DOMException that says why
+    /// (`QuotaExceededError` when the disk is full), if there was one.
+    #[error("the transaction was aborted{}", .0.as_ref().map(|(name, message)| format!(": {name}: {message}")).unwrap_or_default())]
+    Aborted(Option<(String, String)>),
+    /// A value could not be written as JSON.
+    #[error("{what} could not be written as JSON: {cause}")]
+    Encode { what: &'static str, cause: String },
+    /// A stored row could not be read back.
+    #[error("a stored {what}: {cause}")]
+    Decode { what: &'static str, cause: String },
+    /// Live rows of a session whose header is missing.
+    #[error("live rows of a session without a header")]
+    Headless,
+}
+
+fn cause(error: impl std::fmt::Display) -> StoreError {
+    StoreError::Request(error.to_string())
 }
 
 impl Store {
     /// Opens (creating or upgrading) the database. The error is the cause
     /// the engine reports when it falls back to memory.
-    pub(crate) async fn open(name: &str) -> Result<Store, String> {
-        let factory = Factory::new().map_err(|e| format!("IndexedDB is unavailable: {e}"))?;
+    pub(crate) async fn open(name: &str) -> Result<Store, StoreError> {
+        let factory = Factory::new().map_err(|e| StoreError::Unavailable(e.to_string()))?;
         let mut request = factory
             .open(name, Some(VERSION))
-            .map_err(|e| format!("IndexedDB refused to open `{name}`: {e}"))?;
+            .map_err(|e| StoreError::Refused {
+                name: name.to_owned(),
+                cause: e.to_string(),
+            })?;
         request.on_upgrade_needed(|event| {
             let Ok(db) = event.database() else {
                 return;
@@ -124,7 +167,7 @@ impl Store {
         let blocked = Rc::new(std::cell::Cell::new(false));
         let flag = Rc::clone(&blocked);
         request.on_blocked(move |_| flag.set(true));
-        let outcome: Rc<std::cell::RefCell<Option<Result<Database, String>>>> = Rc::default();
+        let outcome: Rc<std::cell::RefCell<Option<Result<Database, StoreError>>>> = Rc::default();
         let (promise, resolve) = signal();
         {
             let outcome = Rc::clone(&outcome);
@@ -132,7 +175,7 @@ impl Store {
             wasm_bindgen_futures::spawn_local(async move {
                 let opened = request
                     .await
-                    .map_err(|e| format!("IndexedDB could not open: {e}"));
+                    .map_err(|e| StoreError::NotOpened(e.to_string()));
                 if outcome.borrow().is_some() {
                     // Given up on already: close what arrived late.
                     if let Ok(db) = &opened {
@@ -153,10 +196,7 @@ impl Store {
                         return;
                     }
                     if blocked.get() {
-                        *outcome.borrow_mut() = Some(Err(
-                            "IndexedDB is blocked by a version change another page has not let through"
-                                .into(),
-                        ));
+                        *outcome.borrow_mut() = Some(Err(StoreError::Blocked));
                         let _ = resolve.call0(&JsValue::NULL);
                         return;
                     }
@@ -167,9 +207,9 @@ impl Store {
         let db = outcome
             .borrow_mut()
             .take()
-            .unwrap_or_else(|| Err("IndexedDB did not answer".into()))?;
+            .unwrap_or(Err(StoreError::NoAnswer))?;
         // Keep the marker so a late success is closed, not kept.
-        *outcome.borrow_mut() = Some(Err(String::new()));
+        *outcome.borrow_mut() = Some(Err(StoreError::NoAnswer));
         let raw: web_sys::IdbDatabase = db.into();
         Ok(Store {
             db: Database::from(raw.clone()),
@@ -192,7 +232,7 @@ impl Store {
     }
 
     /// The actor-reference key of this database, created on first use.
-    pub(crate) async fn secret(&self, fresh: [u8; 32]) -> Result<[u8; 32], String> {
+    pub(crate) async fn secret(&self, fresh: [u8; 32]) -> Result<[u8; 32], StoreError> {
         let tx = self
             .db
             .transaction(&[META], TransactionMode::ReadWrite)
@@ -224,7 +264,7 @@ impl Store {
     }
 
     /// Every session that has live runs or open questions, with its rows.
-    pub(crate) async fn leftovers(&self) -> Result<Vec<(String, Leftover)>, String> {
+    pub(crate) async fn leftovers(&self) -> Result<Vec<(String, Leftover)>, StoreError> {
         let tx = self
             .db
             .transaction(&[SESSIONS, RUNS, QUESTIONS], TransactionMode::ReadOnly)
@@ -272,7 +312,7 @@ impl Store {
     }
 
     /// What one session left behind, read now.
-    pub(crate) async fn leftover(&self, session: &str) -> Result<Leftover, String> {
+    pub(crate) async fn leftover(&self, session: &str) -> Result<Leftover, StoreError> {
         let all = self.leftovers().await?;
         let mut found = all
             .into_iter()
@@ -286,7 +326,7 @@ impl Store {
     }
 
     /// The header of one session, if it was ever written.
-    pub(crate) async fn header(&self, session: &str) -> Result<Option<String>, String> {
+    pub(crate) async fn header(&self, session: &str) -> Result<Option<String>, StoreError> {
         let tx = self
             .db
             .transaction(&[SESSIONS], TransactionMode::ReadOnly)
@@ -302,7 +342,7 @@ impl Store {
     }
 
     /// A run's journal records, oldest first, as JSON text.
-    pub(crate) async fn journal(&self, run: &str) -> Result<Vec<String>, String> {
+    pub(crate) async fn journal(&self, run: &str) -> Result<Vec<String>, StoreError> {
         let tx = self
             .db
             .transaction(&[JOURNAL], TransactionMode::ReadOnly)
@@ -327,7 +367,7 @@ impl Store {
     pub(crate) fn write(
         &self,
         batch: Batch,
-    ) -> Result<impl std::future::Future<Output = Result<(), String>>, String> {
+    ) -> Result<impl std::future::Future<Output = Result<(), StoreError>>, StoreError> {
         let header = batch
             .header
             .map(|(session, json)| (JsValue::from_str(&session), JsValue::from_str(&json)));
@@ -382,15 +422,10 @@ impl Store {
             if result.is_committed() {
                 return Ok(());
             }
-            Err(match watcher.error() {
-                // `QuotaExceededError: …` when the disk is full.
-                Some(error) => format!(
-                    "the transaction was aborted: {}: {}",
-                    error.name(),
-                    error.message()
-                ),
-                None => "the transaction was aborted".into(),
-            })
+            // `QuotaExceededError` when the disk is full.
+            Err(StoreError::Aborted(
+                watcher.error().map(|error| (error.name(), error.message())),
+            ))
         })
     }
 

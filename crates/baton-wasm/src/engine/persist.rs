@@ -9,7 +9,7 @@ use serde::{Deserialize, Serialize};
 use wasm_bindgen::prelude::*;
 
 use crate::errors::{error, Code};
-use crate::store::{hold_lock, lock_name, Batch, Leftover, Row, Store};
+use crate::store::{hold_lock, lock_name, Batch, Leftover, Row, Store, StoreError};
 
 /// Where the engine keeps its state.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Deserialize)]
@@ -85,7 +85,7 @@ pub(crate) async fn open(
     }
     let store = match Store::open(db_name).await {
         Ok(store) => store,
-        Err(cause) => return Ok(in_memory(config, key, Some(cause))),
+        Err(cause) => return Ok(in_memory(config, key, Some(cause.to_string()))),
     };
     let session = config.session.to_string();
     let Some(release) = hold_lock(&lock_name(db_name, &session)).await else {
@@ -113,7 +113,7 @@ pub(crate) async fn open(
         Err(cause) => {
             store.close();
             let _ = release.call0(&JsValue::NULL);
-            Ok(in_memory(config, key, Some(cause)))
+            Ok(in_memory(config, key, Some(cause.to_string())))
         }
     }
 }
@@ -126,7 +126,7 @@ async fn load(
     config: EngineConfig,
     fresh: [u8; 32],
     now: u64,
-) -> Result<(baton_core::Engine, u32, Vec<String>, [u8; 32]), String> {
+) -> Result<(baton_core::Engine, u32, Vec<String>, [u8; 32]), StoreError> {
     let key = store.secret(fresh).await?;
     let session = config.session.to_string();
     let leftovers = store.leftovers().await?;
@@ -172,7 +172,7 @@ pub(crate) async fn sweep_when_free(
     session: &str,
     key: [u8; 32],
     signal: &web_sys::AbortSignal,
-) -> Option<Result<u32, String>> {
+) -> Option<Result<u32, StoreError>> {
     let release = crate::store::wait_lock(&lock_name(db_name, session), signal).await?;
     let swept = match store.leftover(session).await {
         Ok(fresh) => sweep(store, session, fresh, key, super::now()).await,
@@ -189,7 +189,7 @@ async fn sweep(
     leftover: Leftover,
     key: [u8; 32],
     now: u64,
-) -> Result<u32, String> {
+) -> Result<u32, StoreError> {
     let mut ghost = baton_core::Engine::restore(
         EngineConfig::new(session.to_owned()),
         ActorSecret::new(key),
@@ -206,25 +206,29 @@ async fn sweep(
     Ok(result.interrupted + result.expired)
 }
 
-fn snapshot_of(leftover: Leftover) -> Result<EngineSnapshot, String> {
-    let header: EngineSnapshot = match &leftover.header {
-        Some(text) => serde_json::from_str(text).map_err(|e| format!("a stored header: {e}"))?,
-        None => {
-            return Err("live rows of a session without a header".into());
+fn snapshot_of(leftover: Leftover) -> Result<EngineSnapshot, StoreError> {
+    let decode = |what: &'static str| {
+        move |error: serde_json::Error| StoreError::Decode {
+            what,
+            cause: error.to_string(),
         }
+    };
+    let header: EngineSnapshot = match &leftover.header {
+        Some(text) => serde_json::from_str(text).map_err(decode("header"))?,
+        None => return Err(StoreError::Headless),
     };
     let runs = leftover
         .runs
         .iter()
         .map(|text| serde_json::from_str::<Run>(text))
         .collect::<Result<Vec<_>, _>>()
-        .map_err(|e| format!("a stored run: {e}"))?;
+        .map_err(decode("run"))?;
     let questions = leftover
         .questions
         .iter()
         .map(|text| serde_json::from_str::<Question>(text))
         .collect::<Result<Vec<_>, _>>()
-        .map_err(|e| format!("a stored question: {e}"))?;
+        .map_err(decode("question"))?;
     Ok(header.with_rows(runs, questions))
 }
 
@@ -235,9 +239,12 @@ pub(crate) fn batch(
     core: &baton_core::Engine,
     records: &[JournalRecord],
     header: bool,
-) -> Result<Batch, String> {
-    let json = |what: &str, value: Result<String, serde_json::Error>| {
-        value.map_err(|error| format!("{what} could not be written as JSON: {error}"))
+) -> Result<Batch, StoreError> {
+    let json = |what: &'static str, value: Result<String, serde_json::Error>| {
+        value.map_err(|error| StoreError::Encode {
+            what,
+            cause: error.to_string(),
+        })
     };
     let session = core.config().session.to_string();
     let mut out = Batch::default();

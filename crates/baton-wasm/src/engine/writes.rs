@@ -16,6 +16,7 @@ use baton_core::{JournalRecord, RunId};
 use wasm_bindgen_futures::spawn_local;
 
 use super::{emit, persist, Inner};
+use crate::store::StoreError;
 
 /// Steps waiting for the transaction in flight to commit.
 #[derive(Default)]
@@ -166,7 +167,8 @@ fn say_closings(inner: &Rc<RefCell<Inner>>, closings: Vec<String>) {
 
 /// IndexedDB failed: the engine goes on in memory, keeps everything it has,
 /// and tells subscribers why — once.
-pub(super) fn degrade(inner: &Rc<RefCell<Inner>>, cause: String) {
+pub(super) fn degrade(inner: &Rc<RefCell<Inner>>, cause: StoreError) {
+    let cause = cause.to_string();
     {
         let mut guard = inner.borrow_mut();
         if guard.store.is_none() {
