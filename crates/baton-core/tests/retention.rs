@@ -110,3 +110,45 @@ fn findings_are_kept_for_inspection_only_up_to_a_bound() {
         "{kept} kept"
     );
 }
+
+#[test]
+fn the_header_is_written_again_only_when_it_changed() {
+    let mut sim = Sim::new();
+    assert!(
+        sim.engine.take_header_changed(),
+        "a new engine's header was never written"
+    );
+    assert!(!sim.engine.take_header_changed());
+    sim.engine.disable();
+    assert!(
+        sim.engine.take_header_changed(),
+        "disabling changes it, without a record"
+    );
+    sim.engine.enable();
+    assert!(sim.engine.take_header_changed());
+    let grant = sim
+        .engine
+        .grant(
+            sim.now,
+            baton_core::GrantScope {
+                participant: baton_core::ParticipantId::new("tasks"),
+                capability: None,
+            },
+            baton_core::Decision::Allow,
+            60_000,
+        )
+        .unwrap();
+    assert!(sim.engine.take_header_changed(), "a grant given");
+    assert!(sim.engine.revoke_grant(grant.id));
+    assert!(sim.engine.take_header_changed(), "a grant revoked");
+    assert!(!sim.engine.revoke_grant(99));
+    assert!(
+        !sim.engine.take_header_changed(),
+        "revoking nothing changes nothing"
+    );
+    let mut restored = baton_core::Engine::restore(config(), secret(), sim.engine.snapshot());
+    assert!(
+        !restored.take_header_changed(),
+        "what was restored is what the store holds"
+    );
+}

@@ -103,8 +103,6 @@ struct Inner {
     pumping: bool,
     /// The `presence` object, made once.
     presence: Option<JsValue>,
-    /// The header changed without a journal record (disable, enable).
-    header_dirty: bool,
     /// The acting party's transport, if any (AG-50).
     transport: Option<JsValue>,
     /// Open turns' requests, to abort when the engine stops waiting.
@@ -275,7 +273,6 @@ impl Engine {
                 queued: None,
                 pumping: false,
                 presence: None,
-                header_dirty: false,
                 region,
                 app_name: options.app_name.unwrap_or_else(|| "The application".into()),
                 actor_name: options.actor_name.unwrap_or_else(|| "Assistant".into()),
@@ -301,14 +298,7 @@ impl Engine {
         page::join(&engine.inner);
         // Runs a reload or crash left active return `interrupted`, overdue
         // questions expire, lapsed grants drop — and that is written back.
-        let reconciled = {
-            let mut inner = engine.inner.borrow_mut();
-            let at = now();
-            inner.core.reconcile(at)
-        };
-        if reconciled.grants_dropped > 0 {
-            engine.inner.borrow_mut().header_dirty = true;
-        }
+        engine.inner.borrow_mut().core.reconcile(now());
         pump(&engine.inner);
         Ok(engine)
     }
@@ -477,7 +467,6 @@ impl Engine {
             } else {
                 inner.core.enable();
             }
-            inner.header_dirty = true;
         }
         pump(&self.inner);
     }

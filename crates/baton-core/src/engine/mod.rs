@@ -307,6 +307,8 @@ pub struct Engine {
     /// How far the caller's store holds each run's journal (see
     /// [`Engine::written`]).
     written: BTreeMap<RunId, u64>,
+    /// The header as last handed out by [`Engine::take_header_changed`].
+    header_seen: Option<String>,
 }
 
 /// What every run step reads.
@@ -378,6 +380,7 @@ impl Engine {
             next_run: 1,
             disabled: false,
             written: BTreeMap::new(),
+            header_seen: None,
         }
     }
 
@@ -396,6 +399,8 @@ impl Engine {
         engine.disabled = snapshot.disabled;
         engine.shared.grants = snapshot.grants;
         engine.questions = snapshot.questions;
+        // What was restored is what the store holds.
+        engine.take_header_changed();
         engine
     }
 
@@ -413,6 +418,17 @@ impl Engine {
             grants: self.shared.grants.clone(),
             questions,
         }
+    }
+
+    /// Whether the header ([`Engine::header`]) differs from the one this was
+    /// last asked about: what a store must write again. Disabling, grants
+    /// given, revoked or dropped change it without a journal record; the
+    /// first ask of a new engine is always yes.
+    pub fn take_header_changed(&mut self) -> bool {
+        let header = serde_json::to_string(&self.header()).unwrap_or_default();
+        let changed = self.header_seen.as_deref() != Some(header.as_str());
+        self.header_seen = Some(header);
+        changed
     }
 
     /// The live state, for persistence.

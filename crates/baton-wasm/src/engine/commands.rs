@@ -87,13 +87,8 @@ impl Engine {
         } else {
             baton_core::Authorization::from_json(options).map_err(|refusal| refused(&refusal))?
         };
-        let granted = authorization.grant_ms.is_some();
-        self.command(|core, now| core.authorize(now, &RunId::new(run), revision, authorization))?;
-        if granted {
-            self.inner.borrow_mut().header_dirty = true;
-            pump(&self.inner);
-        }
-        Ok(())
+        // A grant given with it changes the header: the step writes it.
+        self.command(|core, now| core.authorize(now, &RunId::new(run), revision, authorization))
     }
 
     /// The person takes control back: the run returns `aborted` (AG-9).

@@ -41,15 +41,12 @@ impl Engine {
             participant: baton_core::ParticipantId::new(request.participant),
             capability: request.capability,
         };
-        let grant = {
-            let mut inner = self.inner.borrow_mut();
-            let grant = inner
-                .core
-                .grant(now(), scope, request.decision, request.ttl_ms)
-                .map_err(|refusal| refused(&refusal))?;
-            inner.header_dirty = true;
-            grant
-        };
+        let grant = self
+            .inner
+            .borrow_mut()
+            .core
+            .grant(now(), scope, request.decision, request.ttl_ms)
+            .map_err(|refusal| refused(&refusal))?;
         pump(&self.inner);
         to_js(&grant)
     }
@@ -63,12 +60,7 @@ impl Engine {
     #[wasm_bindgen(js_name = revokeGrant)]
     pub fn revoke_grant(&self, id: f64) -> Result<bool, JsValue> {
         let id = convert::whole(id, "a grant id")?;
-        let revoked = {
-            let mut inner = self.inner.borrow_mut();
-            let revoked = inner.core.revoke_grant(id);
-            inner.header_dirty |= revoked;
-            revoked
-        };
+        let revoked = self.inner.borrow_mut().core.revoke_grant(id);
         pump(&self.inner);
         Ok(revoked)
     }

@@ -278,6 +278,34 @@ async fn closing_with_steps_queued_behind_a_commit_still_writes_them() {
 }
 
 #[wasm_bindgen_test]
+async fn a_header_change_without_a_record_is_written_a_grant_and_disabling_survive_reopening() {
+    let db = unique_name("baton-test");
+    let engine = open_on(&db, "s-header", None).await.unwrap();
+    engine.register(manifest(), participant(&element().into(), 0, 0));
+    engine
+        .grant(
+            js_sys::JSON::parse(
+                r#"{"participant": "tasks", "decision": "allow", "ttlMs": 3600000}"#,
+            )
+            .unwrap(),
+        )
+        .unwrap();
+    engine.disable();
+    written(&engine).await;
+    engine.close();
+
+    let reopened = open_on(&db, "s-header", None).await.unwrap();
+    let grants: serde_json::Value =
+        serde_wasm_bindgen::from_value(reopened.grants().unwrap()).unwrap();
+    assert_eq!(grants.as_array().map(Vec::len), Some(1), "{grants}");
+    let refused = reopened.delegate(plan(1)).unwrap_err();
+    assert_eq!(
+        get(&refused, "code").as_string().as_deref(),
+        Some("delegation-disabled")
+    );
+}
+
+#[wasm_bindgen_test]
 async fn ag_50_without_indexeddb_the_engine_runs_in_memory_and_says_so() {
     let restore = hide_indexed_db();
     let opened = open_on(&unique_name("baton-test"), "s-none", None).await;

@@ -38,7 +38,8 @@ pub(super) fn persist_step(
 ) {
     let header = {
         let mut guard = inner.borrow_mut();
-        let header = std::mem::take(&mut guard.header_dirty);
+        // Written again only when the core says it changed.
+        let header = guard.core.take_header_changed();
         if guard.store.is_some() && guard.writes_in_flight > 0 {
             let queued = guard.queued.get_or_insert_with(Queued::default);
             queued.records.extend(records);
