@@ -38,8 +38,9 @@ pub(super) fn persist_step(
 ) {
     let header = {
         let mut guard = inner.borrow_mut();
-        // Written again only when the core says it changed.
-        let header = guard.core.take_header_changed();
+        // Written again only when the core says it changed (asked only
+        // with a store: in memory there is nothing to write).
+        let header = guard.store.is_some() && guard.core.take_header_changed();
         if guard.store.is_some() && guard.writes_in_flight > 0 {
             let queued = guard.queued.get_or_insert_with(Queued::default);
             queued.records.extend(records);
