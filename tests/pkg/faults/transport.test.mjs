@@ -23,15 +23,21 @@ let peer;
 before(async () => {
   const script = fileURLToPath(new URL("../../peers/agui_peer.py", import.meta.url));
   const child = spawn("python3", [script, "0"], { stdio: ["ignore", "pipe", "inherit"] });
+  // Kept from the start, so that `after` stops it whatever happens next.
+  peer = { url: null, child };
+  // Its first line, however the pipe splits it: `PORT <n>`.
   const port = await new Promise((resolve, reject) => {
-    child.stdout.once("data", (chunk) => {
-      const match = /PORT (\d+)/.exec(String(chunk));
+    let said = "";
+    child.stdout.on("data", (chunk) => {
+      said += chunk;
+      if (!said.includes("\n")) return;
+      const match = /^PORT (\d+)/.exec(said);
       if (match) resolve(Number(match[1]));
-      else reject(new Error(`the AG-UI peer said ${chunk}`));
+      else reject(new Error(`the AG-UI peer said ${said}`));
     });
     child.once("exit", (code) => reject(new Error(`the AG-UI peer exited (${code}); is ag-ui-protocol installed? (cargo xtask test installs it)`)));
   });
-  peer = { url: `http://127.0.0.1:${port}`, child };
+  peer.url = `http://127.0.0.1:${port}`;
 });
 
 after(() => peer?.child.kill());
