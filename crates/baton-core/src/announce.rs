@@ -21,10 +21,8 @@ use serde::{Deserialize, Serialize};
 
 use crate::event::Event;
 use crate::ids::{ParticipantId, RunId};
-use crate::journal::Actor;
-use crate::registry::{Address, Registry};
-use crate::run::{ProposedCall, Run, Step};
-use crate::state::{CancelReason, EscalationReason, Outcome, ReturnReason, RunState};
+use crate::registry::Registry;
+use crate::state::EscalationReason;
 
 /// Something the person should hear.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -133,115 +131,6 @@ pub enum Ending {
     Failed,
 }
 
-impl Run {
-    /// The announcement a transition calls for, if any.
-    pub(crate) fn announce_transition(
-        &mut self,
-        step: &mut Step<'_>,
-        actor: &Actor,
-        to: &RunState,
-    ) {
-        let said = match to {
-            RunState::Acting if !self.plan_announced => {
-                self.plan_announced = true;
-                let plan = self.plan.clone();
-                self.acting(step.registry, &plan, false)
-            }
-            RunState::Escalated { reason } => Said::NeedsYou {
-                intent: self.intent.clone(),
-                reason: reason.clone(),
-            },
-            RunState::Returned { outcome, reason } if !step.hush_closings => Said::Closed {
-                intent: self.intent.clone(),
-                ending: self.ending(*outcome, reason),
-                reason: code_of(reason),
-            },
-            RunState::Cancelled { reason } if !step.hush_closings => Said::Closed {
-                intent: self.intent.clone(),
-                ending: match reason {
-                    CancelReason::Rejected { .. } => Ending::Rejected,
-                    CancelReason::NoPlan => Ending::AnsweredWithoutChanges,
-                },
-                reason: code_of(reason),
-            },
-            _ => return,
-        };
-        // Who acts is the acting party, whoever authorized it; a run ends
-        // as the person's act only when the person ended it.
-        let speaker = match (&said, actor) {
-            (Said::Closed { .. }, Actor::Person) => Speaker::Person,
-            _ => Speaker::ActingParty,
-        };
-        self.announce(step, speaker, said);
-    }
-
-    /// A later turn proposed more calls while acting: one announcement for
-    /// the batch.
-    pub(crate) fn announce_batch(&mut self, step: &mut Step<'_>, calls: &[ProposedCall]) {
-        let said = self.acting(step.registry, calls, true);
-        self.announce(step, Speaker::ActingParty, said);
-    }
-
-    /// The person's undo finished (A.2).
-    pub(crate) fn announce_undone(
-        &mut self,
-        step: &mut Step<'_>,
-        reverted: &[ParticipantId],
-        failed: &[ParticipantId],
-    ) {
-        let labels =
-            |ids: &[ParticipantId]| ids.iter().map(|id| label(step.registry, id)).collect();
-        let said = Said::Undone {
-            intent: self.intent.clone(),
-            reverted: labels(reverted),
-            failed: labels(failed),
-        };
-        self.announce(step, Speaker::Person, said);
-    }
-
-    fn announce(&self, step: &mut Step<'_>, speaker: Speaker, said: Said) {
-        step.events.push_back(Event::Announcement(Announcement {
-            speaker,
-            runs: vec![self.id.clone()],
-            said,
-        }));
-    }
-
-    fn acting(&self, registry: &Registry, calls: &[ProposedCall], later: bool) -> Said {
-        let mut participants: Vec<String> = Vec::new();
-        for call in calls {
-            let participant = match registry.resolve(&call.capability) {
-                Address::Unique(target, _) => target.participant,
-                _ => call.capability.participant.clone(),
-            };
-            let name = label(registry, &participant);
-            if !participants.contains(&name) {
-                participants.push(name);
-            }
-        }
-        Said::Acting {
-            intent: self.intent.clone(),
-            changes: u32::try_from(calls.len()).unwrap_or(u32::MAX),
-            participants,
-            later,
-        }
-    }
-
-    fn ending(&self, outcome: Outcome, reason: &ReturnReason) -> Ending {
-        match (outcome, reason) {
-            (Outcome::Completed, _) if self.touched().is_empty() => Ending::AnsweredWithoutChanges,
-            (Outcome::Completed, _) => Ending::Done,
-            (Outcome::Partial, _) => Ending::PartlyDone,
-            (Outcome::RolledBack, _) => Ending::RolledBack,
-            (Outcome::Aborted, ReturnReason::Paused) => Ending::Paused,
-            (Outcome::Aborted, ReturnReason::ReviewRejected { .. }) => Ending::Rejected,
-            (Outcome::Aborted, ReturnReason::Interrupted) => Ending::Interrupted,
-            (Outcome::Aborted, _) => Ending::Stopped,
-            (Outcome::Error, _) => Ending::Failed,
-        }
-    }
-}
-
 /// The one announcement of a kill that ended `runs` here and `elsewhere`
 /// more in other engines (AG-10, AG-37).
 pub(crate) fn killed(runs: Vec<RunId>, elsewhere: u32) -> Event {
@@ -256,7 +145,7 @@ pub(crate) fn killed(runs: Vec<RunId>, elsewhere: u32) -> Event {
 }
 
 /// A participant's label, for people; its id when it is not mounted.
-fn label(registry: &Registry, participant: &ParticipantId) -> String {
+pub(crate) fn label(registry: &Registry, participant: &ParticipantId) -> String {
     registry.get(participant).map_or_else(
         || participant.to_string(),
         |mounted| mounted.manifest.label().to_owned(),
@@ -264,7 +153,7 @@ fn label(registry: &Registry, participant: &ParticipantId) -> String {
 }
 
 /// The `kind` a reason is tagged with on the wire.
-fn code_of<T: Serialize>(reason: &T) -> String {
+pub(crate) fn code_of<T: Serialize>(reason: &T) -> String {
     serde_json::to_value(reason)
         .ok()
         .and_then(|value| value.get("kind")?.as_str().map(str::to_owned))

@@ -49,7 +49,7 @@ pub enum Event {
     /// An undo the person asked for has finished (A.2).
     Undone {
         /// What was reverted and what failed.
-        report: crate::undo::UndoReport,
+        report: crate::run::undo::UndoReport,
     },
 }
 

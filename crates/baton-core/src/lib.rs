@@ -176,12 +176,8 @@ pub mod autonomy;
 mod context;
 mod delegation;
 mod digest;
-mod dispatch;
-mod drift;
-mod elicit;
 mod engine;
 mod error;
-mod escalation;
 mod event;
 mod grants;
 mod ids;
@@ -191,11 +187,9 @@ mod model;
 mod protocol;
 mod questions;
 mod registry;
-mod review;
 mod run;
 mod schema;
 mod state;
-mod undo;
 
 pub use actor::{ActorIdentity, ActorRef, ActorSecret, Attribution};
 pub use announce::{Announcement, Ending, Said, Speaker};
@@ -205,7 +199,6 @@ pub use attention::{
 pub use context::{Context, Origin, ReadRef, ReadStamp};
 pub use delegation::{Delegation, PlannedCall};
 pub use digest::Digest;
-pub use dispatch::fingerprint;
 pub use engine::{
     Authorization, Engine, EngineConfig, EngineSnapshot, Inbound, KillScope, PresencePolicy,
     FINDINGS_KEPT, FINISHED_RUNS_KEPT,
@@ -214,7 +207,6 @@ pub use error::{
     AgentStateError, CommandError, DelegateError, MutationRefused, PublishError,
     RegistrationRefused, ReportError,
 };
-pub use escalation::EscalationSheet;
 pub use event::{CallReport, Effect, Event, Finding, FindingReason};
 pub use grants::{Decision, Grant, GrantError, GrantScope, Grants, ListedGrant};
 pub use ids::{
@@ -237,7 +229,10 @@ pub use questions::{
     Questions, Reconciliation,
 };
 pub use registry::{Mounted, RegisterError, Registry, Tool};
-pub use review::{ProposedChange, ReviewAgain, ReviewItem, ReviewSheet, StaleRead};
+pub use run::dispatch::fingerprint;
+pub use run::escalation::EscalationSheet;
+pub use run::review::{ProposedChange, ReviewAgain, ReviewItem, ReviewSheet, StaleRead};
+pub use run::undo::{UndoFailure, UndoReport};
 pub use run::{PlanSource, ProposedCall, Run};
 pub use schema::{
     Schema, SchemaCache, SchemaError, Validation, ValidationIssue, MAX_SCHEMA_BYTES,
@@ -247,7 +242,6 @@ pub use state::{
     BudgetLimit, CancelReason, EscalationReason, Outcome, Resolution, ReturnReason, RunState,
     StateName,
 };
-pub use undo::{UndoFailure, UndoReport};
 
 /// The README's examples, compiled and run as doctests so they cannot rot.
 #[cfg(doctest)]

@@ -1,7 +1,6 @@
 //! The commands: the person's decisions about runs (delegate, authorize,
 //! reject, resolve, undo, stop, pause, kill) and the engine-wide switches.
 
-use super::plumbing::{check_raise, illegal};
 use super::*;
 
 impl Engine {
@@ -158,7 +157,6 @@ impl Engine {
         expected_revision: u64,
         authorization: Authorization,
     ) -> Result<(), CommandError> {
-        let budget_ceiling = self.shared.config.max_budget;
         if authorization.grant_ms == Some(0) {
             return Err(CommandError::Grant(GrantError::NoTimeToLive));
         }
@@ -168,27 +166,7 @@ impl Engine {
             id,
             Some(expected_revision),
             "authorize",
-            |run, step| {
-                if run.state().name() != StateName::Reviewing {
-                    return Err(illegal(run, "authorize"));
-                }
-                let pending = run.pending_previews();
-                if !pending.is_empty() {
-                    return Err(CommandError::PreviewPending {
-                        run: run.id().clone(),
-                        calls: pending,
-                    });
-                }
-                let budget = authorization.budget.unwrap_or(run.budget());
-                check_raise(&budget, run, &budget_ceiling)?;
-                let allowlist: BTreeSet<CapabilityRef> = match authorization.allowlist {
-                    Some(list) => list.into_iter().collect(),
-                    None => run.proposed_scope(),
-                };
-                run.transition(step, Actor::Person, RunState::Authorized);
-                run.authorize_and_act(step, Actor::Person, allowlist, budget, Baseline::Seen);
-                Ok(())
-            },
+            |run, step| run.authorize(step, authorization),
         )?;
         if let Some(ttl_ms) = grant_ms {
             self.grant_allowlist(now, id, ttl_ms);
@@ -233,33 +211,9 @@ impl Engine {
         expected_revision: u64,
         note: &str,
     ) -> Result<(), CommandError> {
-        self.command(
-            now,
-            id,
-            Some(expected_revision),
-            "reject",
-            |run, step| match run.state().name() {
-                StateName::Offered | StateName::Planned | StateName::Reviewing
-                    if run.usage().calls == 0 =>
-                {
-                    run.cancel(
-                        step,
-                        Actor::Person,
-                        CancelReason::Rejected { note: note.into() },
-                    );
-                    Ok(())
-                }
-                StateName::Reviewing => {
-                    run.end(
-                        step,
-                        Actor::Person,
-                        ReturnReason::ReviewRejected { note: note.into() },
-                    );
-                    Ok(())
-                }
-                _ => Err(illegal(run, "reject")),
-            },
-        )
+        self.command(now, id, Some(expected_revision), "reject", |run, step| {
+            run.reject(step, note)
+        })
     }
 
     /// Resolves an escalation (AG-6, AG-7).
@@ -278,83 +232,13 @@ impl Engine {
         expected_revision: u64,
         resolution: Resolution,
     ) -> Result<(), CommandError> {
-        let budget_ceiling = self.shared.config.max_budget;
-        self.command(now, id, Some(expected_revision), "resolve-escalation", |run, step| {
-            let Some(reason) = run.escalation_reason().cloned() else {
-                return Err(illegal(run, "resolve-escalation"));
-            };
-            let pending_call = reason.awaits_approval_of_a_call();
-            if matches!(reason, EscalationReason::AwaitingAnswer { .. })
-                && resolution != Resolution::Return
-            {
-                // A question is answered, declined, dismissed or postponed.
-                return Err(CommandError::AnswerRequired {
-                    run: run.id().clone(),
-                });
-            }
-            match resolution {
-                Resolution::Return => {
-                    run.end(step, Actor::Person, ReturnReason::EscalationReturned);
-                }
-                Resolution::Deny if !pending_call => {
-                    run.end(step, Actor::Person, ReturnReason::EscalationReturned);
-                }
-                Resolution::Review => run.review_again(step, Actor::Person, &reason),
-                Resolution::Deny => {
-                    run.clear_escalation();
-                    run.transition(step, Actor::Person, RunState::Acting);
-                    if let Some(call) = run.queue.pop_front() {
-                        run.usage.calls += 1;
-                        run.refuse(step, Actor::Person, call, Refusal::Denied);
-                    }
-                    run.advance(step);
-                }
-                Resolution::Allow { budget } => {
-                    // No blind approval: the pending call's change is seen first (AG-31).
-                    let pending = run.pending_previews();
-                    if pending_call && !pending.is_empty() {
-                        return Err(CommandError::PreviewPending {
-                            run: run.id().clone(),
-                            calls: pending,
-                        });
-                    }
-                    let budget = budget.unwrap_or(run.budget());
-                    check_raise(&budget, run, &budget_ceiling)?;
-                    let mut allowlist = run.allowlist.clone();
-                    let mut baseline = Baseline::Seen;
-                    match reason {
-                        EscalationReason::OutOfScope { capability } => {
-                            allowlist.insert(capability);
-                        }
-                        EscalationReason::ReviewRequired { call, .. } => {
-                            run.approved.insert(call);
-                        }
-                        EscalationReason::Drift { .. } | EscalationReason::AuthorizationExpired => {
-                            baseline = Baseline::Current;
-                        }
-                        EscalationReason::AwaitingAnswer { .. } => {
-                            return Err(CommandError::AnswerRequired {
-                                run: run.id().clone(),
-                            });
-                        }
-                        EscalationReason::BudgetExhausted { limit } => {
-                            let raised = match limit {
-                                BudgetLimit::Turns => budget.max_turns > run.usage().turns,
-                                BudgetLimit::Calls => budget.max_calls > run.usage().calls,
-                            };
-                            if !raised {
-                                return Err(CommandError::InvalidBudget(format!(
-                                    "allowing an exhausted run needs a budget that raises its {limit:?} limit"
-                                )));
-                            }
-                        }
-                    }
-                    run.clear_escalation();
-                    run.authorize_and_act(step, Actor::Person, allowlist, budget, baseline);
-                }
-            }
-            Ok(())
-        })
+        self.command(
+            now,
+            id,
+            Some(expected_revision),
+            "resolve-escalation",
+            |run, step| run.resolve_escalation(step, resolution),
+        )
     }
 
     /// The person undoes a run that has returned, in one step (A.2): the
@@ -371,25 +255,8 @@ impl Engine {
         now: u64,
         id: &RunId,
     ) -> Result<Vec<(ParticipantId, MarkToken)>, CommandError> {
-        self.with_run(now, id, |run, step| {
-            let why = match run.state() {
-                RunState::Returned {
-                    outcome: Outcome::RolledBack,
-                    ..
-                } => Some("it was rolled back already"),
-                RunState::Returned { .. } if run.undone => Some("it was undone already"),
-                RunState::Returned { .. } => None,
-                _ => Some("it is still active; stop it first"),
-            };
-            if let Some(why) = why {
-                return Err(CommandError::NotUndoable {
-                    run: run.id().clone(),
-                    why,
-                });
-            }
-            Ok(run.start_undo(step))
-        })
-        .unwrap_or_else(|| Err(CommandError::UnknownRun(id.clone())))
+        self.with_run(now, id, |run, step| run.undo(step))
+            .unwrap_or_else(|| Err(CommandError::UnknownRun(id.clone())))
     }
 
     /// The person stops a run: `returned{aborted, user-interrupt}`, never an

@@ -16,18 +16,16 @@ use crate::attention::{select_deep_reads, ReadCandidate, DEEP_READ_BYTES};
 use crate::context::{ReadRef, ReadStamp};
 use crate::delegation::Delegation;
 use crate::digest::Digest;
-use crate::dispatch::Baseline;
 use crate::error::{
     AgentStateError, CommandError, DelegateError, MutationRefused, PublishError,
     RegistrationRefused, ReportError,
 };
-use crate::escalation::EscalationSheet;
 use crate::event::{Event, Finding, FindingReason};
 use crate::grants::{Decision, Grant, GrantError, GrantScope, Grants, ListedGrant};
 use crate::ids::{
     CallId, CapabilityRef, MarkToken, ParticipantId, QuestionId, RunId, SessionId, TurnId,
 };
-use crate::journal::{Actor, CallResult, JournalEntry, Refusal};
+use crate::journal::{Actor, CallResult, JournalEntry};
 use crate::manifest::{Manifest, ManifestError};
 use crate::model::{Autonomy, Budget, Initiative};
 use crate::protocol::DeepRead;
@@ -36,12 +34,10 @@ use crate::questions::{
     Reconciliation,
 };
 use crate::registry::{RegisterError, Registry, Tool};
-use crate::review::ReviewSheet;
+use crate::run::escalation::EscalationSheet;
+use crate::run::review::ReviewSheet;
 use crate::run::{AskedQuestion, PlanSource, ProposedCall, Run, Step, TurnInput};
-use crate::state::{
-    BudgetLimit, CancelReason, EscalationReason, Outcome, Resolution, ReturnReason, RunState,
-    StateName,
-};
+use crate::state::{EscalationReason, Outcome, Resolution, ReturnReason, RunState};
 
 const HOUR_MS: u64 = 60 * 60 * 1000;
 

@@ -34,7 +34,7 @@ impl Engine {
         self.with_run(now, id, |run, step| {
             run.settle(step);
             if run.state().is_terminal() {
-                return Err(illegal(run, command));
+                return Err(run.illegal(command));
             }
             if let Some(expected) = expected_revision {
                 if expected != run.revision() {
@@ -60,7 +60,7 @@ impl Engine {
     ) -> Result<(), CommandError> {
         self.with_run(now, id, |run, step| {
             if run.state().is_terminal() {
-                return Err(illegal(run, command));
+                return Err(run.illegal(command));
             }
             run.end(step, Actor::Person, reason);
             Ok(())
@@ -129,38 +129,4 @@ impl Engine {
         self.quota_starts.push_back(now);
         Ok(())
     }
-}
-
-pub(super) fn illegal(run: &Run, command: &'static str) -> CommandError {
-    CommandError::IllegalTransition {
-        run: run.id().clone(),
-        state: run.state().name(),
-        command,
-    }
-}
-
-/// A budget fixed by the person may replace the asked one, within the
-/// engine's maximum and never below what the run already used.
-pub(super) fn check_raise(
-    budget: &Budget,
-    run: &Run,
-    ceiling: &Budget,
-) -> Result<(), CommandError> {
-    if !budget.within(ceiling) {
-        return Err(CommandError::InvalidBudget(format!(
-            "{budget:?} exceeds the engine's maximum {ceiling:?}"
-        )));
-    }
-    let usage = run.usage();
-    if budget.max_turns < usage.turns || budget.max_calls < usage.calls {
-        return Err(CommandError::InvalidBudget(format!(
-            "{budget:?} is below what the run already used ({usage:?})"
-        )));
-    }
-    if budget.run_deadline_ms == 0 || budget.turn_deadline_ms == 0 {
-        return Err(CommandError::InvalidBudget(
-            "deadlines must be positive".into(),
-        ));
-    }
-    Ok(())
 }

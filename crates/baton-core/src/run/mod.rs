@@ -160,7 +160,7 @@ pub struct Run {
     /// Calls the person approved one by one (the reviewed plan, escalations).
     pub(crate) approved: BTreeSet<CallId>,
     /// The proposed changes under review, by call (AG-31).
-    pub(crate) previews: BTreeMap<CallId, crate::review::ProposedChange>,
+    pub(crate) previews: BTreeMap<CallId, crate::run::review::ProposedChange>,
     /// The question the run waits on.
     pub(crate) question: Option<OpenQuestion>,
     /// Questions the acting party asked, put to the person one at a time
@@ -179,20 +179,20 @@ pub struct Run {
     pub(crate) undone: bool,
     /// An undo under way.
     #[serde(default)]
-    pub(crate) undoing: Option<crate::undo::Undoing>,
+    pub(crate) undoing: Option<crate::run::undo::Undoing>,
     /// Whether the plan's start was announced (once per plan, AG-37).
     #[serde(default)]
     pub(crate) plan_announced: bool,
     /// The concrete changes the person approved, by call (AG-29, AG-31).
     #[serde(default)]
-    pub(crate) approved_previews: BTreeMap<CallId, crate::review::ProposedChange>,
+    pub(crate) approved_previews: BTreeMap<CallId, crate::run::review::ProposedChange>,
     /// Previews rendered again after drift, before dispatch goes on.
     #[serde(default)]
-    pub(crate) recheck: Option<crate::drift::Recheck>,
+    pub(crate) recheck: Option<crate::run::drift::Recheck>,
     /// The review under way was caused by drift or a lapsed authorization:
     /// why, and its authorization binds the reads as they are now.
     #[serde(default)]
-    pub(crate) review_again: Option<crate::review::ReviewAgain>,
+    pub(crate) review_again: Option<crate::run::review::ReviewAgain>,
     #[serde(skip)]
     pub(crate) journal: Vec<JournalRecord>,
 }
@@ -544,6 +544,14 @@ impl Run {
     }
 }
 
+mod announcing;
 mod closing;
+mod commands;
+pub(crate) mod dispatch;
+pub(crate) mod drift;
+mod elicitation;
+pub(crate) mod escalation;
 mod reports;
+pub(crate) mod review;
 mod turns;
+pub(crate) mod undo;

@@ -16,10 +16,10 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use crate::context::{ReadRef, ReadStamp};
-use crate::dispatch::fingerprint;
 use crate::ids::CallId;
 use crate::journal::{Actor, JournalEntry};
-use crate::review::{ProposedChange, ReviewAgain};
+use crate::run::dispatch::fingerprint;
+use crate::run::review::{ProposedChange, ReviewAgain};
 use crate::run::{ProposedCall, Run, Step};
 use crate::state::EscalationReason;
 

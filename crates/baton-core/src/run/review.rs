@@ -340,7 +340,7 @@ impl Run {
             revision: self.revision,
             intent: self.intent.clone(),
             autonomy: self.autonomy,
-            fingerprint: crate::dispatch::fingerprint(self.seen.values()),
+            fingerprint: crate::run::dispatch::fingerprint(self.seen.values()),
             ready: items
                 .iter()
                 .all(|item| item.change != ProposedChange::Pending),

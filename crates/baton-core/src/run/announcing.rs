@@ -1,0 +1,120 @@
+//! Which announcement a step of a run calls for: the rules are listed in
+//! [`crate::announce`], which holds what is said; this is when.
+
+use crate::announce::{code_of, label, Announcement, Ending, Said, Speaker};
+use crate::event::Event;
+use crate::ids::ParticipantId;
+use crate::journal::Actor;
+use crate::registry::{Address, Registry};
+use crate::state::{CancelReason, Outcome, ReturnReason, RunState};
+
+use super::{ProposedCall, Run, Step};
+
+impl Run {
+    /// The announcement a transition calls for, if any.
+    pub(crate) fn announce_transition(
+        &mut self,
+        step: &mut Step<'_>,
+        actor: &Actor,
+        to: &RunState,
+    ) {
+        let said = match to {
+            RunState::Acting if !self.plan_announced => {
+                self.plan_announced = true;
+                let plan = self.plan.clone();
+                self.acting(step.registry, &plan, false)
+            }
+            RunState::Escalated { reason } => Said::NeedsYou {
+                intent: self.intent.clone(),
+                reason: reason.clone(),
+            },
+            RunState::Returned { outcome, reason } if !step.hush_closings => Said::Closed {
+                intent: self.intent.clone(),
+                ending: self.ending(*outcome, reason),
+                reason: code_of(reason),
+            },
+            RunState::Cancelled { reason } if !step.hush_closings => Said::Closed {
+                intent: self.intent.clone(),
+                ending: match reason {
+                    CancelReason::Rejected { .. } => Ending::Rejected,
+                    CancelReason::NoPlan => Ending::AnsweredWithoutChanges,
+                },
+                reason: code_of(reason),
+            },
+            _ => return,
+        };
+        // Who acts is the acting party, whoever authorized it; a run ends
+        // as the person's act only when the person ended it.
+        let speaker = match (&said, actor) {
+            (Said::Closed { .. }, Actor::Person) => Speaker::Person,
+            _ => Speaker::ActingParty,
+        };
+        self.announce(step, speaker, said);
+    }
+
+    /// A later turn proposed more calls while acting: one announcement for
+    /// the batch.
+    pub(crate) fn announce_batch(&mut self, step: &mut Step<'_>, calls: &[ProposedCall]) {
+        let said = self.acting(step.registry, calls, true);
+        self.announce(step, Speaker::ActingParty, said);
+    }
+
+    /// The person's undo finished (A.2).
+    pub(crate) fn announce_undone(
+        &mut self,
+        step: &mut Step<'_>,
+        reverted: &[ParticipantId],
+        failed: &[ParticipantId],
+    ) {
+        let labels =
+            |ids: &[ParticipantId]| ids.iter().map(|id| label(step.registry, id)).collect();
+        let said = Said::Undone {
+            intent: self.intent.clone(),
+            reverted: labels(reverted),
+            failed: labels(failed),
+        };
+        self.announce(step, Speaker::Person, said);
+    }
+
+    fn announce(&self, step: &mut Step<'_>, speaker: Speaker, said: Said) {
+        step.events.push_back(Event::Announcement(Announcement {
+            speaker,
+            runs: vec![self.id.clone()],
+            said,
+        }));
+    }
+
+    fn acting(&self, registry: &Registry, calls: &[ProposedCall], later: bool) -> Said {
+        let mut participants: Vec<String> = Vec::new();
+        for call in calls {
+            let participant = match registry.resolve(&call.capability) {
+                Address::Unique(target, _) => target.participant,
+                _ => call.capability.participant.clone(),
+            };
+            let name = label(registry, &participant);
+            if !participants.contains(&name) {
+                participants.push(name);
+            }
+        }
+        Said::Acting {
+            intent: self.intent.clone(),
+            changes: u32::try_from(calls.len()).unwrap_or(u32::MAX),
+            participants,
+            later,
+        }
+    }
+
+    fn ending(&self, outcome: Outcome, reason: &ReturnReason) -> Ending {
+        match (outcome, reason) {
+            (Outcome::Completed, _) if self.touched().is_empty() => Ending::AnsweredWithoutChanges,
+            (Outcome::Completed, _) => Ending::Done,
+            (Outcome::Partial, _) => Ending::PartlyDone,
+            (Outcome::RolledBack, _) => Ending::RolledBack,
+            (Outcome::Aborted, ReturnReason::Paused) => Ending::Paused,
+            (Outcome::Aborted, ReturnReason::ReviewRejected { .. }) => Ending::Rejected,
+            (Outcome::Aborted, ReturnReason::Interrupted) => Ending::Interrupted,
+            (Outcome::Aborted, _) => Ending::Stopped,
+            (Outcome::Error, _) => Ending::Failed,
+        }
+    }
+}

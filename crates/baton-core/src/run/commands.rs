@@ -1,0 +1,228 @@
+//! What the person's commands do to one run: authorize a reviewed plan,
+//! reject it, resolve an escalation, undo a returned run. The engine fences
+//! the revision and routes the command here; whether it is legal in the
+//! run's state, and what follows, is decided by the run.
+
+use std::collections::BTreeSet;
+
+use crate::engine::Authorization;
+use crate::error::CommandError;
+use crate::ids::{CapabilityRef, MarkToken, ParticipantId};
+use crate::journal::{Actor, Refusal};
+use crate::model::Budget;
+use crate::state::{
+    BudgetLimit, CancelReason, EscalationReason, Outcome, Resolution, ReturnReason, RunState,
+    StateName,
+};
+
+use super::dispatch::Baseline;
+use super::{Run, Step};
+
+impl Run {
+    /// The refusal of a command the run's state does not allow.
+    pub(crate) fn illegal(&self, command: &'static str) -> CommandError {
+        CommandError::IllegalTransition {
+            run: self.id.clone(),
+            state: self.state.name(),
+            command,
+        }
+    }
+
+    /// A budget fixed by the person may replace the asked one, within the
+    /// engine's maximum and never below what the run already used.
+    fn check_raise(&self, budget: &Budget, ceiling: &Budget) -> Result<(), CommandError> {
+        if !budget.within(ceiling) {
+            return Err(CommandError::InvalidBudget(format!(
+                "{budget:?} exceeds the engine's maximum {ceiling:?}"
+            )));
+        }
+        let usage = self.usage;
+        if budget.max_turns < usage.turns || budget.max_calls < usage.calls {
+            return Err(CommandError::InvalidBudget(format!(
+                "{budget:?} is below what the run already used ({usage:?})"
+            )));
+        }
+        if budget.run_deadline_ms == 0 || budget.turn_deadline_ms == 0 {
+            return Err(CommandError::InvalidBudget(
+                "deadlines must be positive".into(),
+            ));
+        }
+        Ok(())
+    }
+
+    /// No blind approval: every planned change under review is seen before
+    /// it is approved (AG-31).
+    fn previews_seen(&self) -> Result<(), CommandError> {
+        let pending = self.pending_previews();
+        if pending.is_empty() {
+            return Ok(());
+        }
+        Err(CommandError::PreviewPending {
+            run: self.id.clone(),
+            calls: pending,
+        })
+    }
+
+    /// The person authorizes the plan under review: reviewing → authorized
+    /// → acting, within the allowlist and budget they fixed (or the plan's).
+    pub(crate) fn authorize(
+        &mut self,
+        step: &mut Step<'_>,
+        authorization: Authorization,
+    ) -> Result<(), CommandError> {
+        if self.state.name() != StateName::Reviewing {
+            return Err(self.illegal("authorize"));
+        }
+        self.previews_seen()?;
+        let budget = authorization.budget.unwrap_or(self.budget);
+        self.check_raise(&budget, &step.config.max_budget)?;
+        let allowlist: BTreeSet<CapabilityRef> = match authorization.allowlist {
+            Some(list) => list.into_iter().collect(),
+            None => self.proposed_scope(),
+        };
+        self.transition(step, Actor::Person, RunState::Authorized);
+        self.authorize_and_act(step, Actor::Person, allowlist, budget, Baseline::Seen);
+        Ok(())
+    }
+
+    /// The person rejects the plan under review: before anything was done
+    /// the run is `cancelled`; on re-review after acting it returns
+    /// `aborted`.
+    pub(crate) fn reject(&mut self, step: &mut Step<'_>, note: &str) -> Result<(), CommandError> {
+        match self.state.name() {
+            StateName::Offered | StateName::Planned | StateName::Reviewing
+                if self.usage.calls == 0 =>
+            {
+                let reason = CancelReason::Rejected { note: note.into() };
+                self.cancel(step, Actor::Person, reason);
+            }
+            StateName::Reviewing => {
+                let reason = ReturnReason::ReviewRejected { note: note.into() };
+                self.end(step, Actor::Person, reason);
+            }
+            _ => return Err(self.illegal("reject")),
+        }
+        Ok(())
+    }
+
+    /// The person resolves the escalation the run waits on (AG-6, AG-7);
+    /// see [`crate::Engine::resolve_escalation`] for what each resolution
+    /// does.
+    pub(crate) fn resolve_escalation(
+        &mut self,
+        step: &mut Step<'_>,
+        resolution: Resolution,
+    ) -> Result<(), CommandError> {
+        let Some(reason) = self.escalation_reason().cloned() else {
+            return Err(self.illegal("resolve-escalation"));
+        };
+        let pending_call = reason.awaits_approval_of_a_call();
+        if matches!(reason, EscalationReason::AwaitingAnswer { .. })
+            && resolution != Resolution::Return
+        {
+            // A question is answered, declined, dismissed or postponed.
+            return Err(CommandError::AnswerRequired {
+                run: self.id.clone(),
+            });
+        }
+        match resolution {
+            Resolution::Return => self.end(step, Actor::Person, ReturnReason::EscalationReturned),
+            Resolution::Deny if !pending_call => {
+                self.end(step, Actor::Person, ReturnReason::EscalationReturned);
+            }
+            Resolution::Review => self.review_again(step, Actor::Person, &reason),
+            Resolution::Deny => self.deny_pending_call(step),
+            Resolution::Allow { budget } => {
+                if pending_call {
+                    self.previews_seen()?;
+                }
+                self.allow(step, reason, budget)?;
+            }
+        }
+        Ok(())
+    }
+
+    /// The call the run escalated is refused; the acting party hears so and
+    /// the run goes on.
+    fn deny_pending_call(&mut self, step: &mut Step<'_>) {
+        self.clear_escalation();
+        self.transition(step, Actor::Person, RunState::Acting);
+        if let Some(call) = self.queue.pop_front() {
+            self.usage.calls += 1;
+            self.refuse(step, Actor::Person, call, Refusal::Denied);
+        }
+        self.advance(step);
+    }
+
+    /// The person allows what the run escalated for: an out-of-scope
+    /// capability joins the allowlist, a call that needed review is
+    /// approved, drift or a lapsed authorization is re-approved against the
+    /// reads as they are now, and exhaustion needs a budget that raises the
+    /// exhausted limit.
+    fn allow(
+        &mut self,
+        step: &mut Step<'_>,
+        reason: EscalationReason,
+        budget: Option<Budget>,
+    ) -> Result<(), CommandError> {
+        let budget = budget.unwrap_or(self.budget);
+        self.check_raise(&budget, &step.config.max_budget)?;
+        let mut allowlist = self.allowlist.clone();
+        let mut baseline = Baseline::Seen;
+        match reason {
+            EscalationReason::OutOfScope { capability } => {
+                allowlist.insert(capability);
+            }
+            EscalationReason::ReviewRequired { call, .. } => {
+                self.approved.insert(call);
+            }
+            EscalationReason::Drift { .. } | EscalationReason::AuthorizationExpired => {
+                baseline = Baseline::Current;
+            }
+            EscalationReason::AwaitingAnswer { .. } => {
+                return Err(CommandError::AnswerRequired {
+                    run: self.id.clone(),
+                });
+            }
+            EscalationReason::BudgetExhausted { limit } => {
+                let raised = match limit {
+                    BudgetLimit::Turns => budget.max_turns > self.usage.turns,
+                    BudgetLimit::Calls => budget.max_calls > self.usage.calls,
+                };
+                if !raised {
+                    return Err(CommandError::InvalidBudget(format!(
+                        "allowing an exhausted run needs a budget that raises its {limit:?} limit"
+                    )));
+                }
+            }
+        }
+        self.clear_escalation();
+        self.authorize_and_act(step, Actor::Person, allowlist, budget, baseline);
+        Ok(())
+    }
+
+    /// The person undoes the returned run in one step (A.2); returns the
+    /// group being reverted. Refused while the run is active, after a
+    /// rollback (nothing is left to undo), and a second time.
+    pub(crate) fn undo(
+        &mut self,
+        step: &mut Step<'_>,
+    ) -> Result<Vec<(ParticipantId, MarkToken)>, CommandError> {
+        let why = match &self.state {
+            RunState::Returned {
+                outcome: Outcome::RolledBack,
+                ..
+            } => Some("it was rolled back already"),
+            RunState::Returned { .. } if self.undone => Some("it was undone already"),
+            RunState::Returned { .. } => None,
+            _ => Some("it is still active; stop it first"),
+        };
+        if let Some(why) = why {
+            return Err(CommandError::NotUndoable {
+                run: self.id.clone(),
+                why,
+            });
+        }
+        Ok(self.start_undo(step))
+    }
+}
