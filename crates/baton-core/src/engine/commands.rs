@@ -40,49 +40,25 @@ impl Engine {
         .level();
         let id = self.mint_run_id();
         let mut run = Run::new(
-            id.clone(),
-            delegation.intent.clone(),
-            delegation.initiative,
-            delegation.autonomy,
-            autonomy,
-            source,
-            budget,
-            None,
+            Charter {
+                id: id.clone(),
+                intent: delegation.intent,
+                initiative: delegation.initiative,
+                requested: delegation.autonomy,
+                autonomy,
+                source,
+                budget,
+                resumes: None,
+            },
             now,
         );
-        // A fixed plan was computed against the reads as they are now.
-        run.seen = self.shared.reads.clone();
         let actor = if delegation.initiative.is_user() {
             Actor::Person
         } else {
             Actor::Engine
         };
         let mut step = Step::new(now, &mut self.out, &self.shared, &mut self.questions);
-        run.record(
-            &mut step,
-            actor.clone(),
-            JournalEntry::Created {
-                intent: delegation.intent,
-                initiative: delegation.initiative,
-                budget,
-                resumes: None,
-            },
-        );
-        match delegation.plan {
-            Some(plan) => {
-                let plan = plan
-                    .into_iter()
-                    .enumerate()
-                    .map(|(index, planned)| ProposedCall {
-                        call: CallId::new(format!("p{}", index + 1)),
-                        capability: planned.capability,
-                        arguments: planned.arguments,
-                    })
-                    .collect();
-                run.accept_plan(&mut step, actor, plan);
-            }
-            None => run.reserve_turn(&mut step),
-        }
+        run.start(&mut step, actor, delegation.plan);
         self.runs.insert(id.clone(), run);
         Ok(id)
     }
@@ -98,53 +74,21 @@ impl Engine {
         if self.disabled {
             return Err(DelegateError::Disabled);
         }
-        let previous = self
+        let budget = self
             .runs
             .get(paused)
-            .ok_or_else(|| DelegateError::UnknownRun(paused.clone()))?;
-        if !previous.is_resumable() || previous.source() != PlanSource::ActingParty {
-            return Err(DelegateError::NotResumable {
-                run: paused.clone(),
-            });
-        }
-        let budget = budget.unwrap_or(previous.budget());
+            .ok_or_else(|| DelegateError::UnknownRun(paused.clone()))?
+            .resume_budget(budget)?;
         self.check_budget(&budget, PlanSource::ActingParty)
             .map_err(DelegateError::InvalidBudget)?;
-        let (intent, requested, autonomy, reports) = (
-            previous.intent().to_owned(),
-            previous.requested,
-            previous.autonomy(),
-            previous.reports.clone(),
-        );
         let id = self.mint_run_id();
-        let mut run = Run::new(
-            id.clone(),
-            intent.clone(),
-            Initiative::User,
-            requested,
-            autonomy,
-            PlanSource::ActingParty,
-            budget,
-            Some(paused.clone()),
-            now,
-        );
-        run.reports = reports;
+        let Some(previous) = self.runs.get_mut(paused) else {
+            return Err(DelegateError::UnknownRun(paused.clone()));
+        };
+        let mut run = previous.resumed_by(id.clone(), budget, now);
         let mut step = Step::new(now, &mut self.out, &self.shared, &mut self.questions);
-        run.record(
-            &mut step,
-            Actor::Person,
-            JournalEntry::Created {
-                intent,
-                initiative: Initiative::User,
-                budget,
-                resumes: Some(paused.clone()),
-            },
-        );
-        run.reserve_turn(&mut step);
+        run.start(&mut step, Actor::Person, None);
         self.runs.insert(id.clone(), run);
-        if let Some(previous) = self.runs.get_mut(paused) {
-            previous.resumable = false;
-        }
         Ok(id)
     }
 

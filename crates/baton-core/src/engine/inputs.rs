@@ -148,22 +148,8 @@ impl Engine {
         turn: TurnId,
         candidates: Vec<ReadCandidate>,
     ) -> Option<Vec<DeepRead>> {
-        self.with_run(now, id, |run, step| {
-            if run.open_turn() != Some(turn) {
-                return None;
-            }
-            let (reads, account) = select_deep_reads(candidates, DEEP_READ_BYTES);
-            run.record(
-                step,
-                Actor::Engine,
-                JournalEntry::ReadsPulled {
-                    turn,
-                    reads: account,
-                },
-            );
-            Some(reads)
-        })
-        .flatten()
+        self.with_run(now, id, |run, step| run.pull_reads(step, turn, candidates))
+            .flatten()
     }
 
     /// The escalation sheet of an escalated run: why it waits, and the

@@ -12,7 +12,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use crate::actor::{ActorIdentity, ActorRef, ActorSecret, Attribution};
-use crate::attention::{select_deep_reads, ReadCandidate, DEEP_READ_BYTES};
+use crate::attention::ReadCandidate;
 use crate::context::{ReadRef, ReadStamp};
 use crate::delegation::Delegation;
 use crate::digest::Digest;
@@ -25,9 +25,9 @@ use crate::grants::{Decision, Grant, GrantError, GrantScope, Grants, ListedGrant
 use crate::ids::{
     CallId, CapabilityRef, MarkToken, ParticipantId, QuestionId, RunId, SessionId, TurnId,
 };
-use crate::journal::{Actor, CallResult, JournalEntry};
+use crate::journal::{Actor, CallResult};
 use crate::manifest::{Manifest, ManifestError};
-use crate::model::{Autonomy, Budget, Initiative};
+use crate::model::{Autonomy, Budget};
 use crate::protocol::DeepRead;
 use crate::questions::{
     Acceptance, AnswerError, AnswerOutcome, Counters, Question, QuestionState, Questions,
@@ -36,7 +36,7 @@ use crate::questions::{
 use crate::registry::{RegisterError, Registry, Tool};
 use crate::run::escalation::EscalationSheet;
 use crate::run::review::ReviewSheet;
-use crate::run::{AskedQuestion, PlanSource, ProposedCall, Run, Step, TurnInput};
+use crate::run::{AskedQuestion, Charter, PlanSource, ProposedCall, Run, Step, TurnInput};
 use crate::state::{EscalationReason, Outcome, Resolution, ReturnReason, RunState};
 
 const HOUR_MS: u64 = 60 * 60 * 1000;
@@ -388,7 +388,7 @@ impl Engine {
         engine.runs = snapshot
             .runs
             .into_iter()
-            .map(|run| (run.id.clone(), run))
+            .map(|run| (run.id().clone(), run))
             .collect();
         engine.quota_starts = snapshot.quota_starts.into();
         engine.next_run = snapshot.next_run;
@@ -722,7 +722,6 @@ impl Engine {
 mod authorization;
 mod commands;
 mod inputs;
-mod machine_guard;
 mod plumbing;
 mod questions;
 mod retention;

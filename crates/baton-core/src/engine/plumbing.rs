@@ -10,7 +10,7 @@ impl Engine {
         Step::new(now, &mut self.out, &self.shared, &mut self.questions)
     }
 
-    pub(super) fn with_run<T>(
+    pub(crate) fn with_run<T>(
         &mut self,
         now: u64,
         id: &RunId,

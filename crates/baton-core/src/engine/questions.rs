@@ -81,16 +81,7 @@ impl Engine {
         let run = self.settle_question_run(now, id)?;
         let question = self.questions.check_closable(now, id)?;
         question.set_state(QuestionState::Postponed { until });
-        self.with_run(now, &run, |run, step| {
-            run.record(
-                step,
-                Actor::Person,
-                JournalEntry::QuestionPostponed {
-                    question: id.clone(),
-                    until,
-                },
-            );
-        });
+        self.with_run(now, &run, |run, step| run.postponed(step, id, until));
         Ok(())
     }
 

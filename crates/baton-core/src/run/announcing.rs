@@ -12,16 +12,16 @@ use super::{ProposedCall, Run, Step};
 
 impl Run {
     /// The announcement a transition calls for, if any.
-    pub(crate) fn announce_transition(
+    pub(super) fn announce_transition(
         &mut self,
         step: &mut Step<'_>,
         actor: &Actor,
         to: &RunState,
     ) {
         let said = match to {
-            RunState::Acting if !self.plan_announced => {
-                self.plan_announced = true;
-                let plan = self.plan.clone();
+            RunState::Acting if !self.turns.plan_announced => {
+                self.turns.plan_announced = true;
+                let plan = self.turns.plan.clone();
                 self.acting(step.registry, &plan, false)
             }
             RunState::Escalated { reason } => Said::NeedsYou {
@@ -54,13 +54,13 @@ impl Run {
 
     /// A later turn proposed more calls while acting: one announcement for
     /// the batch.
-    pub(crate) fn announce_batch(&mut self, step: &mut Step<'_>, calls: &[ProposedCall]) {
+    pub(super) fn announce_batch(&mut self, step: &mut Step<'_>, calls: &[ProposedCall]) {
         let said = self.acting(step.registry, calls, true);
         self.announce(step, Speaker::ActingParty, said);
     }
 
     /// The person's undo finished (A.2).
-    pub(crate) fn announce_undone(
+    pub(super) fn announce_undone(
         &mut self,
         step: &mut Step<'_>,
         reverted: &[ParticipantId],

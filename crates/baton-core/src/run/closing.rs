@@ -73,12 +73,12 @@ impl Run {
     /// result at once, or starts the rollback that will end it, as AG-8 and
     /// the cause's category decide.
     pub(crate) fn end(&mut self, step: &mut Step<'_>, actor: Actor, cause: ReturnReason) {
-        if self.state.is_terminal() {
+        if self.custody.state.is_terminal() {
             return;
         }
         self.drop_questions(step, cause == ReturnReason::QuestionExpired);
         let category = cause.category();
-        if self.rollback.is_some() {
+        if self.mutation.rollback.is_some() {
             // A rollback is already returning control; only the person can cut it short.
             if matches!(category, Category::Person) {
                 self.finish(step, actor, Outcome::Aborted, cause);
@@ -91,7 +91,7 @@ impl Run {
             Category::Success => self.finish(step, actor, Outcome::Completed, cause),
             Category::Person => self.finish(step, actor, Outcome::Aborted, cause),
             Category::Failure => {
-                if self.mutated.is_empty() && self.in_flight.is_none() {
+                if self.mutation.mutated.is_empty() && self.mutation.in_flight.is_none() {
                     self.finish(step, actor, Outcome::Error, cause);
                 } else if self.accepts_partial_close(step, &cause) {
                     self.finish(step, actor, Outcome::Partial, cause);
@@ -110,19 +110,19 @@ impl Run {
     /// held its participants' history and its in-flight call is gone, so
     /// nothing can be reverted: the run ends as it stands.
     pub(crate) fn abandon(&mut self, step: &mut Step<'_>, outcome: Outcome, reason: ReturnReason) {
-        if self.state.is_terminal() {
+        if self.custody.state.is_terminal() {
             return;
         }
         self.drop_questions(step, reason == ReturnReason::QuestionExpired);
-        self.turn = None;
+        self.turns.turn = None;
         self.finish(step, Actor::Engine, outcome, reason);
     }
 
     /// Withdraws the questions the run was still going to ask, and closes
     /// the one it waits on (`expired`: because its deadline passed).
-    pub(crate) fn drop_questions(&mut self, step: &mut Step<'_>, expired: bool) {
-        self.pending_questions.clear();
-        if let Some(open) = self.question.take() {
+    pub(super) fn drop_questions(&mut self, step: &mut Step<'_>, expired: bool) {
+        self.asking.pending_questions.clear();
+        if let Some(open) = self.asking.question.take() {
             self.close_question(step, &open.id, expired);
         }
     }
@@ -134,7 +134,7 @@ impl Run {
         let Some(Escalation {
             reason: reason @ EscalationReason::BudgetExhausted { .. },
             ..
-        }) = self.escalation.clone()
+        }) = self.custody.escalation.clone()
         else {
             return;
         };
@@ -159,12 +159,12 @@ impl Run {
         };
         // Every capability that changed state in the run must accept it, not
         // only the one that failed (AG-8: the person authorized the plan).
-        let every_change_accepts = self.mutated.iter().all(accepts);
+        let every_change_accepts = self.mutation.mutated.iter().all(accepts);
         match cause {
             ReturnReason::CallFailed { capability, .. } => {
                 accepts(capability) && every_change_accepts
             }
-            _ => self.in_flight.is_none() && every_change_accepts,
+            _ => self.mutation.in_flight.is_none() && every_change_accepts,
         }
     }
 
@@ -178,27 +178,27 @@ impl Run {
         // A pause, or a lost connection that left nothing rolled back, can be
         // picked up by a chained run with its context (AG-11); nothing
         // reconnects on its own.
-        self.resumable = matches!(reason, ReturnReason::Paused)
+        self.custody.resumable = matches!(reason, ReturnReason::Paused)
             || (matches!(reason, ReturnReason::TransportLost { .. }) && outcome == Outcome::Error);
-        self.turn = None;
-        self.in_flight = None;
-        self.escalation = None;
-        self.rollback = None;
-        self.recheck = None;
-        self.queue.clear();
+        self.turns.turn = None;
+        self.mutation.in_flight = None;
+        self.custody.escalation = None;
+        self.mutation.rollback = None;
+        self.approval.recheck = None;
+        self.turns.queue.clear();
         self.transition(step, actor, RunState::Returned { outcome, reason });
     }
 
     pub(super) fn start_rollback(&mut self, step: &mut Step<'_>, cause: ReturnReason) {
         let mut participants = self.touched();
-        if let Some(call) = &self.in_flight {
+        if let Some(call) = &self.mutation.in_flight {
             if !participants.contains(&call.capability.participant) {
                 participants.push(call.capability.participant.clone());
             }
         }
         participants.reverse();
-        self.escalation = None;
-        self.queue.clear();
+        self.custody.escalation = None;
+        self.turns.queue.clear();
         self.record(
             step,
             Actor::Engine,
@@ -206,11 +206,11 @@ impl Run {
                 participants: participants.clone(),
             },
         );
-        self.rollback = Some(Rollback {
+        self.mutation.rollback = Some(Rollback {
             cause,
             remaining: participants.into(),
             awaiting: None,
-            waiting_for_call: self.in_flight.is_some(),
+            waiting_for_call: self.mutation.in_flight.is_some(),
             failed: Vec::new(),
             deadline_at: step.now.saturating_add(step.config.revert_timeout_ms),
         });
@@ -219,7 +219,7 @@ impl Run {
 
     pub(super) fn next_revert(&mut self, step: &mut Step<'_>) {
         loop {
-            let Some(rollback) = self.rollback.as_mut() else {
+            let Some(rollback) = self.mutation.rollback.as_mut() else {
                 return;
             };
             if rollback.waiting_for_call || rollback.awaiting.is_some() {
@@ -229,7 +229,7 @@ impl Run {
                 self.finish_rollback(step, false);
                 return;
             };
-            match self.marks.get(&participant) {
+            match self.mutation.marks.get(&participant) {
                 Some(MarkState::Taken(token)) => {
                     rollback.awaiting = Some(participant.clone());
                     let effect = Effect::Revert {
@@ -257,7 +257,7 @@ impl Run {
     }
 
     pub(super) fn finish_rollback(&mut self, step: &mut Step<'_>, timed_out: bool) {
-        let Some(mut rollback) = self.rollback.take() else {
+        let Some(mut rollback) = self.mutation.rollback.take() else {
             return;
         };
         if timed_out {
@@ -280,7 +280,7 @@ impl Run {
 
     /// The engine stops waiting for the open turn: the host aborts it.
     pub(super) fn cancel_open_turn(&mut self, step: &mut Step<'_>) {
-        if let Some(turn) = self.turn.take() {
+        if let Some(turn) = self.turns.turn.take() {
             Self::emit(
                 step,
                 Effect::CancelTurn {

@@ -23,7 +23,7 @@ impl Run {
     pub(crate) fn illegal(&self, command: &'static str) -> CommandError {
         CommandError::IllegalTransition {
             run: self.id.clone(),
-            state: self.state.name(),
+            state: self.custody.state.name(),
             command,
         }
     }
@@ -36,7 +36,7 @@ impl Run {
                 "{budget:?} exceeds the engine's maximum {ceiling:?}"
             )));
         }
-        let usage = self.usage;
+        let usage = self.custody.usage;
         if budget.max_turns < usage.turns || budget.max_calls < usage.calls {
             return Err(CommandError::InvalidBudget(format!(
                 "{budget:?} is below what the run already used ({usage:?})"
@@ -70,11 +70,11 @@ impl Run {
         step: &mut Step<'_>,
         authorization: Authorization,
     ) -> Result<(), CommandError> {
-        if self.state.name() != StateName::Reviewing {
+        if self.custody.state.name() != StateName::Reviewing {
             return Err(self.illegal("authorize"));
         }
         self.previews_seen()?;
-        let budget = authorization.budget.unwrap_or(self.budget);
+        let budget = authorization.budget.unwrap_or(self.custody.budget);
         self.check_raise(&budget, &step.config.max_budget)?;
         let allowlist: BTreeSet<CapabilityRef> = match authorization.allowlist {
             Some(list) => list.into_iter().collect(),
@@ -89,9 +89,9 @@ impl Run {
     /// the run is `cancelled`; on re-review after acting it returns
     /// `aborted`.
     pub(crate) fn reject(&mut self, step: &mut Step<'_>, note: &str) -> Result<(), CommandError> {
-        match self.state.name() {
+        match self.custody.state.name() {
             StateName::Offered | StateName::Planned | StateName::Reviewing
-                if self.usage.calls == 0 =>
+                if self.custody.usage.calls == 0 =>
             {
                 let reason = CancelReason::Rejected { note: note.into() };
                 self.cancel(step, Actor::Person, reason);
@@ -147,8 +147,8 @@ impl Run {
     fn deny_pending_call(&mut self, step: &mut Step<'_>) {
         self.clear_escalation();
         self.transition(step, Actor::Person, RunState::Acting);
-        if let Some(call) = self.queue.pop_front() {
-            self.usage.calls += 1;
+        if let Some(call) = self.turns.queue.pop_front() {
+            self.custody.usage.calls += 1;
             self.refuse(step, Actor::Person, call, Refusal::Denied);
         }
         self.advance(step);
@@ -165,16 +165,16 @@ impl Run {
         reason: EscalationReason,
         budget: Option<Budget>,
     ) -> Result<(), CommandError> {
-        let budget = budget.unwrap_or(self.budget);
+        let budget = budget.unwrap_or(self.custody.budget);
         self.check_raise(&budget, &step.config.max_budget)?;
-        let mut allowlist = self.allowlist.clone();
+        let mut allowlist = self.approval.allowlist.clone();
         let mut baseline = Baseline::Seen;
         match reason {
             EscalationReason::OutOfScope { capability } => {
                 allowlist.insert(capability);
             }
             EscalationReason::ReviewRequired { call, .. } => {
-                self.approved.insert(call);
+                self.approval.approved.insert(call);
             }
             EscalationReason::Drift { .. } | EscalationReason::AuthorizationExpired => {
                 baseline = Baseline::Current;
@@ -186,8 +186,8 @@ impl Run {
             }
             EscalationReason::BudgetExhausted { limit } => {
                 let raised = match limit {
-                    BudgetLimit::Turns => budget.max_turns > self.usage.turns,
-                    BudgetLimit::Calls => budget.max_calls > self.usage.calls,
+                    BudgetLimit::Turns => budget.max_turns > self.custody.usage.turns,
+                    BudgetLimit::Calls => budget.max_calls > self.custody.usage.calls,
                 };
                 if !raised {
                     return Err(CommandError::InvalidBudget(format!(
@@ -208,12 +208,12 @@ impl Run {
         &mut self,
         step: &mut Step<'_>,
     ) -> Result<Vec<(ParticipantId, MarkToken)>, CommandError> {
-        let why = match &self.state {
+        let why = match &self.custody.state {
             RunState::Returned {
                 outcome: Outcome::RolledBack,
                 ..
             } => Some("it was rolled back already"),
-            RunState::Returned { .. } if self.undone => Some("it was undone already"),
+            RunState::Returned { .. } if self.mutation.undone => Some("it was undone already"),
             RunState::Returned { .. } => None,
             _ => Some("it is still active; stop it first"),
         };

@@ -43,8 +43,9 @@ pub fn fingerprint<'a>(stamps: impl IntoIterator<Item = &'a ReadStamp>) -> Diges
 
 impl Run {
     /// Whether anything the acting party saw came from outside the author (AG-28).
-    pub(crate) fn untrusted_context(&self) -> bool {
-        self.seen
+    pub(super) fn untrusted_context(&self) -> bool {
+        self.turns
+            .seen
             .values()
             .any(|stamp| stamp.origin != crate::context::Origin::Author)
     }
@@ -75,7 +76,7 @@ impl Run {
     }
 
     /// The run-level resolution: what the context alone allows.
-    pub(crate) fn context_level(&self, step: &Step<'_>) -> Autonomy {
+    pub(super) fn context_level(&self, step: &Step<'_>) -> Autonomy {
         self.level_for(step, self.untrusted_context())
     }
 
@@ -94,18 +95,19 @@ impl Run {
 
     /// offered → planned → reviewing, or → authorized → acting when every
     /// planned call resolves to `auto`.
-    pub(crate) fn accept_plan(
+    pub(super) fn accept_plan(
         &mut self,
         step: &mut Step<'_>,
         actor: Actor,
         plan: Vec<ProposedCall>,
     ) {
-        self.plan = plan.clone();
-        self.queue = plan.into();
+        self.turns.plan = plan.clone();
+        self.turns.queue = plan.into();
         self.autonomy = self.context_level(step);
         self.transition(step, actor, RunState::Planned);
         let all_auto =
-            self.queue
+            self.turns
+                .queue
                 .iter()
                 .all(|call| match step.registry.resolve(&call.capability) {
                     Address::Unique(_, decl) => matches!(
@@ -117,7 +119,7 @@ impl Run {
                 });
         if all_auto {
             let allowlist = self.proposed_scope();
-            let budget = self.budget;
+            let budget = self.custody.budget;
             self.transition(step, Actor::Engine, RunState::Authorized);
             self.authorize_and_act(step, Actor::Engine, allowlist, budget, Baseline::Seen);
         } else {
@@ -127,16 +129,16 @@ impl Run {
 
     /// The allowlist an authorization grants when the person does not narrow
     /// it: what was already allowed plus every capability now proposed.
-    pub(crate) fn proposed_scope(&self) -> BTreeSet<CapabilityRef> {
-        let mut scope = self.allowlist.clone();
-        scope.extend(self.queue.iter().map(|call| call.capability.clone()));
+    pub(super) fn proposed_scope(&self) -> BTreeSet<CapabilityRef> {
+        let mut scope = self.approval.allowlist.clone();
+        scope.extend(self.turns.queue.iter().map(|call| call.capability.clone()));
         scope
     }
 
     /// → acting, with the allowlist and budget fixed, the authorization bound
     /// to a fingerprint and a lifetime, and marks requested from every
     /// participant in scope.
-    pub(crate) fn authorize_and_act(
+    pub(super) fn authorize_and_act(
         &mut self,
         step: &mut Step<'_>,
         actor: Actor,
@@ -146,23 +148,25 @@ impl Run {
     ) {
         // A review caused by drift showed changes computed on the reads as
         // they are now; that is what the person authorizes (AG-29).
-        let baseline = if actor == Actor::Person && self.review_again.take().is_some() {
+        let baseline = if actor == Actor::Person && self.approval.review_again.take().is_some() {
             Baseline::Current
         } else {
             baseline
         };
         if actor == Actor::Person {
             self.remember_approved_previews();
-            self.person_authorized = true;
+            self.approval.person_authorized = true;
             // What the person reviewed, they approved one by one.
-            self.approved
-                .extend(self.queue.iter().map(|call| call.call.clone()));
+            self.approval
+                .approved
+                .extend(self.turns.queue.iter().map(|call| call.call.clone()));
         }
-        self.allowlist = allowlist;
+        self.approval.allowlist = allowlist;
         self.set_budget(budget);
         let stamps: BTreeMap<ReadRef, ReadStamp> = match baseline {
-            Baseline::Seen => self.seen.clone(),
+            Baseline::Seen => self.turns.seen.clone(),
             Baseline::Current => self
+                .turns
                 .seen
                 .keys()
                 .filter_map(|read| {
@@ -182,13 +186,13 @@ impl Run {
             step,
             actor.clone(),
             JournalEntry::Authorized {
-                allowlist: self.allowlist.iter().cloned().collect(),
-                budget: self.budget,
+                allowlist: self.approval.allowlist.iter().cloned().collect(),
+                budget: self.custody.budget,
                 fingerprint: record.fingerprint,
                 expires_at: record.expires_at,
             },
         );
-        self.authorization = Some(record);
+        self.approval.authorization = Some(record);
         if self.autonomy > Autonomy::Suggest && step.presences == 0 {
             match step.config.presence {
                 PresencePolicy::Require => {
@@ -202,6 +206,7 @@ impl Run {
         }
         self.transition(step, actor, RunState::Acting);
         let participants: BTreeSet<ParticipantId> = self
+            .approval
             .allowlist
             .iter()
             .filter_map(|address| match step.registry.resolve(address) {
@@ -220,8 +225,8 @@ impl Run {
         self.advance(step);
     }
 
-    pub(crate) fn escalate(&mut self, step: &mut Step<'_>, reason: EscalationReason) {
-        self.escalation = Some(crate::run::Escalation {
+    pub(super) fn escalate(&mut self, step: &mut Step<'_>, reason: EscalationReason) {
+        self.custody.escalation = Some(crate::run::Escalation {
             reason: reason.clone(),
             deadline_at: step.now.saturating_add(step.config.escalation_timeout_ms),
         });
@@ -234,25 +239,31 @@ impl Run {
 
     /// The dispatch loop of `acting`: one call at a time; a new turn when the
     /// queue is empty.
-    pub(crate) fn advance(&mut self, step: &mut Step<'_>) {
+    pub(super) fn advance(&mut self, step: &mut Step<'_>) {
         loop {
-            if self.state != RunState::Acting
-                || self.rollback.is_some()
-                || self.recheck.is_some()
-                || self.in_flight.is_some()
-                || self.turn.is_some()
-                || self.marks.values().any(|mark| *mark == MarkState::Pending)
+            if self.custody.state != RunState::Acting
+                || self.mutation.rollback.is_some()
+                || self.approval.recheck.is_some()
+                || self.mutation.in_flight.is_some()
+                || self.turns.turn.is_some()
+                || self
+                    .mutation
+                    .marks
+                    .values()
+                    .any(|mark| *mark == MarkState::Pending)
             {
                 return;
             }
-            let Some(call) = self.queue.front().cloned() else {
-                if !self.pending_questions.is_empty() {
+            let Some(call) = self.turns.queue.front().cloned() else {
+                if !self.asking.pending_questions.is_empty() {
                     self.ask_pending(step);
                     return;
                 }
                 match self.source {
                     PlanSource::Fixed => self.end(step, Actor::Engine, ReturnReason::PlanCompleted),
-                    PlanSource::ActingParty if self.usage.turns >= self.budget.max_turns => {
+                    PlanSource::ActingParty
+                        if self.custody.usage.turns >= self.custody.budget.max_turns =>
+                    {
                         self.escalate(
                             step,
                             EscalationReason::BudgetExhausted {
@@ -264,7 +275,7 @@ impl Run {
                 }
                 return;
             };
-            if self.usage.calls >= self.budget.max_calls {
+            if self.custody.usage.calls >= self.custody.budget.max_calls {
                 self.escalate(
                     step,
                     EscalationReason::BudgetExhausted {
@@ -273,7 +284,7 @@ impl Run {
                 );
                 return;
             }
-            let address = match self.choices.get(&call.call) {
+            let address = match self.approval.choices.get(&call.call) {
                 // The person said which instance (AG-23).
                 Some(choice) => match step.registry.capability(&CapabilityRef {
                     participant: choice.clone(),
@@ -306,7 +317,7 @@ impl Run {
                     );
                     continue;
                 }
-                Address::Ambiguous(_) if !self.allowlist.contains(&call.capability) => {
+                Address::Ambiguous(_) if !self.approval.allowlist.contains(&call.capability) => {
                     self.escalate(
                         step,
                         EscalationReason::OutOfScope {
@@ -321,7 +332,7 @@ impl Run {
                 }
                 Address::Unique(target, decl) => (target, decl),
             };
-            if !self.allowlist.contains(&call.capability) {
+            if !self.approval.allowlist.contains(&call.capability) {
                 self.escalate(
                     step,
                     EscalationReason::OutOfScope {
@@ -338,7 +349,7 @@ impl Run {
                 self.charge_and_refuse(step, Actor::Engine, refusal);
                 continue;
             }
-            if !self.approved.contains(&call.call) {
+            if !self.approval.approved.contains(&call.call) {
                 match self.resolve_call(step, &call.capability, decl) {
                     Resolved::Denied => {
                         self.charge_and_refuse(step, Actor::Engine, Refusal::Denied);
@@ -347,7 +358,7 @@ impl Run {
                     Resolved::Allowed(level) => {
                         let covered = !decl.is_irreversible()
                             && (level == Autonomy::Auto
-                                || (level == Autonomy::Review && self.person_authorized));
+                                || (level == Autonomy::Review && self.approval.person_authorized));
                         if !covered {
                             // AG-25 (irreversible), AG-28 (untrusted), suggest: one by one.
                             self.escalate(
@@ -373,7 +384,7 @@ impl Run {
                 .is_some_and(|mounted| {
                     mounted.manifest.history() == crate::manifest::History::Native
                 });
-            match self.marks.get(&target.participant) {
+            match self.mutation.marks.get(&target.participant) {
                 Some(MarkState::Taken(_)) => {}
                 _ if !has_history => {}
                 _ => {
@@ -399,7 +410,7 @@ impl Run {
 
     /// The first read `decl` acts on whose version in `reads` is not the one
     /// the acting party planned against, as the refusal it would meet.
-    pub(crate) fn stale_against(
+    pub(super) fn stale_against(
         &self,
         reads: &BTreeMap<ReadRef, ReadStamp>,
         target: &CapabilityRef,
@@ -410,7 +421,7 @@ impl Run {
                 participant: target.participant.clone(),
                 read: name.clone(),
             };
-            let planned = self.seen.get(&read).map(|stamp| stamp.version);
+            let planned = self.turns.seen.get(&read).map(|stamp| stamp.version);
             let current = reads.get(&read).map(|stamp| stamp.version);
             (planned != current).then_some(Refusal::Stale {
                 read,
@@ -426,7 +437,7 @@ impl Run {
     /// fingerprint; otherwise the person reviews again. A lapsed
     /// authorization always goes back to the person.
     fn authorization_holds(&mut self, step: &mut Step<'_>) -> bool {
-        let Some(record) = &self.authorization else {
+        let Some(record) = &self.approval.authorization else {
             return true;
         };
         if step.now >= record.expires_at {
@@ -472,13 +483,14 @@ impl Run {
         target: CapabilityRef,
         decl: &CapabilityDecl,
     ) {
-        self.usage.calls += 1;
-        self.queue.pop_front();
+        self.custody.usage.calls += 1;
+        self.turns.queue.pop_front();
         let planned_against: Vec<ReadStamp> = decl
             .reads()
             .iter()
             .filter_map(|name| {
-                self.seen
+                self.turns
+                    .seen
                     .get(&ReadRef {
                         participant: target.participant.clone(),
                         read: name.clone(),
@@ -490,8 +502,8 @@ impl Run {
             capability: target,
             ..call
         };
-        self.mutated.push(call.capability.clone());
-        self.in_flight = Some(call.clone());
+        self.mutation.mutated.push(call.capability.clone());
+        self.mutation.in_flight = Some(call.clone());
         let actor = self
             .actor_ref(step)
             .unwrap_or_else(|| unreachable!("a call is in flight"));
@@ -521,13 +533,13 @@ impl Run {
     /// Refuses the call at the head of the queue; a refusal costs a call,
     /// so correcting is bounded by the budget (AG-21).
     fn charge_and_refuse(&mut self, step: &mut Step<'_>, actor: Actor, refusal: Refusal) {
-        self.usage.calls += 1;
-        if let Some(call) = self.queue.pop_front() {
+        self.custody.usage.calls += 1;
+        if let Some(call) = self.turns.queue.pop_front() {
             self.refuse(step, actor, call, refusal);
         }
     }
 
-    pub(crate) fn refuse(
+    pub(super) fn refuse(
         &mut self,
         step: &mut Step<'_>,
         actor: Actor,
@@ -543,7 +555,7 @@ impl Run {
                 refusal: refusal.clone(),
             },
         );
-        self.reports.push(CallReport {
+        self.turns.reports.push(CallReport {
             call: call.call,
             capability: call.capability,
             result: CallResult::Refused { refusal },
@@ -555,16 +567,17 @@ impl Run {
     /// the acting party's view nor the authorization has drifted.
     pub(crate) fn attribute_write(&mut self, stamp: &ReadStamp) {
         let ours = self
+            .mutation
             .in_flight
             .as_ref()
             .is_some_and(|call| call.capability.participant == stamp.read.participant);
         if !ours {
             return;
         }
-        if self.seen.contains_key(&stamp.read) {
-            self.seen.insert(stamp.read.clone(), stamp.clone());
+        if self.turns.seen.contains_key(&stamp.read) {
+            self.turns.seen.insert(stamp.read.clone(), stamp.clone());
         }
-        if let Some(record) = self.authorization.as_mut() {
+        if let Some(record) = self.approval.authorization.as_mut() {
             if record.baseline.contains_key(&stamp.read) {
                 record.baseline.insert(stamp.read.clone(), stamp.clone());
                 record.fingerprint = fingerprint(record.baseline.values());

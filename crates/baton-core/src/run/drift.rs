@@ -40,29 +40,31 @@ pub(crate) struct Recheck {
 
 impl Run {
     /// Remembers the concrete changes the person approved, by call.
-    pub(crate) fn remember_approved_previews(&mut self) {
+    pub(super) fn remember_approved_previews(&mut self) {
         let previews = self
+            .approval
             .previews
             .iter()
             .filter(|(_, change)| matches!(change, ProposedChange::Preview { .. }))
             .map(|(call, change)| (call.clone(), change.clone()));
-        self.approved_previews.extend(previews);
+        self.approval.approved_previews.extend(previews);
     }
 
     /// The context drifted but resolves as before. Re-approves at once when
     /// no remaining call has an approved preview; otherwise asks for the
     /// previews again and holds dispatch until they have all arrived.
     /// Returns whether dispatch may go on now.
-    pub(crate) fn recheck_after_drift(
+    pub(super) fn recheck_after_drift(
         &mut self,
         step: &mut Step<'_>,
         drifted: Vec<ReadRef>,
         current: BTreeMap<ReadRef, ReadStamp>,
     ) -> bool {
         let approved: Vec<ProposedCall> = self
+            .turns
             .queue
             .iter()
-            .filter(|call| self.approved_previews.contains_key(&call.call))
+            .filter(|call| self.approval.approved_previews.contains_key(&call.call))
             .cloned()
             .collect();
         if approved.is_empty() {
@@ -84,31 +86,32 @@ impl Run {
                 _ => recheck.changed = true,
             }
         }
-        self.recheck = Some(recheck);
+        self.approval.recheck = Some(recheck);
         self.finish_recheck_if_complete(step);
         false
     }
 
     /// Whether a new preview of this call is awaited after drift.
-    pub(crate) fn is_rechecking(&self, call: &CallId) -> bool {
-        self.recheck
+    pub(super) fn is_rechecking(&self, call: &CallId) -> bool {
+        self.approval
+            .recheck
             .as_ref()
             .is_some_and(|recheck| recheck.pending.contains(call))
     }
 
     /// A preview rendered again after drift arrived (or failed).
-    pub(crate) fn recheck_result(
+    pub(super) fn recheck_result(
         &mut self,
         step: &mut Step<'_>,
         call: CallId,
         result: Result<Value, String>,
         participant: crate::ids::ParticipantId,
     ) {
-        let same = match (&result, self.approved_previews.get(&call)) {
+        let same = match (&result, self.approval.approved_previews.get(&call)) {
             (Ok(value), Some(ProposedChange::Preview { value: approved })) => value == approved,
             _ => false,
         };
-        if let Some(recheck) = self.recheck.as_mut() {
+        if let Some(recheck) = self.approval.recheck.as_mut() {
             recheck.pending.remove(&call);
             recheck.changed |= !same;
         }
@@ -125,13 +128,14 @@ impl Run {
 
     fn finish_recheck_if_complete(&mut self, step: &mut Step<'_>) {
         if self
+            .approval
             .recheck
             .as_ref()
             .is_none_or(|recheck| !recheck.pending.is_empty())
         {
             return;
         }
-        let Some(recheck) = self.recheck.take() else {
+        let Some(recheck) = self.approval.recheck.take() else {
             return;
         };
         if recheck.changed {
@@ -144,7 +148,7 @@ impl Run {
                 },
             );
             self.clear_escalation();
-            self.review_again = Some(ReviewAgain::Drift {
+            self.approval.review_again = Some(ReviewAgain::Drift {
                 reads: recheck.drifted,
             });
             self.enter_review(step, Actor::Engine);
@@ -157,14 +161,14 @@ impl Run {
     /// The person sends an escalated run back to review. After drift or a
     /// lapsed authorization, what they then authorize binds the reads as
     /// they are now.
-    pub(crate) fn review_again(
+    pub(super) fn review_again(
         &mut self,
         step: &mut Step<'_>,
         actor: Actor,
         reason: &EscalationReason,
     ) {
         self.clear_escalation();
-        self.review_again = match reason {
+        self.approval.review_again = match reason {
             EscalationReason::Drift { reads } => Some(ReviewAgain::Drift {
                 reads: reads.clone(),
             }),
@@ -175,7 +179,7 @@ impl Run {
     }
 
     /// The same authorization, bound to the reads as they are now.
-    pub(crate) fn reauthorize(
+    pub(super) fn reauthorize(
         &mut self,
         step: &mut Step<'_>,
         drifted: Vec<ReadRef>,
@@ -190,7 +194,7 @@ impl Run {
                 drifted,
             },
         );
-        if let Some(record) = self.authorization.as_mut() {
+        if let Some(record) = self.approval.authorization.as_mut() {
             record.fingerprint = fingerprint;
             record.baseline = current;
         }

@@ -10,20 +10,29 @@ use crate::run::{AskedQuestion, OpenQuestion, ProposedCall, Run, Step};
 use crate::state::{BudgetLimit, EscalationReason, ReturnReason, RunState, StateName};
 
 impl Run {
+    /// The person postponed the run's question `question` until `until`.
+    pub(crate) fn postponed(&mut self, step: &mut Step<'_>, question: &QuestionId, until: u64) {
+        let entry = JournalEntry::QuestionPostponed {
+            question: question.clone(),
+            until,
+        };
+        self.record(step, Actor::Person, entry);
+    }
+
     /// The request ids the acting party has used for questions in this run.
-    pub(crate) fn asked_requests(&self) -> impl Iterator<Item = &str> {
-        self.asked.iter().map(String::as_str)
+    pub(super) fn asked_requests(&self) -> impl Iterator<Item = &str> {
+        self.asking.asked.iter().map(String::as_str)
     }
 
     /// Puts the acting party's next pending question to the person. Its
     /// deadline is the earlier of the engine's (or the question's own wait)
     /// and the moment the acting party stops waiting (`expires_at`); a
     /// question that has expired already is abandoned, never put.
-    pub(crate) fn ask_pending(&mut self, step: &mut Step<'_>) {
-        let Some(asked) = self.pending_questions.pop_front() else {
+    pub(super) fn ask_pending(&mut self, step: &mut Step<'_>) {
+        let Some(asked) = self.asking.pending_questions.pop_front() else {
             return;
         };
-        self.asked.push(asked.request.clone());
+        self.asking.asked.push(asked.request.clone());
         let AskedQuestion {
             request,
             prompt,
@@ -32,7 +41,7 @@ impl Run {
             expires_at,
         } = asked;
         if expires_at.is_some_and(|at| at <= step.now) {
-            self.answers.push(AnswerReport {
+            self.asking.answers.push(AnswerReport {
                 request,
                 outcome: AnswerOutcome::Expired,
             });
@@ -52,7 +61,7 @@ impl Run {
             Err(reason) => {
                 // The question cannot be asked as posed: the acting party
                 // hears why and the run goes on.
-                self.answers.push(AnswerReport {
+                self.asking.answers.push(AnswerReport {
                     request,
                     outcome: AnswerOutcome::Refused { reason },
                 });
@@ -63,7 +72,7 @@ impl Run {
 
     /// AG-23: the acting party addressed a participant mounted more than
     /// once. The engine never guesses: it asks the person which one.
-    pub(crate) fn ask_which_instance(
+    pub(super) fn ask_which_instance(
         &mut self,
         step: &mut Step<'_>,
         call: &ProposedCall,
@@ -99,8 +108,8 @@ impl Run {
         if let Err(reason) = self.put_question(step, asker, prompt, Some(schema), deadline_at) {
             // The engine's own schema always compiles; if it ever did not,
             // refusing the call is the safe answer.
-            self.usage.calls += 1;
-            if let Some(call) = self.queue.pop_front() {
+            self.custody.usage.calls += 1;
+            if let Some(call) = self.turns.queue.pop_front() {
                 self.refuse(
                     step,
                     Actor::Engine,
@@ -141,13 +150,13 @@ impl Run {
         );
         step.questions.by_id.insert(id.clone(), question.clone());
         step.events.push_back(Event::Question(question));
-        self.question = Some(OpenQuestion {
+        self.asking.question = Some(OpenQuestion {
             id: id.clone(),
             deadline_at,
         });
-        if self.state.name() == StateName::Acting {
+        if self.custody.state.name() == StateName::Acting {
             self.escalate(step, EscalationReason::AwaitingAnswer { question: id });
-            if let Some(escalation) = self.escalation.as_mut() {
+            if let Some(escalation) = self.custody.escalation.as_mut() {
                 escalation.deadline_at = deadline_at;
             }
         }
@@ -163,8 +172,8 @@ impl Run {
         outcome: AnswerOutcome,
         state: QuestionState,
     ) -> u64 {
-        let Some(open) = self.question.take() else {
-            return self.revision;
+        let Some(open) = self.asking.question.take() else {
+            return self.custody.revision;
         };
         let closure = match (&outcome, &state) {
             (_, QuestionState::Answered { answer_digest, .. }) => QuestionClosure::Answered {
@@ -181,7 +190,7 @@ impl Run {
                 outcome: closure,
             },
         );
-        let revision = self.revision;
+        let revision = self.custody.revision;
         let asker = step.questions.by_id.get_mut(&open.id).map(|question| {
             let state = match state {
                 QuestionState::Answered {
@@ -202,7 +211,7 @@ impl Run {
         });
         match asker {
             Some(Asker::ActingParty { request }) => {
-                self.answers.push(AnswerReport { request, outcome })
+                self.asking.answers.push(AnswerReport { request, outcome })
             }
             Some(Asker::Engine { call, .. }) => self.apply_instance_choice(step, &call, outcome),
             None => {}
@@ -226,12 +235,17 @@ impl Run {
         };
         match chosen {
             Some(participant) => {
-                self.choices.insert(call.clone(), participant);
+                self.approval.choices.insert(call.clone(), participant);
             }
             None => {
-                if self.queue.front().is_some_and(|front| front.call == *call) {
-                    self.usage.calls += 1;
-                    if let Some(call) = self.queue.pop_front() {
+                if self
+                    .turns
+                    .queue
+                    .front()
+                    .is_some_and(|front| front.call == *call)
+                {
+                    self.custody.usage.calls += 1;
+                    if let Some(call) = self.turns.queue.pop_front() {
                         let message = "the person did not say which instance to act on".to_owned();
                         self.refuse(step, Actor::Person, call, Refusal::Declined { message });
                     }
@@ -243,7 +257,7 @@ impl Run {
     /// After a question: an acting run goes back to its calls (or its next
     /// turn); a planning run opens its next planning turn.
     fn continue_after_question(&mut self, step: &mut Step<'_>, actor: Actor) {
-        match self.state.name() {
+        match self.custody.state.name() {
             StateName::Escalated => {
                 self.clear_escalation();
                 self.transition(step, actor, RunState::Acting);
@@ -251,8 +265,10 @@ impl Run {
             }
             StateName::Acting => self.advance(step),
             // Every question of the planning turn is put before the next turn.
-            StateName::Offered if !self.pending_questions.is_empty() => self.ask_pending(step),
-            StateName::Offered if self.usage.turns >= self.budget.max_turns => {
+            StateName::Offered if !self.asking.pending_questions.is_empty() => {
+                self.ask_pending(step)
+            }
+            StateName::Offered if self.custody.usage.turns >= self.custody.budget.max_turns => {
                 self.end(
                     step,
                     Actor::Engine,
@@ -267,7 +283,7 @@ impl Run {
     }
 
     /// Closes the run's open question because the run ended (or it expired).
-    pub(crate) fn close_question(&mut self, step: &mut Step<'_>, id: &QuestionId, expired: bool) {
+    pub(super) fn close_question(&mut self, step: &mut Step<'_>, id: &QuestionId, expired: bool) {
         let (state, closure) = if expired {
             (
                 QuestionState::Expired { at: step.now },

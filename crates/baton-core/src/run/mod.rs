@@ -21,7 +21,7 @@ use crate::state::{CancelReason, EscalationReason, Outcome, ReturnReason, RunSta
 
 /// The most questions one turn may ask; more is an integrity violation
 /// (bounded, like every other thing a stream can accumulate).
-pub(crate) const MAX_QUESTIONS_PER_TURN: usize = 8;
+const MAX_QUESTIONS_PER_TURN: usize = 8;
 
 /// A capability call proposed by the acting party or by a fixed plan.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -46,7 +46,7 @@ pub enum PlanSource {
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub(crate) struct OpenTurn {
+struct OpenTurn {
     pub id: TurnId,
     pub deadline_at: u64,
     pub context: Context,
@@ -57,7 +57,7 @@ pub(crate) struct OpenTurn {
 
 /// The question a run waits on.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub(crate) struct OpenQuestion {
+struct OpenQuestion {
     pub id: QuestionId,
     pub deadline_at: u64,
 }
@@ -77,13 +77,13 @@ pub(crate) struct AskedQuestion {
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub(crate) enum MarkState {
+enum MarkState {
     Pending,
     Taken(MarkToken),
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub(crate) struct Escalation {
+struct Escalation {
     pub reason: EscalationReason,
     pub deadline_at: u64,
 }
@@ -92,7 +92,7 @@ pub(crate) struct Escalation {
 /// a fingerprint, the autonomy it resolved to, and when it lapses.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
-pub(crate) struct AuthorizationRecord {
+struct AuthorizationRecord {
     pub fingerprint: Digest,
     /// The stamps fingerprinted, advanced by the run's own writes.
     #[serde(with = "crate::context::stamps")]
@@ -103,7 +103,7 @@ pub(crate) struct AuthorizationRecord {
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub(crate) struct Rollback {
+struct Rollback {
     pub cause: ReturnReason,
     /// Participants still to be asked, in order.
     pub remaining: VecDeque<ParticipantId>,
@@ -118,83 +118,149 @@ pub(crate) struct Rollback {
 /// One delegation: its custody state, budget, scope, and what it touched.
 ///
 /// Serializable as a snapshot of live state; the journal is kept beside it
-/// (see [`Run::journal`]) and is not part of the snapshot.
+/// (see [`Run::journal`]) and is not part of the snapshot. Its fields are
+/// private to this module: every rule about a run is a method here or in
+/// one of its submodules, and the engine only routes to them.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Run {
-    pub(crate) id: RunId,
-    pub(crate) intent: String,
-    pub(crate) initiative: Initiative,
+    id: RunId,
+    intent: String,
+    initiative: Initiative,
     /// The person's choice.
-    pub(crate) requested: Autonomy,
+    requested: Autonomy,
     /// The run-level resolution of the person's choice (AG-24, AG-26).
-    pub(crate) autonomy: Autonomy,
-    pub(crate) source: PlanSource,
-    pub(crate) resumes: Option<RunId>,
-    pub(crate) state: RunState,
-    pub(crate) revision: u64,
-    pub(crate) budget: Budget,
-    pub(crate) usage: Usage,
-    pub(crate) created_at: u64,
-    pub(crate) deadline_at: u64,
-    pub(crate) plan: Vec<ProposedCall>,
-    pub(crate) allowlist: BTreeSet<CapabilityRef>,
-    pub(crate) queue: VecDeque<ProposedCall>,
-    pub(crate) seen_calls: BTreeSet<CallId>,
-    pub(crate) turn: Option<OpenTurn>,
-    pub(crate) in_flight: Option<ProposedCall>,
-    pub(crate) marks: BTreeMap<ParticipantId, MarkState>,
-    /// Capabilities whose calls were dispatched and not refused, in order.
-    pub(crate) mutated: Vec<CapabilityRef>,
-    pub(crate) reports: Vec<CallReport>,
-    pub(crate) escalation: Option<Escalation>,
-    pub(crate) rollback: Option<Rollback>,
-    pub(crate) resumable: bool,
+    autonomy: Autonomy,
+    source: PlanSource,
+    resumes: Option<RunId>,
+    created_at: u64,
+    // The groups are flattened, so a stored run reads as one flat record.
+    #[serde(flatten)]
+    custody: Custody,
+    #[serde(flatten)]
+    turns: TurnLog,
+    #[serde(flatten)]
+    mutation: Mutation,
+    #[serde(flatten)]
+    approval: Approval,
+    #[serde(flatten)]
+    asking: Asking,
+    #[serde(skip)]
+    journal: Vec<JournalRecord>,
+}
+
+/// Who holds control, and within what bounds.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct Custody {
+    state: RunState,
+    /// The revision of the last journal record; commands are fenced on it.
+    revision: u64,
+    budget: Budget,
+    usage: Usage,
+    deadline_at: u64,
+    escalation: Option<Escalation>,
+    /// A chained run may resume this one (it was paused).
+    resumable: bool,
+}
+
+/// The dialogue with whoever plans: the plan, the open turn, the calls
+/// proposed and what the acting party last saw.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct TurnLog {
+    /// The plan the person reviews: the first turn's proposals.
+    plan: Vec<ProposedCall>,
+    /// Whether the plan's start was announced (once per plan, AG-37).
+    #[serde(default)]
+    plan_announced: bool,
+    turn: Option<OpenTurn>,
+    /// Every call id proposed in the run (ids are never reused).
+    seen_calls: BTreeSet<CallId>,
+    /// Calls waiting to be dispatched, in order.
+    queue: VecDeque<ProposedCall>,
     /// What the acting party last saw of each read: the latest turn's
     /// context, advanced by the run's own writes (AG-20).
     #[serde(with = "crate::context::stamps")]
-    pub(crate) seen: BTreeMap<ReadRef, ReadStamp>,
-    pub(crate) authorization: Option<AuthorizationRecord>,
+    seen: BTreeMap<ReadRef, ReadStamp>,
+    /// Call results for the next turn.
+    reports: Vec<CallReport>,
+}
+
+/// What the run changed, and how it is taken back.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct Mutation {
+    in_flight: Option<ProposedCall>,
+    marks: BTreeMap<ParticipantId, MarkState>,
+    /// Capabilities whose calls were dispatched and not refused, in order.
+    mutated: Vec<CapabilityRef>,
+    rollback: Option<Rollback>,
+    /// Whether the person undid the run (one undo per run).
+    #[serde(default)]
+    undone: bool,
+    /// An undo under way.
+    #[serde(default)]
+    undoing: Option<crate::run::undo::Undoing>,
+}
+
+/// What the person approved, and on what it was computed (AG-29, AG-31).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct Approval {
+    allowlist: BTreeSet<CapabilityRef>,
+    authorization: Option<AuthorizationRecord>,
     /// Whether the person (not the engine) authorized the run.
-    pub(crate) person_authorized: bool,
+    person_authorized: bool,
     /// Calls the person approved one by one (the reviewed plan, escalations).
-    pub(crate) approved: BTreeSet<CallId>,
+    approved: BTreeSet<CallId>,
     /// The proposed changes under review, by call (AG-31).
-    pub(crate) previews: BTreeMap<CallId, crate::run::review::ProposedChange>,
+    previews: BTreeMap<CallId, crate::run::review::ProposedChange>,
+    /// The concrete changes the person approved, by call (AG-29, AG-31).
+    #[serde(default)]
+    approved_previews: BTreeMap<CallId, crate::run::review::ProposedChange>,
+    /// Previews rendered again after drift, before dispatch goes on.
+    #[serde(default)]
+    recheck: Option<crate::run::drift::Recheck>,
+    /// The review under way was caused by drift or a lapsed authorization:
+    /// why, and its authorization binds the reads as they are now.
+    #[serde(default)]
+    review_again: Option<crate::run::review::ReviewAgain>,
+    /// Which instance the person chose for an ambiguous call (AG-23).
+    choices: BTreeMap<CallId, ParticipantId>,
+}
+
+/// The acting party's questions to the person (AG-41, AG-48).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct Asking {
     /// The question the run waits on.
-    pub(crate) question: Option<OpenQuestion>,
+    question: Option<OpenQuestion>,
     /// Questions the acting party asked, put to the person one at a time
     /// once the calls of their turn are done; the next turn is sent only
     /// when every one of them is closed.
     #[serde(default)]
-    pub(crate) pending_questions: VecDeque<AskedQuestion>,
+    pending_questions: VecDeque<AskedQuestion>,
     /// What became of the acting party's questions, for the next turn.
-    pub(crate) answers: Vec<crate::questions::AnswerReport>,
-    /// Which instance the person chose for an ambiguous call (AG-23).
-    pub(crate) choices: BTreeMap<CallId, ParticipantId>,
+    answers: Vec<crate::questions::AnswerReport>,
     /// Request ids of the acting party's questions, never reused.
-    pub(crate) asked: Vec<String>,
-    /// Whether the person undid the run (one undo per run).
-    #[serde(default)]
-    pub(crate) undone: bool,
-    /// An undo under way.
-    #[serde(default)]
-    pub(crate) undoing: Option<crate::run::undo::Undoing>,
-    /// Whether the plan's start was announced (once per plan, AG-37).
-    #[serde(default)]
-    pub(crate) plan_announced: bool,
-    /// The concrete changes the person approved, by call (AG-29, AG-31).
-    #[serde(default)]
-    pub(crate) approved_previews: BTreeMap<CallId, crate::run::review::ProposedChange>,
-    /// Previews rendered again after drift, before dispatch goes on.
-    #[serde(default)]
-    pub(crate) recheck: Option<crate::run::drift::Recheck>,
-    /// The review under way was caused by drift or a lapsed authorization:
-    /// why, and its authorization binds the reads as they are now.
-    #[serde(default)]
-    pub(crate) review_again: Option<crate::run::review::ReviewAgain>,
-    #[serde(skip)]
-    pub(crate) journal: Vec<JournalRecord>,
+    asked: Vec<String>,
+}
+
+/// What a run is started with: who asked for what, how much control, and
+/// where its calls come from.
+pub(crate) struct Charter {
+    pub id: RunId,
+    pub intent: String,
+    pub initiative: Initiative,
+    /// The person's choice.
+    pub requested: Autonomy,
+    /// Its run-level resolution (AG-24, AG-26).
+    pub autonomy: Autonomy,
+    pub source: PlanSource,
+    pub budget: Budget,
+    /// The paused run this one resumes (AG-11).
+    pub resumes: Option<RunId>,
 }
 
 /// The engine-wide context a run step works in.
@@ -225,18 +291,18 @@ pub(crate) enum TurnInput {
 }
 
 impl Run {
-    #[allow(clippy::too_many_arguments)]
-    pub(crate) fn new(
-        id: RunId,
-        intent: String,
-        initiative: Initiative,
-        requested: Autonomy,
-        autonomy: Autonomy,
-        source: PlanSource,
-        budget: Budget,
-        resumes: Option<RunId>,
-        now: u64,
-    ) -> Self {
+    /// A run of `charter`, offered and not yet started.
+    pub(crate) fn new(charter: Charter, now: u64) -> Self {
+        let Charter {
+            id,
+            intent,
+            initiative,
+            requested,
+            autonomy,
+            source,
+            budget,
+            resumes,
+        } = charter;
         Run {
             id,
             intent,
@@ -245,40 +311,50 @@ impl Run {
             autonomy,
             source,
             resumes,
-            state: RunState::Offered,
-            revision: 0,
-            budget,
-            usage: Usage::default(),
             created_at: now,
-            deadline_at: now.saturating_add(budget.run_deadline_ms),
-            plan: Vec::new(),
-            allowlist: BTreeSet::new(),
-            queue: VecDeque::new(),
-            seen_calls: BTreeSet::new(),
-            turn: None,
-            in_flight: None,
-            marks: BTreeMap::new(),
-            mutated: Vec::new(),
-            reports: Vec::new(),
-            escalation: None,
-            rollback: None,
-            resumable: false,
-            seen: BTreeMap::new(),
-            authorization: None,
-            person_authorized: false,
-            approved: BTreeSet::new(),
-            previews: BTreeMap::new(),
-            question: None,
-            pending_questions: VecDeque::new(),
-            answers: Vec::new(),
-            choices: BTreeMap::new(),
-            asked: Vec::new(),
-            undone: false,
-            undoing: None,
-            plan_announced: false,
-            approved_previews: BTreeMap::new(),
-            recheck: None,
-            review_again: None,
+            custody: Custody {
+                state: RunState::Offered,
+                revision: 0,
+                budget,
+                usage: Usage::default(),
+                deadline_at: now.saturating_add(budget.run_deadline_ms),
+                escalation: None,
+                resumable: false,
+            },
+            turns: TurnLog {
+                plan: Vec::new(),
+                plan_announced: false,
+                turn: None,
+                seen_calls: BTreeSet::new(),
+                queue: VecDeque::new(),
+                seen: BTreeMap::new(),
+                reports: Vec::new(),
+            },
+            mutation: Mutation {
+                in_flight: None,
+                marks: BTreeMap::new(),
+                mutated: Vec::new(),
+                rollback: None,
+                undone: false,
+                undoing: None,
+            },
+            approval: Approval {
+                allowlist: BTreeSet::new(),
+                authorization: None,
+                person_authorized: false,
+                approved: BTreeSet::new(),
+                previews: BTreeMap::new(),
+                approved_previews: BTreeMap::new(),
+                recheck: None,
+                review_again: None,
+                choices: BTreeMap::new(),
+            },
+            asking: Asking {
+                question: None,
+                pending_questions: VecDeque::new(),
+                answers: Vec::new(),
+                asked: Vec::new(),
+            },
             journal: Vec::new(),
         }
     }
@@ -307,23 +383,23 @@ impl Run {
     }
     /// Who holds control.
     pub fn state(&self) -> &RunState {
-        &self.state
+        &self.custody.state
     }
     /// The revision of the last journal record; commands are fenced on it.
     pub fn revision(&self) -> u64 {
-        self.revision
+        self.custody.revision
     }
     /// The budget, fixed at authorization.
     pub fn budget(&self) -> Budget {
-        self.budget
+        self.custody.budget
     }
     /// What has been consumed.
     pub fn usage(&self) -> Usage {
-        self.usage
+        self.custody.usage
     }
     /// When the run must have returned.
     pub fn deadline_at(&self) -> u64 {
-        self.deadline_at
+        self.custody.deadline_at
     }
     /// When the run was created.
     pub fn created_at(&self) -> u64 {
@@ -331,11 +407,11 @@ impl Run {
     }
     /// The plan the person reviews: the first turn's proposals.
     pub fn plan(&self) -> &[ProposedCall] {
-        &self.plan
+        &self.turns.plan
     }
     /// The capabilities the run may call.
     pub fn allowlist(&self) -> impl Iterator<Item = &CapabilityRef> {
-        self.allowlist.iter()
+        self.approval.allowlist.iter()
     }
     /// The run this one resumes (AG-11).
     pub fn resumes(&self) -> Option<&RunId> {
@@ -343,15 +419,15 @@ impl Run {
     }
     /// Whether a chained run may resume this one (it was paused).
     pub fn is_resumable(&self) -> bool {
-        self.resumable
+        self.custody.resumable
     }
     /// The open turn, if the engine is waiting on the acting party.
     pub fn open_turn(&self) -> Option<TurnId> {
-        self.turn.as_ref().map(|turn| turn.id)
+        self.turns.turn.as_ref().map(|turn| turn.id)
     }
     /// The context snapshot of the open turn.
     pub fn open_turn_context(&self) -> Option<&Context> {
-        self.turn.as_ref().map(|turn| &turn.context)
+        self.turns.turn.as_ref().map(|turn| &turn.context)
     }
     /// The run's undo group: every participant it changed, with the mark to
     /// revert to, in the order to revert them (last touched first). Undoing
@@ -360,7 +436,7 @@ impl Run {
         let mut group: Vec<(ParticipantId, MarkToken)> = self
             .touched()
             .into_iter()
-            .filter_map(|participant| match self.marks.get(&participant) {
+            .filter_map(|participant| match self.mutation.marks.get(&participant) {
                 Some(MarkState::Taken(token)) => Some((participant, token.clone())),
                 _ => None,
             })
@@ -370,16 +446,17 @@ impl Run {
     }
     /// The call in flight, if a participant is mutating on the run's behalf.
     pub fn call_in_flight(&self) -> Option<&ProposedCall> {
-        self.in_flight.as_ref()
+        self.mutation.in_flight.as_ref()
     }
     /// Whether a rollback is under way.
     pub fn is_rolling_back(&self) -> bool {
-        self.rollback.is_some()
+        self.mutation.rollback.is_some()
     }
     /// Participants the run has changed, in the order it first changed them.
     pub fn touched(&self) -> Vec<ParticipantId> {
         let mut seen = BTreeSet::new();
-        self.mutated
+        self.mutation
+            .mutated
             .iter()
             .filter(|capability| seen.insert(capability.participant.clone()))
             .map(|capability| capability.participant.clone())
@@ -393,7 +470,10 @@ impl Run {
     /// confirmed their revert. A run past its deadline is terminal, or rolling
     /// back until this moment.
     pub fn rollback_deadline(&self) -> Option<u64> {
-        self.rollback.as_ref().map(|rollback| rollback.deadline_at)
+        self.mutation
+            .rollback
+            .as_ref()
+            .map(|rollback| rollback.deadline_at)
     }
 
     /// The next moment this run needs `handle_timeout`, if any.
@@ -401,117 +481,53 @@ impl Run {
         if let Some(at) = self.undo_deadline() {
             return Some(at);
         }
-        if self.state.is_terminal() {
+        if self.custody.state.is_terminal() {
             return None;
         }
-        if let Some(rollback) = &self.rollback {
+        if let Some(rollback) = &self.mutation.rollback {
             return Some(rollback.deadline_at);
         }
-        let mut next = self.deadline_at;
-        if let Some(turn) = &self.turn {
+        let mut next = self.custody.deadline_at;
+        if let Some(turn) = &self.turns.turn {
             next = next.min(turn.deadline_at);
         }
-        if let Some(escalation) = &self.escalation {
+        if let Some(escalation) = &self.custody.escalation {
             next = next.min(escalation.deadline_at);
         }
-        if let Some(open) = &self.question {
+        if let Some(open) = &self.asking.question {
             next = next.min(open.deadline_at);
         }
         Some(next)
-    }
-
-    // ----- recording ---------------------------------------------------------
-
-    pub(crate) fn record(&mut self, step: &mut Step<'_>, actor: Actor, entry: JournalEntry) {
-        self.revision += 1;
-        let record = JournalRecord {
-            run: self.id.clone(),
-            revision: self.revision,
-            at: step.now,
-            actor,
-            entry,
-        };
-        self.journal.push(record.clone());
-        step.events.push_back(Event::Journal(record));
-    }
-
-    pub(crate) fn transition(&mut self, step: &mut Step<'_>, actor: Actor, to: RunState) {
-        let from = self.state.name();
-        // Every caller checks legality first. Should one be wrong, the state
-        // stays (terminal states never reopen) and the breach is reported as
-        // a typed integrity finding — never a silent no-op.
-        if !from.can_become(to.name()) {
-            let detail = format!(
-                "illegal transition {from} -> {} refused; the run stays {from}",
-                to.name()
-            );
-            Run::finding(
-                step,
-                Some(self.id.clone()),
-                None,
-                crate::event::FindingReason::Integrity { detail },
-            );
-            return;
-        }
-        self.state = to.clone();
-        self.record(
-            step,
-            actor.clone(),
-            JournalEntry::Transition {
-                from,
-                to: to.clone(),
-            },
-        );
-        self.announce_transition(step, &actor, &to);
-    }
-
-    pub(crate) fn emit(step: &mut Step<'_>, effect: Effect) {
-        step.events.push_back(Event::Effect(effect));
-    }
-
-    pub(crate) fn finding(
-        step: &mut Step<'_>,
-        run: Option<RunId>,
-        turn: Option<TurnId>,
-        reason: FindingReason,
-    ) {
-        let finding = Finding {
-            at: step.now,
-            run,
-            turn,
-            reason,
-        };
-        step.findings.push(finding.clone());
-        crate::engine::trim_findings(step.findings);
-        step.events.push_back(Event::Finding(finding));
     }
 
     // ----- timers --------------------------------------------------------------
 
     /// The timer cause that is due at `now`, by precedence.
     pub(crate) fn due_cause(&self, now: u64) -> Option<ReturnReason> {
-        if self.state.is_terminal() || self.rollback.is_some() {
+        if self.custody.state.is_terminal() || self.mutation.rollback.is_some() {
             return None;
         }
         let mut candidates = Vec::new();
         if self
+            .turns
             .turn
             .as_ref()
             .is_some_and(|turn| now >= turn.deadline_at)
         {
             candidates.push(ReturnReason::TurnDeadman);
         }
-        if now >= self.deadline_at {
+        if now >= self.custody.deadline_at {
             candidates.push(ReturnReason::RunDeadline);
         }
         if self
+            .asking
             .question
             .as_ref()
             .is_some_and(|open| now >= open.deadline_at)
         {
             candidates.push(ReturnReason::QuestionExpired);
         }
-        if let Some(escalation) = &self.escalation {
+        if let Some(escalation) = &self.custody.escalation {
             if now >= escalation.deadline_at {
                 candidates.push(match escalation.reason {
                     EscalationReason::BudgetExhausted { limit } => {
@@ -532,7 +548,7 @@ impl Run {
     /// rollback that ran out of time.
     pub(crate) fn settle(&mut self, step: &mut Step<'_>) {
         self.settle_undo(step);
-        if let Some(rollback) = &self.rollback {
+        if let Some(rollback) = &self.mutation.rollback {
             if step.now >= rollback.deadline_at {
                 self.finish_rollback(step, true);
             }
@@ -553,5 +569,7 @@ mod elicitation;
 pub(crate) mod escalation;
 mod reports;
 pub(crate) mod review;
+mod starting;
+mod transitions;
 mod turns;
 pub(crate) mod undo;

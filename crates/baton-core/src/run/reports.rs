@@ -14,7 +14,8 @@ impl Run {
     ) {
         match result {
             Ok(token) => {
-                self.marks
+                self.mutation
+                    .marks
                     .insert(participant.clone(), MarkState::Taken(token.clone()));
                 self.record(
                     step,
@@ -26,7 +27,7 @@ impl Run {
                 self.advance(step);
             }
             Err(message) => {
-                self.marks.remove(&participant);
+                self.mutation.marks.remove(&participant);
                 self.end(
                     step,
                     Actor::Participant {
@@ -42,7 +43,7 @@ impl Run {
     }
 
     pub(crate) fn call_result(&mut self, step: &mut Step<'_>, result: CallResult) {
-        let Some(call) = self.in_flight.take() else {
+        let Some(call) = self.mutation.in_flight.take() else {
             return;
         };
         let actor = Actor::Participant {
@@ -58,11 +59,16 @@ impl Run {
         );
         if let CallResult::Refused { .. } = result {
             // Nothing changed: this call does not count as a mutation.
-            if let Some(position) = self.mutated.iter().rposition(|c| *c == call.capability) {
-                self.mutated.remove(position);
+            if let Some(position) = self
+                .mutation
+                .mutated
+                .iter()
+                .rposition(|c| *c == call.capability)
+            {
+                self.mutation.mutated.remove(position);
             }
         }
-        if let Some(rollback) = self.rollback.as_mut() {
+        if let Some(rollback) = self.mutation.rollback.as_mut() {
             rollback.waiting_for_call = false;
             self.next_revert(step);
             return;
@@ -73,7 +79,7 @@ impl Run {
                     capability: call.capability.clone(),
                     message: message.clone(),
                 };
-                self.reports.push(CallReport {
+                self.turns.reports.push(CallReport {
                     call: call.call,
                     capability: call.capability,
                     result,
@@ -81,7 +87,7 @@ impl Run {
                 self.end(step, actor, cause);
             }
             CallResult::Applied { .. } | CallResult::Refused { .. } => {
-                self.reports.push(CallReport {
+                self.turns.reports.push(CallReport {
                     call: call.call,
                     capability: call.capability,
                     result,
@@ -97,7 +103,7 @@ impl Run {
         participant: ParticipantId,
         error: Option<String>,
     ) {
-        let Some(rollback) = self.rollback.as_mut() else {
+        let Some(rollback) = self.mutation.rollback.as_mut() else {
             return;
         };
         rollback.awaiting = None;
@@ -115,17 +121,18 @@ impl Run {
     }
 
     pub(crate) fn is_awaiting_revert(&self, participant: &ParticipantId) -> bool {
-        self.rollback
+        self.mutation
+            .rollback
             .as_ref()
             .is_some_and(|rollback| rollback.awaiting.as_ref() == Some(participant))
     }
 
     pub(crate) fn is_awaiting_mark(&self, participant: &ParticipantId) -> bool {
-        self.marks.get(participant) == Some(&MarkState::Pending)
+        self.mutation.marks.get(participant) == Some(&MarkState::Pending)
     }
 
     /// The reference handed to the participant with the call in flight (AG-32).
-    pub(crate) fn actor_ref(&self, step: &Step<'_>) -> Option<ActorRef> {
+    pub(super) fn actor_ref(&self, step: &Step<'_>) -> Option<ActorRef> {
         self.minted_ref(step.secret, &step.config.session)
     }
 
@@ -136,7 +143,7 @@ impl Run {
         secret: &crate::ActorSecret,
         session: &crate::SessionId,
     ) -> Option<ActorRef> {
-        let call = self.in_flight.as_ref()?;
+        let call = self.mutation.in_flight.as_ref()?;
         Some(crate::actor::mint(
             secret,
             &ActorIdentity {
@@ -147,19 +154,20 @@ impl Run {
         ))
     }
 
-    pub(crate) fn escalation_reason(&self) -> Option<&EscalationReason> {
-        self.escalation
+    pub(super) fn escalation_reason(&self) -> Option<&EscalationReason> {
+        self.custody
+            .escalation
             .as_ref()
             .map(|escalation| &escalation.reason)
     }
 
-    pub(crate) fn clear_escalation(&mut self) {
-        self.escalation = None;
+    pub(super) fn clear_escalation(&mut self) {
+        self.custody.escalation = None;
     }
 
     /// Ends the run before anything was authorized: its open turn is
     /// aborted and its question withdrawn.
-    pub(crate) fn cancel(&mut self, step: &mut Step<'_>, actor: Actor, reason: CancelReason) {
+    pub(super) fn cancel(&mut self, step: &mut Step<'_>, actor: Actor, reason: CancelReason) {
         self.cancel_open_turn(step);
         self.drop_questions(step, false);
         self.transition(step, actor, RunState::Cancelled { reason });

@@ -123,13 +123,13 @@ pub struct ReviewSheet {
 impl Run {
     /// → reviewing, asking every participant that renders previews for its
     /// rendering of each planned act.
-    pub(crate) fn enter_review(&mut self, step: &mut Step<'_>, actor: Actor) {
+    pub(super) fn enter_review(&mut self, step: &mut Step<'_>, actor: Actor) {
         self.transition(step, actor, RunState::Reviewing);
-        self.previews.clear();
-        let queued: Vec<_> = self.queue.iter().cloned().collect();
+        self.approval.previews.clear();
+        let queued: Vec<_> = self.turns.queue.iter().cloned().collect();
         for call in queued {
             let change = self.ask_preview(step, &call);
-            self.previews.insert(call.call, change);
+            self.approval.previews.insert(call.call, change);
         }
     }
 
@@ -137,17 +137,17 @@ impl Run {
     /// its capability needs review): the person must see its concrete change
     /// before allowing it, exactly as for a plan (AG-31). The pending call's
     /// participant is asked for its preview.
-    pub(crate) fn review_escalated_call(&mut self, step: &mut Step<'_>) {
-        self.previews.clear();
-        if let Some(call) = self.queue.front().cloned() {
+    pub(super) fn review_escalated_call(&mut self, step: &mut Step<'_>) {
+        self.approval.previews.clear();
+        if let Some(call) = self.turns.queue.front().cloned() {
             let change = self.ask_preview(step, &call);
-            self.previews.insert(call.call, change);
+            self.approval.previews.insert(call.call, change);
         }
     }
 
     /// What the review shows for one call: its participant's preview, asked
     /// for now when it renders them, or the structured arguments.
-    pub(crate) fn ask_preview(&self, step: &mut Step<'_>, call: &ProposedCall) -> ProposedChange {
+    pub(super) fn ask_preview(&self, step: &mut Step<'_>, call: &ProposedCall) -> ProposedChange {
         match step.registry.resolve(&call.capability) {
             Address::Unique(target, _) => {
                 let renders = step
@@ -190,7 +190,7 @@ impl Run {
     /// Whether the person is looking at calls to approve: a plan under
     /// review, or a later call escalated for approval.
     fn is_under_review(&self) -> bool {
-        match &self.state {
+        match &self.custody.state {
             RunState::Reviewing => true,
             RunState::Escalated { reason } => reason.awaits_approval_of_a_call(),
             _ => false,
@@ -198,12 +198,14 @@ impl Run {
     }
 
     pub(crate) fn is_awaiting_preview(&self, call: &CallId) -> bool {
-        (self.is_under_review() && self.previews.get(call) == Some(&ProposedChange::Pending))
+        (self.is_under_review()
+            && self.approval.previews.get(call) == Some(&ProposedChange::Pending))
             || self.is_rechecking(call)
     }
 
-    pub(crate) fn pending_previews(&self) -> Vec<CallId> {
-        self.previews
+    pub(super) fn pending_previews(&self) -> Vec<CallId> {
+        self.approval
+            .previews
             .iter()
             .filter(|(_, change)| **change == ProposedChange::Pending)
             .map(|(call, _)| call.clone())
@@ -218,7 +220,7 @@ impl Run {
         call: CallId,
         result: Result<Value, String>,
     ) {
-        let Some(planned) = self.queue.iter().find(|c| c.call == call) else {
+        let Some(planned) = self.turns.queue.iter().find(|c| c.call == call) else {
             return;
         };
         let arguments = planned.arguments.clone();
@@ -237,7 +239,7 @@ impl Run {
                 Some(message),
             ),
         };
-        self.previews.insert(call.clone(), change);
+        self.approval.previews.insert(call.clone(), change);
         self.record(
             step,
             Actor::Participant { participant },
@@ -248,10 +250,11 @@ impl Run {
     /// Whether a newly published read supersedes the plan under review: an
     /// act shown for review was planned against another version of it.
     pub(crate) fn superseded_by(&self, registry: &Registry, stamp: &ReadStamp) -> bool {
-        if !self.is_under_review() || self.seen.get(&stamp.read) == Some(stamp) {
+        if !self.is_under_review() || self.turns.seen.get(&stamp.read) == Some(stamp) {
             return false;
         }
-        self.queue
+        self.turns
+            .queue
             .iter()
             .any(|call| match registry.resolve(&call.capability) {
                 Address::Unique(target, decl) => {
@@ -269,13 +272,13 @@ impl Run {
     /// again too: the person sees what the change would do now.
     pub(crate) fn supersede_review(&mut self, step: &mut Step<'_>, read: ReadRef) {
         self.record(step, Actor::Engine, JournalEntry::ReviewSuperseded { read });
-        let shown: Vec<ProposedCall> = match self.state {
-            RunState::Reviewing => self.queue.iter().cloned().collect(),
-            _ => self.queue.front().cloned().into_iter().collect(),
+        let shown: Vec<ProposedCall> = match self.custody.state {
+            RunState::Reviewing => self.turns.queue.iter().cloned().collect(),
+            _ => self.turns.queue.front().cloned().into_iter().collect(),
         };
         for call in shown {
             let change = self.ask_preview(step, &call);
-            self.previews.insert(call.call, change);
+            self.approval.previews.insert(call.call, change);
         }
     }
 
@@ -289,11 +292,12 @@ impl Run {
         if !self.is_under_review() {
             return None;
         }
-        let shown = match self.state {
-            RunState::Reviewing => self.queue.len(),
+        let shown = match self.custody.state {
+            RunState::Reviewing => self.turns.queue.len(),
             _ => 1,
         };
         let items: Vec<ReviewItem> = self
+            .turns
             .queue
             .iter()
             .take(shown)
@@ -326,7 +330,7 @@ impl Run {
                     participant_label: label,
                     irreversible,
                     stale,
-                    change: self.previews.get(&call.call).cloned().unwrap_or(
+                    change: self.approval.previews.get(&call.call).cloned().unwrap_or(
                         ProposedChange::Arguments {
                             arguments: call.arguments.clone(),
                             note: None,
@@ -337,15 +341,15 @@ impl Run {
             .collect();
         Some(ReviewSheet {
             run: self.id.clone(),
-            revision: self.revision,
+            revision: self.custody.revision,
             intent: self.intent.clone(),
             autonomy: self.autonomy,
-            fingerprint: crate::run::dispatch::fingerprint(self.seen.values()),
+            fingerprint: crate::run::dispatch::fingerprint(self.turns.seen.values()),
             ready: items
                 .iter()
                 .all(|item| item.change != ProposedChange::Pending),
             items,
-            again: self.review_again.clone(),
+            again: self.approval.review_again.clone(),
         })
     }
 }

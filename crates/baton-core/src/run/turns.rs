@@ -1,20 +1,46 @@
 //! Turns: reserving one (charged before it is sent), the acting party's
 //! traffic inside it, and what its end starts.
 
+use crate::attention::{select_deep_reads, ReadCandidate, DEEP_READ_BYTES};
+use crate::protocol::DeepRead;
+
 use super::*;
 
 impl Run {
+    /// Picks the deep reads to send with the open turn `turn` — attention
+    /// order, then [`crate::DEEP_READ_BYTES`] — and journals the choice
+    /// (`reads-pulled`). `None` when that turn is no longer open.
+    pub(crate) fn pull_reads(
+        &mut self,
+        step: &mut Step<'_>,
+        turn: TurnId,
+        candidates: Vec<ReadCandidate>,
+    ) -> Option<Vec<DeepRead>> {
+        if self.open_turn() != Some(turn) {
+            return None;
+        }
+        let (reads, account) = select_deep_reads(candidates, DEEP_READ_BYTES);
+        let entry = JournalEntry::ReadsPulled {
+            turn,
+            reads: account,
+        };
+        self.record(step, Actor::Engine, entry);
+        Some(reads)
+    }
+
     // ----- turns -----------------------------------------------------------------
 
-    pub(crate) fn reserve_turn(&mut self, step: &mut Step<'_>) {
-        self.usage.turns += 1;
-        let id = TurnId(self.usage.turns);
-        let deadline_at = step.now.saturating_add(self.budget.turn_deadline_ms);
+    pub(super) fn reserve_turn(&mut self, step: &mut Step<'_>) {
+        self.custody.usage.turns += 1;
+        let id = TurnId(self.custody.usage.turns);
+        let deadline_at = step
+            .now
+            .saturating_add(self.custody.budget.turn_deadline_ms);
         let context = Context {
             reads: step.reads.values().cloned().collect(),
         };
-        self.seen = step.reads.clone();
-        self.turn = Some(OpenTurn {
+        self.turns.seen = step.reads.clone();
+        self.turns.turn = Some(OpenTurn {
             id,
             deadline_at,
             context: context.clone(),
@@ -40,8 +66,8 @@ impl Run {
             index: crate::protocol::index(step.registry, &context),
             context,
             reads: Vec::new(),
-            results: std::mem::take(&mut self.reports),
-            answers: std::mem::take(&mut self.answers),
+            results: std::mem::take(&mut self.turns.reports),
+            answers: std::mem::take(&mut self.asking.answers),
             state: step.agent_state.clone(),
         };
         Self::emit(
@@ -58,7 +84,7 @@ impl Run {
     /// The terminal cause an input would produce, used to weigh it against
     /// timer causes that are due at the same moment.
     pub(crate) fn input_cause(&self, input: &TurnInput) -> Option<ReturnReason> {
-        let turn = self.turn.as_ref()?;
+        let turn = self.turns.turn.as_ref()?;
         match input {
             TurnInput::Malformed(detail) => Some(ReturnReason::IntegrityViolation {
                 finding: detail.clone(),
@@ -95,11 +121,12 @@ impl Run {
     }
 
     pub(super) fn is_duplicate(&self, turn: &OpenTurn, call: &CallId) -> bool {
-        self.seen_calls.contains(call) || turn.proposals.iter().any(|p| &p.call == call)
+        self.turns.seen_calls.contains(call) || turn.proposals.iter().any(|p| &p.call == call)
     }
 
     pub(crate) fn accepts_turn(&self, turn: TurnId) -> bool {
-        !self.state.is_terminal() && self.turn.as_ref().is_some_and(|open| open.id == turn)
+        !self.custody.state.is_terminal()
+            && self.turns.turn.as_ref().is_some_and(|open| open.id == turn)
     }
 
     /// Applies traffic addressed to the open turn. The caller has checked that
@@ -124,12 +151,12 @@ impl Run {
         }
         match input {
             TurnInput::Call(call) => {
-                if let Some(turn) = self.turn.as_mut() {
+                if let Some(turn) = self.turns.turn.as_mut() {
                     turn.proposals.push(call);
                 }
             }
             TurnInput::Question(asked) => {
-                if let Some(turn) = self.turn.as_mut() {
+                if let Some(turn) = self.turns.turn.as_mut() {
                     turn.questions.push(asked);
                 }
             }
@@ -153,7 +180,7 @@ impl Run {
     }
 
     pub(super) fn end_turn(&mut self, step: &mut Step<'_>) {
-        let Some(turn) = self.turn.take() else {
+        let Some(turn) = self.turns.turn.take() else {
             return;
         };
         self.record(
@@ -164,12 +191,13 @@ impl Run {
                 proposed: u32::try_from(turn.proposals.len()).unwrap_or(u32::MAX),
             },
         );
-        self.seen_calls
+        self.turns
+            .seen_calls
             .extend(turn.proposals.iter().map(|p| p.call.clone()));
-        self.pending_questions.extend(turn.questions);
-        match self.state.name() {
+        self.asking.pending_questions.extend(turn.questions);
+        match self.custody.state.name() {
             StateName::Offered
-                if turn.proposals.is_empty() && !self.pending_questions.is_empty() =>
+                if turn.proposals.is_empty() && !self.asking.pending_questions.is_empty() =>
             {
                 // A planning question: ask now; the run stays offered.
                 self.ask_pending(step);
@@ -182,29 +210,31 @@ impl Run {
                 }
             }
             _ => {
-                if turn.proposals.is_empty() && self.pending_questions.is_empty() {
+                if turn.proposals.is_empty() && self.asking.pending_questions.is_empty() {
                     self.end(step, Actor::ActingParty, ReturnReason::Finished);
                 } else {
                     if !turn.proposals.is_empty() {
                         self.announce_batch(step, &turn.proposals);
                     }
-                    self.queue.extend(turn.proposals);
+                    self.turns.queue.extend(turn.proposals);
                     self.advance(step);
                 }
             }
         }
     }
 
-    pub(crate) fn set_budget(&mut self, budget: Budget) {
-        self.budget = budget;
-        self.deadline_at = self.created_at.saturating_add(budget.run_deadline_ms);
+    pub(super) fn set_budget(&mut self, budget: Budget) {
+        self.custody.budget = budget;
+        self.custody.deadline_at = self.created_at.saturating_add(budget.run_deadline_ms);
     }
 
-    pub(crate) fn request_mark(&mut self, step: &mut Step<'_>, participant: ParticipantId) {
-        if self.marks.contains_key(&participant) {
+    pub(super) fn request_mark(&mut self, step: &mut Step<'_>, participant: ParticipantId) {
+        if self.mutation.marks.contains_key(&participant) {
             return;
         }
-        self.marks.insert(participant.clone(), MarkState::Pending);
+        self.mutation
+            .marks
+            .insert(participant.clone(), MarkState::Pending);
         self.record(
             step,
             Actor::Engine,

@@ -54,9 +54,9 @@ impl Run {
     /// Starts undoing the run: journals the undo as the person's and asks
     /// the first participant to revert. The caller has checked that the run
     /// can be undone.
-    pub(crate) fn start_undo(&mut self, step: &mut Step<'_>) -> Vec<(ParticipantId, MarkToken)> {
+    pub(super) fn start_undo(&mut self, step: &mut Step<'_>) -> Vec<(ParticipantId, MarkToken)> {
         let group = self.undo_group();
-        self.undone = true;
+        self.mutation.undone = true;
         self.record(
             step,
             Actor::Person,
@@ -64,7 +64,7 @@ impl Run {
                 participants: group.iter().map(|(p, _)| p.clone()).collect(),
             },
         );
-        self.undoing = Some(Undoing {
+        self.mutation.undoing = Some(Undoing {
             remaining: group.iter().cloned().collect(),
             awaiting: None,
             reverted: Vec::new(),
@@ -77,14 +77,15 @@ impl Run {
 
     /// Whether an undo waits for this participant's revert.
     pub(crate) fn is_undoing(&self, participant: &ParticipantId) -> bool {
-        self.undoing
+        self.mutation
+            .undoing
             .as_ref()
             .is_some_and(|undo| undo.awaiting.as_ref() == Some(participant))
     }
 
     /// When an undo under way gives up on reverts that have not answered.
-    pub(crate) fn undo_deadline(&self) -> Option<u64> {
-        self.undoing.as_ref().map(|undo| undo.deadline_at)
+    pub(super) fn undo_deadline(&self) -> Option<u64> {
+        self.mutation.undoing.as_ref().map(|undo| undo.deadline_at)
     }
 
     /// A participant reverted (or failed to) during an undo.
@@ -94,7 +95,7 @@ impl Run {
         participant: ParticipantId,
         error: Option<String>,
     ) {
-        let Some(undo) = self.undoing.as_mut() else {
+        let Some(undo) = self.mutation.undoing.as_mut() else {
             return;
         };
         undo.awaiting = None;
@@ -116,8 +117,8 @@ impl Run {
     }
 
     /// Gives up on reverts that did not answer in time.
-    pub(crate) fn settle_undo(&mut self, step: &mut Step<'_>) {
-        let Some(undo) = self.undoing.as_mut() else {
+    pub(super) fn settle_undo(&mut self, step: &mut Step<'_>) {
+        let Some(undo) = self.mutation.undoing.as_mut() else {
             return;
         };
         if step.now < undo.deadline_at {
@@ -136,7 +137,7 @@ impl Run {
     }
 
     fn next_undo_revert(&mut self, step: &mut Step<'_>) {
-        let Some(undo) = self.undoing.as_mut() else {
+        let Some(undo) = self.mutation.undoing.as_mut() else {
             return;
         };
         if undo.awaiting.is_some() {
@@ -159,7 +160,7 @@ impl Run {
     }
 
     fn finish_undo(&mut self, step: &mut Step<'_>) {
-        let Some(undo) = self.undoing.take() else {
+        let Some(undo) = self.mutation.undoing.take() else {
             return;
         };
         let failed: Vec<ParticipantId> = undo
