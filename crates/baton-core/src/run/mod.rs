@@ -118,11 +118,11 @@ struct Rollback {
 /// One delegation: its custody state, budget, scope, and what it touched.
 ///
 /// Serializable as a snapshot of live state; the journal is kept beside it
-/// (see [`Run::journal`]) and is not part of the snapshot. Its fields are
+/// (see [`Run::journal`]) and is not part of the snapshot; its stored
+/// shape is one flat record (see `row.rs`). Its fields are
 /// private to this module: every rule about a run is a method here or in
 /// one of its submodules, and the engine only routes to them.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(Debug, Clone, PartialEq)]
 pub struct Run {
     id: RunId,
     intent: String,
@@ -134,24 +134,17 @@ pub struct Run {
     source: PlanSource,
     resumes: Option<RunId>,
     created_at: u64,
-    // The groups are flattened, so a stored run reads as one flat record.
-    #[serde(flatten)]
+    // Stored as one flat record (`row.rs`).
     custody: Custody,
-    #[serde(flatten)]
     turns: TurnLog,
-    #[serde(flatten)]
     mutation: Mutation,
-    #[serde(flatten)]
     approval: Approval,
-    #[serde(flatten)]
     asking: Asking,
-    #[serde(skip)]
     journal: Vec<JournalRecord>,
 }
 
 /// Who holds control, and within what bounds.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(Debug, Clone, PartialEq)]
 struct Custody {
     state: RunState,
     /// The revision of the last journal record; commands are fenced on it.
@@ -166,13 +159,11 @@ struct Custody {
 
 /// The dialogue with whoever plans: the plan, the open turn, the calls
 /// proposed and what the acting party last saw.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(Debug, Clone, PartialEq)]
 struct TurnLog {
     /// The plan the person reviews: the first turn's proposals.
     plan: Vec<ProposedCall>,
     /// Whether the plan's start was announced (once per plan, AG-37).
-    #[serde(default)]
     plan_announced: bool,
     turn: Option<OpenTurn>,
     /// Every call id proposed in the run (ids are never reused).
@@ -181,15 +172,13 @@ struct TurnLog {
     queue: VecDeque<ProposedCall>,
     /// What the acting party last saw of each read: the latest turn's
     /// context, advanced by the run's own writes (AG-20).
-    #[serde(with = "crate::context::stamps")]
     seen: BTreeMap<ReadRef, ReadStamp>,
     /// Call results for the next turn.
     reports: Vec<CallReport>,
 }
 
 /// What the run changed, and how it is taken back.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(Debug, Clone, PartialEq)]
 struct Mutation {
     in_flight: Option<ProposedCall>,
     marks: BTreeMap<ParticipantId, MarkState>,
@@ -197,16 +186,13 @@ struct Mutation {
     mutated: Vec<CapabilityRef>,
     rollback: Option<Rollback>,
     /// Whether the person undid the run (one undo per run).
-    #[serde(default)]
     undone: bool,
     /// An undo under way.
-    #[serde(default)]
     undoing: Option<crate::run::undo::Undoing>,
 }
 
 /// What the person approved, and on what it was computed (AG-29, AG-31).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(Debug, Clone, PartialEq)]
 struct Approval {
     allowlist: BTreeSet<CapabilityRef>,
     authorization: Option<AuthorizationRecord>,
@@ -217,29 +203,24 @@ struct Approval {
     /// The proposed changes under review, by call (AG-31).
     previews: BTreeMap<CallId, crate::run::review::ProposedChange>,
     /// The concrete changes the person approved, by call (AG-29, AG-31).
-    #[serde(default)]
     approved_previews: BTreeMap<CallId, crate::run::review::ProposedChange>,
     /// Previews rendered again after drift, before dispatch goes on.
-    #[serde(default)]
     recheck: Option<crate::run::drift::Recheck>,
     /// The review under way was caused by drift or a lapsed authorization:
     /// why, and its authorization binds the reads as they are now.
-    #[serde(default)]
     review_again: Option<crate::run::review::ReviewAgain>,
     /// Which instance the person chose for an ambiguous call (AG-23).
     choices: BTreeMap<CallId, ParticipantId>,
 }
 
 /// The acting party's questions to the person (AG-41, AG-48).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(Debug, Clone, PartialEq)]
 struct Asking {
     /// The question the run waits on.
     question: Option<OpenQuestion>,
     /// Questions the acting party asked, put to the person one at a time
     /// once the calls of their turn are done; the next turn is sent only
     /// when every one of them is closed.
-    #[serde(default)]
     pending_questions: VecDeque<AskedQuestion>,
     /// What became of the acting party's questions, for the next turn.
     answers: Vec<crate::questions::AnswerReport>,
@@ -569,6 +550,7 @@ mod elicitation;
 pub(crate) mod escalation;
 mod reports;
 pub(crate) mod review;
+mod row;
 mod starting;
 mod transitions;
 mod turns;

@@ -1,0 +1,296 @@
+//! The stored shape of a run: one flat record, as the store has always
+//! kept it. In memory a run's fields are grouped by concern (see
+//! [`Run`]); this module is the one place that maps the groups to the
+//! record and back, without serde's `flatten` (which costs the wasm
+//! module kilobytes and buffers every value on the way in).
+
+use std::collections::{BTreeMap, BTreeSet, VecDeque};
+
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+use crate::context::{ReadRef, ReadStamp};
+use crate::event::CallReport;
+use crate::ids::{CallId, CapabilityRef, ParticipantId, RunId};
+use crate::model::{Autonomy, Budget, Initiative, Usage};
+use crate::questions::AnswerReport;
+use crate::state::RunState;
+
+use super::drift::Recheck;
+use super::review::{ProposedChange, ReviewAgain};
+use super::undo::Undoing;
+use super::{
+    Approval, AskedQuestion, Asking, AuthorizationRecord, Custody, Escalation, MarkState, Mutation,
+    OpenQuestion, OpenTurn, PlanSource, ProposedCall, Rollback, Run, TurnLog,
+};
+
+/// A run as it is written: its row.
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct RowRef<'a> {
+    id: &'a RunId,
+    intent: &'a String,
+    initiative: &'a Initiative,
+    requested: &'a Autonomy,
+    autonomy: &'a Autonomy,
+    source: &'a PlanSource,
+    resumes: &'a Option<RunId>,
+    state: &'a RunState,
+    revision: &'a u64,
+    budget: &'a Budget,
+    usage: &'a Usage,
+    created_at: &'a u64,
+    deadline_at: &'a u64,
+    plan: &'a Vec<ProposedCall>,
+    allowlist: &'a BTreeSet<CapabilityRef>,
+    queue: &'a VecDeque<ProposedCall>,
+    seen_calls: &'a BTreeSet<CallId>,
+    turn: &'a Option<OpenTurn>,
+    in_flight: &'a Option<ProposedCall>,
+    marks: &'a BTreeMap<ParticipantId, MarkState>,
+    mutated: &'a Vec<CapabilityRef>,
+    reports: &'a Vec<CallReport>,
+    escalation: &'a Option<Escalation>,
+    rollback: &'a Option<Rollback>,
+    resumable: &'a bool,
+    #[serde(serialize_with = "stamps")]
+    seen: &'a BTreeMap<ReadRef, ReadStamp>,
+    authorization: &'a Option<AuthorizationRecord>,
+    person_authorized: &'a bool,
+    approved: &'a BTreeSet<CallId>,
+    previews: &'a BTreeMap<CallId, ProposedChange>,
+    question: &'a Option<OpenQuestion>,
+    pending_questions: &'a VecDeque<AskedQuestion>,
+    answers: &'a Vec<AnswerReport>,
+    choices: &'a BTreeMap<CallId, ParticipantId>,
+    asked: &'a Vec<String>,
+    undone: &'a bool,
+    undoing: &'a Option<Undoing>,
+    plan_announced: &'a bool,
+    approved_previews: &'a BTreeMap<CallId, ProposedChange>,
+    recheck: &'a Option<Recheck>,
+    review_again: &'a Option<ReviewAgain>,
+}
+
+/// A run as it is read back.
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct Row {
+    id: RunId,
+    intent: String,
+    initiative: Initiative,
+    requested: Autonomy,
+    autonomy: Autonomy,
+    source: PlanSource,
+    resumes: Option<RunId>,
+    state: RunState,
+    revision: u64,
+    budget: Budget,
+    usage: Usage,
+    created_at: u64,
+    deadline_at: u64,
+    plan: Vec<ProposedCall>,
+    allowlist: BTreeSet<CapabilityRef>,
+    queue: VecDeque<ProposedCall>,
+    seen_calls: BTreeSet<CallId>,
+    turn: Option<OpenTurn>,
+    in_flight: Option<ProposedCall>,
+    marks: BTreeMap<ParticipantId, MarkState>,
+    mutated: Vec<CapabilityRef>,
+    reports: Vec<CallReport>,
+    escalation: Option<Escalation>,
+    rollback: Option<Rollback>,
+    resumable: bool,
+    #[serde(with = "crate::context::stamps")]
+    seen: BTreeMap<ReadRef, ReadStamp>,
+    authorization: Option<AuthorizationRecord>,
+    person_authorized: bool,
+    approved: BTreeSet<CallId>,
+    previews: BTreeMap<CallId, ProposedChange>,
+    question: Option<OpenQuestion>,
+    #[serde(default)]
+    pending_questions: VecDeque<AskedQuestion>,
+    answers: Vec<AnswerReport>,
+    choices: BTreeMap<CallId, ParticipantId>,
+    asked: Vec<String>,
+    #[serde(default)]
+    undone: bool,
+    #[serde(default)]
+    undoing: Option<Undoing>,
+    #[serde(default)]
+    plan_announced: bool,
+    #[serde(default)]
+    approved_previews: BTreeMap<CallId, ProposedChange>,
+    #[serde(default)]
+    recheck: Option<Recheck>,
+    #[serde(default)]
+    review_again: Option<ReviewAgain>,
+}
+
+fn stamps<S: Serializer>(
+    map: &&BTreeMap<ReadRef, ReadStamp>,
+    serializer: S,
+) -> Result<S::Ok, S::Error> {
+    crate::context::stamps::serialize(map, serializer)
+}
+
+impl Serialize for Run {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let run = self;
+        RowRef {
+            id: &run.id,
+            intent: &run.intent,
+            initiative: &run.initiative,
+            requested: &run.requested,
+            autonomy: &run.autonomy,
+            source: &run.source,
+            resumes: &run.resumes,
+            state: &run.custody.state,
+            revision: &run.custody.revision,
+            budget: &run.custody.budget,
+            usage: &run.custody.usage,
+            created_at: &run.created_at,
+            deadline_at: &run.custody.deadline_at,
+            plan: &run.turns.plan,
+            allowlist: &run.approval.allowlist,
+            queue: &run.turns.queue,
+            seen_calls: &run.turns.seen_calls,
+            turn: &run.turns.turn,
+            in_flight: &run.mutation.in_flight,
+            marks: &run.mutation.marks,
+            mutated: &run.mutation.mutated,
+            reports: &run.turns.reports,
+            escalation: &run.custody.escalation,
+            rollback: &run.mutation.rollback,
+            resumable: &run.custody.resumable,
+            seen: &run.turns.seen,
+            authorization: &run.approval.authorization,
+            person_authorized: &run.approval.person_authorized,
+            approved: &run.approval.approved,
+            previews: &run.approval.previews,
+            question: &run.asking.question,
+            pending_questions: &run.asking.pending_questions,
+            answers: &run.asking.answers,
+            choices: &run.approval.choices,
+            asked: &run.asking.asked,
+            undone: &run.mutation.undone,
+            undoing: &run.mutation.undoing,
+            plan_announced: &run.turns.plan_announced,
+            approved_previews: &run.approval.approved_previews,
+            recheck: &run.approval.recheck,
+            review_again: &run.approval.review_again,
+        }
+        .serialize(serializer)
+    }
+}
+
+impl<'de> Deserialize<'de> for Run {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let row = Row::deserialize(deserializer)?;
+        Ok(Run {
+            id: row.id,
+            intent: row.intent,
+            initiative: row.initiative,
+            requested: row.requested,
+            autonomy: row.autonomy,
+            source: row.source,
+            resumes: row.resumes,
+            created_at: row.created_at,
+            custody: Custody {
+                state: row.state,
+                revision: row.revision,
+                budget: row.budget,
+                usage: row.usage,
+                deadline_at: row.deadline_at,
+                escalation: row.escalation,
+                resumable: row.resumable,
+            },
+            turns: TurnLog {
+                plan: row.plan,
+                queue: row.queue,
+                seen_calls: row.seen_calls,
+                turn: row.turn,
+                reports: row.reports,
+                seen: row.seen,
+                plan_announced: row.plan_announced,
+            },
+            mutation: Mutation {
+                in_flight: row.in_flight,
+                marks: row.marks,
+                mutated: row.mutated,
+                rollback: row.rollback,
+                undone: row.undone,
+                undoing: row.undoing,
+            },
+            approval: Approval {
+                allowlist: row.allowlist,
+                authorization: row.authorization,
+                person_authorized: row.person_authorized,
+                approved: row.approved,
+                previews: row.previews,
+                choices: row.choices,
+                approved_previews: row.approved_previews,
+                recheck: row.recheck,
+                review_again: row.review_again,
+            },
+            asking: Asking {
+                question: row.question,
+                pending_questions: row.pending_questions,
+                answers: row.answers,
+                asked: row.asked,
+            },
+            journal: Vec::new(),
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::Charter;
+    use super::*;
+
+    #[test]
+    fn a_run_is_stored_as_one_flat_row_and_reads_back_equal() {
+        let run = Run::new(
+            Charter {
+                id: RunId::new("s/r1"),
+                intent: "tidy".into(),
+                initiative: Initiative::User,
+                requested: Autonomy::Review,
+                autonomy: Autonomy::Review,
+                source: PlanSource::ActingParty,
+                budget: Budget::default(),
+                resumes: None,
+            },
+            5,
+        );
+        let row = serde_json::to_value(&run).unwrap();
+        let keys: Vec<&str> = row
+            .as_object()
+            .unwrap()
+            .keys()
+            .map(String::as_str)
+            .collect();
+        for key in [
+            "state",
+            "revision",
+            "queue",
+            "seen",
+            "marks",
+            "allowlist",
+            "question",
+        ] {
+            assert!(
+                keys.contains(&key),
+                "{key} is a column of the row: {keys:?}"
+            );
+        }
+        for group in ["custody", "turns", "mutation", "approval", "asking"] {
+            assert!(
+                !keys.contains(&group),
+                "{group} is not stored as a nested object"
+            );
+        }
+        let back: Run = serde_json::from_value(row).unwrap();
+        assert_eq!(back, run);
+    }
+}
