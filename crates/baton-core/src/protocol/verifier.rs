@@ -1,0 +1,320 @@
+//! One turn's stream, checked as it arrives: start, content and end paired
+//! by id, nothing after the turn ends, no unknown ids, argument deltas that
+//! assemble into JSON. Every rule reports its violation; nothing is dropped
+//! silently and nothing panics.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+use crate::engine::Inbound;
+use crate::ids::{CallId, CapabilityRef};
+
+use super::wire::{Direction, TurnOutcome, WireEvent};
+
+/// What a verified stream yields.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Verified {
+    /// An input for the engine ([`crate::Engine::handle_inbound`]).
+    Inbound(Inbound),
+    /// Text for presence surfaces (never a reason to announce per delta).
+    Text {
+        /// The message.
+        message: String,
+        /// The text.
+        delta: String,
+    },
+    /// State for the interface, with its direction.
+    State {
+        /// Which way.
+        direction: Direction,
+        /// The event.
+        event: WireEvent,
+    },
+    /// An escape-hatch event.
+    Custom {
+        /// What it is.
+        name: String,
+        /// Its payload.
+        value: Value,
+    },
+}
+
+/// Limits that keep a hostile stream from growing memory without bound.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct StreamLimits {
+    /// Bytes of JSON arguments one tool call may assemble.
+    pub max_arguments_bytes: usize,
+    /// Messages and tool calls open at once.
+    pub max_open: usize,
+}
+
+impl Default for StreamLimits {
+    fn default() -> Self {
+        StreamLimits {
+            max_arguments_bytes: 1 << 20,
+            max_open: 256,
+        }
+    }
+}
+
+/// Verifies one turn's stream of [`WireEvent`]s as it arrives.
+#[derive(Debug, Clone)]
+pub struct TurnVerifier {
+    limits: StreamLimits,
+    started: bool,
+    ended: bool,
+    messages: BTreeSet<String>,
+    calls: BTreeMap<String, OpenCall>,
+    seen_calls: BTreeSet<String>,
+    violation: Option<String>,
+}
+
+#[derive(Debug, Clone)]
+struct OpenCall {
+    tool: String,
+    arguments: String,
+}
+
+impl TurnVerifier {
+    /// A verifier for a new turn.
+    pub fn new(limits: StreamLimits) -> Self {
+        TurnVerifier {
+            limits,
+            started: false,
+            ended: false,
+            messages: BTreeSet::new(),
+            calls: BTreeMap::new(),
+            seen_calls: BTreeSet::new(),
+            violation: None,
+        }
+    }
+
+    /// Whether the turn ended (finished, failed, or broke the protocol).
+    pub fn is_over(&self) -> bool {
+        self.ended || self.violation.is_some()
+    }
+
+    /// The first violation, if the stream broke the protocol.
+    pub fn violation(&self) -> Option<&str> {
+        self.violation.as_deref()
+    }
+
+    /// Checks one event. A violation ends the turn: it yields
+    /// [`Inbound::Malformed`] once, and everything after it is ignored.
+    pub fn push(&mut self, event: WireEvent) -> Vec<Verified> {
+        if self.violation.is_some() {
+            return Vec::new();
+        }
+        match self.check(event) {
+            Ok(out) => out,
+            Err(reason) => self.violate(reason),
+        }
+    }
+
+    /// The stream closed. If the turn had not ended, that is a failure of
+    /// the transport ([`Inbound::TransportLost`]), not a protocol violation.
+    pub fn close(&mut self) -> Vec<Verified> {
+        if self.is_over() {
+            return Vec::new();
+        }
+        self.ended = true;
+        vec![Verified::Inbound(Inbound::TransportLost {
+            message: "the stream closed before the turn ended".into(),
+        })]
+    }
+
+    /// Reports a violation found below this layer (an SSE or dialect
+    /// decoder): it ends the turn like any other.
+    pub fn report(&mut self, reason: String) -> Vec<Verified> {
+        if self.violation.is_some() || self.ended {
+            return Vec::new();
+        }
+        self.violate(reason)
+    }
+
+    fn violate(&mut self, reason: String) -> Vec<Verified> {
+        self.violation = Some(reason.clone());
+        vec![Verified::Inbound(Inbound::Malformed { detail: reason })]
+    }
+
+    fn check(&mut self, event: WireEvent) -> Result<Vec<Verified>, String> {
+        if self.ended {
+            return Err(format!("{} after the turn ended", name(&event)));
+        }
+        if !self.started {
+            return self.check_first(event);
+        }
+        match event {
+            WireEvent::TurnStarted => Err("turn-started twice".into()),
+            WireEvent::TurnFinished { outcome } => self.finish(outcome),
+            WireEvent::TurnError { message, .. } => {
+                self.ended = true;
+                Ok(vec![Verified::Inbound(Inbound::TurnFailed { message })])
+            }
+            WireEvent::MessageStart { message, .. } => {
+                self.check_room()?;
+                if !self.messages.insert(message.clone()) {
+                    return Err(format!("message `{message}` started twice"));
+                }
+                Ok(Vec::new())
+            }
+            WireEvent::MessageDelta { message, delta } => {
+                if !self.messages.contains(&message) {
+                    return Err(format!("text for message `{message}`, which is not open"));
+                }
+                Ok(vec![Verified::Text { message, delta }])
+            }
+            WireEvent::MessageEnd { message } => {
+                if !self.messages.remove(&message) {
+                    return Err(format!("end of message `{message}`, which is not open"));
+                }
+                Ok(Vec::new())
+            }
+            WireEvent::ToolCallStart { call, tool, .. } => self.open_call(call, tool),
+            WireEvent::ToolCallArgs { call, delta } => self.append_arguments(&call, &delta),
+            WireEvent::ToolCallEnd { call } => self.close_call(call),
+            WireEvent::ToolCallResult { call, content } => Ok(vec![Verified::Custom {
+                name: "tool-call-result".into(),
+                value: serde_json::json!({ "call": call, "content": content }),
+            }]),
+            WireEvent::Elicitation {
+                request,
+                prompt,
+                schema,
+                expires_at,
+            } => Ok(vec![Verified::Inbound(Inbound::Question {
+                request,
+                prompt,
+                schema,
+                deadline_ms: None,
+                expires_at,
+            })]),
+            WireEvent::StateSnapshot { direction, .. } | WireEvent::StateDelta { direction, .. }
+                if direction == Direction::ToAgent =>
+            {
+                Err("the acting party sent `to-agent` state; it may only send its own (`from-agent`)".into())
+            }
+            event @ (WireEvent::StateSnapshot { direction, .. }
+            | WireEvent::StateDelta { direction, .. }) => {
+                Ok(vec![Verified::State { direction, event }])
+            }
+            WireEvent::Custom { name, value } => Ok(vec![Verified::Custom { name, value }]),
+        }
+    }
+
+    /// Before the turn started, only its start or its failure may come.
+    fn check_first(&mut self, event: WireEvent) -> Result<Vec<Verified>, String> {
+        match event {
+            WireEvent::TurnStarted => {
+                self.started = true;
+                Ok(Vec::new())
+            }
+            WireEvent::TurnError { message, .. } => {
+                self.ended = true;
+                Ok(vec![Verified::Inbound(Inbound::TurnFailed { message })])
+            }
+            other => Err(format!("{} before turn-started", name(&other))),
+        }
+    }
+
+    /// The turn ends only with nothing left open.
+    fn finish(&mut self, outcome: TurnOutcome) -> Result<Vec<Verified>, String> {
+        if let Some(message) = self.messages.iter().next() {
+            return Err(format!("turn-finished while message `{message}` is open"));
+        }
+        if let Some(call) = self.calls.keys().next() {
+            return Err(format!("turn-finished while tool call `{call}` is open"));
+        }
+        self.ended = true;
+        Ok(vec![Verified::Inbound(match outcome {
+            TurnOutcome::Completed | TurnOutcome::Interrupted => Inbound::TurnEnd,
+            TurnOutcome::Cancelled => Inbound::TurnFailed {
+                message: "the acting party cancelled the turn".into(),
+            },
+        })])
+    }
+
+    /// Room for one more open message or tool call.
+    fn check_room(&self) -> Result<(), String> {
+        if self.messages.len() + self.calls.len() >= self.limits.max_open {
+            return Err(format!(
+                "more than {} messages and tool calls open at once",
+                self.limits.max_open
+            ));
+        }
+        Ok(())
+    }
+
+    fn open_call(&mut self, call: String, tool: String) -> Result<Vec<Verified>, String> {
+        self.check_room()?;
+        if self.calls.contains_key(&call) || !self.seen_calls.insert(call.clone()) {
+            return Err(format!("tool call `{call}` started twice"));
+        }
+        let open = OpenCall {
+            tool,
+            arguments: String::new(),
+        };
+        self.calls.insert(call, open);
+        Ok(Vec::new())
+    }
+
+    fn append_arguments(&mut self, call: &str, delta: &str) -> Result<Vec<Verified>, String> {
+        let limit = self.limits.max_arguments_bytes;
+        let open = self
+            .calls
+            .get_mut(call)
+            .ok_or_else(|| format!("arguments for tool call `{call}`, which is not open"))?;
+        if open.arguments.len() + delta.len() > limit {
+            return Err(format!(
+                "the arguments of tool call `{call}` exceed {limit} bytes"
+            ));
+        }
+        open.arguments.push_str(delta);
+        Ok(Vec::new())
+    }
+
+    /// A call's end: its assembled arguments must be JSON (none is `{}`).
+    fn close_call(&mut self, call: String) -> Result<Vec<Verified>, String> {
+        let open = self
+            .calls
+            .remove(&call)
+            .ok_or_else(|| format!("end of tool call `{call}`, which is not open"))?;
+        let text = open.arguments.trim();
+        let arguments: Value = if text.is_empty() {
+            Value::Object(Default::default())
+        } else {
+            serde_json::from_str(text).map_err(|error| {
+                format!("the arguments of tool call `{call}` are not JSON: {error}")
+            })?
+        };
+        let capability = CapabilityRef::parse_tool_name(&open.tool)
+            .unwrap_or_else(|| CapabilityRef::new("", open.tool.clone()));
+        Ok(vec![Verified::Inbound(Inbound::ToolCall {
+            call: CallId::new(call),
+            capability,
+            arguments,
+        })])
+    }
+}
+
+fn name(event: &WireEvent) -> &'static str {
+    match event {
+        WireEvent::TurnStarted => "turn-started",
+        WireEvent::TurnFinished { .. } => "turn-finished",
+        WireEvent::TurnError { .. } => "turn-error",
+        WireEvent::MessageStart { .. } => "message-start",
+        WireEvent::MessageDelta { .. } => "message-delta",
+        WireEvent::MessageEnd { .. } => "message-end",
+        WireEvent::ToolCallStart { .. } => "tool-call-start",
+        WireEvent::ToolCallArgs { .. } => "tool-call-args",
+        WireEvent::ToolCallEnd { .. } => "tool-call-end",
+        WireEvent::ToolCallResult { .. } => "tool-call-result",
+        WireEvent::Elicitation { .. } => "elicitation",
+        WireEvent::StateSnapshot { .. } => "state-snapshot",
+        WireEvent::StateDelta { .. } => "state-delta",
+        WireEvent::Custom { .. } => "custom",
+    }
+}

@@ -1,0 +1,240 @@
+//! The wire: the events an acting party sends (AG-46, AG-47, AG-48) and
+//! the turn request the engine sends it.
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+use crate::context::{Context, Origin, ReadRef, ReadStamp};
+use crate::event::CallReport;
+use crate::ids::{RunId, SessionId, TurnId};
+use crate::questions::AnswerReport;
+use crate::registry::{Registry, Tool};
+
+/// Which way state flows (AG-47).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Direction {
+    /// Context from the interface to the acting party.
+    ToAgent,
+    /// The acting party's own state, shown by the interface.
+    FromAgent,
+}
+
+/// How the acting party ended a turn.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum TurnOutcome {
+    /// It said what it had to say.
+    Completed,
+    /// It stopped to ask the person (its questions came before this event).
+    Interrupted,
+    /// It gave up on the turn.
+    Cancelled,
+}
+
+/// One event of protocol `baton/1`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(
+    tag = "type",
+    rename_all = "kebab-case",
+    rename_all_fields = "camelCase",
+    deny_unknown_fields
+)]
+pub enum WireEvent {
+    /// The turn began.
+    TurnStarted,
+    /// The turn ended.
+    TurnFinished {
+        /// How.
+        outcome: TurnOutcome,
+    },
+    /// The turn failed.
+    TurnError {
+        /// What the acting party said.
+        message: String,
+        /// Its code, if any.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        code: Option<String>,
+    },
+    /// A text message began.
+    MessageStart {
+        /// Its id.
+        message: String,
+        /// Who speaks (`assistant` by default).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        role: Option<String>,
+    },
+    /// More text.
+    MessageDelta {
+        /// The message.
+        message: String,
+        /// The text.
+        delta: String,
+    },
+    /// The message is complete.
+    MessageEnd {
+        /// The message.
+        message: String,
+    },
+    /// A tool call began.
+    ToolCallStart {
+        /// Its id.
+        call: String,
+        /// The tool, `participant.capability`.
+        tool: String,
+        /// The message it belongs to.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        parent_message: Option<String>,
+    },
+    /// More of its JSON arguments.
+    ToolCallArgs {
+        /// The call.
+        call: String,
+        /// A piece of the arguments' JSON text.
+        delta: String,
+    },
+    /// The arguments are complete.
+    ToolCallEnd {
+        /// The call.
+        call: String,
+    },
+    /// The acting party ran a tool of its own and reports the result.
+    ToolCallResult {
+        /// The call.
+        call: String,
+        /// What it produced.
+        content: Value,
+    },
+    /// A question for the person (AG-48).
+    Elicitation {
+        /// The acting party's id for the request.
+        request: String,
+        /// What to ask.
+        prompt: String,
+        /// The schema the answer must satisfy.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        schema: Option<Value>,
+        /// When the acting party stops waiting for the answer (epoch ms).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        expires_at: Option<u64>,
+    },
+    /// The whole state in one direction (AG-47).
+    StateSnapshot {
+        /// Which way.
+        direction: Direction,
+        /// The state.
+        snapshot: Value,
+    },
+    /// A change to the state in one direction, as JSON Patch (RFC 6902).
+    StateDelta {
+        /// Which way.
+        direction: Direction,
+        /// The operations.
+        patch: Value,
+    },
+    /// Anything else, by name (AG-46's escape hatch).
+    Custom {
+        /// What it is.
+        name: String,
+        /// Its payload.
+        value: Value,
+    },
+}
+
+/// What the engine sends to open a turn.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct TurnRequest {
+    /// The protocol.
+    pub protocol: String,
+    /// The session (a thread, in dialects that have them).
+    pub session: SessionId,
+    /// The run.
+    pub run: RunId,
+    /// The turn.
+    pub turn: TurnId,
+    /// The person's intent.
+    pub intent: String,
+    /// The capabilities, as tools (AG-14, AG-15).
+    pub tools: Vec<Tool>,
+    /// The read stamps the turn opened with (version and origin of each).
+    pub context: Context,
+    /// The always-present index of participants and reads.
+    pub index: Vec<IndexEntry>,
+    /// The deep reads selected for this turn.
+    pub reads: Vec<DeepRead>,
+    /// Results of the calls since the previous turn.
+    pub results: Vec<CallReport>,
+    /// What became of the acting party's questions.
+    pub answers: Vec<AnswerReport>,
+    /// Context state for the acting party (AG-47, `to-agent`).
+    pub state: Value,
+}
+
+/// One entry of the context index: enough for the acting party to know a
+/// participant or a read exists, what it is, and how current it is.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct IndexEntry {
+    /// `participant`, or `participant.read`.
+    pub id: String,
+    /// `participant` or `read`.
+    #[serde(rename = "type")]
+    pub kind: String,
+    /// A label for people.
+    pub label: String,
+    /// What it is, in a sentence (the manifest's description).
+    pub summary: String,
+    /// A read's version when the turn opened.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub version: Option<u64>,
+    /// A read's origin when the turn opened (AG-27).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub origin: Option<Origin>,
+}
+
+/// The index for a turn: every mounted participant, and every read it
+/// declares that has been published, with its version and origin.
+pub(crate) fn index(registry: &Registry, context: &Context) -> Vec<IndexEntry> {
+    let mut entries = Vec::new();
+    for (id, mounted) in registry.mounted() {
+        let manifest = &mounted.manifest;
+        entries.push(IndexEntry {
+            id: id.to_string(),
+            kind: "participant".into(),
+            label: manifest.label().to_owned(),
+            summary: manifest.description().to_owned(),
+            version: None,
+            origin: None,
+        });
+        for read in manifest.reads() {
+            let address = ReadRef {
+                participant: id.clone(),
+                read: read.name.clone(),
+            };
+            if let Some(stamp) = context.get(&address) {
+                entries.push(IndexEntry {
+                    id: address.to_string(),
+                    kind: "read".into(),
+                    label: format!("{} — {}", manifest.label(), read.name),
+                    summary: read.description.clone(),
+                    version: Some(stamp.version),
+                    origin: Some(stamp.origin),
+                });
+            }
+        }
+    }
+    entries
+}
+
+/// A read's full content, pulled into this turn.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct DeepRead {
+    /// The read, `participant.read`.
+    pub id: String,
+    /// Its version and origin.
+    pub stamp: ReadStamp,
+    /// Its content.
+    pub content: Value,
+}
