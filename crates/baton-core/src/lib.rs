@@ -229,7 +229,7 @@ pub use questions::{
     Questions, Reconciliation,
 };
 pub use registry::{Mounted, RegisterError, Registry, Tool};
-pub use run::dispatch::fingerprint;
+pub use run::authorizing::fingerprint;
 pub use run::escalation::EscalationSheet;
 pub use run::review::{ProposedChange, ReviewAgain, ReviewItem, ReviewSheet, StaleRead};
 pub use run::undo::{UndoFailure, UndoReport};

@@ -15,7 +15,7 @@ use crate::state::{
     StateName,
 };
 
-use super::dispatch::Baseline;
+use super::authorizing::Baseline;
 use super::{Run, Step};
 
 impl Run {

@@ -8,37 +8,29 @@
 //! Correctable failures are refused back to the acting party and charged;
 //! everything that needs the person escalates.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeMap;
 
+use super::authorizing::fingerprint;
 use crate::autonomy::{resolve, AutonomyInputs, Resolved};
 use crate::context::{ReadRef, ReadStamp};
-use crate::digest::Digest;
-use crate::engine::PresencePolicy;
-use crate::event::{CallReport, Effect, Event};
+use crate::event::{CallReport, Effect};
 use crate::ids::{CapabilityRef, ParticipantId};
 use crate::journal::{Actor, CallResult, JournalEntry, Refusal};
 use crate::manifest::CapabilityDecl;
-use crate::model::{Autonomy, Budget};
-use crate::registry::Address;
-use crate::run::{AuthorizationRecord, MarkState, PlanSource, ProposedCall, Run, Step};
+use crate::model::Autonomy;
+use crate::registry::{Address, Registry};
+use crate::run::{MarkState, PlanSource, ProposedCall, Run, Step};
 use crate::state::{BudgetLimit, EscalationReason, ReturnReason, RunState};
 
-/// Where a fresh authorization takes its baseline from.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Baseline {
-    /// The reads the plan was computed on (a first authorization): any change
-    /// since is drift to be checked before acting.
-    Seen,
-    /// The reads as they are now (a re-approval after drift or expiry).
-    Current,
-}
-
-/// The fingerprint of a set of read stamps (AG-29): SHA-256 over the
-/// canonical encoding of their ids, versions and origins.
-pub fn fingerprint<'a>(stamps: impl IntoIterator<Item = &'a ReadStamp>) -> Digest {
-    let mut sorted: Vec<&ReadStamp> = stamps.into_iter().collect();
-    sorted.sort();
-    Digest::of_json(&serde_json::to_value(sorted).unwrap_or_default())
+/// What stands between a queued call and its dispatch.
+enum Gate<'r> {
+    /// Refused back to the acting party and charged; the loop goes on.
+    Refused(Refusal),
+    /// The run waits on the person (an escalation, a question) or its
+    /// authorization lapsed.
+    Held,
+    /// The call may go to this participant.
+    Open(CapabilityRef, &'r CapabilityDecl),
 }
 
 impl Run {
@@ -53,7 +45,7 @@ impl Run {
     /// The person's standing choice for a capability: a live "always allow"
     /// grant raises it to `auto` (still under every other rule), a "never
     /// allow" grant denies it (AG-30).
-    fn resolve_call(
+    pub(super) fn resolve_call(
         &self,
         step: &Step<'_>,
         address: &CapabilityRef,
@@ -80,7 +72,7 @@ impl Run {
         self.level_for(step, self.untrusted_context())
     }
 
-    fn level_for(&self, step: &Step<'_>, untrusted_context: bool) -> Autonomy {
+    pub(super) fn level_for(&self, step: &Step<'_>, untrusted_context: bool) -> Autonomy {
         resolve(AutonomyInputs {
             ceiling: step.config.ceiling,
             person: self.requested,
@@ -91,138 +83,6 @@ impl Run {
             denied: false,
         })
         .level()
-    }
-
-    /// offered → planned → reviewing, or → authorized → acting when every
-    /// planned call resolves to `auto`.
-    pub(super) fn accept_plan(
-        &mut self,
-        step: &mut Step<'_>,
-        actor: Actor,
-        plan: Vec<ProposedCall>,
-    ) {
-        self.turns.plan = plan.clone();
-        self.turns.queue = plan.into();
-        self.autonomy = self.context_level(step);
-        self.transition(step, actor, RunState::Planned);
-        let all_auto =
-            self.turns
-                .queue
-                .iter()
-                .all(|call| match step.registry.resolve(&call.capability) {
-                    Address::Unique(_, decl) => matches!(
-                        self.resolve_call(step, &call.capability, decl),
-                        Resolved::Allowed(Autonomy::Auto) | Resolved::Denied
-                    ),
-                    // Unknown capabilities are refused at dispatch; ambiguity asks the person anyway.
-                    Address::Unknown | Address::Refused(_) | Address::Ambiguous(_) => true,
-                });
-        if all_auto {
-            let allowlist = self.proposed_scope();
-            let budget = self.custody.budget;
-            self.transition(step, Actor::Engine, RunState::Authorized);
-            self.authorize_and_act(step, Actor::Engine, allowlist, budget, Baseline::Seen);
-        } else {
-            self.enter_review(step, Actor::Engine);
-        }
-    }
-
-    /// The allowlist an authorization grants when the person does not narrow
-    /// it: what was already allowed plus every capability now proposed.
-    pub(super) fn proposed_scope(&self) -> BTreeSet<CapabilityRef> {
-        let mut scope = self.approval.allowlist.clone();
-        scope.extend(self.turns.queue.iter().map(|call| call.capability.clone()));
-        scope
-    }
-
-    /// → acting, with the allowlist and budget fixed, the authorization bound
-    /// to a fingerprint and a lifetime, and marks requested from every
-    /// participant in scope.
-    pub(super) fn authorize_and_act(
-        &mut self,
-        step: &mut Step<'_>,
-        actor: Actor,
-        allowlist: BTreeSet<CapabilityRef>,
-        budget: Budget,
-        baseline: Baseline,
-    ) {
-        // A review caused by drift showed changes computed on the reads as
-        // they are now; that is what the person authorizes (AG-29).
-        let baseline = if actor == Actor::Person && self.approval.review_again.take().is_some() {
-            Baseline::Current
-        } else {
-            baseline
-        };
-        if actor == Actor::Person {
-            self.remember_approved_previews();
-            self.approval.person_authorized = true;
-            // What the person reviewed, they approved one by one.
-            self.approval
-                .approved
-                .extend(self.turns.queue.iter().map(|call| call.call.clone()));
-        }
-        self.approval.allowlist = allowlist;
-        self.set_budget(budget);
-        let stamps: BTreeMap<ReadRef, ReadStamp> = match baseline {
-            Baseline::Seen => self.turns.seen.clone(),
-            Baseline::Current => self
-                .turns
-                .seen
-                .keys()
-                .filter_map(|read| {
-                    step.reads
-                        .get(read)
-                        .map(|stamp| (read.clone(), stamp.clone()))
-                })
-                .collect(),
-        };
-        let record = AuthorizationRecord {
-            fingerprint: fingerprint(stamps.values()),
-            baseline: stamps,
-            level: self.context_level(step),
-            expires_at: step.now.saturating_add(step.config.authorization_ttl_ms),
-        };
-        self.record(
-            step,
-            actor.clone(),
-            JournalEntry::Authorized {
-                allowlist: self.approval.allowlist.iter().cloned().collect(),
-                budget: self.custody.budget,
-                fingerprint: record.fingerprint,
-                expires_at: record.expires_at,
-            },
-        );
-        self.approval.authorization = Some(record);
-        if self.autonomy > Autonomy::Suggest && step.presences == 0 {
-            match step.config.presence {
-                PresencePolicy::Require => {
-                    self.end(step, Actor::Engine, ReturnReason::PresenceMissing);
-                    return;
-                }
-                PresencePolicy::Warn => step.events.push_back(Event::PresenceMissing {
-                    run: self.id.clone(),
-                }),
-            }
-        }
-        self.transition(step, actor, RunState::Acting);
-        let participants: BTreeSet<ParticipantId> = self
-            .approval
-            .allowlist
-            .iter()
-            .filter_map(|address| match step.registry.resolve(address) {
-                Address::Unique(target, _) => Some(target.participant),
-                _ => None,
-            })
-            .filter(|participant| {
-                step.registry.get(participant).is_some_and(|mounted| {
-                    mounted.manifest.history() == crate::manifest::History::Native
-                })
-            })
-            .collect();
-        for participant in participants {
-            self.request_mark(step, participant);
-        }
-        self.advance(step);
     }
 
     pub(super) fn escalate(&mut self, step: &mut Step<'_>, reason: EscalationReason) {
@@ -238,163 +98,166 @@ impl Run {
     }
 
     /// The dispatch loop of `acting`: one call at a time; a new turn when the
-    /// queue is empty.
+    /// queue is empty. Each queued call passes the gates in the order the
+    /// module documents; a correctable refusal lets the loop go on.
     pub(super) fn advance(&mut self, step: &mut Step<'_>) {
         loop {
-            if self.custody.state != RunState::Acting
-                || self.mutation.rollback.is_some()
-                || self.approval.recheck.is_some()
-                || self.mutation.in_flight.is_some()
-                || self.turns.turn.is_some()
-                || self
-                    .mutation
-                    .marks
-                    .values()
-                    .any(|mark| *mark == MarkState::Pending)
-            {
+            if self.waits() {
                 return;
             }
             let Some(call) = self.turns.queue.front().cloned() else {
-                if !self.asking.pending_questions.is_empty() {
-                    self.ask_pending(step);
-                    return;
-                }
-                match self.source {
-                    PlanSource::Fixed => self.end(step, Actor::Engine, ReturnReason::PlanCompleted),
-                    PlanSource::ActingParty
-                        if self.custody.usage.turns >= self.custody.budget.max_turns =>
-                    {
-                        self.escalate(
-                            step,
-                            EscalationReason::BudgetExhausted {
-                                limit: BudgetLimit::Turns,
-                            },
-                        );
-                    }
-                    PlanSource::ActingParty => self.reserve_turn(step),
-                }
+                self.drained(step);
                 return;
             };
             if self.custody.usage.calls >= self.custody.budget.max_calls {
-                self.escalate(
-                    step,
-                    EscalationReason::BudgetExhausted {
-                        limit: BudgetLimit::Calls,
-                    },
-                );
+                let limit = BudgetLimit::Calls;
+                self.escalate(step, EscalationReason::BudgetExhausted { limit });
                 return;
             }
-            let address = match self.approval.choices.get(&call.call) {
-                // The person said which instance (AG-23).
-                Some(choice) => match step.registry.capability(&CapabilityRef {
-                    participant: choice.clone(),
-                    capability: call.capability.capability.clone(),
-                }) {
-                    Some(decl) => Address::Unique(
-                        CapabilityRef {
-                            participant: choice.clone(),
-                            capability: call.capability.capability.clone(),
-                        },
-                        decl,
-                    ),
-                    None => Address::Unknown,
-                },
-                None => step.registry.resolve(&call.capability),
-            };
-            let (target, decl) = match address {
-                Address::Unknown => {
-                    // AG-21: correctable, charged, and the run goes on.
-                    self.charge_and_refuse(step, Actor::Engine, Refusal::UndeclaredCapability);
-                    continue;
-                }
-                Address::Refused(problems) => {
-                    // AG-13: the only place a refused registration shows.
-                    let problems = problems.to_vec();
-                    self.charge_and_refuse(
-                        step,
-                        Actor::Engine,
-                        Refusal::RegistrationRefused { problems },
-                    );
-                    continue;
-                }
-                Address::Ambiguous(_) if !self.approval.allowlist.contains(&call.capability) => {
-                    self.escalate(
-                        step,
-                        EscalationReason::OutOfScope {
-                            capability: call.capability,
-                        },
-                    );
-                    return;
-                }
-                Address::Ambiguous(candidates) => {
-                    self.ask_which_instance(step, &call, candidates);
-                    return;
-                }
-                Address::Unique(target, decl) => (target, decl),
-            };
-            if !self.approval.allowlist.contains(&call.capability) {
-                self.escalate(
-                    step,
-                    EscalationReason::OutOfScope {
-                        capability: call.capability,
-                    },
-                );
-                return;
-            }
-            if let Err(errors) = decl.check_arguments(&call.arguments) {
-                self.charge_and_refuse(step, Actor::Engine, Refusal::InvalidArguments { errors });
-                continue;
-            }
-            if let Some(refusal) = self.stale_read(step, &target, decl) {
-                self.charge_and_refuse(step, Actor::Engine, refusal);
-                continue;
-            }
-            if !self.approval.approved.contains(&call.call) {
-                match self.resolve_call(step, &call.capability, decl) {
-                    Resolved::Denied => {
-                        self.charge_and_refuse(step, Actor::Engine, Refusal::Denied);
-                        continue;
+            let registry = step.registry;
+            match self.gate(step, registry, &call) {
+                Gate::Refused(refusal) => self.charge_and_refuse(step, Actor::Engine, refusal),
+                Gate::Held => return,
+                Gate::Open(target, decl) => {
+                    if self.needs_mark(step, &target.participant) {
+                        self.request_mark(step, target.participant.clone());
+                    } else {
+                        self.dispatch(step, call, target, decl);
                     }
-                    Resolved::Allowed(level) => {
-                        let covered = !decl.is_irreversible()
-                            && (level == Autonomy::Auto
-                                || (level == Autonomy::Review && self.approval.person_authorized));
-                        if !covered {
-                            // AG-25 (irreversible), AG-28 (untrusted), suggest: one by one.
-                            self.escalate(
-                                step,
-                                EscalationReason::ReviewRequired {
-                                    call: call.call.clone(),
-                                    capability: call.capability.clone(),
-                                },
-                            );
-                            return;
-                        }
-                    }
-                }
-            }
-            if !self.authorization_holds(step) {
-                return;
-            }
-            // A participant without a native history has nothing to mark:
-            // what it does cannot be reverted, and was reviewed as such (AG-19).
-            let has_history = step
-                .registry
-                .get(&target.participant)
-                .is_some_and(|mounted| {
-                    mounted.manifest.history() == crate::manifest::History::Native
-                });
-            match self.mutation.marks.get(&target.participant) {
-                Some(MarkState::Taken(_)) => {}
-                _ if !has_history => {}
-                _ => {
-                    self.request_mark(step, target.participant.clone());
                     return;
                 }
             }
-            self.dispatch(step, call, target, decl);
+        }
+    }
+
+    /// Nothing is dispatched while the run is not acting, is rolling back,
+    /// re-renders previews, has a call in flight or a turn open, or waits
+    /// for a mark.
+    fn waits(&self) -> bool {
+        self.custody.state != RunState::Acting
+            || self.mutation.rollback.is_some()
+            || self.approval.recheck.is_some()
+            || self.mutation.in_flight.is_some()
+            || self.turns.turn.is_some()
+            || self
+                .mutation
+                .marks
+                .values()
+                .any(|mark| *mark == MarkState::Pending)
+    }
+
+    /// The queue is empty: put the turn's questions, end a fixed plan, or
+    /// reserve the next turn within the budget.
+    fn drained(&mut self, step: &mut Step<'_>) {
+        if !self.asking.pending_questions.is_empty() {
+            self.ask_pending(step);
             return;
         }
+        match self.source {
+            PlanSource::Fixed => self.end(step, Actor::Engine, ReturnReason::PlanCompleted),
+            PlanSource::ActingParty
+                if self.custody.usage.turns >= self.custody.budget.max_turns =>
+            {
+                let limit = BudgetLimit::Turns;
+                self.escalate(step, EscalationReason::BudgetExhausted { limit });
+            }
+            PlanSource::ActingParty => self.reserve_turn(step),
+        }
+    }
+
+    /// Where a call goes: the instance the person chose (AG-23), or what
+    /// its address resolves to.
+    fn address<'r>(&self, registry: &'r Registry, call: &ProposedCall) -> Address<'r> {
+        let Some(choice) = self.approval.choices.get(&call.call) else {
+            return registry.resolve(&call.capability);
+        };
+        let chosen = CapabilityRef {
+            participant: choice.clone(),
+            capability: call.capability.capability.clone(),
+        };
+        match registry.capability(&chosen) {
+            Some(decl) => Address::Unique(chosen, decl),
+            None => Address::Unknown,
+        }
+    }
+
+    /// The gates a queued call passes before dispatch: declaration (AG-21,
+    /// AG-13), the allowlist (AG-7), arguments (AG-15, AG-16), fresh reads
+    /// (AG-20), autonomy (AG-24 … AG-28) and the authorization (AG-29).
+    fn gate<'r>(
+        &mut self,
+        step: &mut Step<'_>,
+        registry: &'r Registry,
+        call: &ProposedCall,
+    ) -> Gate<'r> {
+        let (target, decl) = match self.address(registry, call) {
+            // AG-21: correctable, charged, and the run goes on.
+            Address::Unknown => return Gate::Refused(Refusal::UndeclaredCapability),
+            // AG-13: the only place a refused registration shows.
+            Address::Refused(problems) => {
+                let problems = problems.to_vec();
+                return Gate::Refused(Refusal::RegistrationRefused { problems });
+            }
+            Address::Ambiguous(_) if !self.approval.allowlist.contains(&call.capability) => {
+                let capability = call.capability.clone();
+                self.escalate(step, EscalationReason::OutOfScope { capability });
+                return Gate::Held;
+            }
+            Address::Ambiguous(candidates) => {
+                self.ask_which_instance(step, call, candidates);
+                return Gate::Held;
+            }
+            Address::Unique(target, decl) => (target, decl),
+        };
+        if !self.approval.allowlist.contains(&call.capability) {
+            let capability = call.capability.clone();
+            self.escalate(step, EscalationReason::OutOfScope { capability });
+            return Gate::Held;
+        }
+        if let Err(errors) = decl.check_arguments(&call.arguments) {
+            return Gate::Refused(Refusal::InvalidArguments { errors });
+        }
+        if let Some(refusal) = self.stale_read(step, &target, decl) {
+            return Gate::Refused(refusal);
+        }
+        if !self.approval.approved.contains(&call.call) {
+            match self.resolve_call(step, &call.capability, decl) {
+                Resolved::Denied => return Gate::Refused(Refusal::Denied),
+                Resolved::Allowed(level) => {
+                    let covered = !decl.is_irreversible()
+                        && (level == Autonomy::Auto
+                            || (level == Autonomy::Review && self.approval.person_authorized));
+                    if !covered {
+                        // AG-25 (irreversible), AG-28 (untrusted), suggest: one by one.
+                        let reason = EscalationReason::ReviewRequired {
+                            call: call.call.clone(),
+                            capability: call.capability.clone(),
+                        };
+                        self.escalate(step, reason);
+                        return Gate::Held;
+                    }
+                }
+            }
+        }
+        if !self.authorization_holds(step) {
+            return Gate::Held;
+        }
+        Gate::Open(target, decl)
+    }
+
+    /// Whether `participant`'s mark must be taken before its first call. A
+    /// participant without a native history has nothing to mark: what it
+    /// does cannot be reverted, and was reviewed as such (AG-19).
+    fn needs_mark(&self, step: &Step<'_>, participant: &ParticipantId) -> bool {
+        let has_history = step
+            .registry
+            .get(participant)
+            .is_some_and(|mounted| mounted.manifest.history() == crate::manifest::History::Native);
+        has_history
+            && !matches!(
+                self.mutation.marks.get(participant),
+                Some(MarkState::Taken(_))
+            )
     }
 
     /// AG-20: the act carries the versions it was planned against — what the
@@ -429,51 +292,6 @@ impl Run {
                 current,
             })
         })
-    }
-
-    /// AG-29: the authorization is bound to the reads it was computed on and
-    /// to a lifetime. On drift it is recomputed: if the context still
-    /// resolves to the same autonomy, it is re-approved with a new
-    /// fingerprint; otherwise the person reviews again. A lapsed
-    /// authorization always goes back to the person.
-    fn authorization_holds(&mut self, step: &mut Step<'_>) -> bool {
-        let Some(record) = &self.approval.authorization else {
-            return true;
-        };
-        if step.now >= record.expires_at {
-            self.escalate(step, EscalationReason::AuthorizationExpired);
-            return false;
-        }
-        let drifted: Vec<ReadRef> = record
-            .baseline
-            .iter()
-            .filter(|(read, stamp)| step.reads.get(*read) != Some(*stamp))
-            .map(|(read, _)| read.clone())
-            .collect();
-        if drifted.is_empty() {
-            return true;
-        }
-        let current: BTreeMap<ReadRef, ReadStamp> = record
-            .baseline
-            .keys()
-            .filter_map(|read| {
-                step.reads
-                    .get(read)
-                    .map(|stamp| (read.clone(), stamp.clone()))
-            })
-            .collect();
-        let untrusted_now = current
-            .values()
-            .any(|s| s.origin != crate::context::Origin::Author);
-        let identical = current.len() == record.baseline.len()
-            && self.level_for(step, untrusted_now) == record.level;
-        if identical {
-            // The same autonomy; the same concrete changes too? (drift.rs)
-            self.recheck_after_drift(step, drifted, current)
-        } else {
-            self.escalate(step, EscalationReason::Drift { reads: drifted });
-            false
-        }
     }
 
     fn dispatch(

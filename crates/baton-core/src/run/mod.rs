@@ -542,6 +542,7 @@ impl Run {
 }
 
 mod announcing;
+pub(crate) mod authorizing;
 mod closing;
 mod commands;
 pub(crate) mod dispatch;
