@@ -250,6 +250,36 @@ pub enum CallResult {
     },
 }
 
+impl CallResult {
+    /// What a participant's handler that threw or rejected with `message`
+    /// means. A participant declines a call — nothing changed, the acting
+    /// party may correct itself — with a message that starts `declined:`;
+    /// anything else is a failure of the call (AG-8).
+    ///
+    /// ```
+    /// use baton_core::{CallResult, Refusal};
+    ///
+    /// assert_eq!(
+    ///     CallResult::thrown("declined: the card is locked".into()),
+    ///     CallResult::Refused { refusal: Refusal::Declined { message: "the card is locked".into() } },
+    /// );
+    /// assert_eq!(
+    ///     CallResult::thrown("disk full".into()),
+    ///     CallResult::Failed { message: "disk full".into() },
+    /// );
+    /// ```
+    pub fn thrown(message: String) -> CallResult {
+        match message.strip_prefix("declined:") {
+            Some(reason) => CallResult::Refused {
+                refusal: Refusal::Declined {
+                    message: reason.trim().to_owned(),
+                },
+            },
+            None => CallResult::Failed { message },
+        }
+    }
+}
+
 /// Why a call was answered without being applied. Every refusal is
 /// correctable: the run goes on and the acting party can re-read and re-plan.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

@@ -552,6 +552,43 @@ fn ag_9_user_interruption_is_a_return_never_an_error() {
     assert!(sim.take_reverts().is_empty());
 }
 
+// ----- AG-42 ------------------------------------------------------------------
+
+#[test]
+fn ag_42_the_keyboard_exit_stops_every_active_run_as_the_persons_act() {
+    let mut sim = Sim::new();
+    // With nothing active the exit does nothing (the page keeps its key).
+    assert_eq!(sim.engine.interrupt_all(sim.now), 0);
+    assert!(sim.drain().is_empty());
+    let offered = sim.delegate(Autonomy::Review);
+    let acting = sim.delegate(Autonomy::Auto);
+    sim.propose(&acting, &[rename(), archive()]);
+    sim.apply();
+    let finished = sim.delegate(Autonomy::Review);
+    sim.engine.stop(sim.now, &finished).unwrap();
+    sim.drain();
+    assert_eq!(sim.engine.interrupt_all(sim.now), 2);
+    let events = sim.drain();
+    for run in [&offered, &acting] {
+        assert_eq!(
+            sim.state(run),
+            returned(Outcome::Aborted, ReturnReason::UserInterrupt),
+            "{run}"
+        );
+        let said_by_person = events.iter().any(|event| {
+            matches!(event, Event::Announcement(a) if a.runs == vec![run.clone()] && a.speaker == Speaker::Person)
+        });
+        assert!(said_by_person, "{run}: announced as the person's act");
+    }
+    // A run already ended is left as it was; what the stopped run did stays.
+    assert_eq!(
+        sim.state(&finished),
+        returned(Outcome::Aborted, ReturnReason::UserInterrupt)
+    );
+    assert!(sim.take_reverts().is_empty());
+    assert_eq!(sim.engine.interrupt_all(sim.now), 0);
+}
+
 // ----- AG-10 ------------------------------------------------------------------
 
 #[test]

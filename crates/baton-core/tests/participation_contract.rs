@@ -639,6 +639,26 @@ fn registration_refuses_conflicts_and_bad_instance_names() {
 }
 
 #[test]
+fn ag_50_a_paused_run_is_not_resumed_without_a_transport() {
+    let mut sim = Sim::new();
+    let run = sim.delegate(Autonomy::Review);
+    sim.engine.pause(sim.now, &run).unwrap();
+    sim.drain();
+    let snapshot = sim.engine.snapshot();
+    let mut config = config();
+    config.transport = false;
+    let mut engine = Engine::restore(config, secret(), snapshot);
+    assert_eq!(
+        engine.resume(sim.now, &run, None),
+        Err(DelegateError::NoTransport)
+    );
+    // Nothing was started, and the paused run can still be resumed later.
+    assert!(std::iter::from_fn(|| engine.poll_event())
+        .all(|event| !matches!(event, Event::Effect(Effect::OpenTurn { .. }))));
+    assert!(engine.run(&run).unwrap().is_resumable());
+}
+
+#[test]
 fn ag_50_without_a_transport_only_what_needs_an_acting_party_is_refused() {
     let mut config = config();
     config.ceiling = Autonomy::Auto;

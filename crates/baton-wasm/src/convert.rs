@@ -6,6 +6,27 @@ use wasm_bindgen::prelude::*;
 
 use crate::errors::{error, Code};
 
+/// Why a JS value did not convert.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub(crate) enum ConvertError {
+    /// `JSON.stringify` threw: a cycle, a `BigInt`, a throwing `toJSON`.
+    #[error("writing it as JSON failed: {0}")]
+    Threw(String),
+    /// `JSON.stringify` wrote nothing: `undefined`, a function.
+    #[error("it cannot be written as JSON")]
+    NotJson,
+    /// The JSON is not what was asked for, or nests deeper than 128 levels.
+    #[error("{0}")]
+    Shape(String),
+}
+
+impl ConvertError {
+    /// The JS `BatonError` with `code` that says why.
+    pub(crate) fn thrown_as(&self, code: Code) -> JsValue {
+        error(code, &self.to_string())
+    }
+}
+
 /// The largest integer a JS number holds exactly.
 const MAX_SAFE_INTEGER: f64 = 9_007_199_254_740_991.0;
 
@@ -29,12 +50,12 @@ pub(crate) fn whole(value: f64, what: &str) -> Result<u64, JsValue> {
 /// levels, so a hostile value (an argument, an answer, a result nested
 /// 10,000 deep) is a typed refusal instead of a recursion that overflows
 /// the WebAssembly stack into the engine's memory.
-pub(crate) fn from_js<T: serde::de::DeserializeOwned>(value: &JsValue) -> Result<T, String> {
-    serde_json::from_str(&stringify(value)?).map_err(|e| e.to_string())
+pub(crate) fn from_js<T: serde::de::DeserializeOwned>(value: &JsValue) -> Result<T, ConvertError> {
+    serde_json::from_str(&stringify(value)?).map_err(|e| ConvertError::Shape(e.to_string()))
 }
 
 /// A JS value as JSON (`undefined` as `null`), or why not.
-pub(crate) fn value(value: &JsValue) -> Result<serde_json::Value, String> {
+pub(crate) fn value(value: &JsValue) -> Result<serde_json::Value, ConvertError> {
     if value.is_undefined() {
         return Ok(serde_json::Value::Null);
     }
@@ -49,21 +70,16 @@ pub(crate) fn json(value: JsValue, what: &str) -> Result<serde_json::Value, JsVa
 /// `JSON.stringify(value)`, or why it cannot be written: it threw (a cycle,
 /// a `BigInt`, a throwing `toJSON`) or wrote nothing (`undefined`, a
 /// function).
-pub(crate) fn stringify(value: &JsValue) -> Result<String, String> {
+pub(crate) fn stringify(value: &JsValue) -> Result<String, ConvertError> {
     match js_sys::JSON::stringify(value) {
-        Ok(text) => text
-            .as_string()
-            .ok_or_else(|| "it cannot be written as JSON".to_owned()),
-        Err(thrown) => Err(format!(
-            "writing it as JSON failed: {}",
-            crate::engine::message_of(&thrown)
-        )),
+        Ok(text) => text.as_string().ok_or(ConvertError::NotJson),
+        Err(thrown) => Err(ConvertError::Threw(crate::calls::message_of(&thrown))),
     }
 }
 
 /// What an entry point that takes JSON text or an object was given, as JSON
 /// text: a string is the text itself, anything else is stringified.
-pub(crate) fn text_or_stringify(value: &JsValue) -> Result<String, String> {
+pub(crate) fn text_or_stringify(value: &JsValue) -> Result<String, ConvertError> {
     match value.as_string() {
         Some(text) => Ok(text),
         None => stringify(value),
@@ -108,7 +124,7 @@ mod tests {
         for _ in 0..10_000 {
             deep = js_sys::Array::of1(&deep).into();
         }
-        let refused = value(&deep).unwrap_err();
+        let refused = value(&deep).unwrap_err().to_string();
         assert!(
             refused.contains("recursion limit") || refused.contains("writing it as JSON failed"),
             "{refused}"
@@ -131,11 +147,14 @@ mod tests {
         assert_eq!(stringify(&"x".into()).unwrap(), "\"x\"");
         let cyclic = js_sys::Object::new();
         js_sys::Reflect::set(&cyclic, &"self".into(), &cyclic).unwrap();
+        assert!(matches!(stringify(&cyclic), Err(ConvertError::Threw(_))));
         assert!(stringify(&cyclic)
             .unwrap_err()
+            .to_string()
             .starts_with("writing it as JSON failed"));
+        assert_eq!(stringify(&JsValue::UNDEFINED), Err(ConvertError::NotJson));
         assert_eq!(
-            stringify(&JsValue::UNDEFINED).unwrap_err(),
+            ConvertError::NotJson.to_string(),
             "it cannot be written as JSON"
         );
         let thrown = json_text(&JsValue::UNDEFINED, Code::InvalidSchema, "schema").unwrap_err();

@@ -8,24 +8,25 @@
 //! the step loop (`pump`: journal to storage, announcements to the region,
 //! events to subscribers). Beside it: `commands` (the JS API of an engine),
 //! `effects` (carrying out the core's effects), `participant` (a registered
-//! participant's handle), `grants`, `persist`, `page` (what spans the page
-//! and the origin's tabs) and `words` (what the person hears).
+//! participant's handle), `grants`, `persist` and `writes` (the store),
+//! `timers` (the core's deadlines as one `setTimeout`), `page` (what spans
+//! the page and the origin's tabs) and `words` (what the person hears).
 
 use std::cell::RefCell;
 use std::collections::BTreeMap;
 use std::rc::{Rc, Weak};
 
 use baton_core::{
-    Attention, Autonomy, CallResult, DeepRead, Delegation, Effect, EngineConfig, Event, Inbound,
-    MarkToken, ParticipantId, ReadCandidate, ReadRef, Refusal, RunId, TurnId, TurnRequest,
-    Verified,
+    Attention, Autonomy, CallResult, DeepRead, Delegation, Effect, EngineConfig, Event, MarkToken,
+    ParticipantId, ReadCandidate, ReadRef, RunId, TurnId, TurnRequest, Verified,
 };
 use serde::Deserialize;
 use serde_json::Value;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
-use wasm_bindgen_futures::{spawn_local, JsFuture};
+use wasm_bindgen_futures::spawn_local;
 
+use crate::calls::{call, call_then, get, message_of, settled, CallError};
 use crate::convert;
 use crate::errors::{error, error_for, refused, wrapped, Code, Coded};
 use crate::live_region::LiveRegion;
@@ -134,68 +135,6 @@ fn window() -> Result<web_sys::Window, JsValue> {
     web_sys::window().ok_or_else(|| error(Code::NoWindow, "Baton runs in a browser window"))
 }
 
-fn get(object: &JsValue, key: &str) -> JsValue {
-    js_sys::Reflect::get(object, &key.into()).unwrap_or(JsValue::UNDEFINED)
-}
-
-/// What `object[method](...args)` returned now, synchronously: a value or
-/// a promise. A missing method or a throw is an error message.
-fn call(object: &JsValue, method: &str, args: &[JsValue]) -> Result<JsValue, String> {
-    let function = get(object, method);
-    let Some(function) = function.dyn_ref::<js_sys::Function>() else {
-        return Err(format!("`{method}` is missing"));
-    };
-    let array: js_sys::Array = args.iter().collect();
-    function
-        .apply(object, &array)
-        .map_err(|thrown| message_of(&thrown))
-}
-
-/// What a [`call`] settled to: a promise is awaited, a plain value is
-/// taken as it is (no promise, no closures: most participants answer
-/// synchronously).
-async fn settled(called: Result<JsValue, String>) -> Result<JsValue, String> {
-    let returned = called?;
-    if !returned.is_instance_of::<js_sys::Promise>() && !is_thenable(&returned) {
-        return Ok(returned);
-    }
-    JsFuture::from(js_sys::Promise::resolve(&returned))
-        .await
-        .map_err(|thrown| message_of(&thrown))
-}
-
-/// Whether a value has a callable `then`, as a foreign promise does.
-fn is_thenable(value: &JsValue) -> bool {
-    value.is_object() && get(value, "then").is_function()
-}
-
-/// Calls `object[method](...args)` now and hands the (possibly async)
-/// result to `done` later, never from inside the call.
-fn call_then(
-    object: &JsValue,
-    method: &str,
-    args: &[JsValue],
-    done: impl FnOnce(Result<JsValue, String>) + 'static,
-) {
-    let called = call(object, method, args);
-    spawn_local(async move { done(settled(called).await) });
-}
-
-pub(crate) fn message_of(thrown: &JsValue) -> String {
-    thrown
-        .dyn_ref::<js_sys::Error>()
-        .map(|e| String::from(e.message()))
-        .or_else(|| thrown.as_string())
-        .unwrap_or_else(|| "an exception without a message".into())
-}
-
-/// A participant declines a call — nothing changed, the acting party may
-/// correct itself — by throwing an error whose message starts `declined:`.
-/// Any other error is a failure of the call (AG-8).
-fn declined_message(thrown_message: &str) -> Option<&str> {
-    thrown_message.strip_prefix("declined:").map(str::trim)
-}
-
 #[wasm_bindgen]
 impl Engine {
     /// Opens an engine: creates (or joins) the page's one polite live region
@@ -232,7 +171,7 @@ impl Engine {
                 js_sys::Reflect::delete_property(&copy, &key.into())
                     .map_err(|thrown| wrapped(Code::InvalidOptions, "the options", &thrown))?;
             }
-            convert::from_js(&copy.into()).map_err(|e| error(Code::InvalidOptions, &e))?
+            convert::from_js(&copy.into()).map_err(|e| e.thrown_as(Code::InvalidOptions))?
         } else {
             OpenOptions::default()
         };
@@ -484,10 +423,9 @@ impl Engine {
         }
     }
 
-    /// AG-42: while any run is active, Escape returns control — every active
-    /// run ends `returned{aborted, user-interrupt}`, announced. With no run
-    /// active the engine leaves Escape alone (it neither acts nor prevents
-    /// anything).
+    /// AG-42: Escape is the keyboard exit, carried out by the core's
+    /// `interrupt_all` (every active run stopped, announced as the person's
+    /// act). With no run active it changes nothing and prevents nothing.
     fn listening_for_escape(self, document: &web_sys::Document) -> Engine {
         let weak = Rc::downgrade(&self.inner);
         let listener = Closure::<dyn FnMut(web_sys::KeyboardEvent)>::new(
@@ -498,17 +436,9 @@ impl Engine {
                 let Some(inner) = weak.upgrade() else {
                     return;
                 };
-                let active: Vec<RunId> = inner
-                    .borrow()
-                    .core
-                    .active_runs()
-                    .map(|run| run.id().clone())
-                    .collect();
-                if active.is_empty() {
+                let stopped = inner.borrow_mut().core.interrupt_all(now());
+                if stopped == 0 {
                     return;
-                }
-                for run in &active {
-                    let _ = inner.borrow_mut().core.stop(now(), run);
                 }
                 pump(&inner);
             },
@@ -627,11 +557,13 @@ mod grants;
 mod page;
 mod participant;
 mod persist;
+mod timers;
 mod words;
 mod writes;
 
-use effects::{arm_timer, carry_out, emit};
+use effects::{carry_out, emit};
 pub use participant::Participant;
+use timers::arm_timer;
 use writes::{degrade, persist_step};
 
 #[cfg(test)]

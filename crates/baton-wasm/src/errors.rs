@@ -178,7 +178,7 @@ pub(crate) fn error(code: Code, message: &str) -> JsValue {
 /// A JS `BatonError` for something the browser threw (a DOM or platform
 /// error): never rethrown raw, always with a code and what failed.
 pub(crate) fn wrapped(code: Code, what: &str, thrown: &JsValue) -> JsValue {
-    let message = crate::engine::message_of(thrown);
+    let message = crate::calls::message_of(thrown);
     make_error(code.as_str(), &format!("{what} failed: {message}"), None)
 }
 

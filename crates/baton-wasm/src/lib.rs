@@ -3,9 +3,17 @@
 //! A thin adapter over `baton-core`'s public API, compiled to WebAssembly:
 //! the JS `Engine`, the page's one polite live region, and the errors thrown
 //! to JS. Everything that decides stays in the core.
+//!
+//! Modules: `engine` (the JS `Engine` and its parts), `transport` (the
+//! scripted and AG-UI transports), `store` (IndexedDB), `live_region`,
+//! `schema` (the JS `Schema`), `convert` (every JS → Rust conversion, with
+//! typed `ConvertError`s), `calls` (calling into the page, with typed
+//! `CallError`s), `clock` (monotonic time) and `errors` (the `BatonError`s
+//! thrown to JS, each with a stable `code`).
 #![warn(missing_docs)]
 #![forbid(unsafe_code)]
 
+mod calls;
 mod clock;
 mod convert;
 mod engine;

@@ -276,7 +276,7 @@ impl AgUiTransport {
     #[wasm_bindgen(constructor)]
     pub fn new(options: JsValue) -> Result<AgUiTransport, JsValue> {
         let options: AgUiOptions =
-            crate::convert::from_js(&options).map_err(|e| error(Code::InvalidTransport, &e))?;
+            crate::convert::from_js(&options).map_err(|e| e.thrown_as(Code::InvalidTransport))?;
         Ok(AgUiTransport {
             options: Rc::new(options),
             threads: Rc::default(),
@@ -349,7 +349,7 @@ async fn stream(
     turn: &mut AgUiTurn,
     sink: &TurnSink,
 ) -> Result<(), Failure> {
-    let lost = |thrown: JsValue| Failure::Lost(crate::engine::message_of(&thrown));
+    let lost = |thrown: JsValue| Failure::Lost(crate::calls::message_of(&thrown));
     let headers = web_sys::Headers::new().map_err(lost)?;
     headers
         .set("Content-Type", "application/json")

@@ -74,6 +74,11 @@ impl Engine {
         if self.disabled {
             return Err(DelegateError::Disabled);
         }
+        // A resumed run plans with an acting party, as a delegation without
+        // a plan does (AG-50).
+        if !self.shared.config.transport {
+            return Err(DelegateError::NoTransport);
+        }
         let budget = self
             .runs
             .get(paused)
@@ -212,6 +217,16 @@ impl Engine {
     /// Pauses a run: a return with resumable context (AG-11).
     pub fn pause(&mut self, now: u64, id: &RunId) -> Result<(), CommandError> {
         self.terminal_command(now, id, "pause", ReturnReason::Paused)
+    }
+
+    /// The person's keyboard exit (AG-42): every active run is stopped —
+    /// `returned{aborted, user-interrupt}`, each announced as the person's
+    /// act. Returns how many runs it stopped; with none active it does
+    /// nothing, and the host leaves the key to the page.
+    pub fn interrupt_all(&mut self, now: u64) -> usize {
+        let ids: Vec<RunId> = self.active_runs().map(|run| run.id().clone()).collect();
+        // A run a due timer ends first is not stopped again.
+        ids.iter().filter(|id| self.stop(now, id).is_ok()).count()
     }
 
     /// The global kill: every active run returns `aborted` (AG-10), and one

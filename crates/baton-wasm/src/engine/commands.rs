@@ -69,7 +69,7 @@ impl Engine {
     /// `BatonError` with code `no-transport` (AG-50).
     pub fn delegate(&self, request: JsValue) -> Result<String, JsValue> {
         let request: Value =
-            convert::value(&request).map_err(|e| error(Code::InvalidDelegation, &e))?;
+            convert::value(&request).map_err(|e| e.thrown_as(Code::InvalidDelegation))?;
         let delegation = Delegation::from_json(request).map_err(|refusal| refused(&refusal))?;
         self.command(|core, now| core.delegate(now, delegation))
             .map(|run| run.to_string())
@@ -111,7 +111,7 @@ impl Engine {
         } else {
             Some(
                 convert::from_js::<baton_core::Budget>(&budget)
-                    .map_err(|e| error(Code::InvalidDelegation, &e))?,
+                    .map_err(|e| e.thrown_as(Code::InvalidDelegation))?,
             )
         };
         self.command(|core, now| core.resume(now, &RunId::new(run), budget))

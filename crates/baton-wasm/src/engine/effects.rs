@@ -38,7 +38,7 @@ pub(super) fn carry_out(inner: &Rc<RefCell<Inner>>, effect: Effect) {
             let history = get(&behaviour(inner, &participant), "history");
             call_then(&history, "mark", &[], move |result| {
                 report(&weak, |core| {
-                    let token = result.and_then(|value| {
+                    let token = result.map_err(CallError::into_message).and_then(|value| {
                         convert::value(&value)
                             .map_err(|e| {
                                 format!("mark() returned something that is not a token: {e}")
@@ -75,14 +75,7 @@ pub(super) fn carry_out(inner: &Rc<RefCell<Inner>>, effect: Effect) {
                             Ok(value) => CallResult::Applied {
                                 value: convert::value(&value).unwrap_or(Value::Null),
                             },
-                            Err(message) => match declined_message(&message) {
-                                Some(reason) => CallResult::Refused {
-                                    refusal: Refusal::Declined {
-                                        message: reason.to_owned(),
-                                    },
-                                },
-                                None => CallResult::Failed { message },
-                            },
+                            Err(failed) => CallResult::thrown(failed.into_message()),
                         };
                         let _ = core.handle_call_result(now(), &run, &call, result);
                     });
@@ -110,7 +103,7 @@ pub(super) fn carry_out(inner: &Rc<RefCell<Inner>>, effect: Effect) {
                             now(),
                             &run,
                             &participant,
-                            result.map(|_| ()),
+                            result.map(|_| ()).map_err(CallError::into_message),
                         );
                     });
                 },
@@ -130,8 +123,9 @@ pub(super) fn carry_out(inner: &Rc<RefCell<Inner>>, effect: Effect) {
                 &[name, args],
                 move |result| {
                     report(&weak, |core| {
-                        let result =
-                            result.map(|value| convert::value(&value).unwrap_or(Value::Null));
+                        let result = result
+                            .map(|value| convert::value(&value).unwrap_or(Value::Null))
+                            .map_err(CallError::into_message);
                         let _ = core.handle_preview(now(), &run, &call, result);
                     });
                 },
@@ -162,17 +156,9 @@ pub(super) fn open_turn(
     turn: TurnId,
     mut request: TurnRequest,
 ) {
+    // The core opens no turn without a transport (AG-50): delegating to an
+    // acting party, or resuming one, is refused up front.
     let Some(transport) = inner.borrow().transport.clone() else {
-        // A fixed plan never opens a turn, and delegating to an acting party
-        // without a transport is refused up front; fail rather than hang.
-        inner.borrow_mut().core.handle_inbound(
-            now(),
-            &run,
-            turn,
-            Inbound::TurnFailed {
-                message: "AG-50: no transport is configured".into(),
-            },
-        );
         return;
     };
     let Ok(controller) = web_sys::AbortController::new() else {
@@ -193,7 +179,7 @@ pub(super) fn open_turn(
         request.reads = reads;
         let sink = TurnSink::new(Box::new(EngineHost(weak.clone())), run.clone(), turn);
         let ended = match to_js(&request) {
-            Err(thrown) => Err(message_of(&thrown)),
+            Err(thrown) => Err(CallError::Threw(message_of(&thrown))),
             Ok(value) => {
                 let args = [value, JsValue::from(sink.clone()), signal.clone().into()];
                 settled(call(&transport, "openTurn", &args)).await
@@ -205,7 +191,7 @@ pub(super) fn open_turn(
         }
         match ended {
             Ok(_) => sink.finish(),
-            Err(message) => sink.lost(message),
+            Err(failed) => sink.lost(failed.into_message()),
         }
         if let Some(inner) = weak.upgrade() {
             inner.borrow_mut().turns.remove(&(run, turn));
@@ -252,7 +238,7 @@ async fn read_content(behaviour: &JsValue, name: &str) -> Result<(Value, u64), S
     }
     let value = settled(call(behaviour, "read", &[JsValue::from_str(name)]))
         .await
-        .map_err(|message| format!("read failed: {message}"))?;
+        .map_err(|failed| format!("read failed: {failed}"))?;
     let text = convert::stringify(&value)
         .map_err(|why| format!("read gave a value that is not JSON: {why}"))?;
     let content = serde_json::from_str(&text)
@@ -377,38 +363,10 @@ pub(super) fn report(weak: &Weak<RefCell<Inner>>, body: impl FnOnce(&mut baton_c
     pump(&inner);
 }
 
-/// Arms one timeout for the core's next deadline; nothing busy-waits.
-pub(super) fn arm_timer(inner: &Rc<RefCell<Inner>>) {
-    let next = {
-        let mut inner = inner.borrow_mut();
-        let next = inner.core.poll_timeout();
-        // A step that leaves the deadline where it was keeps its timeout
-        // (most steps of a run do); any other replaces it, which cancels it.
-        if matches!((&inner.timer, next), (Some((armed, _)), Some(at)) if *armed == at) {
-            return;
-        }
-        inner.timer.take();
-        next
-    };
-    let Some(at) = next else {
-        return;
-    };
-    let delay = u32::try_from(at.saturating_sub(now()).min(i32::MAX as u64)).unwrap_or(u32::MAX);
-    let weak = Rc::downgrade(inner);
-    let timeout = gloo_timers::callback::Timeout::new(delay, move || {
-        if let Some(inner) = weak.upgrade() {
-            inner.borrow_mut().timer = None;
-            let at = now();
-            inner.borrow_mut().core.handle_timeout(at);
-            pump(&inner);
-        }
-    });
-    inner.borrow_mut().timer = Some((at, timeout));
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use baton_core::Inbound;
     use wasm_bindgen_test::*;
 
     fn text(message: &str, delta: &str) -> Verified {

@@ -51,7 +51,7 @@ impl Participant {
     /// behaviour's `read(name)` when the turn opens.
     pub fn publish(&self, read: &str, stamp: JsValue) -> Result<(), JsValue> {
         let stamp: PublishedStamp =
-            convert::from_js(&stamp).map_err(|e| error(Code::InvalidRead, &e))?;
+            convert::from_js(&stamp).map_err(|e| e.thrown_as(Code::InvalidRead))?;
         if !self.problems.is_empty() {
             return Ok(());
         }

@@ -6,6 +6,7 @@ use super::tests::{
     until, upgrade_database,
 };
 use super::*;
+use wasm_bindgen_futures::JsFuture;
 use wasm_bindgen_test::*;
 
 wasm_bindgen_test_configure!(run_in_browser);

@@ -2,6 +2,7 @@
 //! behaviour, the real DOM, real timers.
 
 use super::*;
+use wasm_bindgen_futures::JsFuture;
 use wasm_bindgen_test::*;
 
 wasm_bindgen_test_configure!(run_in_browser);

@@ -8,6 +8,7 @@ use super::tests::{
 };
 use super::*;
 use crate::{AgUiTransport, ScriptedTransport};
+use wasm_bindgen_futures::JsFuture;
 use wasm_bindgen_test::*;
 
 wasm_bindgen_test_configure!(run_in_browser);
