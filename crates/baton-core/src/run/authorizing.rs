@@ -149,7 +149,8 @@ impl Run {
     }
 
     /// A run above `suggest` acts only where someone can watch it: without
-    /// a presence surface it ends (`require`) or the host is warned (`warn`).
+    /// a presence surface it ends (`require`) or the host is warned (`warn`)
+    /// (AG-35).
     fn presence_allows_acting(&mut self, step: &mut Step<'_>) -> bool {
         if self.autonomy <= Autonomy::Suggest || step.presences > 0 {
             return true;

@@ -1,0 +1,78 @@
+//! The README's map from each requirement to the module that decides it and
+//! the test that proves it stays true: every requirement AG-1 … AG-50 has a
+//! row, every module named mentions its requirement, and every test named is
+//! in the file it is said to be in.
+
+use std::path::{Path, PathBuf};
+
+fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+/// The rows of the README's "Where each requirement is decided" table:
+/// (requirement number, module, test file, test name).
+fn rows() -> Vec<(u32, String, String, String)> {
+    let readme = std::fs::read_to_string(root().join("README.md")).expect("README.md");
+    let section = readme
+        .split("## Where each requirement is decided")
+        .nth(1)
+        .expect("the README has the requirement map")
+        .split("\n## ")
+        .next()
+        .unwrap_or_default();
+    section
+        .lines()
+        .filter(|line| line.starts_with("| AG-"))
+        .map(|line| {
+            let cells: Vec<&str> = line.split('|').map(str::trim).collect();
+            let number = cells[1]
+                .trim_start_matches("AG-")
+                .parse()
+                .unwrap_or_else(|_| panic!("a requirement number in `{line}`"));
+            let ticked = |cell: &str| -> Vec<String> {
+                cell.split('`')
+                    .skip(1)
+                    .step_by(2)
+                    .map(str::to_owned)
+                    .collect()
+            };
+            let module = ticked(cells[2]).remove(0);
+            let mut proof = ticked(cells[3]);
+            assert_eq!(proof.len(), 2, "AG-{number}: a test file and a test name");
+            let test = proof.remove(1);
+            (number, module, proof.remove(0), test)
+        })
+        .collect()
+}
+
+#[test]
+fn every_requirement_has_one_deciding_module_and_a_test_that_names_it() {
+    let rows = rows();
+    let numbers: Vec<u32> = rows.iter().map(|row| row.0).collect();
+    assert_eq!(
+        numbers,
+        (1..=50).collect::<Vec<u32>>(),
+        "one row per requirement, in order"
+    );
+    for (number, module, file, test) in &rows {
+        let requirement = format!("AG-{number}");
+        let text = std::fs::read_to_string(root().join(module))
+            .unwrap_or_else(|error| panic!("{requirement}: {module} cannot be read: {error}"));
+        assert!(
+            text.contains(&requirement),
+            "{requirement}: {module} does not mention it"
+        );
+        let tests = std::fs::read_to_string(root().join(file))
+            .unwrap_or_else(|error| panic!("{requirement}: {file} cannot be read: {error}"));
+        assert!(
+            tests.contains(test.as_str()),
+            "{requirement}: no `{test}` in {file}"
+        );
+        assert!(
+            test.starts_with(&format!("ag_{number}_"))
+                || test == &requirement
+                || tests.contains(&requirement),
+            "{requirement}: `{test}` in {file} does not name it"
+        );
+    }
+}
