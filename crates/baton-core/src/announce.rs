@@ -19,7 +19,6 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::event::Event;
 use crate::ids::{ParticipantId, RunId};
 use crate::registry::Registry;
 use crate::state::EscalationReason;
@@ -133,15 +132,15 @@ pub enum Ending {
 
 /// The one announcement of a kill that ended `runs` here and `elsewhere`
 /// more in other engines (AG-10, AG-37).
-pub(crate) fn killed(runs: Vec<RunId>, elsewhere: u32) -> Event {
+pub(crate) fn killed(runs: Vec<RunId>, elsewhere: u32) -> Announcement {
     let here = u32::try_from(runs.len()).unwrap_or(u32::MAX);
-    Event::Announcement(Announcement {
+    Announcement {
         speaker: Speaker::Person,
         said: Said::Killed {
             count: here.saturating_add(elsewhere),
         },
         runs,
-    })
+    }
 }
 
 /// A participant's label, for people; its id when it is not mounted.

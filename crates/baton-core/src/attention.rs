@@ -14,7 +14,6 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use crate::context::ReadStamp;
-use crate::protocol::DeepRead;
 
 /// The most deep-read content one turn carries, in bytes of JSON text.
 pub const DEEP_READ_BYTES: u64 = 64 * 1024;
@@ -195,4 +194,16 @@ mod tests {
             }
         );
     }
+}
+
+/// A read's full content, pulled into this turn.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct DeepRead {
+    /// The read, `participant.read`.
+    pub id: String,
+    /// Its version and origin.
+    pub stamp: ReadStamp,
+    /// Its content.
+    pub content: Value,
 }

@@ -6,7 +6,7 @@ use serde_json::Value;
 use crate::actor::ActorRef;
 use crate::context::ReadStamp;
 use crate::ids::{CallId, CapabilityRef, MarkToken, ParticipantId, RunId, TurnId};
-use crate::journal::{CallResult, JournalRecord};
+use crate::journal::JournalRecord;
 use crate::protocol::TurnRequest;
 use crate::questions::Question;
 use crate::state::EscalationReason;
@@ -49,7 +49,7 @@ pub enum Event {
     /// An undo the person asked for has finished (A.2).
     Undone {
         /// What was reverted and what failed.
-        report: crate::run::undo::UndoReport,
+        report: UndoReport,
     },
 }
 
@@ -129,18 +129,6 @@ pub enum Effect {
     },
 }
 
-/// A call's result as the acting party will see it in the next turn.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct CallReport {
-    /// The call.
-    pub call: CallId,
-    /// Its capability.
-    pub capability: CapabilityRef,
-    /// What happened.
-    pub result: CallResult,
-}
-
 /// Traffic that broke the rules. Recorded, never acted on.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -177,4 +165,39 @@ pub enum FindingReason {
         /// What was wrong.
         detail: String,
     },
+}
+
+/// What an undo did, once every participant has answered (or run out of time).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct UndoReport {
+    /// The run undone.
+    pub run: RunId,
+    /// The participants reverted, in the order they were.
+    pub reverted: Vec<ParticipantId>,
+    /// The participants whose revert failed, with why.
+    pub failed: Vec<UndoFailure>,
+}
+
+/// A participant whose revert failed during an undo.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct UndoFailure {
+    /// The participant.
+    pub participant: ParticipantId,
+    /// What went wrong.
+    pub message: String,
+}
+
+/// Findings an engine keeps for [`crate::Engine::findings`] once it has had more
+/// than twice as many: each was an event when it happened, and a page
+/// running for days must not keep every one.
+pub const FINDINGS_KEPT: usize = 256;
+
+/// Drops the oldest findings past twice [`FINDINGS_KEPT`], down to
+/// [`FINDINGS_KEPT`] (amortised: one move per [`FINDINGS_KEPT`] findings).
+pub(crate) fn trim_findings(findings: &mut Vec<Finding>) {
+    if findings.len() > 2 * FINDINGS_KEPT {
+        findings.drain(..findings.len() - FINDINGS_KEPT);
+    }
 }

@@ -356,3 +356,15 @@ pub enum QuestionClosure {
     /// Its run ended first.
     Withdrawn,
 }
+
+/// A call's result as the acting party will see it in the next turn.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct CallReport {
+    /// The call.
+    pub call: CallId,
+    /// Its capability.
+    pub capability: CapabilityRef,
+    /// What happened.
+    pub result: CallResult,
+}

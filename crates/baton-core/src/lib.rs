@@ -156,6 +156,22 @@
 //! assert_eq!(engine.run(&run).unwrap().state(), &RunState::Acting);
 //! ```
 //!
+//! ## Layout
+//!
+//! The modules form a hierarchy (a test keeps it so): `engine/` routes
+//! commands and inputs to runs, fences revisions and owns what spans runs —
+//! the registry, reads, grants, questions, quotas and retention; `run/` owns
+//! every rule about one run, a file per concern (`starting`, `turns`,
+//! `authorizing`, `dispatch`, `drift`, `review`, `escalation`, `elicitation`,
+//! `reports`, `closing`, `undo`, `commands`, `announcing`, `transitions`, and
+//! `row` for its stored shape). Below them: `protocol/` (`wire`, `verifier`,
+//! `script`, `inbound`), `manifest/` (the checked form, `parse`, `check`,
+//! `problems`), `autonomy`, `grants`, `questions`, `announce`, `attention`,
+//! `actor`, `schema`, and the value types (`config`, `authorization`,
+//! `delegation`, `event`, `journal`, `state`, `model`, `ids`, `context`). The
+//! README maps each requirement AG-n to the module that decides it and the
+//! test that proves it.
+//!
 //! ## Driving it
 //!
 //! Inputs: commands (`delegate`, `authorize`, `stop`, …) and reports
@@ -172,7 +188,9 @@
 mod actor;
 mod announce;
 mod attention;
+mod authorization;
 pub mod autonomy;
+mod config;
 mod context;
 mod delegation;
 mod digest;
@@ -196,33 +214,34 @@ pub use announce::{Announcement, Ending, Said, Speaker};
 pub use attention::{
     select_deep_reads, Attention, PulledRead, ReadCandidate, ReadFate, DEEP_READ_BYTES,
 };
+pub use authorization::Authorization;
+pub use config::{EngineConfig, PresencePolicy};
 pub use context::{Context, Origin, ReadRef, ReadStamp};
 pub use delegation::{Delegation, PlannedCall};
 pub use digest::Digest;
-pub use engine::{
-    Authorization, Engine, EngineConfig, EngineSnapshot, Inbound, KillScope, PresencePolicy,
-    FINDINGS_KEPT, FINISHED_RUNS_KEPT,
-};
+pub use engine::{Engine, EngineSnapshot, KillScope, FINISHED_RUNS_KEPT};
 pub use error::{
     AgentStateError, CommandError, DelegateError, MutationRefused, PublishError,
     RegistrationRefused, ReportError,
 };
-pub use event::{CallReport, Effect, Event, Finding, FindingReason};
+pub use event::{Effect, Event, Finding, FindingReason, UndoFailure, UndoReport, FINDINGS_KEPT};
 pub use grants::{Decision, Grant, GrantError, GrantScope, Grants, ListedGrant};
 pub use ids::{
     CallId, CapabilityRef, MarkToken, ParticipantId, QuestionId, RunId, SessionId, TurnId,
     WIRE_SEPARATOR,
 };
-pub use journal::{Actor, CallResult, JournalEntry, JournalRecord, QuestionClosure, Refusal};
+pub use journal::{
+    Actor, CallReport, CallResult, JournalEntry, JournalRecord, QuestionClosure, Refusal,
+};
 pub use manifest::{
     ArgumentError, CapabilityDecl, EffectDecl, History, Manifest, ManifestError, ManifestProblem,
     ReadDecl, Tier,
 };
 pub use model::{Autonomy, Budget, Initiative, Usage};
 pub use protocol::{
-    check_version, DeepRead, Direction, IndexEntry, ProtocolError, Script, ScriptError, ScriptTurn,
-    ScriptedEvent, StreamLimits, TurnOutcome, TurnRequest, TurnVerifier, Verified, WireEvent,
-    PROTOCOL_VERSION,
+    check_version, DeepRead, Direction, Inbound, IndexEntry, ProtocolError, Script, ScriptError,
+    ScriptTurn, ScriptedEvent, StreamLimits, TurnOutcome, TurnRequest, TurnVerifier, Verified,
+    WireEvent, PROTOCOL_VERSION,
 };
 pub use questions::{
     Acceptance, AnswerError, AnswerOutcome, AnswerReport, Asker, Counters, Question, QuestionState,
@@ -232,7 +251,6 @@ pub use registry::{Mounted, RegisterError, Registry, Tool};
 pub use run::authorizing::fingerprint;
 pub use run::escalation::EscalationSheet;
 pub use run::review::{ProposedChange, ReviewAgain, ReviewItem, ReviewSheet, StaleRead};
-pub use run::undo::{UndoFailure, UndoReport};
 pub use run::{PlanSource, ProposedCall, Run};
 pub use schema::{
     Schema, SchemaCache, SchemaError, Validation, ValidationIssue, MAX_SCHEMA_BYTES,

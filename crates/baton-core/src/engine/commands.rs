@@ -254,7 +254,10 @@ impl Engine {
             if !ids.is_empty() || elsewhere > 0 {
                 self.out
                     .events
-                    .push_back(crate::announce::killed(ids.clone(), elsewhere));
+                    .push_back(Event::Announcement(crate::announce::killed(
+                        ids.clone(),
+                        elsewhere,
+                    )));
             }
         }
         ids.len()

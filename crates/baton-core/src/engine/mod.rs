@@ -13,6 +13,7 @@ use serde_json::Value;
 
 use crate::actor::{ActorIdentity, ActorRef, ActorSecret, Attribution};
 use crate::attention::ReadCandidate;
+use crate::config::EngineConfig;
 use crate::context::{ReadRef, ReadStamp};
 use crate::delegation::Delegation;
 use crate::digest::Digest;
@@ -22,13 +23,11 @@ use crate::error::{
 };
 use crate::event::{Event, Finding, FindingReason};
 use crate::grants::{Decision, Grant, GrantError, GrantScope, Grants, ListedGrant};
-use crate::ids::{
-    CallId, CapabilityRef, MarkToken, ParticipantId, QuestionId, RunId, SessionId, TurnId,
-};
+use crate::ids::{CallId, MarkToken, ParticipantId, QuestionId, RunId, TurnId};
 use crate::journal::{Actor, CallResult};
 use crate::manifest::{Manifest, ManifestError};
-use crate::model::{Autonomy, Budget};
-use crate::protocol::DeepRead;
+use crate::model::Budget;
+use crate::protocol::{DeepRead, Inbound};
 use crate::questions::{
     Acceptance, AnswerError, AnswerOutcome, Counters, Question, QuestionState, Questions,
     Reconciliation,
@@ -40,135 +39,6 @@ use crate::run::{AskedQuestion, Charter, PlanSource, ProposedCall, Run, Step, Tu
 use crate::state::{EscalationReason, Outcome, Resolution, ReturnReason, RunState};
 
 const HOUR_MS: u64 = 60 * 60 * 1000;
-
-/// The engine's fixed settings.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
-pub struct EngineConfig {
-    /// The session this engine drives; run ids are minted under it.
-    pub session: SessionId,
-    /// The most any run may be given; larger budgets are refused.
-    pub max_budget: Budget,
-    /// The budget of a delegation that does not ask for one.
-    pub default_budget: Budget,
-    /// How long an escalation waits for the person before the run returns (AG-6).
-    pub escalation_timeout_ms: u64,
-    /// How long a rollback waits for participants to confirm their reverts.
-    pub revert_timeout_ms: u64,
-    /// Run starts per rolling hour allowed to `system` and `scheduled` initiative.
-    pub hourly_quota: u32,
-    /// The application's autonomy ceiling; the person may only lower it (AG-24).
-    pub ceiling: Autonomy,
-    /// How long an authorization holds before the person must confirm it again (AG-29).
-    pub authorization_ttl_ms: u64,
-    /// What happens when a run above `suggest` starts acting while no
-    /// presence surface is attached (AG-35).
-    #[serde(default)]
-    pub presence: PresencePolicy,
-    /// Whether an acting party can be reached: a transport is configured.
-    /// Without one, participants work as ever and fixed plans run; only a
-    /// delegation that needs an acting party is refused (AG-50).
-    #[serde(default = "reachable")]
-    pub transport: bool,
-}
-
-fn reachable() -> bool {
-    true
-}
-
-/// The answer to the contract's open decision D.1 (AG-35): observable by
-/// default, a hard refusal for applications that want one.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum PresencePolicy {
-    /// Emit [`Event::PresenceMissing`] and act.
-    #[default]
-    Warn,
-    /// Refuse to act: the run returns `error` with reason `presence-missing`.
-    Require,
-}
-
-impl EngineConfig {
-    /// Defaults for a session: five-minute runs, one-minute turns, two-minute
-    /// escalations, ten-second rollbacks, twenty non-user starts an hour, a
-    /// `review` ceiling, and ten-minute authorizations.
-    pub fn new(session: impl Into<String>) -> Self {
-        EngineConfig {
-            session: SessionId::new(session),
-            max_budget: Budget {
-                max_turns: 64,
-                max_calls: 512,
-                run_deadline_ms: 60 * 60 * 1000,
-                turn_deadline_ms: 10 * 60 * 1000,
-            },
-            default_budget: Budget::default(),
-            escalation_timeout_ms: 2 * 60 * 1000,
-            revert_timeout_ms: 10 * 1000,
-            hourly_quota: 20,
-            ceiling: Autonomy::Review,
-            authorization_ttl_ms: 10 * 60 * 1000,
-            presence: PresencePolicy::Warn,
-            transport: true,
-        }
-    }
-}
-
-/// Traffic from the acting party, addressed to a turn. Dialect adapters
-/// translate their wire into this.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(
-    tag = "kind",
-    rename_all = "kebab-case",
-    rename_all_fields = "camelCase"
-)]
-pub enum Inbound {
-    /// A complete tool call, its arguments assembled.
-    ToolCall {
-        /// The acting party's id for it, unique within the run.
-        call: CallId,
-        /// What it wants invoked.
-        capability: CapabilityRef,
-        /// With what.
-        arguments: Value,
-    },
-    /// The turn ended normally.
-    TurnEnd,
-    /// The turn failed (the acting party reported an error, the stream broke).
-    TurnFailed {
-        /// What happened.
-        message: String,
-    },
-    /// The connection broke before the turn ended (the stream closed early,
-    /// the request failed): the run returns `error` with `transport-lost`.
-    TransportLost {
-        /// What happened.
-        message: String,
-    },
-    /// A question for the person (AG-48: a request id, a prompt, an
-    /// optional JSON Schema for the answer).
-    Question {
-        /// The acting party's id for the request; the answer comes back under it.
-        request: String,
-        /// What to ask, in words.
-        prompt: String,
-        /// A self-contained JSON Schema 2020-12 the answer must satisfy.
-        #[serde(default)]
-        schema: Option<Value>,
-        /// How long the person has, in milliseconds (the escalation timeout by default).
-        #[serde(default)]
-        deadline_ms: Option<u64>,
-        /// When the acting party stops waiting for the answer, in epoch
-        /// milliseconds: the deadline is never later, and a question that
-        /// has expired is never put to the person.
-        #[serde(default)]
-        expires_at: Option<u64>,
-    },
-    /// The stream broke the protocol (found by the stream verifier).
-    Malformed {
-        /// What was wrong.
-        detail: String,
-    },
-}
 
 /// How an engine takes part in a kill that spans more than itself
 /// ([`Engine::kill_all_in`]).
@@ -324,7 +194,7 @@ struct Shared {
 #[derive(Debug, Default)]
 struct Outbox {
     events: VecDeque<Event>,
-    /// The most recent findings (see [`FINDINGS_KEPT`]); every one is also
+    /// The most recent findings (see [`crate::FINDINGS_KEPT`]); every one is also
     /// an event.
     findings: Vec<Finding>,
     /// Set while a kill ends runs (their closings are one announcement).
@@ -682,7 +552,7 @@ impl Engine {
     }
 
     /// The most recent integrity findings, oldest first: never more than
-    /// twice [`FINDINGS_KEPT`] (every one was also an [`Event::Finding`]).
+    /// twice [`crate::FINDINGS_KEPT`] (every one was also an [`Event::Finding`]).
     pub fn findings(&self) -> &[Finding] {
         &self.out.findings
     }
@@ -719,13 +589,11 @@ impl Engine {
     }
 }
 
-mod authorization;
 mod commands;
 mod inputs;
 mod plumbing;
 mod questions;
 mod retention;
 
-pub use authorization::Authorization;
-pub(crate) use retention::trim_findings;
-pub use retention::{FINDINGS_KEPT, FINISHED_RUNS_KEPT};
+use crate::authorization::Authorization;
+pub use retention::FINISHED_RUNS_KEPT;

@@ -18,19 +18,6 @@ use crate::RunId;
 /// sitting, and the memory of a few hundred kilobytes at most.
 pub const FINISHED_RUNS_KEPT: usize = 64;
 
-/// Findings an engine keeps for [`Engine::findings`] once it has had more
-/// than twice as many: each was an event when it happened, and a page
-/// running for days must not keep every one.
-pub const FINDINGS_KEPT: usize = 256;
-
-/// Drops the oldest findings past twice [`FINDINGS_KEPT`], down to
-/// [`FINDINGS_KEPT`] (amortised: one move per [`FINDINGS_KEPT`] findings).
-pub(crate) fn trim_findings(findings: &mut Vec<crate::Finding>) {
-    if findings.len() > 2 * FINDINGS_KEPT {
-        findings.drain(..findings.len() - FINDINGS_KEPT);
-    }
-}
-
 impl Engine {
     /// The caller's store holds `run`'s journal up to `revision` (its
     /// write committed). Only what a store holds may leave memory.

@@ -23,16 +23,17 @@
 
 use thiserror::Error;
 
+mod inbound;
 mod script;
 mod verifier;
 mod wire;
 
-#[cfg(doc)]
-use crate::engine::Inbound;
+pub use crate::attention::DeepRead;
+pub use inbound::Inbound;
 pub use script::{Script, ScriptError, ScriptTurn, ScriptedEvent};
 pub use verifier::{StreamLimits, TurnVerifier, Verified};
 pub(crate) use wire::index;
-pub use wire::{DeepRead, Direction, IndexEntry, TurnOutcome, TurnRequest, WireEvent};
+pub use wire::{Direction, IndexEntry, TurnOutcome, TurnRequest, WireEvent};
 
 /// The protocol this crate speaks.
 pub const PROTOCOL_VERSION: &str = "baton/1";

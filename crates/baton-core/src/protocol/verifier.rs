@@ -8,7 +8,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use crate::engine::Inbound;
+use super::inbound::Inbound;
 use crate::ids::{CallId, CapabilityRef};
 
 use super::wire::{Direction, TurnOutcome, WireEvent};

@@ -4,9 +4,10 @@
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use crate::context::{Context, Origin, ReadRef, ReadStamp};
-use crate::event::CallReport;
+use crate::attention::DeepRead;
+use crate::context::{Context, Origin, ReadRef};
 use crate::ids::{RunId, SessionId, TurnId};
+use crate::journal::CallReport;
 use crate::questions::AnswerReport;
 use crate::registry::{Registry, Tool};
 
@@ -225,16 +226,4 @@ pub(crate) fn index(registry: &Registry, context: &Context) -> Vec<IndexEntry> {
         }
     }
     entries
-}
-
-/// A read's full content, pulled into this turn.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct DeepRead {
-    /// The read, `participant.read`.
-    pub id: String,
-    /// Its version and origin.
-    pub stamp: ReadStamp,
-    /// Its content.
-    pub content: Value,
 }

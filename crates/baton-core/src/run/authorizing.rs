@@ -6,9 +6,9 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use crate::autonomy::Resolved;
+use crate::config::PresencePolicy;
 use crate::context::{ReadRef, ReadStamp};
 use crate::digest::Digest;
-use crate::engine::PresencePolicy;
 use crate::event::Event;
 use crate::ids::{CapabilityRef, ParticipantId};
 use crate::journal::{Actor, JournalEntry};

@@ -5,7 +5,7 @@
 
 use std::collections::BTreeSet;
 
-use crate::engine::Authorization;
+use crate::authorization::Authorization;
 use crate::error::CommandError;
 use crate::ids::{CapabilityRef, MarkToken, ParticipantId};
 use crate::journal::{Actor, Refusal};

@@ -7,12 +7,13 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use crate::actor::{ActorIdentity, ActorRef, ActorSecret};
+use crate::config::EngineConfig;
 use crate::context::{Context, ReadRef, ReadStamp};
 use crate::digest::Digest;
-use crate::engine::EngineConfig;
-use crate::event::{CallReport, Effect, Event, Finding, FindingReason};
+use crate::event::{Effect, Event, Finding, FindingReason};
 use crate::grants::Grants;
 use crate::ids::{CallId, CapabilityRef, MarkToken, ParticipantId, QuestionId, RunId, TurnId};
+use crate::journal::CallReport;
 use crate::journal::{Actor, CallResult, JournalEntry, JournalRecord};
 use crate::model::{Autonomy, Budget, Initiative, Usage};
 use crate::protocol::TurnRequest;

@@ -9,8 +9,8 @@ use std::collections::{BTreeMap, BTreeSet, VecDeque};
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 use crate::context::{ReadRef, ReadStamp};
-use crate::event::CallReport;
 use crate::ids::{CallId, CapabilityRef, ParticipantId, RunId};
+use crate::journal::CallReport;
 use crate::model::{Autonomy, Budget, Initiative, Usage};
 use crate::questions::AnswerReport;
 use crate::state::RunState;

@@ -70,7 +70,7 @@ impl Run {
             reason,
         };
         step.findings.push(finding.clone());
-        crate::engine::trim_findings(step.findings);
+        crate::event::trim_findings(step.findings);
         step.events.push_back(Event::Finding(finding));
     }
 }
@@ -78,8 +78,9 @@ impl Run {
 #[cfg(test)]
 mod tests {
     use crate::actor::ActorSecret;
+    use crate::config::EngineConfig;
     use crate::delegation::Delegation;
-    use crate::engine::{Engine, EngineConfig};
+    use crate::engine::Engine;
     use crate::event::{Event, FindingReason};
     use crate::journal::Actor;
     use crate::model::{Autonomy, Initiative};

@@ -9,32 +9,10 @@ use std::collections::VecDeque;
 
 use serde::{Deserialize, Serialize};
 
-use crate::event::{Effect, Event};
-use crate::ids::{MarkToken, ParticipantId, RunId};
+use crate::event::{Effect, Event, UndoFailure, UndoReport};
+use crate::ids::{MarkToken, ParticipantId};
 use crate::journal::{Actor, JournalEntry};
 use crate::run::{Run, Step};
-
-/// What an undo did, once every participant has answered (or run out of time).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct UndoReport {
-    /// The run undone.
-    pub run: RunId,
-    /// The participants reverted, in the order they were.
-    pub reverted: Vec<ParticipantId>,
-    /// The participants whose revert failed, with why.
-    pub failed: Vec<UndoFailure>,
-}
-
-/// A participant whose revert failed during an undo.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct UndoFailure {
-    /// The participant.
-    pub participant: ParticipantId,
-    /// What went wrong.
-    pub message: String,
-}
 
 /// An undo under way.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

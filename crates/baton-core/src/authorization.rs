@@ -1,6 +1,11 @@
 //! What the person's authorization of a reviewed plan carries (AG-7, AG-30).
 
-use super::*;
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+use crate::error::CommandError;
+use crate::ids::CapabilityRef;
+use crate::model::Budget;
 
 /// The person's authorization of a reviewed plan (AG-7): the allowlist and
 /// budget it fixes, and whether to make it a standing grant (AG-30).

@@ -1,0 +1,64 @@
+//! What the acting party's traffic means to the engine, once verified:
+//! the inputs of a turn. Dialect adapters translate their wire into this.
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+use crate::ids::{CallId, CapabilityRef};
+
+/// Traffic from the acting party, addressed to a turn. Dialect adapters
+/// translate their wire into this.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(
+    tag = "kind",
+    rename_all = "kebab-case",
+    rename_all_fields = "camelCase"
+)]
+pub enum Inbound {
+    /// A complete tool call, its arguments assembled.
+    ToolCall {
+        /// The acting party's id for it, unique within the run.
+        call: CallId,
+        /// What it wants invoked.
+        capability: CapabilityRef,
+        /// With what.
+        arguments: Value,
+    },
+    /// The turn ended normally.
+    TurnEnd,
+    /// The turn failed (the acting party reported an error, the stream broke).
+    TurnFailed {
+        /// What happened.
+        message: String,
+    },
+    /// The connection broke before the turn ended (the stream closed early,
+    /// the request failed): the run returns `error` with `transport-lost`.
+    TransportLost {
+        /// What happened.
+        message: String,
+    },
+    /// A question for the person (AG-48: a request id, a prompt, an
+    /// optional JSON Schema for the answer).
+    Question {
+        /// The acting party's id for the request; the answer comes back under it.
+        request: String,
+        /// What to ask, in words.
+        prompt: String,
+        /// A self-contained JSON Schema 2020-12 the answer must satisfy.
+        #[serde(default)]
+        schema: Option<Value>,
+        /// How long the person has, in milliseconds (the escalation timeout by default).
+        #[serde(default)]
+        deadline_ms: Option<u64>,
+        /// When the acting party stops waiting for the answer, in epoch
+        /// milliseconds: the deadline is never later, and a question that
+        /// has expired is never put to the person.
+        #[serde(default)]
+        expires_at: Option<u64>,
+    },
+    /// The stream broke the protocol (found by the stream verifier).
+    Malformed {
+        /// What was wrong.
+        detail: String,
+    },
+}
