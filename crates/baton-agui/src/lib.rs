@@ -89,7 +89,7 @@ impl AgUiTurn {
         for item in self.sse.feed(bytes) {
             match item {
                 SseOutput::Finding(reason) => {
-                    out.extend(self.verifier.report(format!("SSE: {reason}")))
+                    out.extend(self.verifier.break_off(format!("SSE: {reason}")))
                 }
                 SseOutput::Event(event) => out.extend(self.event(&event.data)),
             }
@@ -111,7 +111,7 @@ impl AgUiTurn {
                         out.extend(self.verifier.push(event));
                     }
                 }
-                Err(violation) => out.extend(self.verifier.report(violation.into_message())),
+                Err(violation) => out.extend(self.verifier.break_off(violation.into_message())),
             }
         }
         out.extend(self.verifier.close());
@@ -167,11 +167,11 @@ impl AgUiTurn {
             Err(error) => {
                 return self
                     .verifier
-                    .report(format!("an event that is not JSON: {error}"))
+                    .break_off(format!("an event that is not JSON: {error}"))
             }
         };
         match self.mapper.map(&value) {
-            Err(violation) => self.verifier.report(violation.into_message()),
+            Err(violation) => self.verifier.break_off(violation.into_message()),
             Ok(events) => {
                 let mut out = Vec::new();
                 for event in events {

@@ -219,7 +219,7 @@ impl CoreSubject {
                 .or_insert_with(|| TurnVerifier::new(StreamLimits::default()));
             let verified = match event {
                 Ok(event) => verifier.push(event),
-                Err(problem) => verifier.report(problem),
+                Err(problem) => verifier.break_off(problem),
             };
             self.deliver(&run, turn, verified);
         }

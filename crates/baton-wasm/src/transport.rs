@@ -84,7 +84,7 @@ impl TurnSink {
             self.stray();
             return;
         }
-        let out = self.state.verifier.borrow_mut().report(violation);
+        let out = self.state.verifier.borrow_mut().break_off(violation);
         self.forward(out);
     }
 }

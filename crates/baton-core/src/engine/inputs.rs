@@ -94,7 +94,7 @@ impl Engine {
         result: Result<MarkToken, String>,
     ) -> Result<(), ReportError> {
         let failed = result.is_err();
-        self.report(now, id, failed, |run, step| {
+        self.host_report(now, id, failed, |run, step| {
             if !run.is_awaiting_mark(participant) {
                 return Err(ReportError::NotWaitingFor {
                     run: run.id().clone(),
@@ -115,7 +115,7 @@ impl Engine {
         call: &CallId,
         result: Result<Value, String>,
     ) -> Result<(), ReportError> {
-        self.report(now, id, false, |run, step| {
+        self.host_report(now, id, false, |run, step| {
             if !run.is_awaiting_preview(call) {
                 return Err(ReportError::NoSuchCall {
                     run: run.id().clone(),
@@ -169,7 +169,7 @@ impl Engine {
         result: CallResult,
     ) -> Result<(), ReportError> {
         let failed = matches!(result, CallResult::Failed { .. });
-        self.report(now, id, failed, |run, step| {
+        self.host_report(now, id, failed, |run, step| {
             if run.call_in_flight().map(|c| &c.call) != Some(call) {
                 return Err(ReportError::NoSuchCall {
                     run: run.id().clone(),
@@ -200,7 +200,7 @@ impl Engine {
             });
             return Ok(());
         }
-        self.report(now, id, false, |run, step| {
+        self.host_report(now, id, false, |run, step| {
             if !run.is_awaiting_revert(participant) {
                 return Err(ReportError::NotWaitingFor {
                     run: run.id().clone(),

@@ -70,7 +70,7 @@ impl Engine {
 
     /// A host report. A failure it carries is an explicit cause that outranks
     /// timers; otherwise timers that are due apply first.
-    pub(super) fn report(
+    pub(super) fn host_report(
         &mut self,
         now: u64,
         id: &RunId,

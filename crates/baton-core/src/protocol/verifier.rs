@@ -126,9 +126,9 @@ impl TurnVerifier {
         })]
     }
 
-    /// Reports a violation found below this layer (an SSE or dialect
-    /// decoder): it ends the turn like any other.
-    pub fn report(&mut self, reason: String) -> Vec<Verified> {
+    /// Breaks the turn off for a violation found below this layer (an SSE
+    /// or dialect decoder): it ends the turn like any other violation.
+    pub fn break_off(&mut self, reason: String) -> Vec<Verified> {
         if self.violation.is_some() || self.ended {
             return Vec::new();
         }
