@@ -43,140 +43,107 @@ pub(crate) struct Outcome {
     result: Result<String, String>,
 }
 
-pub(crate) fn test() -> Result<(), String> {
-    let started = Instant::now();
-    let mut outcomes = Vec::new();
-    let mut step = |name: &'static str, body: &mut dyn FnMut() -> Result<String, String>| {
-        println!("\n== xtask test: {name}");
-        let began = Instant::now();
-        let result = body();
-        if let Err(message) = &result {
-            eprintln!("!! {name} failed: {message}");
-        }
-        outcomes.push(Outcome {
-            name,
-            seconds: began.elapsed().as_secs_f64(),
-            result,
-        });
-    };
+/// A step of `cargo xtask test`: its name in the summary, and what it runs.
+type Step = (&'static str, fn() -> Result<String, String>);
 
-    step("setup: wasm target", &mut || {
-        ensure_wasm_target().map(|()| String::new())
-    });
-    step("setup: wasm-bindgen CLI", &mut || {
-        ensure_wasm_bindgen().map(|()| String::new())
-    });
-    step("setup: Chromium and chromedriver", &mut || {
-        ensure_chromium().map(|()| String::new())
-    });
-    step("setup: AG-UI Python SDK", &mut || {
-        ensure_agui_python().map(|()| String::new())
-    });
-    step("setup: AG-UI reference client (npm)", &mut || {
-        ensure_npm("tests/agui-crosscheck", "@ag-ui/client").map(|()| String::new())
-    });
-    step("setup: package test tools (npm)", &mut || {
-        ensure_npm(PKG_TESTS, "axe-core").map(|()| String::new())
-    });
-    step("setup: Vite scratch app (npm)", &mut || {
-        ensure_npm(VITE_APP, "vite").map(|()| String::new())
-    });
-    step("cargo fmt --check", &mut || {
-        let mut command = cargo();
-        command.args(["fmt", "--all", "--", "--check"]);
-        run(command).map(|()| String::new())
-    });
-    step("cargo clippy -D warnings", &mut || {
-        let mut command = cargo();
-        command.args([
+/// Every check, in the order it runs: installs first, then the Rust
+/// checks, the browser and package tests, and the builds that guard the
+/// layering. The README's table of steps follows this list.
+const STEPS: &[Step] = &[
+    ("setup: wasm target", || done(ensure_wasm_target())),
+    ("setup: wasm-bindgen CLI", || done(ensure_wasm_bindgen())),
+    ("setup: Chromium and chromedriver", || {
+        done(ensure_chromium())
+    }),
+    ("setup: AG-UI Python SDK", || done(ensure_agui_python())),
+    ("setup: AG-UI reference client (npm)", || {
+        done(ensure_npm("tests/agui-crosscheck", "@ag-ui/client"))
+    }),
+    ("setup: package test tools (npm)", || {
+        done(ensure_npm(PKG_TESTS, "axe-core"))
+    }),
+    ("setup: Vite scratch app (npm)", || {
+        done(ensure_npm(VITE_APP, "vite"))
+    }),
+    ("cargo fmt --check", || {
+        cargo_step(&["fmt", "--all", "--", "--check"], None)
+    }),
+    ("cargo clippy -D warnings", || {
+        let args = [
             "clippy",
             "--workspace",
             "--all-targets",
             "--",
             "-D",
             "warnings",
-        ]);
-        run(command).map(|()| String::new())
-    });
-    step("cargo doc -Dwarnings", &mut || {
-        let mut command = cargo();
-        command
-            .args(["doc", "--workspace", "--no-deps"])
-            .env("RUSTDOCFLAGS", "-Dwarnings");
-        run(command).map(|()| String::new())
-    });
-    step("cargo test (native)", &mut native_tests);
-    step("conformance kit (native)", &mut conformance::native);
-    step(
-        "agent-check: the demo app",
-        &mut conformance::agent_check_demo,
-    );
-    step("browser tests (headless Chromium)", &mut browser_tests);
-    step("package: cargo xtask pkg", &mut || {
-        let table = pkg()?;
-        println!("{table}");
-        Ok(table
-            .lines()
-            .find(|line| line.starts_with("baton_engine_bg.wasm"))
-            .map(|line| {
-                let sizes: Vec<&str> = line.split_whitespace().skip(1).collect();
-                format!(
-                    "wasm {} B raw, {} B gzip, {} B brotli",
-                    sizes[0], sizes[1], sizes[2]
-                )
-            })
-            .unwrap_or_default())
-    });
-    step("package: size budget (brotli)", &mut || {
+        ];
+        cargo_step(&args, None)
+    }),
+    ("cargo doc -Dwarnings", || {
+        let args = ["doc", "--workspace", "--no-deps"];
+        cargo_step(&args, Some(("RUSTDOCFLAGS", "-Dwarnings")))
+    }),
+    ("cargo test (native)", native_tests),
+    ("conformance kit (native)", conformance::native),
+    ("agent-check: the demo app", conformance::agent_check_demo),
+    ("browser tests (headless Chromium)", browser_tests),
+    ("package: cargo xtask pkg", package_build),
+    ("package: size budget (brotli)", || {
         size::check(&root().join("pkg"))
-    });
-    step("package: types (tsc --noEmit)", &mut || {
-        // What the build produced — the serialised shapes the core emits and
-        // the error codes the wasm can throw — for the contract test.
-        let built = root().join(PKG_TESTS).join("built");
-        std::fs::create_dir_all(&built).map_err(|e| format!("{}: {e}", built.display()))?;
-        let mut shapes = cargo();
-        shapes
-            .args(["test", "--quiet", "-p", "baton-core", "--test", "shapes"])
-            .env("BATON_SHAPES_OUT", built.join("shapes.json"));
-        run(shapes)?;
-        let mut emit = Command::new("node");
-        emit.arg("emit-built.mjs")
-            .current_dir(root().join(PKG_TESTS));
-        run(emit)?;
-        let mut tsc = Command::new(root().join(PKG_TESTS).join("node_modules/.bin/tsc"));
-        tsc.args(["--noEmit", "-p", "."])
-            .current_dir(root().join(PKG_TESTS));
-        run(tsc).map(|()| {
-            "pkg/baton.d.ts type-checks, and agrees with the built classes, error codes and shapes".into()
-        })
-    });
-    step("package: JS tests in Chromium", &mut package_tests);
-    step("package: default surfaces in Chromium", &mut || {
+    }),
+    ("package: types (tsc --noEmit)", package_types),
+    ("package: JS tests in Chromium", package_tests),
+    ("package: default surfaces in Chromium", || {
         node_tests(PKG_TESTS, "surfaces.test.mjs", "surface tests", &[])
-    });
-    step(
-        "package: strict CSP and Trusted Types in Chromium",
-        &mut || node_tests(PKG_TESTS, "strict-csp.test.mjs", "strict policy tests", &[]),
-    );
-    step("package: faults in Chromium", &mut || {
+    }),
+    ("package: strict CSP and Trusted Types in Chromium", || {
+        node_tests(PKG_TESTS, "strict-csp.test.mjs", "strict policy tests", &[])
+    }),
+    ("package: faults in Chromium", || {
         node_tests(PKG_TESTS, "faults/", "fault tests", &[])
-    });
-    step("end-to-end: the demo in Chromium", &mut demo::journeys);
-    step("conformance kit (JS, in Chromium)", &mut || {
+    }),
+    ("end-to-end: the demo in Chromium", demo::journeys),
+    ("conformance kit (JS, in Chromium)", || {
         node_tests(PKG_TESTS, "conformance.test.mjs", "JS conformance kit", &[])
-    });
-    step("package: Vite app from npm pack", &mut vite_app_tests);
-    step("baton-core builds for wasm32", &mut || {
-        let mut command = cargo();
-        command.args(["build", "-p", "baton-core", "--target", WASM_TARGET]);
-        run(command).map(|()| String::new())
-    });
-    step("baton-core has no web dependencies", &mut core_is_pure);
+    }),
+    ("package: Vite app from npm pack", vite_app_tests),
+    ("baton-core builds for wasm32", || {
+        cargo_step(
+            &["build", "-p", "baton-core", "--target", WASM_TARGET],
+            None,
+        )
+    }),
+    ("baton-core has no web dependencies", core_is_pure),
+];
 
+/// `cargo xtask test`: every step, whatever fails before it, then the
+/// summary lines.
+pub(crate) fn test() -> Result<(), String> {
+    let started = Instant::now();
+    let outcomes: Vec<Outcome> = STEPS
+        .iter()
+        .map(|(name, body)| {
+            println!("\n== xtask test: {name}");
+            let began = Instant::now();
+            let result = body();
+            if let Err(message) = &result {
+                eprintln!("!! {name} failed: {message}");
+            }
+            Outcome {
+                name,
+                seconds: began.elapsed().as_secs_f64(),
+                result,
+            }
+        })
+        .collect();
+    summary(&outcomes, started.elapsed().as_secs_f64())
+}
+
+/// The runner's summary: one line per step, then the count.
+fn summary(outcomes: &[Outcome], seconds: f64) -> Result<(), String> {
     println!("\n== xtask test: summary");
     let mut failed = 0;
-    for outcome in &outcomes {
+    for outcome in outcomes {
         let (mark, detail) = match &outcome.result {
             Ok(detail) => ("ok  ", detail.clone()),
             Err(message) => {
@@ -193,16 +160,70 @@ pub(crate) fn test() -> Result<(), String> {
         );
     }
     println!(
-        "xtask test: {} of {} steps passed in {:.0}s",
+        "xtask test: {} of {} steps passed in {seconds:.0}s",
         outcomes.len() - failed,
         outcomes.len(),
-        started.elapsed().as_secs_f64()
     );
     if failed == 0 {
         Ok(())
     } else {
         Err(format!("{failed} step(s) failed"))
     }
+}
+
+/// A step that only has to succeed.
+fn done(result: Result<(), String>) -> Result<String, String> {
+    result.map(|()| String::new())
+}
+
+/// `cargo <args>`, with one environment variable if given.
+fn cargo_step(args: &[&str], env: Option<(&str, &str)>) -> Result<String, String> {
+    let mut command = cargo();
+    command.args(args);
+    if let Some((key, value)) = env {
+        command.env(key, value);
+    }
+    done(run(command))
+}
+
+/// Builds the package and says how big the wasm is.
+fn package_build() -> Result<String, String> {
+    let table = pkg()?;
+    println!("{table}");
+    Ok(table
+        .lines()
+        .find(|line| line.starts_with("baton_engine_bg.wasm"))
+        .map(|line| {
+            let sizes: Vec<&str> = line.split_whitespace().skip(1).collect();
+            format!(
+                "wasm {} B raw, {} B gzip, {} B brotli",
+                sizes[0], sizes[1], sizes[2]
+            )
+        })
+        .unwrap_or_default())
+}
+
+/// Type-checks `pkg/baton.d.ts` against what the build produced — the
+/// serialised shapes the core emits and the error codes the wasm can throw.
+fn package_types() -> Result<String, String> {
+    let built = root().join(PKG_TESTS).join("built");
+    std::fs::create_dir_all(&built).map_err(|e| format!("{}: {e}", built.display()))?;
+    let mut shapes = cargo();
+    shapes
+        .args(["test", "--quiet", "-p", "baton-core", "--test", "shapes"])
+        .env("BATON_SHAPES_OUT", built.join("shapes.json"));
+    run(shapes)?;
+    let mut emit = Command::new("node");
+    emit.arg("emit-built.mjs")
+        .current_dir(root().join(PKG_TESTS));
+    run(emit)?;
+    let mut tsc = Command::new(root().join(PKG_TESTS).join("node_modules/.bin/tsc"));
+    tsc.args(["--noEmit", "-p", "."])
+        .current_dir(root().join(PKG_TESTS));
+    run(tsc).map(|()| {
+        "pkg/baton.d.ts type-checks, and agrees with the built classes, error codes and shapes"
+            .into()
+    })
 }
 
 /// Runs the native workspace tests (the browser adapter runs in Chromium).
