@@ -5,9 +5,9 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use baton_core::{
-    ActorSecret, Authorization, CallResult, Delegation, Digest, Effect, Engine, EngineConfig,
-    Event, MarkToken, ParticipantId, ReadRef, ReadStamp, Refusal, Resolution, RunId, StreamLimits,
-    TurnId, TurnVerifier, Verified, WireEvent,
+    ActorRef, ActorSecret, Authorization, CallId, CallResult, CapabilityRef, Delegation, Digest,
+    Effect, Engine, EngineConfig, Event, MarkToken, ParticipantId, ReadRef, ReadStamp, Refusal,
+    Resolution, RunId, StreamLimits, TurnId, TurnVerifier, Verified, WireEvent,
 };
 use serde_json::{json, Map, Value};
 
@@ -132,32 +132,7 @@ impl CoreSubject {
                 arguments,
                 actor,
                 ..
-            } => {
-                // A genuine reference names this very call (AG-32, AG-33).
-                let genuine = self
-                    .engine
-                    .as_ref()
-                    .and_then(|engine| engine.resolve_actor(&actor))
-                    .is_some_and(|identity| identity.run == run && identity.call == call);
-                self.invocations.push(json!({
-                    "run": self.alias_of(&run),
-                    "capability": capability.to_string(),
-                    "arguments": arguments,
-                    "actor": if genuine { "genuine" } else { "unresolved" },
-                }));
-                let result = match self.behaviour(&capability.participant).invoke {
-                    Reply::Ok => CallResult::Applied {
-                        value: json!({ "ok": true }),
-                    },
-                    Reply::Fail(message) => CallResult::Failed { message },
-                    Reply::Decline(message) => CallResult::Refused {
-                        refusal: Refusal::Declined { message },
-                    },
-                };
-                if let Some(engine) = self.engine.as_mut() {
-                    let _ = engine.handle_call_result(now, &run, &call, result);
-                }
-            }
+            } => self.invoke(run, call, capability, arguments, actor),
             Effect::Preview {
                 run,
                 call,
@@ -187,6 +162,43 @@ impl CoreSubject {
                     let _ = engine.handle_revert_result(now, &run, &participant, result);
                 }
             }
+        }
+    }
+
+    /// A participant's handler, as the fixture scripts it; the call's actor
+    /// reference is checked to be genuine (AG-32, AG-33).
+    fn invoke(
+        &mut self,
+        run: RunId,
+        call: CallId,
+        capability: CapabilityRef,
+        arguments: Value,
+        actor: ActorRef,
+    ) {
+        let now = self.now;
+        // A genuine reference names this very call (AG-32, AG-33).
+        let genuine = self
+            .engine
+            .as_ref()
+            .and_then(|engine| engine.resolve_actor(&actor))
+            .is_some_and(|identity| identity.run == run && identity.call == call);
+        self.invocations.push(json!({
+            "run": self.alias_of(&run),
+            "capability": capability.to_string(),
+            "arguments": arguments,
+            "actor": if genuine { "genuine" } else { "unresolved" },
+        }));
+        let result = match self.behaviour(&capability.participant).invoke {
+            Reply::Ok => CallResult::Applied {
+                value: json!({ "ok": true }),
+            },
+            Reply::Fail(message) => CallResult::Failed { message },
+            Reply::Decline(message) => CallResult::Refused {
+                refusal: Refusal::Declined { message },
+            },
+        };
+        if let Some(engine) = self.engine.as_mut() {
+            let _ = engine.handle_call_result(now, &run, &call, result);
         }
     }
 
@@ -266,46 +278,14 @@ impl CoreSubject {
     fn dispatch(&mut self, command: &Command) -> Result<(), SubjectError> {
         let now = self.now;
         match command {
-            Command::Delegate { alias, request } => {
-                let delegation = Delegation::from_json(Value::Object(request.clone()))
-                    .map_err(|e| error(e.code(), &e))?;
-                let run = self
-                    .engine()?
-                    .delegate(now, delegation)
-                    .map_err(|e| error(e.code(), &e))?;
-                self.aliases.insert(alias.clone(), run);
-            }
+            Command::Delegate { alias, request } => self.delegate(alias, request)?,
             Command::Turn { run, events } => self.turn(run, events)?,
-            Command::CloseTurn { run } => {
-                let id = self.run_id(run)?;
-                let turn = self.engine()?.run(&id).and_then(|run| run.open_turn());
-                let Some(turn) = turn else {
-                    return Err(error("no-open-turn", format!("`{run}` has no open turn")));
-                };
-                let closed = self
-                    .verifiers
-                    .get_mut(&(id.clone(), turn))
-                    .map(TurnVerifier::close)
-                    .unwrap_or_default();
-                self.deliver(&id, turn, closed);
-            }
+            Command::CloseTurn { run } => self.close_turn(run)?,
             Command::Authorize {
                 run,
                 revision,
                 authorization,
-            } => {
-                let id = self.run_id(run)?;
-                let current = self.revision(&id)?;
-                let at = match revision {
-                    Revision::Current => current,
-                    Revision::Previous => current.saturating_sub(1),
-                };
-                let authorization = Authorization::from_json(Value::Object(authorization.clone()))
-                    .map_err(|e| error(e.code(), &e))?;
-                self.engine()?
-                    .authorize(now, &id, at, authorization)
-                    .map_err(|e| error(e.code(), &e))?;
-            }
+            } => self.authorize(run, revision, authorization)?,
             Command::Reject { run, note } => {
                 let id = self.run_id(run)?;
                 let at = self.revision(&id)?;
@@ -313,39 +293,18 @@ impl CoreSubject {
                     .reject(now, &id, at, note)
                     .map_err(|e| error(e.code(), &e))?;
             }
-            Command::Resolve { run, resolution } => {
+            Command::Resolve { run, resolution } => self.resolve(run, resolution)?,
+            Command::Stop { run } | Command::Pause { run } => {
                 let id = self.run_id(run)?;
-                let at = self.revision(&id)?;
-                let resolution = match resolution {
-                    Value::String(kind) => json!({ "kind": kind }),
-                    other => other.clone(),
+                let engine = self.engine()?;
+                let ended = if matches!(command, Command::Stop { .. }) {
+                    engine.stop(now, &id)
+                } else {
+                    engine.pause(now, &id)
                 };
-                let resolution: Resolution = serde_json::from_value(resolution)
-                    .map_err(|e| error("invalid-resolution", e))?;
-                self.engine()?
-                    .resolve_escalation(now, &id, at, resolution)
-                    .map_err(|e| error(e.code(), &e))?;
+                ended.map_err(|e| error(e.code(), &e))?;
             }
-            Command::Stop { run } => {
-                let id = self.run_id(run)?;
-                self.engine()?
-                    .stop(now, &id)
-                    .map_err(|e| error(e.code(), &e))?;
-            }
-            Command::Pause { run } => {
-                let id = self.run_id(run)?;
-                self.engine()?
-                    .pause(now, &id)
-                    .map_err(|e| error(e.code(), &e))?;
-            }
-            Command::Resume { run, alias } => {
-                let id = self.run_id(run)?;
-                let next = self
-                    .engine()?
-                    .resume(now, &id, None)
-                    .map_err(|e| error(e.code(), &e))?;
-                self.aliases.insert(alias.clone(), next);
-            }
+            Command::Resume { run, alias } => self.resume(run, alias)?,
             Command::KillAll => {
                 self.engine()?.kill_all(now);
             }
@@ -355,32 +314,23 @@ impl CoreSubject {
                 question,
                 value,
                 digest,
-            } => {
-                let asked = self.question(*question)?;
-                let digest = match digest {
-                    DigestChoice::Given => asked.digest,
-                    DigestChoice::Forged => Digest::of_bytes(b"not the question asked"),
-                };
-                self.engine()?
-                    .answer(now, &asked.id, &digest, value.clone())
-                    .map_err(|e| error(e.code(), &e))?;
-            }
+            } => self.answer(*question, value, digest)?,
             Command::Decline { question } => {
-                let asked = self.question(*question)?;
+                let id = self.question(*question)?.id;
                 self.engine()?
-                    .decline(now, &asked.id)
+                    .decline(now, &id)
                     .map_err(|e| error(e.code(), &e))?;
             }
             Command::Dismiss { question } => {
-                let asked = self.question(*question)?;
+                let id = self.question(*question)?.id;
                 self.engine()?
-                    .dismiss(now, &asked.id)
+                    .dismiss(now, &id)
                     .map_err(|e| error(e.code(), &e))?;
             }
             Command::Postpone { question, ms } => {
-                let asked = self.question(*question)?;
+                let id = self.question(*question)?.id;
                 self.engine()?
-                    .postpone(now, &asked.id, now + ms)
+                    .postpone(now, &id, now + ms)
                     .map_err(|e| error(e.code(), &e))?;
             }
             Command::Undo { run } => {
@@ -399,19 +349,129 @@ impl CoreSubject {
                 read,
                 version,
                 origin,
-            } => {
-                let origin = serde_json::from_value(Value::from(origin.as_str()))
-                    .map_err(|e| error("invalid-read", e))?;
-                let stamp = ReadStamp {
-                    read: ReadRef::new(participant.as_str(), read.as_str()),
-                    version: *version,
-                    origin,
-                };
-                self.engine()?
-                    .publish_read(now, stamp)
-                    .map_err(|e| error("invalid-read", e))?;
-            }
+            } => self.publish(participant, read, *version, origin)?,
         }
+        Ok(())
+    }
+
+    /// The person delegates; the run is known by `alias` from now on.
+    fn delegate(&mut self, alias: &str, request: &Map<String, Value>) -> Result<(), SubjectError> {
+        let now = self.now;
+        let delegation = Delegation::from_json(Value::Object(request.clone()))
+            .map_err(|e| error(e.code(), &e))?;
+        let run = self
+            .engine()?
+            .delegate(now, delegation)
+            .map_err(|e| error(e.code(), &e))?;
+        self.aliases.insert(alias.to_owned(), run);
+        Ok(())
+    }
+
+    /// The person resumes paused `run` as a new run known by `alias`.
+    fn resume(&mut self, run: &str, alias: &str) -> Result<(), SubjectError> {
+        let now = self.now;
+        let id = self.run_id(run)?;
+        let next = self
+            .engine()?
+            .resume(now, &id, None)
+            .map_err(|e| error(e.code(), &e))?;
+        self.aliases.insert(alias.to_owned(), next);
+        Ok(())
+    }
+
+    /// The stream of `alias`'s open turn closed.
+    fn close_turn(&mut self, run: &str) -> Result<(), SubjectError> {
+        let id = self.run_id(run)?;
+        let turn = self.engine()?.run(&id).and_then(|run| run.open_turn());
+        let Some(turn) = turn else {
+            return Err(error("no-open-turn", format!("`{run}` has no open turn")));
+        };
+        let closed = self
+            .verifiers
+            .get_mut(&(id.clone(), turn))
+            .map(TurnVerifier::close)
+            .unwrap_or_default();
+        self.deliver(&id, turn, closed);
+        Ok(())
+    }
+
+    /// The person authorizes `run` at the revision the fixture names.
+    fn authorize(
+        &mut self,
+        run: &str,
+        revision: &Revision,
+        authorization: &Map<String, Value>,
+    ) -> Result<(), SubjectError> {
+        let now = self.now;
+        let id = self.run_id(run)?;
+        let current = self.revision(&id)?;
+        let at = match revision {
+            Revision::Current => current,
+            Revision::Previous => current.saturating_sub(1),
+        };
+        let authorization = Authorization::from_json(Value::Object(authorization.clone()))
+            .map_err(|e| error(e.code(), &e))?;
+        self.engine()?
+            .authorize(now, &id, at, authorization)
+            .map_err(|e| error(e.code(), &e))?;
+        Ok(())
+    }
+
+    /// The person resolves `run`'s escalation (a kind, or a whole resolution).
+    fn resolve(&mut self, run: &str, resolution: &Value) -> Result<(), SubjectError> {
+        let now = self.now;
+        let id = self.run_id(run)?;
+        let at = self.revision(&id)?;
+        let resolution = match resolution {
+            Value::String(kind) => json!({ "kind": kind }),
+            other => other.clone(),
+        };
+        let resolution: Resolution =
+            serde_json::from_value(resolution).map_err(|e| error("invalid-resolution", e))?;
+        self.engine()?
+            .resolve_escalation(now, &id, at, resolution)
+            .map_err(|e| error(e.code(), &e))?;
+        Ok(())
+    }
+
+    /// The person answers question `question`, with its digest or a forged one.
+    fn answer(
+        &mut self,
+        question: usize,
+        value: &Value,
+        digest: &DigestChoice,
+    ) -> Result<(), SubjectError> {
+        let now = self.now;
+        let asked = self.question(question)?;
+        let digest = match digest {
+            DigestChoice::Given => asked.digest,
+            DigestChoice::Forged => Digest::of_bytes(b"not the question asked"),
+        };
+        self.engine()?
+            .answer(now, &asked.id, &digest, value.clone())
+            .map_err(|e| error(e.code(), &e))?;
+        Ok(())
+    }
+
+    /// A participant publishes a read.
+    fn publish(
+        &mut self,
+        participant: &str,
+        read: &str,
+        version: u64,
+        origin: &str,
+    ) -> Result<(), SubjectError> {
+        let now = self.now;
+        let origin =
+            serde_json::from_value(Value::from(origin)).map_err(|e| error("invalid-read", e))?;
+        let stamp = ReadStamp {
+            read: ReadRef::new(participant, read),
+            version,
+            origin,
+        };
+        self.engine()?
+            .publish_read(now, stamp)
+            .map_err(|e| error("invalid-read", e))?;
         Ok(())
     }
 
