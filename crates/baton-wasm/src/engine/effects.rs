@@ -1,6 +1,8 @@
 //! Carrying out the core's effects: marks, calls, previews and reverts
 //! through participants' (possibly async) behaviour, turns through the
-//! transport with deep reads by attention, and the core's one timer.
+//! transport with deep reads by attention.
+
+use baton_core::{ActorRef, CallId, CapabilityRef};
 
 use super::*;
 
@@ -31,24 +33,11 @@ pub(super) fn set_busy(inner: &Rc<RefCell<Inner>>, participant: &ParticipantId, 
     }
 }
 
+/// Carries out one of the core's effects: a participant is called (its
+/// answer reported back later), a turn is opened or cancelled.
 pub(super) fn carry_out(inner: &Rc<RefCell<Inner>>, effect: Effect) {
-    let weak = Rc::downgrade(inner);
     match effect {
-        Effect::Mark { run, participant } => {
-            let history = get(&behaviour(inner, &participant), "history");
-            call_then(&history, "mark", &[], move |result| {
-                report(&weak, |core| {
-                    let token = result.map_err(CallError::into_message).and_then(|value| {
-                        convert::value(&value)
-                            .map_err(|e| {
-                                format!("mark() returned something that is not a token: {e}")
-                            })
-                            .and_then(MarkToken::from_json)
-                    });
-                    let _ = core.handle_mark(now(), &run, &participant, token);
-                });
-            });
-        }
+        Effect::Mark { run, participant } => mark(inner, run, participant),
         Effect::Invoke {
             run,
             call,
@@ -56,81 +45,18 @@ pub(super) fn carry_out(inner: &Rc<RefCell<Inner>>, effect: Effect) {
             arguments,
             actor,
             ..
-        } => {
-            let participant = capability.participant.clone();
-            set_busy(inner, &participant, 1);
-            let args = to_js(&arguments).unwrap_or(JsValue::NULL);
-            let name = JsValue::from_str(&capability.capability);
-            let actor = JsValue::from_str(actor.as_str());
-            call_then(
-                &behaviour(inner, &participant),
-                "invoke",
-                &[name, args, actor],
-                move |result| {
-                    if let Some(inner) = weak.upgrade() {
-                        set_busy(&inner, &participant, -1);
-                    }
-                    report(&weak, |core| {
-                        let result = match result {
-                            Ok(value) => CallResult::Applied {
-                                value: convert::value(&value).unwrap_or(Value::Null),
-                            },
-                            Err(failed) => CallResult::thrown(failed.into_message()),
-                        };
-                        let _ = core.handle_call_result(now(), &run, &call, result);
-                    });
-                },
-            );
-        }
+        } => invoke(inner, run, call, capability, &arguments, &actor),
         Effect::Revert {
             run,
             participant,
             token,
-        } => {
-            let history = get(&behaviour(inner, &participant), "history");
-            // A reverting participant is being changed, as by a call (AG-40).
-            set_busy(inner, &participant, 1);
-            call_then(
-                &history,
-                "revertTo",
-                &[to_js(&token.to_json()).unwrap_or(JsValue::UNDEFINED)],
-                move |result| {
-                    if let Some(inner) = weak.upgrade() {
-                        set_busy(&inner, &participant, -1);
-                    }
-                    report(&weak, |core| {
-                        let _ = core.handle_revert_result(
-                            now(),
-                            &run,
-                            &participant,
-                            result.map(|_| ()).map_err(CallError::into_message),
-                        );
-                    });
-                },
-            );
-        }
+        } => revert(inner, run, participant, &token),
         Effect::Preview {
             run,
             call,
             capability,
             arguments,
-        } => {
-            let args = to_js(&arguments).unwrap_or(JsValue::NULL);
-            let name = JsValue::from_str(&capability.capability);
-            call_then(
-                &behaviour(inner, &capability.participant),
-                "preview",
-                &[name, args],
-                move |result| {
-                    report(&weak, |core| {
-                        let result = result
-                            .map(|value| convert::value(&value).unwrap_or(Value::Null))
-                            .map_err(CallError::into_message);
-                        let _ = core.handle_preview(now(), &run, &call, result);
-                    });
-                },
-            );
-        }
+        } => preview(inner, run, call, &capability, &arguments),
         Effect::OpenTurn {
             run, turn, request, ..
         } => open_turn(inner, run, turn, *request),
@@ -143,6 +69,110 @@ pub(super) fn carry_out(inner: &Rc<RefCell<Inner>>, effect: Effect) {
             }
         }
     }
+}
+
+/// `history.mark()`: the token the run reverts to.
+fn mark(inner: &Rc<RefCell<Inner>>, run: RunId, participant: ParticipantId) {
+    let weak = Rc::downgrade(inner);
+    let history = get(&behaviour(inner, &participant), "history");
+    call_then(&history, "mark", &[], move |result| {
+        report(&weak, |core| {
+            let token = result.map_err(CallError::into_message).and_then(|value| {
+                convert::value(&value)
+                    .map_err(|e| format!("mark() returned something that is not a token: {e}"))
+                    .and_then(MarkToken::from_json)
+            });
+            let _ = core.handle_mark(now(), &run, &participant, token);
+        });
+    });
+}
+
+/// `invoke(name, arguments, actor)`, the participant busy meanwhile (AG-40).
+fn invoke(
+    inner: &Rc<RefCell<Inner>>,
+    run: RunId,
+    call: CallId,
+    capability: CapabilityRef,
+    arguments: &Value,
+    actor: &ActorRef,
+) {
+    let weak = Rc::downgrade(inner);
+    let participant = capability.participant.clone();
+    set_busy(inner, &participant, 1);
+    let args = to_js(arguments).unwrap_or(JsValue::NULL);
+    let name = JsValue::from_str(&capability.capability);
+    let actor = JsValue::from_str(actor.as_str());
+    call_then(
+        &behaviour(inner, &participant),
+        "invoke",
+        &[name, args, actor],
+        move |result| {
+            if let Some(inner) = weak.upgrade() {
+                set_busy(&inner, &participant, -1);
+            }
+            report(&weak, |core| {
+                let result = match result {
+                    Ok(value) => CallResult::Applied {
+                        value: convert::value(&value).unwrap_or(Value::Null),
+                    },
+                    Err(failed) => CallResult::thrown(failed.into_message()),
+                };
+                let _ = core.handle_call_result(now(), &run, &call, result);
+            });
+        },
+    );
+}
+
+/// `history.revertTo(token)`, the participant busy meanwhile (AG-40).
+fn revert(inner: &Rc<RefCell<Inner>>, run: RunId, participant: ParticipantId, token: &MarkToken) {
+    let weak = Rc::downgrade(inner);
+    let history = get(&behaviour(inner, &participant), "history");
+    // A reverting participant is being changed, as by a call (AG-40).
+    set_busy(inner, &participant, 1);
+    call_then(
+        &history,
+        "revertTo",
+        &[to_js(&token.to_json()).unwrap_or(JsValue::UNDEFINED)],
+        move |result| {
+            if let Some(inner) = weak.upgrade() {
+                set_busy(&inner, &participant, -1);
+            }
+            report(&weak, |core| {
+                let _ = core.handle_revert_result(
+                    now(),
+                    &run,
+                    &participant,
+                    result.map(|_| ()).map_err(CallError::into_message),
+                );
+            });
+        },
+    );
+}
+
+/// `preview(name, arguments)`: the concrete change, for review (AG-31).
+fn preview(
+    inner: &Rc<RefCell<Inner>>,
+    run: RunId,
+    call: CallId,
+    capability: &CapabilityRef,
+    arguments: &Value,
+) {
+    let weak = Rc::downgrade(inner);
+    let args = to_js(arguments).unwrap_or(JsValue::NULL);
+    let name = JsValue::from_str(&capability.capability);
+    call_then(
+        &behaviour(inner, &capability.participant),
+        "preview",
+        &[name, args],
+        move |result| {
+            report(&weak, |core| {
+                let result = result
+                    .map(|value| convert::value(&value).unwrap_or(Value::Null))
+                    .map_err(CallError::into_message);
+                let _ = core.handle_preview(now(), &run, &call, result);
+            });
+        },
+    );
 }
 
 /// Opens a turn with the transport: the deep reads are gathered first (a
