@@ -135,6 +135,52 @@ fn window() -> Result<web_sys::Window, JsValue> {
     web_sys::window().ok_or_else(|| error(Code::NoWindow, "Baton runs in a browser window"))
 }
 
+/// `Engine.open`'s options: the plain ones, checked strictly, and the two
+/// that are objects — the element to hold the live region and the
+/// transport (its protocol version checked here, AG-45).
+fn read_options(
+    options: &JsValue,
+) -> Result<(OpenOptions, Option<web_sys::Element>, Option<JsValue>), JsValue> {
+    let (parent, transport) = if options.is_object() {
+        let transport = get(options, "transport");
+        (
+            get(options, "liveRegionParent")
+                .dyn_into::<web_sys::Element>()
+                .ok(),
+            (!transport.is_undefined() && !transport.is_null()).then_some(transport),
+        )
+    } else {
+        (None, None)
+    };
+    if let Some(transport) = &transport {
+        check_transport(transport)?;
+    }
+    let plain: OpenOptions = if options.is_object() {
+        let copy = js_sys::Object::assign(&js_sys::Object::new(), options.unchecked_ref());
+        for key in OBJECT_OPTIONS {
+            js_sys::Reflect::delete_property(&copy, &key.into())
+                .map_err(|thrown| wrapped(Code::InvalidOptions, "the options", &thrown))?;
+        }
+        convert::from_js(&copy.into()).map_err(|e| e.thrown_as(Code::InvalidOptions))?
+    } else {
+        OpenOptions::default()
+    };
+    Ok((plain, parent, transport))
+}
+
+/// A key for actor references from the browser's cryptographic random
+/// source (AG-33), and that source for the session id.
+fn random_key() -> Result<(web_sys::Crypto, [u8; 32]), JsValue> {
+    let crypto = window()?
+        .crypto()
+        .map_err(|thrown| wrapped(Code::NoWindow, "the cryptographic random source", &thrown))?;
+    let mut key = [0u8; 32];
+    crypto
+        .get_random_values_with_u8_array(&mut key)
+        .map_err(|thrown| wrapped(Code::NoWindow, "the cryptographic random source", &thrown))?;
+    Ok((crypto, key))
+}
+
 #[wasm_bindgen]
 impl Engine {
     /// Opens an engine: creates (or joins) the page's one polite live region
@@ -151,44 +197,13 @@ impl Engine {
     /// in memory and says so).
     #[wasm_bindgen(js_name = open)]
     pub async fn open(options: JsValue) -> Result<Engine, JsValue> {
-        let (parent, transport) = if options.is_object() {
-            let transport = get(&options, "transport");
-            (
-                get(&options, "liveRegionParent")
-                    .dyn_into::<web_sys::Element>()
-                    .ok(),
-                (!transport.is_undefined() && !transport.is_null()).then_some(transport),
-            )
-        } else {
-            (None, None)
-        };
-        if let Some(transport) = &transport {
-            check_transport(transport)?;
-        }
-        let options: OpenOptions = if options.is_object() {
-            let copy = js_sys::Object::assign(&js_sys::Object::new(), options.unchecked_ref());
-            for key in OBJECT_OPTIONS {
-                js_sys::Reflect::delete_property(&copy, &key.into())
-                    .map_err(|thrown| wrapped(Code::InvalidOptions, "the options", &thrown))?;
-            }
-            convert::from_js(&copy.into()).map_err(|e| e.thrown_as(Code::InvalidOptions))?
-        } else {
-            OpenOptions::default()
-        };
+        let (options, parent, transport) = read_options(&options)?;
         let document = window()?
             .document()
             .ok_or_else(|| error(Code::NoWindow, "Baton needs a document for its live region"))?;
         let region = LiveRegion::attach(&document, parent.as_ref())
             .map_err(|thrown| wrapped(Code::NoWindow, "the live region", &thrown))?;
-        let crypto = window()?.crypto().map_err(|thrown| {
-            wrapped(Code::NoWindow, "the cryptographic random source", &thrown)
-        })?;
-        let mut key = [0u8; 32];
-        crypto
-            .get_random_values_with_u8_array(&mut key)
-            .map_err(|thrown| {
-                wrapped(Code::NoWindow, "the cryptographic random source", &thrown)
-            })?;
+        let (crypto, key) = random_key()?;
         let session = options.session.unwrap_or_else(|| crypto.random_uuid());
         let mut config = EngineConfig::new(session);
         if let Some(ceiling) = options.ceiling {

@@ -130,6 +130,27 @@ fn cause(error: impl std::fmt::Display) -> StoreError {
     StoreError::Request(error.to_string())
 }
 
+/// The schema of version [`VERSION`]: the object stores a new or older
+/// database lacks, with the indexes that find live runs and open questions.
+fn create_missing_stores(db: &Database) {
+    let names = db.store_names();
+    let has = |store: &str| names.iter().any(|n| n == store);
+    for store in [META, SESSIONS, JOURNAL] {
+        if !has(store) {
+            let _ = db.create_object_store(store, ObjectStoreParams::new());
+        }
+    }
+    for (store, flag) in [(RUNS, "live"), (QUESTIONS, "open")] {
+        if !has(store) {
+            let mut params = ObjectStoreParams::new();
+            params.key_path(Some(KeyPath::new_single("id")));
+            if let Ok(created) = db.create_object_store(store, params) {
+                let _ = created.create_index(flag, KeyPath::new_single(flag), None);
+            }
+        }
+    }
+}
+
 impl Store {
     /// Opens (creating or upgrading) the database. The error is the cause
     /// the engine reports when it falls back to memory.
@@ -142,24 +163,8 @@ impl Store {
                 cause: e.to_string(),
             })?;
         request.on_upgrade_needed(|event| {
-            let Ok(db) = event.database() else {
-                return;
-            };
-            let names = db.store_names();
-            let has = |store: &str| names.iter().any(|n| n == store);
-            for store in [META, SESSIONS, JOURNAL] {
-                if !has(store) {
-                    let _ = db.create_object_store(store, ObjectStoreParams::new());
-                }
-            }
-            for (store, flag) in [(RUNS, "live"), (QUESTIONS, "open")] {
-                if !has(store) {
-                    let mut params = ObjectStoreParams::new();
-                    params.key_path(Some(KeyPath::new_single("id")));
-                    if let Ok(created) = db.create_object_store(store, params) {
-                        let _ = created.create_index(flag, KeyPath::new_single(flag), None);
-                    }
-                }
+            if let Ok(db) = event.database() {
+                create_missing_stores(&db);
             }
         });
         // A version change held up by another connection must not hang
