@@ -65,54 +65,20 @@ pub fn check(scan: &Scan) -> Vec<Finding> {
     findings
 }
 
+/// Every finding on one manifest: what is not data (AG-12), what the engine
+/// would refuse, descriptions that say nothing (AG-14), cognitive
+/// capabilities (AG-22), acts that name no read (AG-20), and mounts
+/// without instance names (AG-23).
 fn check_manifest(manifest: &Found) -> Vec<Finding> {
-    let literal = &manifest.literal;
-    let at = |path: &str| -> u32 { locate(manifest, path).start };
     let finding = |path: &str, requirement: &str, message: String| Finding {
         file: manifest.file,
-        offset: at(path),
+        offset: locate(manifest, path).start,
         requirement: requirement.into(),
         message,
     };
-    let mut out = Vec::new();
-    for (path, span, what) in &literal.not_data {
-        out.push(Finding {
-            file: manifest.file,
-            offset: span.start,
-            requirement: "AG-12".into(),
-            message: format!("{path} is {what}: a manifest is inert data only"),
-        });
-    }
-    // The engine's own checks: what it would refuse at registration.
-    let mut flagged = Vec::new();
-    if let Err(error) = baton_core::Manifest::parse(&literal.value.to_string()) {
-        for problem in error.problems {
-            let under_not_data = literal
-                .not_data
-                .iter()
-                .any(|(path, _, _)| problem.path.starts_with(path.as_str()));
-            if under_not_data {
-                continue;
-            }
-            let requirement = problem
-                .requirement
-                .clone()
-                .unwrap_or_else(|| "AG-12".into());
-            flagged.push(problem.path.clone());
-            out.push(finding(
-                &problem.path,
-                &requirement,
-                format!("{}: {}", problem.path, problem.message),
-            ));
-        }
-    }
-    let value = &literal.value;
-    let reads: Vec<&str> = value["reads"]
-        .as_array()
-        .into_iter()
-        .flatten()
-        .filter_map(|read| read["name"].as_str())
-        .collect();
+    let mut out = not_data(manifest);
+    let flagged = engine_refusals(manifest, &finding, &mut out);
+    let value = &manifest.literal.value;
     // What the engine already said of a description is not said twice.
     let mut terse = Vec::new();
     let mut says_something = |path: &str, description: &Value, name: Option<&str>| {
@@ -125,20 +91,90 @@ fn check_manifest(manifest: &Found) -> Vec<Finding> {
         let path = format!("$.reads[{index}].description");
         says_something(&path, &read["description"], read["name"].as_str());
     }
-    let mut described = Vec::new();
-    for (index, capability) in value["capabilities"]
+    for (index, capability) in capabilities(value) {
+        let name = capability["name"].as_str().unwrap_or_default();
+        let path = format!("$.capabilities[{index}].description");
+        says_something(&path, &capability["description"], Some(name));
+    }
+    out.extend(capability_findings(value, &finding));
+    out.extend(terse);
+    out.extend(mounts(manifest));
+    out
+}
+
+fn capabilities(value: &Value) -> impl Iterator<Item = (usize, &Value)> {
+    value["capabilities"]
         .as_array()
         .into_iter()
         .flatten()
         .enumerate()
-    {
+}
+
+/// AG-12: what in the literal is not data (a function, a computed value).
+fn not_data(manifest: &Found) -> Vec<Finding> {
+    manifest
+        .literal
+        .not_data
+        .iter()
+        .map(|(path, span, what)| Finding {
+            file: manifest.file,
+            offset: span.start,
+            requirement: "AG-12".into(),
+            message: format!("{path} is {what}: a manifest is inert data only"),
+        })
+        .collect()
+}
+
+/// The engine's own checks: what it would refuse at registration. Returns
+/// the paths it flagged.
+fn engine_refusals(
+    manifest: &Found,
+    finding: &impl Fn(&str, &str, String) -> Finding,
+    out: &mut Vec<Finding>,
+) -> Vec<String> {
+    let literal = &manifest.literal;
+    let mut flagged = Vec::new();
+    let Err(error) = baton_core::Manifest::parse(&literal.value.to_string()) else {
+        return flagged;
+    };
+    for problem in error.problems {
+        let under_not_data = literal
+            .not_data
+            .iter()
+            .any(|(path, _, _)| problem.path.starts_with(path.as_str()));
+        if under_not_data {
+            continue;
+        }
+        let requirement = problem
+            .requirement
+            .clone()
+            .unwrap_or_else(|| "AG-12".into());
+        flagged.push(problem.path.clone());
+        out.push(finding(
+            &problem.path,
+            &requirement,
+            format!("{}: {}", problem.path, problem.message),
+        ));
+    }
+    flagged
+}
+
+/// AG-22: no cognitive operation as a capability; AG-20: a capability that
+/// acts on existing items names the reads it acts on.
+fn capability_findings(
+    value: &Value,
+    finding: &impl Fn(&str, &str, String) -> Finding,
+) -> Vec<Finding> {
+    let reads: Vec<&str> = value["reads"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(|read| read["name"].as_str())
+        .collect();
+    let mut out = Vec::new();
+    for (index, capability) in capabilities(value) {
         let name = capability["name"].as_str().unwrap_or_default();
         let base = format!("$.capabilities[{index}]");
-        described.push((
-            format!("{base}.description"),
-            capability["description"].clone(),
-            name.to_owned(),
-        ));
         let lower = name.to_ascii_lowercase();
         if let Some(verb) = COGNITIVE.iter().find(|verb| lower.starts_with(*verb)) {
             out.push(finding(
@@ -165,11 +201,13 @@ fn check_manifest(manifest: &Found) -> Vec<Finding> {
             ));
         }
     }
-    for (path, description, name) in &described {
-        says_something(path, description, Some(name));
-    }
-    out.extend(terse);
-    // One manifest mounted more than once: each mount needs its own instance name.
+    out
+}
+
+/// AG-23: one manifest mounted more than once needs an instance name per
+/// mount.
+fn mounts(manifest: &Found) -> Vec<Finding> {
+    let mut out = Vec::new();
     let mut names: Vec<Option<&str>> = Vec::new();
     for (file, span, instance) in &manifest.registrations {
         let instance = instance.as_deref();
