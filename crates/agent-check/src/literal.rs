@@ -10,7 +10,8 @@
 use std::collections::BTreeMap;
 
 use oxc_ast::ast::{
-    ArrayExpressionElement, Expression, ObjectPropertyKind, PropertyKind, UnaryOperator,
+    ArrayExpression, ArrayExpressionElement, Expression, ObjectExpression, ObjectPropertyKind,
+    PropertyKind, UnaryOperator,
 };
 use oxc_span::{GetSpan, Span};
 use serde_json::{Map, Number, Value};
@@ -88,81 +89,8 @@ fn value_of(
             }
             _ => not_data(&format!("`{}`, which is not a constant literal", name.name)),
         },
-        Expression::ArrayExpression(array) => {
-            let mut items = Vec::new();
-            for element in &array.elements {
-                let at = format!("{path}[{}]", items.len());
-                match element {
-                    ArrayExpressionElement::SpreadElement(spread) => {
-                        match value_of(&spread.argument, &at, constants, literal, depth + 1) {
-                            Value::Array(spread) => items.extend(spread),
-                            _ => {
-                                literal.not_data.push((
-                                    at,
-                                    spread.span,
-                                    "a spread of something that is not a constant array".into(),
-                                ));
-                            }
-                        }
-                    }
-                    ArrayExpressionElement::Elision(_) => items.push(Value::Null),
-                    other => match other.as_expression() {
-                        Some(item) => items.push(value_of(item, &at, constants, literal, depth)),
-                        None => items.push(Value::Null),
-                    },
-                }
-            }
-            Value::Array(items)
-        }
-        Expression::ObjectExpression(object) => {
-            let mut map = Map::new();
-            for property in &object.properties {
-                match property {
-                    ObjectPropertyKind::ObjectProperty(property) => {
-                        let key = match property.key.static_name() {
-                            Some(key) if !property.computed => key.to_string(),
-                            _ => {
-                                literal.not_data.push((
-                                    path.to_owned(),
-                                    property.span,
-                                    "a computed key".into(),
-                                ));
-                                continue;
-                            }
-                        };
-                        let at = member(path, &key);
-                        let code = if property.kind != PropertyKind::Init {
-                            Some("an accessor")
-                        } else if property.method {
-                            Some("a method")
-                        } else {
-                            None
-                        };
-                        if let Some(what) = code {
-                            // Kept as `null`, so what the engine says of it
-                            // falls under this finding, not beside it.
-                            literal.spans.insert(at.clone(), property.span);
-                            literal.not_data.push((at, property.span, what.into()));
-                            map.insert(key, Value::Null);
-                            continue;
-                        }
-                        let value = value_of(&property.value, &at, constants, literal, depth);
-                        map.insert(key, value);
-                    }
-                    ObjectPropertyKind::SpreadProperty(spread) => {
-                        match value_of(&spread.argument, path, constants, literal, depth + 1) {
-                            Value::Object(spread) => map.extend(spread),
-                            _ => literal.not_data.push((
-                                path.to_owned(),
-                                spread.span,
-                                "a spread of something that is not a constant object".into(),
-                            )),
-                        }
-                    }
-                }
-            }
-            Value::Object(map)
-        }
+        Expression::ArrayExpression(array) => array_of(array, path, constants, literal, depth),
+        Expression::ObjectExpression(object) => object_of(object, path, constants, literal, depth),
         Expression::FunctionExpression(_) | Expression::ArrowFunctionExpression(_) => {
             not_data("a function")
         }
@@ -170,6 +98,98 @@ fn value_of(
         Expression::TemplateLiteral(_) => not_data("a template with substitutions"),
         _ => not_data("an expression that is not a literal"),
     }
+}
+
+/// An array literal's value; a spread of a constant array is inlined.
+fn array_of(
+    array: &ArrayExpression<'_>,
+    path: &str,
+    constants: &Constants<'_, '_>,
+    literal: &mut Literal,
+    depth: usize,
+) -> Value {
+    let mut items = Vec::new();
+    for element in &array.elements {
+        let at = format!("{path}[{}]", items.len());
+        match element {
+            ArrayExpressionElement::SpreadElement(spread) => {
+                match value_of(&spread.argument, &at, constants, literal, depth + 1) {
+                    Value::Array(spread) => items.extend(spread),
+                    _ => {
+                        literal.not_data.push((
+                            at,
+                            spread.span,
+                            "a spread of something that is not a constant array".into(),
+                        ));
+                    }
+                }
+            }
+            ArrayExpressionElement::Elision(_) => items.push(Value::Null),
+            other => match other.as_expression() {
+                Some(item) => items.push(value_of(item, &at, constants, literal, depth)),
+                None => items.push(Value::Null),
+            },
+        }
+    }
+    Value::Array(items)
+}
+
+/// An object literal's value; accessors, methods and computed keys are not
+/// data, a spread of a constant object is inlined.
+fn object_of(
+    object: &ObjectExpression<'_>,
+    path: &str,
+    constants: &Constants<'_, '_>,
+    literal: &mut Literal,
+    depth: usize,
+) -> Value {
+    let mut map = Map::new();
+    for property in &object.properties {
+        match property {
+            ObjectPropertyKind::ObjectProperty(property) => {
+                let key = match property.key.static_name() {
+                    Some(key) if !property.computed => key.to_string(),
+                    _ => {
+                        literal.not_data.push((
+                            path.to_owned(),
+                            property.span,
+                            "a computed key".into(),
+                        ));
+                        continue;
+                    }
+                };
+                let at = member(path, &key);
+                let code = if property.kind != PropertyKind::Init {
+                    Some("an accessor")
+                } else if property.method {
+                    Some("a method")
+                } else {
+                    None
+                };
+                if let Some(what) = code {
+                    // Kept as `null`, so what the engine says of it
+                    // falls under this finding, not beside it.
+                    literal.spans.insert(at.clone(), property.span);
+                    literal.not_data.push((at, property.span, what.into()));
+                    map.insert(key, Value::Null);
+                    continue;
+                }
+                let value = value_of(&property.value, &at, constants, literal, depth);
+                map.insert(key, value);
+            }
+            ObjectPropertyKind::SpreadProperty(spread) => {
+                match value_of(&spread.argument, path, constants, literal, depth + 1) {
+                    Value::Object(spread) => map.extend(spread),
+                    _ => literal.not_data.push((
+                        path.to_owned(),
+                        spread.span,
+                        "a spread of something that is not a constant object".into(),
+                    )),
+                }
+            }
+        }
+    }
+    Value::Object(map)
 }
 
 fn number_of(value: f64) -> Value {
