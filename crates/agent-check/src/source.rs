@@ -129,63 +129,8 @@ pub fn scan(paths: &[PathBuf]) -> Scan {
         }
     }
     let allocator = Allocator::default();
-    let mut programs: Vec<Option<Program<'_>>> = Vec::new();
-    let mut jsons: Vec<Option<Expression<'_>>> = Vec::new();
-    for file in &scan.files {
-        let text = allocator.alloc_str(&file.text);
-        if is_manifest_json(&file.path) {
-            // JSON is an expression: parsed as one, every value keeps its place.
-            match Parser::new(&allocator, text, SourceType::mjs()).parse_expression() {
-                Ok(expression) => jsons.push(Some(expression)),
-                Err(errors) => {
-                    let why = errors.first().map(|e| e.to_string()).unwrap_or_default();
-                    scan.unreadable
-                        .push((file.path.clone(), format!("not JSON: {why}")));
-                    jsons.push(None);
-                }
-            }
-            programs.push(None);
-            continue;
-        }
-        let source_type = SourceType::from_path(&file.path).unwrap_or(SourceType::mjs());
-        let parsed = Parser::new(&allocator, text, source_type).parse();
-        if let Some(error) = parsed
-            .errors
-            .first()
-            .filter(|_| parsed.panicked || !parsed.errors.is_empty())
-        {
-            scan.unreadable
-                .push((file.path.clone(), format!("does not parse: {error}")));
-            programs.push(None);
-        } else {
-            programs.push(Some(parsed.program));
-        }
-        jsons.push(None);
-    }
-    // Constants: each file's own, then what every other file exports.
-    let mut exported: Constants<'_, '_> = BTreeMap::new();
-    let mut exported_in: BTreeMap<String, usize> = BTreeMap::new();
-    let mut locals: Vec<Constants<'_, '_>> = Vec::new();
-    for (index, program) in programs.iter().enumerate() {
-        let mut local = BTreeMap::new();
-        if let Some(program) = program {
-            for (name, expression, is_exported) in constants_of(program) {
-                if is_exported {
-                    exported.insert(name.clone(), expression);
-                    exported_in.insert(name.clone(), index);
-                }
-                local.insert(name, expression);
-            }
-        }
-        locals.push(local);
-    }
-    let visible: Vec<Constants<'_, '_>> = (0..programs.len())
-        .map(|index| {
-            let mut all = exported.clone();
-            all.extend(locals[index].clone());
-            all
-        })
-        .collect();
+    let (programs, jsons) = parse_all(&allocator, &scan.files, &mut scan.unreadable);
+    let (visible, locals, exported_in) = constants(&programs);
     for (index, json) in jsons.iter().enumerate() {
         if let Some(expression) = json {
             scan.manifests.push(Found {
@@ -225,6 +170,85 @@ pub fn scan(paths: &[PathBuf]) -> Scan {
         }
     }
     scan
+}
+
+/// Parses every file: a manifest JSON file as one expression, a script as
+/// a program; what does not parse is unreadable, said so.
+#[allow(clippy::type_complexity)]
+fn parse_all<'a>(
+    allocator: &'a Allocator,
+    files: &[SourceFile],
+    unreadable: &mut Vec<(PathBuf, String)>,
+) -> (Vec<Option<Program<'a>>>, Vec<Option<Expression<'a>>>) {
+    let mut programs: Vec<Option<Program<'_>>> = Vec::new();
+    let mut jsons: Vec<Option<Expression<'_>>> = Vec::new();
+    for file in files {
+        let text = allocator.alloc_str(&file.text);
+        if is_manifest_json(&file.path) {
+            // JSON is an expression: parsed as one, every value keeps its place.
+            match Parser::new(allocator, text, SourceType::mjs()).parse_expression() {
+                Ok(expression) => jsons.push(Some(expression)),
+                Err(errors) => {
+                    let why = errors.first().map(|e| e.to_string()).unwrap_or_default();
+                    unreadable.push((file.path.clone(), format!("not JSON: {why}")));
+                    jsons.push(None);
+                }
+            }
+            programs.push(None);
+            continue;
+        }
+        let source_type = SourceType::from_path(&file.path).unwrap_or(SourceType::mjs());
+        let parsed = Parser::new(allocator, text, source_type).parse();
+        if let Some(error) = parsed
+            .errors
+            .first()
+            .filter(|_| parsed.panicked || !parsed.errors.is_empty())
+        {
+            unreadable.push((file.path.clone(), format!("does not parse: {error}")));
+            programs.push(None);
+        } else {
+            programs.push(Some(parsed.program));
+        }
+        jsons.push(None);
+    }
+    (programs, jsons)
+}
+
+/// The constants each file sees — its own, then what every other file
+/// exports — its own alone, and which file exports each name.
+#[allow(clippy::type_complexity)]
+fn constants<'s, 'a>(
+    programs: &'s [Option<Program<'a>>],
+) -> (
+    Vec<Constants<'s, 'a>>,
+    Vec<Constants<'s, 'a>>,
+    BTreeMap<String, usize>,
+) {
+    // Constants: each file's own, then what every other file exports.
+    let mut exported: Constants<'_, '_> = BTreeMap::new();
+    let mut exported_in: BTreeMap<String, usize> = BTreeMap::new();
+    let mut locals: Vec<Constants<'_, '_>> = Vec::new();
+    for (index, program) in programs.iter().enumerate() {
+        let mut local = BTreeMap::new();
+        if let Some(program) = program {
+            for (name, expression, is_exported) in constants_of(program) {
+                if is_exported {
+                    exported.insert(name.clone(), expression);
+                    exported_in.insert(name.clone(), index);
+                }
+                local.insert(name, expression);
+            }
+        }
+        locals.push(local);
+    }
+    let visible: Vec<Constants<'_, '_>> = (0..programs.len())
+        .map(|index| {
+            let mut all = exported.clone();
+            all.extend(locals[index].clone());
+            all
+        })
+        .collect();
+    (visible, locals, exported_in)
 }
 
 /// Top-level `const name = <expression>` declarations, and whether exported.
