@@ -1,0 +1,168 @@
+//! The person takes control back (contract §2): a stop (AG-9), the
+//! keyboard exit (AG-42), the global kill (AG-10), pause and resume
+//! (AG-11) — each a return, never an error.
+
+mod common;
+
+use baton_core::*;
+use common::*;
+use serde_json::json;
+
+// ----- AG-9 -------------------------------------------------------------------
+
+#[test]
+fn ag_9_user_interruption_is_a_return_never_an_error() {
+    let mut sim = Sim::new();
+    let offered = sim.delegate(Autonomy::Review);
+    let reviewing = sim.delegate(Autonomy::Review);
+    sim.propose(&reviewing, &[rename()]);
+    let acting = sim.delegate(Autonomy::Auto);
+    sim.propose(&acting, &[rename(), archive()]);
+    sim.apply();
+    let escalated = sim.delegate(Autonomy::Review);
+    sim.propose(&escalated, &[rename()]);
+    sim.authorize(&escalated);
+    sim.apply_all();
+    sim.propose(&escalated, &[theme()]);
+    for run in [&offered, &reviewing, &acting, &escalated] {
+        assert!(!sim.state(run).is_terminal());
+        sim.engine.stop(sim.now, run).unwrap();
+        sim.drain();
+        assert_eq!(
+            sim.state(run),
+            returned(Outcome::Aborted, ReturnReason::UserInterrupt),
+            "{run}"
+        );
+    }
+    // What the interrupted run did stays (one undo step for the person): no reverts.
+    assert!(sim.take_reverts().is_empty());
+}
+
+// ----- AG-42 ------------------------------------------------------------------
+
+#[test]
+fn ag_42_the_keyboard_exit_stops_every_active_run_as_the_persons_act() {
+    let mut sim = Sim::new();
+    // With nothing active the exit does nothing (the page keeps its key).
+    assert_eq!(sim.engine.interrupt_all(sim.now), 0);
+    assert!(sim.drain().is_empty());
+    let offered = sim.delegate(Autonomy::Review);
+    let acting = sim.delegate(Autonomy::Auto);
+    sim.propose(&acting, &[rename(), archive()]);
+    sim.apply();
+    let finished = sim.delegate(Autonomy::Review);
+    sim.engine.stop(sim.now, &finished).unwrap();
+    sim.drain();
+    assert_eq!(sim.engine.interrupt_all(sim.now), 2);
+    let events = sim.drain();
+    for run in [&offered, &acting] {
+        assert_eq!(
+            sim.state(run),
+            returned(Outcome::Aborted, ReturnReason::UserInterrupt),
+            "{run}"
+        );
+        let said_by_person = events.iter().any(|event| {
+            matches!(event, Event::Announcement(a) if a.runs == vec![run.clone()] && a.speaker == Speaker::Person)
+        });
+        assert!(said_by_person, "{run}: announced as the person's act");
+    }
+    // A run already ended is left as it was; what the stopped run did stays.
+    assert_eq!(
+        sim.state(&finished),
+        returned(Outcome::Aborted, ReturnReason::UserInterrupt)
+    );
+    assert!(sim.take_reverts().is_empty());
+    assert_eq!(sim.engine.interrupt_all(sim.now), 0);
+}
+
+// ----- AG-10 ------------------------------------------------------------------
+
+#[test]
+fn ag_10_global_kill_returns_every_active_run_and_disable_refuses_new_ones() {
+    let mut sim = Sim::new();
+    let a = sim.delegate(Autonomy::Review);
+    let b = sim.delegate(Autonomy::Auto);
+    sim.propose(&b, &[rename()]);
+    sim.give_marks();
+    let c = sim.delegate_with(
+        Delegation::new("macro", Initiative::Scheduled, Autonomy::Review).with_plan(vec![
+            PlannedCall {
+                capability: theme(),
+                arguments: json!({}),
+            },
+        ]),
+    );
+    sim.engine.disable();
+    assert_eq!(sim.engine.kill_all(sim.now), 3);
+    sim.drain();
+    for run in [&a, &b, &c] {
+        assert_eq!(
+            sim.state(run),
+            returned(Outcome::Aborted, ReturnReason::Kill)
+        );
+    }
+    let refused = sim.engine.delegate(
+        sim.now,
+        Delegation::new("x", Initiative::User, Autonomy::Auto),
+    );
+    assert_eq!(refused, Err(DelegateError::Disabled));
+    assert!(refused.unwrap_err().to_string().starts_with("AG-10:"));
+    sim.engine.enable();
+    assert!(sim
+        .engine
+        .delegate(
+            sim.now,
+            Delegation::new("x", Initiative::User, Autonomy::Auto)
+        )
+        .is_ok());
+}
+
+// ----- AG-11 ------------------------------------------------------------------
+
+#[test]
+fn ag_11_pause_is_a_return_and_resume_is_a_fresh_chained_run() {
+    let mut sim = Sim::new();
+    let first = sim.delegate(Autonomy::Auto);
+    sim.propose(&first, &[rename(), archive()]);
+    sim.apply();
+    sim.engine.pause(sim.now, &first).unwrap();
+    sim.drain();
+    assert_eq!(
+        sim.state(&first),
+        returned(Outcome::Aborted, ReturnReason::Paused)
+    );
+    assert!(sim.engine.run(&first).unwrap().is_resumable());
+
+    let second = sim.engine.resume(sim.now, &first, None).unwrap();
+    sim.drain();
+    let chained = sim.engine.run(&second).unwrap();
+    assert_ne!(second, first);
+    assert_eq!(chained.resumes(), Some(&first));
+    assert_eq!(chained.intent(), "tidy the board");
+    assert!(second.as_str().starts_with("s/"), "same session");
+    assert_eq!(
+        chained.state(),
+        &RunState::Offered,
+        "no new state: a fresh run"
+    );
+    // The resumable context: what the acting party had not heard yet.
+    let Some(Effect::OpenTurn { request, .. }) = sim
+        .effects_of(|e| matches!(e, Effect::OpenTurn { run, .. } if *run == second))
+        .pop()
+    else {
+        panic!("the chained run opened its turn");
+    };
+    let results = request.results;
+    assert_eq!(results.len(), 1);
+    assert_eq!(results[0].capability, rename());
+    // The paused run stays terminal, and only resumes once.
+    assert!(sim.state(&first).is_terminal());
+    assert_eq!(
+        sim.engine.resume(sim.now, &first, None),
+        Err(DelegateError::NotResumable { run: first.clone() })
+    );
+    // A run that was stopped, not paused, is not resumable.
+    sim.engine.stop(sim.now, &second).unwrap();
+    assert!(sim.engine.resume(sim.now, &second, None).is_err());
+}
+
