@@ -165,4 +165,3 @@ fn ag_11_pause_is_a_return_and_resume_is_a_fresh_chained_run() {
     sim.engine.stop(sim.now, &second).unwrap();
     assert!(sim.engine.resume(sim.now, &second, None).is_err());
 }
-

@@ -582,8 +582,12 @@ use timers::arm_timer;
 use writes::{degrade, persist_step};
 
 #[cfg(test)]
+mod agui_tests;
+#[cfg(test)]
 mod persist_tests;
 #[cfg(test)]
 mod tests;
 #[cfg(test)]
 mod transport_tests;
+#[cfg(test)]
+mod turn_content_tests;

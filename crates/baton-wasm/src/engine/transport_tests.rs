@@ -1,30 +1,24 @@
 //! Delegating to an acting party from the browser: the transport port, the
 //! scripted transport, AG-UI over `fetch` against the real peer under
-//! `tests/peers/`, deep reads, undo, escalations and surfaces.
+//! `tests/peers/` (in `agui_tests`), deep reads, undo, escalations and surfaces.
 
 use super::tests::{
-    element, focus_inside, log_of, manifest, outcome, participant, previewing_mail,
-    pushing_transport, readable, record, returned, state_of, until,
+    element, focus_inside, log_of, manifest, outcome, participant, pushing_transport, readable,
+    record, returned, state_of, until,
 };
 use super::*;
-use crate::{AgUiTransport, ScriptedTransport};
+use crate::ScriptedTransport;
 use wasm_bindgen_futures::JsFuture;
 use wasm_bindgen_test::*;
 
 wasm_bindgen_test_configure!(run_in_browser);
 
-/// The AG-UI peer `cargo xtask test` starts for the browser tests.
-const PEER: &str = match option_env!("BATON_AGUI_PEER") {
-    Some(url) => url,
-    None => "http://127.0.0.1:47310",
-};
-
-fn js(value: serde_json::Value) -> JsValue {
+pub(super) fn js(value: serde_json::Value) -> JsValue {
     js_sys::JSON::parse(&value.to_string()).unwrap()
 }
 
 /// One turn that proposes renaming `card` (its arguments in two pieces).
-fn rename_turn(call: &str, card: &str, title: &str) -> serde_json::Value {
+pub(super) fn rename_turn(call: &str, card: &str, title: &str) -> serde_json::Value {
     let arguments = serde_json::json!({"id": card, "title": title}).to_string();
     let (head, tail) = arguments.split_at(arguments.len() / 2);
     serde_json::json!([
@@ -38,7 +32,7 @@ fn rename_turn(call: &str, card: &str, title: &str) -> serde_json::Value {
 }
 
 /// An acting party that renames card 1, then card 2, then finishes.
-fn two_renames() -> JsValue {
+pub(super) fn two_renames() -> JsValue {
     pushing_transport(
         &js(serde_json::json!([
             rename_turn("c1", "card-1", "One"),
@@ -49,7 +43,7 @@ fn two_renames() -> JsValue {
     )
 }
 
-fn closing_turn() -> serde_json::Value {
+pub(super) fn closing_turn() -> serde_json::Value {
     serde_json::json!([
         {"type": "turn-started"},
         {"type": "message-start", "message": "m1"},
@@ -59,7 +53,10 @@ fn closing_turn() -> serde_json::Value {
     ])
 }
 
-async fn open_with(transport: &JsValue, extra: serde_json::Value) -> Result<Engine, JsValue> {
+pub(super) async fn open_with(
+    transport: &JsValue,
+    extra: serde_json::Value,
+) -> Result<Engine, JsValue> {
     let mut options = serde_json::json!({"appName": "Board", "ceiling": "auto"});
     if let (Some(options), Some(extra)) = (options.as_object_mut(), extra.as_object()) {
         options.extend(extra.clone());
@@ -70,7 +67,7 @@ async fn open_with(transport: &JsValue, extra: serde_json::Value) -> Result<Engi
 }
 
 /// An engine with `transport` and the task board mounted; returns both.
-async fn board_with(transport: &JsValue) -> (Engine, JsValue) {
+pub(super) async fn board_with(transport: &JsValue) -> (Engine, JsValue) {
     let engine = open_with(transport, serde_json::json!({})).await.unwrap();
     let board = participant(&element().into(), 0, 0);
     engine.register(manifest(), board.clone());
@@ -78,22 +75,22 @@ async fn board_with(transport: &JsValue) -> (Engine, JsValue) {
 }
 
 /// The title the task board holds for a card.
-fn title(board: &JsValue, card: &str) -> Option<String> {
+pub(super) fn title(board: &JsValue, card: &str) -> Option<String> {
     get(&get(&state_of(board), "titles"), card).as_string()
 }
 
-fn delegation(intent: &str) -> JsValue {
+pub(super) fn delegation(intent: &str) -> JsValue {
     js(serde_json::json!({
         "intent": intent, "initiative": "user", "autonomy": "auto",
         "budget": {"maxTurns": 4, "maxCalls": 8, "runDeadlineMs": 60_000, "turnDeadlineMs": 10_000}
     }))
 }
 
-fn announced(engine: &Engine) -> Vec<String> {
+pub(super) fn announced(engine: &Engine) -> Vec<String> {
     engine.inner.borrow().announced.clone()
 }
 
-fn reason(engine: &Engine, run: &str) -> Option<String> {
+pub(super) fn reason(engine: &Engine, run: &str) -> Option<String> {
     let state = engine.state(run).unwrap();
     get(&get(&state, "reason"), "kind").as_string()
 }
@@ -494,87 +491,6 @@ async fn disable_refuses_new_runs_until_enabled_and_leaves_active_ones() {
     assert!(engine.delegate(delegation("Again")).is_ok());
 }
 
-/// The same AG-UI peer as the protocol tests, reached with `fetch`.
-fn agui(scenario: &str) -> JsValue {
-    AgUiTransport::new(js(
-        serde_json::json!({"url": format!("{PEER}/{scenario}"), "headers": {"X-Test": "1"}}),
-    ))
-    .unwrap()
-    .into()
-}
-
-#[wasm_bindgen_test]
-async fn agui_a_tool_call_from_the_real_peer_mutates_a_participant() {
-    let (engine, board) = board_with(&agui("tool")).await;
-    let run = engine.delegate(delegation("Rename card 7")).unwrap();
-    assert_eq!(
-        returned(&engine, &run).await.as_deref(),
-        Some("completed"),
-        "is the AG-UI peer running at {PEER}? `cargo xtask test` starts it"
-    );
-    assert_eq!(title(&board, "card-7").as_deref(), Some("Ship the release"));
-}
-
-#[wasm_bindgen_test]
-async fn agui_an_interrupt_is_answered_and_the_run_resumes() {
-    let (engine, board) = board_with(&agui("interrupt")).await;
-    let questions = record(&engine, Some("question"));
-    let run = engine.delegate(delegation("Rename card 7")).unwrap();
-    assert!(
-        until(|| questions.length() == 1).await,
-        "the interrupt became a question (is the AG-UI peer running at {PEER}?)"
-    );
-    let question = questions.get(0);
-    let id = get(&question, "id").as_string().unwrap();
-    let digest = get(&question, "digest").as_string().unwrap();
-    let wrong = engine
-        .answer(&id, &digest, js(serde_json::json!({"name": 7})))
-        .unwrap_err();
-    assert_eq!(
-        get(&wrong, "code").as_string().as_deref(),
-        Some("invalid-answer")
-    );
-    engine
-        .answer(
-            &id,
-            &digest,
-            js(serde_json::json!({"title": "Chosen title"})),
-        )
-        .unwrap();
-    assert_eq!(returned(&engine, &run).await.as_deref(), Some("completed"));
-    assert_eq!(title(&board, "card-7").as_deref(), Some("Chosen title"));
-}
-
-#[wasm_bindgen_test]
-async fn agui_the_server_dropping_mid_stream_is_transport_lost() {
-    let (engine, _board) = board_with(&agui("drop")).await;
-    let texts = record(&engine, Some("text"));
-    let run = engine.delegate(delegation("Say something")).unwrap();
-    assert_eq!(
-        returned(&engine, &run).await.as_deref(),
-        Some("error"),
-        "is the AG-UI peer running at {PEER}?"
-    );
-    assert_eq!(reason(&engine, &run).as_deref(), Some("transport-lost"));
-    assert_eq!(texts.length(), 1, "the text before the drop was delivered");
-    assert!(announced(&engine)
-        .last()
-        .unwrap()
-        .contains("failed because the connection was lost"));
-}
-
-#[wasm_bindgen_test]
-async fn agui_an_unreachable_agent_is_transport_lost() {
-    let transport: JsValue =
-        AgUiTransport::new(js(serde_json::json!({"url": "http://127.0.0.1:9/none"})))
-            .unwrap()
-            .into();
-    let (engine, _board) = board_with(&transport).await;
-    let run = engine.delegate(delegation("Anything")).unwrap();
-    assert_eq!(returned(&engine, &run).await.as_deref(), Some("error"));
-    assert_eq!(reason(&engine, &run).as_deref(), Some("transport-lost"));
-}
-
 #[wasm_bindgen_test]
 async fn ag_11_a_run_whose_transport_was_lost_is_resumed_by_a_chained_run() {
     let turns = serde_json::json!([
@@ -693,202 +609,5 @@ async fn traffic_after_a_turn_ended_is_a_finding_and_never_acted_on() {
     assert_eq!(
         get(&finding, "run").as_string().as_deref(),
         Some(run.as_str())
-    );
-}
-
-#[wasm_bindgen_test]
-async fn ag_47_every_turn_carries_the_to_agent_state_the_host_set() {
-    let transport = pushing_transport(
-        &js(serde_json::json!([
-            rename_turn("c1", "card-1", "Ship"),
-            closing_turn()
-        ])),
-        "resolve",
-    );
-    let (engine, _board) = board_with(&transport).await;
-    engine
-        .set_agent_state(js(serde_json::json!({"focus": "card-1", "view": "board"})))
-        .unwrap();
-    let refused = engine
-        .patch_agent_state(js(
-            serde_json::json!([{"op": "remove", "path": "/missing"}]),
-        ))
-        .unwrap_err();
-    assert_eq!(
-        get(&refused, "code").as_string().as_deref(),
-        Some("invalid-state")
-    );
-    assert_eq!(
-        get(&refused, "requirement").as_string().as_deref(),
-        Some("AG-47")
-    );
-    let run = engine.delegate(delegation("Rename card 1")).unwrap();
-    // Between the turns, the person moves on.
-    engine
-        .patch_agent_state(js(
-            serde_json::json!([{"op": "replace", "path": "/focus", "value": "card-2"}]),
-        ))
-        .unwrap();
-    assert_eq!(returned(&engine, &run).await.as_deref(), Some("completed"));
-    let requests = js_sys::Array::from(&get(&log_of(&transport), "requests"));
-    let state = |index: u32| -> Value {
-        serde_wasm_bindgen::from_value(get(&requests.get(index), "state")).unwrap()
-    };
-    assert_eq!(
-        state(0),
-        serde_json::json!({"focus": "card-1", "view": "board"})
-    );
-    assert_eq!(
-        state(1),
-        serde_json::json!({"focus": "card-2", "view": "board"})
-    );
-}
-
-#[wasm_bindgen_test]
-async fn ag_31_an_escalated_call_is_allowed_only_after_its_preview_arrived() {
-    let send = serde_json::json!([
-        {"type": "turn-started"},
-        {"type": "tool-call-start", "call": "c2", "tool": "mail.send"},
-        {"type": "tool-call-args", "call": "c2", "delta": "{\"to\": \"team@example.com\"}"},
-        {"type": "tool-call-end", "call": "c2"},
-        {"type": "turn-finished", "outcome": "completed"}
-    ]);
-    let transport = pushing_transport(
-        &js(serde_json::json!([
-            rename_turn("c1", "card-1", "Ship"),
-            send,
-            closing_turn()
-        ])),
-        "resolve",
-    );
-    let (engine, _board) = board_with(&transport).await;
-    let mail = previewing_mail(150);
-    engine.register(
-        js(serde_json::json!({
-            "id": "mail", "label": "Mail", "tier": "full-acts", "history": "none", "preview": true,
-            "description": "The person's outgoing mail.",
-            "capabilities": [{
-                "name": "send", "description": "Send one message to its recipient.",
-                "arguments": {"type": "object", "required": ["to"], "properties": {"to": {"type": "string"}}, "additionalProperties": false},
-                "argumentLimits": {"to": 256},
-                "effects": [{"name": "send", "reversible": false}]
-            }]
-        })),
-        mail.clone(),
-    );
-    let run = engine
-        .delegate(delegation("Rename card 1 and tell the team"))
-        .unwrap();
-    let escalated = || {
-        let state: Value = serde_wasm_bindgen::from_value(engine.state(&run).unwrap()).unwrap();
-        state["state"] == "escalated"
-    };
-    assert!(until(escalated).await, "the send needs the person (AG-25)");
-    let sheet: Value = serde_wasm_bindgen::from_value(engine.review(&run).unwrap()).unwrap();
-    assert_eq!(sheet["items"].as_array().unwrap().len(), 1);
-    assert_eq!(sheet["items"][0]["change"]["kind"], "pending");
-    let blind = engine
-        .resolve_escalation(&run, engine.revision(&run).unwrap(), "allow".into())
-        .unwrap_err();
-    assert_eq!(
-        get(&blind, "requirement").as_string().as_deref(),
-        Some("AG-31")
-    );
-    let previewed = || {
-        engine
-            .review(&run)
-            .ok()
-            .and_then(|sheet| serde_wasm_bindgen::from_value::<Value>(sheet).ok())
-            .is_some_and(|sheet| sheet["ready"] == true)
-    };
-    assert!(until(previewed).await, "the preview arrives");
-    let sheet: Value = serde_wasm_bindgen::from_value(engine.review(&run).unwrap()).unwrap();
-    assert_eq!(sheet["items"][0]["change"]["kind"], "preview");
-    assert_eq!(
-        sheet["items"][0]["change"]["value"]["to"],
-        "team@example.com"
-    );
-    engine
-        .resolve_escalation(&run, sheet["revision"].as_f64().unwrap(), "allow".into())
-        .unwrap();
-    assert_eq!(returned(&engine, &run).await.as_deref(), Some("completed"));
-    assert_eq!(get(&state_of(&mail), "applied").as_f64(), Some(1.0));
-}
-
-#[wasm_bindgen_test]
-async fn ag_28_a_declared_third_party_read_published_as_author_still_lowers_the_ceiling() {
-    let transport = pushing_transport(
-        &js(serde_json::json!([rename_turn("c1", "card-1", "Ship")])),
-        "hang",
-    );
-    let (engine, board) = board_with(&transport).await;
-    let inbox = engine.register(
-        js(serde_json::json!({
-            "id": "inbox", "label": "Inbox", "tier": "reads-only", "history": "none",
-            "description": "Messages pasted in from email, as received.",
-            "reads": [{"name": "messages", "description": "The pasted messages.", "origin": "third-party"}]
-        })),
-        participant(&element().into(), 0, 0),
-    );
-    // The participant claims `author`; the declaration says third-party.
-    inbox
-        .publish(
-            "messages",
-            js(serde_json::json!({"version": 1, "origin": "author"})),
-        )
-        .unwrap();
-    let undeclared = inbox
-        .publish("secrets", js(serde_json::json!({"version": 1})))
-        .unwrap_err();
-    assert_eq!(
-        get(&undeclared, "code").as_string().as_deref(),
-        Some("invalid-read")
-    );
-    let run = engine.delegate(delegation("Rename card 1")).unwrap();
-    let reviewing = || {
-        let state: Value = serde_wasm_bindgen::from_value(engine.state(&run).unwrap()).unwrap();
-        state["state"] == "reviewing"
-    };
-    assert!(
-        until(reviewing).await,
-        "an auto run with untrusted content in context is reviewed"
-    );
-    let requests = js_sys::Array::from(&get(&log_of(&transport), "requests"));
-    let reads: Value =
-        serde_wasm_bindgen::from_value(get(&get(&requests.get(0), "context"), "reads")).unwrap();
-    assert_eq!(reads[0]["origin"], "third-party");
-    assert_eq!(title(&board, "card-1"), None, "nothing acted unreviewed");
-    engine.stop(&run).unwrap();
-}
-
-#[wasm_bindgen_test]
-async fn ag_37_and_ag_39_later_batches_are_announced_once_each_and_a_reply_says_so() {
-    let transport = two_renames();
-    let (engine, _board) = board_with(&transport).await;
-    let run = engine.delegate(delegation("Rename two cards")).unwrap();
-    assert_eq!(returned(&engine, &run).await.as_deref(), Some("completed"));
-    assert!(until(|| engine.inner.borrow().writes_in_flight == 0).await);
-    assert_eq!(
-        announced(&engine),
-        [
-            "Assistant is acting in Task board: 1 change for “Rename two cards”.",
-            "Assistant is making 1 more change in Task board for “Rename two cards”.",
-            "Assistant: “Rename two cards” is done."
-        ]
-    );
-    // A run whose acting party only replied says so.
-    let transport = pushing_transport(&js(serde_json::json!([closing_turn()])), "resolve");
-    let (engine, _board) = board_with(&transport).await;
-    let run = engine
-        .delegate(delegation("What is on the board?"))
-        .unwrap();
-    let ended = || {
-        let state: Value = serde_wasm_bindgen::from_value(engine.state(&run).unwrap()).unwrap();
-        state["state"] == "cancelled" && engine.inner.borrow().writes_in_flight == 0
-    };
-    assert!(until(ended).await);
-    assert_eq!(
-        announced(&engine),
-        ["Assistant answered “What is on the board?” without changes."]
     );
 }
