@@ -24,23 +24,24 @@ pub struct AutonomyInputs {
     pub denied: bool,
 }
 
-/// The outcome of resolution.
+/// The verdict of resolving autonomy for a call (not to be confused with
+/// [`crate::Resolution`], the person's answer to an escalation).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(tag = "kind", content = "autonomy", rename_all = "kebab-case")]
-pub enum Resolved {
+pub enum Verdict {
     /// Nothing may happen: deny overrides everything (AG-24).
     Denied,
     /// The call may go as far as this.
     Allowed(Autonomy),
 }
 
-impl Resolved {
+impl Verdict {
     /// As a run-level autonomy: a run that may do nothing on its own may
     /// still suggest.
     pub fn level(self) -> Autonomy {
         match self {
-            Resolved::Allowed(level) => level,
-            Resolved::Denied => Autonomy::Suggest,
+            Verdict::Allowed(level) => level,
+            Verdict::Denied => Autonomy::Suggest,
         }
     }
 }
@@ -62,9 +63,9 @@ pub fn lower(autonomy: Autonomy) -> Autonomy {
 /// 4. an irreversible effect requires at least `review` (AG-25);
 /// 5. `system` and `scheduled` initiative is clamped to `review` (AG-26);
 /// 6. a deny anywhere overrides all of it (AG-24).
-pub fn resolve(inputs: AutonomyInputs) -> Resolved {
+pub fn resolve(inputs: AutonomyInputs) -> Verdict {
     if inputs.denied {
-        return Resolved::Denied;
+        return Verdict::Denied;
     }
     let mut level = inputs.ceiling;
     if inputs.untrusted_context {
@@ -80,7 +81,7 @@ pub fn resolve(inputs: AutonomyInputs) -> Resolved {
     if !inputs.initiative.is_user() {
         level = level.min(Autonomy::Review);
     }
-    Resolved::Allowed(level)
+    Verdict::Allowed(level)
 }
 
 #[cfg(test)]
@@ -122,12 +123,12 @@ mod tests {
                                     if denied {
                                         assert_eq!(
                                             resolved,
-                                            Resolved::Denied,
+                                            Verdict::Denied,
                                             "AG-24 deny overrides: {inputs:?}"
                                         );
                                         continue;
                                     }
-                                    let Resolved::Allowed(level) = resolved else {
+                                    let Verdict::Allowed(level) = resolved else {
                                         panic!("only a deny denies: {inputs:?}");
                                     };
                                     // AG-24: never above the ceiling, the person, or the capability.
@@ -176,7 +177,7 @@ mod tests {
             untrusted_context: false,
             denied: false,
         };
-        assert_eq!(resolve(inputs), Resolved::Allowed(Autonomy::Review));
+        assert_eq!(resolve(inputs), Verdict::Allowed(Autonomy::Review));
     }
 
     #[test]
@@ -190,12 +191,12 @@ mod tests {
             untrusted_context: false,
             denied: false,
         };
-        assert_eq!(resolve(base), Resolved::Allowed(Autonomy::Review));
+        assert_eq!(resolve(base), Verdict::Allowed(Autonomy::Review));
         let stricter = AutonomyInputs {
             capability: Some(Autonomy::Suggest),
             ..base
         };
-        assert_eq!(resolve(stricter), Resolved::Allowed(Autonomy::Suggest));
+        assert_eq!(resolve(stricter), Verdict::Allowed(Autonomy::Suggest));
     }
 
     #[test]
@@ -209,7 +210,7 @@ mod tests {
             untrusted_context: false,
             denied: false,
         };
-        assert_eq!(resolve(inputs), Resolved::Allowed(Autonomy::Review));
+        assert_eq!(resolve(inputs), Verdict::Allowed(Autonomy::Review));
     }
 
     #[test]
@@ -223,6 +224,6 @@ mod tests {
             untrusted_context: true,
             denied: false,
         };
-        assert_eq!(resolve(inputs), Resolved::Allowed(Autonomy::Review));
+        assert_eq!(resolve(inputs), Verdict::Allowed(Autonomy::Review));
     }
 }

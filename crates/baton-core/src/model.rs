@@ -70,6 +70,18 @@ impl Budget {
             && self.run_deadline_ms <= other.run_deadline_ms
             && self.turn_deadline_ms <= other.turn_deadline_ms
     }
+
+    /// Whether a run may be given this budget under the engine's `ceiling`:
+    /// within it, with deadlines that leave time to act.
+    pub(crate) fn check(&self, ceiling: &Budget) -> Result<(), String> {
+        if !self.within(ceiling) {
+            return Err(format!("{self:?} exceeds the engine's maximum {ceiling:?}"));
+        }
+        if self.run_deadline_ms == 0 || self.turn_deadline_ms == 0 {
+            return Err("deadlines must be positive".into());
+        }
+        Ok(())
+    }
 }
 
 /// What a run has consumed of its budget.

@@ -96,15 +96,7 @@ impl Engine {
     }
 
     pub(super) fn check_budget(&self, budget: &Budget, source: PlanSource) -> Result<(), String> {
-        if !budget.within(&self.shared.config.max_budget) {
-            return Err(format!(
-                "{budget:?} exceeds the engine's maximum {:?}",
-                self.shared.config.max_budget
-            ));
-        }
-        if budget.run_deadline_ms == 0 || budget.turn_deadline_ms == 0 {
-            return Err("deadlines must be positive".into());
-        }
+        budget.check(&self.shared.config.max_budget)?;
         if source == PlanSource::ActingParty && budget.max_turns == 0 {
             return Err("an acting party needs at least one turn".into());
         }

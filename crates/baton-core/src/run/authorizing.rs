@@ -5,7 +5,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use crate::autonomy::Resolved;
+use crate::autonomy::Verdict;
 use crate::config::PresencePolicy;
 use crate::context::{ReadRef, ReadStamp};
 use crate::digest::Digest;
@@ -55,7 +55,7 @@ impl Run {
                 .all(|call| match step.registry.resolve(&call.capability) {
                     Address::Unique(_, decl) => matches!(
                         self.resolve_call(step, &call.capability, decl),
-                        Resolved::Allowed(Autonomy::Auto) | Resolved::Denied
+                        Verdict::Allowed(Autonomy::Auto) | Verdict::Denied
                     ),
                     // Unknown capabilities are refused at dispatch; ambiguity asks the person anyway.
                     Address::Unknown | Address::Refused(_) | Address::Ambiguous(_) => true,

@@ -31,21 +31,12 @@ impl Run {
     /// A budget fixed by the person may replace the asked one, within the
     /// engine's maximum and never below what the run already used.
     fn check_raise(&self, budget: &Budget, ceiling: &Budget) -> Result<(), CommandError> {
-        if !budget.within(ceiling) {
-            return Err(CommandError::InvalidBudget(format!(
-                "{budget:?} exceeds the engine's maximum {ceiling:?}"
-            )));
-        }
+        budget.check(ceiling).map_err(CommandError::InvalidBudget)?;
         let usage = self.custody.usage;
         if budget.max_turns < usage.turns || budget.max_calls < usage.calls {
             return Err(CommandError::InvalidBudget(format!(
                 "{budget:?} is below what the run already used ({usage:?})"
             )));
-        }
-        if budget.run_deadline_ms == 0 || budget.turn_deadline_ms == 0 {
-            return Err(CommandError::InvalidBudget(
-                "deadlines must be positive".into(),
-            ));
         }
         Ok(())
     }

@@ -11,7 +11,7 @@
 use std::collections::BTreeMap;
 
 use super::authorizing::fingerprint;
-use crate::autonomy::{resolve, AutonomyInputs, Resolved};
+use crate::autonomy::{resolve, AutonomyInputs, Verdict};
 use crate::context::{ReadRef, ReadStamp};
 use crate::event::Effect;
 use crate::ids::{CapabilityRef, ParticipantId};
@@ -51,7 +51,7 @@ impl Run {
         step: &Step<'_>,
         address: &CapabilityRef,
         decl: &CapabilityDecl,
-    ) -> Resolved {
+    ) -> Verdict {
         let grant = step.grants.decision(step.now, step.registry, address);
         let person = match grant {
             Some(crate::grants::Decision::Allow) => Autonomy::Auto,
@@ -223,8 +223,8 @@ impl Run {
         }
         if !self.approval.approved.contains(&call.call) {
             match self.resolve_call(step, &call.capability, decl) {
-                Resolved::Denied => return Gate::Refused(Refusal::Denied),
-                Resolved::Allowed(level) => {
+                Verdict::Denied => return Gate::Refused(Refusal::Denied),
+                Verdict::Allowed(level) => {
                     let covered = !decl.is_irreversible()
                         && (level == Autonomy::Auto
                             || (level == Autonomy::Review && self.approval.person_authorized));
