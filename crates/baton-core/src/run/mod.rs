@@ -275,24 +275,15 @@ pub(crate) enum TurnInput {
 impl Run {
     /// A run of `charter`, offered and not yet started.
     pub(crate) fn new(charter: Charter, now: u64) -> Self {
-        let Charter {
-            id,
-            intent,
-            initiative,
-            requested,
-            autonomy,
-            source,
-            budget,
-            resumes,
-        } = charter;
+        let budget = charter.budget;
         Run {
-            id,
-            intent,
-            initiative,
-            requested,
-            autonomy,
-            source,
-            resumes,
+            id: charter.id,
+            intent: charter.intent,
+            initiative: charter.initiative,
+            requested: charter.requested,
+            autonomy: charter.autonomy,
+            source: charter.source,
+            resumes: charter.resumes,
             created_at: now,
             custody: Custody {
                 state: RunState::Offered,
