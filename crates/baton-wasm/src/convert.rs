@@ -1,7 +1,8 @@
-//! JS ⇄ Rust conversions that validate what JS hands over: numbers that
-//! must be whole, JSON values that must be JSON, and "JSON text or an
-//! object" as JSON text.
+//! Every JS ⇄ Rust conversion: what JS hands over is validated — numbers
+//! that must be whole, JSON values that must be JSON, "JSON text or an
+//! object" as JSON text — and what goes back is plain JSON-shaped JS.
 
+use serde::Serialize;
 use wasm_bindgen::prelude::*;
 
 use crate::errors::{error, Code};
@@ -94,6 +95,14 @@ pub(crate) fn json_text(value: &JsValue, code: Code, what: &str) -> Result<Strin
             &format!("the {what} is neither JSON text nor an object: {why}"),
         )
     })
+}
+
+/// A Rust value as a plain JS value, as JSON would give it (maps as
+/// objects, 64-bit integers as numbers).
+pub(crate) fn to_js<T: Serialize>(value: &T) -> Result<JsValue, JsValue> {
+    value
+        .serialize(&serde_wasm_bindgen::Serializer::json_compatible())
+        .map_err(|e| error(Code::Internal, &e.to_string()))
 }
 
 #[cfg(test)]

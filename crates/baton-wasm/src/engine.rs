@@ -27,7 +27,7 @@ use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::spawn_local;
 
 use crate::calls::{call, call_then, get, message_of, settled, CallError};
-use crate::convert;
+use crate::convert::{self, to_js};
 use crate::errors::{error, error_for, refused, wrapped, Code, Coded};
 use crate::live_region::LiveRegion;
 use crate::transport::{TurnHost, TurnSink};
@@ -466,12 +466,6 @@ impl Engine {
         }
         self
     }
-}
-
-fn to_js<T: serde::Serialize>(value: &T) -> Result<JsValue, JsValue> {
-    value
-        .serialize(&serde_wasm_bindgen::Serializer::json_compatible())
-        .map_err(|e| error(Code::Internal, &e.to_string()))
 }
 
 /// Reports a refused registration once: an event for subscribers now and

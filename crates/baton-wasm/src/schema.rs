@@ -49,8 +49,7 @@ impl Schema {
         if result.valid {
             return Ok(self.valid_result());
         }
-        serde::Serialize::serialize(&result, &serde_wasm_bindgen::Serializer::json_compatible())
-            .map_err(|e| error(Code::Internal, &e.to_string()))
+        crate::convert::to_js(&result)
     }
 
     /// Whether a value satisfies the schema, with no error built at all.
