@@ -3,8 +3,10 @@
 //! `mod.rs` holds the engine's state, its construction and what it shows;
 //! each concern of its API has a file: `commands` (the person's and the
 //! host's decisions), `questions` (AG-41), `inputs` (the acting party's
-//! traffic and the participants' reports), `plumbing` (how a command reaches
-//! a run), and `authorization` (what an authorization carries).
+//! traffic and the participants' reports), `participants` (manifests,
+//! tools and reads), `snapshot` (what a store keeps, and restoring from it),
+//! `retention` (which finished runs leave memory) and `plumbing` (how a
+//! command reaches a run, budgets and quotas).
 
 use std::collections::{BTreeMap, BTreeSet, VecDeque};
 
@@ -52,45 +54,6 @@ pub enum KillScope {
     },
     /// Another engine announces the kill; this one only ends its runs.
     Silent,
-}
-
-/// The engine's live state, for persistence. History lives in the journal.
-/// A store may keep it whole, or as a [`Engine::header`] plus rows of runs
-/// and questions put back with [`EngineSnapshot::with_rows`].
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct EngineSnapshot {
-    /// Every run this engine knows, terminal ones included.
-    pub runs: Vec<Run>,
-    /// Start times of non-user runs inside the quota window.
-    pub quota_starts: Vec<u64>,
-    /// The next run number.
-    pub next_run: u64,
-    /// Whether delegation is disabled.
-    pub disabled: bool,
-    /// The person's standing grants (AG-30).
-    #[serde(default)]
-    pub grants: Grants,
-    /// The questions, open and closed (AG-41).
-    #[serde(default)]
-    pub questions: Questions,
-}
-
-impl EngineSnapshot {
-    /// A header ([`Engine::header`]) with rows of runs and questions put
-    /// back — typically only the live ones, so restoring costs what is live,
-    /// not what is history.
-    pub fn with_rows(
-        mut self,
-        runs: impl IntoIterator<Item = Run>,
-        questions: impl IntoIterator<Item = Question>,
-    ) -> EngineSnapshot {
-        self.runs.extend(runs);
-        for question in questions {
-            self.questions.by_id.insert(question.id.clone(), question);
-        }
-        self
-    }
 }
 
 /// The custody machine of one session: sans-IO, deterministic, never panics.
@@ -250,218 +213,9 @@ impl Engine {
         }
     }
 
-    /// Rebuilds an engine from a snapshot without emitting anything: the
-    /// escalation receipts and effects it already emitted are not repeated.
-    /// Participants mount again and republish their reads.
-    pub fn restore(config: EngineConfig, secret: ActorSecret, snapshot: EngineSnapshot) -> Self {
-        let mut engine = Engine::new(config, secret);
-        engine.runs = snapshot
-            .runs
-            .into_iter()
-            .map(|run| (run.id().clone(), run))
-            .collect();
-        engine.quota_starts = snapshot.quota_starts.into();
-        engine.next_run = snapshot.next_run;
-        engine.disabled = snapshot.disabled;
-        engine.shared.grants = snapshot.grants;
-        engine.questions = snapshot.questions;
-        // What was restored is what the store holds.
-        engine.take_header_changed();
-        engine
-    }
-
-    /// The snapshot without runs or questions (their counters kept): what
-    /// a store keeps beside the rows of runs and questions it writes one by
-    /// one, so a step writes only what it changed.
-    pub fn header(&self) -> EngineSnapshot {
-        let mut questions = self.questions.clone();
-        questions.by_id.clear();
-        EngineSnapshot {
-            runs: Vec::new(),
-            quota_starts: self.quota_starts.iter().copied().collect(),
-            next_run: self.next_run,
-            disabled: self.disabled,
-            grants: self.shared.grants.clone(),
-            questions,
-        }
-    }
-
-    /// Whether the header ([`Engine::header`]) differs from the one this was
-    /// last asked about: what a store must write again. Disabling, grants
-    /// given, revoked or dropped change it without a journal record; the
-    /// first ask of a new engine is always yes.
-    pub fn take_header_changed(&mut self) -> bool {
-        let header = serde_json::to_string(&self.header()).unwrap_or_default();
-        let changed = self.header_seen.as_deref() != Some(header.as_str());
-        self.header_seen = Some(header);
-        changed
-    }
-
-    /// The live state, for persistence.
-    pub fn snapshot(&self) -> EngineSnapshot {
-        EngineSnapshot {
-            runs: self.runs.values().cloned().collect(),
-            quota_starts: self.quota_starts.iter().copied().collect(),
-            next_run: self.next_run,
-            disabled: self.disabled,
-            grants: self.shared.grants.clone(),
-            questions: self.questions.clone(),
-        }
-    }
-
     /// The settings.
     pub fn config(&self) -> &EngineConfig {
         &self.shared.config
-    }
-
-    /// Parses a manifest, compiling its schemas once through the engine's cache.
-    pub fn parse_manifest(&mut self, text: &str) -> Result<Manifest, ManifestError> {
-        self.shared.registry.parse(text)
-    }
-
-    /// Mounts a participant (AG-12: inert — nothing happens until a
-    /// delegation reads it). Returns its mounted id: the manifest id, or
-    /// `id#instance` when several instances may be mounted.
-    pub fn register(
-        &mut self,
-        manifest: Manifest,
-        instance: Option<&str>,
-    ) -> Result<ParticipantId, RegisterError> {
-        self.shared.registry.register(manifest, instance)
-    }
-
-    /// Registers a participant from its manifest's JSON text, the way a
-    /// component does when it mounts: it never breaks the component
-    /// (AG-13, AG-50). A manifest with problems is refused as a whole — the
-    /// participant offers no tools, and a call addressed to it is refused
-    /// with the problems — and the problems come back, each with its
-    /// requirement and JSON path, for the host to report once.
-    pub fn register_text(
-        &mut self,
-        text: &str,
-        instance: Option<&str>,
-    ) -> Result<ParticipantId, RegistrationRefused> {
-        let refused = |problems: Vec<crate::manifest::ManifestProblem>| {
-            let participant = serde_json::from_str::<Value>(text)
-                .ok()
-                .and_then(|manifest| manifest.get("id")?.as_str().map(str::to_owned))
-                .map(|id| match instance {
-                    Some(name) => ParticipantId::new(format!("{id}#{name}")),
-                    None => ParticipantId::new(id),
-                });
-            RegistrationRefused {
-                participant,
-                problems,
-            }
-        };
-        let manifest = match self.shared.registry.parse(text) {
-            Ok(manifest) => manifest,
-            Err(error) => {
-                let refusal = refused(error.problems);
-                if let Some(id) = &refusal.participant {
-                    self.shared
-                        .registry
-                        .refuse(id.clone(), refusal.problems.clone());
-                }
-                return Err(refusal);
-            }
-        };
-        match self.shared.registry.register(manifest, instance) {
-            Ok(id) => Ok(id),
-            Err(error) => {
-                let refusal = refused(error.problems());
-                // A second registration under a mounted id leaves that one be.
-                if let (Some(id), false) = (
-                    &refusal.participant,
-                    matches!(error, RegisterError::AlreadyMounted(_)),
-                ) {
-                    self.shared
-                        .registry
-                        .refuse(id.clone(), refusal.problems.clone());
-                }
-                Err(refusal)
-            }
-        }
-    }
-
-    /// Unmounts a participant and withdraws its reads.
-    pub fn unregister(&mut self, participant: &ParticipantId) -> bool {
-        self.shared
-            .reads
-            .retain(|read, _| read.participant != *participant);
-        self.shared.registry.unregister(participant)
-    }
-
-    /// The mounted participants.
-    pub fn registry(&self) -> &Registry {
-        &self.shared.registry
-    }
-
-    /// The tools the acting party is offered.
-    pub fn tools(&self) -> Vec<Tool> {
-        self.shared.registry.tools()
-    }
-
-    /// Publishes a read's current version and origin; the next turn's context
-    /// snapshot carries it. A participant publishes its new version before
-    /// reporting the result of a call that changed it: a change published
-    /// while a run's call is mutating that participant is the run's own and
-    /// is neither stale (AG-20) nor drift (AG-29).
-    ///
-    /// The read must be declared by the mounted participant. Its effective
-    /// origin is the *least* trusted of the declared and the published one:
-    /// a participant can say that today's content is less trustworthy than
-    /// usual, never launder a read declared third-party into `author`
-    /// (AG-27, AG-28). Returns the stamp as the context will carry it.
-    ///
-    /// A plan under review that was planned on another version of the read
-    /// is superseded (A.2): a `review-superseded` record moves its revision
-    /// and its sheet marks the stale acts ([`crate::ReviewItem::stale`]).
-    pub fn publish_read(&mut self, now: u64, stamp: ReadStamp) -> Result<ReadStamp, PublishError> {
-        let participant = &stamp.read.participant;
-        let declared = self
-            .shared
-            .registry
-            .get(participant)
-            .ok_or_else(|| PublishError::UnknownParticipant(participant.clone()))?
-            .manifest
-            .reads()
-            .iter()
-            .find(|read| read.name == stamp.read.read)
-            .ok_or_else(|| PublishError::UndeclaredRead {
-                participant: participant.clone(),
-                read: stamp.read.read.clone(),
-            })?
-            .origin;
-        let stamp = ReadStamp {
-            origin: stamp.origin.max(declared),
-            ..stamp
-        };
-        for run in self.runs.values_mut() {
-            if !run.state().is_terminal() {
-                run.attribute_write(&stamp);
-            }
-        }
-        // A plan under review that was planned on another version of this
-        // read is superseded (A.2): the sheet marks its stale acts.
-        let superseded: Vec<RunId> = self
-            .runs
-            .values()
-            .filter(|run| run.superseded_by(&self.shared.registry, &stamp))
-            .map(|run| run.id().clone())
-            .collect();
-        self.shared.reads.insert(stamp.read.clone(), stamp.clone());
-        for id in superseded {
-            self.with_run(now, &id, |run, step| {
-                run.supersede_review(step, stamp.read.clone())
-            });
-        }
-        Ok(stamp)
-    }
-
-    /// Withdraws a read.
-    pub fn withdraw_read(&mut self, read: &ReadRef) {
-        self.shared.reads.remove(read);
     }
 
     /// Gives a persistent grant ("always allow", "never allow") with a scope
@@ -591,9 +345,12 @@ impl Engine {
 
 mod commands;
 mod inputs;
+mod participants;
 mod plumbing;
 mod questions;
 mod retention;
+mod snapshot;
 
 use crate::authorization::Authorization;
 pub use retention::FINISHED_RUNS_KEPT;
+pub use snapshot::EngineSnapshot;

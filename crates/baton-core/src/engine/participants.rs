@@ -1,0 +1,157 @@
+//! Participants and their reads: manifests parsed and registered (inert,
+//! AG-12), the tools they offer, and the versioned, origin-tagged reads
+//! they publish (AG-20, AG-27).
+
+use super::*;
+
+impl Engine {
+    /// Parses a manifest, compiling its schemas once through the engine's cache.
+    pub fn parse_manifest(&mut self, text: &str) -> Result<Manifest, ManifestError> {
+        self.shared.registry.parse(text)
+    }
+
+    /// Mounts a participant (AG-12: inert — nothing happens until a
+    /// delegation reads it). Returns its mounted id: the manifest id, or
+    /// `id#instance` when several instances may be mounted.
+    pub fn register(
+        &mut self,
+        manifest: Manifest,
+        instance: Option<&str>,
+    ) -> Result<ParticipantId, RegisterError> {
+        self.shared.registry.register(manifest, instance)
+    }
+
+    /// Registers a participant from its manifest's JSON text, the way a
+    /// component does when it mounts: it never breaks the component
+    /// (AG-13, AG-50). A manifest with problems is refused as a whole — the
+    /// participant offers no tools, and a call addressed to it is refused
+    /// with the problems — and the problems come back, each with its
+    /// requirement and JSON path, for the host to report once.
+    pub fn register_text(
+        &mut self,
+        text: &str,
+        instance: Option<&str>,
+    ) -> Result<ParticipantId, RegistrationRefused> {
+        let refused = |problems: Vec<crate::manifest::ManifestProblem>| {
+            let participant = serde_json::from_str::<Value>(text)
+                .ok()
+                .and_then(|manifest| manifest.get("id")?.as_str().map(str::to_owned))
+                .map(|id| match instance {
+                    Some(name) => ParticipantId::new(format!("{id}#{name}")),
+                    None => ParticipantId::new(id),
+                });
+            RegistrationRefused {
+                participant,
+                problems,
+            }
+        };
+        let manifest = match self.shared.registry.parse(text) {
+            Ok(manifest) => manifest,
+            Err(error) => {
+                let refusal = refused(error.problems);
+                if let Some(id) = &refusal.participant {
+                    self.shared
+                        .registry
+                        .refuse(id.clone(), refusal.problems.clone());
+                }
+                return Err(refusal);
+            }
+        };
+        match self.shared.registry.register(manifest, instance) {
+            Ok(id) => Ok(id),
+            Err(error) => {
+                let refusal = refused(error.problems());
+                // A second registration under a mounted id leaves that one be.
+                if let (Some(id), false) = (
+                    &refusal.participant,
+                    matches!(error, RegisterError::AlreadyMounted(_)),
+                ) {
+                    self.shared
+                        .registry
+                        .refuse(id.clone(), refusal.problems.clone());
+                }
+                Err(refusal)
+            }
+        }
+    }
+
+    /// Unmounts a participant and withdraws its reads.
+    pub fn unregister(&mut self, participant: &ParticipantId) -> bool {
+        self.shared
+            .reads
+            .retain(|read, _| read.participant != *participant);
+        self.shared.registry.unregister(participant)
+    }
+
+    /// The mounted participants.
+    pub fn registry(&self) -> &Registry {
+        &self.shared.registry
+    }
+
+    /// The tools the acting party is offered.
+    pub fn tools(&self) -> Vec<Tool> {
+        self.shared.registry.tools()
+    }
+
+    /// Publishes a read's current version and origin; the next turn's context
+    /// snapshot carries it. A participant publishes its new version before
+    /// reporting the result of a call that changed it: a change published
+    /// while a run's call is mutating that participant is the run's own and
+    /// is neither stale (AG-20) nor drift (AG-29).
+    ///
+    /// The read must be declared by the mounted participant. Its effective
+    /// origin is the *least* trusted of the declared and the published one:
+    /// a participant can say that today's content is less trustworthy than
+    /// usual, never launder a read declared third-party into `author`
+    /// (AG-27, AG-28). Returns the stamp as the context will carry it.
+    ///
+    /// A plan under review that was planned on another version of the read
+    /// is superseded (A.2): a `review-superseded` record moves its revision
+    /// and its sheet marks the stale acts ([`crate::ReviewItem::stale`]).
+    pub fn publish_read(&mut self, now: u64, stamp: ReadStamp) -> Result<ReadStamp, PublishError> {
+        let participant = &stamp.read.participant;
+        let declared = self
+            .shared
+            .registry
+            .get(participant)
+            .ok_or_else(|| PublishError::UnknownParticipant(participant.clone()))?
+            .manifest
+            .reads()
+            .iter()
+            .find(|read| read.name == stamp.read.read)
+            .ok_or_else(|| PublishError::UndeclaredRead {
+                participant: participant.clone(),
+                read: stamp.read.read.clone(),
+            })?
+            .origin;
+        let stamp = ReadStamp {
+            origin: stamp.origin.max(declared),
+            ..stamp
+        };
+        for run in self.runs.values_mut() {
+            if !run.state().is_terminal() {
+                run.attribute_write(&stamp);
+            }
+        }
+        // A plan under review that was planned on another version of this
+        // read is superseded (A.2): the sheet marks its stale acts.
+        let superseded: Vec<RunId> = self
+            .runs
+            .values()
+            .filter(|run| run.superseded_by(&self.shared.registry, &stamp))
+            .map(|run| run.id().clone())
+            .collect();
+        self.shared.reads.insert(stamp.read.clone(), stamp.clone());
+        for id in superseded {
+            self.with_run(now, &id, |run, step| {
+                run.supersede_review(step, stamp.read.clone())
+            });
+        }
+        Ok(stamp)
+    }
+
+    /// Withdraws a read.
+    pub fn withdraw_read(&mut self, read: &ReadRef) {
+        self.shared.reads.remove(read);
+    }
+}
