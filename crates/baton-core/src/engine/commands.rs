@@ -74,16 +74,16 @@ impl Engine {
         if self.disabled {
             return Err(DelegateError::Disabled);
         }
-        // A resumed run plans with an acting party, as a delegation without
-        // a plan does (AG-50).
-        if !self.shared.config.transport {
-            return Err(DelegateError::NoTransport);
-        }
         let budget = self
             .runs
             .get(paused)
             .ok_or_else(|| DelegateError::UnknownRun(paused.clone()))?
             .resume_budget(budget)?;
+        // A resumed run plans with an acting party, as a delegation without
+        // a plan does (AG-50).
+        if !self.shared.config.transport {
+            return Err(DelegateError::NoTransport);
+        }
         self.check_budget(&budget, PlanSource::ActingParty)
             .map_err(DelegateError::InvalidBudget)?;
         let id = self.mint_run_id();

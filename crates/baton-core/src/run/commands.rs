@@ -31,14 +31,15 @@ impl Run {
     /// A budget fixed by the person may replace the asked one, within the
     /// engine's maximum and never below what the run already used.
     fn check_raise(&self, budget: &Budget, ceiling: &Budget) -> Result<(), CommandError> {
-        budget.check(ceiling).map_err(CommandError::InvalidBudget)?;
         let usage = self.custody.usage;
-        if budget.max_turns < usage.turns || budget.max_calls < usage.calls {
+        let below = budget.max_turns < usage.turns || budget.max_calls < usage.calls;
+        // In order: the ceiling, what was used, then the deadlines.
+        if below && budget.within(ceiling) {
             return Err(CommandError::InvalidBudget(format!(
                 "{budget:?} is below what the run already used ({usage:?})"
             )));
         }
-        Ok(())
+        budget.check(ceiling).map_err(CommandError::InvalidBudget)
     }
 
     /// No blind approval: every planned change under review is seen before

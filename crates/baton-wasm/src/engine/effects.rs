@@ -2,7 +2,7 @@
 //! through participants' (possibly async) behaviour, turns through the
 //! transport with deep reads by attention.
 
-use baton_core::{ActorRef, CallId, CapabilityRef};
+use baton_core::{ActorRef, CallId, CapabilityRef, Inbound};
 
 use super::*;
 
@@ -187,8 +187,16 @@ pub(super) fn open_turn(
     mut request: TurnRequest,
 ) {
     // The core opens no turn without a transport (AG-50): delegating to an
-    // acting party, or resuming one, is refused up front.
+    // acting party, or resuming one, is refused up front. Should one come
+    // anyway, the fact is reported and the core ends the run now.
     let Some(transport) = inner.borrow().transport.clone() else {
+        let lost = Inbound::TransportLost {
+            message: "no transport is configured".into(),
+        };
+        inner
+            .borrow_mut()
+            .core
+            .handle_inbound(now(), &run, turn, lost);
         return;
     };
     let Ok(controller) = web_sys::AbortController::new() else {
@@ -396,7 +404,6 @@ pub(super) fn report(weak: &Weak<RefCell<Inner>>, body: impl FnOnce(&mut baton_c
 #[cfg(test)]
 mod tests {
     use super::*;
-    use baton_core::Inbound;
     use wasm_bindgen_test::*;
 
     fn text(message: &str, delta: &str) -> Verified {
