@@ -6,7 +6,7 @@
 //!
 //! Modules: `engine` (the JS `Engine` and its parts), `transport` (the
 //! scripted and AG-UI transports), `store` (IndexedDB), `live_region`,
-//! `schema` (the JS `Schema`), `convert` (every JS → Rust conversion, with
+//! `schema` (the JS `Schema`), `patterns` (the core's pattern port on the page's `RegExp`), `convert` (every JS → Rust conversion, with
 //! typed `ConvertError`s), `calls` (calling into the page, with typed
 //! `CallError`s), `clock` (monotonic time) and `errors` (the `BatonError`s
 //! thrown to JS, each with a stable `code`).
@@ -19,6 +19,7 @@ mod convert;
 mod engine;
 mod errors;
 mod live_region;
+mod patterns;
 mod schema;
 mod store;
 mod transport;

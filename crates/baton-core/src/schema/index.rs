@@ -1,0 +1,197 @@
+//! Where each identifier of a schema document points: `$id`s, `$anchor`s and
+//! `$dynamicAnchor`s, found by walking the keywords that hold subschemas
+//! (an `$id` inside `enum` or an unknown keyword identifies nothing).
+
+use std::collections::{HashMap, HashSet};
+
+use serde_json::Value;
+
+use super::uri;
+use super::SchemaError;
+
+/// A place in one of the documents: the document's number and a JSON Pointer.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub(super) struct Loc {
+    pub(super) doc: usize,
+    pub(super) pointer: String,
+}
+
+impl Loc {
+    pub(super) fn root(doc: usize) -> Loc {
+        Loc {
+            doc,
+            pointer: String::new(),
+        }
+    }
+
+    pub(super) fn join(&self, tokens: &[&str]) -> Loc {
+        let mut pointer = self.pointer.clone();
+        for token in tokens {
+            pointer.push('/');
+            pointer.push_str(&uri::escape_token(token));
+        }
+        Loc {
+            doc: self.doc,
+            pointer,
+        }
+    }
+}
+
+/// A target and the base URI around it (before its own `$id`).
+type Target = (Loc, String);
+
+/// The identifiers of some documents.
+#[derive(Debug, Default)]
+pub(super) struct Index {
+    resources: HashMap<String, Target>,
+    anchors: HashMap<String, Target>,
+    /// `(resource, name, location, base around it)`.
+    dynamic: Vec<(String, String, Loc, String)>,
+    dynamic_keys: HashSet<String>,
+}
+
+const SINGLE: [&str; 11] = [
+    "additionalProperties",
+    "propertyNames",
+    "items",
+    "contains",
+    "not",
+    "if",
+    "then",
+    "else",
+    "unevaluatedItems",
+    "unevaluatedProperties",
+    "contentSchema",
+];
+const NAMED: [&str; 4] = [
+    "$defs",
+    "properties",
+    "patternProperties",
+    "dependentSchemas",
+];
+const LISTED: [&str; 4] = ["allOf", "anyOf", "oneOf", "prefixItems"];
+
+impl Index {
+    /// Indexes document `doc`, whose base URI is `base`.
+    pub(super) fn walk(&mut self, doc: usize, value: &Value, base: &str) {
+        if value.get("$id").is_none() {
+            self.resources
+                .insert(base.to_owned(), (Loc::root(doc), base.to_owned()));
+        }
+        self.walk_at(Loc::root(doc), value, base);
+    }
+
+    fn walk_at(&mut self, loc: Loc, value: &Value, outer: &str) {
+        let Value::Object(map) = value else {
+            return;
+        };
+        let mut base = outer.to_owned();
+        if let Some(id) = map.get("$id").and_then(Value::as_str) {
+            base = uri::split_fragment(&uri::resolve(outer, id)).0.to_owned();
+            self.resources
+                .insert(base.clone(), (loc.clone(), outer.to_owned()));
+        }
+        if let Some(anchor) = map.get("$anchor").and_then(Value::as_str) {
+            self.anchors
+                .insert(format!("{base}#{anchor}"), (loc.clone(), outer.to_owned()));
+        }
+        if let Some(anchor) = map.get("$dynamicAnchor").and_then(Value::as_str) {
+            let key = format!("{base}#{anchor}");
+            self.anchors
+                .insert(key.clone(), (loc.clone(), outer.to_owned()));
+            self.dynamic_keys.insert(key);
+            self.dynamic.push((
+                base.clone(),
+                anchor.to_owned(),
+                loc.clone(),
+                outer.to_owned(),
+            ));
+        }
+        for keyword in SINGLE {
+            if let Some(child) = map.get(keyword) {
+                self.walk_at(loc.join(&[keyword]), child, &base);
+            }
+        }
+        for keyword in NAMED {
+            if let Some(Value::Object(children)) = map.get(keyword) {
+                for (name, child) in children {
+                    self.walk_at(loc.join(&[keyword, name]), child, &base);
+                }
+            }
+        }
+        for keyword in LISTED {
+            if let Some(Value::Array(children)) = map.get(keyword) {
+                for (i, child) in children.iter().enumerate() {
+                    self.walk_at(loc.join(&[keyword, &i.to_string()]), child, &base);
+                }
+            }
+        }
+    }
+
+    /// The value at a location.
+    pub(super) fn value_at<'d>(docs: &[&'d Value], loc: &Loc) -> Option<&'d Value> {
+        docs.get(loc.doc)?.pointer(&loc.pointer)
+    }
+
+    /// Where an absolute URI points, and the base URI around it; a URI
+    /// outside the documents is refused as not self-contained.
+    pub(super) fn locate(&self, docs: &[&Value], absolute: &str) -> Result<Target, SchemaError> {
+        let (resource, fragment) = uri::split_fragment(absolute);
+        let (root, outer) =
+            self.resources
+                .get(resource)
+                .ok_or_else(|| SchemaError::NotSelfContained {
+                    reference: resource.to_owned(),
+                })?;
+        let unresolvable =
+            || SchemaError::Invalid(format!("the reference `{absolute}` points at nothing"));
+        if fragment.is_empty() {
+            return Ok((root.clone(), outer.clone()));
+        }
+        let fragment = uri::percent_decode(fragment).ok_or_else(unresolvable)?;
+        if !fragment.starts_with('/') {
+            return self
+                .anchors
+                .get(&format!("{resource}#{fragment}"))
+                .cloned()
+                .ok_or_else(unresolvable);
+        }
+        let tokens = uri::pointer_tokens(&fragment).ok_or_else(unresolvable)?;
+        let mut value = Self::value_at(docs, root).ok_or_else(unresolvable)?;
+        let mut base = outer.clone();
+        let mut loc = root.clone();
+        for token in &tokens {
+            if let Some(id) = value.get("$id").and_then(Value::as_str) {
+                base = uri::split_fragment(&uri::resolve(&base, id)).0.to_owned();
+            }
+            value = match value {
+                Value::Object(map) => map.get(token),
+                Value::Array(items) => token.parse::<usize>().ok().and_then(|i| items.get(i)),
+                _ => None,
+            }
+            .ok_or_else(unresolvable)?;
+            loc = loc.join(&[token]);
+        }
+        Ok((loc, base))
+    }
+
+    /// Whether `uri#name` names a `$dynamicAnchor`.
+    pub(super) fn is_dynamic_anchor(&self, absolute: &str) -> bool {
+        self.dynamic_keys.contains(absolute)
+    }
+
+    /// Every `$dynamicAnchor`: resource, name, location, base around it.
+    pub(super) fn dynamic_anchors(&self) -> impl Iterator<Item = (&str, &str, &Loc, &str)> {
+        self.dynamic.iter().map(|(resource, name, loc, base)| {
+            (resource.as_str(), name.as_str(), loc, base.as_str())
+        })
+    }
+
+    /// The base URI around a document's root.
+    pub(super) fn base_of(&self, loc: &Loc) -> &str {
+        self.resources
+            .values()
+            .find(|(at, _)| at == loc)
+            .map_or(super::compile::DEFAULT_BASE, |(_, base)| base.as_str())
+    }
+}

@@ -1,0 +1,191 @@
+//! Matching a schema's regular expressions (`pattern`, `patternProperties`,
+//! `format: "regex"`) through a port the host backs.
+//!
+//! JSON Schema's patterns are ECMA-262 regular expressions. A page already
+//! carries an engine for exactly that dialect, its own `RegExp`, so the core
+//! ships none: the host installs a [`PatternEngine`] once, at start — the
+//! browser adapter one backed by `RegExp` with the `u` flag. Natively the
+//! feature `native-patterns` (on by default) provides one backed by the
+//! `regress` crate, an ECMA-262 engine in Rust, for tests and tools. With no
+//! engine at all, a schema that uses a pattern is refused, never accepted
+//! unchecked.
+//!
+//! Whatever the engine, the core reads every pattern first and refuses the
+//! ones a backtracking engine could freeze on (see [`Hazard`]); a pattern it
+//! accepts with a polynomial degree matches text only up to a length.
+
+mod hazard;
+mod syntax;
+
+use std::fmt;
+use std::sync::OnceLock;
+
+use thiserror::Error;
+
+pub use hazard::Hazard;
+
+/// A compiled pattern, as the host's engine keeps it.
+pub trait CompiledPattern: Send + Sync {
+    /// Whether the pattern matches anywhere in `text` (unanchored, as
+    /// JSON Schema's `pattern` is).
+    fn is_match(&self, text: &str) -> bool;
+}
+
+/// The host's ECMA-262 regular expression engine, with the `u` flag.
+pub trait PatternEngine: Send + Sync {
+    /// Compiles a pattern; `Err` carries the engine's reason it is invalid.
+    fn compile(&self, pattern: &str) -> Result<Box<dyn CompiledPattern>, String>;
+}
+
+/// Why a pattern was refused.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+#[non_exhaustive]
+pub enum PatternError {
+    /// Not an ECMA-262 regular expression.
+    #[error("`{pattern}` is not a valid ECMA-262 regular expression: {reason}")]
+    Syntax {
+        /// The pattern.
+        pattern: String,
+        /// The engine's reason.
+        reason: String,
+    },
+    /// A backtracking engine could take exponential time on it.
+    #[error("`{pattern}` is refused because {hazard}, which can take exponential time")]
+    Catastrophic {
+        /// The pattern.
+        pattern: String,
+        /// What makes it so.
+        hazard: Hazard,
+    },
+    /// No engine is installed to run it.
+    #[error("`{pattern}` cannot be checked: no pattern engine is installed")]
+    NoEngine {
+        /// The pattern.
+        pattern: String,
+    },
+}
+
+static INSTALLED: OnceLock<Box<dyn PatternEngine>> = OnceLock::new();
+
+/// Installs the host's pattern engine; the first one installed stays.
+/// Returns whether this one was installed.
+pub fn install_pattern_engine(engine: Box<dyn PatternEngine>) -> bool {
+    INSTALLED.set(engine).is_ok()
+}
+
+fn engine() -> Option<&'static dyn PatternEngine> {
+    if let Some(engine) = INSTALLED.get() {
+        return Some(engine.as_ref());
+    }
+    #[cfg(feature = "native-patterns")]
+    {
+        Some(&native::Regress)
+    }
+    #[cfg(not(feature = "native-patterns"))]
+    {
+        None
+    }
+}
+
+/// A pattern read, judged safe and compiled by the host's engine.
+pub(crate) struct Pattern {
+    source: String,
+    compiled: Box<dyn CompiledPattern>,
+    max_chars: Option<usize>,
+}
+
+impl fmt::Debug for Pattern {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Pattern")
+            .field("source", &self.source)
+            .finish_non_exhaustive()
+    }
+}
+
+/// How a text fared against a pattern.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Matched {
+    Yes,
+    No,
+    /// Longer than the pattern may safely be matched against.
+    TooLong {
+        max_chars: usize,
+    },
+}
+
+impl Pattern {
+    /// Compiles a pattern that will be run on values.
+    pub(crate) fn compile(pattern: &str) -> Result<Pattern, PatternError> {
+        let engine = engine().ok_or_else(|| PatternError::NoEngine {
+            pattern: pattern.to_owned(),
+        })?;
+        let compiled = engine
+            .compile(pattern)
+            .map_err(|reason| PatternError::Syntax {
+                pattern: pattern.to_owned(),
+                reason,
+            })?;
+        let node = syntax::parse(pattern).map_err(|unreadable| PatternError::Syntax {
+            pattern: pattern.to_owned(),
+            reason: format!("not read at character {}", unreadable.at),
+        })?;
+        let anchored = pattern.starts_with('^') && !matches!(node, syntax::Node::Alt(_));
+        let degree =
+            hazard::assess(&node, anchored).map_err(|hazard| PatternError::Catastrophic {
+                pattern: pattern.to_owned(),
+                hazard,
+            })?;
+        Ok(Pattern {
+            source: pattern.to_owned(),
+            compiled,
+            max_chars: hazard::max_chars(degree),
+        })
+    }
+
+    /// Whether `pattern` is a valid regular expression (`format: "regex"`);
+    /// it is never run, so it need not be safe to run.
+    pub(crate) fn is_valid_syntax(pattern: &str) -> bool {
+        engine().is_some_and(|engine| engine.compile(pattern).is_ok())
+            && syntax::parse(pattern).is_ok()
+    }
+
+    pub(crate) fn source(&self) -> &str {
+        &self.source
+    }
+
+    pub(crate) fn matches(&self, text: &str) -> Matched {
+        if let Some(max_chars) = self.max_chars {
+            // Bytes bound characters from above: count only when it may matter.
+            if text.len() > max_chars && text.chars().count() > max_chars {
+                return Matched::TooLong { max_chars };
+            }
+        }
+        if self.compiled.is_match(text) {
+            Matched::Yes
+        } else {
+            Matched::No
+        }
+    }
+}
+
+#[cfg(feature = "native-patterns")]
+mod native {
+    use super::{CompiledPattern, PatternEngine};
+
+    /// `regress`, an ECMA-262 engine in Rust.
+    pub(super) struct Regress;
+
+    impl PatternEngine for Regress {
+        fn compile(&self, pattern: &str) -> Result<Box<dyn CompiledPattern>, String> {
+            regress::Regex::with_flags(pattern, "u")
+                .map(|regex| Box::new(regex) as Box<dyn CompiledPattern>)
+                .map_err(|error| error.to_string())
+        }
+    }
+
+    impl CompiledPattern for regress::Regex {
+        fn is_match(&self, text: &str) -> bool {
+            self.find(text).is_some()
+        }
+    }
+}

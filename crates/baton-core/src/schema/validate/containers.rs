@@ -1,0 +1,371 @@
+//! The keywords that look inside arrays and objects.
+
+use serde_json::Value;
+
+use super::super::compile::{Keyword, Program};
+use super::super::pattern::Matched;
+use super::{equal, mark, plural, show, Eval, Marks, Path};
+
+fn names(names: &[&str]) -> String {
+    names
+        .iter()
+        .map(|name| format!("'{name}'"))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+fn rejects_all(program: &Program, node: usize) -> bool {
+    program.nodes.get(node).is_some_and(|node| node.reject_all)
+}
+
+impl Eval<'_> {
+    pub(super) fn array_keyword(
+        &mut self,
+        keyword: &Keyword,
+        value: &Value,
+        items: &[Value],
+        path: &Path<'_>,
+        mut marks: Option<&mut Marks>,
+    ) -> bool {
+        let len = items.len() as u64;
+        match keyword {
+            Keyword::MinItems(min) => {
+                let ok = len >= *min;
+                if !ok {
+                    self.fail(path, "minItems", || {
+                        format!(
+                            "{} has less than {}",
+                            show(value),
+                            plural(*min, "item", "items")
+                        )
+                    });
+                }
+                ok
+            }
+            Keyword::MaxItems(max) => {
+                let ok = len <= *max;
+                if !ok {
+                    self.fail(path, "maxItems", || {
+                        format!(
+                            "{} has more than {}",
+                            show(value),
+                            plural(*max, "item", "items")
+                        )
+                    });
+                }
+                ok
+            }
+            Keyword::UniqueItems => {
+                let ok = items
+                    .iter()
+                    .enumerate()
+                    .all(|(i, a)| items[i + 1..].iter().all(|b| !equal(a, b)));
+                if !ok {
+                    self.fail(path, "uniqueItems", || {
+                        format!("{} has non-unique elements", show(value))
+                    });
+                }
+                ok
+            }
+            Keyword::PrefixItems(nodes) => {
+                let mut ok = true;
+                for (i, (node, item)) in nodes.iter().zip(items).enumerate() {
+                    ok &= self.node(*node, item, &Path::Index(path, i), None);
+                    mark(&mut marks, None, Some(i));
+                    if !ok && self.errors.is_none() {
+                        break;
+                    }
+                }
+                ok
+            }
+            Keyword::Items { node, after } => {
+                self.each_item(*node, items, *after, |_| true, path, &mut marks)
+            }
+            Keyword::UnevaluatedItems(node) => {
+                let seen: Vec<bool> = marks
+                    .as_deref()
+                    .map(|m| m.items.clone())
+                    .unwrap_or_default();
+                let unseen = |i: usize| !seen.get(i).copied().unwrap_or(false);
+                if rejects_all(self.program, *node) {
+                    let extra = (0..items.len()).filter(|&i| unseen(i)).count();
+                    if extra > 0 {
+                        self.fail(path, "unevaluatedItems", || {
+                            format!("Unevaluated items are not allowed ({extra} unexpected)")
+                        });
+                        return false;
+                    }
+                    return true;
+                }
+                self.each_item(*node, items, 0, unseen, path, &mut marks)
+            }
+            Keyword::Contains { node, min, max } => {
+                let mut found = 0u64;
+                for (i, item) in items.iter().enumerate() {
+                    let item_path = Path::Index(path, i);
+                    if self.quietly(|eval| eval.node(*node, item, &item_path, None)) {
+                        found += 1;
+                        mark(&mut marks, None, Some(i));
+                    }
+                }
+                if found < *min {
+                    let keyword = if *min == 1 { "contains" } else { "minContains" };
+                    self.fail(path, keyword, || {
+                        if *min == 1 {
+                            format!("None of {} are valid under the given schema", show(value))
+                        } else {
+                            format!(
+                                "{} has fewer than {} matching the given schema",
+                                show(value),
+                                plural(*min, "item", "items")
+                            )
+                        }
+                    });
+                    return false;
+                }
+                if max.is_some_and(|max| found > max) {
+                    self.fail(path, "maxContains", || {
+                        format!(
+                            "{} has more than {} matching the given schema",
+                            show(value),
+                            plural(max.unwrap_or(0), "item", "items")
+                        )
+                    });
+                    return false;
+                }
+                true
+            }
+            _ => true,
+        }
+    }
+
+    fn each_item(
+        &mut self,
+        node: usize,
+        items: &[Value],
+        after: usize,
+        select: impl Fn(usize) -> bool,
+        path: &Path<'_>,
+        marks: &mut Option<&mut Marks>,
+    ) -> bool {
+        let mut ok = true;
+        for (i, item) in items.iter().enumerate().skip(after) {
+            if !select(i) {
+                continue;
+            }
+            ok &= self.node(node, item, &Path::Index(path, i), None);
+            mark(marks, None, Some(i));
+            if !ok && self.errors.is_none() {
+                break;
+            }
+        }
+        ok
+    }
+
+    pub(super) fn object_keyword(
+        &mut self,
+        keyword: &Keyword,
+        value: &Value,
+        path: &Path<'_>,
+        mut marks: Option<&mut Marks>,
+    ) -> bool {
+        let Value::Object(map) = value else {
+            return true;
+        };
+        let len = map.len() as u64;
+        match keyword {
+            Keyword::MinProperties(min) => {
+                let ok = len >= *min;
+                if !ok {
+                    self.fail(path, "minProperties", || {
+                        format!(
+                            "{} has less than {}",
+                            show(value),
+                            plural(*min, "property", "properties")
+                        )
+                    });
+                }
+                ok
+            }
+            Keyword::MaxProperties(max) => {
+                let ok = len <= *max;
+                if !ok {
+                    self.fail(path, "maxProperties", || {
+                        format!(
+                            "{} has more than {}",
+                            show(value),
+                            plural(*max, "property", "properties")
+                        )
+                    });
+                }
+                ok
+            }
+            Keyword::Required(required) => self.required(required, value, path),
+            Keyword::DependentRequired(pairs) => {
+                let mut ok = true;
+                for (name, required) in pairs {
+                    if map.contains_key(name) {
+                        ok &= self.required(required, value, path);
+                    }
+                }
+                ok
+            }
+            Keyword::DependentSchemas(named) => {
+                let mut ok = true;
+                for (name, node) in named {
+                    if map.contains_key(name) {
+                        ok &= self.node(*node, value, path, marks.as_deref_mut());
+                        if !ok && self.errors.is_none() {
+                            break;
+                        }
+                    }
+                }
+                ok
+            }
+            Keyword::Properties(named) => {
+                let mut ok = true;
+                for (i, (key, item)) in map.iter().enumerate() {
+                    if let Ok(at) = named.binary_search_by(|(name, _)| name.as_str().cmp(key)) {
+                        ok &= self.node(named[at].1, item, &Path::Key(path, key), None);
+                        mark(&mut marks, Some(i), None);
+                        if !ok && self.errors.is_none() {
+                            break;
+                        }
+                    }
+                }
+                ok
+            }
+            Keyword::PatternProperties(patterns) => {
+                let mut ok = true;
+                for (i, (key, item)) in map.iter().enumerate() {
+                    for (pattern, node) in patterns {
+                        match pattern.matches(key) {
+                            Matched::Yes => {
+                                ok &= self.node(*node, item, &Path::Key(path, key), None);
+                                mark(&mut marks, Some(i), None);
+                            }
+                            Matched::No => {}
+                            Matched::TooLong { max_chars } => {
+                                self.fail(&Path::Key(path, key), "patternProperties", || {
+                                    format!("the property name is too long to check against \"{}\" safely (at most {max_chars} characters)", pattern.source())
+                                });
+                                ok = false;
+                            }
+                        }
+                    }
+                    if !ok && self.errors.is_none() {
+                        break;
+                    }
+                }
+                ok
+            }
+            Keyword::AdditionalProperties {
+                node,
+                declared,
+                patterns,
+            } => {
+                let extra: Vec<(usize, &String, &Value)> = map
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, (key, _))| {
+                        !declared.contains(*key)
+                            && !patterns
+                                .iter()
+                                .any(|p| !matches!(p.matches(key), Matched::No))
+                    })
+                    .map(|(i, (key, item))| (i, key, item))
+                    .collect();
+                self.extra_properties(
+                    *node,
+                    "additionalProperties",
+                    "Additional",
+                    &extra,
+                    path,
+                    &mut marks,
+                )
+            }
+            Keyword::UnevaluatedProperties(node) => {
+                let seen: Vec<bool> = marks
+                    .as_deref()
+                    .map(|m| m.properties.clone())
+                    .unwrap_or_default();
+                let extra: Vec<(usize, &String, &Value)> = map
+                    .iter()
+                    .enumerate()
+                    .filter(|(i, _)| !seen.get(*i).copied().unwrap_or(false))
+                    .map(|(i, (key, item))| (i, key, item))
+                    .collect();
+                self.extra_properties(
+                    *node,
+                    "unevaluatedProperties",
+                    "Unevaluated",
+                    &extra,
+                    path,
+                    &mut marks,
+                )
+            }
+            Keyword::PropertyNames(node) => {
+                let mut ok = true;
+                for key in map.keys() {
+                    let name = Value::String(key.clone());
+                    ok &= self.node(*node, &name, &Path::Key(path, key), None);
+                    if !ok && self.errors.is_none() {
+                        break;
+                    }
+                }
+                ok
+            }
+            _ => true,
+        }
+    }
+
+    fn required(&mut self, required: &[String], value: &Value, path: &Path<'_>) -> bool {
+        let mut ok = true;
+        for name in required {
+            if value.get(name).is_none() {
+                ok = false;
+                self.fail(path, "required", || {
+                    format!("\"{name}\" is a required property")
+                });
+                if self.errors.is_none() {
+                    break;
+                }
+            }
+        }
+        ok
+    }
+
+    fn extra_properties(
+        &mut self,
+        node: usize,
+        keyword: &'static str,
+        which: &str,
+        extra: &[(usize, &String, &Value)],
+        path: &Path<'_>,
+        marks: &mut Option<&mut Marks>,
+    ) -> bool {
+        if extra.is_empty() {
+            return true;
+        }
+        if rejects_all(self.program, node) {
+            let unexpected: Vec<&str> = extra.iter().map(|(_, key, _)| key.as_str()).collect();
+            self.fail(path, keyword, || {
+                let verb = if unexpected.len() == 1 { "was" } else { "were" };
+                format!(
+                    "{which} properties are not allowed ({} {verb} unexpected)",
+                    names(&unexpected)
+                )
+            });
+            return false;
+        }
+        let mut ok = true;
+        for (i, key, item) in extra {
+            ok &= self.node(node, item, &Path::Key(path, key), None);
+            mark(marks, Some(*i), None);
+            if !ok && self.errors.is_none() {
+                break;
+            }
+        }
+        ok
+    }
+}

@@ -1,0 +1,493 @@
+//! Checking a value against a compiled [`Program`]: every keyword in the
+//! order compiled, annotations (which properties and items were evaluated)
+//! collected only where an `unevaluated*` keyword needs them, and errors
+//! built only when asked for.
+
+use std::cmp::Ordering;
+
+use serde_json::{Number, Value};
+
+use super::compile::{Bound, Keyword, NodeId, Program};
+use super::pattern::Matched;
+
+/// How deep references and subschemas may nest while checking one value.
+const MAX_DEPTH: usize = 500;
+
+/// One failure, before it becomes a public `ValidationIssue`.
+pub(super) struct Issue {
+    pub(super) instance_path: String,
+    pub(super) keyword: &'static str,
+    pub(super) message: String,
+}
+
+/// Where in the value: built on the stack, rendered only for an error.
+#[derive(Clone, Copy)]
+enum Path<'a> {
+    Root,
+    Key(&'a Path<'a>, &'a str),
+    Index(&'a Path<'a>, usize),
+}
+
+impl Path<'_> {
+    fn render(&self) -> String {
+        let mut tokens = Vec::new();
+        let mut at = *self;
+        loop {
+            match at {
+                Path::Root => break,
+                Path::Key(parent, key) => {
+                    tokens.push(super::uri::escape_token(key));
+                    at = *parent;
+                }
+                Path::Index(parent, index) => {
+                    tokens.push(index.to_string());
+                    at = *parent;
+                }
+            }
+        }
+        tokens.iter().rev().fold(String::new(), |mut out, token| {
+            out.push('/');
+            out.push_str(token);
+            out
+        })
+    }
+}
+
+/// Which properties (by position) and items of the value were evaluated.
+#[derive(Default)]
+struct Marks {
+    properties: Vec<bool>,
+    items: Vec<bool>,
+}
+
+impl Marks {
+    fn for_value(value: &Value) -> Marks {
+        match value {
+            Value::Object(map) => Marks {
+                properties: vec![false; map.len()],
+                items: Vec::new(),
+            },
+            Value::Array(items) => Marks {
+                properties: Vec::new(),
+                items: vec![false; items.len()],
+            },
+            _ => Marks::default(),
+        }
+    }
+
+    fn merge(&mut self, other: &Marks) {
+        for (mine, theirs) in self.properties.iter_mut().zip(&other.properties) {
+            *mine |= theirs;
+        }
+        for (mine, theirs) in self.items.iter_mut().zip(&other.items) {
+            *mine |= theirs;
+        }
+    }
+}
+
+fn mark(marks: &mut Option<&mut Marks>, property: Option<usize>, item: Option<usize>) {
+    if let Some(marks) = marks.as_deref_mut() {
+        if let Some(slot) = property.and_then(|i| marks.properties.get_mut(i)) {
+            *slot = true;
+        }
+        if let Some(slot) = item.and_then(|i| marks.items.get_mut(i)) {
+            *slot = true;
+        }
+    }
+}
+
+struct Eval<'p> {
+    program: &'p Program,
+    scope: Vec<u32>,
+    errors: Option<Vec<Issue>>,
+    depth: usize,
+}
+
+/// Whether `value` satisfies the program.
+pub(super) fn is_valid(program: &Program, value: &Value) -> bool {
+    let mut eval = Eval {
+        program,
+        scope: Vec::new(),
+        errors: None,
+        depth: 0,
+    };
+    eval.node(0, value, &Path::Root, None)
+}
+
+/// Every issue `value` has against the program.
+pub(super) fn issues(program: &Program, value: &Value) -> Vec<Issue> {
+    let mut eval = Eval {
+        program,
+        scope: Vec::new(),
+        errors: Some(Vec::new()),
+        depth: 0,
+    };
+    eval.node(0, value, &Path::Root, None);
+    eval.errors.unwrap_or_default()
+}
+
+fn show(value: &Value) -> String {
+    value.to_string()
+}
+
+/// JSON equality: numbers by value (`1 == 1.0`).
+pub(super) fn equal(a: &Value, b: &Value) -> bool {
+    match (a, b) {
+        (Value::Number(a), Value::Number(b)) => compare(a, b) == Some(Ordering::Equal),
+        (Value::Array(a), Value::Array(b)) => {
+            a.len() == b.len() && a.iter().zip(b).all(|(a, b)| equal(a, b))
+        }
+        (Value::Object(a), Value::Object(b)) => {
+            a.len() == b.len() && a.iter().all(|(k, v)| b.get(k).is_some_and(|w| equal(v, w)))
+        }
+        _ => a == b,
+    }
+}
+
+fn integer(n: &Number) -> Option<i128> {
+    n.as_i64()
+        .map(i128::from)
+        .or_else(|| n.as_u64().map(i128::from))
+}
+
+fn compare(a: &Number, b: &Number) -> Option<Ordering> {
+    match (integer(a), integer(b)) {
+        (Some(a), Some(b)) => Some(a.cmp(&b)),
+        _ => a.as_f64()?.partial_cmp(&b.as_f64()?),
+    }
+}
+
+fn is_integer(n: &Number) -> bool {
+    integer(n).is_some() || n.as_f64().is_some_and(|f| f.fract() == 0.0)
+}
+
+fn is_multiple(n: &Number, of: &Number) -> bool {
+    if let (Some(n), Some(of)) = (integer(n), integer(of)) {
+        return of != 0 && n % of == 0;
+    }
+    let (Some(n), Some(of)) = (n.as_f64(), of.as_f64()) else {
+        return false;
+    };
+    let quotient = n / of;
+    quotient.is_finite()
+        && (quotient - quotient.round()).abs() <= f64::EPSILON * quotient.abs().max(1.0) * 8.0
+}
+
+fn type_name_matches(name: &str, value: &Value) -> bool {
+    match (name, value) {
+        ("null", Value::Null)
+        | ("boolean", Value::Bool(_))
+        | ("object", Value::Object(_))
+        | ("array", Value::Array(_))
+        | ("number", Value::Number(_))
+        | ("string", Value::String(_)) => true,
+        ("integer", Value::Number(n)) => is_integer(n),
+        _ => false,
+    }
+}
+
+fn plural(n: u64, one: &str, many: &str) -> String {
+    format!("{n} {}", if n == 1 { one } else { many })
+}
+
+impl Eval<'_> {
+    fn fail(&mut self, path: &Path<'_>, keyword: &'static str, message: impl FnOnce() -> String) {
+        if let Some(errors) = self.errors.as_mut() {
+            errors.push(Issue {
+                instance_path: path.render(),
+                keyword,
+                message: message(),
+            });
+        }
+    }
+
+    /// Runs `check` with error collection off, as combinators judge branches.
+    fn quietly<T>(&mut self, check: impl FnOnce(&mut Self) -> T) -> T {
+        let saved = self.errors.take();
+        let result = check(self);
+        self.errors = saved;
+        result
+    }
+
+    fn node(
+        &mut self,
+        id: NodeId,
+        value: &Value,
+        path: &Path<'_>,
+        marks: Option<&mut Marks>,
+    ) -> bool {
+        let program = self.program;
+        let Some(node) = program.nodes.get(id) else {
+            return false;
+        };
+        if node.reject_all {
+            self.fail(path, "false", || {
+                format!("False schema does not allow {}", show(value))
+            });
+            return false;
+        }
+        if node.keywords.is_empty() {
+            return true;
+        }
+        if self.depth >= MAX_DEPTH {
+            self.fail(path, "$ref", || {
+                "the schema nests too deeply on this value to check it".to_owned()
+            });
+            return false;
+        }
+        self.depth += 1;
+        let entered = self.scope.last() != Some(&node.resource);
+        if entered {
+            self.scope.push(node.resource);
+        }
+        let mut mine = (node.unevaluated || marks.is_some()).then(|| Marks::for_value(value));
+        let mut valid = true;
+        for keyword in &node.keywords {
+            if !self.keyword(keyword, value, path, mine.as_mut()) {
+                valid = false;
+                if self.errors.is_none() {
+                    break;
+                }
+            }
+        }
+        if let (true, Some(outer), Some(mine)) = (valid, marks, mine.as_ref()) {
+            outer.merge(mine);
+        }
+        if entered {
+            self.scope.pop();
+        }
+        self.depth -= 1;
+        valid
+    }
+
+    fn keyword(
+        &mut self,
+        keyword: &Keyword,
+        value: &Value,
+        path: &Path<'_>,
+        mut marks: Option<&mut Marks>,
+    ) -> bool {
+        match (keyword, value) {
+            (Keyword::Type(names), _) => {
+                let ok = names.iter().any(|name| type_name_matches(name, value));
+                if !ok {
+                    self.fail(path, "type", || match names.as_slice() {
+                        [one] => format!("{} is not of type \"{one}\"", show(value)),
+                        many => format!(
+                            "{} is not of types {}",
+                            show(value),
+                            many.iter()
+                                .map(|n| format!("\"{n}\""))
+                                .collect::<Vec<_>>()
+                                .join(", ")
+                        ),
+                    });
+                }
+                ok
+            }
+            (Keyword::Enum(options), _) => {
+                let ok = options.iter().any(|option| equal(option, value));
+                if !ok {
+                    self.fail(path, "enum", || {
+                        format!(
+                            "{} is not one of {}",
+                            show(value),
+                            show(&Value::Array(options.clone()))
+                        )
+                    });
+                }
+                ok
+            }
+            (Keyword::Const(expected), _) => {
+                let ok = equal(expected, value);
+                if !ok {
+                    self.fail(path, "const", || format!("{} was expected", show(expected)));
+                }
+                ok
+            }
+            (Keyword::Ref(target), _) => self.node(*target, value, path, marks),
+            (Keyword::DynamicRef { target, anchor }, _) => {
+                let program = self.program;
+                let dynamic = anchor.as_ref().and_then(|anchor| {
+                    self.scope
+                        .iter()
+                        .find_map(|resource| program.dynamic.get(&(*resource, anchor.clone())))
+                });
+                self.node(*dynamic.unwrap_or(target), value, path, marks)
+            }
+            (Keyword::AllOf(all), _) => {
+                let mut ok = true;
+                for &node in all {
+                    ok &= self.node(node, value, path, marks.as_deref_mut());
+                    if !ok && self.errors.is_none() {
+                        break;
+                    }
+                }
+                ok
+            }
+            (Keyword::AnyOf(any), _) => {
+                let collect = marks.is_some();
+                let ok = self.quietly(|eval| {
+                    let mut ok = false;
+                    for &node in any {
+                        ok |= eval.node(node, value, path, marks.as_deref_mut());
+                        if ok && !collect {
+                            break;
+                        }
+                    }
+                    ok
+                });
+                if !ok {
+                    self.fail(path, "anyOf", || {
+                        format!("{} is not valid under any of the schemas listed in the 'anyOf' keyword", show(value))
+                    });
+                }
+                ok
+            }
+            (Keyword::OneOf(one), _) => {
+                let passed = self.quietly(|eval| {
+                    one.iter()
+                        .filter(|&&node| eval.node(node, value, path, marks.as_deref_mut()))
+                        .count()
+                });
+                match passed {
+                    1 => true,
+                    0 => {
+                        self.fail(path, "oneOf", || {
+                            format!("{} is not valid under any of the schemas listed in the 'oneOf' keyword", show(value))
+                        });
+                        false
+                    }
+                    _ => {
+                        self.fail(path, "oneOf", || {
+                            format!("{} is valid under more than one of the schemas listed in the 'oneOf' keyword", show(value))
+                        });
+                        false
+                    }
+                }
+            }
+            (Keyword::Not(node), _) => {
+                let passed = self.quietly(|eval| eval.node(*node, value, path, None));
+                if passed {
+                    self.fail(path, "not", || {
+                        format!(
+                            "{} should not be valid under the schema in 'not'",
+                            show(value)
+                        )
+                    });
+                }
+                !passed
+            }
+            (
+                Keyword::If {
+                    condition,
+                    then,
+                    otherwise,
+                },
+                _,
+            ) => {
+                let holds =
+                    self.quietly(|eval| eval.node(*condition, value, path, marks.as_deref_mut()));
+                match if holds { then } else { otherwise } {
+                    Some(branch) => self.node(*branch, value, path, marks),
+                    None => true,
+                }
+            }
+            (Keyword::MultipleOf(of), Value::Number(n)) => {
+                let ok = is_multiple(n, of);
+                if !ok {
+                    self.fail(path, "multipleOf", || {
+                        format!("{n} is not a multiple of {of}")
+                    });
+                }
+                ok
+            }
+            (Keyword::Bound(bound, limit), Value::Number(n)) => self.bound(*bound, limit, n, path),
+            (Keyword::MinLength(min), Value::String(s)) => {
+                let ok = s.len() as u64 >= *min && s.chars().count() as u64 >= *min;
+                if !ok {
+                    self.fail(path, "minLength", || {
+                        format!(
+                            "{} is shorter than {}",
+                            show(value),
+                            plural(*min, "character", "characters")
+                        )
+                    });
+                }
+                ok
+            }
+            (Keyword::MaxLength(max), Value::String(s)) => {
+                let ok = s.len() as u64 <= *max || s.chars().count() as u64 <= *max;
+                if !ok {
+                    self.fail(path, "maxLength", || {
+                        format!(
+                            "{} is longer than {}",
+                            show(value),
+                            plural(*max, "character", "characters")
+                        )
+                    });
+                }
+                ok
+            }
+            (Keyword::Pattern(pattern), Value::String(s)) => match pattern.matches(s) {
+                Matched::Yes => true,
+                Matched::No => {
+                    self.fail(path, "pattern", || {
+                        format!("{} does not match \"{}\"", show(value), pattern.source())
+                    });
+                    false
+                }
+                Matched::TooLong { max_chars } => {
+                    self.fail(path, "pattern", || {
+                        format!("the text is too long to check against \"{}\" safely (at most {max_chars} characters)", pattern.source())
+                    });
+                    false
+                }
+            },
+            (Keyword::Format(format), Value::String(s)) => {
+                let ok = format.accepts(s);
+                if !ok {
+                    self.fail(path, "format", || {
+                        format!("{} is not a \"{}\"", show(value), format.name())
+                    });
+                }
+                ok
+            }
+            (_, Value::Array(items)) => self.array_keyword(keyword, value, items, path, marks),
+            (_, Value::Object(_)) => self.object_keyword(keyword, value, path, marks),
+            _ => true,
+        }
+    }
+
+    fn bound(&mut self, bound: Bound, limit: &Number, n: &Number, path: &Path<'_>) -> bool {
+        let order = compare(n, limit);
+        let (ok, keyword, what) = match bound {
+            Bound::Minimum => (
+                order != Some(Ordering::Less),
+                "minimum",
+                "is less than the minimum of",
+            ),
+            Bound::Maximum => (
+                order != Some(Ordering::Greater),
+                "maximum",
+                "is greater than the maximum of",
+            ),
+            Bound::ExclusiveMinimum => (
+                order == Some(Ordering::Greater),
+                "exclusiveMinimum",
+                "is less than or equal to the minimum of",
+            ),
+            Bound::ExclusiveMaximum => (
+                order == Some(Ordering::Less),
+                "exclusiveMaximum",
+                "is greater than or equal to the maximum of",
+            ),
+        };
+        if !ok {
+            self.fail(path, keyword, || format!("{n} {what} {limit}"));
+        }
+        ok
+    }
+}
+
+mod containers;
