@@ -69,7 +69,7 @@ fn run(file: &Path, tally: &mut Tally, format_file: bool) {
             let got = schema.is_valid(&test["data"]);
             let full = schema.validate(&test["data"]);
             let test_name = test["description"].as_str().unwrap_or("?");
-            if full.valid != got || full.errors.is_empty() == !got {
+            if full.valid != got || full.errors.is_empty() != got {
                 tally.failures.push(format!(
                     "{name} / {description} / {test_name}: is_valid and validate disagree"
                 ));

@@ -197,6 +197,7 @@ impl Engine {
     /// in memory and says so).
     #[wasm_bindgen(js_name = open)]
     pub async fn open(options: JsValue) -> Result<Engine, JsValue> {
+        crate::patterns::ensure();
         let (options, parent, transport) = read_options(&options)?;
         let document = window()?
             .document()

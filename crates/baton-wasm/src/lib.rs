@@ -21,6 +21,8 @@ mod errors;
 mod live_region;
 mod patterns;
 mod schema;
+#[cfg(test)]
+mod schema_suites;
 mod store;
 mod transport;
 

@@ -77,5 +77,18 @@ impl Drop for Slot {
 /// module starts.
 #[wasm_bindgen(start)]
 pub fn start() {
-    baton_core::install_pattern_engine(Box::new(PageRegExp));
+    ensure();
+}
+
+/// Installs the page's `RegExp` unless it is installed already; every entry
+/// point that compiles a schema calls it, so no path depends on the start
+/// function having run.
+pub(crate) fn ensure() {
+    thread_local! {
+        static INSTALLED: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+    }
+    if !INSTALLED.get() {
+        baton_core::install_pattern_engine(Box::new(PageRegExp));
+        INSTALLED.set(true);
+    }
 }

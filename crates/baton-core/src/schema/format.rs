@@ -317,14 +317,18 @@ fn is_hostname(text: &str, international: bool) -> bool {
     }
     text.split(separator).all(|label| {
         let ascii = label.is_ascii();
+        // `ab--` is reserved for A-labels (`xn--`), RFC 5891 §4.2.3.1.
+        let reserved = label.get(2..4) == Some("--")
+            && !label.get(..2).is_some_and(|p| p.eq_ignore_ascii_case("xn"));
         !label.is_empty()
             && label.len() <= 63
             && !label.starts_with('-')
             && !label.ends_with('-')
-            // `ab--` is reserved for A-labels (`xn--`), RFC 5891 §4.2.3.1.
-            && !(label.get(2..4) == Some("--") && !label.get(..2).is_some_and(|p| p.eq_ignore_ascii_case("xn")))
+            && !reserved
             && label.chars().all(|c| {
-                c.is_ascii_alphanumeric() || c == '-' || (international && !ascii && !c.is_ascii() && !c.is_whitespace())
+                c.is_ascii_alphanumeric()
+                    || c == '-'
+                    || (international && !ascii && !c.is_ascii() && !c.is_whitespace())
             })
     })
 }
@@ -478,9 +482,8 @@ fn is_relative_json_pointer(text: &str) -> bool {
         .find(|c: char| !c.is_ascii_digit())
         .unwrap_or(text.len());
     let (number, rest) = text.split_at(end);
-    !number.is_empty()
-        && !(number.len() > 1 && number.starts_with('0'))
-        && (rest == "#" || is_json_pointer(rest))
+    let leading_zero = number.len() > 1 && number.starts_with('0');
+    !number.is_empty() && !leading_zero && (rest == "#" || is_json_pointer(rest))
 }
 
 #[cfg(test)]
