@@ -253,8 +253,9 @@ pub use run::escalation::EscalationSheet;
 pub use run::review::{ProposedChange, ReviewAgain, ReviewItem, ReviewSheet, StaleRead};
 pub use run::{PlanSource, ProposedCall, Run};
 pub use schema::{
-    install_pattern_engine, CompiledPattern, Hazard, PatternEngine, PatternError, Schema,
-    SchemaCache, SchemaError, Validation, ValidationIssue, MAX_SCHEMA_BYTES, MAX_SCHEMA_DEPTH,
+    install_pattern_engine, CompiledPattern, Hazard, InvalidPattern, PatternEngine, PatternError,
+    Schema, SchemaCache, SchemaError, Validation, ValidationIssue, MAX_SCHEMA_BYTES,
+    MAX_SCHEMA_DEPTH,
 };
 pub use state::{
     BudgetLimit, CancelReason, EscalationReason, Outcome, Resolution, ReturnReason, RunState,

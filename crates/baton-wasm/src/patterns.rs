@@ -6,7 +6,7 @@
 
 use std::cell::RefCell;
 
-use baton_core::{CompiledPattern, PatternEngine};
+use baton_core::{CompiledPattern, InvalidPattern, PatternEngine};
 use wasm_bindgen::prelude::*;
 
 #[wasm_bindgen]
@@ -28,12 +28,14 @@ pub(crate) struct PageRegExp;
 struct Slot(usize);
 
 impl PatternEngine for PageRegExp {
-    fn compile(&self, pattern: &str) -> Result<Box<dyn CompiledPattern>, String> {
+    fn compile(&self, pattern: &str) -> Result<Box<dyn CompiledPattern>, InvalidPattern> {
         let compiled = reg_exp(pattern, "u").map_err(|thrown| {
-            thrown
-                .dyn_ref::<js_sys::Error>()
-                .map(|error| String::from(error.message()))
-                .unwrap_or_else(|| "the page's RegExp refused it".to_owned())
+            InvalidPattern(
+                thrown
+                    .dyn_ref::<js_sys::Error>()
+                    .map(|error| String::from(error.message()))
+                    .unwrap_or_else(|| "the page's RegExp refused it".to_owned()),
+            )
         })?;
         let slot = COMPILED.with(|compiled_all| {
             let mut all = compiled_all.borrow_mut();

@@ -37,7 +37,9 @@ use thiserror::Error;
 
 use crate::digest::Digest;
 
-pub use pattern::{install_pattern_engine, CompiledPattern, Hazard, PatternEngine, PatternError};
+pub use pattern::{
+    install_pattern_engine, CompiledPattern, Hazard, InvalidPattern, PatternEngine, PatternError,
+};
 
 /// The largest schema accepted, in bytes of its canonical JSON.
 pub const MAX_SCHEMA_BYTES: usize = 64 * 1024;

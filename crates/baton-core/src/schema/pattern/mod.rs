@@ -33,9 +33,14 @@ pub trait CompiledPattern: Send + Sync {
 
 /// The host's ECMA-262 regular expression engine, with the `u` flag.
 pub trait PatternEngine: Send + Sync {
-    /// Compiles a pattern; `Err` carries the engine's reason it is invalid.
-    fn compile(&self, pattern: &str) -> Result<Box<dyn CompiledPattern>, String>;
+    /// Compiles a pattern, or says why it is not a regular expression.
+    fn compile(&self, pattern: &str) -> Result<Box<dyn CompiledPattern>, InvalidPattern>;
 }
+
+/// The host engine's reason a pattern is not a regular expression, in its
+/// own words.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct InvalidPattern(pub String);
 
 /// Why a pattern was refused.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
@@ -119,12 +124,13 @@ impl Pattern {
         let engine = engine().ok_or_else(|| PatternError::NoEngine {
             pattern: pattern.to_owned(),
         })?;
-        let compiled = engine
-            .compile(pattern)
-            .map_err(|reason| PatternError::Syntax {
-                pattern: pattern.to_owned(),
-                reason,
-            })?;
+        let compiled =
+            engine
+                .compile(pattern)
+                .map_err(|InvalidPattern(reason)| PatternError::Syntax {
+                    pattern: pattern.to_owned(),
+                    reason,
+                })?;
         let node = syntax::parse(pattern).map_err(|unreadable| PatternError::Syntax {
             pattern: pattern.to_owned(),
             reason: format!("not read at character {}", unreadable.at),
@@ -170,16 +176,16 @@ impl Pattern {
 
 #[cfg(feature = "native-patterns")]
 mod native {
-    use super::{CompiledPattern, PatternEngine};
+    use super::{CompiledPattern, InvalidPattern, PatternEngine};
 
     /// `regress`, an ECMA-262 engine in Rust.
     pub(super) struct Regress;
 
     impl PatternEngine for Regress {
-        fn compile(&self, pattern: &str) -> Result<Box<dyn CompiledPattern>, String> {
+        fn compile(&self, pattern: &str) -> Result<Box<dyn CompiledPattern>, InvalidPattern> {
             regress::Regex::with_flags(pattern, "u")
                 .map(|regex| Box::new(regex) as Box<dyn CompiledPattern>)
-                .map_err(|error| error.to_string())
+                .map_err(|error| InvalidPattern(error.to_string()))
         }
     }
 
