@@ -4,6 +4,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use crate::error::CommandError;
+use crate::fields::{Fields, Refusal};
 use crate::ids::CapabilityRef;
 use crate::model::Budget;
 
@@ -31,26 +32,21 @@ impl Authorization {
     /// Parses an authorization in its JSON shape, as a host receives it:
     /// `{ allowlist?: ["tasks.rename"], budget?, grant?: { ttlMs } }`.
     pub fn from_json(value: Value) -> Result<Authorization, CommandError> {
-        #[derive(Deserialize)]
-        #[serde(rename_all = "camelCase", deny_unknown_fields)]
-        struct Shape {
-            #[serde(default)]
-            allowlist: Option<Vec<String>>,
-            #[serde(default)]
-            budget: Option<Budget>,
-            #[serde(default)]
-            grant: Option<GrantShape>,
-        }
-        #[derive(Deserialize)]
-        #[serde(rename_all = "camelCase", deny_unknown_fields)]
-        struct GrantShape {
-            ttl_ms: u64,
-        }
         let invalid = |message: String| CommandError::InvalidAuthorization(message);
-        let shape: Shape = serde_path_to_error::deserialize(value)
-            .map_err(|error| invalid(format!("at `{}`: {}", error.path(), error.inner())))?;
-        let allowlist = shape
-            .allowlist
+        let at = |refusal: Refusal| invalid(format!("at `{}`: {}", refusal.path, refusal.message));
+        let fields =
+            Fields::of(&value, "$".into(), &["allowlist", "budget", "grant"]).map_err(at)?;
+        let allowlist: Option<Vec<String>> = fields.optional("allowlist").map_err(at)?;
+        let budget: Option<Budget> = fields.optional("budget").map_err(at)?;
+        let grant_ms = match fields.nested("grant") {
+            Some((path, grant)) => Some(
+                Fields::of(grant, path, &["ttlMs"])
+                    .and_then(|grant| grant.required::<u64>("ttlMs"))
+                    .map_err(at)?,
+            ),
+            None => None,
+        };
+        let allowlist = allowlist
             .map(|names| {
                 names
                     .iter()
@@ -64,8 +60,8 @@ impl Authorization {
             .transpose()?;
         Ok(Authorization {
             allowlist,
-            budget: shape.budget,
-            grant_ms: shape.grant.map(|grant| grant.ttl_ms),
+            budget,
+            grant_ms,
         })
     }
 }

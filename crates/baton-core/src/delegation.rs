@@ -10,6 +10,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use crate::error::DelegateError;
+use crate::fields::{Fields, Refusal};
 use crate::ids::CapabilityRef;
 use crate::model::{Autonomy, Budget, Initiative};
 
@@ -74,8 +75,8 @@ impl Delegation {
     /// );
     /// ```
     pub fn from_json(value: Value) -> Result<Delegation, DelegateError> {
-        let request: Request = serde_path_to_error::deserialize(value).map_err(|error| {
-            DelegateError::InvalidRequest(format!("at `{}`: {}", error.path(), error.inner()))
+        let request = Request::read(&value).map_err(|refusal| {
+            DelegateError::InvalidRequest(format!("at `{}`: {}", refusal.path, refusal.message))
         })?;
         let initiative = request.initiative.ok_or(DelegateError::MissingInitiative)?;
         let plan = request
@@ -120,26 +121,46 @@ pub struct PlannedCall {
 }
 
 /// The JSON shape of a request, before its rules are applied.
-#[derive(Deserialize)]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
 struct Request {
     intent: String,
-    #[serde(default)]
     initiative: Option<Initiative>,
-    #[serde(default)]
     autonomy: Option<Autonomy>,
-    #[serde(default)]
     budget: Option<Budget>,
-    #[serde(default)]
     plan: Option<Vec<RequestStep>>,
 }
 
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
 struct RequestStep {
     capability: String,
-    #[serde(default)]
     arguments: Value,
+}
+
+impl Request {
+    fn read(value: &Value) -> Result<Request, Refusal> {
+        let fields = Fields::of(
+            value,
+            "$".into(),
+            &["intent", "initiative", "autonomy", "budget", "plan"],
+        )?;
+        let plan = if fields.is_set("plan") {
+            let steps = fields.each("plan")?.into_iter().map(|(path, step)| {
+                let fields = Fields::of(step, path, &["capability", "arguments"])?;
+                Ok(RequestStep {
+                    capability: fields.required("capability")?,
+                    arguments: fields.optional("arguments")?.unwrap_or(Value::Null),
+                })
+            });
+            Some(steps.collect::<Result<_, Refusal>>()?)
+        } else {
+            None
+        };
+        Ok(Request {
+            intent: fields.required("intent")?,
+            initiative: fields.optional("initiative")?,
+            autonomy: fields.optional("autonomy")?,
+            budget: fields.optional("budget")?,
+            plan,
+        })
+    }
 }
 
 #[cfg(test)]

@@ -197,6 +197,7 @@ mod digest;
 mod engine;
 mod error;
 mod event;
+mod fields;
 mod grants;
 mod ids;
 mod journal;

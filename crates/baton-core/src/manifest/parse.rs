@@ -3,61 +3,142 @@
 
 use std::collections::BTreeMap;
 
-use serde::Deserialize;
 use serde_json::Value;
 
 use crate::context::Origin;
+use crate::fields::{Fields, Refusal};
 use crate::model::Autonomy;
 use crate::schema::SchemaCache;
 
 use super::{EffectDecl, History, Manifest, ManifestError, Tier};
 
-#[derive(Debug, Deserialize)]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
+#[derive(Debug)]
 pub(super) struct ManifestSource {
     pub(super) id: String,
     pub(super) label: String,
     pub(super) description: String,
     pub(super) tier: Tier,
     pub(super) history: History,
-    #[serde(default)]
     pub(super) preview: bool,
-    #[serde(default)]
     pub(super) default_argument_limit: Option<usize>,
-    #[serde(default)]
     pub(super) capabilities: Vec<CapabilitySource>,
-    #[serde(default)]
     pub(super) reads: Vec<ReadSource>,
 }
 
-#[derive(Debug, Deserialize)]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
+#[derive(Debug)]
 pub(super) struct CapabilitySource {
     pub(super) name: String,
     pub(super) description: String,
     pub(super) arguments: Value,
-    #[serde(default)]
     pub(super) argument_limits: BTreeMap<String, usize>,
     pub(super) effects: Vec<EffectDecl>,
-    #[serde(default)]
     pub(super) max_autonomy: Option<Autonomy>,
-    #[serde(default)]
     pub(super) accepts_partial_close: bool,
-    #[serde(default)]
     pub(super) reads: Vec<String>,
 }
 
-#[derive(Debug, Deserialize)]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
+#[derive(Debug)]
 pub(super) struct ReadSource {
     pub(super) name: String,
     pub(super) description: String,
-    #[serde(default = "author")]
     pub(super) origin: Origin,
 }
 
-fn author() -> Origin {
-    Origin::Author
+impl ManifestSource {
+    fn read(value: &Value) -> Result<ManifestSource, Refusal> {
+        let fields = Fields::of(
+            value,
+            "$".into(),
+            &[
+                "id",
+                "label",
+                "description",
+                "tier",
+                "history",
+                "preview",
+                "defaultArgumentLimit",
+                "capabilities",
+                "reads",
+            ],
+        )?;
+        Ok(ManifestSource {
+            id: fields.required("id")?,
+            label: fields.required("label")?,
+            description: fields.required("description")?,
+            tier: fields.required("tier")?,
+            history: fields.required("history")?,
+            preview: fields.optional("preview")?.unwrap_or(false),
+            default_argument_limit: fields.optional("defaultArgumentLimit")?,
+            capabilities: fields
+                .each("capabilities")?
+                .into_iter()
+                .map(|(path, value)| CapabilitySource::read(value, path))
+                .collect::<Result<_, _>>()?,
+            reads: fields
+                .each("reads")?
+                .into_iter()
+                .map(|(path, value)| ReadSource::read(value, path))
+                .collect::<Result<_, _>>()?,
+        })
+    }
+}
+
+impl CapabilitySource {
+    fn read(value: &Value, path: String) -> Result<CapabilitySource, Refusal> {
+        let fields = Fields::of(
+            value,
+            path,
+            &[
+                "name",
+                "description",
+                "arguments",
+                "argumentLimits",
+                "effects",
+                "maxAutonomy",
+                "acceptsPartialClose",
+                "reads",
+            ],
+        )?;
+        fields.present("effects")?;
+        Ok(CapabilitySource {
+            name: fields.required("name")?,
+            description: fields.required("description")?,
+            arguments: fields.required("arguments")?,
+            argument_limits: fields.optional("argumentLimits")?.unwrap_or_default(),
+            effects: fields
+                .each("effects")?
+                .into_iter()
+                .map(|(path, value)| read_effect(value, path))
+                .collect::<Result<_, _>>()?,
+            max_autonomy: fields.optional("maxAutonomy")?,
+            accepts_partial_close: fields.optional("acceptsPartialClose")?.unwrap_or(false),
+            reads: fields.optional("reads")?.unwrap_or_default(),
+        })
+    }
+}
+
+fn read_effect(value: &Value, path: String) -> Result<EffectDecl, Refusal> {
+    let fields = Fields::of(value, path, &["name", "reversible", "external"])?;
+    Ok(EffectDecl {
+        name: fields.required("name")?,
+        reversible: fields.required("reversible")?,
+        external: fields.optional("external")?.unwrap_or(false),
+    })
+}
+
+impl ReadSource {
+    fn read(value: &Value, path: String) -> Result<ReadSource, Refusal> {
+        let fields = Fields::of(value, path, &["name", "description", "origin"])?;
+        Ok(ReadSource {
+            name: fields.required("name")?,
+            description: fields.required("description")?,
+            origin: fields.optional("origin")?.unwrap_or(Origin::Author),
+        })
+    }
+}
+
+fn refused(refusal: Refusal) -> ManifestError {
+    ManifestError::single(refusal.path, None, refusal.message)
 }
 
 impl Manifest {
@@ -68,31 +149,14 @@ impl Manifest {
 
     /// Parses and checks a manifest, compiling schemas through `cache`.
     pub fn parse_with(text: &str, cache: &mut SchemaCache) -> Result<Manifest, ManifestError> {
-        let mut deserializer = serde_json::Deserializer::from_str(text);
-        let source: ManifestSource =
-            serde_path_to_error::deserialize(&mut deserializer).map_err(|error| {
-                ManifestError::single(path_of(&error), None, error.inner().to_string())
-            })?;
-        deserializer
-            .end()
+        let value: Value = serde_json::from_str(text)
             .map_err(|error| ManifestError::single("$".into(), None, error.to_string()))?;
-        Self::check(source, cache)
+        Self::from_value(&value, cache)
     }
 
     /// Parses and checks a manifest from a JSON value.
     pub fn from_value(value: &Value, cache: &mut SchemaCache) -> Result<Manifest, ManifestError> {
-        let source: ManifestSource = serde_path_to_error::deserialize(value).map_err(|error| {
-            ManifestError::single(path_of(&error), None, error.inner().to_string())
-        })?;
+        let source = ManifestSource::read(value).map_err(refused)?;
         Self::check(source, cache)
-    }
-}
-
-fn path_of<E>(error: &serde_path_to_error::Error<E>) -> String {
-    let path = error.path().to_string();
-    if path == "." {
-        "$".into()
-    } else {
-        format!("$.{path}")
     }
 }
