@@ -267,6 +267,60 @@ fn ag_49_the_machine_sees_only_baton_1_whatever_the_dialect() {
 }
 
 #[test]
+fn an_event_with_an_unknown_type_or_field_is_refused_with_where() {
+    let refused = WireEvent::from_value(
+        &json!({"type": "turn-finished", "outcome": "completed", "extra": 1}),
+    );
+    assert!(refused.unwrap_err().contains("$.extra"));
+    let refused = WireEvent::from_value(&json!({"type": "tool-call-start", "call": "c"}));
+    assert!(refused.unwrap_err().contains("missing field `tool`"));
+    let refused = WireEvent::from_value(&json!({"type": "teleport"}));
+    assert!(refused.unwrap_err().contains("`teleport`"));
+    assert!(WireEvent::from_value(&json!(["turn-started"])).is_err());
+    // Every variant with every optional field, as written.
+    for event in [
+        WireEvent::TurnError {
+            message: "m".into(),
+            code: Some("c".into()),
+        },
+        WireEvent::MessageStart {
+            message: "m".into(),
+            role: Some("assistant".into()),
+        },
+        WireEvent::ToolCallStart {
+            call: "c".into(),
+            tool: "t.r".into(),
+            parent_message: Some("m".into()),
+        },
+        WireEvent::ToolCallResult {
+            call: "c".into(),
+            content: json!({"ok": true}),
+        },
+        WireEvent::Elicitation {
+            request: "q".into(),
+            prompt: "p".into(),
+            schema: Some(json!({"type": "string"})),
+            expires_at: Some(5),
+        },
+        WireEvent::StateSnapshot {
+            direction: Direction::FromAgent,
+            snapshot: json!({"a": 1}),
+        },
+        WireEvent::StateDelta {
+            direction: Direction::FromAgent,
+            patch: json!([]),
+        },
+        WireEvent::Custom {
+            name: "n".into(),
+            value: json!(null),
+        },
+    ] {
+        let value = serde_json::to_value(&event).unwrap();
+        assert_eq!(WireEvent::from_value(&value).unwrap(), event, "{value}");
+    }
+}
+
+#[test]
 fn verifier_pairs_start_content_and_end_by_id() {
     let cases = [
         (
@@ -462,6 +516,16 @@ proptest! {
         }
         prop_assert!(violations <= 1);
         prop_assert!(ends <= 1);
+    }
+
+    /// Every event reads back exactly as it is written, through the text
+    /// form and through a parsed value.
+    #[test]
+    fn every_event_reads_back_as_written(event in arbitrary_event()) {
+        let text = serde_json::to_string(&event).unwrap();
+        prop_assert_eq!(&serde_json::from_str::<WireEvent>(&text).unwrap(), &event);
+        let value = serde_json::to_value(&event).unwrap();
+        prop_assert_eq!(&WireEvent::from_value(&value).unwrap(), &event);
     }
 
     /// Arbitrary JSON never crashes the event parser.

@@ -6,6 +6,7 @@ use serde_json::Value;
 
 use crate::attention::DeepRead;
 use crate::context::{Context, Origin, ReadRef};
+use crate::fields::Fields;
 use crate::ids::{RunId, SessionId, TurnId};
 use crate::journal::CallReport;
 use crate::questions::AnswerReport;
@@ -34,12 +35,15 @@ pub enum TurnOutcome {
 }
 
 /// One event of protocol `baton/1`.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+///
+/// It is read by hand ([`WireEvent::from_value`], which its `Deserialize`
+/// uses) rather than by serde's derive for internally tagged enums, which
+/// buffers every event and costs the browser runtime tens of kilobytes.
+#[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(
     tag = "type",
     rename_all = "kebab-case",
-    rename_all_fields = "camelCase",
-    deny_unknown_fields
+    rename_all_fields = "camelCase"
 )]
 pub enum WireEvent {
     /// The turn began.
@@ -140,6 +144,112 @@ pub enum WireEvent {
         /// Its payload.
         value: Value,
     },
+}
+
+impl WireEvent {
+    /// Reads an event from its JSON form: `type` names it, and no field
+    /// beyond its own is accepted.
+    pub fn from_value(value: &Value) -> Result<WireEvent, String> {
+        let kind = value
+            .get("type")
+            .and_then(Value::as_str)
+            .ok_or("an event needs a `type`")?;
+        let read = |known: &[&str]| {
+            let mut allowed = vec!["type"];
+            allowed.extend_from_slice(known);
+            Fields::of(value, "$".into(), &allowed)
+        };
+        let event = match kind {
+            "turn-started" => read(&[]).map(|_| WireEvent::TurnStarted),
+            "turn-finished" => read(&["outcome"]).and_then(|f| {
+                Ok(WireEvent::TurnFinished {
+                    outcome: f.required("outcome")?,
+                })
+            }),
+            "turn-error" => read(&["message", "code"]).and_then(|f| {
+                Ok(WireEvent::TurnError {
+                    message: f.required("message")?,
+                    code: f.optional("code")?,
+                })
+            }),
+            "message-start" => read(&["message", "role"]).and_then(|f| {
+                Ok(WireEvent::MessageStart {
+                    message: f.required("message")?,
+                    role: f.optional("role")?,
+                })
+            }),
+            "message-delta" => read(&["message", "delta"]).and_then(|f| {
+                Ok(WireEvent::MessageDelta {
+                    message: f.required("message")?,
+                    delta: f.required("delta")?,
+                })
+            }),
+            "message-end" => read(&["message"]).and_then(|f| {
+                Ok(WireEvent::MessageEnd {
+                    message: f.required("message")?,
+                })
+            }),
+            "tool-call-start" => read(&["call", "tool", "parentMessage"]).and_then(|f| {
+                Ok(WireEvent::ToolCallStart {
+                    call: f.required("call")?,
+                    tool: f.required("tool")?,
+                    parent_message: f.optional("parentMessage")?,
+                })
+            }),
+            "tool-call-args" => read(&["call", "delta"]).and_then(|f| {
+                Ok(WireEvent::ToolCallArgs {
+                    call: f.required("call")?,
+                    delta: f.required("delta")?,
+                })
+            }),
+            "tool-call-end" => read(&["call"]).and_then(|f| {
+                Ok(WireEvent::ToolCallEnd {
+                    call: f.required("call")?,
+                })
+            }),
+            "tool-call-result" => read(&["call", "content"]).and_then(|f| {
+                Ok(WireEvent::ToolCallResult {
+                    call: f.required("call")?,
+                    content: f.required("content")?,
+                })
+            }),
+            "elicitation" => read(&["request", "prompt", "schema", "expiresAt"]).and_then(|f| {
+                Ok(WireEvent::Elicitation {
+                    request: f.required("request")?,
+                    prompt: f.required("prompt")?,
+                    schema: f.optional("schema")?,
+                    expires_at: f.optional("expiresAt")?,
+                })
+            }),
+            "state-snapshot" => read(&["direction", "snapshot"]).and_then(|f| {
+                Ok(WireEvent::StateSnapshot {
+                    direction: f.required("direction")?,
+                    snapshot: f.required("snapshot")?,
+                })
+            }),
+            "state-delta" => read(&["direction", "patch"]).and_then(|f| {
+                Ok(WireEvent::StateDelta {
+                    direction: f.required("direction")?,
+                    patch: f.required("patch")?,
+                })
+            }),
+            "custom" => read(&["name", "value"]).and_then(|f| {
+                Ok(WireEvent::Custom {
+                    name: f.required("name")?,
+                    value: f.required("value")?,
+                })
+            }),
+            other => return Err(format!("`{other}` is not an event of baton/1")),
+        };
+        event.map_err(|refusal| format!("{kind} at `{}`: {}", refusal.path, refusal.message))
+    }
+}
+
+impl<'de> Deserialize<'de> for WireEvent {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let value = Value::deserialize(deserializer)?;
+        WireEvent::from_value(&value).map_err(serde::de::Error::custom)
+    }
 }
 
 /// What the engine sends to open a turn.
