@@ -58,6 +58,11 @@ impl<'a> Fields<'a> {
         Ok(Fields { map, path })
     }
 
+    /// Where this object is.
+    pub(crate) fn path(&self) -> &str {
+        &self.path
+    }
+
     fn at(&self, key: &str) -> String {
         format!("{}.{key}", self.path)
     }

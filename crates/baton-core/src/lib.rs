@@ -203,6 +203,7 @@ mod ids;
 mod journal;
 mod manifest;
 mod model;
+mod patch;
 mod protocol;
 mod questions;
 mod registry;
@@ -239,6 +240,7 @@ pub use manifest::{
     ReadDecl, Tier,
 };
 pub use model::{Autonomy, Budget, Initiative, Usage};
+pub use patch::{apply_patch, PatchError};
 pub use protocol::{
     check_version, DeepRead, Direction, Inbound, IndexEntry, ProtocolError, Script, ScriptError,
     ScriptTurn, ScriptedEvent, StreamLimits, TurnOutcome, TurnRequest, TurnVerifier, Verified,

@@ -117,12 +117,13 @@ impl AgUiMapper {
                     .get("delta")
                     .cloned()
                     .ok_or("STATE_DELTA without `delta`")?;
-                let patch: json_patch::Patch = serde_json::from_value(delta.clone())
-                    .map_err(|error| format!("STATE_DELTA is not a JSON Patch: {error}"))?;
-                let mut next = self.state.clone();
-                json_patch::patch(&mut next, &patch)
-                    .map_err(|error| format!("STATE_DELTA does not apply: {error}"))?;
-                self.state = next;
+                self.state =
+                    baton_core::apply_patch(&self.state, &delta).map_err(|error| match error {
+                        baton_core::PatchError::NotAPatch(why) => {
+                            format!("STATE_DELTA is not a JSON Patch: {why}")
+                        }
+                        other => format!("STATE_DELTA does not apply: {other}"),
+                    })?;
                 vec![WireEvent::StateDelta {
                     direction: Direction::FromAgent,
                     patch: delta,

@@ -243,11 +243,8 @@ impl Engine {
     /// Updates the `to-agent` state with a JSON Patch (RFC 6902) between
     /// turns. The patch applies whole or not at all.
     pub fn patch_agent_state(&mut self, patch: &Value) -> Result<(), AgentStateError> {
-        let patch: json_patch::Patch = serde_json::from_value(patch.clone())
-            .map_err(|error| AgentStateError(format!("not a JSON Patch: {error}")))?;
-        let mut next = self.shared.agent_state.clone();
-        json_patch::patch(&mut next, &patch).map_err(|error| AgentStateError(error.to_string()))?;
-        self.shared.agent_state = next;
+        self.shared.agent_state = crate::patch::apply_patch(&self.shared.agent_state, patch)
+            .map_err(|error| AgentStateError(error.to_string()))?;
         Ok(())
     }
 
