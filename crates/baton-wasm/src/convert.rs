@@ -39,9 +39,13 @@ pub(crate) fn whole(value: f64, what: &str) -> Result<u64, JsValue> {
         // Exact: a whole number within 2^53 converts without loss.
         Ok(value as u64)
     } else {
+        // Written through JSON's number form (already in the module), not
+        // `f64`'s `Display`, which would add its own float printer.
+        let shown = serde_json::Number::from_f64(value)
+            .map_or_else(|| "a number JSON cannot hold".to_owned(), |n| n.to_string());
         Err(error(
             Code::InvalidNumber,
-            &format!("{what} must be a whole number from 0 to 2^53 − 1, not {value}"),
+            &format!("{what} must be a whole number from 0 to 2^53 − 1, not {shown}"),
         ))
     }
 }

@@ -173,13 +173,15 @@ impl Problems {
     /// placeholder, not the name again.
     pub(super) fn description(&mut self, path: &str, value: &str, name: &str) {
         let trimmed = value.trim();
-        let lower = trimmed.to_lowercase();
+        // ASCII case only: the placeholders are English words, and full
+        // Unicode case mapping would ship its tables for this one check.
+        let lower = trimmed.to_ascii_lowercase();
         let normalized = lower.trim_end_matches('.');
         let problem = if trimmed.is_empty() {
             Some("is empty".to_owned())
         } else if PLACEHOLDERS.contains(&normalized) || normalized.starts_with("todo") {
             Some(format!("`{trimmed}` is a placeholder"))
-        } else if normalized == name.to_lowercase() {
+        } else if normalized == name.to_ascii_lowercase() {
             Some("only repeats the name".to_owned())
         } else if trimmed.split_whitespace().count() < 3 {
             Some(format!(
