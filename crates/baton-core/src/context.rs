@@ -104,9 +104,8 @@ pub(crate) mod stamps {
         deserializer: D,
     ) -> Result<BTreeMap<ReadRef, ReadStamp>, D::Error> {
         let list = Vec::<ReadStamp>::deserialize(deserializer)?;
-        Ok(list
-            .into_iter()
-            .map(|stamp| (stamp.read.clone(), stamp))
-            .collect())
+        let mut map = BTreeMap::new();
+        map.extend(list.into_iter().map(|stamp| (stamp.read.clone(), stamp)));
+        Ok(map)
     }
 }

@@ -56,6 +56,13 @@ pub(crate) fn whole(value: f64, what: &str) -> Result<u64, JsValue> {
 /// 10,000 deep) is a typed refusal instead of a recursion that overflows
 /// the WebAssembly stack into the engine's memory.
 pub(crate) fn from_js<T: serde::de::DeserializeOwned>(value: &JsValue) -> Result<T, ConvertError> {
+    // Text to a value, then the value as `T`: one text parser for every
+    // type that crosses, not one per type (README, "Size").
+    serde_json::from_value(parse(value)?).map_err(|e| ConvertError::Shape(e.to_string()))
+}
+
+/// A JS value's JSON text, parsed.
+fn parse(value: &JsValue) -> Result<serde_json::Value, ConvertError> {
     serde_json::from_str(&stringify(value)?).map_err(|e| ConvertError::Shape(e.to_string()))
 }
 
@@ -64,7 +71,7 @@ pub(crate) fn value(value: &JsValue) -> Result<serde_json::Value, ConvertError> 
     if value.is_undefined() {
         return Ok(serde_json::Value::Null);
     }
-    from_js(value)
+    parse(value)
 }
 
 /// [`value`], or `invalid-value` naming `what` it is.

@@ -125,23 +125,27 @@ impl Engine {
 
     /// Standing `allow` grants on every declared capability a run allows.
     pub(super) fn grant_allowlist(&mut self, now: u64, id: &RunId, ttl_ms: u64) {
-        let scopes: BTreeSet<GrantScope> = self
-            .runs
-            .get(id)
-            .into_iter()
-            .flat_map(|run| run.allowlist())
-            .map(|address| GrantScope {
-                participant: ParticipantId::new(
-                    address
-                        .participant
-                        .as_str()
-                        .split('#')
-                        .next()
-                        .unwrap_or_default(),
-                ),
-                capability: Some(address.capability.clone()),
-            })
-            .collect();
+        // Inserted one by one (`extend`), not collected: collecting into a
+        // tree sorts first, and every sorted type costs the browser runtime
+        // its own copy of the sort (README, "Size").
+        let mut scopes: BTreeSet<GrantScope> = BTreeSet::new();
+        scopes.extend(
+            self.runs
+                .get(id)
+                .into_iter()
+                .flat_map(|run| run.allowlist())
+                .map(|address| GrantScope {
+                    participant: ParticipantId::new(
+                        address
+                            .participant
+                            .as_str()
+                            .split('#')
+                            .next()
+                            .unwrap_or_default(),
+                    ),
+                    capability: Some(address.capability.clone()),
+                }),
+        );
         for scope in scopes {
             // Undeclared capabilities (refused anyway) get no grant.
             let _ =

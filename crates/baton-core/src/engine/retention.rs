@@ -60,7 +60,8 @@ impl Engine {
             .iter()
             .map(|(_, id)| (*id).clone())
             .collect();
-        let gone: BTreeSet<&RunId> = leaving.iter().collect();
+        let mut gone: BTreeSet<&RunId> = BTreeSet::new();
+        gone.extend(leaving.iter());
         self.runs.retain(|id, _| !gone.contains(id));
         self.written.retain(|id, _| !gone.contains(id));
         self.questions

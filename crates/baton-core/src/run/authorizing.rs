@@ -136,15 +136,14 @@ impl Run {
     fn baseline_stamps(&self, step: &Step<'_>, baseline: Baseline) -> BTreeMap<ReadRef, ReadStamp> {
         match baseline {
             Baseline::Seen => self.turns.seen.clone(),
-            Baseline::Current => self
-                .turns
-                .seen
-                .keys()
-                .filter_map(|read| {
+            Baseline::Current => {
+                let mut current = BTreeMap::new();
+                current.extend(self.turns.seen.keys().filter_map(|read| {
                     let stamp = step.reads.get(read)?;
                     Some((read.clone(), stamp.clone()))
-                })
-                .collect(),
+                }));
+                current
+            }
         }
     }
 
@@ -171,19 +170,22 @@ impl Run {
     /// The participants in scope whose marks are taken before acting: those
     /// the allowlist resolves to, with a native history.
     fn marked_in_scope(&self, step: &Step<'_>) -> BTreeSet<ParticipantId> {
-        self.approval
-            .allowlist
-            .iter()
-            .filter_map(|address| match step.registry.resolve(address) {
-                Address::Unique(target, _) => Some(target.participant),
-                _ => None,
-            })
-            .filter(|participant| {
-                step.registry.get(participant).is_some_and(|mounted| {
-                    mounted.manifest.history() == crate::manifest::History::Native
+        let mut marked = BTreeSet::new();
+        marked.extend(
+            self.approval
+                .allowlist
+                .iter()
+                .filter_map(|address| match step.registry.resolve(address) {
+                    Address::Unique(target, _) => Some(target.participant),
+                    _ => None,
                 })
-            })
-            .collect()
+                .filter(|participant| {
+                    step.registry.get(participant).is_some_and(|mounted| {
+                        mounted.manifest.history() == crate::manifest::History::Native
+                    })
+                }),
+        );
+        marked
     }
 
     /// AG-29: the authorization is bound to the reads it was computed on and
@@ -208,15 +210,12 @@ impl Run {
         if drifted.is_empty() {
             return true;
         }
-        let current: BTreeMap<ReadRef, ReadStamp> = record
-            .baseline
-            .keys()
-            .filter_map(|read| {
-                step.reads
-                    .get(read)
-                    .map(|stamp| (read.clone(), stamp.clone()))
-            })
-            .collect();
+        let mut current: BTreeMap<ReadRef, ReadStamp> = BTreeMap::new();
+        current.extend(record.baseline.keys().filter_map(|read| {
+            step.reads
+                .get(read)
+                .map(|stamp| (read.clone(), stamp.clone()))
+        }));
         let untrusted_now = current
             .values()
             .any(|s| s.origin != crate::context::Origin::Author);

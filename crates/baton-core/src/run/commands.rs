@@ -69,7 +69,11 @@ impl Run {
         let budget = authorization.budget.unwrap_or(self.custody.budget);
         self.check_raise(&budget, &step.config.max_budget)?;
         let allowlist: BTreeSet<CapabilityRef> = match authorization.allowlist {
-            Some(list) => list.into_iter().collect(),
+            Some(list) => {
+                let mut allowlist = BTreeSet::new();
+                allowlist.extend(list);
+                allowlist
+            }
             None => self.proposed_scope(),
         };
         self.transition(step, Actor::Person, RunState::Authorized);

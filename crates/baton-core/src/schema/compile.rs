@@ -264,11 +264,13 @@ impl Compiler<'_> {
         let map = value
             .as_object()
             .ok_or_else(|| invalid(loc, keyword, "must be an object of schemas"))?;
-        let mut named = Vec::with_capacity(map.len());
+        let mut named: Vec<(String, NodeId)> = Vec::with_capacity(map.len());
         for name in map.keys() {
-            named.push((name.clone(), self.child(loc, base, &[keyword, name])?));
+            let node = self.child(loc, base, &[keyword, name])?;
+            // In name order for the binary search, placed rather than sorted.
+            let at = named.partition_point(|(placed, _)| placed < name);
+            named.insert(at, (name.clone(), node));
         }
-        named.sort_by(|a, b| a.0.cmp(&b.0));
         Ok(named)
     }
 

@@ -246,7 +246,11 @@ impl Schema {
             .source
             .get("properties")
             .and_then(Value::as_object)
-            .map(|properties| properties.keys().cloned().collect())
+            .map(|properties| {
+                let mut names = BTreeSet::new();
+                names.extend(properties.keys().cloned());
+                names
+            })
             .unwrap_or_default()
     }
 

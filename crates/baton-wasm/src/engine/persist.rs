@@ -206,6 +206,13 @@ async fn sweep(
     Ok(result.interrupted + result.expired)
 }
 
+/// A stored row read back: the text parsed to a value, then the value read
+/// as `T`. Going through the one `Value` parser the module already has,
+/// rather than a text deserializer per stored type, keeps the runtime small.
+fn parsed<T: serde::de::DeserializeOwned>(text: &str) -> Result<T, serde_json::Error> {
+    serde_json::from_value(serde_json::from_str(text)?)
+}
+
 fn snapshot_of(leftover: Leftover) -> Result<EngineSnapshot, StoreError> {
     let decode = |what: &'static str| {
         move |error: serde_json::Error| StoreError::Decode {
@@ -214,19 +221,19 @@ fn snapshot_of(leftover: Leftover) -> Result<EngineSnapshot, StoreError> {
         }
     };
     let header: EngineSnapshot = match &leftover.header {
-        Some(text) => serde_json::from_str(text).map_err(decode("header"))?,
+        Some(text) => parsed(text).map_err(decode("header"))?,
         None => return Err(StoreError::Headless),
     };
     let runs = leftover
         .runs
         .iter()
-        .map(|text| serde_json::from_str::<Run>(text))
+        .map(|text| parsed::<Run>(text))
         .collect::<Result<Vec<_>, _>>()
         .map_err(decode("run"))?;
     let questions = leftover
         .questions
         .iter()
-        .map(|text| serde_json::from_str::<Question>(text))
+        .map(|text| parsed::<Question>(text))
         .collect::<Result<Vec<_>, _>>()
         .map_err(decode("question"))?;
     Ok(header.with_rows(runs, questions))

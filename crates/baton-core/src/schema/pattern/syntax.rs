@@ -43,8 +43,20 @@ impl CharSet {
     }
 
     pub(crate) fn add(&mut self, other: &CharSet) {
-        let mut all: Vec<(u32, u32)> = self.ranges.iter().chain(&other.ranges).copied().collect();
-        all.sort_unstable();
+        // Both lists are sorted: merge them rather than sort.
+        let mut all: Vec<(u32, u32)> = Vec::with_capacity(self.ranges.len() + other.ranges.len());
+        let (mut i, mut j) = (0, 0);
+        while i < self.ranges.len() || j < other.ranges.len() {
+            let take_mine = j >= other.ranges.len()
+                || (i < self.ranges.len() && self.ranges[i] <= other.ranges[j]);
+            if take_mine {
+                all.push(self.ranges[i]);
+                i += 1;
+            } else {
+                all.push(other.ranges[j]);
+                j += 1;
+            }
+        }
         let mut merged: Vec<(u32, u32)> = Vec::with_capacity(all.len());
         for (lo, hi) in all {
             match merged.last_mut() {
