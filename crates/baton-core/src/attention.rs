@@ -87,10 +87,18 @@ pub struct PulledRead {
 /// choice is deterministic), each read that still fits the budget. Returns
 /// the reads to send and, for every candidate, what became of it.
 pub fn select_deep_reads(
-    mut candidates: Vec<ReadCandidate>,
+    candidates: Vec<ReadCandidate>,
     budget: u64,
 ) -> (Vec<DeepRead>, Vec<PulledRead>) {
-    candidates.sort_by(|a, b| (a.attention, &a.stamp.read).cmp(&(b.attention, &b.stamp.read)));
+    // Ordered by placing each where it belongs (a handful of reads): a sort
+    // would cost the browser runtime its own copy for this type.
+    let mut ordered: Vec<ReadCandidate> = Vec::with_capacity(candidates.len());
+    for candidate in candidates {
+        let key = (candidate.attention, &candidate.stamp.read);
+        let at = ordered.partition_point(|placed| (placed.attention, &placed.stamp.read) <= key);
+        ordered.insert(at, candidate);
+    }
+    let candidates = ordered;
     let mut spent = 0;
     let mut reads = Vec::new();
     let mut account = Vec::new();

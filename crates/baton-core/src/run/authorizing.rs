@@ -28,11 +28,11 @@ pub(crate) enum Baseline {
 }
 
 /// The fingerprint of a set of read stamps (AG-29): SHA-256 over the
-/// canonical encoding of their ids, versions and origins.
-pub fn fingerprint<'a>(stamps: impl IntoIterator<Item = &'a ReadStamp>) -> Digest {
-    let mut sorted: Vec<&ReadStamp> = stamps.into_iter().collect();
-    sorted.sort();
-    Digest::of_json(&serde_json::to_value(sorted).unwrap_or_default())
+/// canonical encoding of their ids, versions and origins, in read order
+/// (the map's own order: a stamp orders by its read first).
+pub fn fingerprint(stamps: &BTreeMap<ReadRef, ReadStamp>) -> Digest {
+    let ordered: Vec<&ReadStamp> = stamps.values().collect();
+    Digest::of_json(&serde_json::to_value(ordered).unwrap_or_default())
 }
 
 impl Run {
@@ -108,7 +108,7 @@ impl Run {
         self.set_budget(budget);
         let stamps = self.baseline_stamps(step, baseline);
         let record = AuthorizationRecord {
-            fingerprint: fingerprint(stamps.values()),
+            fingerprint: fingerprint(&stamps),
             baseline: stamps,
             level: self.context_level(step),
             expires_at: step.now.saturating_add(step.config.authorization_ttl_ms),

@@ -399,7 +399,7 @@ impl Run {
         if let Some(record) = self.approval.authorization.as_mut() {
             if record.baseline.contains_key(&stamp.read) {
                 record.baseline.insert(stamp.read.clone(), stamp.clone());
-                record.fingerprint = fingerprint(record.baseline.values());
+                record.fingerprint = fingerprint(&record.baseline);
             }
         }
     }

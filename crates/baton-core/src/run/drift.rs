@@ -185,7 +185,7 @@ impl Run {
         drifted: Vec<ReadRef>,
         current: BTreeMap<ReadRef, ReadStamp>,
     ) {
-        let fingerprint = fingerprint(current.values());
+        let fingerprint = fingerprint(&current);
         self.record(
             step,
             Actor::Engine,

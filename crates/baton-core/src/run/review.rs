@@ -344,7 +344,7 @@ impl Run {
             revision: self.custody.revision,
             intent: self.intent.clone(),
             autonomy: self.autonomy,
-            fingerprint: crate::run::authorizing::fingerprint(self.turns.seen.values()),
+            fingerprint: crate::run::authorizing::fingerprint(&self.turns.seen),
             ready: items
                 .iter()
                 .all(|item| item.change != ProposedChange::Pending),
