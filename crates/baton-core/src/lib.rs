@@ -167,7 +167,11 @@
 //! `row` for its stored shape). Below them: `protocol/` (`wire`, `verifier`,
 //! `script`, `inbound`), `manifest/` (the checked form, `parse`, `check`,
 //! `problems`), `autonomy`, `grants`, `questions`, `announce`, `attention`,
-//! `actor`, `schema`, and the value types (`config`, `authorization`,
+//! `actor`, `schema/` (the JSON Schema 2020-12 validator: `compile`,
+//! `validate`, `format`, and `pattern/` — the port to the host's regular
+//! expressions and the hazard analysis that refuses catastrophic patterns),
+//! `patch` (JSON Patch), `fields` (reading JSON objects strictly, with
+//! paths), and the value types (`config`, `authorization`,
 //! `delegation`, `event`, `journal`, `state`, `model`, `ids`, `context`). The
 //! README maps each requirement AG-n to the module that decides it and the
 //! test that proves it.
