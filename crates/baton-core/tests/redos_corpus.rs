@@ -3,24 +3,17 @@
 //! compiled, or it runs on its attack input — at the longest length Baton
 //! matches it against, and beyond — and returns in bounded time.
 
+mod suites;
+
 use std::time::{Duration, Instant};
 
 use baton_core::{PatternError, Schema, SchemaError};
 use serde_json::{json, Value};
+use suites::{attack, ATTACK_LENGTHS};
 
 /// Far beyond what any accepted pattern needs at its length limit; a frozen
 /// match takes minutes or forever.
 const BOUND: Duration = Duration::from_secs(2);
-
-fn attack(case: &Value, len: usize) -> String {
-    let (prefix, pump, suffix) = (
-        case["prefix"].as_str().unwrap_or_default(),
-        case["pump"].as_str().unwrap_or("a"),
-        case["suffix"].as_str().unwrap_or_default(),
-    );
-    let repeats = len.saturating_sub(prefix.len() + suffix.len()) / pump.len().max(1);
-    format!("{prefix}{}{suffix}", pump.repeat(repeats))
-}
 
 #[test]
 fn the_redos_corpus_cannot_freeze_the_validator() {
@@ -44,7 +37,7 @@ fn the_redos_corpus_cannot_freeze_the_validator() {
         }
         let schema = compiled.unwrap_or_else(|e| panic!("{pattern} compiles: {e}"));
         // Lengths up to and past every limit a degree can set.
-        for len in [10, 100, 464, 1_000, 10_000, 50_000] {
+        for len in ATTACK_LENGTHS {
             let text = attack(case, len);
             let started = Instant::now();
             let result = schema.validate(&json!(text));

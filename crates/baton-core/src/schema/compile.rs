@@ -177,6 +177,15 @@ fn count(loc: &Loc, keyword: &str, value: &Value) -> Result<u64, SchemaError> {
     }
 }
 
+/// `keyword`'s count, if the schema has it.
+fn count_at(
+    map: &Map<String, Value>,
+    loc: &Loc,
+    keyword: &str,
+) -> Result<Option<u64>, SchemaError> {
+    map.get(keyword).map(|v| count(loc, keyword, v)).transpose()
+}
+
 impl Compiler<'_> {
     fn resource(&mut self, base: &str) -> u32 {
         let next = self.resources.len() as u32;
@@ -287,7 +296,6 @@ impl Compiler<'_> {
         base: &str,
     ) -> Result<Vec<Keyword>, SchemaError> {
         let mut out = Vec::new();
-        let count_of = |keyword: &str| map.get(keyword).map(|v| count(loc, keyword, v)).transpose();
         if let Some(reference) = map.get("$ref") {
             let reference = reference
                 .as_str()
@@ -359,11 +367,18 @@ impl Compiler<'_> {
                 out.push(Keyword::Bound(bound, n.clone()));
             }
         }
-        if let Some(n) = count_of("minLength")? {
-            out.push(Keyword::MinLength(n));
-        }
-        if let Some(n) = count_of("maxLength")? {
-            out.push(Keyword::MaxLength(n));
+        let counted: [(&str, fn(u64) -> Keyword); 6] = [
+            ("minLength", Keyword::MinLength),
+            ("maxLength", Keyword::MaxLength),
+            ("minItems", Keyword::MinItems),
+            ("maxItems", Keyword::MaxItems),
+            ("minProperties", Keyword::MinProperties),
+            ("maxProperties", Keyword::MaxProperties),
+        ];
+        for (keyword, make) in counted {
+            if let Some(n) = count_at(map, loc, keyword)? {
+                out.push(make(n));
+            }
         }
         if let Some(pattern) = map.get("pattern") {
             let source = pattern
@@ -406,20 +421,6 @@ impl Compiler<'_> {
         base: &str,
         out: &mut Vec<Keyword>,
     ) -> Result<(), SchemaError> {
-        if let Some(n) = map
-            .get("minItems")
-            .map(|v| count(loc, "minItems", v))
-            .transpose()?
-        {
-            out.push(Keyword::MinItems(n));
-        }
-        if let Some(n) = map
-            .get("maxItems")
-            .map(|v| count(loc, "maxItems", v))
-            .transpose()?
-        {
-            out.push(Keyword::MaxItems(n));
-        }
         if map.get("uniqueItems") == Some(&Value::Bool(true)) {
             out.push(Keyword::UniqueItems);
         }
@@ -435,14 +436,8 @@ impl Compiler<'_> {
         }
         if map.contains_key("contains") {
             let node = self.child(loc, base, &["contains"])?;
-            let min = map
-                .get("minContains")
-                .map(|v| count(loc, "minContains", v))
-                .transpose()?;
-            let max = map
-                .get("maxContains")
-                .map(|v| count(loc, "maxContains", v))
-                .transpose()?;
+            let min = count_at(map, loc, "minContains")?;
+            let max = count_at(map, loc, "maxContains")?;
             out.push(Keyword::Contains {
                 node,
                 min: min.unwrap_or(1),
@@ -459,20 +454,6 @@ impl Compiler<'_> {
         base: &str,
         out: &mut Vec<Keyword>,
     ) -> Result<(), SchemaError> {
-        if let Some(n) = map
-            .get("minProperties")
-            .map(|v| count(loc, "minProperties", v))
-            .transpose()?
-        {
-            out.push(Keyword::MinProperties(n));
-        }
-        if let Some(n) = map
-            .get("maxProperties")
-            .map(|v| count(loc, "maxProperties", v))
-            .transpose()?
-        {
-            out.push(Keyword::MaxProperties(n));
-        }
         let names = |value: &Value, keyword: &str| -> Result<Vec<String>, SchemaError> {
             value
                 .as_array()

@@ -29,44 +29,29 @@ impl Eval<'_> {
     ) -> bool {
         let len = items.len() as u64;
         match keyword {
-            Keyword::MinItems(min) => {
-                let ok = len >= *min;
-                if !ok {
-                    self.fail(path, "minItems", || {
-                        format!(
-                            "{} has less than {}",
-                            show(value),
-                            plural(*min, "item", "items")
-                        )
-                    });
-                }
-                ok
-            }
-            Keyword::MaxItems(max) => {
-                let ok = len <= *max;
-                if !ok {
-                    self.fail(path, "maxItems", || {
-                        format!(
-                            "{} has more than {}",
-                            show(value),
-                            plural(*max, "item", "items")
-                        )
-                    });
-                }
-                ok
-            }
-            Keyword::UniqueItems => {
-                let ok = items
+            Keyword::MinItems(min) => self.check(len >= *min, path, "minItems", || {
+                format!(
+                    "{} has less than {}",
+                    show(value),
+                    plural(*min, "item", "items")
+                )
+            }),
+            Keyword::MaxItems(max) => self.check(len <= *max, path, "maxItems", || {
+                format!(
+                    "{} has more than {}",
+                    show(value),
+                    plural(*max, "item", "items")
+                )
+            }),
+            Keyword::UniqueItems => self.check(
+                items
                     .iter()
                     .enumerate()
-                    .all(|(i, a)| items[i + 1..].iter().all(|b| !equal(a, b)));
-                if !ok {
-                    self.fail(path, "uniqueItems", || {
-                        format!("{} has non-unique elements", show(value))
-                    });
-                }
-                ok
-            }
+                    .all(|(i, a)| items[i + 1..].iter().all(|b| !equal(a, b))),
+                path,
+                "uniqueItems",
+                || format!("{} has non-unique elements", show(value)),
+            ),
             Keyword::PrefixItems(nodes) => {
                 let mut ok = true;
                 for (i, (node, item)) in nodes.iter().zip(items).enumerate() {
@@ -174,32 +159,20 @@ impl Eval<'_> {
         };
         let len = map.len() as u64;
         match keyword {
-            Keyword::MinProperties(min) => {
-                let ok = len >= *min;
-                if !ok {
-                    self.fail(path, "minProperties", || {
-                        format!(
-                            "{} has less than {}",
-                            show(value),
-                            plural(*min, "property", "properties")
-                        )
-                    });
-                }
-                ok
-            }
-            Keyword::MaxProperties(max) => {
-                let ok = len <= *max;
-                if !ok {
-                    self.fail(path, "maxProperties", || {
-                        format!(
-                            "{} has more than {}",
-                            show(value),
-                            plural(*max, "property", "properties")
-                        )
-                    });
-                }
-                ok
-            }
+            Keyword::MinProperties(min) => self.check(len >= *min, path, "minProperties", || {
+                format!(
+                    "{} has less than {}",
+                    show(value),
+                    plural(*min, "property", "properties")
+                )
+            }),
+            Keyword::MaxProperties(max) => self.check(len <= *max, path, "maxProperties", || {
+                format!(
+                    "{} has more than {}",
+                    show(value),
+                    plural(*max, "property", "properties")
+                )
+            }),
             Keyword::Required(required) => self.required(required, value, path),
             Keyword::DependentRequired(pairs) => {
                 let mut ok = true;

@@ -201,6 +201,20 @@ impl Eval<'_> {
         }
     }
 
+    /// `ok`, reporting `message` when it is not.
+    fn check(
+        &mut self,
+        ok: bool,
+        path: &Path<'_>,
+        keyword: &'static str,
+        message: impl FnOnce() -> String,
+    ) -> bool {
+        if !ok {
+            self.fail(path, keyword, message);
+        }
+        ok
+    }
+
     /// Runs `check` with error collection off, as combinators judge branches.
     fn quietly<T>(&mut self, check: impl FnOnce(&mut Self) -> T) -> T {
         let saved = self.errors.take();
@@ -268,42 +282,38 @@ impl Eval<'_> {
         mut marks: Option<&mut Marks>,
     ) -> bool {
         match (keyword, value) {
-            (Keyword::Type(names), _) => {
-                let ok = names.iter().any(|name| type_name_matches(name, value));
-                if !ok {
-                    self.fail(path, "type", || match names.as_slice() {
-                        [one] => format!("{} is not of type \"{one}\"", show(value)),
-                        many => format!(
-                            "{} is not of types {}",
-                            show(value),
-                            many.iter()
-                                .map(|n| format!("\"{n}\""))
-                                .collect::<Vec<_>>()
-                                .join(", ")
-                        ),
-                    });
-                }
-                ok
-            }
-            (Keyword::Enum(options), _) => {
-                let ok = options.iter().any(|option| equal(option, value));
-                if !ok {
-                    self.fail(path, "enum", || {
-                        format!(
-                            "{} is not one of {}",
-                            show(value),
-                            show(&Value::Array(options.clone()))
-                        )
-                    });
-                }
-                ok
-            }
+            (Keyword::Type(names), _) => self.check(
+                names.iter().any(|name| type_name_matches(name, value)),
+                path,
+                "type",
+                || match names.as_slice() {
+                    [one] => format!("{} is not of type \"{one}\"", show(value)),
+                    many => format!(
+                        "{} is not of types {}",
+                        show(value),
+                        many.iter()
+                            .map(|n| format!("\"{n}\""))
+                            .collect::<Vec<_>>()
+                            .join(", ")
+                    ),
+                },
+            ),
+            (Keyword::Enum(options), _) => self.check(
+                options.iter().any(|option| equal(option, value)),
+                path,
+                "enum",
+                || {
+                    format!(
+                        "{} is not one of {}",
+                        show(value),
+                        show(&Value::Array(options.clone()))
+                    )
+                },
+            ),
             (Keyword::Const(expected), _) => {
-                let ok = equal(expected, value);
-                if !ok {
-                    self.fail(path, "const", || format!("{} was expected", show(expected)));
-                }
-                ok
+                self.check(equal(expected, value), path, "const", || {
+                    format!("{} was expected", show(expected))
+                })
             }
             (Keyword::Ref(target), _) => self.node(*target, value, path, marks),
             (Keyword::DynamicRef { target, anchor }, _) => {
@@ -394,41 +404,35 @@ impl Eval<'_> {
                 }
             }
             (Keyword::MultipleOf(of), Value::Number(n)) => {
-                let ok = is_multiple(n, of);
-                if !ok {
-                    self.fail(path, "multipleOf", || {
-                        format!("{n} is not a multiple of {of}")
-                    });
-                }
-                ok
+                self.check(is_multiple(n, of), path, "multipleOf", || {
+                    format!("{n} is not a multiple of {of}")
+                })
             }
             (Keyword::Bound(bound, limit), Value::Number(n)) => self.bound(*bound, limit, n, path),
-            (Keyword::MinLength(min), Value::String(s)) => {
-                let ok = s.len() as u64 >= *min && s.chars().count() as u64 >= *min;
-                if !ok {
-                    self.fail(path, "minLength", || {
-                        format!(
-                            "{} is shorter than {}",
-                            show(value),
-                            plural(*min, "character", "characters")
-                        )
-                    });
-                }
-                ok
-            }
-            (Keyword::MaxLength(max), Value::String(s)) => {
-                let ok = s.len() as u64 <= *max || s.chars().count() as u64 <= *max;
-                if !ok {
-                    self.fail(path, "maxLength", || {
-                        format!(
-                            "{} is longer than {}",
-                            show(value),
-                            plural(*max, "character", "characters")
-                        )
-                    });
-                }
-                ok
-            }
+            (Keyword::MinLength(min), Value::String(s)) => self.check(
+                s.len() as u64 >= *min && s.chars().count() as u64 >= *min,
+                path,
+                "minLength",
+                || {
+                    format!(
+                        "{} is shorter than {}",
+                        show(value),
+                        plural(*min, "character", "characters")
+                    )
+                },
+            ),
+            (Keyword::MaxLength(max), Value::String(s)) => self.check(
+                s.len() as u64 <= *max || s.chars().count() as u64 <= *max,
+                path,
+                "maxLength",
+                || {
+                    format!(
+                        "{} is longer than {}",
+                        show(value),
+                        plural(*max, "character", "characters")
+                    )
+                },
+            ),
             (Keyword::Pattern(pattern), Value::String(s)) => match pattern.matches(s) {
                 Matched::Yes => true,
                 Matched::No => {
@@ -445,13 +449,9 @@ impl Eval<'_> {
                 }
             },
             (Keyword::Format(format), Value::String(s)) => {
-                let ok = format.accepts(s);
-                if !ok {
-                    self.fail(path, "format", || {
-                        format!("{} is not a \"{}\"", show(value), format.name())
-                    });
-                }
-                ok
+                self.check(format.accepts(s), path, "format", || {
+                    format!("{} is not a \"{}\"", show(value), format.name())
+                })
             }
             (_, Value::Array(items)) => self.array_keyword(keyword, value, items, path, marks),
             (_, Value::Object(_)) => self.object_keyword(keyword, value, path, marks),

@@ -1,0 +1,107 @@
+//! What the schema suites share natively and in Chromium (where
+//! `baton-wasm`'s tests include this file): running a file of the
+//! JSON-Schema-Test-Suite and building a ReDoS corpus case's attack text.
+#![allow(dead_code)]
+
+use baton_core::{Schema, SchemaError};
+use serde_json::Value;
+
+/// IDNA2008's contextual rules and its tables of disallowed code points
+/// (RFC 5891, 5892) are not shipped: `idn-hostname` checks structure only.
+pub const KNOWN_FORMAT_GAP: &str =
+    "idn-hostname.json / validation of internationalized host names /";
+
+/// How a run of the suite went.
+#[derive(Default, Debug)]
+pub struct Tally {
+    pub passed: usize,
+    /// Tests whose schema needs a remote document: refused when compiled.
+    pub remote_refused: usize,
+    /// `format.json` tests that expect `format` to be an annotation only.
+    pub format_asserted: usize,
+    pub failures: Vec<String>,
+}
+
+impl Tally {
+    pub fn summary(&self, what: &str) -> String {
+        format!(
+            "JSON-Schema-Test-Suite draft2020-12 ({what}): {} passed, {} refused for a remote document, {} invalid by an asserted format, {} failed",
+            self.passed,
+            self.remote_refused,
+            self.format_asserted,
+            self.failures.len()
+        )
+    }
+
+    /// The failures not explained by [`KNOWN_FORMAT_GAP`].
+    pub fn unexplained(&self) -> Vec<&String> {
+        self.failures
+            .iter()
+            .filter(|failure| !failure.contains(KNOWN_FORMAT_GAP))
+            .collect()
+    }
+}
+
+fn needs_remote(schema: &Value) -> bool {
+    schema.to_string().contains("localhost:1234")
+}
+
+/// Runs one file of the suite (`name`, its `text`) into `tally`.
+pub fn run_file(name: &str, text: &str, tally: &mut Tally) {
+    let groups: Vec<Value> = serde_json::from_str(text).expect("the suite is JSON");
+    let format_file = name == "format.json";
+    for group in groups {
+        let description = group["description"].as_str().unwrap_or("?");
+        let tests = group["tests"].as_array().cloned().unwrap_or_default();
+        let schema = match Schema::compile(&group["schema"]) {
+            Ok(schema) => schema,
+            Err(SchemaError::NotSelfContained { .. } | SchemaError::WrongDraft { .. })
+                if needs_remote(&group["schema"]) =>
+            {
+                tally.remote_refused += tests.len();
+                continue;
+            }
+            Err(error) => {
+                tally
+                    .failures
+                    .push(format!("{name} / {description}: did not compile: {error}"));
+                continue;
+            }
+        };
+        for test in tests {
+            let expected = test["valid"].as_bool().expect("a verdict");
+            let got = schema.is_valid(&test["data"]);
+            let full = schema.validate(&test["data"]);
+            let test_name = test["description"].as_str().unwrap_or("?");
+            if full.valid != got || full.errors.is_empty() != got {
+                tally.failures.push(format!(
+                    "{name} / {description} / {test_name}: is_valid and validate disagree"
+                ));
+            } else if got == expected {
+                tally.passed += 1;
+            } else if format_file && expected && !got {
+                tally.format_asserted += 1;
+            } else {
+                tally.failures.push(format!(
+                    "{name} / {description} / {test_name}: expected {expected}, got {got}"
+                ));
+            }
+        }
+    }
+}
+
+/// A ReDoS case's attack text of about `len` characters: its prefix, its
+/// pump repeated, its suffix.
+pub fn attack(case: &Value, len: usize) -> String {
+    let (prefix, pump, suffix) = (
+        case["prefix"].as_str().unwrap_or_default(),
+        case["pump"].as_str().unwrap_or("a"),
+        case["suffix"].as_str().unwrap_or_default(),
+    );
+    let repeats = len.saturating_sub(prefix.len() + suffix.len()) / pump.len().max(1);
+    format!("{prefix}{}{suffix}", pump.repeat(repeats))
+}
+
+/// The lengths every accepted pattern is run at: up to and past every
+/// limit a degree can set.
+pub const ATTACK_LENGTHS: [usize; 6] = [10, 100, 464, 1_000, 10_000, 50_000];
