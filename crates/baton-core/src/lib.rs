@@ -248,7 +248,7 @@ pub use patch::{apply_patch, PatchError};
 pub use protocol::{
     check_version, DeepRead, Direction, Inbound, IndexEntry, ProtocolError, Script, ScriptError,
     ScriptTurn, ScriptedEvent, StreamLimits, TurnOutcome, TurnRequest, TurnVerifier, Verified,
-    WireEvent, PROTOCOL_VERSION,
+    WireEvent, WireEventError, PROTOCOL_VERSION,
 };
 pub use questions::{
     Acceptance, AnswerError, AnswerOutcome, AnswerReport, Asker, Counters, Question, QuestionState,

@@ -33,7 +33,7 @@ pub use inbound::Inbound;
 pub use script::{Script, ScriptError, ScriptTurn, ScriptedEvent};
 pub use verifier::{StreamLimits, TurnVerifier, Verified};
 pub(crate) use wire::index;
-pub use wire::{Direction, IndexEntry, TurnOutcome, TurnRequest, WireEvent};
+pub use wire::{Direction, IndexEntry, TurnOutcome, TurnRequest, WireEvent, WireEventError};
 
 /// The protocol this crate speaks.
 pub const PROTOCOL_VERSION: &str = "baton/1";

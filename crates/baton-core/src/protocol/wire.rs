@@ -149,11 +149,11 @@ pub enum WireEvent {
 impl WireEvent {
     /// Reads an event from its JSON form: `type` names it, and no field
     /// beyond its own is accepted.
-    pub fn from_value(value: &Value) -> Result<WireEvent, String> {
+    pub fn from_value(value: &Value) -> Result<WireEvent, WireEventError> {
         let kind = value
             .get("type")
             .and_then(Value::as_str)
-            .ok_or("an event needs a `type`")?;
+            .ok_or(WireEventError::Untyped)?;
         let read = |known: &[&str]| {
             let mut allowed = vec!["type"];
             allowed.extend_from_slice(known);
@@ -239,10 +239,36 @@ impl WireEvent {
                     value: f.required("value")?,
                 })
             }),
-            other => return Err(format!("`{other}` is not an event of baton/1")),
+            other => return Err(WireEventError::UnknownType(other.to_owned())),
         };
-        event.map_err(|refusal| format!("{kind} at `{}`: {}", refusal.path, refusal.message))
+        event.map_err(|refusal| WireEventError::Field {
+            kind: kind.to_owned(),
+            path: refusal.path,
+            message: refusal.message,
+        })
     }
+}
+
+/// Why a value is not an event of `baton/1`.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum WireEventError {
+    /// It has no `type` string.
+    #[error("an event needs a `type`")]
+    Untyped,
+    /// Its `type` names no event of `baton/1`.
+    #[error("`{0}` is not an event of baton/1")]
+    UnknownType(String),
+    /// A field is unknown, missing or of the wrong shape.
+    #[error("{kind} at `{path}`: {message}")]
+    Field {
+        /// The event's `type`.
+        kind: String,
+        /// Where (`$.outcome`).
+        path: String,
+        /// What is wrong.
+        message: String,
+    },
 }
 
 impl<'de> Deserialize<'de> for WireEvent {

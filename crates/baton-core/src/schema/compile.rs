@@ -177,6 +177,9 @@ fn count(loc: &Loc, keyword: &str, value: &Value) -> Result<u64, SchemaError> {
     }
 }
 
+/// A keyword whose value is a count, and the keyword it compiles to.
+type CountedKeyword = (&'static str, fn(u64) -> Keyword);
+
 /// `keyword`'s count, if the schema has it.
 fn count_at(
     map: &Map<String, Value>,
@@ -367,7 +370,7 @@ impl Compiler<'_> {
                 out.push(Keyword::Bound(bound, n.clone()));
             }
         }
-        let counted: [(&str, fn(u64) -> Keyword); 6] = [
+        let counted: [CountedKeyword; 6] = [
             ("minLength", Keyword::MinLength),
             ("maxLength", Keyword::MaxLength),
             ("minItems", Keyword::MinItems),
