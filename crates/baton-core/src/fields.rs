@@ -38,29 +38,51 @@ fn type_name(value: &Value) -> &'static str {
 impl<'a> Fields<'a> {
     /// Reads `value` as an object whose fields are all in `known`.
     pub(crate) fn of(value: &'a Value, path: String, known: &[&str]) -> Result<Self, Refusal> {
-        let Value::Object(map) = value else {
-            return Err(Refusal {
-                message: format!("expected an object, found {}", type_name(value)),
-                path,
-            });
-        };
-        if let Some(unknown) = map.keys().find(|key| !known.contains(&key.as_str())) {
+        let fields = Self::lenient(value, path)?;
+        if let Some(unknown) = fields.map.keys().find(|key| !known.contains(&key.as_str())) {
             let expected = known
                 .iter()
                 .map(|name| format!("`{name}`"))
                 .collect::<Vec<_>>()
                 .join(", ");
             return Err(Refusal {
-                path: format!("{path}.{unknown}"),
+                path: format!("{}.{unknown}", fields.path),
                 message: format!("unknown field `{unknown}`, expected one of {expected}"),
             });
         }
-        Ok(Fields { map, path })
+        Ok(fields)
     }
 
     /// Where this object is.
     pub(crate) fn path(&self) -> &str {
         &self.path
+    }
+
+    /// Reads `value` as an object, ignoring fields it does not ask for (as
+    /// serde's derive does for the stored shapes read this way).
+    pub(crate) fn lenient(value: &'a Value, path: String) -> Result<Self, Refusal> {
+        match value {
+            Value::Object(map) => Ok(Fields { map, path }),
+            other => Err(Refusal {
+                message: format!("expected an object, found {}", type_name(other)),
+                path,
+            }),
+        }
+    }
+
+    /// An internally tagged object: the value of its `tag` field, and its
+    /// fields (unknown ones ignored).
+    pub(crate) fn tagged(value: &'a Value, tag: &str) -> Result<(&'a str, Self), Refusal> {
+        let fields = Self::lenient(value, "$".into())?;
+        let name = fields
+            .map
+            .get(tag)
+            .and_then(Value::as_str)
+            .ok_or_else(|| Refusal {
+                path: "$".into(),
+                message: format!("missing tag `{tag}`"),
+            })?;
+        Ok((name, fields))
     }
 
     fn at(&self, key: &str) -> String {
@@ -128,6 +150,33 @@ impl<'a> Fields<'a> {
             }),
         }
     }
+}
+
+/// A refusal for a tag that names no variant.
+pub(crate) fn unknown_variant(name: &str, expected: &[&str]) -> Refusal {
+    Refusal {
+        path: "$".into(),
+        message: format!(
+            "unknown variant `{name}`, expected one of {}",
+            expected.join(", ")
+        ),
+    }
+}
+
+/// `T` read by `read` from whatever `deserializer` holds, parsed to a value
+/// first: how the hand-read shapes implement `Deserialize`.
+pub(crate) fn deserialize_with<'de, D, T>(
+    deserializer: D,
+    read: impl FnOnce(&Value) -> Result<T, Refusal>,
+) -> Result<T, D::Error>
+where
+    D: serde::Deserializer<'de>,
+{
+    use serde::Deserialize;
+    let value = Value::deserialize(deserializer)?;
+    read(&value).map_err(|refusal| {
+        serde::de::Error::custom(format!("at `{}`: {}", refusal.path, refusal.message))
+    })
 }
 
 #[cfg(test)]

@@ -20,12 +20,14 @@ use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 use thiserror::Error;
 
+mod read;
+
 use crate::digest::Digest;
 use crate::ids::{CallId, ParticipantId, QuestionId, RunId};
 use crate::schema::{Schema, SchemaError, ValidationIssue};
 
-/// Who asked.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+/// Who asked. Read back by hand (`read.rs`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(
     tag = "kind",
     rename_all = "kebab-case",
@@ -47,8 +49,8 @@ pub enum Asker {
     },
 }
 
-/// Where a question stands.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+/// Where a question stands. Read back by hand (`read.rs`).
+#[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(
     tag = "state",
     rename_all = "kebab-case",
@@ -114,8 +116,10 @@ impl QuestionState {
     }
 }
 
-/// A question to the person.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+/// A question to the person. Stored as JSON and read back by hand
+/// (`read.rs`): serde's derived reader for its tagged parts buffers every
+/// value and costs the browser runtime kilobytes.
+#[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Question {
     /// Its id.
@@ -286,8 +290,9 @@ pub struct AnswerReport {
     pub outcome: AnswerOutcome,
 }
 
-/// What happened to a question, for the acting party.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+/// What happened to a question, for the acting party. Read back by hand
+/// (`read.rs`).
+#[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(
     tag = "kind",
     rename_all = "kebab-case",
