@@ -8,8 +8,9 @@ use crate::context::ReadRef;
 use crate::ids::{CallId, CapabilityRef, ParticipantId, QuestionId};
 use crate::model::Budget;
 
+mod read;
 /// Who holds control of a run. Terminal states never reopen.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(
     tag = "state",
     rename_all = "kebab-case",
@@ -149,7 +150,7 @@ pub enum Outcome {
 }
 
 /// Why a run returned.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(
     tag = "kind",
     rename_all = "kebab-case",
@@ -242,7 +243,7 @@ pub enum BudgetLimit {
 }
 
 /// Why a run was cancelled before anything was authorized.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(
     tag = "kind",
     rename_all = "kebab-case",
@@ -259,7 +260,7 @@ pub enum CancelReason {
 }
 
 /// Why a run is escalated (AG-6).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(
     tag = "kind",
     rename_all = "kebab-case",
@@ -316,7 +317,7 @@ impl EscalationReason {
 }
 
 /// How the person resolves an escalation.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(
     tag = "kind",
     rename_all = "kebab-case",
