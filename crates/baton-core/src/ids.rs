@@ -71,13 +71,27 @@ string_id!(
 /// for a mark; handed back exactly as given when reverting. Histories hand
 /// out strings (`"h42"`) or numbers (a stack depth), so both are kept, the
 /// number as the very same number.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize)]
 #[serde(untagged)]
 pub enum MarkToken {
     /// A string token.
     Text(String),
     /// A finite number.
     Number(serde_json::Number),
+}
+
+/// Read by hand: serde's untagged derive buffers the value and tries each
+/// variant in turn, at a cost to the browser runtime.
+impl<'de> Deserialize<'de> for MarkToken {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        match serde_json::Value::deserialize(deserializer)? {
+            serde_json::Value::String(text) => Ok(MarkToken::Text(text)),
+            serde_json::Value::Number(number) => Ok(MarkToken::Number(number)),
+            _ => Err(serde::de::Error::custom(
+                "a mark token is a string or a number",
+            )),
+        }
+    }
 }
 
 impl MarkToken {

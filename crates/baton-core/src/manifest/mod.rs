@@ -20,6 +20,7 @@ use crate::model::Autonomy;
 mod check;
 mod parse;
 mod problems;
+mod stored;
 
 pub use problems::{ManifestError, ManifestProblem};
 
@@ -123,7 +124,7 @@ pub struct ReadDecl {
 }
 
 /// Why an argument was refused (AG-15, AG-16). Never a truncation.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(
     tag = "kind",
     rename_all = "kebab-case",

@@ -19,7 +19,7 @@ use crate::run::{ProposedCall, Run, Step};
 use crate::state::RunState;
 
 /// The concrete change one planned act would make.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(
     tag = "kind",
     rename_all = "kebab-case",
@@ -79,7 +79,7 @@ pub struct StaleRead {
 }
 
 /// Why a plan the person already approved is before them once more.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(
     tag = "kind",
     rename_all = "kebab-case",

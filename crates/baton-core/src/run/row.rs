@@ -8,7 +8,10 @@ use std::collections::{BTreeMap, BTreeSet, VecDeque};
 
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
+use serde_json::Value;
+
 use crate::context::{ReadRef, ReadStamp};
+use crate::fields::{deserialize_with, unknown_variant, Fields, Refusal};
 use crate::ids::{CallId, CapabilityRef, ParticipantId, RunId};
 use crate::journal::CallReport;
 use crate::model::{Autonomy, Budget, Initiative, Usage};
@@ -243,6 +246,49 @@ impl<'de> Deserialize<'de> for Run {
     }
 }
 
+impl ProposedChange {
+    fn read(value: &Value) -> Result<ProposedChange, Refusal> {
+        let (kind, fields) = Fields::tagged(value, "kind")?;
+        Ok(match kind {
+            "pending" => ProposedChange::Pending,
+            "preview" => ProposedChange::Preview {
+                value: fields.required("value")?,
+            },
+            "arguments" => ProposedChange::Arguments {
+                arguments: fields.required("arguments")?,
+                note: fields.optional("note")?,
+            },
+            other => return Err(unknown_variant(other, &["pending", "preview", "arguments"])),
+        })
+    }
+}
+
+impl ReviewAgain {
+    fn read(value: &Value) -> Result<ReviewAgain, Refusal> {
+        let (kind, fields) = Fields::tagged(value, "kind")?;
+        Ok(match kind {
+            "drift" => ReviewAgain::Drift {
+                reads: fields.required("reads")?,
+            },
+            "authorization-expired" => ReviewAgain::AuthorizationExpired,
+            other => return Err(unknown_variant(other, &["drift", "authorization-expired"])),
+        })
+    }
+}
+
+// Read by hand, as the run's other tagged parts are (see `crate::fields`).
+impl<'de> Deserialize<'de> for ProposedChange {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        deserialize_with(deserializer, ProposedChange::read)
+    }
+}
+
+impl<'de> Deserialize<'de> for ReviewAgain {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        deserialize_with(deserializer, ReviewAgain::read)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::super::Charter;
@@ -292,5 +338,41 @@ mod tests {
         }
         let back: Run = serde_json::from_value(row).unwrap();
         assert_eq!(back, run);
+    }
+
+    #[test]
+    fn the_review_shapes_read_back_as_written() {
+        for change in [
+            ProposedChange::Pending,
+            ProposedChange::Preview {
+                value: serde_json::json!({"title": "Ship"}),
+            },
+            ProposedChange::Arguments {
+                arguments: serde_json::json!({}),
+                note: Some("n".into()),
+            },
+            ProposedChange::Arguments {
+                arguments: serde_json::json!(1),
+                note: None,
+            },
+        ] {
+            let stored = serde_json::to_value(&change).unwrap();
+            assert_eq!(
+                serde_json::from_value::<ProposedChange>(stored).unwrap(),
+                change
+            );
+        }
+        for again in [
+            ReviewAgain::Drift {
+                reads: vec![ReadRef::new("tasks", "board")],
+            },
+            ReviewAgain::AuthorizationExpired,
+        ] {
+            let stored = serde_json::to_value(&again).unwrap();
+            assert_eq!(
+                serde_json::from_value::<ReviewAgain>(stored).unwrap(),
+                again
+            );
+        }
     }
 }

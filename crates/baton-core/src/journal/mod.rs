@@ -11,8 +11,10 @@ use crate::manifest::ArgumentError;
 use crate::model::{Budget, Initiative};
 use crate::state::{EscalationReason, RunState, StateName};
 
+mod read;
+
 /// Who caused a journal record.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(
     tag = "kind",
     rename_all = "kebab-case",
@@ -224,7 +226,7 @@ pub enum JournalEntry {
 }
 
 /// How a dispatched capability call ended, as its participant reports it.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(
     tag = "kind",
     rename_all = "kebab-case",
@@ -282,7 +284,7 @@ impl CallResult {
 
 /// Why a call was answered without being applied. Every refusal is
 /// correctable: the run goes on and the acting party can re-read and re-plan.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(
     tag = "code",
     rename_all = "kebab-case",
