@@ -179,6 +179,19 @@ where
     })
 }
 
+/// Implements `Deserialize` for shapes read by hand: each has a
+/// `fn read(&Value) -> Result<Self, Refusal>`.
+macro_rules! read_by_hand {
+    ($($shape:ty),* $(,)?) => {$(
+        impl<'de> serde::Deserialize<'de> for $shape {
+            fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+                $crate::fields::deserialize_with(deserializer, <$shape>::read)
+            }
+        }
+    )*};
+}
+pub(crate) use read_by_hand;
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -2,11 +2,10 @@
 //! to, why it was refused), read back by hand from a parsed value rather
 //! than by serde's buffering derive for tagged enums.
 
-use serde::{Deserialize, Deserializer};
 use serde_json::Value;
 
 use super::{Actor, CallResult, Refusal};
-use crate::fields::{self, deserialize_with, unknown_variant, Fields};
+use crate::fields::{self, read_by_hand, unknown_variant, Fields};
 
 impl Actor {
     fn read(value: &Value) -> Result<Actor, fields::Refusal> {
@@ -83,23 +82,7 @@ impl Refusal {
     }
 }
 
-impl<'de> Deserialize<'de> for Actor {
-    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        deserialize_with(deserializer, Actor::read)
-    }
-}
-
-impl<'de> Deserialize<'de> for CallResult {
-    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        deserialize_with(deserializer, CallResult::read)
-    }
-}
-
-impl<'de> Deserialize<'de> for Refusal {
-    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        deserialize_with(deserializer, Refusal::read)
-    }
-}
+read_by_hand!(Actor, CallResult, Refusal);
 
 #[cfg(test)]
 mod tests {

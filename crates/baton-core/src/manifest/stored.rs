@@ -2,11 +2,10 @@
 //! back by hand from a parsed value rather than by serde's buffering derive
 //! for tagged enums.
 
-use serde::{Deserialize, Deserializer};
 use serde_json::Value;
 
 use super::ArgumentError;
-use crate::fields::{deserialize_with, unknown_variant, Fields, Refusal};
+use crate::fields::{read_by_hand, unknown_variant, Fields, Refusal};
 use crate::schema::ValidationIssue;
 
 impl ArgumentError {
@@ -35,8 +34,4 @@ impl ArgumentError {
     }
 }
 
-impl<'de> Deserialize<'de> for ArgumentError {
-    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        deserialize_with(deserializer, ArgumentError::read)
-    }
-}
+read_by_hand!(ArgumentError);

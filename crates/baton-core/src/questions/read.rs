@@ -2,11 +2,10 @@
 //! writes (`kind`- and `state`-tagged), read from a parsed value without
 //! serde's buffering derive for tagged enums.
 
-use serde::{Deserialize, Deserializer};
 use serde_json::Value;
 
 use super::{AnswerOutcome, Asker, Question, QuestionState};
-use crate::fields::{deserialize_with, unknown_variant, Fields, Refusal};
+use crate::fields::{read_by_hand, unknown_variant, Fields, Refusal};
 
 impl Asker {
     fn read(value: &Value) -> Result<Asker, Refusal> {
@@ -103,29 +102,7 @@ impl Question {
     }
 }
 
-impl<'de> Deserialize<'de> for Asker {
-    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        deserialize_with(deserializer, Asker::read)
-    }
-}
-
-impl<'de> Deserialize<'de> for QuestionState {
-    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        deserialize_with(deserializer, QuestionState::read)
-    }
-}
-
-impl<'de> Deserialize<'de> for AnswerOutcome {
-    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        deserialize_with(deserializer, AnswerOutcome::read)
-    }
-}
-
-impl<'de> Deserialize<'de> for Question {
-    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        deserialize_with(deserializer, Question::read)
-    }
-}
+read_by_hand!(Asker, QuestionState, AnswerOutcome, Question);
 
 #[cfg(test)]
 mod tests {

@@ -11,7 +11,7 @@ use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use serde_json::Value;
 
 use crate::context::{ReadRef, ReadStamp};
-use crate::fields::{deserialize_with, unknown_variant, Fields, Refusal};
+use crate::fields::{read_by_hand, unknown_variant, Fields, Refusal};
 use crate::ids::{CallId, CapabilityRef, ParticipantId, RunId};
 use crate::journal::CallReport;
 use crate::model::{Autonomy, Budget, Initiative, Usage};
@@ -276,18 +276,7 @@ impl ReviewAgain {
     }
 }
 
-// Read by hand, as the run's other tagged parts are (see `crate::fields`).
-impl<'de> Deserialize<'de> for ProposedChange {
-    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        deserialize_with(deserializer, ProposedChange::read)
-    }
-}
-
-impl<'de> Deserialize<'de> for ReviewAgain {
-    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        deserialize_with(deserializer, ReviewAgain::read)
-    }
-}
+read_by_hand!(ProposedChange, ReviewAgain);
 
 #[cfg(test)]
 mod tests {

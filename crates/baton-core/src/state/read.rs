@@ -3,11 +3,10 @@
 //! without serde's buffering derive for tagged enums (which costs the
 //! browser runtime kilobytes for each).
 
-use serde::{Deserialize, Deserializer};
 use serde_json::Value;
 
 use super::{CancelReason, EscalationReason, Resolution, ReturnReason, RunState};
-use crate::fields::{deserialize_with, unknown_variant, Fields, Refusal};
+use crate::fields::{read_by_hand, unknown_variant, Fields, Refusal};
 
 impl RunState {
     fn read(value: &Value) -> Result<RunState, Refusal> {
@@ -191,16 +190,6 @@ impl Resolution {
             }
         })
     }
-}
-
-macro_rules! read_by_hand {
-    ($($shape:ty),*) => {$(
-        impl<'de> Deserialize<'de> for $shape {
-            fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-                deserialize_with(deserializer, <$shape>::read)
-            }
-        }
-    )*};
 }
 
 read_by_hand!(
