@@ -192,6 +192,21 @@ macro_rules! read_by_hand {
 }
 pub(crate) use read_by_hand;
 
+/// Asserts that `value` reads back as itself from the JSON it writes: the
+/// test every shape read by hand has.
+#[cfg(test)]
+pub(crate) fn reads_back<T>(value: T)
+where
+    T: serde::Serialize + serde::de::DeserializeOwned + PartialEq + std::fmt::Debug,
+{
+    let stored = serde_json::to_value(&value).unwrap();
+    assert_eq!(
+        serde_json::from_value::<T>(stored.clone()).unwrap(),
+        value,
+        "{stored}"
+    );
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -88,22 +88,11 @@ read_by_hand!(Actor, CallResult, Refusal);
 mod tests {
     use super::super::{Actor, CallResult, Refusal};
     use crate::context::ReadRef;
+    use crate::fields::reads_back;
     use crate::ids::{MarkToken, ParticipantId};
     use crate::manifest::{ArgumentError, ManifestProblem};
     use crate::schema::ValidationIssue;
     use serde_json::json;
-
-    fn reads_back<T>(value: T)
-    where
-        T: serde::Serialize + serde::de::DeserializeOwned + PartialEq + std::fmt::Debug,
-    {
-        let stored = serde_json::to_value(&value).unwrap();
-        assert_eq!(
-            serde_json::from_value::<T>(stored.clone()).unwrap(),
-            value,
-            "{stored}"
-        );
-    }
 
     #[test]
     fn every_stored_shape_reads_back_as_written() {

@@ -108,6 +108,7 @@ read_by_hand!(Asker, QuestionState, AnswerOutcome, Question);
 mod tests {
     use super::super::{AnswerOutcome, Asker, Question, QuestionState};
     use crate::digest::Digest;
+    use crate::fields::reads_back;
     use crate::ids::{CallId, ParticipantId, QuestionId, RunId};
     use serde_json::json;
 
@@ -132,7 +133,7 @@ mod tests {
             QuestionState::Expired { at: 1 },
             QuestionState::Withdrawn { at: 1 },
         ] {
-            assert_eq!(back(&state), state);
+            reads_back(state);
         }
         for outcome in [
             AnswerOutcome::Answered { answer: json!([1]) },
@@ -141,7 +142,7 @@ mod tests {
             AnswerOutcome::Refused { reason: "r".into() },
             AnswerOutcome::Expired,
         ] {
-            assert_eq!(back(&outcome), outcome);
+            reads_back(outcome);
         }
         for asker in [
             Asker::ActingParty {

@@ -206,21 +206,10 @@ mod tests {
         BudgetLimit, CancelReason, EscalationReason, Outcome, Resolution, ReturnReason, RunState,
     };
     use crate::context::ReadRef;
+    use crate::fields::reads_back;
     use crate::ids::{CallId, CapabilityRef, ParticipantId, QuestionId};
     use crate::model::Budget;
     use serde_json::json;
-
-    fn reads_back<T>(value: T)
-    where
-        T: serde::Serialize + serde::de::DeserializeOwned + PartialEq + std::fmt::Debug,
-    {
-        let stored = serde_json::to_value(&value).unwrap();
-        assert_eq!(
-            serde_json::from_value::<T>(stored.clone()).unwrap(),
-            value,
-            "{stored}"
-        );
-    }
 
     #[test]
     fn every_state_and_reason_reads_back_as_written() {
