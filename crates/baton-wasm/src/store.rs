@@ -78,6 +78,17 @@ impl Batch {
     }
 }
 
+/// What opening an engine reads first ([`Store::first_look`]).
+#[derive(Debug)]
+pub(crate) struct FirstLook {
+    /// The database's actor-reference key.
+    pub(crate) key: [u8; 32],
+    /// This session's header, if it was ever written.
+    pub(crate) header: Option<String>,
+    /// Every session with live rows (this one included), with its rows.
+    pub(crate) leftovers: Vec<(String, Leftover)>,
+}
+
 /// What a session left behind: its header and its live rows.
 #[derive(Debug, Default)]
 pub(crate) struct Leftover {
@@ -274,46 +285,52 @@ impl Store {
             .db
             .transaction(&[SESSIONS, RUNS, QUESTIONS], TransactionMode::ReadOnly)
             .map_err(cause)?;
-        let live = Query::from(JsValue::from_f64(1.0));
-        let runs = tx
-            .object_store(RUNS)
-            .and_then(|s| s.index("live"))
+        live_rows(&tx).await
+    }
+
+    /// What opening an engine reads, in one transaction rather than one per
+    /// question: the database's key (created by a second transaction only
+    /// the first time), this session's header, and every session's live
+    /// rows.
+    pub(crate) async fn first_look(
+        &self,
+        session: &str,
+        fresh: [u8; 32],
+    ) -> Result<FirstLook, StoreError> {
+        let tx = self
+            .db
+            .transaction(
+                &[META, SESSIONS, RUNS, QUESTIONS],
+                TransactionMode::ReadOnly,
+            )
+            .map_err(cause)?;
+        let stored = tx
+            .object_store(META)
             .map_err(cause)?
-            .get_all(Some(live.clone()), None)
+            .get(Query::from(JsValue::from_str("secret")))
             .map_err(cause)?
             .await
-            .map_err(cause)?;
-        let questions = tx
-            .object_store(QUESTIONS)
-            .and_then(|s| s.index("open"))
             .map_err(cause)?
-            .get_all(Some(live), None)
+            .and_then(|value| value.as_string())
+            .and_then(|hex| ActorSecret::decode_key(&hex));
+        let header = tx
+            .object_store(SESSIONS)
+            .map_err(cause)?
+            .get(Query::from(JsValue::from_str(session)))
             .map_err(cause)?
             .await
-            .map_err(cause)?;
-        let mut sessions: std::collections::BTreeMap<String, Leftover> = Default::default();
-        for (rows, is_run) in [(runs, true), (questions, false)] {
-            for row in rows {
-                let session = field(&row, "session");
-                let data = field(&row, "data");
-                let entry = sessions.entry(session).or_default();
-                if is_run {
-                    entry.runs.push(data);
-                } else {
-                    entry.questions.push(data);
-                }
-            }
-        }
-        let headers = tx.object_store(SESSIONS).map_err(cause)?;
-        for (session, leftover) in sessions.iter_mut() {
-            leftover.header = headers
-                .get(Query::from(JsValue::from_str(session)))
-                .map_err(cause)?
-                .await
-                .map_err(cause)?
-                .and_then(|value| value.as_string());
-        }
-        Ok(sessions.into_iter().collect())
+            .map_err(cause)?
+            .and_then(|value| value.as_string());
+        let leftovers = live_rows(&tx).await?;
+        let key = match stored {
+            Some(key) => key,
+            None => self.secret(fresh).await?,
+        };
+        Ok(FirstLook {
+            key,
+            header,
+            leftovers,
+        })
     }
 
     /// What one session left behind, read now.
@@ -449,6 +466,51 @@ fn row_value(row: &Row, flag: &str) -> JsValue {
     set(flag, JsValue::from_f64(if row.live { 1.0 } else { 0.0 }));
     set("data", JsValue::from_str(&row.data));
     object.into()
+}
+
+/// Every session's live runs and open questions, with the headers of those
+/// sessions, read in `tx` (which covers `SESSIONS`, `RUNS` and `QUESTIONS`).
+async fn live_rows(tx: &idb::Transaction) -> Result<Vec<(String, Leftover)>, StoreError> {
+    let live = Query::from(JsValue::from_f64(1.0));
+    let runs = tx
+        .object_store(RUNS)
+        .and_then(|s| s.index("live"))
+        .map_err(cause)?
+        .get_all(Some(live.clone()), None)
+        .map_err(cause)?
+        .await
+        .map_err(cause)?;
+    let questions = tx
+        .object_store(QUESTIONS)
+        .and_then(|s| s.index("open"))
+        .map_err(cause)?
+        .get_all(Some(live), None)
+        .map_err(cause)?
+        .await
+        .map_err(cause)?;
+    let mut sessions: std::collections::BTreeMap<String, Leftover> = Default::default();
+    for (rows, is_run) in [(runs, true), (questions, false)] {
+        for row in rows {
+            let session = field(&row, "session");
+            let data = field(&row, "data");
+            let entry = sessions.entry(session).or_default();
+            if is_run {
+                entry.runs.push(data);
+            } else {
+                entry.questions.push(data);
+            }
+        }
+    }
+    let headers = tx.object_store(SESSIONS).map_err(cause)?;
+    for (session, leftover) in sessions.iter_mut() {
+        leftover.header = headers
+            .get(Query::from(JsValue::from_str(session)))
+            .map_err(cause)?
+            .await
+            .map_err(cause)?
+            .and_then(|value| value.as_string());
+    }
+    Ok(sessions.into_iter().collect())
 }
 
 fn field(row: &JsValue, key: &str) -> String {

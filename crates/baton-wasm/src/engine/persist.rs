@@ -9,7 +9,7 @@ use serde::{Deserialize, Serialize};
 use wasm_bindgen::prelude::*;
 
 use crate::errors::{error, Code};
-use crate::store::{hold_lock, lock_name, Batch, Leftover, Row, Store, StoreError};
+use crate::store::{hold_lock, lock_name, Batch, FirstLook, Leftover, Row, Store, StoreError};
 
 /// Where the engine keeps its state.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Deserialize)]
@@ -127,9 +127,12 @@ async fn load(
     fresh: [u8; 32],
     now: u64,
 ) -> Result<(baton_core::Engine, u32, Vec<String>, [u8; 32]), StoreError> {
-    let key = store.secret(fresh).await?;
     let session = config.session.to_string();
-    let leftovers = store.leftovers().await?;
+    let FirstLook {
+        key,
+        header,
+        leftovers,
+    } = store.first_look(&session, fresh).await?;
     let mut reconciled = 0;
     let mut busy = Vec::new();
     let mut own = Leftover::default();
@@ -154,7 +157,7 @@ async fn load(
         // left as it is; it does not take this engine's storage down.
         reconciled += swept.unwrap_or(0);
     }
-    own.header = store.header(&session).await?;
+    own.header = header;
     let core = match &own.header {
         None => baton_core::Engine::new(config, ActorSecret::new(key)),
         Some(_) => baton_core::Engine::restore(config, ActorSecret::new(key), snapshot_of(own)?),

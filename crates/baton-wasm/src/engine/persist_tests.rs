@@ -58,6 +58,48 @@ fn kinds(records: &[serde_json::Value]) -> Vec<String> {
         .collect()
 }
 
+#[wasm_bindgen(inline_js = "
+export function countTransactions() {
+  // Counts the IndexedDB transactions the page opens until stopped.
+  const proto = IDBDatabase.prototype;
+  const original = proto.transaction;
+  const counter = { count: 0, stop() { proto.transaction = original; } };
+  proto.transaction = function (...args) { counter.count += 1; return original.apply(this, args); };
+  return counter;
+}
+")]
+extern "C" {
+    #[wasm_bindgen(js_name = countTransactions)]
+    fn count_transactions() -> JsValue;
+}
+
+/// Opening an engine on a database that already holds a session reads what
+/// it needs (the key, the session's header, every session's live rows) in
+/// one transaction.
+#[wasm_bindgen_test]
+async fn reopening_reads_in_one_transaction() {
+    let db = unique_name("baton-test");
+    let engine = open_on(&db, "s-first", None).await.unwrap();
+    let board = participant(&element().into(), 0, 0);
+    engine.register(manifest(), board);
+    let run = engine.delegate(plan(1)).unwrap();
+    assert_eq!(returned(&engine, &run).await.as_deref(), Some("completed"));
+    written(&engine).await;
+    engine.close();
+    let counter = count_transactions();
+    let reopened = open_on(&db, "s-first", None).await.unwrap();
+    let count = js_sys::Reflect::get(&counter, &"count".into())
+        .unwrap()
+        .as_f64()
+        .unwrap();
+    let stop: js_sys::Function = js_sys::Reflect::get(&counter, &"stop".into())
+        .unwrap()
+        .into();
+    stop.call0(&counter).unwrap();
+    assert_eq!(storage(&reopened)["mode"], "indexeddb");
+    assert_eq!(count, 1.0, "one transaction to read, none to write");
+}
+
 #[wasm_bindgen_test]
 async fn records_survive_closing_and_reopening_the_engine() {
     let db = unique_name("baton-test");
