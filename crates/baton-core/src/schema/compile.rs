@@ -129,9 +129,9 @@ pub(super) fn compile(
 ) -> Result<Program, SchemaError> {
     let mut docs = vec![schema.unwrap_or(&Value::Null)];
     docs.extend(meta::documents().iter());
-    let mut index = Index::default();
-    for (doc, value) in docs.iter().enumerate().skip(usize::from(schema.is_none())) {
-        index.walk(doc, value, DEFAULT_BASE);
+    let mut index = Index::over(meta::index());
+    if let Some(schema) = schema {
+        index.walk(0, schema, DEFAULT_BASE);
     }
     let root = Loc::root(usize::from(schema.is_none()));
     let mut compiler = Compiler {

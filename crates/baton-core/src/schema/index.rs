@@ -40,7 +40,9 @@ impl Loc {
 /// A target and the base URI around it (before its own `$id`).
 type Target = (Loc, String);
 
-/// The identifiers of some documents.
+/// The identifiers of some documents, over those of the documents below
+/// (the meta-schemas, indexed once for every schema compiled; theirs are
+/// found first).
 #[derive(Debug, Default)]
 pub(super) struct Index {
     resources: HashMap<String, Target>,
@@ -48,6 +50,7 @@ pub(super) struct Index {
     /// `(resource, name, location, base around it)`.
     dynamic: Vec<(String, String, Loc, String)>,
     dynamic_keys: HashSet<String>,
+    below: Option<&'static Index>,
 }
 
 const SINGLE: [&str; 11] = [
@@ -72,6 +75,19 @@ const NAMED: [&str; 4] = [
 const LISTED: [&str; 4] = ["allOf", "anyOf", "oneOf", "prefixItems"];
 
 impl Index {
+    /// An index of further documents over `below`.
+    pub(super) fn over(below: &'static Index) -> Index {
+        Index {
+            below: Some(below),
+            ..Index::default()
+        }
+    }
+
+    /// The layers, the lowest first.
+    fn layers(&self) -> impl Iterator<Item = &Index> {
+        self.below.into_iter().chain(std::iter::once(self))
+    }
+
     /// Indexes document `doc`, whose base URI is `base`.
     pub(super) fn walk(&mut self, doc: usize, value: &Value, base: &str) {
         if value.get("$id").is_none() {
@@ -137,12 +153,12 @@ impl Index {
     /// outside the documents is refused as not self-contained.
     pub(super) fn locate(&self, docs: &[&Value], absolute: &str) -> Result<Target, SchemaError> {
         let (resource, fragment) = uri::split_fragment(absolute);
-        let (root, outer) =
-            self.resources
-                .get(resource)
-                .ok_or_else(|| SchemaError::NotSelfContained {
-                    reference: resource.to_owned(),
-                })?;
+        let (root, outer) = self
+            .layers()
+            .find_map(|layer| layer.resources.get(resource))
+            .ok_or_else(|| SchemaError::NotSelfContained {
+                reference: resource.to_owned(),
+            })?;
         let unresolvable =
             || SchemaError::Invalid(format!("the reference `{absolute}` points at nothing"));
         if fragment.is_empty() {
@@ -150,9 +166,10 @@ impl Index {
         }
         let fragment = uri::percent_decode(fragment).ok_or_else(unresolvable)?;
         if !fragment.starts_with('/') {
+            let key = format!("{resource}#{fragment}");
             return self
-                .anchors
-                .get(&format!("{resource}#{fragment}"))
+                .layers()
+                .find_map(|layer| layer.anchors.get(&key))
                 .cloned()
                 .ok_or_else(unresolvable);
         }
@@ -177,20 +194,23 @@ impl Index {
 
     /// Whether `uri#name` names a `$dynamicAnchor`.
     pub(super) fn is_dynamic_anchor(&self, absolute: &str) -> bool {
-        self.dynamic_keys.contains(absolute)
+        self.layers()
+            .any(|layer| layer.dynamic_keys.contains(absolute))
     }
 
     /// Every `$dynamicAnchor`: resource, name, location, base around it.
     pub(super) fn dynamic_anchors(&self) -> impl Iterator<Item = (&str, &str, &Loc, &str)> {
-        self.dynamic.iter().map(|(resource, name, loc, base)| {
-            (resource.as_str(), name.as_str(), loc, base.as_str())
-        })
+        self.layers()
+            .flat_map(|layer| &layer.dynamic)
+            .map(|(resource, name, loc, base)| {
+                (resource.as_str(), name.as_str(), loc, base.as_str())
+            })
     }
 
     /// The base URI around a document's root.
     pub(super) fn base_of(&self, loc: &Loc) -> &str {
-        self.resources
-            .values()
+        self.layers()
+            .flat_map(|layer| layer.resources.values())
             .find(|(at, _)| at == loc)
             .map_or(super::compile::DEFAULT_BASE, |(_, base)| base.as_str())
     }

@@ -6,6 +6,9 @@ use std::sync::OnceLock;
 
 use serde_json::Value;
 
+use super::compile::DEFAULT_BASE;
+use super::index::Index;
+
 const SOURCES: [&str; 8] = [
     include_str!("meta/schema.json"),
     include_str!("meta/core.json"),
@@ -25,5 +28,18 @@ pub(super) fn documents() -> &'static [Value] {
             .iter()
             .filter_map(|source| serde_json::from_str(source).ok())
             .collect()
+    })
+}
+
+/// The meta-schemas' identifiers, indexed once. They are documents 1 to 8
+/// of every compilation (document 0 is the schema compiled).
+pub(super) fn index() -> &'static Index {
+    static INDEX: OnceLock<Index> = OnceLock::new();
+    INDEX.get_or_init(|| {
+        let mut index = Index::default();
+        for (i, document) in documents().iter().enumerate() {
+            index.walk(i + 1, document, DEFAULT_BASE);
+        }
+        index
     })
 }

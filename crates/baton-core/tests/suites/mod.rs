@@ -3,8 +3,8 @@
 //! JSON-Schema-Test-Suite and building a ReDoS corpus case's attack text.
 #![allow(dead_code)]
 
-use baton_core::{Schema, SchemaError};
-use serde_json::Value;
+use baton_core::{PatternError, Schema, SchemaError};
+use serde_json::{json, Value};
 
 /// IDNA2008's contextual rules and its tables of disallowed code points
 /// (RFC 5891, 5892) are not shipped: `idn-hostname` checks structure only.
@@ -88,6 +88,57 @@ pub fn run_file(name: &str, text: &str, tally: &mut Tally) {
             }
         }
     }
+}
+
+/// Far beyond what any accepted pattern needs at its length limit, in
+/// milliseconds; a frozen match takes minutes or forever.
+pub const ATTACK_BOUND_MS: f64 = 2_000.0;
+
+/// Runs the ReDoS corpus (`redos-corpus.json`), timing each match with
+/// `now_ms`: every case marked refused must be refused when its schema
+/// compiles, every other one must match its attack text at every length in
+/// [`ATTACK_LENGTHS`] within [`ATTACK_BOUND_MS`]. Returns how many were
+/// refused and how many ran.
+pub fn run_redos_corpus(now_ms: impl Fn() -> f64) -> (usize, usize) {
+    let corpus: Value = serde_json::from_str(include_str!("../redos-corpus.json")).unwrap();
+    let cases = corpus["cases"].as_array().unwrap();
+    assert!(cases.len() >= 20, "the corpus is present");
+    let (mut refused, mut bounded) = (0, 0);
+    for case in cases {
+        let pattern = case["pattern"].as_str().unwrap();
+        let compiled = Schema::compile(&json!({"type": "string", "pattern": pattern}));
+        if case["refused"] == json!(true) {
+            assert!(
+                matches!(
+                    compiled,
+                    Err(SchemaError::Pattern(PatternError::Catastrophic { .. }))
+                ),
+                "{pattern} must be refused: {compiled:?}"
+            );
+            refused += 1;
+            continue;
+        }
+        let schema = compiled.unwrap_or_else(|e| panic!("{pattern} compiles: {e}"));
+        for len in ATTACK_LENGTHS {
+            let text = attack(case, len);
+            let started = now_ms();
+            let result = schema.validate(&json!(text));
+            let took = now_ms() - started;
+            assert!(
+                took < ATTACK_BOUND_MS,
+                "{pattern} on {len} characters took {took} ms"
+            );
+            if let Some(issue) = result.errors.first() {
+                assert_eq!(issue.keyword, "pattern", "{pattern}: {issue:?}");
+            }
+        }
+        bounded += 1;
+    }
+    assert!(
+        refused > 0 && bounded > 0,
+        "{refused} refused, {bounded} ran"
+    );
+    (refused, bounded)
 }
 
 /// A ReDoS case's attack text of about `len` characters: its prefix, its
