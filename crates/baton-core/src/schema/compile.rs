@@ -25,11 +25,12 @@ pub(super) type NodeId = usize;
 pub(super) struct Node {
     /// The schema resource it belongs to, for `$dynamicRef`'s dynamic scope.
     pub(super) resource: u32,
-    /// `None` for `true`/`{}`-like nodes with nothing to check.
+    /// What it checks, in order (`unevaluated*` last); empty for `true` or `{}`.
     pub(super) keywords: Vec<Keyword>,
     /// `false`: nothing is valid.
     pub(super) reject_all: bool,
-    /// Whether it holds `unevaluatedItems` or `unevaluatedProperties`.
+    /// Whether it holds `unevaluatedItems` or `unevaluatedProperties`: read
+    /// from `keywords` once, as every evaluation of the node asks.
     pub(super) unevaluated: bool,
 }
 
@@ -42,6 +43,48 @@ pub(super) enum Bound {
     ExclusiveMaximum,
 }
 
+/// What a count keyword bounds, and which way.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Counted {
+    MinLength,
+    MaxLength,
+    MinItems,
+    MaxItems,
+    MinProperties,
+    MaxProperties,
+}
+
+impl Counted {
+    const ALL: [Counted; 6] = [
+        Counted::MinLength,
+        Counted::MaxLength,
+        Counted::MinItems,
+        Counted::MaxItems,
+        Counted::MinProperties,
+        Counted::MaxProperties,
+    ];
+
+    /// The keyword's name.
+    pub(super) fn keyword(self) -> &'static str {
+        match self {
+            Counted::MinLength => "minLength",
+            Counted::MaxLength => "maxLength",
+            Counted::MinItems => "minItems",
+            Counted::MaxItems => "maxItems",
+            Counted::MinProperties => "minProperties",
+            Counted::MaxProperties => "maxProperties",
+        }
+    }
+
+    /// Whether it is a lower bound.
+    pub(super) fn is_min(self) -> bool {
+        matches!(
+            self,
+            Counted::MinLength | Counted::MinItems | Counted::MinProperties
+        )
+    }
+}
+
 /// One compiled keyword.
 #[derive(Debug)]
 pub(super) enum Keyword {
@@ -50,20 +93,16 @@ pub(super) enum Keyword {
     Const(Value),
     MultipleOf(Number),
     Bound(Bound, Number),
-    MinLength(u64),
-    MaxLength(u64),
+    /// A bound on a count: characters, items or properties.
+    Count(Counted, u64),
     Pattern(Arc<Pattern>),
     Format(Format),
-    MinItems(u64),
-    MaxItems(u64),
     UniqueItems,
     Contains {
         node: NodeId,
         min: u64,
         max: Option<u64>,
     },
-    MinProperties(u64),
-    MaxProperties(u64),
     Required(Vec<String>),
     DependentRequired(Vec<(String, Vec<String>)>),
     Properties(Vec<(String, NodeId)>),
@@ -103,7 +142,30 @@ pub(super) enum Keyword {
 pub(super) struct Program {
     pub(super) nodes: Vec<Node>,
     /// `$dynamicAnchor`s by resource and name.
-    pub(super) dynamic: HashMap<(u32, String), NodeId>,
+    pub(super) dynamic: DynamicAnchors,
+}
+
+/// The `$dynamicAnchor`s a `$dynamicRef` may land on, by resource, then by
+/// name (looked up without building a key while validating).
+#[derive(Debug, Default)]
+pub(super) struct DynamicAnchors(HashMap<u32, HashMap<String, NodeId>>);
+
+impl DynamicAnchors {
+    /// The node resource `resource` names `name`, if any.
+    pub(super) fn get(&self, resource: u32, name: &str) -> Option<NodeId> {
+        self.0.get(&resource)?.get(name).copied()
+    }
+
+    fn insert(&mut self, resource: u32, name: String, node: NodeId) {
+        self.0.entry(resource).or_default().insert(name, node);
+    }
+
+    /// Every node named `name`, in any resource.
+    fn named<'a>(&'a self, name: &'a str) -> impl Iterator<Item = NodeId> + 'a {
+        self.0
+            .values()
+            .filter_map(move |names| names.get(name).copied())
+    }
 }
 
 /// The base URI of a document without `$id`.
@@ -114,7 +176,7 @@ struct Compiler<'a> {
     index: Index,
     assert_formats: bool,
     nodes: Vec<Node>,
-    memo: HashMap<(usize, String), NodeId>,
+    memo: HashMap<Loc, NodeId>,
     resources: HashMap<String, u32>,
     dynamic_names: HashSet<String>,
     touched: HashSet<usize>,
@@ -177,9 +239,6 @@ fn count(loc: &Loc, keyword: &str, value: &Value) -> Result<u64, SchemaError> {
     }
 }
 
-/// A keyword whose value is a count, and the keyword it compiles to.
-type CountedKeyword = (&'static str, fn(u64) -> Keyword);
-
 /// `keyword`'s count, if the schema has it.
 fn count_at(
     map: &Map<String, Value>,
@@ -207,8 +266,7 @@ impl Compiler<'_> {
     /// The node for the schema at `loc`, whose base URI (before its own
     /// `$id`) is `base`.
     fn node(&mut self, loc: Loc, base: &str) -> Result<NodeId, SchemaError> {
-        let key = (loc.doc, loc.pointer.clone());
-        if let Some(&id) = self.memo.get(&key) {
+        if let Some(&id) = self.memo.get(&loc) {
             return Ok(id);
         }
         self.touched.insert(loc.doc);
@@ -227,7 +285,7 @@ impl Compiler<'_> {
             reject_all: false,
             unevaluated: false,
         });
-        self.memo.insert(key, id);
+        self.memo.insert(loc.clone(), id);
         match value {
             Value::Bool(accept) => self.nodes[id].reject_all = !accept,
             Value::Object(map) => {
@@ -370,17 +428,9 @@ impl Compiler<'_> {
                 out.push(Keyword::Bound(bound, n.clone()));
             }
         }
-        let counted: [CountedKeyword; 6] = [
-            ("minLength", Keyword::MinLength),
-            ("maxLength", Keyword::MaxLength),
-            ("minItems", Keyword::MinItems),
-            ("maxItems", Keyword::MaxItems),
-            ("minProperties", Keyword::MinProperties),
-            ("maxProperties", Keyword::MaxProperties),
-        ];
-        for (keyword, make) in counted {
-            if let Some(n) = count_at(map, loc, keyword)? {
-                out.push(make(n));
+        for counted in Counted::ALL {
+            if let Some(n) = count_at(map, loc, counted.keyword())? {
+                out.push(Keyword::Count(counted, n));
             }
         }
         if let Some(pattern) = map.get("pattern") {
@@ -564,8 +614,8 @@ impl Compiler<'_> {
 
     /// Compiles every `$dynamicAnchor` a `$dynamicRef` may land on, in the
     /// documents reached, until no new one appears.
-    fn dynamic_anchors(&mut self) -> Result<HashMap<(u32, String), NodeId>, SchemaError> {
-        let mut dynamic = HashMap::new();
+    fn dynamic_anchors(&mut self) -> Result<DynamicAnchors, SchemaError> {
+        let mut dynamic = DynamicAnchors::default();
         loop {
             let pending: Vec<(String, String, Loc, String)> = self
                 .index
@@ -582,10 +632,9 @@ impl Compiler<'_> {
                     )
                 })
                 .filter(|(resource, name, _, _)| {
-                    !self
-                        .resources
+                    self.resources
                         .get(resource)
-                        .is_some_and(|r| dynamic.contains_key(&(*r, name.clone())))
+                        .is_none_or(|r| dynamic.get(*r, name).is_none())
                 })
                 .collect();
             if pending.is_empty() {
@@ -594,7 +643,7 @@ impl Compiler<'_> {
             for (resource, name, loc, base) in pending {
                 let node = self.node(loc, &base)?;
                 let resource = self.resource(&resource);
-                dynamic.insert((resource, name), node);
+                dynamic.insert(resource, name, node);
             }
         }
     }
@@ -602,7 +651,7 @@ impl Compiler<'_> {
 
 /// A node that reaches itself through keywords that stay on the same value
 /// (references, combinators), if any.
-fn in_place_cycle(nodes: &[Node], dynamic: &HashMap<(u32, String), NodeId>) -> Option<NodeId> {
+fn in_place_cycle(nodes: &[Node], dynamic: &DynamicAnchors) -> Option<NodeId> {
     let edges = |node: &Node| -> Vec<NodeId> {
         let mut next = Vec::new();
         for keyword in &node.keywords {
@@ -611,12 +660,7 @@ fn in_place_cycle(nodes: &[Node], dynamic: &HashMap<(u32, String), NodeId>) -> O
                 Keyword::DynamicRef { target, anchor } => {
                     next.push(*target);
                     if let Some(anchor) = anchor {
-                        next.extend(
-                            dynamic
-                                .iter()
-                                .filter(|((_, name), _)| name == anchor)
-                                .map(|(_, node)| *node),
-                        );
+                        next.extend(dynamic.named(anchor));
                     }
                 }
                 Keyword::AllOf(all) | Keyword::AnyOf(all) | Keyword::OneOf(all) => next.extend(all),

@@ -27,22 +27,7 @@ impl Eval<'_> {
         path: &Path<'_>,
         mut marks: Option<&mut Marks>,
     ) -> bool {
-        let len = items.len() as u64;
         match keyword {
-            Keyword::MinItems(min) => self.check(len >= *min, path, "minItems", || {
-                format!(
-                    "{} has less than {}",
-                    show(value),
-                    plural(*min, "item", "items")
-                )
-            }),
-            Keyword::MaxItems(max) => self.check(len <= *max, path, "maxItems", || {
-                format!(
-                    "{} has more than {}",
-                    show(value),
-                    plural(*max, "item", "items")
-                )
-            }),
             Keyword::UniqueItems => self.check(
                 items
                     .iter()
@@ -157,22 +142,7 @@ impl Eval<'_> {
         let Value::Object(map) = value else {
             return true;
         };
-        let len = map.len() as u64;
         match keyword {
-            Keyword::MinProperties(min) => self.check(len >= *min, path, "minProperties", || {
-                format!(
-                    "{} has less than {}",
-                    show(value),
-                    plural(*min, "property", "properties")
-                )
-            }),
-            Keyword::MaxProperties(max) => self.check(len <= *max, path, "maxProperties", || {
-                format!(
-                    "{} has more than {}",
-                    show(value),
-                    plural(*max, "property", "properties")
-                )
-            }),
             Keyword::Required(required) => self.required(required, value, path),
             Keyword::DependentRequired(pairs) => {
                 let mut ok = true;

@@ -7,7 +7,7 @@ use std::cmp::Ordering;
 
 use serde_json::{Number, Value};
 
-use super::compile::{Bound, Keyword, NodeId, Program};
+use super::compile::{Bound, Counted, Keyword, NodeId, Program};
 use super::pattern::Matched;
 
 /// How deep references and subschemas may nest while checking one value.
@@ -103,25 +103,26 @@ struct Eval<'p> {
     depth: usize,
 }
 
+impl<'p> Eval<'p> {
+    /// An evaluation that collects errors only with `errors`.
+    fn new(program: &'p Program, errors: bool) -> Self {
+        Eval {
+            program,
+            scope: Vec::new(),
+            errors: errors.then(Vec::new),
+            depth: 0,
+        }
+    }
+}
+
 /// Whether `value` satisfies the program.
 pub(super) fn is_valid(program: &Program, value: &Value) -> bool {
-    let mut eval = Eval {
-        program,
-        scope: Vec::new(),
-        errors: None,
-        depth: 0,
-    };
-    eval.node(0, value, &Path::Root, None)
+    Eval::new(program, false).node(0, value, &Path::Root, None)
 }
 
 /// Every issue `value` has against the program.
 pub(super) fn issues(program: &Program, value: &Value) -> Vec<Issue> {
-    let mut eval = Eval {
-        program,
-        scope: Vec::new(),
-        errors: Some(Vec::new()),
-        depth: 0,
-    };
+    let mut eval = Eval::new(program, true);
     eval.node(0, value, &Path::Root, None);
     eval.errors.unwrap_or_default()
 }
@@ -321,9 +322,9 @@ impl Eval<'_> {
                 let dynamic = anchor.as_ref().and_then(|anchor| {
                     self.scope
                         .iter()
-                        .find_map(|resource| program.dynamic.get(&(*resource, anchor.clone())))
+                        .find_map(|resource| program.dynamic.get(*resource, anchor))
                 });
-                self.node(*dynamic.unwrap_or(target), value, path, marks)
+                self.node(dynamic.unwrap_or(*target), value, path, marks)
             }
             (Keyword::AllOf(all), _) => {
                 let mut ok = true;
@@ -409,30 +410,7 @@ impl Eval<'_> {
                 })
             }
             (Keyword::Bound(bound, limit), Value::Number(n)) => self.bound(*bound, limit, n, path),
-            (Keyword::MinLength(min), Value::String(s)) => self.check(
-                s.len() as u64 >= *min && s.chars().count() as u64 >= *min,
-                path,
-                "minLength",
-                || {
-                    format!(
-                        "{} is shorter than {}",
-                        show(value),
-                        plural(*min, "character", "characters")
-                    )
-                },
-            ),
-            (Keyword::MaxLength(max), Value::String(s)) => self.check(
-                s.len() as u64 <= *max || s.chars().count() as u64 <= *max,
-                path,
-                "maxLength",
-                || {
-                    format!(
-                        "{} is longer than {}",
-                        show(value),
-                        plural(*max, "character", "characters")
-                    )
-                },
-            ),
+            (Keyword::Count(counted, limit), _) => self.count(*counted, *limit, value, path),
             (Keyword::Pattern(pattern), Value::String(s)) => match pattern.matches(s) {
                 Matched::Yes => true,
                 Matched::No => {
@@ -457,6 +435,58 @@ impl Eval<'_> {
             (_, Value::Object(_)) => self.object_keyword(keyword, value, path, marks),
             _ => true,
         }
+    }
+
+    /// `minLength` … `maxProperties`: characters, items or properties
+    /// against `limit`; any other kind of value passes.
+    fn count(&mut self, counted: Counted, limit: u64, value: &Value, path: &Path<'_>) -> bool {
+        let (count, one, many, small, large) = match (counted, value) {
+            (Counted::MinLength | Counted::MaxLength, Value::String(s)) => {
+                // Bytes bound characters from above: when the byte length
+                // already decides, the characters are not counted.
+                let bytes = s.len() as u64;
+                let decided = if counted.is_min() {
+                    bytes < limit
+                } else {
+                    bytes <= limit
+                };
+                let count = if decided {
+                    bytes
+                } else {
+                    s.chars().count() as u64
+                };
+                (
+                    count,
+                    "character",
+                    "characters",
+                    "is shorter than",
+                    "is longer than",
+                )
+            }
+            (Counted::MinItems | Counted::MaxItems, Value::Array(items)) => (
+                items.len() as u64,
+                "item",
+                "items",
+                "has less than",
+                "has more than",
+            ),
+            (Counted::MinProperties | Counted::MaxProperties, Value::Object(map)) => (
+                map.len() as u64,
+                "property",
+                "properties",
+                "has less than",
+                "has more than",
+            ),
+            _ => return true,
+        };
+        let (ok, what) = if counted.is_min() {
+            (count >= limit, small)
+        } else {
+            (count <= limit, large)
+        };
+        self.check(ok, path, counted.keyword(), || {
+            format!("{} {what} {}", show(value), plural(limit, one, many))
+        })
     }
 
     fn bound(&mut self, bound: Bound, limit: &Number, n: &Number, path: &Path<'_>) -> bool {
