@@ -119,8 +119,9 @@ pub(crate) enum Matched {
 }
 
 impl Pattern {
-    /// Compiles a pattern that will be run on values.
-    pub(crate) fn compile(pattern: &str) -> Result<Pattern, PatternError> {
+    /// The host's compiled form of `pattern` and its structure as read
+    /// here: both must accept it.
+    fn read(pattern: &str) -> Result<(Box<dyn CompiledPattern>, syntax::Node), PatternError> {
         let engine = engine().ok_or_else(|| PatternError::NoEngine {
             pattern: pattern.to_owned(),
         })?;
@@ -135,6 +136,12 @@ impl Pattern {
             pattern: pattern.to_owned(),
             reason: format!("not read at character {}", unreadable.at),
         })?;
+        Ok((compiled, node))
+    }
+
+    /// Compiles a pattern that will be run on values.
+    pub(crate) fn compile(pattern: &str) -> Result<Pattern, PatternError> {
+        let (compiled, node) = Self::read(pattern)?;
         let anchored = pattern.starts_with('^') && !matches!(node, syntax::Node::Alt(_));
         let degree =
             hazard::assess(&node, anchored).map_err(|hazard| PatternError::Catastrophic {
@@ -151,8 +158,7 @@ impl Pattern {
     /// Whether `pattern` is a valid regular expression (`format: "regex"`);
     /// it is never run, so it need not be safe to run.
     pub(crate) fn is_valid_syntax(pattern: &str) -> bool {
-        engine().is_some_and(|engine| engine.compile(pattern).is_ok())
-            && syntax::parse(pattern).is_ok()
+        Self::read(pattern).is_ok()
     }
 
     pub(crate) fn source(&self) -> &str {
