@@ -281,7 +281,15 @@ impl Engine {
                 .map_err(|cause| error(Code::StorageFailed, &cause.to_string()))?;
             let array = js_sys::Array::new();
             for text in records {
-                array.push(&js_sys::JSON::parse(&text)?);
+                let row = js_sys::JSON::parse(&text)?;
+                match row.dyn_ref::<js_sys::Array>() {
+                    Some(chunk) => chunk.for_each(&mut |record, _, _| {
+                        array.push(&record);
+                    }),
+                    None => {
+                        array.push(&row);
+                    }
+                }
             }
             if array.length() == 0 {
                 return memory;

@@ -7,8 +7,11 @@
 //! | `meta`      | `"secret"`          | the actor-reference key, hex                  |
 //! | `sessions`  | session id          | the engine's header (counters, quota, grants) |
 //! | `runs`      | `id` (in the row)   | `{id, session, live, data}`: a run's snapshot |
-//! | `journal`   | `[run, revision]`   | one journal record, JSON text                 |
+//! | `journal`   | `[run, revision]`   | a run's records of one step, a JSON array (*) |
 //! | `questions` | `id` (in the row)   | `{id, session, open, data}`: one question     |
+//!
+//! (*) keyed by the first record's revision. A row written before steps were
+//! kept together holds one record, a JSON object; both read back alike.
 //!
 //! `runs.live` and `questions.open` are indexed, so opening reads what is
 //! live — never the history. Every engine step is one transaction over the
@@ -63,7 +66,7 @@ pub(crate) struct Row {
 pub(crate) struct Batch {
     /// The session header, as JSON.
     pub(crate) header: Option<(String, String)>,
-    /// `(run, revision, record JSON)`.
+    /// `(run, first revision, the run's records of the step as a JSON array)`.
     pub(crate) records: Vec<(String, u64, String)>,
     pub(crate) runs: Vec<Row>,
     pub(crate) questions: Vec<Row>,
@@ -363,7 +366,8 @@ impl Store {
         Ok(value.and_then(|value| value.as_string()))
     }
 
-    /// A run's journal records, oldest first, as JSON text.
+    /// A run's journal rows, oldest first, as JSON text: each an array of
+    /// records (or, written by an earlier version, one record).
     pub(crate) async fn journal(&self, run: &str) -> Result<Vec<String>, StoreError> {
         let tx = self
             .db

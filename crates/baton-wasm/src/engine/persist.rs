@@ -1,7 +1,7 @@
 //! The engine's side of persistence: what a step writes, what opening reads
 //! and reconciles, and falling back to memory when IndexedDB fails.
 
-use std::collections::BTreeSet;
+use std::collections::BTreeMap;
 use std::rc::Rc;
 
 use baton_core::{ActorSecret, EngineConfig, EngineSnapshot, JournalRecord, Question, Run, RunId};
@@ -242,8 +242,8 @@ fn snapshot_of(leftover: Leftover) -> Result<EngineSnapshot, StoreError> {
     Ok(header.with_rows(runs, questions))
 }
 
-/// What one step wrote, as rows: its journal records, the current snapshot
-/// of every run they belong to, those runs' questions, and (when asked) the
+/// What one step wrote, as rows: its journal records (one row per run), the
+/// current snapshot of every run they belong to, those runs' questions, and (when asked) the
 /// session's header.
 pub(crate) fn batch(
     core: &baton_core::Engine,
@@ -258,16 +258,19 @@ pub(crate) fn batch(
     };
     let session = core.config().session.to_string();
     let mut out = Batch::default();
-    let mut runs: BTreeSet<RunId> = BTreeSet::new();
+    // A step's records of one run are one row: IndexedDB's cost is per put,
+    // and a run's records are read together anyway.
+    let mut runs: BTreeMap<&RunId, Vec<&JournalRecord>> = BTreeMap::new();
     for record in records {
-        out.records.push((
-            record.run.to_string(),
-            record.revision,
-            json("a journal record", serde_json::to_string(record))?,
-        ));
-        runs.insert(record.run.clone());
+        runs.entry(&record.run).or_default().push(record);
     }
-    for id in &runs {
+    for (id, chunk) in &runs {
+        let first = chunk.first().map_or(0, |record| record.revision);
+        out.records.push((
+            id.to_string(),
+            first,
+            json("journal records", serde_json::to_string(chunk))?,
+        ));
         if let Some(run) = core.run(id) {
             out.runs.push(Row {
                 id: id.to_string(),
@@ -277,7 +280,7 @@ pub(crate) fn batch(
             });
         }
     }
-    for question in core.questions().filter(|q| runs.contains(&q.run)) {
+    for question in core.questions().filter(|q| runs.contains_key(&q.run)) {
         out.questions.push(Row {
             id: question.id.to_string(),
             session: session.clone(),

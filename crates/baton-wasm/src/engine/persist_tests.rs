@@ -73,6 +73,83 @@ extern "C" {
     fn count_transactions() -> JsValue;
 }
 
+#[wasm_bindgen(inline_js = "
+function withDb(name, body) {
+  return new Promise((resolve, reject) => {
+    const open = indexedDB.open(name);
+    open.onerror = () => reject(open.error);
+    open.onsuccess = () => {
+      const db = open.result;
+      const request = body(db);
+      request.onsuccess = () => { db.close(); resolve(request.result); };
+      request.onerror = () => { db.close(); reject(request.error); };
+    };
+  });
+}
+export function journalRows(name, run) {
+  // The journal store's rows of one run, as stored.
+  return withDb(name, (db) => db.transaction('journal').objectStore('journal').getAll(IDBKeyRange.bound([run, 0], [run, Infinity])));
+}
+export function putJournalRow(name, key, text) {
+  return withDb(name, (db) => db.transaction('journal', 'readwrite').objectStore('journal').put(text, key));
+}
+")]
+extern "C" {
+    #[wasm_bindgen(js_name = journalRows)]
+    fn journal_rows(name: &str, run: &str) -> js_sys::Promise;
+    #[wasm_bindgen(js_name = putJournalRow)]
+    fn put_journal_row(name: &str, key: JsValue, text: &str) -> js_sys::Promise;
+}
+
+/// A step's records of one run are one row (IndexedDB's cost is per put),
+/// and a row of one record, as an earlier version wrote it, still reads
+/// back in its place.
+#[wasm_bindgen_test]
+async fn a_steps_records_of_a_run_are_one_row_and_rows_of_one_record_still_read_back() {
+    let db = unique_name("baton-test");
+    let engine = open_on(&db, "s-rows", None).await.unwrap();
+    engine.register(manifest(), participant(&element().into(), 0, 0));
+    let run = engine.delegate(plan(3)).unwrap();
+    assert_eq!(returned(&engine, &run).await.as_deref(), Some("completed"));
+    written(&engine).await;
+    let journalled = history(&engine, &run).await;
+    let rows = js_sys::Array::from(&JsFuture::from(journal_rows(&db, &run)).await.unwrap());
+    let stored: usize = rows
+        .iter()
+        .map(|row| {
+            let chunk: Vec<serde_json::Value> =
+                serde_json::from_str(&row.as_string().unwrap()).unwrap();
+            chunk.len()
+        })
+        .sum();
+    assert_eq!(
+        stored,
+        journalled.len(),
+        "every record is in exactly one row"
+    );
+    assert!(
+        rows.length() < journalled.len() as u32,
+        "{} rows for {} records: the records of a step share one",
+        rows.length(),
+        journalled.len()
+    );
+    let next = journalled.len() as u64 + 1;
+    let mut older = journalled[journalled.len() - 1].clone();
+    older["revision"] = next.into();
+    let key = js_sys::Array::of2(&run.as_str().into(), &JsValue::from_f64(next as f64));
+    JsFuture::from(put_journal_row(&db, key.into(), &older.to_string()))
+        .await
+        .unwrap();
+    let read = history(&engine, &run).await;
+    assert_eq!(read.len(), journalled.len() + 1);
+    assert_eq!(read[..journalled.len()], journalled[..]);
+    assert_eq!(
+        read.last(),
+        Some(&older),
+        "the one-record row reads back as it was written"
+    );
+}
+
 /// Opening an engine on a database that already holds a session reads what
 /// it needs (the key, the session's header, every session's live rows) in
 /// one transaction.

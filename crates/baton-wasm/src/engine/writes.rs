@@ -88,7 +88,7 @@ fn write(
             return;
         }
     };
-    let count = u32::try_from(batch.records.len()).unwrap_or(u32::MAX);
+    let count = u32::try_from(records.len()).unwrap_or(u32::MAX);
     // How far each run's journal this write takes the store.
     let mut reach: BTreeMap<RunId, u64> = BTreeMap::new();
     for record in &records {
