@@ -509,9 +509,20 @@ fn pump(inner: &Rc<RefCell<Inner>>) {
         let Some(event) = event else {
             break;
         };
+        if let Event::Journal(record) = event {
+            // Written as JSON once, for the subscribers and for the store.
+            let journalled = persist::Journalled::new(record);
+            if inner.borrow().has_listeners() {
+                if let Some(Ok(value)) = journalled.event_json().map(|text| js_sys::JSON::parse(&text)) {
+                    notify_value(inner, &value);
+                }
+            }
+            records.push(journalled);
+            continue;
+        }
         notify(inner, &event);
         match event {
-            Event::Journal(record) => records.push(record),
+            Event::Journal(_) => {}
             Event::Announcement(announcement) => {
                 let message = {
                     let inner = inner.borrow();

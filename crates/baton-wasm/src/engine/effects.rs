@@ -16,16 +16,22 @@ pub(super) fn behaviour(inner: &Rc<RefCell<Inner>>, participant: &ParticipantId)
 }
 
 /// AG-40: the participant's element is busy exactly while a call mutates it.
+/// The element is touched only when that changes: calls of concurrent runs
+/// overlap, and the attribute says whether any is under way.
 pub(super) fn set_busy(inner: &Rc<RefCell<Inner>>, participant: &ParticipantId, delta: i32) {
-    let element = get(&behaviour(inner, participant), "element");
-    let count = {
+    let (before, after) = {
         let mut inner = inner.borrow_mut();
         let entry = inner.busy.entry(participant.clone()).or_insert(0);
+        let before = *entry;
         *entry = entry.saturating_add_signed(delta);
-        *entry
+        (before, *entry)
     };
+    if (before > 0) == (after > 0) {
+        return;
+    }
+    let element = get(&behaviour(inner, participant), "element");
     if let Some(element) = element.dyn_ref::<web_sys::Element>() {
-        let _ = if count > 0 {
+        let _ = if after > 0 {
             element.set_attribute("aria-busy", "true")
         } else {
             element.remove_attribute("aria-busy")

@@ -202,7 +202,7 @@ async fn sweep(
     let mut records = Vec::new();
     while let Some(event) = ghost.poll_event() {
         if let baton_core::Event::Journal(record) = event {
-            records.push(record);
+            records.push(Journalled::new(record));
         }
     }
     store.write(batch(&ghost, &records, true)?)?.await?;
@@ -242,12 +242,35 @@ fn snapshot_of(leftover: Leftover) -> Result<EngineSnapshot, StoreError> {
     Ok(header.with_rows(runs, questions))
 }
 
+/// A journal record and its JSON text, written once for both of its readers:
+/// the subscribers (as a `journal` event) and the store.
+pub(crate) struct Journalled {
+    pub(crate) record: JournalRecord,
+    json: Result<String, String>,
+}
+
+impl Journalled {
+    pub(crate) fn new(record: JournalRecord) -> Journalled {
+        let json = serde_json::to_string(&record).map_err(|error| error.to_string());
+        Journalled { record, json }
+    }
+
+    /// The `journal` event subscribers hear, as JSON text: the record's
+    /// fields after the event's tag, exactly as the core's `Event` writes
+    /// it (an internally tagged variant).
+    pub(crate) fn event_json(&self) -> Option<String> {
+        let text = self.json.as_deref().ok()?;
+        let fields = text.strip_prefix('{').filter(|rest| rest.len() > 1)?;
+        Some(format!("{{\"type\":\"journal\",{fields}"))
+    }
+}
+
 /// What one step wrote, as rows: its journal records (one row per run), the
 /// current snapshot of every run they belong to, those runs' questions, and (when asked) the
 /// session's header.
 pub(crate) fn batch(
     core: &baton_core::Engine,
-    records: &[JournalRecord],
+    records: &[Journalled],
     header: bool,
 ) -> Result<Batch, StoreError> {
     let json = |what: &'static str, value: Result<String, serde_json::Error>| {
@@ -260,17 +283,29 @@ pub(crate) fn batch(
     let mut out = Batch::default();
     // A step's records of one run are one row: IndexedDB's cost is per put,
     // and a run's records are read together anyway.
-    let mut runs: BTreeMap<&RunId, Vec<&JournalRecord>> = BTreeMap::new();
-    for record in records {
-        runs.entry(&record.run).or_default().push(record);
+    let mut runs: BTreeMap<&RunId, Vec<&Journalled>> = BTreeMap::new();
+    for journalled in records {
+        runs.entry(&journalled.record.run).or_default().push(journalled);
     }
     for (id, chunk) in &runs {
-        let first = chunk.first().map_or(0, |record| record.revision);
-        out.records.push((
-            id.to_string(),
-            first,
-            json("journal records", serde_json::to_string(chunk))?,
-        ));
+        let first = chunk.first().map_or(0, |j| j.record.revision);
+        let mut array = String::from("[");
+        for (i, journalled) in chunk.iter().enumerate() {
+            if i > 0 {
+                array.push(',');
+            }
+            match &journalled.json {
+                Ok(text) => array.push_str(text),
+                Err(cause) => {
+                    return Err(StoreError::Encode {
+                        what: "a journal record",
+                        cause: cause.clone(),
+                    })
+                }
+            }
+        }
+        array.push(']');
+        out.records.push((id.to_string(), first, array));
         if let Some(run) = core.run(id) {
             out.runs.push(Row {
                 id: id.to_string(),

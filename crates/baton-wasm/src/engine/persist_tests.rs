@@ -612,3 +612,21 @@ async fn finished_runs_past_the_most_recent_leave_memory_once_written_and_are_re
     }
     assert!(memory.journal(&first_in_memory.unwrap()).is_ok());
 }
+
+/// A `journal` event is written from the record's own JSON text, not by
+/// serializing it twice: it must say exactly what the core's `Event` says.
+#[wasm_bindgen_test]
+async fn the_journal_event_written_from_the_records_text_is_the_cores_event() {
+    let engine = open_on(&unique_name("baton-test"), "s-event", None).await.unwrap();
+    engine.register(manifest(), participant(&element().into(), 0, 0));
+    let run = engine.delegate(plan(2)).unwrap();
+    assert_eq!(returned(&engine, &run).await.as_deref(), Some("completed"));
+    let journal: Vec<baton_core::JournalRecord> =
+        serde_wasm_bindgen::from_value(engine.journal(&run).unwrap()).unwrap();
+    assert!(journal.len() > 5);
+    for record in journal {
+        let expected = serde_json::to_value(Event::Journal(record.clone())).unwrap();
+        let written = persist::Journalled::new(record).event_json().unwrap();
+        assert_eq!(serde_json::from_str::<serde_json::Value>(&written).unwrap(), expected);
+    }
+}

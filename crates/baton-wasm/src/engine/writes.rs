@@ -12,16 +12,17 @@ use std::cell::RefCell;
 use std::collections::BTreeMap;
 use std::rc::Rc;
 
-use baton_core::{JournalRecord, RunId};
+use baton_core::RunId;
 use wasm_bindgen_futures::spawn_local;
 
-use super::{emit, persist, Inner};
+use super::persist::{self, Journalled};
+use super::{emit, Inner};
 use crate::store::StoreError;
 
 /// Steps waiting for the transaction in flight to commit.
 #[derive(Default)]
 pub(super) struct Queued {
-    records: Vec<JournalRecord>,
+    records: Vec<Journalled>,
     header: bool,
     closings: Vec<String>,
 }
@@ -33,7 +34,7 @@ pub(super) struct Queued {
 /// in memory is lost.
 pub(super) fn persist_step(
     inner: &Rc<RefCell<Inner>>,
-    records: Vec<JournalRecord>,
+    records: Vec<Journalled>,
     closings: Vec<String>,
 ) {
     let header = {
@@ -57,7 +58,7 @@ pub(super) fn persist_step(
 /// changed), and on its commit writes whatever queued up meanwhile.
 fn write(
     inner: &Rc<RefCell<Inner>>,
-    records: Vec<JournalRecord>,
+    records: Vec<Journalled>,
     header: bool,
     closings: Vec<String>,
 ) {
@@ -91,7 +92,7 @@ fn write(
     let count = u32::try_from(records.len()).unwrap_or(u32::MAX);
     // How far each run's journal this write takes the store.
     let mut reach: BTreeMap<RunId, u64> = BTreeMap::new();
-    for record in &records {
+    for Journalled { record, .. } in &records {
         let held = reach.entry(record.run.clone()).or_default();
         *held = (*held).max(record.revision);
     }
