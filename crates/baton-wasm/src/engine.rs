@@ -505,46 +505,31 @@ fn pump(inner: &Rc<RefCell<Inner>>) {
     let mut records = Vec::new();
     let mut closings = Vec::new();
     loop {
-        let event = inner.borrow_mut().core.poll_event();
-        let Some(event) = event else {
-            break;
+        let events: Vec<Event> = {
+            let mut guard = inner.borrow_mut();
+            std::iter::from_fn(|| guard.core.poll_event()).collect()
         };
-        if let Event::Journal(record) = event {
-            // Written as JSON once, for the subscribers and for the store.
-            let journalled = persist::Journalled::new(record);
-            if inner.borrow().has_listeners() {
-                if let Some(Ok(value)) = journalled.event_json().map(|text| js_sys::JSON::parse(&text)) {
-                    notify_value(inner, &value);
-                }
-            }
-            records.push(journalled);
-            continue;
+        if events.is_empty() {
+            break;
         }
-        notify(inner, &event);
-        match event {
-            Event::Journal(_) => {}
-            Event::Announcement(announcement) => {
-                let message = {
-                    let inner = inner.borrow();
-                    words::render(&announcement, &inner.actor_name, &inner.app_name)
-                };
-                if announcement.closes() {
-                    closings.push(message);
-                } else {
-                    inner.borrow_mut().say(message);
-                }
+        // Each journal record is written as JSON once, for the subscribers
+        // and for the store.
+        let events: Vec<Drained> = events.into_iter().map(Drained::from).collect();
+        // What the subscribers hear, crossing into JS as one array: one
+        // text and one `JSON.parse` for the batch, not one per event.
+        let heard = inner
+            .borrow()
+            .has_listeners()
+            .then(|| heard(&events))
+            .flatten();
+        for (i, event) in events.into_iter().enumerate() {
+            // Each event is heard before it is carried out, as if one at a
+            // time.
+            match &heard {
+                Some(values) => notify_value(inner, &values.get(i as u32)),
+                None => notify(inner, &event),
             }
-            Event::Undone { report } => {
-                let resolve = inner.borrow_mut().undos.remove(&report.run);
-                if let (Some(resolve), Ok(value)) = (resolve, to_js(&report)) {
-                    let _ = resolve.call1(&JsValue::NULL, &value);
-                }
-            }
-            Event::Effect(effect) => carry_out(inner, effect),
-            Event::Finding(_)
-            | Event::Question(_)
-            | Event::EscalationReceipt { .. }
-            | Event::PresenceMissing { .. } => {}
+            carry(inner, event, &mut records, &mut closings);
         }
     }
     inner.borrow_mut().pumping = false;
@@ -552,9 +537,90 @@ fn pump(inner: &Rc<RefCell<Inner>>) {
     persist_step(inner, records, closings);
 }
 
-fn notify(inner: &Rc<RefCell<Inner>>, event: &Event) {
+/// An event drained from the core, its journal record already written as
+/// JSON.
+enum Drained {
+    Journal(persist::Journalled),
+    Other(Event),
+}
+
+impl From<Event> for Drained {
+    fn from(event: Event) -> Drained {
+        match event {
+            Event::Journal(record) => Drained::Journal(persist::Journalled::new(record)),
+            other => Drained::Other(other),
+        }
+    }
+}
+
+impl Drained {
+    /// The event as subscribers hear it, as JSON text.
+    fn json(&self) -> Option<String> {
+        match self {
+            Drained::Journal(journalled) => journalled.event_json(),
+            Drained::Other(event) => serde_json::to_string(event).ok(),
+        }
+    }
+}
+
+/// The events as one JS array, or `None` if one of them cannot be written
+/// (then each is handed over alone, as [`notify`] does).
+fn heard(events: &[Drained]) -> Option<js_sys::Array> {
+    let mut text = String::from("[");
+    for (i, event) in events.iter().enumerate() {
+        if i > 0 {
+            text.push(',');
+        }
+        text.push_str(&event.json()?);
+    }
+    text.push(']');
+    js_sys::JSON::parse(&text).ok()?.dyn_into().ok()
+}
+
+/// Does what one drained event asks of the adapter.
+fn carry(
+    inner: &Rc<RefCell<Inner>>,
+    event: Drained,
+    records: &mut Vec<persist::Journalled>,
+    closings: &mut Vec<String>,
+) {
+    let event = match event {
+        Drained::Journal(journalled) => {
+            records.push(journalled);
+            return;
+        }
+        Drained::Other(event) => event,
+    };
+    match event {
+        Event::Announcement(announcement) => {
+            let message = {
+                let inner = inner.borrow();
+                words::render(&announcement, &inner.actor_name, &inner.app_name)
+            };
+            if announcement.closes() {
+                closings.push(message);
+            } else {
+                inner.borrow_mut().say(message);
+            }
+        }
+        Event::Undone { report } => {
+            let resolve = inner.borrow_mut().undos.remove(&report.run);
+            if let (Some(resolve), Ok(value)) = (resolve, to_js(&report)) {
+                let _ = resolve.call1(&JsValue::NULL, &value);
+            }
+        }
+        Event::Effect(effect) => carry_out(inner, effect),
+        Event::Journal(_)
+        | Event::Finding(_)
+        | Event::Question(_)
+        | Event::EscalationReceipt { .. }
+        | Event::PresenceMissing { .. } => {}
+    }
+}
+
+fn notify(inner: &Rc<RefCell<Inner>>, event: &Drained) {
     if inner.borrow().has_listeners() {
-        if let Ok(value) = to_js(event) {
+        if let Some(Ok(value)) = event.json().map(|text| js_sys::JSON::parse(&text)) {
             notify_value(inner, &value);
         }
     }
@@ -597,6 +663,8 @@ use writes::{degrade, persist_step};
 
 #[cfg(test)]
 mod agui_tests;
+#[cfg(test)]
+mod notify_tests;
 #[cfg(test)]
 mod persist_tests;
 #[cfg(test)]

@@ -285,7 +285,9 @@ pub(crate) fn batch(
     // and a run's records are read together anyway.
     let mut runs: BTreeMap<&RunId, Vec<&Journalled>> = BTreeMap::new();
     for journalled in records {
-        runs.entry(&journalled.record.run).or_default().push(journalled);
+        runs.entry(&journalled.record.run)
+            .or_default()
+            .push(journalled);
     }
     for (id, chunk) in &runs {
         let first = chunk.first().map_or(0, |j| j.record.revision);

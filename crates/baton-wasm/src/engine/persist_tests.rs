@@ -617,7 +617,9 @@ async fn finished_runs_past_the_most_recent_leave_memory_once_written_and_are_re
 /// serializing it twice: it must say exactly what the core's `Event` says.
 #[wasm_bindgen_test]
 async fn the_journal_event_written_from_the_records_text_is_the_cores_event() {
-    let engine = open_on(&unique_name("baton-test"), "s-event", None).await.unwrap();
+    let engine = open_on(&unique_name("baton-test"), "s-event", None)
+        .await
+        .unwrap();
     engine.register(manifest(), participant(&element().into(), 0, 0));
     let run = engine.delegate(plan(2)).unwrap();
     assert_eq!(returned(&engine, &run).await.as_deref(), Some("completed"));
@@ -627,6 +629,9 @@ async fn the_journal_event_written_from_the_records_text_is_the_cores_event() {
     for record in journal {
         let expected = serde_json::to_value(Event::Journal(record.clone())).unwrap();
         let written = persist::Journalled::new(record).event_json().unwrap();
-        assert_eq!(serde_json::from_str::<serde_json::Value>(&written).unwrap(), expected);
+        assert_eq!(
+            serde_json::from_str::<serde_json::Value>(&written).unwrap(),
+            expected
+        );
     }
 }
