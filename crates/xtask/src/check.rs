@@ -392,6 +392,37 @@ pub(crate) fn core_is_pure() -> Result<String, String> {
 #[cfg(test)]
 mod tests {
     use super::count;
+    use crate::root;
+
+    /// The browser tests' page imports one module per `inline_js` snippet
+    /// and per `module = "…"` file of baton-wasm, all at once. The test
+    /// runner's server leaves some of them unanswered when there are more
+    /// than a few (its connections are held open by the ones before), and
+    /// the page then never starts: helpers of the tests belong in
+    /// `src/engine/test_support.js`, the one module they share.
+    #[test]
+    fn the_browser_test_page_imports_few_modules() {
+        let mut snippets = Vec::new();
+        let mut dirs = vec![root().join("crates/baton-wasm/src")];
+        while let Some(dir) = dirs.pop() {
+            for entry in std::fs::read_dir(&dir).unwrap().flatten() {
+                let path = entry.path();
+                if path.is_dir() {
+                    dirs.push(path);
+                } else if path.extension().is_some_and(|ext| ext == "rs") {
+                    let text = std::fs::read_to_string(&path).unwrap();
+                    let found = text.matches("#[wasm_bindgen(inline_js").count()
+                        + text.matches("#[wasm_bindgen(module = ").count();
+                    snippets.extend(std::iter::repeat_n(path.display().to_string(), found));
+                }
+            }
+        }
+        assert!(
+            snippets.len() <= 3,
+            "{} JS modules for the browser tests' page, at most 3: {snippets:?}",
+            snippets.len()
+        );
+    }
 
     #[test]
     fn counts_libtest_summaries() {

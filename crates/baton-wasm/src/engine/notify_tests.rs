@@ -2,28 +2,11 @@
 //! the adapter carries it out — though a step's events cross into JS
 //! together.
 
-use super::tests::{element, manifest, open, participant, plan, record, returned};
+use super::tests::{counting_participant, element, manifest, open, plan, record, returned};
 use super::*;
 use wasm_bindgen_test::*;
 
 wasm_bindgen_test_configure!(run_in_browser);
-
-#[wasm_bindgen(inline_js = "
-export function countingParticipant(element, heard) {
-  // Notes, at each call, how many events the page had heard by then.
-  const seen = [];
-  return {
-    element,
-    seen,
-    history: { mark() { return 'm'; }, revertTo() {} },
-    invoke(capability, args) { seen.push({ id: args.id, heard: heard.length }); return { ok: true }; },
-  };
-}
-")]
-extern "C" {
-    #[wasm_bindgen(js_name = countingParticipant)]
-    fn counting_participant(element: &JsValue, heard: &js_sys::Array) -> JsValue;
-}
 
 #[wasm_bindgen_test]
 async fn subscribers_hear_each_record_once_in_order_and_before_its_call_runs() {

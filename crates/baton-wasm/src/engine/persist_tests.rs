@@ -1,9 +1,9 @@
 //! Persistence in the real browser: real IndexedDB, real Web Locks.
 
 use super::tests::{
-    count_readwrite_transactions, element, fill_the_disk, hanging_transport, hide_indexed_db,
-    keep_actors, manifest, outcome, participant, plan, record, returned, settle, unique_name,
-    until, upgrade_database,
+    count_readwrite_transactions, count_transactions, element, fill_the_disk, hanging_transport,
+    hide_indexed_db, journal_rows, keep_actors, manifest, outcome, participant, plan,
+    put_journal_row, record, returned, settle, unique_name, until, upgrade_database,
 };
 use super::*;
 use wasm_bindgen_futures::JsFuture;
@@ -56,49 +56,6 @@ fn kinds(records: &[serde_json::Value]) -> Vec<String> {
         .iter()
         .map(|r| r["entry"]["kind"].as_str().unwrap_or_default().to_owned())
         .collect()
-}
-
-#[wasm_bindgen(inline_js = "
-export function countTransactions() {
-  // Counts the IndexedDB transactions the page opens until stopped.
-  const proto = IDBDatabase.prototype;
-  const original = proto.transaction;
-  const counter = { count: 0, stop() { proto.transaction = original; } };
-  proto.transaction = function (...args) { counter.count += 1; return original.apply(this, args); };
-  return counter;
-}
-")]
-extern "C" {
-    #[wasm_bindgen(js_name = countTransactions)]
-    fn count_transactions() -> JsValue;
-}
-
-#[wasm_bindgen(inline_js = "
-function withDb(name, body) {
-  return new Promise((resolve, reject) => {
-    const open = indexedDB.open(name);
-    open.onerror = () => reject(open.error);
-    open.onsuccess = () => {
-      const db = open.result;
-      const request = body(db);
-      request.onsuccess = () => { db.close(); resolve(request.result); };
-      request.onerror = () => { db.close(); reject(request.error); };
-    };
-  });
-}
-export function journalRows(name, run) {
-  // The journal store's rows of one run, as stored.
-  return withDb(name, (db) => db.transaction('journal').objectStore('journal').getAll(IDBKeyRange.bound([run, 0], [run, Infinity])));
-}
-export function putJournalRow(name, key, text) {
-  return withDb(name, (db) => db.transaction('journal', 'readwrite').objectStore('journal').put(text, key));
-}
-")]
-extern "C" {
-    #[wasm_bindgen(js_name = journalRows)]
-    fn journal_rows(name: &str, run: &str) -> js_sys::Promise;
-    #[wasm_bindgen(js_name = putJournalRow)]
-    fn put_journal_row(name: &str, key: JsValue, text: &str) -> js_sys::Promise;
 }
 
 /// A step's records of one run are one row (IndexedDB's cost is per put),

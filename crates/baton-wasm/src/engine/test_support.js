@@ -154,3 +154,41 @@ export function killFromAnotherTab(message) {
   channel.postMessage(message);
   channel.close();
 }
+
+export function countTransactions() {
+  // Counts the IndexedDB transactions the page opens until stopped.
+  const proto = IDBDatabase.prototype;
+  const original = proto.transaction;
+  const counter = { count: 0, stop() { proto.transaction = original; } };
+  proto.transaction = function (...args) { counter.count += 1; return original.apply(this, args); };
+  return counter;
+}
+function withDb(name, body) {
+  return new Promise((resolve, reject) => {
+    const open = indexedDB.open(name);
+    open.onerror = () => reject(open.error);
+    open.onsuccess = () => {
+      const db = open.result;
+      const request = body(db);
+      request.onsuccess = () => { db.close(); resolve(request.result); };
+      request.onerror = () => { db.close(); reject(request.error); };
+    };
+  });
+}
+export function journalRows(name, run) {
+  // The journal store's rows of one run, as stored.
+  return withDb(name, (db) => db.transaction('journal').objectStore('journal').getAll(IDBKeyRange.bound([run, 0], [run, Infinity])));
+}
+export function putJournalRow(name, key, text) {
+  return withDb(name, (db) => db.transaction('journal', 'readwrite').objectStore('journal').put(text, key));
+}
+export function countingParticipant(element, heard) {
+  // Notes, at each call, how many events the page had heard by then.
+  const seen = [];
+  return {
+    element,
+    seen,
+    history: { mark() { return 'm'; }, revertTo() {} },
+    invoke(capability, args) { seen.push({ id: args.id, heard: heard.length }); return { ok: true }; },
+  };
+}

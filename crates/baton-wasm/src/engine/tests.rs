@@ -46,6 +46,14 @@ extern "C" {
     fn listen_for_kills() -> JsValue;
     #[wasm_bindgen(js_name = killFromAnotherTab)]
     fn kill_from_another_tab(message: &JsValue);
+    #[wasm_bindgen(js_name = countTransactions)]
+    pub(super) fn count_transactions() -> JsValue;
+    #[wasm_bindgen(js_name = journalRows)]
+    pub(super) fn journal_rows(name: &str, run: &str) -> js_sys::Promise;
+    #[wasm_bindgen(js_name = putJournalRow)]
+    pub(super) fn put_journal_row(name: &str, key: JsValue, text: &str) -> js_sys::Promise;
+    #[wasm_bindgen(js_name = countingParticipant)]
+    pub(super) fn counting_participant(element: &JsValue, heard: &js_sys::Array) -> JsValue;
 }
 
 /// The task board every test of the engine mounts (the one manifest the
