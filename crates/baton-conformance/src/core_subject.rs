@@ -336,7 +336,7 @@ impl CoreSubject {
             Command::Undo { run } => {
                 let id = self.run_id(run)?;
                 self.engine()?
-                    .undo(now, &id)
+                    .undo(now, &id, baton_core::UndoScope::Checked)
                     .map_err(|e| error(e.code(), &e))?;
             }
             Command::Advance { ms } => {
@@ -470,8 +470,8 @@ impl CoreSubject {
             origin,
         };
         self.engine()?
-            .publish_read(now, stamp)
-            .map_err(|e| error("invalid-read", e))?;
+            .publish_read(now, stamp, None)
+            .map_err(|e| error(e.code(), e))?;
         Ok(())
     }
 

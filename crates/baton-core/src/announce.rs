@@ -94,6 +94,16 @@ pub enum Said {
         /// How many.
         count: u32,
     },
+    /// An undo the person asked for was held back (A.2): participants the
+    /// run changed were changed since, by the person or by other runs.
+    UndoHeld {
+        /// The person's intent.
+        intent: String,
+        /// The labels of the participants the person changed since.
+        changed_by_you: Vec<String>,
+        /// The labels of the participants other runs changed since.
+        changed_by_runs: Vec<String>,
+    },
     /// The person undid a whole delegation (A.2).
     Undone {
         /// The person's intent.

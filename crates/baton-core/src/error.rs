@@ -82,6 +82,14 @@ pub enum PublishError {
         /// The read it tried to publish.
         read: String,
     },
+    /// The publish names an actor reference this engine did not mint for
+    /// this session (forged, altered, another session's), or one whose run
+    /// never changed this participant (AG-33).
+    #[error("AG-33: the actor reference `{actor}` names no change this engine's runs made to this participant")]
+    UnknownActor {
+        /// The reference as given.
+        actor: String,
+    },
 }
 
 /// Why a command of the person (authorize, reject, resolve, stop, pause) was refused.
@@ -130,6 +138,19 @@ pub enum CommandError {
         run: RunId,
         /// Why not.
         why: &'static str,
+    },
+    /// Something changed participants of the run after it did (A.2): they
+    /// are not reverted blindly. Undo again with
+    /// [`crate::UndoScope::Untouched`] to revert only the others, or
+    /// [`crate::UndoScope::Force`] to revert them all.
+    #[error("run {run} was not undone: {} changed since", conflict_list(.conflicts))]
+    UndoConflict {
+        /// The run.
+        run: RunId,
+        /// Each participant changed since, and by whom.
+        conflicts: Vec<crate::UndoConflict>,
+        /// The participants nothing changed since, which `Untouched` reverts.
+        untouched: Vec<ParticipantId>,
     },
     /// The authorization is not of the expected shape.
     #[error("AG-7: invalid authorization {0}")]
@@ -234,6 +255,7 @@ impl CommandError {
             CommandError::InvalidBudget(_) => "invalid-budget",
             CommandError::PreviewPending { .. } => "preview-pending",
             CommandError::NotUndoable { .. } => "not-undoable",
+            CommandError::UndoConflict { .. } => "undo-conflict",
             CommandError::InvalidAuthorization(_) => "invalid-authorization",
             CommandError::Grant(_) => "invalid-grant",
             CommandError::AnswerRequired { .. } => "answer-required",
@@ -251,7 +273,8 @@ impl CommandError {
             | CommandError::UnknownRun(_)
             | CommandError::IllegalTransition { .. }
             | CommandError::InvalidBudget(_)
-            | CommandError::NotUndoable { .. } => None,
+            | CommandError::NotUndoable { .. }
+            | CommandError::UndoConflict { .. } => None,
         }
     }
 }
@@ -283,9 +306,23 @@ impl crate::grants::GrantError {
 }
 
 impl PublishError {
-    /// The requirement this refusal enforces: AG-27.
+    /// The stable code a host gives this refusal (a JS `BatonError.code`).
+    pub fn code(&self) -> &'static str {
+        match self {
+            PublishError::UnknownParticipant(_) | PublishError::UndeclaredRead { .. } => {
+                "invalid-read"
+            }
+            PublishError::UnknownActor { .. } => "invalid-actor",
+        }
+    }
+
+    /// The requirement this refusal enforces: AG-27, or AG-33 for an actor
+    /// reference the engine did not mint.
     pub fn requirement(&self) -> Option<&'static str> {
-        Some("AG-27")
+        match self {
+            PublishError::UnknownActor { .. } => Some("AG-33"),
+            _ => Some("AG-27"),
+        }
     }
 }
 
@@ -319,4 +356,15 @@ impl crate::schema::SchemaError {
     pub fn requirement(&self) -> Option<&'static str> {
         Some("AG-15")
     }
+}
+
+fn conflict_list(conflicts: &[crate::UndoConflict]) -> String {
+    let named: Vec<String> = conflicts
+        .iter()
+        .map(|conflict| match &conflict.changed_by {
+            crate::ChangedBy::Person => format!("{} (by the person)", conflict.participant),
+            crate::ChangedBy::Run { run } => format!("{} (by run {run})", conflict.participant),
+        })
+        .collect();
+    named.join(", ")
 }

@@ -128,7 +128,7 @@
 //!     "reads": [{"name": "board", "description": "Every card with its column.", "origin": "author"}]
 //! }"#).unwrap();
 //! engine.register(manifest, None).unwrap();
-//! engine.publish_read(0, ReadStamp { read: ReadRef::new("tasks", "board"), version: 1, origin: Origin::Author }).unwrap();
+//! engine.publish_read(0, ReadStamp { read: ReadRef::new("tasks", "board"), version: 1, origin: Origin::Author }, None).unwrap();
 //!
 //! // The person delegates; the acting party proposes a plan.
 //! let run = engine.delegate(0, Delegation::new("Close the done cards", Initiative::User, Autonomy::Review)).unwrap();
@@ -194,6 +194,7 @@ mod announce;
 mod attention;
 mod authorization;
 pub mod autonomy;
+mod changes;
 mod config;
 mod context;
 mod delegation;
@@ -221,6 +222,7 @@ pub use attention::{
     select_deep_reads, Attention, PulledRead, ReadCandidate, ReadFate, DEEP_READ_BYTES,
 };
 pub use authorization::Authorization;
+pub use changes::{ChangedBy, Changes, UndoConflict, UndoScope};
 pub use config::{EngineConfig, PresencePolicy};
 pub use context::{Context, Origin, ReadRef, ReadStamp};
 pub use delegation::{Delegation, PlannedCall};

@@ -54,6 +54,7 @@ fn ag_37_one_announcement_per_plan_never_per_act_and_never_again_on_reentry() {
             Said::Closed { .. } => "closed",
             Said::Killed { .. } => "killed",
             Said::Undone { .. } => "undone",
+            Said::UndoHeld { .. } => "undo-held",
         })
         .collect();
     assert_eq!(kinds, ["plan", "batch", "needs-you"]);
@@ -183,7 +184,7 @@ fn undo_is_driven_by_the_core_journalled_per_participant_and_announced_as_the_pe
     sim.propose(&run, &[rename(), theme()]);
     sim.apply_all();
     sim.propose(&run, &[]);
-    let group = sim.engine.undo(sim.now, &run).unwrap();
+    let group = sim.engine.undo(sim.now, &run, UndoScope::Checked).unwrap();
     sim.drain();
     // One revert at a time, last touched first, each to its run-start mark.
     let order = sim.answer_reverts(|participant| {
@@ -240,7 +241,7 @@ fn an_undo_whose_reverts_never_answer_still_finishes() {
     sim.propose(&run, &[rename()]);
     sim.apply_all();
     sim.propose(&run, &[]);
-    sim.engine.undo(sim.now, &run).unwrap();
+    sim.engine.undo(sim.now, &run, UndoScope::Checked).unwrap();
     sim.drain();
     let deadline = sim.engine.poll_timeout().expect("the undo has a deadline");
     sim.now = deadline;

@@ -202,6 +202,7 @@ fn ag_28_a_published_origin_cannot_launder_a_declared_untrusted_read() {
                 version: 1,
                 origin: Origin::Author,
             },
+            None,
         )
         .unwrap();
     assert_eq!(effective.origin, Origin::ThirdParty);
@@ -226,6 +227,7 @@ fn ag_28_a_published_origin_cannot_launder_a_declared_untrusted_read() {
                 version: 2,
                 origin: Origin::Imported,
             },
+            None,
         )
         .unwrap();
     assert_eq!(lowered.origin, Origin::Imported);
@@ -241,6 +243,7 @@ fn ag_27_only_declared_reads_are_published() {
             version: 1,
             origin: Origin::Author,
         },
+        None,
     );
     assert_eq!(
         undeclared,
@@ -256,6 +259,7 @@ fn ag_27_only_declared_reads_are_published() {
             version: 1,
             origin: Origin::Author,
         },
+        None,
     );
     assert_eq!(
         unmounted,

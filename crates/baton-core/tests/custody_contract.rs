@@ -539,6 +539,7 @@ fn turn_opens_with_a_context_snapshot_of_versioned_origin_tagged_reads() {
                 version: 7,
                 origin: Origin::Author,
             },
+            None,
         )
         .unwrap();
     let run = sim.delegate(Autonomy::Auto);
@@ -565,6 +566,7 @@ fn turn_opens_with_a_context_snapshot_of_versioned_origin_tagged_reads() {
                 version: 8,
                 origin: Origin::Author,
             },
+            None,
         )
         .unwrap();
     sim.engine
@@ -575,6 +577,7 @@ fn turn_opens_with_a_context_snapshot_of_versioned_origin_tagged_reads() {
                 version: 1,
                 origin: Origin::ThirdParty,
             },
+            None,
         )
         .unwrap();
     sim.apply();
@@ -618,16 +621,16 @@ fn undo_is_one_journalled_step_only_for_a_returned_run_and_only_once() {
     sim.apply_all();
     assert!(
         matches!(
-            sim.engine.undo(sim.now, &run),
+            sim.engine.undo(sim.now, &run, UndoScope::Checked),
             Err(CommandError::NotUndoable { .. })
         ),
         "still active"
     );
     sim.engine.stop(sim.now, &run).unwrap();
-    let group = sim.engine.undo(sim.now, &run).unwrap();
+    let group = sim.engine.undo(sim.now, &run, UndoScope::Checked).unwrap();
     assert_eq!(group, sim.engine.run(&run).unwrap().undo_group());
     let undone: Vec<Vec<ParticipantId>> = sim.journal_of(&run, |entry| match entry {
-        JournalEntry::Undone { participants } => Some(participants.clone()),
+        JournalEntry::Undone { participants, .. } => Some(participants.clone()),
         _ => None,
     });
     let expected: Vec<ParticipantId> = group.iter().map(|(p, _)| p.clone()).collect();
@@ -638,13 +641,14 @@ fn undo_is_one_journalled_step_only_for_a_returned_run_and_only_once() {
     );
     assert!(
         matches!(
-            sim.engine.undo(sim.now, &run),
+            sim.engine.undo(sim.now, &run, UndoScope::Checked),
             Err(CommandError::NotUndoable { .. })
         ),
         "only once"
     );
     assert!(matches!(
-        sim.engine.undo(sim.now, &RunId::new("nope")),
+        sim.engine
+            .undo(sim.now, &RunId::new("nope"), UndoScope::Checked),
         Err(CommandError::UnknownRun(_))
     ));
     // A failure already rolled the run back: nothing is left to undo.
@@ -661,7 +665,7 @@ fn undo_is_one_journalled_step_only_for_a_returned_run_and_only_once() {
         }
     ));
     assert!(matches!(
-        sim.engine.undo(sim.now, &failed),
+        sim.engine.undo(sim.now, &failed, UndoScope::Checked),
         Err(CommandError::NotUndoable { .. })
     ));
 }

@@ -347,8 +347,10 @@ fn ag_20_a_stale_read_is_a_recoverable_error_not_a_run_failure() {
     );
     sim.propose(&run, &[rename(), rename()]);
     sim.give_marks();
-    // The first rename moves the board on: the run's own write is not staleness.
-    sim.publish("tasks", "board", 3, Origin::Author);
+    // The first rename moves the board on, published with the call's actor
+    // reference: the run's own write is not staleness.
+    let actor = sim.engine.actor_for(&run).expect("a call is in flight");
+    sim.publish_as(&actor, "tasks", "board", 3);
     sim.apply();
     sim.apply();
     // Each act carried the version it was planned against.

@@ -3,7 +3,7 @@
 
 mod common;
 
-use baton_core::{Autonomy, RunId};
+use baton_core::{Autonomy, RunId, UndoScope};
 use common::*;
 
 /// A run that renamed a card and was stopped: returned, undoable, and
@@ -30,7 +30,7 @@ fn a_run_leaves_only_once_the_store_holds_its_every_record() {
     let run = finished(&mut sim);
     let last = sim.engine.run(&run).unwrap().revision();
     // An undo adds records the store does not hold yet.
-    sim.engine.undo(sim.now, &run).unwrap();
+    sim.engine.undo(sim.now, &run, UndoScope::Checked).unwrap();
     sim.drain();
     sim.answer_reverts(|_| Ok(()));
     sim.engine.written(&run, last);
@@ -57,14 +57,17 @@ fn finished_runs_beyond_the_kept_ones_leave_memory_oldest_first() {
     );
     assert!(sim.engine.release_finished(2).is_empty(), "only once");
     // The kept ones are still one undo step each (AG-19).
-    assert!(sim.engine.undo(sim.now, &runs[4]).is_ok());
+    assert!(sim
+        .engine
+        .undo(sim.now, &runs[4], UndoScope::Checked)
+        .is_ok());
 }
 
 #[test]
 fn a_run_being_undone_stays_until_the_undo_is_over() {
     let mut sim = Sim::new();
     let run = finished(&mut sim);
-    sim.engine.undo(sim.now, &run).unwrap();
+    sim.engine.undo(sim.now, &run, UndoScope::Checked).unwrap();
     sim.drain();
     assert!(
         sim.engine.release_finished(0).is_empty(),
@@ -80,7 +83,10 @@ fn released_runs_are_unknown_and_new_runs_never_reuse_their_ids() {
     let mut sim = Sim::new();
     let first = finished(&mut sim);
     sim.engine.release_finished(0);
-    assert!(sim.engine.undo(sim.now, &first).is_err());
+    assert!(sim
+        .engine
+        .undo(sim.now, &first, UndoScope::Checked)
+        .is_err());
     let second = finished(&mut sim);
     assert_ne!(first, second);
     let journal = sim.engine.run(&second).unwrap().journal();

@@ -39,6 +39,7 @@ fn journal_kind(entry: &JournalEntry) -> &'static str {
         JournalEntry::Reverted { .. } => "reverted",
         JournalEntry::EscalationReceipt { .. } => "escalation-receipt",
         JournalEntry::Undone { .. } => "undone",
+        JournalEntry::UndoHeld { .. } => "undo-held",
     }
 }
 
@@ -78,7 +79,21 @@ fn scenario_events() -> Vec<Event> {
     sim.apply_all();
     sim.engine.handle_stray_traffic(sim.now, &run, TurnId(1));
     sim.propose(&run, &[]);
-    sim.engine.undo(sim.now, &run).unwrap();
+    sim.engine.undo(sim.now, &run, UndoScope::Checked).unwrap();
+    sim.drain();
+    sim.answer_reverts(|_| Ok(()));
+    log.extend(sim.log);
+
+    // An undo held back by the person's edit since, then forced.
+    let mut sim = Sim::new();
+    sim.publish("tasks", "board", 1, Origin::Author);
+    let run = sim.delegate(Autonomy::Auto);
+    sim.propose(&run, &[rename()]);
+    sim.apply_all();
+    sim.propose(&run, &[]);
+    sim.publish("tasks", "board", 2, Origin::Author);
+    assert!(sim.engine.undo(sim.now, &run, UndoScope::Checked).is_err());
+    sim.engine.undo(sim.now, &run, UndoScope::Force).unwrap();
     sim.drain();
     sim.answer_reverts(|_| Ok(()));
     log.extend(sim.log);
@@ -427,7 +442,7 @@ fn coverage_every_journal_entry_event_and_effect_has_a_sample() {
         }
     }
     // Built from the exhaustive matches above, so nothing can be left out.
-    let expected: Vec<String> = [("journal", 21), ("event", 8), ("effect", 6)]
+    let expected: Vec<String> = [("journal", 22), ("event", 8), ("effect", 6)]
         .iter()
         .map(|(kind, count)| {
             let found = seen

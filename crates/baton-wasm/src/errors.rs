@@ -123,6 +123,10 @@ codes! {
     PreviewPending => "preview-pending",
     /// The run cannot be undone (still active, rolled back, or undone already).
     NotUndoable => "not-undoable",
+    /// Participants the run changed were changed since, by the person or another run: undo only the rest, or force it (A.2).
+    UndoConflict => "undo-conflict",
+    /// An actor reference this engine did not mint for this session, or for this participant (AG-33).
+    InvalidActor => "invalid-actor",
     /// The escalation is a question: answer, decline, dismiss or postpone it (AG-41).
     AnswerRequired => "answer-required",
     /// An authorization's options are not of the expected shape (AG-7).
@@ -204,6 +208,7 @@ macro_rules! core_code {
 core_code! {
     DelegateError,
     CommandError,
+    PublishError,
     baton_core::AnswerError,
 }
 
@@ -223,7 +228,6 @@ macro_rules! one_code {
 
 one_code! {
     GrantError => InvalidGrant,
-    PublishError => InvalidRead,
     AgentStateError => InvalidState,
     ProtocolError => InvalidTransport,
     ScriptError => InvalidTransport,

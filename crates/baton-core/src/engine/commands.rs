@@ -203,13 +203,31 @@ impl Engine {
     /// undo and emits [`Event::Undone`]. Returns the group being reverted.
     /// Refused while the run is active, after a rollback (nothing is left to
     /// undo), and a second time.
+    ///
+    /// Undo is a write with optimistic concurrency: a participant the person
+    /// or a later run changed after this run did is not reverted blindly.
+    /// With [`UndoScope::Checked`] such a participant holds the whole undo
+    /// back — journalled (`undo-held`), said, and refused with
+    /// [`CommandError::UndoConflict`] naming each and who changed it — and
+    /// the person chooses [`UndoScope::Untouched`] (revert only the others)
+    /// or [`UndoScope::Force`] (revert them all).
     pub fn undo(
         &mut self,
         now: u64,
         id: &RunId,
+        scope: UndoScope,
     ) -> Result<Vec<(ParticipantId, MarkToken)>, CommandError> {
-        self.with_run(now, id, |run, step| run.undo(step))
+        let group = self.runs.get(id).map(Run::undo_group).unwrap_or_default();
+        let conflicts = self
+            .changes
+            .conflicts(id, group.iter().map(|(participant, _)| participant));
+        self.with_run(now, id, |run, step| run.undo(step, scope, conflicts))
             .unwrap_or_else(|| Err(CommandError::UnknownRun(id.clone())))
+    }
+
+    /// Who changed each participant last (A.2), as an undo checks it.
+    pub fn changes(&self) -> &Changes {
+        &self.changes
     }
 
     /// The person stops a run: `returned{aborted, user-interrupt}`, never an

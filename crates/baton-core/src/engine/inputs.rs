@@ -169,16 +169,25 @@ impl Engine {
         result: CallResult,
     ) -> Result<(), ReportError> {
         let failed = matches!(result, CallResult::Failed { .. });
-        self.host_report(now, id, failed, |run, step| {
-            if run.call_in_flight().map(|c| &c.call) != Some(call) {
+        let applied = matches!(result, CallResult::Applied { .. });
+        let mut changed = None;
+        let reported = self.host_report(now, id, failed, |run, step| {
+            let Some(in_flight) = run.call_in_flight().filter(|c| &c.call == call) else {
                 return Err(ReportError::NoSuchCall {
                     run: run.id().clone(),
                     call: call.clone(),
                 });
-            }
+            };
+            changed = applied.then(|| in_flight.capability.participant.clone());
             run.call_result(step, result);
             Ok(())
-        })
+        });
+        // An applied call is the run's change to the participant (A.2).
+        if let (Ok(()), Some(participant)) = (&reported, changed) {
+            self.changes
+                .record(&participant, ChangedBy::Run { run: id.clone() });
+        }
+        reported
     }
 
     /// A participant's answer to [`crate::Effect::Revert`]: `Err` carries
@@ -194,13 +203,19 @@ impl Engine {
             .runs
             .get(id)
             .is_some_and(|run| run.is_undoing(participant));
+        // A revert that happened is a change: the person's when it undoes a
+        // run (the undo is theirs), the run's own when it rolls back (AG-8).
+        let reverted = result.is_ok();
         if undoing {
             self.with_run(now, id, |run, step| {
                 run.undo_revert_result(step, participant.clone(), result.err());
             });
+            if reverted {
+                self.changes.record(participant, ChangedBy::Person);
+            }
             return Ok(());
         }
-        self.host_report(now, id, false, |run, step| {
+        let reported = self.host_report(now, id, false, |run, step| {
             if !run.is_awaiting_revert(participant) {
                 return Err(ReportError::NotWaitingFor {
                     run: run.id().clone(),
@@ -209,7 +224,12 @@ impl Engine {
             }
             run.revert_result(step, participant.clone(), result.err());
             Ok(())
-        })
+        });
+        if reported.is_ok() && reverted {
+            self.changes
+                .record(participant, ChangedBy::Run { run: id.clone() });
+        }
+        reported
     }
 
     /// Admits a mutation (AG-1). No actor reference means the person, who may

@@ -15,6 +15,7 @@ use serde_json::Value;
 
 use crate::actor::{ActorIdentity, ActorRef, ActorSecret, Attribution};
 use crate::attention::ReadCandidate;
+use crate::changes::{ChangedBy, Changes, UndoScope};
 use crate::config::EngineConfig;
 use crate::context::{ReadRef, ReadStamp};
 use crate::delegation::Delegation;
@@ -138,6 +139,8 @@ pub struct Engine {
     written: BTreeMap<RunId, u64>,
     /// The header as last handed out by [`Engine::take_header_changed`].
     header_seen: Option<String>,
+    /// Who changed each participant last, for undo (A.2).
+    changes: Changes,
 }
 
 /// What every run step reads.
@@ -210,6 +213,7 @@ impl Engine {
             disabled: false,
             written: BTreeMap::new(),
             header_seen: None,
+            changes: Changes::default(),
         }
     }
 

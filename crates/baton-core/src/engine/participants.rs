@@ -94,10 +94,17 @@ impl Engine {
     }
 
     /// Publishes a read's current version and origin; the next turn's context
-    /// snapshot carries it. A participant publishes its new version before
-    /// reporting the result of a call that changed it: a change published
-    /// while a run's call is mutating that participant is the run's own and
-    /// is neither stale (AG-20) nor drift (AG-29).
+    /// snapshot carries it.
+    ///
+    /// `actor` says who made the change. A participant that publishes a
+    /// change a call made passes that call's actor reference (the one
+    /// `invoke` was given): the change is then the run's own, and is neither
+    /// stale (AG-20) nor drift (AG-29) for it. Without a reference the
+    /// change is the person's — even while a run's call is mutating the same
+    /// participant — so the run's stale and drift checks see it, and so does
+    /// an undo of a run that changed the participant before (A.2). A
+    /// reference this engine did not mint for this session is refused
+    /// (AG-33), and nothing is published.
     ///
     /// The read must be declared by the mounted participant. Its effective
     /// origin is the *least* trusted of the declared and the published one:
@@ -108,8 +115,37 @@ impl Engine {
     /// A plan under review that was planned on another version of the read
     /// is superseded (A.2): a `review-superseded` record moves its revision
     /// and its sheet marks the stale acts ([`crate::ReviewItem::stale`]).
-    pub fn publish_read(&mut self, now: u64, stamp: ReadStamp) -> Result<ReadStamp, PublishError> {
+    pub fn publish_read(
+        &mut self,
+        now: u64,
+        stamp: ReadStamp,
+        actor: Option<&ActorRef>,
+    ) -> Result<ReadStamp, PublishError> {
+        let writer = match actor {
+            None => None,
+            Some(actor) => Some(
+                self.resolve_actor(actor)
+                    .map(|identity| identity.run)
+                    .ok_or_else(|| PublishError::UnknownActor {
+                        actor: actor.to_string(),
+                    })?,
+            ),
+        };
         let participant = &stamp.read.participant;
+        // A reference vouches only for changes its run's calls made to this
+        // participant, not for another participant's publish.
+        let vouches = |run: &RunId| {
+            self.runs
+                .get(run)
+                .is_none_or(|run| run.touched().contains(participant))
+        };
+        if let (Some(run), Some(actor)) = (&writer, actor) {
+            if !vouches(run) {
+                return Err(PublishError::UnknownActor {
+                    actor: actor.to_string(),
+                });
+            }
+        }
         let declared = self
             .shared
             .registry
@@ -128,10 +164,25 @@ impl Engine {
             origin: stamp.origin.max(declared),
             ..stamp
         };
-        for run in self.runs.values_mut() {
+        // The run that made the change takes it as its own; nobody else does.
+        if let Some(run) = writer.as_ref().and_then(|id| self.runs.get_mut(id)) {
             if !run.state().is_terminal() {
                 run.attribute_write(&stamp);
             }
+        }
+        // A new version of a read already known is a change; the first
+        // publish (a mount) or the same version again is not.
+        let moved = self
+            .shared
+            .reads
+            .get(&stamp.read)
+            .is_some_and(|known| known.version != stamp.version);
+        if moved {
+            let by = match writer {
+                Some(run) => ChangedBy::Run { run },
+                None => ChangedBy::Person,
+            };
+            self.changes.record(&stamp.read.participant, by);
         }
         // A plan under review that was planned on another version of this
         // read is superseded (A.2): the sheet marks its stale acts.

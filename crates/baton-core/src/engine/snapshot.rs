@@ -23,6 +23,9 @@ pub struct EngineSnapshot {
     /// The questions, open and closed (AG-41).
     #[serde(default)]
     pub questions: Questions,
+    /// Who changed each participant last (A.2).
+    #[serde(default)]
+    pub changes: Changes,
 }
 
 impl EngineSnapshot {
@@ -58,6 +61,7 @@ impl Engine {
         engine.disabled = snapshot.disabled;
         engine.shared.grants = snapshot.grants;
         engine.questions = snapshot.questions;
+        engine.changes = snapshot.changes;
         // What was restored is what the store holds.
         engine.take_header_changed();
         engine
@@ -76,6 +80,7 @@ impl Engine {
             disabled: self.disabled,
             grants: self.shared.grants.clone(),
             questions,
+            changes: self.changes.clone(),
         }
     }
 
@@ -99,6 +104,7 @@ impl Engine {
             disabled: self.disabled,
             grants: self.shared.grants.clone(),
             questions: self.questions.clone(),
+            changes: self.changes.clone(),
         }
     }
 }

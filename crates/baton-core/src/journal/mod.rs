@@ -222,6 +222,20 @@ pub enum JournalEntry {
     Undone {
         /// The participants to revert, last touched first.
         participants: Vec<ParticipantId>,
+        /// Participants changed since the run, left as they are (the person
+        /// chose to undo only the others).
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        kept: Vec<crate::UndoConflict>,
+        /// Participants changed since the run, reverted anyway (the person
+        /// forced the undo).
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        overridden: Vec<crate::UndoConflict>,
+    },
+    /// An undo was held back: these participants changed after the run
+    /// did, and are not reverted blindly (A.2).
+    UndoHeld {
+        /// Each, and who changed it.
+        conflicts: Vec<crate::UndoConflict>,
     },
 }
 

@@ -76,6 +76,26 @@ impl Run {
         self.announce(step, Speaker::Person, said);
     }
 
+    pub(super) fn announce_undo_held(
+        &mut self,
+        step: &mut Step<'_>,
+        conflicts: &[crate::UndoConflict],
+    ) {
+        let labels = |person: bool| {
+            conflicts
+                .iter()
+                .filter(|c| matches!(c.changed_by, crate::ChangedBy::Person) == person)
+                .map(|c| label(step.registry, &c.participant))
+                .collect()
+        };
+        let said = Said::UndoHeld {
+            intent: self.intent.clone(),
+            changed_by_you: labels(true),
+            changed_by_runs: labels(false),
+        };
+        self.announce(step, Speaker::Person, said);
+    }
+
     fn announce(&self, step: &mut Step<'_>, speaker: Speaker, said: Said) {
         step.events.push_back(Event::Announcement(Announcement {
             speaker,

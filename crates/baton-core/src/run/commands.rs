@@ -6,9 +6,10 @@
 use std::collections::BTreeSet;
 
 use crate::authorization::Authorization;
+use crate::changes::{UndoConflict, UndoScope};
 use crate::error::CommandError;
 use crate::ids::{CapabilityRef, MarkToken, ParticipantId};
-use crate::journal::{Actor, Refusal};
+use crate::journal::{Actor, JournalEntry, Refusal};
 use crate::model::Budget;
 use crate::state::{
     BudgetLimit, CancelReason, EscalationReason, Outcome, Resolution, ReturnReason, RunState,
@@ -199,10 +200,15 @@ impl Run {
 
     /// The person undoes the returned run in one step (A.2); returns the
     /// group being reverted. Refused while the run is active, after a
-    /// rollback (nothing is left to undo), and a second time.
+    /// rollback (nothing is left to undo), and a second time. `conflicts`
+    /// are the participants something changed after the run did: `scope`
+    /// says whether that holds the undo back, leaves them as they are, or
+    /// reverts them anyway.
     pub(crate) fn undo(
         &mut self,
         step: &mut Step<'_>,
+        scope: UndoScope,
+        conflicts: Vec<UndoConflict>,
     ) -> Result<Vec<(ParticipantId, MarkToken)>, CommandError> {
         let why = match &self.custody.state {
             RunState::Returned {
@@ -219,6 +225,47 @@ impl Run {
                 why,
             });
         }
-        Ok(self.start_undo(step))
+        let changed_since =
+            |participant: &ParticipantId| conflicts.iter().any(|c| &c.participant == participant);
+        let group = self.undo_group();
+        match scope {
+            _ if conflicts.is_empty() => Ok(self.start_undo(step, group, Vec::new(), Vec::new())),
+            UndoScope::Checked => {
+                // Not reverted blindly: journalled, said, and handed back
+                // to the person to choose.
+                self.record(
+                    step,
+                    Actor::Engine,
+                    JournalEntry::UndoHeld {
+                        conflicts: conflicts.clone(),
+                    },
+                );
+                self.announce_undo_held(step, &conflicts);
+                let untouched = group
+                    .into_iter()
+                    .map(|(participant, _)| participant)
+                    .filter(|participant| !changed_since(participant))
+                    .collect();
+                Err(CommandError::UndoConflict {
+                    run: self.id.clone(),
+                    conflicts,
+                    untouched,
+                })
+            }
+            UndoScope::Untouched => {
+                let group: Vec<_> = group
+                    .into_iter()
+                    .filter(|(participant, _)| !changed_since(participant))
+                    .collect();
+                if group.is_empty() {
+                    return Err(CommandError::NotUndoable {
+                        run: self.id.clone(),
+                        why: "everything it changed was changed since; force the undo to revert it anyway",
+                    });
+                }
+                Ok(self.start_undo(step, group, conflicts, Vec::new()))
+            }
+            UndoScope::Force => Ok(self.start_undo(step, group, Vec::new(), conflicts)),
+        }
     }
 }

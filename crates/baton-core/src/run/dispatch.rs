@@ -381,18 +381,12 @@ impl Run {
         });
     }
 
-    /// The participant that published a read's new version did so while this
-    /// run's call was mutating it: the change is the run's own, so neither
-    /// the acting party's view nor the authorization has drifted.
+    /// The participant published a read's new version with the actor
+    /// reference of one of this run's calls: the change is the run's own, so
+    /// neither the acting party's view nor the authorization has drifted.
+    /// (A change published without it is the person's, and is never taken
+    /// in here.)
     pub(crate) fn attribute_write(&mut self, stamp: &ReadStamp) {
-        let ours = self
-            .mutation
-            .in_flight
-            .as_ref()
-            .is_some_and(|call| call.capability.participant == stamp.read.participant);
-        if !ours {
-            return;
-        }
         if self.turns.seen.contains_key(&stamp.read) {
             self.turns.seen.insert(stamp.read.clone(), stamp.clone());
         }

@@ -9,6 +9,7 @@ use std::collections::VecDeque;
 
 use serde::{Deserialize, Serialize};
 
+use crate::changes::UndoConflict;
 use crate::event::{Effect, Event, UndoFailure, UndoReport};
 use crate::ids::{MarkToken, ParticipantId};
 use crate::journal::{Actor, JournalEntry};
@@ -32,14 +33,23 @@ impl Run {
     /// Starts undoing the run: journals the undo as the person's and asks
     /// the first participant to revert. The caller has checked that the run
     /// can be undone.
-    pub(super) fn start_undo(&mut self, step: &mut Step<'_>) -> Vec<(ParticipantId, MarkToken)> {
-        let group = self.undo_group();
+    /// `kept` were changed since and stay as they are; `overridden` were
+    /// changed since and are reverted anyway.
+    pub(super) fn start_undo(
+        &mut self,
+        step: &mut Step<'_>,
+        group: Vec<(ParticipantId, MarkToken)>,
+        kept: Vec<UndoConflict>,
+        overridden: Vec<UndoConflict>,
+    ) -> Vec<(ParticipantId, MarkToken)> {
         self.mutation.undone = true;
         self.record(
             step,
             Actor::Person,
             JournalEntry::Undone {
                 participants: group.iter().map(|(p, _)| p.clone()).collect(),
+                kept,
+                overridden,
             },
         );
         self.mutation.undoing = Some(Undoing {

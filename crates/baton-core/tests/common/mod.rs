@@ -546,6 +546,7 @@ impl Sim {
         self.end_turn(run);
     }
 
+    /// The person's change: a read published without an actor reference.
     pub fn publish(&mut self, participant: &str, read: &str, version: u64, origin: Origin) {
         self.engine
             .publish_read(
@@ -555,6 +556,23 @@ impl Sim {
                     version,
                     origin,
                 },
+                None,
+            )
+            .unwrap();
+    }
+
+    /// A run's change: the read published with the actor reference its
+    /// call was invoked with.
+    pub fn publish_as(&mut self, actor: &ActorRef, participant: &str, read: &str, version: u64) {
+        self.engine
+            .publish_read(
+                self.now,
+                ReadStamp {
+                    read: ReadRef::new(participant, read),
+                    version,
+                    origin: Origin::Author,
+                },
+                Some(actor),
             )
             .unwrap();
     }

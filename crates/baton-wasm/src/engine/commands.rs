@@ -334,20 +334,44 @@ impl Engine {
     /// before the run first touched it — last touched first. Only a run that
     /// has returned can be undone, and only once; a run that was rolled back
     /// has nothing left to undo. Resolves to `{ run, reverted, failed }`.
-    pub fn undo(&self, run: &str) -> Result<js_sys::Promise, JsValue> {
+    ///
+    /// Undo is a write like any other: a participant the person or a later
+    /// run changed after this run did is not reverted blindly. The promise
+    /// then rejects with a `BatonError` of code `undo-conflict` carrying
+    /// `conflicts` (`[{ participant, changedBy: { kind: "person" } |
+    /// { kind: "run", run } }]`) and `untouched` (the participants nothing
+    /// changed since); the conflict is journalled and said. Undo again with
+    /// `{ only: "untouched" }` to revert only those, or `{ force: true }` to
+    /// revert everything anyway.
+    pub fn undo(&self, run: &str, options: JsValue) -> Result<js_sys::Promise, JsValue> {
+        let scope = undo_scope(&options)?;
         let id = RunId::new(run);
         let mut resolver = None;
         let promise = js_sys::Promise::new(&mut |resolve, _| resolver = Some(resolve));
         // The core decides, journals and drives the undo through revert
         // effects; the promise settles with its report.
-        let started = self.inner.borrow_mut().core.undo(now(), &id);
+        let started = self.inner.borrow_mut().core.undo(now(), &id, scope);
         if let (Ok(_), Some(resolve)) = (&started, resolver) {
             self.inner.borrow_mut().undos.insert(id, resolve);
         }
         pump(&self.inner);
-        started
-            .map(|_| promise)
-            .map_err(|refusal| refused(&refusal))
+        match started {
+            Ok(_) => Ok(promise),
+            Err(conflict @ baton_core::CommandError::UndoConflict { .. }) => {
+                let thrown = refused(&conflict);
+                if let baton_core::CommandError::UndoConflict {
+                    conflicts,
+                    untouched,
+                    ..
+                } = &conflict
+                {
+                    let _ = js_sys::Reflect::set(&thrown, &"conflicts".into(), &to_js(conflicts)?);
+                    let _ = js_sys::Reflect::set(&thrown, &"untouched".into(), &to_js(untouched)?);
+                }
+                Ok(js_sys::Promise::reject(&thrown))
+            }
+            Err(refusal) => Err(refused(&refusal)),
+        }
     }
 
     /// The revision of a run, for commands fenced by it.
@@ -422,5 +446,30 @@ impl Engine {
     /// Content-free counts for a badge.
     pub fn counters(&self) -> Result<JsValue, JsValue> {
         to_js(&self.inner.borrow().core.counters(now()))
+    }
+}
+
+/// `undo`'s options: none (checked), `{ only: "untouched" }` or
+/// `{ force: true }`.
+fn undo_scope(options: &JsValue) -> Result<baton_core::UndoScope, JsValue> {
+    use baton_core::UndoScope;
+    if options.is_undefined() || options.is_null() {
+        return Ok(UndoScope::Checked);
+    }
+    let value = convert::json(options.clone(), "undo's options")?;
+    let field = |key: &str| value.get(key).filter(|v| !v.is_null());
+    let known = value
+        .as_object()
+        .is_some_and(|fields| fields.keys().all(|key| key == "only" || key == "force"));
+    let only = field("only").map(|v| v.as_str() == Some("untouched"));
+    let force = field("force").map(|v| v.as_bool());
+    match (known, only, force) {
+        (true, None, None | Some(Some(false))) => Ok(UndoScope::Checked),
+        (true, Some(true), None | Some(Some(false))) => Ok(UndoScope::Untouched),
+        (true, None, Some(Some(true))) => Ok(UndoScope::Force),
+        _ => Err(error(
+            Code::InvalidValue,
+            "undo's options are { only: \"untouched\" } or { force: true }, not both",
+        )),
     }
 }

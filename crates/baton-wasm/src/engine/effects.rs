@@ -49,9 +49,17 @@ pub(super) fn carry_out(inner: &Rc<RefCell<Inner>>, effect: Effect) {
             call,
             capability,
             arguments,
+            planned_against,
             actor,
-            ..
-        } => invoke(inner, run, call, capability, &arguments, &actor),
+        } => {
+            let context = Context {
+                planned_against: planned_against
+                    .into_iter()
+                    .map(|stamp| (stamp.read.read, stamp.version))
+                    .collect(),
+            };
+            invoke(inner, run, call, capability, &arguments, &actor, &context)
+        }
         Effect::Revert {
             run,
             participant,
@@ -93,7 +101,17 @@ fn mark(inner: &Rc<RefCell<Inner>>, run: RunId, participant: ParticipantId) {
     });
 }
 
-/// `invoke(name, arguments, actor)`, the participant busy meanwhile (AG-40).
+/// What `invoke` is told besides the call: the versions of the
+/// participant's reads the call was planned against (AG-20), by read name,
+/// so it can write only if they still hold.
+#[derive(serde::Serialize)]
+#[serde(rename_all = "camelCase")]
+struct Context {
+    planned_against: std::collections::BTreeMap<String, u64>,
+}
+
+/// `invoke(name, arguments, actor, { plannedAgainst })`, the participant
+/// busy meanwhile (AG-40).
 fn invoke(
     inner: &Rc<RefCell<Inner>>,
     run: RunId,
@@ -101,6 +119,7 @@ fn invoke(
     capability: CapabilityRef,
     arguments: &Value,
     actor: &ActorRef,
+    context: &Context,
 ) {
     let weak = Rc::downgrade(inner);
     let participant = capability.participant.clone();
@@ -108,10 +127,11 @@ fn invoke(
     let args = to_js(arguments).unwrap_or(JsValue::NULL);
     let name = JsValue::from_str(&capability.capability);
     let actor = JsValue::from_str(actor.as_str());
+    let context = to_js(context).unwrap_or(JsValue::NULL);
     call_then(
         &behaviour(inner, &participant),
         "invoke",
-        &[name, args, actor],
+        &[name, args, actor, context],
         move |result| {
             if let Some(inner) = weak.upgrade() {
                 set_busy(&inner, &participant, -1);

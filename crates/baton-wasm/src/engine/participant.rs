@@ -14,13 +14,16 @@ pub struct Participant {
 }
 
 /// A read's stamp as a participant publishes it. The origin may only make
-/// the declared one less trusted; left out, the declared one applies.
+/// the declared one less trusted; left out, the declared one applies. The
+/// actor is the reference `invoke` was given, when a call made the change.
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct PublishedStamp {
     version: u64,
     #[serde(default)]
     origin: Option<baton_core::Origin>,
+    #[serde(default)]
+    actor: Option<String>,
 }
 
 #[wasm_bindgen]
@@ -41,9 +44,14 @@ impl Participant {
     }
 
     /// Publishes a read's current version and origin (AG-20, AG-27):
-    /// `{ version, origin }`. The origin can only make the read less trusted
-    /// than its declaration says (the least trusted of the two counts);
-    /// left out, the declared one applies. An undeclared read is refused
+    /// `{ version, origin, actor }`. The origin can only make the read less
+    /// trusted than its declaration says (the least trusted of the two
+    /// counts); left out, the declared one applies. `actor` is the reference
+    /// `invoke` was given, when that call made the change: the change is
+    /// then the run's own. Without it the change is the person's, even while
+    /// a call is under way — the run's stale and drift checks see it, and
+    /// so does an undo (A.2). A reference the engine did not mint for a call
+    /// to this participant is refused with `invalid-actor` (AG-33). An undeclared read is refused
     /// with `invalid-read`. On a refused registration this does nothing
     /// (the component keeps working, AG-13). Acts planned
     /// against an older version are refused as stale; the next turn's
@@ -67,6 +75,7 @@ impl Participant {
                 // The core keeps the least trusted of this and the declared origin.
                 origin: stamp.origin.unwrap_or(baton_core::Origin::Author),
             },
+            stamp.actor.map(baton_core::ActorRef::new).as_ref(),
         );
         published.map_err(|refusal| refused(&refusal))?;
         pump(&engine);

@@ -372,7 +372,9 @@ async fn mark_tokens_are_kept_exactly_and_anything_else_fails_the_mark() {
     engine.register(manifest(), board.clone());
     let run = engine.delegate(plan(1)).unwrap();
     assert_eq!(returned(&engine, &run).await.as_deref(), Some("completed"));
-    JsFuture::from(engine.undo(&run).unwrap()).await.unwrap();
+    JsFuture::from(engine.undo(&run, JsValue::UNDEFINED).unwrap())
+        .await
+        .unwrap();
     let reverted = js_sys::Array::from(&get(&state_of(&board), "reverted"));
     assert_eq!(
         reverted.get(0).as_f64(),
@@ -619,7 +621,7 @@ async fn ag_40_a_participant_is_busy_while_it_reverts_for_an_undo() {
     engine.register(manifest(), board.clone());
     let run = engine.delegate(plan(1)).unwrap();
     assert_eq!(returned(&engine, &run).await.as_deref(), Some("completed"));
-    let undone = JsFuture::from(engine.undo(&run).unwrap());
+    let undone = JsFuture::from(engine.undo(&run, JsValue::UNDEFINED).unwrap());
     assert!(
         until(|| section.get_attribute("aria-busy").as_deref() == Some("true")).await,
         "busy while it reverts"

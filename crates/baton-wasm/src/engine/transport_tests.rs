@@ -317,13 +317,15 @@ async fn undo_reverts_a_whole_delegation_in_one_step_and_only_once() {
     let (engine, board) = board_with(&transport).await;
     let undone = record(&engine, Some("undone"));
     let run = engine.delegate(delegation("Rename two cards")).unwrap();
-    let thrown = engine.undo(&run).err().unwrap();
+    let thrown = engine.undo(&run, JsValue::UNDEFINED).err().unwrap();
     assert_eq!(
         get(&thrown, "code").as_string().as_deref(),
         Some("not-undoable")
     );
     assert_eq!(returned(&engine, &run).await.as_deref(), Some("completed"));
-    let report = JsFuture::from(engine.undo(&run).unwrap()).await.unwrap();
+    let report = JsFuture::from(engine.undo(&run, JsValue::UNDEFINED).unwrap())
+        .await
+        .unwrap();
     let reverted = js_sys::Array::from(&get(&report, "reverted"));
     assert_eq!(reverted.length(), 1, "one participant, one revert");
     let state = state_of(&board);
@@ -351,7 +353,7 @@ async fn undo_reverts_a_whole_delegation_in_one_step_and_only_once() {
         announced(&engine).last().unwrap(),
         "You undid “Rename two cards”."
     );
-    let again = engine.undo(&run).err().unwrap();
+    let again = engine.undo(&run, JsValue::UNDEFINED).err().unwrap();
     assert_eq!(
         get(&again, "code").as_string().as_deref(),
         Some("not-undoable")

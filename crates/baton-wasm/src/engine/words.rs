@@ -44,6 +44,26 @@ pub(super) fn render(announcement: &Announcement, actor: &str, app: &str) -> Str
             "{who} stopped {} in {app}; control is back with you.",
             count(*n, "delegation", "delegations")
         ),
+        Said::UndoHeld {
+            intent,
+            changed_by_you,
+            changed_by_runs,
+        } => {
+            let mut since = Vec::new();
+            if !changed_by_you.is_empty() {
+                since.push(format!("you changed {}", places(changed_by_you)));
+            }
+            if !changed_by_runs.is_empty() {
+                since.push(format!(
+                    "another delegation changed {}",
+                    places(changed_by_runs)
+                ));
+            }
+            format!(
+                "“{intent}” was not undone: since then, {}. Undo only the rest, or undo everything anyway.",
+                since.join(", and ")
+            )
+        }
         Said::Undone { intent, failed, .. } if failed.is_empty() => {
             format!("{who} undid “{intent}”.")
         }

@@ -1,0 +1,144 @@
+//! Who changed each participant last (A.2): undo is a write like any other,
+//! with optimistic concurrency. A run that is undone reverts a participant
+//! only if nothing changed it after the run's own last write — neither the
+//! person (a read published without an actor reference) nor a later run (a
+//! call of its own, or a read published with its actor reference).
+
+use std::collections::BTreeMap;
+
+use serde::{Deserialize, Serialize};
+
+use crate::ids::{ParticipantId, RunId};
+
+/// Who made a change.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "kebab-case")]
+pub enum ChangedBy {
+    /// The person: a read published without an actor reference (an edit of
+    /// their own, even while a run's call was under way), or an undo.
+    Person,
+    /// A run: a call it made, or a read published with its actor reference.
+    Run {
+        /// The run.
+        run: RunId,
+    },
+}
+
+/// A participant a run changed that something else changed after it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct UndoConflict {
+    /// The participant.
+    pub participant: ParticipantId,
+    /// Who changed it since the run did.
+    pub changed_by: ChangedBy,
+}
+
+/// How an undo treats participants changed after the run did (A.2).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum UndoScope {
+    /// Reverts only if nothing changed any of them since; otherwise the
+    /// undo is held back with an [`UndoConflict`] for each.
+    #[default]
+    Checked,
+    /// Reverts the participants nothing changed since, and leaves the
+    /// others as they are.
+    Untouched,
+    /// Reverts every participant the run changed, whatever changed since.
+    Force,
+}
+
+/// The last change of every participant that was ever changed. Kept in the
+/// engine's header, so an undo after a reload still sees what happened.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(transparent)]
+pub struct Changes {
+    last: BTreeMap<ParticipantId, ChangedBy>,
+}
+
+impl Changes {
+    /// `by` changed `participant`.
+    pub(crate) fn record(&mut self, participant: &ParticipantId, by: ChangedBy) {
+        self.last.insert(participant.clone(), by);
+    }
+
+    /// Who changed `participant` last, if anyone is known to have.
+    pub fn last(&self, participant: &ParticipantId) -> Option<&ChangedBy> {
+        self.last.get(participant)
+    }
+
+    /// The participants of `run`'s undo group changed by someone else after
+    /// the run's last write. One the run changed with nothing recorded since
+    /// (a run restored from before changes were kept) counts as untouched.
+    pub(crate) fn conflicts<'a>(
+        &self,
+        run: &RunId,
+        participants: impl IntoIterator<Item = &'a ParticipantId>,
+    ) -> Vec<UndoConflict> {
+        participants
+            .into_iter()
+            .filter_map(|participant| match self.last.get(participant) {
+                Some(ChangedBy::Run { run: last }) if last == run => None,
+                None => None,
+                Some(other) => Some(UndoConflict {
+                    participant: participant.clone(),
+                    changed_by: other.clone(),
+                }),
+            })
+            .collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn p(id: &str) -> ParticipantId {
+        ParticipantId::new(id)
+    }
+
+    #[test]
+    fn a_participant_changed_after_the_run_by_anyone_else_conflicts() {
+        let (mine, later) = (RunId::new("s/r1"), RunId::new("s/r2"));
+        let mut changes = Changes::default();
+        changes.record(&p("tasks"), ChangedBy::Run { run: mine.clone() });
+        changes.record(&p("notes"), ChangedBy::Run { run: mine.clone() });
+        changes.record(&p("mail"), ChangedBy::Run { run: mine.clone() });
+        assert!(changes
+            .conflicts(&mine, [&p("tasks"), &p("notes")])
+            .is_empty());
+        changes.record(&p("tasks"), ChangedBy::Person);
+        changes.record(&p("notes"), ChangedBy::Run { run: later.clone() });
+        assert_eq!(
+            changes.conflicts(&mine, [&p("tasks"), &p("notes"), &p("mail"), &p("never")]),
+            vec![
+                UndoConflict {
+                    participant: p("tasks"),
+                    changed_by: ChangedBy::Person
+                },
+                UndoConflict {
+                    participant: p("notes"),
+                    changed_by: ChangedBy::Run { run: later }
+                },
+            ]
+        );
+    }
+
+    #[test]
+    fn changes_read_back_as_written() {
+        let mut changes = Changes::default();
+        changes.record(&p("tasks"), ChangedBy::Person);
+        changes.record(
+            &p("notes"),
+            ChangedBy::Run {
+                run: RunId::new("s/r1"),
+            },
+        );
+        let text = serde_json::to_string(&changes).unwrap();
+        assert_eq!(
+            text,
+            r#"{"notes":{"kind":"run","run":"s/r1"},"tasks":{"kind":"person"}}"#
+        );
+        assert_eq!(serde_json::from_str::<Changes>(&text).unwrap(), changes);
+    }
+}
