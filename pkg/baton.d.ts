@@ -58,6 +58,10 @@ export type BatonErrorCode =
   | "preview-pending"
   /** The run cannot be undone (still active, rolled back, or undone already). */
   | "not-undoable"
+  /** Participants the run changed were changed since, by the person or another run: undo only the rest, or force it (A.2). */
+  | "undo-conflict"
+  /** An actor reference this engine did not mint for this session, or for this participant (AG-33). */
+  | "invalid-actor"
   /** The escalation is a question: answer, decline, dismiss or postpone it (AG-41). */
   | "answer-required"
   /** An authorization's options are not of the expected shape (AG-7). */
@@ -98,6 +102,10 @@ export interface BatonError extends Error {
   readonly code: BatonErrorCode;
   /** The requirement enforced, when the refusal enforces one. */
   readonly requirement?: Requirement;
+  /** `undo-conflict`: each participant changed since the run, and who changed it. */
+  readonly conflicts?: UndoConflict[];
+  /** `undo-conflict`: the participants nothing changed since, which `{ only: "untouched" }` reverts. */
+  readonly untouched?: ParticipantId[];
 }
 
 /** The `BatonError` class, for `instanceof`; set once `init()` has resolved (undefined before). */
@@ -258,8 +266,18 @@ export interface ParticipantHistory {
 
 /** What a participant does when the engine calls on it; given to `engine.register`. */
 export interface Behaviour {
-  /** Applies a capability call; its result goes back to the acting party. Throw `Error("declined: …")` to decline without failing the run. */
-  invoke(capability: string, args: unknown, actor: ActorRef): unknown | Promise<unknown>;
+  /**
+   * Applies a capability call; its result goes back to the acting party. Throw `Error("declined: …")`
+   * to decline without failing the run. Publish the change it makes with `actor`, so it is the run's
+   * own; `context.plannedAgainst` holds the versions of this participant's reads the call was planned
+   * against, by read name, for a write that holds only if they still do.
+   */
+  invoke(
+    capability: string,
+    args: unknown,
+    actor: ActorRef,
+    context: { plannedAgainst: Record<string, number> },
+  ): unknown | Promise<unknown>;
   /** The native history, for participants that declare `"history": "native"`. */
   history?: ParticipantHistory;
   /** Renders the concrete change a planned call would make, for review (AG-31). */
@@ -296,9 +314,13 @@ export class Participant {
   /**
    * Publishes a read's version (AG-20) and, to make it less trusted than
    * declared, its origin (AG-27): the least trusted of the two counts, so a
-   * read declared third-party is never laundered to `author`.
+   * read declared third-party is never laundered to `author`. `actor` is
+   * the reference `invoke` was given, when that call made the change: it is
+   * then the run's own. Without it the change is the person's, even while a
+   * call is under way (A.2); a reference the engine did not mint for a call
+   * to this participant throws `invalid-actor` (AG-33).
    */
-  publish(read: string, stamp: { version: number; origin?: Origin }): void;
+  publish(read: string, stamp: { version: number; origin?: Origin; actor?: ActorRef }): void;
   /** Withdraws a published read. */
   withdraw(read: string): void;
   /** Unmounts the participant; its capabilities are no longer offered. */
@@ -375,6 +397,16 @@ export type Resolution =
   | { readonly kind: "deny" }
   | { readonly kind: "review" }
   | { readonly kind: "return" };
+
+/** Who changed a participant: the person, or a run (A.2). */
+export type ChangedBy = { kind: "person" } | { kind: "run"; run: RunId };
+/** A participant a run changed that something else changed after it (A.2). */
+export interface UndoConflict {
+  participant: ParticipantId;
+  changedBy: ChangedBy;
+}
+/** How `engine.undo` treats participants changed since the run: revert only the others, or all of them. */
+export type UndoOptions = { only: "untouched"; force?: false } | { force: true; only?: undefined };
 
 /** What `engine.undo(run)` did: the participants reverted and those that failed. */
 export interface UndoReport {
@@ -481,7 +513,8 @@ export type JournalEntry =
   | { kind: "rollback-started"; participants: ParticipantId[] }
   | { kind: "reverted"; participant: ParticipantId; error: string | null }
   | { kind: "escalation-receipt"; reason: EscalationReason }
-  | { kind: "undone"; participants: ParticipantId[] };
+  | { kind: "undone"; participants: ParticipantId[]; kept?: UndoConflict[]; overridden?: UndoConflict[] }
+  | { kind: "undo-held"; conflicts: UndoConflict[] };
 
 /** Where a participant stood in the person's attention when a turn opened (A.1). */
 export type Attention = "focus" | "viewport" | "elsewhere";
@@ -939,7 +972,8 @@ export type Said =
   | { kind: "needs-you"; intent: string; reason: EscalationReason }
   | { kind: "closed"; intent: string; ending: Ending; reason: string }
   | { kind: "killed"; count: number }
-  | { kind: "undone"; intent: string; reverted: string[]; failed: string[] };
+  | { kind: "undone"; intent: string; reverted: string[]; failed: string[] }
+  | { kind: "undo-held"; intent: string; changedByYou: string[]; changedByRuns: string[] };
 /**
  * Something the person should hear, as the engine decided it (AG-37, AG-39):
  * once per plan or later batch, once when a run needs the person, once when it
@@ -1087,8 +1121,13 @@ export class Engine {
   dismiss(question: QuestionId): void;
   /** Hides a question until `until` (milliseconds since the epoch). */
   postpone(question: QuestionId, until: number): void;
-  /** Undoes a returned run through its participants' histories: one run, one undo step. */
-  undo(run: RunId): Promise<UndoReport>;
+  /**
+   * Undoes a returned run through its participants' histories: one run, one undo step. A participant
+   * the person or a later run changed since is not reverted blindly: the promise rejects with
+   * `undo-conflict` (its `conflicts` and `untouched`), journalled and said; undo again with
+   * `{ only: "untouched" }` or `{ force: true }` (A.2).
+   */
+  undo(run: RunId, options?: UndoOptions): Promise<UndoReport>;
   /** Calls `listener` for every event; returns a function that unsubscribes. */
   subscribe(listener: (event: BatonEvent) => void): () => void;
   /** A run's state. */

@@ -38,12 +38,14 @@ const board = new Board($("board"));
 const settings = new Settings($("settings"));
 const boardHandle = engine.register(boardManifest, board.behaviour());
 const settingsHandle = engine.register(settingsManifest, settings.behaviour());
-board.onChange = () => {
-  boardHandle.publish("board", { version: board.version });
+// A change a call made is published with the call's actor reference: it is
+// the run's own. The person's edits go without one (A.2).
+board.onChange = (actor) => {
+  boardHandle.publish("board", { version: board.version, actor });
   renderBoard();
 };
-settings.onChange = () => {
-  settingsHandle.publish("form", { version: settings.version });
+settings.onChange = (actor) => {
+  settingsHandle.publish("form", { version: settings.version, actor });
   renderSettings();
 };
 boardHandle.publish("board", { version: board.version });
@@ -117,6 +119,13 @@ function cardEditor(card) {
     done();
   });
   cancel.addEventListener("click", done);
+  // Escape cancels the edit, and is used up here: it does not also stop a
+  // delegation (AG-42 belongs to Escapes nobody used).
+  form.addEventListener("keydown", (event) => {
+    if (event.key !== "Escape") return;
+    event.preventDefault();
+    done();
+  });
   form.append(label, input, " ", save, " ", cancel);
   item.append(form);
   return item;
@@ -368,12 +377,46 @@ $("delegate").addEventListener("submit", (event) => {
   }
   render();
 });
+// An undo held back because what it would revert was changed since: the run
+// and what the engine said about it, until the person chooses.
+let held = null;
+
+async function undoRun(run, options) {
+  try {
+    held = null;
+    await engine.undo(run, options);
+  } catch (error) {
+    if (error.code !== "undo-conflict") throw error;
+    held = { run, conflicts: error.conflicts, untouched: error.untouched };
+  }
+  renderHeld();
+  render();
+}
+
+function renderHeld() {
+  $("undo-held").hidden = !held;
+  if (!held) return;
+  const names = (kind) => held.conflicts.filter((c) => c.changedBy.kind === kind).map((c) => labelOf(c.participant));
+  const since = [];
+  if (names("person").length) since.push(`you changed ${names("person").join(" and ")}`);
+  if (names("run").length) since.push(`another delegation changed ${names("run").join(" and ")}`);
+  $("undo-held-text").textContent = `Not undone: since then, ${since.join(", and ")}.`;
+  $("undo-untouched").disabled = held.untouched.length === 0;
+}
+
+function labelOf(participant) {
+  return { tasks: "the task board", settings: "the settings", team: "the team inbox" }[participant] ?? participant;
+}
+
 async function undoLast() {
   const run = runs.findLast((run) => stateOf(run)?.state === "returned" && !undone.has(run));
-  if (run) await engine.undo(run);
+  if (run) await undoRun(run);
   render();
 }
 $("undo").addEventListener("click", undoLast);
+$("undo-untouched").addEventListener("click", () => held && undoRun(held.run, { only: "untouched" }));
+$("undo-force").addEventListener("click", () => held && undoRun(held.run, { force: true }));
+$("undo-keep").addEventListener("click", () => { held = null; renderHeld(); });
 // The app's own Ctrl+Z (⌘Z) undoes a whole delegation in one step (A.2),
 // except while the person types in a field, where it undoes their typing.
 document.addEventListener("keydown", (event) => {

@@ -102,7 +102,8 @@ export class Board {
   behaviour() {
     return {
       element: this.element,
-      invoke: (capability, args) => this.apply(capability, args),
+      // `actor` goes with the change it made: the run's own, not the person's.
+      invoke: (capability, args, actor) => this.apply(capability, args, actor),
       preview: (capability, args) => this.preview(capability, args),
       read: () => ({ cards: this.cards }),
       history: {
@@ -121,7 +122,7 @@ export class Board {
     };
   }
 
-  apply(capability, args) {
+  apply(capability, args, actor) {
     const card = args.id && this.card(args.id);
     if (args.id && !card) throw new Error(`declined: there is no card ${args.id}`);
     switch (capability) {
@@ -132,7 +133,7 @@ export class Board {
       case "delete": this.cards = this.cards.filter((other) => other !== card); break;
       default: throw new Error(`declined: the board cannot ${capability}`);
     }
-    this.changed();
+    this.changed(actor);
     return { ok: true };
   }
 
@@ -148,8 +149,9 @@ export class Board {
     }
   }
 
-  changed() {
+  /** `actor`: the reference of the call that made the change; none for the person's own. */
+  changed(actor) {
     this.version += 1;
-    this.onChange();
+    this.onChange(actor);
   }
 }

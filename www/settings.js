@@ -47,11 +47,12 @@ export class Settings {
   behaviour() {
     return {
       element: this.element,
-      invoke: (capability, args) => {
+      // `actor` goes with the change it made: the run's own, not the person's.
+      invoke: (capability, args, actor) => {
         if (capability === "set_name") this.values.name = args.name;
         else if (capability === "set_theme") this.values.theme = args.theme;
         else throw new Error(`declined: the settings cannot ${capability}`);
-        this.changed();
+        this.changed(actor);
         return { ok: true };
       },
       preview: (capability, args) => {
@@ -74,8 +75,9 @@ export class Settings {
     };
   }
 
-  changed() {
+  /** `actor`: the reference of the call that made the change; none for the person's own. */
+  changed(actor) {
     this.version += 1;
-    this.onChange();
+    this.onChange(actor);
   }
 }

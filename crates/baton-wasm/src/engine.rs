@@ -199,7 +199,8 @@ impl Engine {
     pub async fn open(options: JsValue) -> Result<Engine, JsValue> {
         crate::patterns::ensure();
         let (options, parent, transport) = read_options(&options)?;
-        let document = window()?
+        let window = window()?;
+        let document = window
             .document()
             .ok_or_else(|| error(Code::NoWindow, "Baton needs a document for its live region"))?;
         let region = LiveRegion::attach(&document, parent.as_ref())
@@ -247,7 +248,7 @@ impl Engine {
                 announced: Vec::new(),
             })),
         }
-        .listening_for_escape(&document);
+        .listening_for_escape(&window);
         engine.watch_version_changes();
         engine.sweep_when_free(&db_name, busy, store_key);
         page::join(&engine.inner);
@@ -347,8 +348,8 @@ impl Drop for Inner {
             controller.abort();
         }
         if let Some(listener) = self.escape.take() {
-            if let Some(document) = web_sys::window().and_then(|w| w.document()) {
-                let _ = document.remove_event_listener_with_callback(
+            if let Some(window) = web_sys::window() {
+                let _ = window.remove_event_listener_with_callback(
                     "keydown",
                     listener.as_ref().unchecked_ref(),
                 );
@@ -450,11 +451,16 @@ impl Engine {
     /// AG-42: Escape is the keyboard exit, carried out by the core's
     /// `interrupt_all` (every active run stopped, announced as the person's
     /// act). With no run active it changes nothing and prevents nothing.
-    fn listening_for_escape(self, document: &web_sys::Document) -> Engine {
+    ///
+    /// The exit yields to the page: the engine listens on the window, where
+    /// a key arrives after the page's own handlers on its elements and its
+    /// document, and an Escape one of them used (`preventDefault()`: a
+    /// menu, an editor, a dialog closing) stops nothing.
+    fn listening_for_escape(self, window: &web_sys::Window) -> Engine {
         let weak = Rc::downgrade(&self.inner);
         let listener = Closure::<dyn FnMut(web_sys::KeyboardEvent)>::new(
             move |event: web_sys::KeyboardEvent| {
-                if event.key() != "Escape" {
+                if event.key() != "Escape" || event.default_prevented() {
                     return;
                 }
                 let Some(inner) = weak.upgrade() else {
@@ -467,7 +473,7 @@ impl Engine {
                 pump(&inner);
             },
         );
-        if document
+        if window
             .add_event_listener_with_callback("keydown", listener.as_ref().unchecked_ref())
             .is_ok()
         {
@@ -663,6 +669,8 @@ use writes::{degrade, persist_step};
 
 #[cfg(test)]
 mod agui_tests;
+#[cfg(test)]
+mod edges_tests;
 #[cfg(test)]
 mod notify_tests;
 #[cfg(test)]

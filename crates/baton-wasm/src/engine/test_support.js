@@ -26,12 +26,24 @@ export function participant(element, delayMs, failOn) {
 }
 export function stateOf(p) { return p.state; }
 export function spyOnKeydown() {
+  // Counts the keydown listeners added and not removed, wherever they go.
   const spy = { live: 0 };
-  const add = document.addEventListener, remove = document.removeEventListener;
-  document.addEventListener = function (type, fn, opts) { if (type === 'keydown') spy.live += 1; return add.call(this, type, fn, opts); };
-  document.removeEventListener = function (type, fn, opts) { if (type === 'keydown') spy.live -= 1; return remove.call(this, type, fn, opts); };
-  spy.restore = () => { document.addEventListener = add; document.removeEventListener = remove; };
+  const proto = EventTarget.prototype;
+  const add = proto.addEventListener, remove = proto.removeEventListener;
+  proto.addEventListener = function (type, fn, opts) { if (type === 'keydown') spy.live += 1; return add.call(this, type, fn, opts); };
+  proto.removeEventListener = function (type, fn, opts) { if (type === 'keydown') spy.live -= 1; return remove.call(this, type, fn, opts); };
+  spy.restore = () => { proto.addEventListener = add; proto.removeEventListener = remove; };
   return spy;
+}
+export function pressEscapeIn(element, consume) {
+  // Presses Escape in `element`, whose own handler uses it up when
+  // `consume` (a widget closing); returns whether its default was prevented.
+  const handler = (event) => { if (consume) event.preventDefault(); };
+  element.addEventListener('keydown', handler);
+  const event = new KeyboardEvent('keydown', { key: 'Escape', bubbles: true, cancelable: true });
+  element.dispatchEvent(event);
+  element.removeEventListener('keydown', handler);
+  return event.defaultPrevented;
 }
 export function sleep(ms) { return new Promise((resolve) => setTimeout(resolve, ms)); }
 
@@ -191,4 +203,31 @@ export function countingParticipant(element, heard) {
     history: { mark() { return 'm'; }, revertTo() {} },
     invoke(capability, args) { seen.push({ id: args.id, heard: heard.length }); return { ok: true }; },
   };
+}
+export function publishingBoard(element) {
+  // A board with a read: each call publishes its change with the call's
+  // actor reference (the run's own); `editAsPerson` publishes without one.
+  const state = { version: 1, handle: null, contexts: [], reverted: 0 };
+  return {
+    element,
+    state,
+    history: {
+      mark() { return 'v' + state.version; },
+      revertTo() { state.reverted += 1; state.version += 1; state.handle.publish('board', { version: state.version }); },
+    },
+    invoke(capability, args, actor, context) {
+      state.contexts.push(context);
+      state.version += 1;
+      state.handle.publish('board', { version: state.version, actor });
+      return { ok: true };
+    },
+  };
+}
+export function attachHandle(board, handle) {
+  board.state.handle = handle;
+  handle.publish('board', { version: board.state.version });
+}
+export function editAsPerson(board) {
+  board.state.version += 1;
+  board.state.handle.publish('board', { version: board.state.version });
 }

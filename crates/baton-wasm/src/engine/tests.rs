@@ -52,6 +52,14 @@ extern "C" {
     pub(super) fn journal_rows(name: &str, run: &str) -> js_sys::Promise;
     #[wasm_bindgen(js_name = putJournalRow)]
     pub(super) fn put_journal_row(name: &str, key: JsValue, text: &str) -> js_sys::Promise;
+    #[wasm_bindgen(js_name = pressEscapeIn)]
+    pub(super) fn press_escape_in(element: &web_sys::Element, consume: bool) -> bool;
+    #[wasm_bindgen(js_name = publishingBoard)]
+    pub(super) fn publishing_board(element: &JsValue) -> JsValue;
+    #[wasm_bindgen(js_name = attachHandle)]
+    pub(super) fn attach_handle(board: &JsValue, handle: JsValue);
+    #[wasm_bindgen(js_name = editAsPerson)]
+    pub(super) fn edit_as_person(board: &JsValue);
     #[wasm_bindgen(js_name = countingParticipant)]
     pub(super) fn counting_participant(element: &JsValue, heard: &js_sys::Array) -> JsValue;
 }
