@@ -451,6 +451,62 @@ test("journey: the person edits a card the plan under review was made on — the
   }
 });
 
+test("journey: undo never destroys later work — the person renames the card the assistant renamed; undo is held back, says why, and the person chooses (A.2)", { timeout: TIMEOUT }, async () => {
+  const { page, errors, close } = await open();
+  try {
+    await page.check('input[name=autonomy][value=auto]');
+    await page.fill("#intent", "rename card 1 to Ship");
+    await page.click("#delegate button[type=submit]");
+    await until(page, async () => (await card(page, "c1")) === "1. Ship", "the rename");
+    await until(page, async () => (await heard(page)).some((m) => m.includes("is done")), "the outcome");
+    // The person renames the card again, by hand.
+    await page.click('button[aria-label="Rename card 1"]');
+    await page.fill("#edit-title", "Mine");
+    await page.keyboard.press("Enter");
+    assert.equal(await card(page, "c1"), "1. Mine");
+    // Undo does not put back "Draft the release notes" over "Mine" without a word.
+    await page.click("#undo");
+    await until(page, async () => !(await page.locator("#undo-held").isHidden()), "the choice");
+    assert.equal(await card(page, "c1"), "1. Mine", "nothing reverted blindly");
+    assert.equal(await page.locator("#undo-held-text").textContent(), "Not undone: since then, you changed the task board.");
+    assert.ok(await page.locator("#undo-untouched").isDisabled(), "nothing else to undo");
+    await until(page, async () => (await heard(page)).some((m) => m.includes("was not undone: since then, you changed Task board")), "the conflict said");
+    const run = await page.locator("#runs > li").last().getAttribute("data-run");
+    const kinds = await page.evaluate((run) => window.baton.journal(run).map((record) => record.entry.kind), run);
+    assert.ok(kinds.includes("undo-held"), kinds.join(", "));
+    await accessible(page, "with an undo held back");
+    // The person chooses to undo everything anyway.
+    await page.click("#undo-force");
+    await until(page, async () => (await card(page, "c1")) === "1. Draft the release notes", "the forced undo");
+    assert.ok(await page.locator("#undo-held").isHidden());
+    assert.deepEqual(errors, []);
+  } finally {
+    await close();
+  }
+});
+
+test("journey: Escape in the card editor cancels the edit and stops nothing; an Escape nobody used stops the plan (AG-42)", { timeout: TIMEOUT }, async () => {
+  const { page, errors, close } = await open();
+  try {
+    await reviewFor(page, "rename card 2 to Fixed");
+    await page.click('button[aria-label="Rename card 1"]');
+    await page.fill("#edit-title", "Half typed");
+    await page.keyboard.press("Escape");
+    assert.equal(await page.locator("#edit-title").count(), 0, "the editor closed");
+    assert.equal(await card(page, "c1"), "1. Draft the release notes", "the edit was cancelled");
+    await page.waitForTimeout(200);
+    assert.equal(await page.locator("baton-review [part=item]").count(), 1, "the plan still waits for review");
+    assert.ok(!(await heard(page)).some((m) => m.startsWith("You stopped")), "nothing was stopped");
+    // Now Escape with no widget to use it: the plan is stopped.
+    await page.locator("#board-title").click();
+    await page.keyboard.press("Escape");
+    await until(page, async () => (await heard(page)).some((m) => m.startsWith("You stopped")), "the stop");
+    assert.deepEqual(errors, []);
+  } finally {
+    await close();
+  }
+});
+
 test("journey: what the assistant saw — per turn, the index and which reads' content went, pulled by attention (A.1)", { timeout: TIMEOUT }, async () => {
   const { page, errors, close } = await open();
   try {

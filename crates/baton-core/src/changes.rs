@@ -8,10 +8,11 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
+use crate::fields::{self, read_by_hand, unknown_variant, Fields};
 use crate::ids::{ParticipantId, RunId};
 
 /// Who made a change.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(tag = "kind", rename_all = "kebab-case")]
 pub enum ChangedBy {
     /// The person: a read published without an actor reference (an edit of
@@ -23,6 +24,23 @@ pub enum ChangedBy {
         run: RunId,
     },
 }
+
+impl ChangedBy {
+    /// Read by hand from a parsed value, not by serde's buffering derive
+    /// for tagged enums (README, "Size").
+    fn read(value: &serde_json::Value) -> Result<ChangedBy, fields::Refusal> {
+        let (kind, fields) = Fields::tagged(value, "kind")?;
+        Ok(match kind {
+            "person" => ChangedBy::Person,
+            "run" => ChangedBy::Run {
+                run: fields.required("run")?,
+            },
+            other => return Err(unknown_variant(other, &["person", "run"])),
+        })
+    }
+}
+
+read_by_hand!(ChangedBy);
 
 /// A participant a run changed that something else changed after it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -122,6 +140,16 @@ mod tests {
                 },
             ]
         );
+    }
+
+    #[test]
+    fn who_changed_reads_back_and_refuses_what_it_does_not_know() {
+        crate::fields::reads_back(ChangedBy::Person);
+        crate::fields::reads_back(ChangedBy::Run {
+            run: RunId::new("s/r1"),
+        });
+        assert!(serde_json::from_str::<ChangedBy>(r#"{"kind":"robot"}"#).is_err());
+        assert!(serde_json::from_str::<ChangedBy>(r#"{"kind":"run"}"#).is_err());
     }
 
     #[test]
