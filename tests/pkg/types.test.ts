@@ -102,10 +102,11 @@ const manifest = {
 
 const titles: Record<string, string> = {};
 const board: Behaviour = {
-  invoke(capability, args, actor) {
+  invoke(capability, args, actor, { plannedAgainst }) {
     const { id, title } = args as { id: string; title: string };
     if (capability !== "rename") throw new Error(`declined: no capability ${capability}`);
-    titles[id] = `${title} (by ${actor})`;
+    const planned: number | undefined = plannedAgainst.cards;
+    titles[id] = `${title} (by ${actor}, on version ${planned})`;
     return { renamed: id };
   },
   history: {
@@ -272,7 +273,15 @@ async function usage(): Promise<void> {
     void at;
   }
 
-  const report: UndoReport = await engine.undo(run);
+  let report: UndoReport;
+  try {
+    report = await engine.undo(run);
+  } catch (error) {
+    // Changed since by the person or a later run: the person chooses (A.2).
+    if (!(error instanceof BatonError) || error.code !== "undo-conflict") throw error;
+    for (const conflict of error.conflicts ?? []) void `${conflict.participant} by ${conflict.changedBy.kind}`;
+    report = (error.untouched ?? []).length ? await engine.undo(run, { only: "untouched" }) : await engine.undo(run, { force: true });
+  }
   for (const failure of report.failed) void `${failure.participant}: ${failure.message}`;
   const reverted: string[] = report.reverted;
 
@@ -359,6 +368,13 @@ async function usage(): Promise<void> {
         break;
       case "undone":
         void entry.participants.join(", ");
+        void entry.kept?.map((conflict) => conflict.participant);
+        break;
+      case "undo-held":
+        for (const conflict of entry.conflicts) {
+          const by: string = conflict.changedBy.kind === "run" ? conflict.changedBy.run : "the person";
+          void by;
+        }
         break;
       default:
         exhaustive(entry);
@@ -504,6 +520,8 @@ async function misuse(engine: Engine, participant: Participant, question: Questi
   engine.register({ ...manifest, capabilities: [{ ...manifest.capabilities[0], effects: [{ name: "retitle" }] }] }, board);
   // @ts-expect-error a read's origin is author | imported | third-party
   participant.publish("cards", { version: 1, origin: "web" });
+  // @ts-expect-error undo takes only the untouched, or forces everything, not both
+  void engine.undo(run, { only: "untouched", force: true });
 
   // @ts-expect-error autonomy is suggest | review | auto
   engine.delegate({ intent: "x", initiative: "user", autonomy: "full" });
