@@ -455,6 +455,7 @@ export type ReturnReason =
   | { kind: "turn-failed"; message: string }
   | { kind: "transport-lost"; message: string }
   | { kind: "integrity-violation"; finding: string }
+  | { kind: "plan-refused"; call: CallId; capability: CapabilityRef; refusal: Refusal["code"] }
   | { kind: "call-failed"; capability: CapabilityRef; message: string }
   | { kind: "mark-failed"; participant: ParticipantId; message: string }
   | { kind: "rollback-failed"; cause: ReturnReason; participants: ParticipantId[] };

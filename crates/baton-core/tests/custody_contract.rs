@@ -84,11 +84,11 @@ fn ag_3_single_auto_authorized_call_is_a_valid_run() {
         Delegation::new("rename task 3", Initiative::User, Autonomy::Auto).with_plan(vec![
             PlannedCall {
                 capability: rename(),
-                arguments: json!({"id": 3, "title": "Ship"}),
+                arguments: json!({"id": "3"}),
             },
         ]),
     );
-    sim.apply_all();
+    assert_eq!(sim.apply_all(), 1, "the one call is applied");
     assert_eq!(
         sim.state(&run),
         returned(Outcome::Completed, ReturnReason::PlanCompleted)

@@ -228,6 +228,11 @@ fn return_reasons() -> Vec<ReturnReason> {
         ReturnReason::IntegrityViolation {
             finding: "duplicate call id".into(),
         },
+        ReturnReason::PlanRefused {
+            call: CallId::new("p1"),
+            capability: tasks.clone(),
+            refusal: "invalid-arguments".into(),
+        },
         ReturnReason::CallFailed {
             capability: tasks,
             message: "no".into(),

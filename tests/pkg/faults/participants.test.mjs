@@ -160,11 +160,15 @@ test("fault_oversized_argument: a 10 MB argument is refused to the plan, typed, 
         thrown = `${error.name}/${error.code}`;
       }
       if (run) await until(() => engine.state(run).state === "returned");
-      const refused = run ? engine.journal(run).find((r) => r.entry.kind === "call-refused")?.entry.reason?.code ?? engine.state(run).reason?.kind : null;
-      return { thrown, refused, invoked: window.invoked ?? 0 };
+      const state = run ? engine.state(run) : null;
+      const refused = run ? engine.journal(run).find((r) => r.entry.kind === "call-refused")?.entry.refusal.code ?? null : null;
+      return { thrown, refused, outcome: state?.outcome ?? null, reason: state?.reason ?? null, invoked: window.invoked ?? 0 };
     }, { behaviour: { invoke: () => { window.invoked = (window.invoked ?? 0) + 1; return {}; } } }),
   );
-  assert.ok(result.thrown !== "no error" || typeof result.refused === "string", JSON.stringify(result));
+  // Refused when delegated, or refused to the plan: a fixed plan has no one
+  // to correct it, so the run is an error, never completed (AG-3, AG-8).
+  const refusedToThePlan = result.refused === "invalid-arguments" && result.outcome === "error" && result.reason?.kind === "plan-refused" && result.reason?.refusal === "invalid-arguments";
+  assert.ok(result.thrown !== "no error" || refusedToThePlan, JSON.stringify({ ...result, reason: result.reason }));
   assert.equal(result.invoked, 0);
   assert.equal(result.goesOn, true);
 });

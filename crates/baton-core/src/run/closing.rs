@@ -31,6 +31,7 @@ impl ReturnReason {
             | ReturnReason::TurnFailed { .. }
             | ReturnReason::TransportLost { .. }
             | ReturnReason::CallFailed { .. }
+            | ReturnReason::PlanRefused { .. }
             | ReturnReason::MarkFailed { .. }
             | ReturnReason::RollbackFailed { .. }
             | ReturnReason::PresenceMissing => 1,
@@ -59,6 +60,7 @@ impl ReturnReason {
             | ReturnReason::TransportLost { .. }
             | ReturnReason::IntegrityViolation { .. }
             | ReturnReason::CallFailed { .. }
+            | ReturnReason::PlanRefused { .. }
             | ReturnReason::MarkFailed { .. }
             | ReturnReason::RollbackFailed { .. }
             | ReturnReason::PresenceMissing => Category::Failure,

@@ -351,10 +351,23 @@ impl Run {
 
     /// Refuses the call at the head of the queue; a refusal costs a call,
     /// so correcting is bounded by the budget (AG-21).
+    ///
+    /// A fixed plan has no acting party to correct a refusal: it ends there,
+    /// as a failure part-way — an error if nothing was done yet, otherwise
+    /// rolled back or closed partially as AG-8 says (never `completed`).
     fn charge_and_refuse(&mut self, step: &mut Step<'_>, actor: Actor, refusal: Refusal) {
         self.custody.usage.calls += 1;
-        if let Some(call) = self.turns.queue.pop_front() {
-            self.refuse(step, actor, call, refusal);
+        let Some(call) = self.turns.queue.pop_front() else {
+            return;
+        };
+        let ended = (self.source == PlanSource::Fixed).then(|| ReturnReason::PlanRefused {
+            call: call.call.clone(),
+            capability: call.capability.clone(),
+            refusal: refusal.code().to_owned(),
+        });
+        self.refuse(step, actor, call, refusal);
+        if let Some(reason) = ended {
+            self.end(step, Actor::Engine, reason);
         }
     }
 

@@ -209,6 +209,18 @@ pub enum ReturnReason {
         /// What was wrong.
         finding: String,
     },
+    /// A call of a fixed plan was refused (its arguments, a stale read, a
+    /// denial…). A fixed plan has no acting party to correct it, so the
+    /// refusal is a failure part-way, never a success (AG-3, AG-8).
+    PlanRefused {
+        /// The refused call.
+        call: CallId,
+        /// Its capability.
+        capability: CapabilityRef,
+        /// Why it was refused: the refusal's code (`invalid-arguments`,
+        /// `stale`, …); the journal's `call-refused` record has it whole.
+        refusal: String,
+    },
     /// A capability call failed.
     CallFailed {
         /// The failing capability.

@@ -78,6 +78,11 @@ impl ReturnReason {
             "integrity-violation" => ReturnReason::IntegrityViolation {
                 finding: fields.required("finding")?,
             },
+            "plan-refused" => ReturnReason::PlanRefused {
+                call: fields.required("call")?,
+                capability: fields.required("capability")?,
+                refusal: fields.required("refusal")?,
+            },
             "call-failed" => ReturnReason::CallFailed {
                 capability: fields.required("capability")?,
                 message: message()?,
@@ -111,6 +116,7 @@ impl ReturnReason {
                         "turn-failed",
                         "transport-lost",
                         "integrity-violation",
+                        "plan-refused",
                         "call-failed",
                         "mark-failed",
                         "rollback-failed",

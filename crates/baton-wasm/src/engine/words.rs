@@ -99,6 +99,7 @@ fn closed(who: &str, intent: &str, ending: Ending, reason: &str) -> String {
 fn why(reason: &str) -> &str {
     match reason {
         "call-failed" => "a change failed",
+        "plan-refused" => "a planned change was refused",
         "turn-deadman" => "it stopped responding",
         "run-deadline" => "it ran out of time",
         "budget-exhausted" => "it used up its budget",
