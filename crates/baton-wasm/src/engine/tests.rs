@@ -319,23 +319,37 @@ async fn ag_13_registration_never_throws_and_lists_its_problems() {
         Some("notes")
     );
     // Everything else works; only a call to the refused participant fails,
-    // with its problems.
+    // with its problems (and a fixed plan, with no one to correct it, ends
+    // there: AG-3, AG-8).
     let board = participant(&element().into(), 0, 0);
     let mounted = engine.register(manifest(), board.clone());
     assert_eq!(js_sys::Array::from(&mounted.problems()).length(), 0);
-    let request = serde_json::json!({
-        "intent": "Tidy", "initiative": "user", "autonomy": "auto",
-        "plan": [
-            {"capability": "notes.add", "arguments": {}},
-            {"capability": "tasks.rename", "arguments": {"id": "a", "title": "Ship"}}
-        ]
-    });
-    let run = engine
-        .delegate(js_sys::JSON::parse(&request.to_string()).unwrap())
-        .unwrap();
-    assert_eq!(returned(&engine, &run).await.as_deref(), Some("completed"));
+    let fixed = |capability: &str, arguments: Value| {
+        let request = serde_json::json!({
+            "intent": "Tidy", "initiative": "user", "autonomy": "auto",
+            "plan": [{"capability": capability, "arguments": arguments}]
+        });
+        engine
+            .delegate(js_sys::JSON::parse(&request.to_string()).unwrap())
+            .unwrap()
+    };
+    let works = fixed(
+        "tasks.rename",
+        serde_json::json!({"id": "a", "title": "Ship"}),
+    );
+    assert_eq!(
+        returned(&engine, &works).await.as_deref(),
+        Some("completed")
+    );
     let titles = get(&state_of(&board), "titles");
     assert_eq!(get(&titles, "a").as_string().as_deref(), Some("Ship"));
+    let run = fixed("notes.add", serde_json::json!({}));
+    assert_eq!(returned(&engine, &run).await.as_deref(), Some("error"));
+    let reason = get(&engine.state(&run).unwrap(), "reason");
+    assert_eq!(
+        get(&reason, "kind").as_string().as_deref(),
+        Some("plan-refused")
+    );
     let journal: Value = serde_wasm_bindgen::from_value(engine.journal(&run).unwrap()).unwrap();
     let refusal = journal
         .as_array()
@@ -791,11 +805,9 @@ async fn ag_7_and_ag_30_authorization_scope_and_standing_grants_from_js() {
         get(&denied, "decision").as_string().as_deref(),
         Some("deny")
     );
+    // A fixed plan has no one to correct a refusal: it ends as an error.
     let fourth = reviewed_plan(&engine);
-    assert_eq!(
-        returned(&engine, &fourth).await.as_deref(),
-        Some("completed")
-    );
+    assert_eq!(returned(&engine, &fourth).await.as_deref(), Some("error"));
     let journal: Value = serde_wasm_bindgen::from_value(engine.journal(&fourth).unwrap()).unwrap();
     assert!(journal
         .as_array()
