@@ -939,7 +939,8 @@ export type FindingReason =
   | { kind: "unknown-run" }
   | { kind: "outside-open-turn" }
   | { kind: "after-turn-ended" }
-  | { kind: "integrity"; detail: string };
+  | { kind: "integrity"; detail: string }
+  | { kind: "unreadable-result"; call: CallId; detail: string };
 /** Traffic that broke the rules: recorded, never acted on. */
 export interface Finding {
   at: number;

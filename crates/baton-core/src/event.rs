@@ -165,6 +165,15 @@ pub enum FindingReason {
         /// What was wrong.
         detail: String,
     },
+    /// A call ran, but what its participant returned cannot be read as JSON
+    /// (a cycle, a `BigInt`): the call counts as applied with a `null`
+    /// result, and this says what was lost — never silently.
+    UnreadableResult {
+        /// The call.
+        call: CallId,
+        /// Why it could not be read.
+        detail: String,
+    },
 }
 
 /// What an undo did, once every participant has answered (or run out of time).

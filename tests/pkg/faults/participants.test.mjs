@@ -325,7 +325,9 @@ test("fault_preview_throws_hangs_or_returns_garbage: the person reviews the argu
   const failed = { ready: true, change: "arguments", allow: "no error", ended: "returned", sent: 1 };
   assert.deepEqual(result.cases.throws, { ...failed, note: "the preview failed: cannot draw it" });
   assert.deepEqual(result.cases.rejects, { ...failed, note: "the preview failed: cannot draw it" });
-  assert.deepEqual(result.cases.garbage, { ready: true, change: "preview", note: null, allow: "no error", ended: "returned", sent: 1 }, "a preview JSON cannot hold is shown as null");
+  assert.equal(result.cases.garbage.change, "arguments", "a preview JSON cannot hold is no preview: the arguments are shown");
+  assert.match(result.cases.garbage.note, /^the preview failed: it is not JSON/, "with a note that says why");
+  assert.deepEqual({ ...result.cases.garbage, note: null }, { ...failed, note: null });
   assert.deepEqual(result.cases.hangs, { ready: false, change: "pending", note: null, allow: "BatonError/preview-pending", ended: "cancelled", sent: 0 }, "approving unseen is refused; rejecting returns control");
   assert.equal(result.goesOn, true);
 });

@@ -190,6 +190,31 @@ impl Engine {
         reported
     }
 
+    /// A call ran, but what its participant returned cannot be read as JSON
+    /// (a cycle, a `BigInt`, a function): the change happened, so the call
+    /// counts as applied, with a `null` result — and a finding
+    /// ([`FindingReason::UnreadableResult`]) says what was lost.
+    pub fn handle_unreadable_result(
+        &mut self,
+        now: u64,
+        id: &RunId,
+        call: &CallId,
+        detail: String,
+    ) -> Result<(), ReportError> {
+        let reported =
+            self.handle_call_result(now, id, call, CallResult::Applied { value: Value::Null });
+        if reported.is_ok() {
+            let reason = FindingReason::UnreadableResult {
+                call: call.clone(),
+                detail,
+            };
+            self.with_run(now, id, |_, step| {
+                Run::finding(step, Some(id.clone()), None, reason)
+            });
+        }
+        reported
+    }
+
     /// A participant's answer to [`crate::Effect::Revert`]: `Err` carries
     /// why the revert failed, which is reported, never hidden.
     pub fn handle_revert_result(

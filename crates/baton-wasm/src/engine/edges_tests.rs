@@ -2,8 +2,8 @@
 //! later work (A.2), and an Escape a widget already used (AG-42).
 
 use super::tests::{
-    attach_handle, edit_as_person, element, open, participant, plan, press_escape_in,
-    publishing_board, returned, settle, state_of,
+    attach_handle, big_int_participant, edit_as_person, element, open, participant, plan,
+    press_escape_in, publishing_board, returned, settle, state_of,
 };
 use super::*;
 use wasm_bindgen_futures::JsFuture;
@@ -169,4 +169,23 @@ async fn ag_42_an_escape_a_widget_used_stops_nothing_and_one_nobody_used_stops_e
         Some("aborted")
     );
     let _ = state_of(&board);
+}
+
+#[wasm_bindgen_test]
+async fn a_result_that_is_not_json_is_applied_and_reported_never_silently_null() {
+    let engine = open().await;
+    engine.register(
+        super::tests::manifest(),
+        big_int_participant(&element().into()),
+    );
+    let findings = super::tests::record(&engine, Some("finding"));
+    let run = engine.delegate(plan(1)).unwrap();
+    assert_eq!(returned(&engine, &run).await.as_deref(), Some("completed"));
+    let heard: Vec<Value> = serde_wasm_bindgen::from_value(findings.into()).unwrap();
+    let reason = &heard.last().expect("a finding")["reason"];
+    assert_eq!(reason["kind"], "unreadable-result");
+    assert!(
+        reason["detail"].as_str().unwrap().contains("BigInt"),
+        "{reason}"
+    );
 }

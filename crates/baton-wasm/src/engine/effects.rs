@@ -137,13 +137,21 @@ fn invoke(
                 set_busy(&inner, &participant, -1);
             }
             report(&weak, |core| {
-                let result = match result {
-                    Ok(value) => CallResult::Applied {
-                        value: convert::value(&value).unwrap_or(Value::Null),
-                    },
-                    Err(failed) => CallResult::thrown(failed.into_message()),
+                let _ = match result.map(|value| convert::value(&value)) {
+                    Ok(Ok(value)) => {
+                        core.handle_call_result(now(), &run, &call, CallResult::Applied { value })
+                    }
+                    // It ran; what it returned is lost, and the core says so.
+                    Ok(Err(unreadable)) => {
+                        core.handle_unreadable_result(now(), &run, &call, unreadable.to_string())
+                    }
+                    Err(failed) => core.handle_call_result(
+                        now(),
+                        &run,
+                        &call,
+                        CallResult::thrown(failed.into_message()),
+                    ),
                 };
-                let _ = core.handle_call_result(now(), &run, &call, result);
             });
         },
     );
@@ -192,9 +200,12 @@ fn preview(
         &[name, args],
         move |result| {
             report(&weak, |core| {
-                let result = result
-                    .map(|value| convert::value(&value).unwrap_or(Value::Null))
-                    .map_err(CallError::into_message);
+                // A preview JSON cannot hold is no preview: the person
+                // reviews the arguments, with a note that says why.
+                let result = result.map_err(CallError::into_message).and_then(|value| {
+                    convert::value(&value)
+                        .map_err(|unreadable| format!("it is not JSON ({unreadable})"))
+                });
                 let _ = core.handle_preview(now(), &run, &call, result);
             });
         },

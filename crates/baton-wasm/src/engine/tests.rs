@@ -54,6 +54,8 @@ extern "C" {
     pub(super) fn put_journal_row(name: &str, key: JsValue, text: &str) -> js_sys::Promise;
     #[wasm_bindgen(js_name = pressEscapeIn)]
     pub(super) fn press_escape_in(element: &web_sys::Element, consume: bool) -> bool;
+    #[wasm_bindgen(js_name = bigIntParticipant)]
+    pub(super) fn big_int_participant(element: &JsValue) -> JsValue;
     #[wasm_bindgen(js_name = publishingBoard)]
     pub(super) fn publishing_board(element: &JsValue) -> JsValue;
     #[wasm_bindgen(js_name = attachHandle)]
