@@ -366,6 +366,10 @@ fn finding_reasons() -> Vec<FindingReason> {
         FindingReason::OutsideOpenTurn,
         FindingReason::AfterTurnEnded,
         FindingReason::Integrity { detail: "x".into() },
+        FindingReason::UnreadableResult {
+            call: CallId::new("c1"),
+            detail: "a BigInt".into(),
+        },
     ]
 }
 
