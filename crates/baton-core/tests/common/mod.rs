@@ -548,33 +548,29 @@ impl Sim {
 
     /// The person's change: a read published without an actor reference.
     pub fn publish(&mut self, participant: &str, read: &str, version: u64, origin: Origin) {
-        self.engine
-            .publish_read(
-                self.now,
-                ReadStamp {
-                    read: ReadRef::new(participant, read),
-                    version,
-                    origin,
-                },
-                None,
-            )
-            .unwrap();
+        self.publish_by(None, participant, read, version, origin);
     }
 
     /// A run's change: the read published with the actor reference its
     /// call was invoked with.
     pub fn publish_as(&mut self, actor: &ActorRef, participant: &str, read: &str, version: u64) {
-        self.engine
-            .publish_read(
-                self.now,
-                ReadStamp {
-                    read: ReadRef::new(participant, read),
-                    version,
-                    origin: Origin::Author,
-                },
-                Some(actor),
-            )
-            .unwrap();
+        self.publish_by(Some(actor), participant, read, version, Origin::Author);
+    }
+
+    fn publish_by(
+        &mut self,
+        actor: Option<&ActorRef>,
+        participant: &str,
+        read: &str,
+        version: u64,
+        origin: Origin,
+    ) {
+        let stamp = ReadStamp {
+            read: ReadRef::new(participant, read),
+            version,
+            origin,
+        };
+        self.engine.publish_read(self.now, stamp, actor).unwrap();
     }
 }
 
