@@ -323,8 +323,13 @@ test("journey: the presence surface shows the run acting and its Stop returns co
     const text = () => page.locator("baton-presence").evaluate((host) => host.shadowRoot.querySelector("[part=text]").textContent);
     await until(page, async () => (await text()) === "Waiting for your review", "the review state");
     assert.equal(await page.locator("baton-presence").evaluate((host) => host.state), "reviewing");
-    // Stop from the surface: control comes back, nothing changed.
-    await page.locator("baton-presence").evaluate((host) => host.shadowRoot.querySelector("[part=stop]").click());
+    // Stop from the surface, by keyboard alone: Tab from the command field
+    // reaches it (AG-42), Enter presses it; control comes back, nothing changed.
+    await page.focus("#intent");
+    const onStop = () => page.locator("baton-presence").evaluate((host) => host.shadowRoot.activeElement?.getAttribute("part") === "stop");
+    for (let presses = 0; presses < 40 && !(await onStop()); presses += 1) await page.keyboard.press("Tab");
+    assert.ok(await onStop(), "Stop is reachable with Tab");
+    await page.keyboard.press("Enter");
     await until(page, async () => (await text()) === "Idle", "idle again");
     await until(page, async () => (await heard(page)).some((m) => m.startsWith("You stopped")), "the stop heard");
     assert.equal(await card(page, "c3"), "3. Book the retro room");
