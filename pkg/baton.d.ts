@@ -456,6 +456,7 @@ export type ReturnReason =
   | { kind: "transport-lost"; message: string }
   | { kind: "integrity-violation"; finding: string }
   | { kind: "plan-refused"; call: CallId; capability: CapabilityRef; refusal: Refusal["code"] }
+  | { kind: "turn-over-limit"; lane: TurnLane; limit: number }
   | { kind: "call-failed"; capability: CapabilityRef; message: string }
   | { kind: "mark-failed"; participant: ParticipantId; message: string }
   | { kind: "rollback-failed"; cause: ReturnReason; participants: ParticipantId[] };
@@ -1050,6 +1051,19 @@ export interface OpenOptions {
   storage?: "indexeddb" | "memory";
   /** The IndexedDB database; `baton` by default. Every session of the origin may share it. */
   dbName?: string;
+  /** How much one turn may stream, lane by lane; over a limit the run returns `turn-over-limit`. */
+  turnLimits?: TurnLimits;
+}
+
+/** A lane of a turn's stream whose size is bounded. */
+export type TurnLane = "text" | "state" | "custom";
+/** Byte limits of one turn's stream (bounded turns); each 1 MiB by default, 256 open items. */
+export interface TurnLimits {
+  maxTextBytes?: number;
+  maxStateBytes?: number;
+  maxCustomBytes?: number;
+  maxArgumentsBytes?: number;
+  maxOpen?: number;
 }
 
 /** Where an engine keeps its state (`engine.storage`). */

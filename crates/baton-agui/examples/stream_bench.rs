@@ -69,7 +69,9 @@ fn best_of<T>(rounds: usize, mut f: impl FnMut() -> T) -> f64 {
 fn main() {
     let limits = StreamLimits {
         max_arguments_bytes: 16 << 20,
+        max_text_bytes: 16 << 20,
         max_open: 256,
+        ..StreamLimits::default()
     };
     for kind in ["text", "tool-call arguments"] {
         let events = stream(kind);

@@ -127,7 +127,7 @@ proptest! {
 
     #[test]
     fn a_turn_never_panics_on_arbitrary_bytes(bytes in sse_bytes()) {
-        let mut turn = AgUiTurn::new(MAX_EVENT, StreamLimits { max_arguments_bytes: 512, max_open: 8 });
+        let mut turn = AgUiTurn::new(MAX_EVENT, StreamLimits { max_arguments_bytes: 512, max_open: 8, ..StreamLimits::default() });
         let _ = turn.feed(&bytes);
         let _ = turn.finish();
         prop_assert!(turn.is_over());

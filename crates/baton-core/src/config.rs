@@ -39,6 +39,10 @@ pub struct EngineConfig {
     /// delegation that needs an acting party is refused (AG-50).
     #[serde(default = "reachable")]
     pub transport: bool,
+    /// How much one turn's stream may hold, lane by lane (bounded turns):
+    /// the host's stream verifiers check it.
+    #[serde(default)]
+    pub turn_limits: crate::protocol::StreamLimits,
 }
 
 fn reachable() -> bool {
@@ -78,6 +82,7 @@ impl EngineConfig {
             authorization_ttl_ms: 10 * 60 * 1000,
             presence: PresencePolicy::Warn,
             transport: true,
+            turn_limits: crate::protocol::StreamLimits::default(),
         }
     }
 }

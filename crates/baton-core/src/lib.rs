@@ -268,7 +268,7 @@ pub use schema::{
 };
 pub use state::{
     BudgetLimit, CancelReason, EscalationReason, Outcome, Resolution, ReturnReason, RunState,
-    StateName,
+    StateName, TurnLane,
 };
 
 /// The README's examples, compiled and run as doctests so they cannot rot.

@@ -401,6 +401,7 @@ fn verifier_bounds_what_a_hostile_stream_can_accumulate() {
     let mut verifier = TurnVerifier::new(StreamLimits {
         max_arguments_bytes: 64,
         max_open: 3,
+        ..StreamLimits::default()
     });
     verifier.push(WireEvent::TurnStarted);
     verifier.push(WireEvent::ToolCallStart {
@@ -419,6 +420,7 @@ fn verifier_bounds_what_a_hostile_stream_can_accumulate() {
     let mut verifier = TurnVerifier::new(StreamLimits {
         max_arguments_bytes: 64,
         max_open: 3,
+        ..StreamLimits::default()
     });
     verifier.push(WireEvent::TurnStarted);
     let mut out = Vec::new();

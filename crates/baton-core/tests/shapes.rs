@@ -228,6 +228,10 @@ fn return_reasons() -> Vec<ReturnReason> {
         ReturnReason::IntegrityViolation {
             finding: "duplicate call id".into(),
         },
+        ReturnReason::TurnOverLimit {
+            lane: TurnLane::Text,
+            limit: 1 << 20,
+        },
         ReturnReason::PlanRefused {
             call: CallId::new("p1"),
             capability: tasks.clone(),

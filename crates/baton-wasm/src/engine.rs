@@ -58,6 +58,11 @@ struct OpenOptions {
     /// origin may share it.
     #[serde(default)]
     db_name: Option<String>,
+    /// How much one turn may stream, lane by lane: `{ maxTextBytes,
+    /// maxStateBytes, maxCustomBytes, maxArgumentsBytes, maxOpen }`, each
+    /// defaulting to 1 MiB (256 open items).
+    #[serde(default)]
+    turn_limits: Option<baton_core::StreamLimits>,
 }
 
 /// Options that are live JS objects rather than JSON, taken out before the
@@ -213,6 +218,9 @@ impl Engine {
         }
         if let Some(presence) = options.presence {
             config.presence = presence;
+        }
+        if let Some(limits) = options.turn_limits {
+            config.turn_limits = limits;
         }
         // Without a transport only fixed plans run; the core refuses the rest (AG-50).
         config.transport = transport.is_some();

@@ -90,13 +90,18 @@ impl TurnSink {
 }
 
 impl TurnSink {
-    pub(crate) fn new(host: Box<dyn TurnHost>, run: RunId, turn: TurnId) -> TurnSink {
+    pub(crate) fn new(
+        host: Box<dyn TurnHost>,
+        run: RunId,
+        turn: TurnId,
+        limits: StreamLimits,
+    ) -> TurnSink {
         TurnSink {
             state: Rc::new(SinkState {
                 host,
                 run,
                 turn,
-                verifier: RefCell::new(TurnVerifier::new(StreamLimits::default())),
+                verifier: RefCell::new(TurnVerifier::new(limits)),
                 over: Cell::new(false),
                 stray_reported: Cell::new(false),
             }),

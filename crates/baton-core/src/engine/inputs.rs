@@ -47,6 +47,7 @@ impl Engine {
             Inbound::TurnFailed { message } => TurnInput::Failed(message),
             Inbound::TransportLost { message } => TurnInput::Lost(message),
             Inbound::Malformed { detail } => TurnInput::Malformed(detail),
+            Inbound::OverLimit { lane, limit } => TurnInput::OverLimit { lane, limit },
         };
         let input_rank = run
             .accepts_turn(turn)

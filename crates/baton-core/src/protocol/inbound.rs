@@ -61,4 +61,12 @@ pub enum Inbound {
         /// What was wrong.
         detail: String,
     },
+    /// The stream sent more into one lane than a turn may hold (found by
+    /// the stream verifier, [`crate::StreamLimits`]).
+    OverLimit {
+        /// Which lane.
+        lane: crate::state::TurnLane,
+        /// Its limit, in bytes.
+        limit: u64,
+    },
 }

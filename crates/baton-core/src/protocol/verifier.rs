@@ -10,6 +10,7 @@ use serde_json::Value;
 
 use super::inbound::Inbound;
 use crate::ids::{CallId, CapabilityRef};
+use crate::state::TurnLane;
 
 use super::wire::{Direction, TurnOutcome, WireEvent};
 
@@ -42,13 +43,21 @@ pub enum Verified {
 }
 
 /// Limits that keep a hostile stream from growing memory without bound.
+/// The lanes' limits are bytes per turn; going over one ends the turn with
+/// [`Inbound::OverLimit`] (bounded turns).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[serde(rename_all = "camelCase", default, deny_unknown_fields)]
 pub struct StreamLimits {
     /// Bytes of JSON arguments one tool call may assemble.
     pub max_arguments_bytes: usize,
     /// Messages and tool calls open at once.
     pub max_open: usize,
+    /// Bytes of message text one turn may send.
+    pub max_text_bytes: usize,
+    /// Bytes of state (snapshots and patches, as JSON) one turn may send.
+    pub max_state_bytes: usize,
+    /// Bytes of custom events and tool results (as JSON) one turn may send.
+    pub max_custom_bytes: usize,
 }
 
 impl Default for StreamLimits {
@@ -56,8 +65,19 @@ impl Default for StreamLimits {
         StreamLimits {
             max_arguments_bytes: 1 << 20,
             max_open: 256,
+            max_text_bytes: 1 << 20,
+            max_state_bytes: 1 << 20,
+            max_custom_bytes: 1 << 20,
         }
     }
+}
+
+/// Bytes a turn has sent into each bounded lane so far.
+#[derive(Debug, Clone, Copy, Default)]
+struct Sent {
+    text: usize,
+    state: usize,
+    custom: usize,
 }
 
 /// Verifies one turn's stream of [`WireEvent`]s as it arrives.
@@ -70,6 +90,7 @@ pub struct TurnVerifier {
     calls: BTreeMap<String, OpenCall>,
     seen_calls: BTreeSet<String>,
     violation: Option<String>,
+    sent: Sent,
 }
 
 #[derive(Debug, Clone)]
@@ -89,6 +110,7 @@ impl TurnVerifier {
             calls: BTreeMap::new(),
             seen_calls: BTreeSet::new(),
             violation: None,
+            sent: Sent::default(),
         }
     }
 
@@ -140,12 +162,48 @@ impl TurnVerifier {
         vec![Verified::Inbound(Inbound::Malformed { detail: reason })]
     }
 
+    /// Counts what `event` sends into its bounded lane: `Some(lane, limit)`
+    /// once the turn has sent more than that lane may hold.
+    fn over_limit(&mut self, event: &WireEvent) -> Option<(TurnLane, usize)> {
+        let json =
+            |value: &Value| serde_json::to_string(value).map_or(usize::MAX, |text| text.len());
+        let (lane, bytes) = match event {
+            WireEvent::MessageDelta { delta, .. } => (TurnLane::Text, delta.len()),
+            WireEvent::StateSnapshot {
+                snapshot: value, ..
+            }
+            | WireEvent::StateDelta { patch: value, .. } => (TurnLane::State, json(value)),
+            WireEvent::Custom { value, .. } | WireEvent::ToolCallResult { content: value, .. } => {
+                (TurnLane::Custom, json(value))
+            }
+            _ => return None,
+        };
+        let (sent, limit) = match lane {
+            TurnLane::Text => (&mut self.sent.text, self.limits.max_text_bytes),
+            TurnLane::State => (&mut self.sent.state, self.limits.max_state_bytes),
+            TurnLane::Custom => (&mut self.sent.custom, self.limits.max_custom_bytes),
+        };
+        *sent = sent.saturating_add(bytes);
+        (*sent > limit).then_some((lane, limit))
+    }
+
+    /// A lane went over its limit: the turn ends, typed, and everything
+    /// after is ignored.
+    fn exceeded(&mut self, lane: TurnLane, limit: usize) -> Vec<Verified> {
+        self.violation = Some(format!("the turn sent more than {limit} bytes of {lane:?}"));
+        let limit = u64::try_from(limit).unwrap_or(u64::MAX);
+        vec![Verified::Inbound(Inbound::OverLimit { lane, limit })]
+    }
+
     fn check(&mut self, event: WireEvent) -> Result<Vec<Verified>, String> {
         if self.ended {
             return Err(format!("{} after the turn ended", name(&event)));
         }
         if !self.started {
             return self.check_first(event);
+        }
+        if let Some((lane, limit)) = self.over_limit(&event) {
+            return Ok(self.exceeded(lane, limit));
         }
         match event {
             WireEvent::TurnStarted => Err("turn-started twice".into()),

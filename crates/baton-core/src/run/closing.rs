@@ -19,7 +19,7 @@ impl ReturnReason {
     /// budget exhausted; an unanswered escalation comes last).
     pub fn precedence(&self) -> u8 {
         match self {
-            ReturnReason::IntegrityViolation { .. } => 0,
+            ReturnReason::IntegrityViolation { .. } | ReturnReason::TurnOverLimit { .. } => 0,
             ReturnReason::Finished
             | ReturnReason::PlanCompleted
             | ReturnReason::UserInterrupt
@@ -61,6 +61,7 @@ impl ReturnReason {
             | ReturnReason::IntegrityViolation { .. }
             | ReturnReason::CallFailed { .. }
             | ReturnReason::PlanRefused { .. }
+            | ReturnReason::TurnOverLimit { .. }
             | ReturnReason::MarkFailed { .. }
             | ReturnReason::RollbackFailed { .. }
             | ReturnReason::PresenceMissing => Category::Failure,

@@ -270,6 +270,10 @@ pub(crate) enum TurnInput {
     Failed(String),
     Lost(String),
     Malformed(String),
+    OverLimit {
+        lane: crate::state::TurnLane,
+        limit: u64,
+    },
 }
 
 impl Run {

@@ -116,6 +116,10 @@ impl Run {
             TurnInput::Lost(message) => Some(ReturnReason::TransportLost {
                 message: message.clone(),
             }),
+            TurnInput::OverLimit { lane, limit } => Some(ReturnReason::TurnOverLimit {
+                lane: *lane,
+                limit: *limit,
+            }),
             _ => None,
         }
     }
@@ -175,6 +179,13 @@ impl Run {
                 );
             }
             TurnInput::Malformed(_) => {}
+            TurnInput::OverLimit { lane, limit } => {
+                self.end(
+                    step,
+                    Actor::Engine,
+                    ReturnReason::TurnOverLimit { lane, limit },
+                );
+            }
             TurnInput::End => self.end_turn(step),
         }
     }

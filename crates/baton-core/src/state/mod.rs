@@ -209,6 +209,14 @@ pub enum ReturnReason {
         /// What was wrong.
         finding: String,
     },
+    /// A turn's stream sent more into one lane than a turn may hold: the
+    /// turn ends there (bounded turns), whatever else it held.
+    TurnOverLimit {
+        /// Which lane.
+        lane: TurnLane,
+        /// Its limit, in bytes.
+        limit: u64,
+    },
     /// A call of a fixed plan was refused (its arguments, a stale read, a
     /// denial…). A fixed plan has no acting party to correct it, so the
     /// refusal is a failure part-way, never a success (AG-3, AG-8).
@@ -242,6 +250,18 @@ pub enum ReturnReason {
         /// The participants that did not confirm their revert.
         participants: Vec<ParticipantId>,
     },
+}
+
+/// A lane of a turn's stream whose size is bounded (bounded turns).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum TurnLane {
+    /// The text of the acting party's messages.
+    Text,
+    /// State snapshots and patches.
+    State,
+    /// Custom events and tool results (AG-46's escape hatch).
+    Custom,
 }
 
 /// A limit of the [`Budget`].

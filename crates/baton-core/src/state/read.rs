@@ -78,6 +78,10 @@ impl ReturnReason {
             "integrity-violation" => ReturnReason::IntegrityViolation {
                 finding: fields.required("finding")?,
             },
+            "turn-over-limit" => ReturnReason::TurnOverLimit {
+                lane: fields.required("lane")?,
+                limit: fields.required("limit")?,
+            },
             "plan-refused" => ReturnReason::PlanRefused {
                 call: fields.required("call")?,
                 capability: fields.required("capability")?,
@@ -116,6 +120,7 @@ impl ReturnReason {
                         "turn-failed",
                         "transport-lost",
                         "integrity-violation",
+                        "turn-over-limit",
                         "plan-refused",
                         "call-failed",
                         "mark-failed",

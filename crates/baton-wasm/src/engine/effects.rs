@@ -252,7 +252,16 @@ pub(super) fn open_turn(
             return;
         };
         request.reads = reads;
-        let sink = TurnSink::new(Box::new(EngineHost(weak.clone())), run.clone(), turn);
+        let limits = weak
+            .upgrade()
+            .map(|inner| inner.borrow().core.config().turn_limits)
+            .unwrap_or_default();
+        let sink = TurnSink::new(
+            Box::new(EngineHost(weak.clone())),
+            run.clone(),
+            turn,
+            limits,
+        );
         let ended = match to_js(&request) {
             Err(thrown) => Err(CallError::Threw(message_of(&thrown))),
             Ok(value) => {

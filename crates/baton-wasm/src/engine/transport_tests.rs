@@ -613,3 +613,37 @@ async fn traffic_after_a_turn_ended_is_a_finding_and_never_acted_on() {
         Some(run.as_str())
     );
 }
+
+/// Bounded turns in every lane, configured at `Engine.open`: a turn that
+/// streams more text than `turnLimits` allows ends the run, typed.
+#[wasm_bindgen_test]
+async fn a_turn_over_the_engines_text_limit_returns_turn_over_limit() {
+    let chatty = pushing_transport(
+        &js(serde_json::json!([[
+            {"type": "turn-started"},
+            {"type": "message-start", "message": "m1"},
+            {"type": "message-delta", "message": "m1", "delta": "more than ten bytes of text"},
+            {"type": "message-end", "message": "m1"},
+            {"type": "turn-finished", "outcome": "completed"}
+        ]])),
+        "resolve",
+    );
+    let limits = serde_json::json!({"turnLimits": {"maxTextBytes": 10}});
+    let engine = open_with(&chatty, limits).await.unwrap();
+    let run = engine.delegate(delegation("Say a lot")).unwrap();
+    assert_eq!(returned(&engine, &run).await.as_deref(), Some("error"));
+    let reason = get(&engine.state(&run).unwrap(), "reason");
+    assert_eq!(
+        get(&reason, "kind").as_string().as_deref(),
+        Some("turn-over-limit")
+    );
+    assert_eq!(get(&reason, "lane").as_string().as_deref(), Some("text"));
+    assert_eq!(get(&reason, "limit").as_f64(), Some(10.0));
+    // A limit the engine does not know is refused when it opens.
+    let unknown = serde_json::json!({"turnLimits": {"maxWords": 10}});
+    let refused = open_with(&chatty, unknown).await.err().unwrap();
+    assert_eq!(
+        get(&refused, "code").as_string().as_deref(),
+        Some("invalid-options")
+    );
+}

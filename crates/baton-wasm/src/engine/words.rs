@@ -100,6 +100,7 @@ fn why(reason: &str) -> &str {
     match reason {
         "call-failed" => "a change failed",
         "plan-refused" => "a planned change was refused",
+        "turn-over-limit" => "it sent more than one turn may hold",
         "turn-deadman" => "it stopped responding",
         "run-deadline" => "it ran out of time",
         "budget-exhausted" => "it used up its budget",
