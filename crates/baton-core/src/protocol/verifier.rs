@@ -5,10 +5,11 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 use serde_json::Value;
 
 use super::inbound::Inbound;
+use crate::fields::{self, read_by_hand, Fields};
 use crate::ids::{CallId, CapabilityRef};
 use crate::state::TurnLane;
 
@@ -45,8 +46,8 @@ pub enum Verified {
 /// Limits that keep a hostile stream from growing memory without bound.
 /// The lanes' limits are bytes per turn; going over one ends the turn with
 /// [`Inbound::OverLimit`] (bounded turns).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase", default, deny_unknown_fields)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
 pub struct StreamLimits {
     /// Bytes of JSON arguments one tool call may assemble.
     pub max_arguments_bytes: usize,
@@ -71,6 +72,34 @@ impl Default for StreamLimits {
         }
     }
 }
+
+impl StreamLimits {
+    /// Read by hand: every key optional (the default holds), no other key
+    /// allowed (README, "Size").
+    fn read(value: &Value) -> Result<StreamLimits, fields::Refusal> {
+        const KEYS: [&str; 5] = [
+            "maxArgumentsBytes",
+            "maxOpen",
+            "maxTextBytes",
+            "maxStateBytes",
+            "maxCustomBytes",
+        ];
+        let fields = Fields::of(value, String::from("$"), &KEYS)?;
+        let default = StreamLimits::default();
+        let or = |key: &str, fallback: usize| -> Result<usize, fields::Refusal> {
+            Ok(fields.optional(key)?.unwrap_or(fallback))
+        };
+        Ok(StreamLimits {
+            max_arguments_bytes: or(KEYS[0], default.max_arguments_bytes)?,
+            max_open: or(KEYS[1], default.max_open)?,
+            max_text_bytes: or(KEYS[2], default.max_text_bytes)?,
+            max_state_bytes: or(KEYS[3], default.max_state_bytes)?,
+            max_custom_bytes: or(KEYS[4], default.max_custom_bytes)?,
+        })
+    }
+}
+
+read_by_hand!(StreamLimits);
 
 /// Bytes a turn has sent into each bounded lane so far.
 #[derive(Debug, Clone, Copy, Default)]
