@@ -143,7 +143,7 @@ pub enum CommandError {
     /// are not reverted blindly. Undo again with
     /// [`crate::UndoScope::Untouched`] to revert only the others, or
     /// [`crate::UndoScope::Force`] to revert them all.
-    #[error("run {run} was not undone: {} changed since", conflict_list(.conflicts))]
+    #[error("run {run} was not undone: what it changed was changed since (see `conflicts`)")]
     UndoConflict {
         /// The run.
         run: RunId,
@@ -356,15 +356,4 @@ impl crate::schema::SchemaError {
     pub fn requirement(&self) -> Option<&'static str> {
         Some("AG-15")
     }
-}
-
-fn conflict_list(conflicts: &[crate::UndoConflict]) -> String {
-    let named: Vec<String> = conflicts
-        .iter()
-        .map(|conflict| match &conflict.changed_by {
-            crate::ChangedBy::Person => format!("{} (by the person)", conflict.participant),
-            crate::ChangedBy::Run { run } => format!("{} (by run {run})", conflict.participant),
-        })
-        .collect();
-    named.join(", ")
 }
