@@ -66,6 +66,26 @@ pub enum UndoScope {
     Force,
 }
 
+impl UndoScope {
+    /// The scope an undo's options ask for: none or `{}` (checked),
+    /// `{ "only": "untouched" }`, or `{ "force": true }` — never both, and
+    /// no other field.
+    pub fn from_options(options: &serde_json::Value) -> Result<UndoScope, String> {
+        let said = |refusal: fields::Refusal| format!("{}: {}", refusal.path, refusal.message);
+        let fields = Fields::of(options, "$".into(), &["only", "force"]).map_err(said)?;
+        let only: Option<String> = fields.optional("only").map_err(said)?;
+        let force: Option<bool> = fields.optional("force").map_err(said)?;
+        match (only.as_deref(), force.unwrap_or(false)) {
+            (None, false) => Ok(UndoScope::Checked),
+            (Some("untouched"), false) => Ok(UndoScope::Untouched),
+            (None, true) => Ok(UndoScope::Force),
+            _ => Err(
+                "undo's options are { only: \"untouched\" } or { force: true }, not both".into(),
+            ),
+        }
+    }
+}
+
 /// The last change of every participant that was ever changed. Kept in the
 /// engine's header, so an undo after a reload still sees what happened.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -150,6 +170,24 @@ mod tests {
         });
         assert!(serde_json::from_str::<ChangedBy>(r#"{"kind":"robot"}"#).is_err());
         assert!(serde_json::from_str::<ChangedBy>(r#"{"kind":"run"}"#).is_err());
+    }
+
+    #[test]
+    fn undo_options_name_one_scope_or_are_refused() {
+        let scope = |text: &str| UndoScope::from_options(&serde_json::from_str(text).unwrap());
+        assert_eq!(scope("{}"), Ok(UndoScope::Checked));
+        assert_eq!(scope(r#"{"only": "untouched"}"#), Ok(UndoScope::Untouched));
+        assert_eq!(scope(r#"{"force": true}"#), Ok(UndoScope::Force));
+        assert_eq!(scope(r#"{"force": false}"#), Ok(UndoScope::Checked));
+        for refused in [
+            r#"{"only": "untouched", "force": true}"#,
+            r#"{"only": "everything"}"#,
+            r#"{"force": "yes"}"#,
+            r#"{"all": true}"#,
+            "[]",
+        ] {
+            assert!(scope(refused).is_err(), "{refused}");
+        }
     }
 
     #[test]

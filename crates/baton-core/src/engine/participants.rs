@@ -137,7 +137,7 @@ impl Engine {
         let vouches = |run: &RunId| {
             self.runs
                 .get(run)
-                .is_none_or(|run| run.touched().contains(participant))
+                .is_none_or(|run| run.has_changed(participant))
         };
         if let (Some(run), Some(actor)) = (&writer, actor) {
             if !vouches(run) {

@@ -439,6 +439,14 @@ impl Run {
             .map(|capability| capability.participant.clone())
             .collect()
     }
+    /// Whether the run has changed `participant` (without listing them all,
+    /// as [`Run::touched`] does).
+    pub fn has_changed(&self, participant: &ParticipantId) -> bool {
+        self.mutation
+            .mutated
+            .iter()
+            .any(|capability| &capability.participant == participant)
+    }
     /// The run's journal, as recorded by this engine instance.
     pub fn journal(&self) -> &[JournalRecord] {
         &self.journal

@@ -452,24 +452,9 @@ impl Engine {
 /// `undo`'s options: none (checked), `{ only: "untouched" }` or
 /// `{ force: true }`.
 fn undo_scope(options: &JsValue) -> Result<baton_core::UndoScope, JsValue> {
-    use baton_core::UndoScope;
     if options.is_undefined() || options.is_null() {
-        return Ok(UndoScope::Checked);
+        return Ok(baton_core::UndoScope::Checked);
     }
     let value = convert::json(options.clone(), "undo's options")?;
-    let field = |key: &str| value.get(key).filter(|v| !v.is_null());
-    let known = value
-        .as_object()
-        .is_some_and(|fields| fields.keys().all(|key| key == "only" || key == "force"));
-    let only = field("only").map(|v| v.as_str() == Some("untouched"));
-    let force = field("force").map(|v| v.as_bool());
-    match (known, only, force) {
-        (true, None, None | Some(Some(false))) => Ok(UndoScope::Checked),
-        (true, Some(true), None | Some(Some(false))) => Ok(UndoScope::Untouched),
-        (true, None, Some(Some(true))) => Ok(UndoScope::Force),
-        _ => Err(error(
-            Code::InvalidValue,
-            "undo's options are { only: \"untouched\" } or { force: true }, not both",
-        )),
-    }
+    baton_core::UndoScope::from_options(&value).map_err(|why| error(Code::InvalidValue, &why))
 }

@@ -244,22 +244,32 @@ fn snapshot_of(leftover: Leftover) -> Result<EngineSnapshot, StoreError> {
 
 /// A journal record and its JSON text, written once for both of its readers:
 /// the subscribers (as a `journal` event) and the store.
+/// Written when first asked for: an engine in memory with nobody
+/// listening writes no JSON at all.
 pub(crate) struct Journalled {
     pub(crate) record: JournalRecord,
-    json: Result<String, String>,
+    json: std::cell::OnceCell<Result<String, String>>,
 }
 
 impl Journalled {
     pub(crate) fn new(record: JournalRecord) -> Journalled {
-        let json = serde_json::to_string(&record).map_err(|error| error.to_string());
-        Journalled { record, json }
+        Journalled {
+            record,
+            json: std::cell::OnceCell::new(),
+        }
+    }
+
+    /// The record as JSON text, written once.
+    fn json(&self) -> &Result<String, String> {
+        self.json
+            .get_or_init(|| serde_json::to_string(&self.record).map_err(|error| error.to_string()))
     }
 
     /// The `journal` event subscribers hear, as JSON text: the record's
     /// fields after the event's tag, exactly as the core's `Event` writes
     /// it (an internally tagged variant).
     pub(crate) fn event_json(&self) -> Option<String> {
-        let text = self.json.as_deref().ok()?;
+        let text = self.json().as_deref().ok()?;
         let fields = text.strip_prefix('{').filter(|rest| rest.len() > 1)?;
         Some(format!("{{\"type\":\"journal\",{fields}"))
     }
@@ -296,7 +306,7 @@ pub(crate) fn batch(
             if i > 0 {
                 array.push(',');
             }
-            match &journalled.json {
+            match journalled.json() {
                 Ok(text) => array.push_str(text),
                 Err(cause) => {
                     return Err(StoreError::Encode {
