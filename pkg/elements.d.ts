@@ -1,19 +1,32 @@
 // Type declarations of `baton-engine/elements`: the default surfaces.
 
-import type { BatonEvent, Engine } from "./baton.js";
+import type { BatonEvent, Ending, Engine, RunId, UndoOptions, UndoReport } from "./baton.js";
 
 /**
  * `<baton-presence>`: the delegation cycle in text and shape (never colour
- * alone, AG-44), a badge of what waits for the person, and Stop / "Stop
- * everything" controls (AG-42). Static under prefers-reduced-motion, never
+ * alone, AG-44) — idle, planning, waiting for review, acting, needs you, and
+ * how the last run ended, each with its own words and shape — a badge of what
+ * waits for the person, Stop / "Stop everything" controls (AG-42), and Undo
+ * for the run that ended last (A.2). When what that run changed was changed
+ * since, it says so and offers "Undo only the rest", "Undo everything anyway"
+ * and "Keep everything as it is". Static under prefers-reduced-motion, never
  * hidden (AG-43). Attaches to its engine as a presence surface (AG-35).
- * Parts: `status`, `shape`, `text`, `badge`, `stop`, `kill`.
+ * Parts: `status`, `shape`, `text`, `badge`, `stop`, `kill`, `undo`, `undo-choice`, `undo-note`, `undo-rest`, `undo-force`, `undo-keep`.
  */
 export class BatonPresence extends HTMLElement {
   /** The engine to show; setting it attaches the element as a presence surface. */
   engine: Engine | null;
-  /** The state shown. */
-  readonly state: "idle" | "planning" | "reviewing" | "acting" | "needs-you";
+  /** The state shown; `returned` while no run is active after one ended. */
+  readonly state: "idle" | "planning" | "reviewing" | "acting" | "needs-you" | "returned";
+  /** How the last run ended while none is active; otherwise `undefined`. */
+  readonly ending: Ending | "undone" | undefined;
+  /**
+   * Undoes a run (by default the one that ended last) in one step, as the Undo
+   * control does. Resolves the engine's report, or `null` when it was held back
+   * because what it changed was changed since (the choice is then offered);
+   * other refusals reject with the engine's `BatonError`.
+   */
+  undo(run?: RunId, options?: UndoOptions): Promise<UndoReport | null>;
   /** Receives every event of the engine it is attached to. */
   handleEvent(event: BatonEvent): void;
 }

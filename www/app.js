@@ -183,8 +183,6 @@ function renderPresence() {
   const state = current ? stateOf(current) : null;
   const [, text] = describe(state);
   $("status-text").textContent = state ? `Last delegation: ${text}` : "";
-  const undoable = runs.findLast((run) => stateOf(run)?.state === "returned" && !undone.has(run));
-  $("undo").disabled = !undoable;
 }
 
 function renderJournal() {
@@ -377,46 +375,11 @@ $("delegate").addEventListener("submit", (event) => {
   }
   render();
 });
-// An undo held back because what it would revert was changed since: the run
-// and what the engine said about it, until the person chooses.
-let held = null;
-
-async function undoRun(run, options) {
-  try {
-    held = null;
-    await engine.undo(run, options);
-  } catch (error) {
-    if (error.code !== "undo-conflict") throw error;
-    held = { run, conflicts: error.conflicts, untouched: error.untouched };
-  }
-  renderHeld();
-  render();
+// Undo is the presence surface's: one delegation, one step, and a choice
+// when what it changed was changed since (A.2).
+function undoLast() {
+  $("presence-surface").undo().catch((error) => ($("status-text").textContent = `Not undone: ${error.message}`));
 }
-
-function renderHeld() {
-  $("undo-held").hidden = !held;
-  if (!held) return;
-  const names = (kind) => held.conflicts.filter((c) => c.changedBy.kind === kind).map((c) => labelOf(c.participant));
-  const since = [];
-  if (names("person").length) since.push(`you changed ${names("person").join(" and ")}`);
-  if (names("run").length) since.push(`another delegation changed ${names("run").join(" and ")}`);
-  $("undo-held-text").textContent = `Not undone: since then, ${since.join(", and ")}.`;
-  $("undo-untouched").disabled = held.untouched.length === 0;
-}
-
-function labelOf(participant) {
-  return { tasks: "the task board", settings: "the settings", team: "the team inbox" }[participant] ?? participant;
-}
-
-async function undoLast() {
-  const run = runs.findLast((run) => stateOf(run)?.state === "returned" && !undone.has(run));
-  if (run) await undoRun(run);
-  render();
-}
-$("undo").addEventListener("click", undoLast);
-$("undo-untouched").addEventListener("click", () => held && undoRun(held.run, { only: "untouched" }));
-$("undo-force").addEventListener("click", () => held && undoRun(held.run, { force: true }));
-$("undo-keep").addEventListener("click", () => { held = null; renderHeld(); });
 // The app's own Ctrl+Z (⌘Z) undoes a whole delegation in one step (A.2),
 // except while the person types in a field, where it undoes their typing.
 document.addEventListener("keydown", (event) => {

@@ -181,7 +181,7 @@ test("journey: delegate, review the concrete changes, authorize, hear the outcom
     assert.ok(said.some((m) => m.startsWith("Assistant is acting in Task board and Workspace settings: 2 changes")), JSON.stringify(said));
     await accessible(page, "after the outcome");
     // One delegation, one undo step, across both participants (A.2).
-    await page.click("#undo");
+    await page.click("baton-presence [part=undo]");
     await until(page, async () => (await card(page, "c1")) === "1. Draft the release notes", "the undo");
     assert.equal(await page.locator('[data-setting="theme"]').textContent(), "light");
     await until(page, async () => (await heard(page)).some((m) => m.startsWith("You undid")), "the undo announced");
@@ -254,7 +254,7 @@ test("journey: sharing with a teammate is always reviewed, said to be irreversib
     await until(page, async () => (await page.locator('[data-sent="Ana"]').count()) === 1, "the email");
     await until(page, async () => (await heard(page)).some((m) => m.includes("is done")), "the outcome");
     // The undo reverts the board; the email stays sent.
-    await page.click("#undo");
+    await page.click("baton-presence [part=undo]");
     await until(page, async () => (await card(page, "c2")) === "2. Fix the login bug", "the undo");
     assert.equal(await page.locator('[data-sent="Ana"]').count(), 1);
     assert.deepEqual(errors, []);
@@ -330,7 +330,8 @@ test("journey: the presence surface shows the run acting and its Stop returns co
     for (let presses = 0; presses < 40 && !(await onStop()); presses += 1) await page.keyboard.press("Tab");
     assert.ok(await onStop(), "Stop is reachable with Tab");
     await page.keyboard.press("Enter");
-    await until(page, async () => (await text()) === "Idle", "idle again");
+    await until(page, async () => (await text()) === "Stopped, control is back with you", "control back, in words");
+    assert.equal(await page.locator("baton-presence").evaluate((host) => host.ending), "stopped");
     await until(page, async () => (await heard(page)).some((m) => m.startsWith("You stopped")), "the stop heard");
     assert.equal(await card(page, "c3"), "3. Book the retro room");
     assert.deepEqual(errors, []);
@@ -390,7 +391,7 @@ test("journey: keyboard only — type the command, reach Authorize with Tab, und
       return { width: shape.getBoundingClientRect().width, border: style.borderTopStyle, text: host.shadowRoot.querySelector("[part=text]").textContent };
     });
     assert.ok(presence.width > 0 && presence.border !== "none", JSON.stringify(presence));
-    assert.equal(presence.text, "Idle");
+    assert.equal(presence.text, "Undone");
     assert.deepEqual(await violations(page), [], "axe-core, under forced colours");
     assert.deepEqual(errors, []);
   } finally {
@@ -470,20 +471,21 @@ test("journey: undo never destroys later work — the person renames the card th
     await page.keyboard.press("Enter");
     assert.equal(await card(page, "c1"), "1. Mine");
     // Undo does not put back "Draft the release notes" over "Mine" without a word.
-    await page.click("#undo");
-    await until(page, async () => !(await page.locator("#undo-held").isHidden()), "the choice");
+    await page.click("baton-presence [part=undo]");
+    await until(page, async () => !(await page.locator("baton-presence [part=undo-choice]").isHidden()), "the choice");
     assert.equal(await card(page, "c1"), "1. Mine", "nothing reverted blindly");
-    assert.equal(await page.locator("#undo-held-text").textContent(), "Not undone: since then, you changed the task board.");
-    assert.ok(await page.locator("#undo-untouched").isDisabled(), "nothing else to undo");
+    assert.equal(await page.locator("baton-presence [part=undo-note]").textContent(), "Not undone: since then, you changed Task board.");
+    assert.ok(await page.locator("baton-presence [part=undo-rest]").isDisabled(), "nothing else to undo");
     await until(page, async () => (await heard(page)).some((m) => m.includes("was not undone: since then, you changed Task board")), "the conflict said");
     const run = await page.locator("#runs > li").last().getAttribute("data-run");
     const kinds = await page.evaluate((run) => window.baton.journal(run).map((record) => record.entry.kind), run);
     assert.ok(kinds.includes("undo-held"), kinds.join(", "));
     await accessible(page, "with an undo held back");
     // The person chooses to undo everything anyway.
-    await page.click("#undo-force");
+    await page.click("baton-presence [part=undo-force]");
     await until(page, async () => (await card(page, "c1")) === "1. Draft the release notes", "the forced undo");
-    assert.ok(await page.locator("#undo-held").isHidden());
+    assert.ok(await page.locator("baton-presence [part=undo-choice]").isHidden());
+    assert.equal(await page.locator("baton-presence").evaluate((host) => host.ending), "undone");
     assert.deepEqual(errors, []);
   } finally {
     await close();
@@ -584,7 +586,7 @@ test("journey: a question put off with Later, then answered; and one left unansw
     // Past the question's two minutes, short of the run's own deadline.
     await page.clock.fastForward("02:30");
     await until(page, async () => (await state()) === "expired", "the expiry");
-    await until(page, async () => (await page.locator("baton-presence").evaluate((host) => host.state)) === "idle", "control back");
+    await until(page, async () => (await page.locator("baton-presence").evaluate((host) => host.state)) === "returned", "control back");
     await until(page, async () => (await heard(page)).some((m) => m.includes("a question went unanswered")), "the expiry said");
     assert.equal(await page.locator("baton-question [part=form][data-empty]").count(), 1, "the form is gone");
     assert.equal(await page.locator('[data-card="c2"]').locator("xpath=ancestor::ul").getAttribute("aria-label"), "doing", "nothing moved");
@@ -647,7 +649,7 @@ test("journey: the same demo driven by a real AG-UI 1.0 agent (?agent=URL): revi
     await page.click("baton-review [part=authorize]");
     await until(page, async () => (await card(page, "c2")) === "2. Fixed over AG-UI", "the rename over AG-UI");
     await until(page, async () => (await page.locator("#runs > li [data-outcome]").last().textContent()).includes("Returned: completed"), "the run returned");
-    await page.click("#undo");
+    await page.click("baton-presence [part=undo]");
     await until(page, async () => (await card(page, "c2")) === "2. Fix the login bug", "the undo");
     assert.deepEqual(await page.evaluate(() => window.policyViolations), [], "the agent reached under the page's policy");
     assert.deepEqual(errors, []);

@@ -51,7 +51,13 @@ test("AG-35, AG-42, AG-43, AG-44: <baton-presence> shows the cycle in text and s
           liveRegions: presence.shadowRoot.querySelectorAll("[aria-live]").length,
         };
         seen("stop").click();
-        const after = { state: presence.state, outcome: engine.state(run).outcome, reason: engine.state(run).reason.kind };
+        const after = {
+          state: presence.state,
+          ending: presence.ending,
+          text: seen("text").textContent,
+          outcome: engine.state(run).outcome,
+          reason: engine.state(run).reason.kind,
+        };
         presence.remove();
         engine.close();
         return { idle, acting, after };
@@ -74,7 +80,195 @@ test("AG-35, AG-42, AG-43, AG-44: <baton-presence> shows the cycle in text and s
   assert.equal(moving.acting.stopDisabled, false);
   assert.equal(moving.acting.focusMoved, false);
   assert.equal(moving.acting.liveRegions, 0);
-  assert.deepEqual(moving.after, { state: "idle", outcome: "aborted", reason: "user-interrupt" });
+  assert.deepEqual(moving.after, { state: "returned", ending: "stopped", text: "Stopped, control is back with you", outcome: "aborted", reason: "user-interrupt" });
+});
+
+/** A board whose one read is published, so the person's own edits are seen (A.2). */
+const BOARD = {
+  id: "tasks",
+  label: "Task board",
+  tier: "reversible-acts",
+  history: "native",
+  description: "The team's task board: cards in columns.",
+  reads: [{ name: "board", description: "Every card on the board, with its id and title.", origin: "author" }],
+  capabilities: [{
+    name: "rename",
+    description: "Give one card a new title.",
+    arguments: { type: "object", required: ["id", "title"], properties: { id: { type: "string" }, title: { type: "string" } }, additionalProperties: false },
+    argumentLimits: { id: 64, title: 200 },
+    effects: [{ name: "retitle", reversible: true }],
+    reads: ["board"],
+  }],
+};
+
+test("AG-44: <baton-presence> gives every state of the cycle its own words and shape, with colour removed and under forced colours", { timeout: TIMEOUT }, async () => {
+  const looks = (forcedColors) => withPage(async (page) => {
+    await page.emulateMedia({ forcedColors });
+    return page.evaluate(async (manifest) => {
+      const baton = await import("baton-engine");
+      await import("baton-engine/elements");
+      await baton.default();
+      const engine = await baton.Engine.open({ appName: "Board", ceiling: "auto", storage: "memory" });
+      let finish = null;
+      engine.register(manifest, {
+        invoke: () => new Promise((resolve) => (finish = () => resolve({ ok: true }))),
+        preview: (_capability, args) => ({ title: { from: "old", to: args.title } }),
+        history: { mark: () => "m", revertTo() {} },
+      });
+      const presence = document.createElement("baton-presence");
+      document.body.append(presence);
+      presence.engine = engine;
+      const tick = () => new Promise((resolve) => setTimeout(resolve, 30));
+      // What a person without colour perceives: the words, and the shape's
+      // geometry and glyph; every colour property is left out.
+      const look = () => {
+        const shape = presence.shadowRoot.querySelector("[part=shape]");
+        const style = getComputedStyle(shape);
+        const glyph = getComputedStyle(shape, "::after").content;
+        return {
+          state: presence.state,
+          ending: presence.ending ?? null,
+          text: presence.shadowRoot.querySelector("[part=text]").textContent,
+          shape: [style.borderTopStyle, style.borderTopWidth, style.borderTopLeftRadius, style.transform === "none" ? "upright" : "turned", glyph].join(" "),
+          visible: shape.getBoundingClientRect().width > 0 && style.borderTopStyle !== "none",
+          forced: style.borderTopColor,
+        };
+      };
+      const seen = [look()];
+      const plan = [{ capability: "tasks.rename", arguments: { id: "a", title: "T" } }];
+      // Waiting for review, then acting, then done.
+      const reviewed = engine.delegate({ intent: "Rename", initiative: "user", autonomy: "review", plan });
+      await tick();
+      seen.push(look());
+      engine.authorize(reviewed, engine.revision(reviewed));
+      await tick();
+      seen.push(look());
+      finish();
+      await tick();
+      seen.push(look());
+      // Undone.
+      await presence.undo();
+      seen.push(look());
+      // Rejected.
+      const rejected = engine.delegate({ intent: "Rename", initiative: "user", autonomy: "review", plan });
+      await tick();
+      engine.reject(rejected, engine.revision(rejected));
+      await tick();
+      seen.push(look());
+      // Stopped while acting.
+      const stopped = engine.delegate({ intent: "Rename", initiative: "user", autonomy: "auto", plan });
+      await tick();
+      engine.stop(stopped);
+      await tick();
+      seen.push(look());
+      // Failed: a fixed plan whose call is refused (AG-8, AG-39).
+      engine.delegate({ intent: "Rename", initiative: "user", autonomy: "auto", plan: [{ capability: "tasks.rename", arguments: { id: "a" } }] });
+      await tick();
+      seen.push(look());
+      // The endings no run of this page reaches quickly, as the engine
+      // announces them to a presence surface.
+      for (const ending of ["answered-without-changes", "partly-done", "rolled-back", "paused", "interrupted"]) {
+        const run = `run-${ending}`;
+        presence.handleEvent({ type: "journal", run, entry: { kind: "transition", to: { state: "returned", outcome: "completed", reason: { kind: "finished" } } } });
+        presence.handleEvent({ type: "announcement", speaker: "person", runs: [run], said: { kind: "closed", intent: "x", ending, reason: "" } });
+        seen.push(look());
+      }
+      // Planning, and needs you, likewise.
+      presence.handleEvent({ type: "journal", run: "run-planning", entry: { kind: "transition", to: { state: "planned" } } });
+      seen.push(look());
+      presence.handleEvent({ type: "journal", run: "run-planning", entry: { kind: "transition", to: { state: "escalated", reason: { kind: "budget-exhausted" } } } });
+      seen.push(look());
+      presence.remove();
+      engine.close();
+      return seen;
+    }, BOARD);
+  });
+  for (const forced of ["none", "active"]) {
+    const seen = await looks(forced);
+    const names = seen.map((look) => look.ending ?? look.state);
+    assert.deepEqual(names, [
+      "idle", "reviewing", "acting", "done", "undone", "rejected", "stopped", "failed",
+      "answered-without-changes", "partly-done", "rolled-back", "paused", "interrupted", "planning", "needs-you",
+    ], `forced colours ${forced}`);
+    for (const look of seen) assert.ok(look.visible, `${look.ending ?? look.state} is shown, forced colours ${forced}`);
+    // Distinct in words, and distinct in shape with colour removed.
+    assert.equal(new Set(seen.map((look) => look.text)).size, seen.length, JSON.stringify(seen.map((look) => look.text)));
+    assert.equal(new Set(seen.map((look) => look.shape)).size, seen.length, JSON.stringify(seen.map((look) => look.shape)));
+    if (forced === "active") {
+      // Forced colours: system colours, one for every state.
+      assert.equal(new Set(seen.map((look) => look.forced)).size, 1, JSON.stringify(seen.map((look) => look.forced)));
+    }
+  }
+});
+
+test("A.2: <baton-presence> holds back an undo of what the person changed since, says so, and offers the choice", { timeout: TIMEOUT }, async () => {
+  const observed = await withPage((page) =>
+    page.evaluate(async (manifest) => {
+      const baton = await import("baton-engine");
+      await import("baton-engine/elements");
+      await baton.default();
+      const engine = await baton.Engine.open({ appName: "Board", ceiling: "auto", storage: "memory" });
+      let title = "Draft";
+      let version = 1;
+      const marks = [];
+      const participant = engine.register(manifest, {
+        invoke: (_capability, args, actor) => {
+          title = args.title;
+          version += 1;
+          participant.publish("board", { version, actor });
+          return { ok: true };
+        },
+        history: { mark: () => (marks.push(title), String(marks.length - 1)), revertTo: (mark) => (title = marks[Number(mark)]) },
+      });
+      participant.publish("board", { version });
+      const presence = document.createElement("baton-presence");
+      document.body.append(presence);
+      presence.engine = engine;
+      const part = (name) => presence.shadowRoot.querySelector(`[part=${name}]`);
+      const tick = () => new Promise((resolve) => setTimeout(resolve, 30));
+      engine.delegate({ intent: "Rename", initiative: "user", autonomy: "auto", plan: [{ capability: "tasks.rename", arguments: { id: "a", title: "Ship" } }] });
+      await tick();
+      const afterRun = { title, ending: presence.ending, undoDisabled: part("undo").disabled, choiceHidden: part("undo-choice").hidden };
+      // The person renames the card by hand.
+      title = "Mine";
+      version += 1;
+      participant.publish("board", { version });
+      part("undo").click();
+      await tick();
+      const held = {
+        title,
+        choiceHidden: part("undo-choice").hidden,
+        note: part("undo-note").textContent,
+        restDisabled: part("undo-rest").disabled,
+        undoDisabled: part("undo").disabled,
+        focusMoved: document.activeElement !== document.body,
+      };
+      // Keep everything: nothing reverted, the choice goes away.
+      part("undo-keep").click();
+      await tick();
+      const kept = { title, choiceHidden: part("undo-choice").hidden, undoDisabled: part("undo").disabled };
+      // Undo again, and this time force it.
+      part("undo").click();
+      await tick();
+      part("undo-force").click();
+      await tick();
+      const forced = { title, ending: presence.ending, choiceHidden: part("undo-choice").hidden, undoDisabled: part("undo").disabled };
+      presence.remove();
+      engine.close();
+      return { afterRun, held, kept, forced };
+    }, BOARD),
+  );
+  assert.deepEqual(observed.afterRun, { title: "Ship", ending: "done", undoDisabled: false, choiceHidden: true });
+  assert.deepEqual(observed.held, {
+    title: "Mine",
+    choiceHidden: false,
+    note: "Not undone: since then, you changed Task board.",
+    restDisabled: true,
+    undoDisabled: true,
+    focusMoved: false,
+  });
+  assert.deepEqual(observed.kept, { title: "Mine", choiceHidden: true, undoDisabled: false });
+  assert.deepEqual(observed.forced, { title: "Draft", ending: "undone", choiceHidden: true, undoDisabled: true });
 });
 
 test("AG-31: <baton-review> shows each concrete change in the app's own terms and authorizes at the revision seen", { timeout: TIMEOUT }, async () => {

@@ -40,6 +40,7 @@ import type {
   Transport,
   TurnRequest,
   UndoReport,
+  Ending,
   Validation,
   WireEvent,
 } from "baton-engine";
@@ -222,7 +223,11 @@ async function usage(): Promise<void> {
 
   const presence: BatonPresence = document.createElement("baton-presence");
   presence.engine = engine;
-  const shown: "idle" | "planning" | "reviewing" | "acting" | "needs-you" = presence.state;
+  const shown: "idle" | "planning" | "reviewing" | "acting" | "needs-you" | "returned" = presence.state;
+  const lastEnding: Ending | "undone" | undefined = presence.ending;
+  const undoing: Promise<UndoReport | null> = presence.undo(run, { only: "untouched" });
+  void lastEnding;
+  void undoing;
   const reviewer: BatonReview = document.createElement("baton-review");
   reviewer.engine = engine;
   reviewer.run = null;

@@ -1,0 +1,228 @@
+// `<baton-review>`, the default review surface of `baton-engine/elements`.
+
+import { Surface, make, shadow } from "./element-surface.js";
+
+const REVIEW_STYLE = `
+:host { display: block; }
+:host([hidden]) { display: none; }
+[part=sheet][data-empty], [part=escalation][data-empty] { display: none; }
+[part=choices] { display: flex; gap: var(--baton-gap, 0.5em); flex-wrap: wrap; }
+[part=again], [part=stale] { font-weight: bold; }
+[part=again]:empty { display: none; }
+[part=items] { margin: 0; padding-left: 1.5em; }
+[part=change] { margin: 0.25em 0 0.5em; white-space: pre-wrap; font-family: ui-monospace, monospace; }
+[part=controls] { display: flex; gap: var(--baton-gap, 0.5em); flex-wrap: wrap; }
+@media (forced-colors: active) { button { border: 1px solid ButtonText; } }
+`;
+
+/**
+ * Why a plan the person approved is shown again (AG-29), in words: the
+ * reads that changed, named by their participant's label where the sheet
+ * knows it.
+ */
+function againText(sheet) {
+  const again = sheet.again;
+  if (!again) return "";
+  if (again.kind === "authorization-expired") {
+    return "Your approval of this plan ran out before it finished. Look at it again:";
+  }
+  const labels = new Map(sheet.items.map((item) => [item.capability.participant, item.participantLabel]));
+  const changed = [...new Set(again.reads.map((read) => labels.get(read.participant) ?? read.participant))];
+  return `${changed.join(" and ")} changed since you approved this plan, and so did what it will do. Look at it again:`;
+}
+
+/** A change in the app's own terms: `field: from → to` lines, else JSON. */
+function changeText(change) {
+  if (change.kind === "pending") return "Preparing the preview…";
+  const value = change.kind === "preview" ? change.value : change.arguments;
+  const note = change.kind === "arguments" && change.note ? `\n(${change.note})` : "";
+  if (value && typeof value === "object" && !Array.isArray(value)) {
+    const lines = Object.entries(value).map(([field, detail]) =>
+      detail && typeof detail === "object" && "from" in detail && "to" in detail
+        ? `${field}: ${JSON.stringify(detail.from)} → ${JSON.stringify(detail.to)}`
+        : `${field}: ${JSON.stringify(detail)}`,
+    );
+    return lines.join("\n") + note;
+  }
+  return JSON.stringify(value) + note;
+}
+
+/**
+ * `<baton-review>`: the review sheet (AG-31) — for each planned call the
+ * participant's concrete change in the app's own terms (or its arguments,
+ * and why no preview), irreversible calls said so in words (AG-18, AG-25),
+ * and Authorize / Reject at the revision the person saw; Authorize waits
+ * until every preview has arrived. For an escalated call it shows that one
+ * call, with Allow / Deny. Set `engine`; it shows the latest run that waits
+ * for review, or the one named by `run`.
+ */
+export class BatonReview extends Surface {
+  #run = null;
+  #sheet;
+  #title;
+  #again;
+  #items;
+  #authorize;
+  #reject;
+
+  constructor() {
+    super();
+    this.#sheet = make("section", "sheet");
+    this.#title = make("p", "title");
+    this.#again = make("p", "again");
+    this.#items = make("ol", "items");
+    const controls = make("div", "controls");
+    this.#authorize = make("button", "authorize", "Authorize");
+    this.#authorize.type = "button";
+    this.#reject = make("button", "reject", "Reject");
+    this.#reject.type = "button";
+    this.#authorize.addEventListener("click", () => this.#decide(true));
+    this.#reject.addEventListener("click", () => this.#decide(false));
+    controls.append(this.#authorize, this.#reject);
+    this.#sheet.append(this.#title, this.#again, this.#items, controls);
+    this.#escalation = make("section", "escalation");
+    this.#reason = make("p", "reason");
+    this.#choices = make("div", "choices");
+    this.#escalation.append(this.#reason, this.#choices);
+    shadow(this, REVIEW_STYLE).append(this.#sheet, this.#escalation);
+    this.render();
+  }
+
+  #escalation;
+  #reason;
+  #choices;
+
+  /** The run shown; by default the latest one waiting for review. */
+  get run() {
+    return this.#run;
+  }
+
+  set run(run) {
+    this.#run = run ?? null;
+    this.render();
+  }
+
+  handleEvent(event) {
+    if (event.type === "journal" && event.entry.kind === "transition") {
+      const waits = event.entry.to.state === "reviewing" || event.entry.to.state === "escalated";
+      if (waits && !this.hasAttribute("run")) this.#latest = event.run;
+    }
+    if (event.type === "journal") this.render();
+  }
+
+  #latest = null;
+
+  #shown() {
+    return this.#run ?? this.getAttribute("run") ?? this.#latest;
+  }
+
+  #sheetOf(run) {
+    try {
+      return run ? this.engine?.review(run) ?? null : null;
+    } catch {
+      return null;
+    }
+  }
+
+  #decide(yes) {
+    const run = this.#shown();
+    const sheet = this.#sheetOf(run);
+    if (!sheet) return;
+    const escalated = this.engine.state(run).state === "escalated";
+    if (escalated) this.engine.resolveEscalation(run, sheet.revision, yes ? "allow" : "deny");
+    else if (yes) this.engine.authorize(run, sheet.revision);
+    else this.engine.reject(run, sheet.revision);
+  }
+
+  /**
+   * An escalation no review sheet shows (budget, drift, a lapsed
+   * authorization): its reason in words and the engine's own choices, each
+   * resolving at the revision shown. Questions have their own surface.
+   */
+  #renderEscalation(run) {
+    let escalation = null;
+    try {
+      escalation = run ? this.engine?.escalation(run) ?? null : null;
+    } catch {
+      escalation = null;
+    }
+    if (!escalation || escalation.reason.kind === "awaiting-answer") {
+      this.#escalation.setAttribute("data-empty", "");
+      this.#choices.replaceChildren();
+      return;
+    }
+    this.#escalation.removeAttribute("data-empty");
+    this.#reason.textContent = `“${escalation.intent}” is waiting for you. ${reasonText(escalation)}`;
+    this.#choices.replaceChildren(
+      ...escalation.choices.map((choice) => {
+        const button = make("button", "choice", choiceText(choice, escalation));
+        button.type = "button";
+        button.dataset.choice = choice.kind;
+        button.addEventListener("click", () => this.engine.resolveEscalation(escalation.run, escalation.revision, choice));
+        return button;
+      }),
+    );
+  }
+
+  render() {
+    const run = this.#shown();
+    const sheet = this.#sheetOf(run);
+    this.#renderEscalation(sheet ? null : run);
+    if (!sheet) {
+      this.#sheet.setAttribute("data-empty", "");
+      this.#items.replaceChildren();
+      return;
+    }
+    this.#sheet.removeAttribute("data-empty");
+    const escalated = this.engine.state(run).state === "escalated";
+    this.#title.textContent = escalated ? `“${sheet.intent}” needs you to allow one more change:` : `The plan for “${sheet.intent}”:`;
+    this.#again.textContent = againText(sheet);
+    this.#items.replaceChildren(
+      ...sheet.items.map((item) => {
+        const entry = make("li", "item");
+        const who = make("strong", "label", `${item.participantLabel ?? item.capability.participant}: ${item.capability.capability}`);
+        entry.append(who);
+        if (item.irreversible) entry.append(make("span", "irreversible", " — cannot be undone"));
+        if (item.stale) {
+          // Superseded by a change underneath it (A.2, AG-20), said in words.
+          const what = item.participantLabel ?? item.stale.read.participant;
+          entry.append(make("span", "stale", ` — ${what} changed since this was planned; if you authorize, it is planned again`));
+        }
+        entry.append(make("pre", "change", changeText(item.change)));
+        return entry;
+      }),
+    );
+    this.#authorize.textContent = escalated ? "Allow" : "Authorize";
+    this.#reject.textContent = escalated ? "Deny" : "Reject";
+    this.#authorize.disabled = !sheet.ready;
+  }
+}
+
+/** Why an escalated run waits, in words. */
+function reasonText(escalation) {
+  const { reason, budget, usage } = escalation;
+  switch (reason.kind) {
+    case "budget-exhausted":
+      return reason.limit === "calls"
+        ? `It has made all ${budget.maxCalls} of the calls it was allowed (${usage.calls} used).`
+        : `It has used all ${budget.maxTurns} of the exchanges it was allowed (${usage.turns} used).`;
+    case "drift":
+      return "What it was allowed to do was decided on content that has changed since; look at it again or end it.";
+    case "authorization-expired":
+      return "Your authorization ran out before it finished.";
+    default:
+      return "It needs your decision to go on.";
+  }
+}
+
+/** A resolution offered by the engine, as a button label. */
+function choiceText(choice, escalation) {
+  switch (choice.kind) {
+    case "allow":
+      if (!choice.budget) return "Allow";
+      return escalation.reason.limit === "calls" ? `Allow up to ${choice.budget.maxCalls} calls` : `Allow up to ${choice.budget.maxTurns} exchanges`;
+    case "review": return "Review again";
+    case "deny": return "Deny";
+    default: return "End it";
+  }
+}
