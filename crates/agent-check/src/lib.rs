@@ -5,6 +5,7 @@
 //! own parser) and as only a look at the source can: each finding cites its
 //! requirement, with file, line and column.
 
+mod actor_flow;
 mod literal;
 pub mod output;
 pub mod rules;

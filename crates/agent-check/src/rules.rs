@@ -45,6 +45,106 @@ const COGNITIVE: &[&str] = &[
     "decide",
 ];
 
+/// What a cognitive operation produces, when a description says it writes one.
+const THOUGHTS: &[&str] = &[
+    "summary",
+    "translation",
+    "analysis",
+    "classification",
+    "recommendation",
+    "explanation",
+    "interpretation",
+    "prediction",
+    "paraphrase",
+];
+
+/// Verbs that only make or pick what their object says.
+const MAKING: &[&str] = &[
+    "write", "produce", "draft", "compose", "create", "make", "generate",
+];
+
+/// The words of a name or a sentence, lower case: split at anything not a
+/// letter or digit, and between a lower-case letter and an upper-case one
+/// (`summarizeCards` is `summarize`, `cards`).
+fn words(text: &str) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    let mut current = String::new();
+    let mut previous_lower = false;
+    for c in text.chars() {
+        if !c.is_alphanumeric() {
+            out.extend((!current.is_empty()).then(|| std::mem::take(&mut current)));
+        } else {
+            if c.is_uppercase() && previous_lower {
+                out.push(std::mem::take(&mut current));
+            }
+            current.extend(c.to_lowercase());
+        }
+        previous_lower = c.is_lowercase();
+    }
+    out.extend((!current.is_empty()).then_some(current));
+    out
+}
+
+/// Whether `word` is a form of `verb`: `classify`, `classifies`,
+/// `classified`, `classifying`; `infer`, `inferring`.
+fn is_form_of(word: &str, verb: &str) -> bool {
+    let Some(rest) = word.strip_prefix(verb.trim_end_matches(['e', 'y'])) else {
+        return false;
+    };
+    let cut = &verb[verb.trim_end_matches(['e', 'y']).len()..];
+    let last = verb.chars().last().map(String::from).unwrap_or_default();
+    match cut {
+        "e" => ["e", "es", "ed", "ing", "er"].contains(&rest),
+        "y" => ["y", "ies", "ied", "ying"].contains(&rest),
+        _ => {
+            ["", "s", "es", "ed", "ing", "er"].contains(&rest)
+                || rest
+                    .strip_prefix(last.as_str())
+                    .is_some_and(|tail| ["ed", "ing"].contains(&tail))
+        }
+    }
+}
+
+fn is_cognitive(word: &str) -> bool {
+    COGNITIVE.iter().any(|verb| is_form_of(word, verb))
+}
+
+/// The words of a description that say the capability thinks rather than
+/// acts (AG-22): it begins with a cognitive verb ("Summarizes the board"),
+/// it decides, works out or picks the best, or it writes what only thought
+/// produces ("Write a summary of every card").
+fn thinks(description: &str) -> Option<String> {
+    let words = words(description);
+    let at = |index: usize| words.get(index).map(String::as_str).unwrap_or_default();
+    if words.first().is_some_and(|word| is_cognitive(word)) {
+        return Some(words[0].clone());
+    }
+    (0..words.len()).find_map(|index| {
+        let (word, next, after) = (at(index), at(index + 1), at(index + 2));
+        let deciding =
+            is_form_of(word, "decide") && ["which", "whether", "what", "how", "if"].contains(&next);
+        let working_out = (is_form_of(word, "work") || is_form_of(word, "figure")) && next == "out";
+        let picking = ["choose", "pick", "select"]
+            .iter()
+            .any(|verb| is_form_of(word, verb))
+            && next == "the"
+            && ["best", "most", "right"].contains(&after);
+        let writing = MAKING.iter().any(|verb| is_form_of(word, verb))
+            && ["a", "an", "the"].contains(&next)
+            && THOUGHTS.iter().any(|thought| {
+                after.strip_suffix('s').unwrap_or(after) == *thought || after == *thought
+            });
+        let span = if deciding || working_out {
+            2
+        } else if picking || writing {
+            3
+        } else {
+            0
+        };
+        (span > 0).then(|| words[index..index + span].join(" "))
+    })
+}
+
 /// Every finding of a scan, in file and source order.
 pub fn check(scan: &Scan) -> Vec<Finding> {
     let mut findings: Vec<Finding> = scan
@@ -175,12 +275,17 @@ fn capability_findings(
     for (index, capability) in capabilities(value) {
         let name = capability["name"].as_str().unwrap_or_default();
         let base = format!("$.capabilities[{index}]");
-        let lower = name.to_ascii_lowercase();
-        if let Some(verb) = COGNITIVE.iter().find(|verb| lower.starts_with(*verb)) {
+        if let Some(verb) = words(name).into_iter().find(|word| is_cognitive(word)) {
             out.push(finding(
                 &format!("{base}.name"),
                 "AG-22",
                 format!("`{name}` is a cognitive operation ({verb}): that is the acting party's work; give the participant the mechanical mutation that records its result"),
+            ));
+        } else if let Some(wording) = capability["description"].as_str().and_then(thinks) {
+            out.push(finding(
+                &format!("{base}.description"),
+                "AG-22",
+                format!("`{name}` is described as a cognitive operation (\"{wording}\"): that is the acting party's work; give the participant the mechanical mutation that records its result"),
             ));
         }
         let acts_on_items = capability["arguments"]["properties"]
@@ -264,6 +369,90 @@ fn locate(manifest: &Found, path: &str) -> Span {
         match path.rfind(['.', '[']) {
             Some(cut) if cut > 0 => path.truncate(cut),
             _ => return manifest.span,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ag_22_names_are_read_word_by_word() {
+        assert_eq!(words("cardsAutoClassify"), ["cards", "auto", "classify"]);
+        assert_eq!(words("summarize_cards"), ["summarize", "cards"]);
+        let cognitive = |name: &str| words(name).iter().any(|word| is_cognitive(word));
+        assert!(cognitive("cardsAutoClassify"));
+        assert!(cognitive("smart-translate"));
+        assert!(cognitive("generateReport"));
+        // A noun is not the verb: sharing a summary is mechanical.
+        assert!(!cognitive("share_summary"));
+        assert!(!cognitive("set_classification"));
+        assert!(!cognitive("rename"));
+    }
+
+    #[test]
+    fn ag_22_descriptions_that_think_are_found() {
+        let found = |text: &str| thinks(text);
+        assert_eq!(
+            found("Summarizes the board in one paragraph.").as_deref(),
+            Some("summarizes")
+        );
+        assert_eq!(
+            found("Moves the cards it decides whether to keep.").as_deref(),
+            Some("decides whether")
+        );
+        assert_eq!(
+            found("Works out the next free slot and books it.").as_deref(),
+            Some("works out")
+        );
+        assert_eq!(
+            found("Picks the best reviewer for the card.").as_deref(),
+            Some("picks the best")
+        );
+        assert_eq!(
+            found("Write a summary of every card on the board.").as_deref(),
+            Some("write a summary")
+        );
+        assert_eq!(
+            found("Produces translations of the card titles.").as_deref(),
+            None
+        );
+        assert_eq!(
+            found("Produces the translations of the card titles.").as_deref(),
+            Some("produces the translations")
+        );
+        // Mechanical acts, even when they carry a thought's result.
+        for text in [
+            "Give one card a new title.",
+            "Store the summary the person wrote as the week's note.",
+            "Send the summary to a teammate by email.",
+            "Set the category the acting party chose for one card.",
+            "Select the cards with these ids.",
+        ] {
+            assert_eq!(found(text), None, "{text}");
+        }
+    }
+
+    #[test]
+    fn ag_22_verb_forms() {
+        for (word, verb) in [
+            ("classifies", "classify"),
+            ("classified", "classify"),
+            ("classifying", "classify"),
+            ("inferring", "infer"),
+            ("decides", "decide"),
+            ("deciding", "decide"),
+            ("picks", "pick"),
+        ] {
+            assert!(is_form_of(word, verb), "{word} is a form of {verb}");
+        }
+        for (word, verb) in [
+            ("classification", "classify"),
+            ("summary", "summarize"),
+            ("decidedly", "decide"),
+        ] {
+            assert!(!is_form_of(word, verb), "{word} is not a form of {verb}");
         }
     }
 }

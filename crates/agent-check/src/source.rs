@@ -4,22 +4,22 @@
 //! its `const` declaration, in the same file or exported by another scanned
 //! one. The behaviours registered with them are read too: their `instance`
 //! (AG-23) and what their `invoke` does with the actor reference it
-//! receives (AG-34).
+//! receives (AG-34, followed in `actor_flow`).
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use oxc_allocator::Allocator;
 use oxc_ast::ast::{
-    AssignmentTarget, BindingPatternKind, CallExpression, Declaration, Expression,
-    FormalParameters, ObjectExpression, ObjectProperty, ObjectPropertyKind, Program, Statement,
-    TemplateLiteral,
+    BindingPatternKind, CallExpression, Declaration, Expression, ObjectExpression, ObjectProperty,
+    ObjectPropertyKind, Program, Statement,
 };
 use oxc_ast_visit::{walk, Visit};
 use oxc_parser::Parser;
 use oxc_span::{GetSpan, SourceType, Span};
 use serde_json::Value;
 
+use crate::actor_flow::{self, Functions};
 use crate::literal::{self, Constants, Literal};
 
 /// A scanned file.
@@ -141,11 +141,13 @@ pub fn scan(paths: &[PathBuf]) -> Scan {
             });
         }
     }
+    let functions = Functions::of(&programs);
     let mut by_start: BTreeMap<(usize, u32), usize> = BTreeMap::new();
     for (index, program) in programs.iter().enumerate() {
         let Some(program) = program else { continue };
         let mut finder = Registrations {
             file: index,
+            functions: &functions,
             visible: &visible,
             locals: &locals[index],
             exported_in: &exported_in,
@@ -298,6 +300,7 @@ struct Call {
 
 struct Registrations<'c, 's, 'a> {
     file: usize,
+    functions: &'c Functions<'s, 'a>,
     visible: &'c [Constants<'s, 'a>],
     locals: &'c Constants<'s, 'a>,
     exported_in: &'c BTreeMap<String, usize>,
@@ -330,14 +333,6 @@ fn property<'o, 'a>(
         })
 }
 
-/// The name of the third parameter: the actor reference `invoke` receives.
-fn actor_parameter(params: &FormalParameters<'_>) -> Option<String> {
-    match &params.items.get(2)?.pattern.kind {
-        BindingPatternKind::BindingIdentifier(id) => Some(id.name.to_string()),
-        _ => None,
-    }
-}
-
 impl<'a> Registrations<'_, '_, 'a> {
     /// The manifest a `register` call names: its file, where it starts, and
     /// its JSON; `None` for one that is not a literal (JSON text, a call …).
@@ -368,21 +363,14 @@ impl<'a> Registrations<'_, '_, 'a> {
 
     fn behaviour(&mut self, behaviour: &ObjectExpression<'a>) -> Option<String> {
         if let Some(invoke) = property(behaviour, "invoke") {
-            let (params, body) = match &invoke.value {
-                Expression::FunctionExpression(function) => {
-                    (&function.params, function.body.as_deref())
-                }
-                Expression::ArrowFunctionExpression(arrow) => (&arrow.params, Some(&*arrow.body)),
-                _ => return None,
+            // `invoke` written out, or a function it names (AG-34).
+            let function = match &invoke.value {
+                Expression::Identifier(name) => self.functions.get(self.file, &name.name),
+                value => actor_flow::function_of(self.file, value),
             };
-            if let (Some(actor), Some(body)) = (actor_parameter(params), body) {
-                let mut uses = ActorUses {
-                    actor,
-                    file: self.file,
-                    findings: Vec::new(),
-                };
-                uses.visit_function_body(body);
-                self.findings.extend(uses.findings);
+            if let Some(function) = function {
+                self.findings
+                    .extend(actor_flow::check(self.functions, function, 2));
             }
         }
         property(behaviour, "instance").map(|instance| match &instance.value {
@@ -433,83 +421,6 @@ impl<'a> Visit<'a> for Registrations<'_, '_, 'a> {
             });
         }
         walk::walk_object_property(self, it);
-    }
-}
-
-/// What `invoke`'s body does with the actor reference it received: anything
-/// but passing it on whole — reading into it, joining it to text, assigning
-/// to it — alters it (AG-34).
-struct ActorUses {
-    actor: String,
-    file: usize,
-    findings: Vec<SourceFinding>,
-}
-
-impl ActorUses {
-    fn is_actor(&self, expression: &Expression<'_>) -> bool {
-        matches!(expression, Expression::Identifier(name) if name.name == self.actor)
-    }
-
-    fn flag(&mut self, span: Span, what: &str) {
-        self.findings.push(SourceFinding {
-            requirement: "AG-34",
-            file: self.file,
-            span,
-            message: format!(
-                "the actor reference `{}` is {what}; pass it on verbatim",
-                self.actor
-            ),
-        });
-    }
-}
-
-impl<'a> Visit<'a> for ActorUses {
-    fn visit_assignment_expression(&mut self, it: &oxc_ast::ast::AssignmentExpression<'a>) {
-        let target_is_actor = match &it.left {
-            AssignmentTarget::AssignmentTargetIdentifier(name) => name.name == self.actor,
-            AssignmentTarget::StaticMemberExpression(member) => self.is_actor(&member.object),
-            AssignmentTarget::ComputedMemberExpression(member) => self.is_actor(&member.object),
-            _ => false,
-        };
-        if target_is_actor {
-            self.flag(it.span, "assigned to");
-        }
-        walk::walk_assignment_expression(self, it);
-    }
-
-    fn visit_static_member_expression(&mut self, it: &oxc_ast::ast::StaticMemberExpression<'a>) {
-        if self.is_actor(&it.object) {
-            self.flag(it.span, "read into");
-        }
-        walk::walk_static_member_expression(self, it);
-    }
-
-    fn visit_computed_member_expression(
-        &mut self,
-        it: &oxc_ast::ast::ComputedMemberExpression<'a>,
-    ) {
-        if self.is_actor(&it.object) {
-            self.flag(it.span, "read into");
-        }
-        walk::walk_computed_member_expression(self, it);
-    }
-
-    fn visit_binary_expression(&mut self, it: &oxc_ast::ast::BinaryExpression<'a>) {
-        if self.is_actor(&it.left) || self.is_actor(&it.right) {
-            self.flag(it.span, "combined with something else");
-        }
-        walk::walk_binary_expression(self, it);
-    }
-
-    fn visit_template_literal(&mut self, it: &TemplateLiteral<'a>) {
-        if it
-            .expressions
-            .iter()
-            .any(|expression| self.is_actor(expression))
-        {
-            self.flag(it.span, "built into text");
-        }
-        walk::walk_template_literal(self, it);
     }
 }
 
