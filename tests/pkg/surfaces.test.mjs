@@ -271,6 +271,61 @@ test("A.2: <baton-presence> holds back an undo of what the person changed since,
   assert.deepEqual(observed.forced, { title: "Draft", ending: "undone", choiceHidden: true, undoDisabled: true });
 });
 
+test("AG-31: <baton-review> shows a call whose preview never arrives with its arguments and why, once due, and the person can decide", { timeout: TIMEOUT }, async () => {
+  const observed = await withPage(async (page) => {
+    await page.clock.install();
+    const opened = await page.evaluate(async (manifest) => {
+      const baton = await import("baton-engine");
+      await import("baton-engine/elements");
+      await baton.default();
+      const engine = await baton.Engine.open({ appName: "Board", ceiling: "auto", storage: "memory" });
+      let applied = null;
+      const participant = engine.register(manifest, {
+        invoke: (_capability, args) => ((applied = args.title), { ok: true }),
+        // A preview that never settles.
+        preview: () => new Promise(() => {}),
+        history: { mark: () => "m", revertTo() {} },
+      });
+      participant.publish("board", { version: 1 });
+      const review = document.createElement("baton-review");
+      document.body.append(review);
+      review.engine = engine;
+      const run = engine.delegate({
+        intent: "Rename", initiative: "user", autonomy: "review",
+        plan: [{ capability: "tasks.rename", arguments: { id: "a", title: "Ship" } }],
+      });
+      window.hanging = { engine, review, run, applied: () => applied };
+      const part = (name) => review.shadowRoot.querySelector(`[part=${name}]`);
+      return { change: part("change").textContent, authorizeDisabled: part("authorize").disabled };
+    }, { ...BOARD, preview: true });
+    // Past the preview's deadline, on the page's own clock.
+    await page.clock.runFor(10_500);
+    const due = await page.evaluate(() => {
+      const { engine, review, run } = window.hanging;
+      const part = (name) => review.shadowRoot.querySelector(`[part=${name}]`);
+      const sheet = engine.review(run);
+      return {
+        change: part("change").textContent,
+        authorizeDisabled: part("authorize").disabled,
+        sheet: sheet.items[0].change,
+        ready: sheet.ready,
+        journalled: engine.journal(run).filter((r) => r.entry.kind === "preview-rendered").map((r) => r.entry.error),
+      };
+    });
+    await page.evaluate(() => window.hanging.review.shadowRoot.querySelector("[part=authorize]").click());
+    await page.clock.runFor(100);
+    const after = await page.evaluate(() => ({ state: window.hanging.engine.state(window.hanging.run).state, applied: window.hanging.applied() }));
+    return { opened, due, after };
+  });
+  assert.deepEqual(observed.opened, { change: "Preparing the preview…", authorizeDisabled: true });
+  assert.equal(observed.due.change, 'id: "a"\ntitle: "Ship"\n(the preview failed: it did not arrive within 10 s)');
+  assert.equal(observed.due.authorizeDisabled, false);
+  assert.deepEqual(observed.due.sheet, { kind: "arguments", arguments: { id: "a", title: "Ship" }, note: "the preview failed: it did not arrive within 10 s" });
+  assert.equal(observed.due.ready, true);
+  assert.deepEqual(observed.due.journalled, ["it did not arrive within 10 s"]);
+  assert.deepEqual(observed.after, { state: "returned", applied: "Ship" });
+});
+
 test("AG-31: <baton-review> shows each concrete change in the app's own terms and authorizes at the revision seen", { timeout: TIMEOUT }, async () => {
   const result = await withPage((page) =>
     page.evaluate(async (manifest) => {

@@ -43,7 +43,18 @@ pub struct EngineConfig {
     /// the host's stream verifiers check it.
     #[serde(default)]
     pub turn_limits: crate::protocol::StreamLimits,
+    /// How long a participant's preview may take before the review shows
+    /// the call's arguments instead, and says the preview did not arrive.
+    #[serde(default = "preview_timeout")]
+    pub preview_timeout_ms: u64,
 }
+
+fn preview_timeout() -> u64 {
+    PREVIEW_TIMEOUT_MS
+}
+
+/// How long a preview may take by default.
+pub const PREVIEW_TIMEOUT_MS: u64 = 10 * 1000;
 
 fn reachable() -> bool {
     true
@@ -83,6 +94,7 @@ impl EngineConfig {
             presence: PresencePolicy::Warn,
             transport: true,
             turn_limits: crate::protocol::StreamLimits::default(),
+            preview_timeout_ms: PREVIEW_TIMEOUT_MS,
         }
     }
 }

@@ -223,7 +223,7 @@ pub use attention::{
 };
 pub use authorization::Authorization;
 pub use changes::{ChangedBy, Changes, UndoConflict, UndoScope};
-pub use config::{EngineConfig, PresencePolicy};
+pub use config::{EngineConfig, PresencePolicy, PREVIEW_TIMEOUT_MS};
 pub use context::{Context, Origin, ReadRef, ReadStamp};
 pub use delegation::{Delegation, PlannedCall};
 pub use digest::Digest;

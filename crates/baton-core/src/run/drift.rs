@@ -38,6 +38,18 @@ pub(crate) struct Recheck {
     changed: bool,
 }
 
+impl Recheck {
+    /// Whether a new preview is still awaited.
+    pub(crate) fn is_pending(&self) -> bool {
+        !self.pending.is_empty()
+    }
+
+    /// The calls whose new preview is still awaited.
+    pub(crate) fn pending_calls(&self) -> impl Iterator<Item = CallId> + '_ {
+        self.pending.iter().cloned()
+    }
+}
+
 impl Run {
     /// Remembers the concrete changes the person approved, by call.
     pub(super) fn remember_approved_previews(&mut self) {

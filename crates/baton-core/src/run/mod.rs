@@ -212,6 +212,9 @@ struct Approval {
     review_again: Option<crate::run::review::ReviewAgain>,
     /// Which instance the person chose for an ambiguous call (AG-23).
     choices: BTreeMap<CallId, ParticipantId>,
+    /// When the previews asked for last are due; one that has not arrived
+    /// by then is shown as missing, and why (AG-31).
+    previews_due: Option<u64>,
 }
 
 /// The acting party's questions to the person (AG-41, AG-48).
@@ -325,6 +328,7 @@ impl Run {
                 recheck: None,
                 review_again: None,
                 choices: BTreeMap::new(),
+                previews_due: None,
             },
             asking: Asking {
                 question: None,
@@ -482,6 +486,9 @@ impl Run {
         if let Some(open) = &self.asking.question {
             next = next.min(open.deadline_at);
         }
+        if let Some(due) = self.previews_due() {
+            next = next.min(due);
+        }
         Some(next)
     }
 
@@ -539,6 +546,7 @@ impl Run {
             }
             return;
         }
+        self.expire_previews(step);
         if let Some(cause) = self.due_cause(step.now) {
             self.end(step, Actor::Engine, cause);
         }

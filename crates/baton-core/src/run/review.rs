@@ -147,7 +147,11 @@ impl Run {
 
     /// What the review shows for one call: its participant's preview, asked
     /// for now when it renders them, or the structured arguments.
-    pub(super) fn ask_preview(&self, step: &mut Step<'_>, call: &ProposedCall) -> ProposedChange {
+    pub(super) fn ask_preview(
+        &mut self,
+        step: &mut Step<'_>,
+        call: &ProposedCall,
+    ) -> ProposedChange {
         match step.registry.resolve(&call.capability) {
             Address::Unique(target, _) => {
                 let renders = step
@@ -155,6 +159,7 @@ impl Run {
                     .get(&target.participant)
                     .is_some_and(|mounted| mounted.manifest.has_preview());
                 if renders {
+                    self.approval.previews_due = Some(step.now + step.config.preview_timeout_ms);
                     Self::emit(
                         step,
                         Effect::Preview {
@@ -201,6 +206,48 @@ impl Run {
         (self.is_under_review()
             && self.approval.previews.get(call) == Some(&ProposedChange::Pending))
             || self.is_rechecking(call)
+    }
+
+    /// When the previews still awaited are due, if any is awaited.
+    pub(super) fn previews_due(&self) -> Option<u64> {
+        let awaited = self
+            .approval
+            .previews
+            .values()
+            .any(|change| *change == ProposedChange::Pending)
+            || self
+                .approval
+                .recheck
+                .as_ref()
+                .is_some_and(|recheck| recheck.is_pending());
+        self.approval
+            .previews_due
+            .filter(|_| awaited && !self.custody.state.is_terminal())
+    }
+
+    /// A preview that hangs is a failed preview once it is due: the review
+    /// shows the call's arguments and says the preview did not arrive, and
+    /// after drift it never counts as the change the person approved.
+    pub(super) fn expire_previews(&mut self, step: &mut Step<'_>) {
+        if self.previews_due().is_none_or(|due| step.now < due) {
+            return;
+        }
+        self.approval.previews_due = None;
+        let mut awaited = self.pending_previews();
+        awaited.extend(
+            self.approval
+                .recheck
+                .iter()
+                .flat_map(|recheck| recheck.pending_calls()),
+        );
+        let seconds = step.config.preview_timeout_ms.div_ceil(1000);
+        for call in awaited {
+            self.preview_result(
+                step,
+                call,
+                Err(format!("it did not arrive within {seconds} s")),
+            );
+        }
     }
 
     pub(super) fn pending_previews(&self) -> Vec<CallId> {

@@ -72,6 +72,7 @@ struct RowRef<'a> {
     approved_previews: &'a BTreeMap<CallId, ProposedChange>,
     recheck: &'a Option<Recheck>,
     review_again: &'a Option<ReviewAgain>,
+    previews_due: &'a Option<u64>,
 }
 
 /// A run as it is read back.
@@ -127,6 +128,8 @@ struct Row {
     recheck: Option<Recheck>,
     #[serde(default)]
     review_again: Option<ReviewAgain>,
+    #[serde(default)]
+    previews_due: Option<u64>,
 }
 
 fn stamps<S: Serializer>(
@@ -181,6 +184,7 @@ impl Serialize for Run {
             approved_previews: &run.approval.approved_previews,
             recheck: &run.approval.recheck,
             review_again: &run.approval.review_again,
+            previews_due: &run.approval.previews_due,
         }
         .serialize(serializer)
     }
@@ -234,6 +238,7 @@ impl<'de> Deserialize<'de> for Run {
                 approved_previews: row.approved_previews,
                 recheck: row.recheck,
                 review_again: row.review_again,
+                previews_due: row.previews_due,
             },
             asking: Asking {
                 question: row.question,
