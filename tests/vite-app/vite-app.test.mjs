@@ -144,10 +144,12 @@ test("the built app runs in Chromium: the fixed plan is authorized and applied, 
     assert.equal(result.storage, "indexeddb", "the default storage works in the bundle");
     assert.equal(await page.textContent('[data-card="card-1"]'), "Ship");
 
-    // The presence surface rendered in its shadow root and is back at rest.
+    // The presence surface rendered in its shadow root (its modules
+    // bundled) and says how the run ended, with Undo offered.
     const status = page.locator("baton-presence [part=status]");
     assert.equal(await status.isVisible(), true, "<baton-presence> is shown");
-    assert.equal(await page.locator("baton-presence [part=text]").textContent(), "Idle");
+    assert.equal(await page.locator("baton-presence [part=text]").textContent(), "Done");
+    assert.equal(await page.locator("baton-presence [part=undo]").isDisabled(), false);
     assert.equal(await page.locator("baton-presence [part=stop]").isDisabled(), true);
 
     assert.equal(wasm.length, 1, `the wasm was fetched once: ${JSON.stringify(wasm)}`);
