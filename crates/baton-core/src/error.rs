@@ -35,6 +35,13 @@ pub enum DelegateError {
     /// No run has this id.
     #[error("unknown run {0}")]
     UnknownRun(RunId),
+    /// The run offers nothing to review again: a reload did not cut it off
+    /// while it waited for the person, or the person settled it already.
+    #[error("AG-11: run {run} offers nothing to review again (it was not cut off while it waited for you, or it was taken up or discarded already)")]
+    NotCutOff {
+        /// The run.
+        run: RunId,
+    },
     /// The request does not say why the run exists. It is never assumed:
     /// automation that forgot it would get a person's autonomy (AG-26).
     #[error("AG-2: a run must carry an initiative (`user`, `system` or `scheduled`); the request gives none")]
@@ -221,6 +228,7 @@ impl DelegateError {
             DelegateError::InvalidBudget(_) => "invalid-budget",
             DelegateError::EmptyPlan => "empty-plan",
             DelegateError::NotResumable { .. } => "not-resumable",
+            DelegateError::NotCutOff { .. } => "not-cut-off",
             DelegateError::UnknownRun(_) => "unknown-run",
             DelegateError::MissingInitiative | DelegateError::InvalidRequest(_) => {
                 "invalid-delegation"
@@ -234,7 +242,7 @@ impl DelegateError {
         match self {
             DelegateError::Disabled => Some("AG-10"),
             DelegateError::EmptyPlan => Some("AG-3"),
-            DelegateError::NotResumable { .. } => Some("AG-11"),
+            DelegateError::NotResumable { .. } | DelegateError::NotCutOff { .. } => Some("AG-11"),
             DelegateError::MissingInitiative => Some("AG-2"),
             DelegateError::NoTransport => Some("AG-50"),
             DelegateError::QuotaExceeded { .. }

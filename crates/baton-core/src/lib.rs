@@ -258,6 +258,7 @@ pub use questions::{
 };
 pub use registry::{Mounted, RegisterError, Registry, Tool};
 pub use run::authorizing::fingerprint;
+pub use run::cut_off::{CutOff, Waiting};
 pub use run::escalation::EscalationSheet;
 pub use run::review::{ProposedChange, ReviewAgain, ReviewItem, ReviewSheet, StaleRead};
 pub use run::{PlanSource, ProposedCall, Run};

@@ -40,6 +40,8 @@ fn journal_kind(entry: &JournalEntry) -> &'static str {
         JournalEntry::EscalationReceipt { .. } => "escalation-receipt",
         JournalEntry::Undone { .. } => "undone",
         JournalEntry::UndoHeld { .. } => "undo-held",
+        JournalEntry::OfferedAgain { .. } => "offered-again",
+        JournalEntry::OfferSettled { .. } => "offer-settled",
     }
 }
 
@@ -96,6 +98,18 @@ fn scenario_events() -> Vec<Event> {
     sim.engine.undo(sim.now, &run, UndoScope::Force).unwrap();
     sim.drain();
     sim.answer_reverts(|_| Ok(()));
+    log.extend(sim.log);
+
+    // A plan under review cut off by a reload: offered again, and reviewed
+    // again in a chained run.
+    let mut sim = Sim::new();
+    let run = sim.delegate(Autonomy::Review);
+    sim.propose(&run, &[rename()]);
+    sim.engine.reconcile(sim.now);
+    let cut = sim.engine.cut_off().remove(0);
+    sim.engine.settle_cut_off(sim.now, &run, true).unwrap();
+    sim.engine.review_again(sim.now, &cut).unwrap();
+    sim.drain();
     log.extend(sim.log);
 
     // A question, postponed, answered; then a stop while a turn is open.
@@ -455,7 +469,7 @@ fn coverage_every_journal_entry_event_and_effect_has_a_sample() {
         }
     }
     // Built from the exhaustive matches above, so nothing can be left out.
-    let expected: Vec<String> = [("journal", 22), ("event", 8), ("effect", 6)]
+    let expected: Vec<String> = [("journal", 24), ("event", 8), ("effect", 6)]
         .iter()
         .map(|(kind, count)| {
             let found = seen

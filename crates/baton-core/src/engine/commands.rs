@@ -323,9 +323,7 @@ impl Engine {
         }
         let active: Vec<RunId> = self.active_runs().map(|run| run.id().clone()).collect();
         for id in &active {
-            self.with_run(now, id, |run, step| {
-                run.abandon(step, Outcome::Aborted, ReturnReason::Interrupted);
-            });
+            self.with_run(now, id, |run, step| run.cut_off_by_reload(step));
         }
         result.interrupted = u32::try_from(active.len()).unwrap_or(u32::MAX);
         let dropped = self.shared.grants.expire(now);

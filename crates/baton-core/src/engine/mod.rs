@@ -345,6 +345,7 @@ impl Engine {
 }
 
 mod commands;
+mod cut_off;
 mod inputs;
 mod participants;
 mod plumbing;

@@ -237,6 +237,18 @@ pub enum JournalEntry {
         /// Each, and who changed it.
         conflicts: Vec<crate::UndoConflict>,
     },
+    /// A reload cut the run off while the person was shown a plan or a
+    /// question: it is offered to them again.
+    OfferedAgain {
+        /// What they were shown.
+        waiting: crate::Waiting,
+    },
+    /// The person took the offer up in a chained run (the run that names
+    /// this one in `resumes`), or discarded it.
+    OfferSettled {
+        /// Whether a chained run puts it before the person again.
+        reviewed_again: bool,
+    },
 }
 
 /// How a dispatched capability call ended, as its participant reports it.

@@ -14,6 +14,7 @@ use crate::ids::{CapabilityRef, ParticipantId};
 use crate::journal::{Actor, JournalEntry};
 use crate::model::{Autonomy, Budget};
 use crate::registry::Address;
+use crate::run::review::ReviewAgain;
 use crate::run::{AuthorizationRecord, ProposedCall, Run, Step};
 use crate::state::{EscalationReason, ReturnReason, RunState};
 
@@ -91,7 +92,13 @@ impl Run {
     ) {
         // A review caused by drift showed changes computed on the reads as
         // they are now; that is what the person authorizes (AG-29).
-        let baseline = if actor == Actor::Person && self.approval.review_again.take().is_some() {
+        // A plan a reload cut off keeps the reads it was planned against:
+        // an act planned on a read that changed since is refused as stale.
+        let again = match actor {
+            Actor::Person => self.approval.review_again.take(),
+            _ => None,
+        };
+        let baseline = if again.is_some_and(|again| !matches!(again, ReviewAgain::CutOff { .. })) {
             Baseline::Current
         } else {
             baseline

@@ -156,6 +156,9 @@ struct Custody {
     escalation: Option<Escalation>,
     /// A chained run may resume this one (it was paused).
     resumable: bool,
+    /// What a reload cut off while the person was looking at it, offered
+    /// again until they take it up or discard it.
+    offered: Option<cut_off::Offered>,
 }
 
 /// The dialogue with whoever plans: the plan, the open turn, the calls
@@ -300,6 +303,7 @@ impl Run {
                 deadline_at: now.saturating_add(budget.run_deadline_ms),
                 escalation: None,
                 resumable: false,
+                offered: None,
             },
             turns: TurnLog {
                 plan: Vec::new(),
@@ -557,6 +561,7 @@ mod announcing;
 pub(crate) mod authorizing;
 mod closing;
 mod commands;
+pub(crate) mod cut_off;
 pub(crate) mod dispatch;
 pub(crate) mod drift;
 mod elicitation;

@@ -94,6 +94,12 @@ pub enum ReviewAgain {
     },
     /// The authorization's time to live ran out (AG-29).
     AuthorizationExpired,
+    /// The plan was waiting for the person's review when a reload cut its
+    /// run off; this chained run puts it before them again (AG-11).
+    CutOff {
+        /// The run the reload cut off.
+        run: RunId,
+    },
 }
 
 /// Everything the person reviews before authorizing a run.

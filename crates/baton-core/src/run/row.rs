@@ -18,6 +18,7 @@ use crate::model::{Autonomy, Budget, Initiative, Usage};
 use crate::questions::AnswerReport;
 use crate::state::RunState;
 
+use super::cut_off::Offered;
 use super::drift::Recheck;
 use super::review::{ProposedChange, ReviewAgain};
 use super::undo::Undoing;
@@ -73,6 +74,7 @@ struct RowRef<'a> {
     recheck: &'a Option<Recheck>,
     review_again: &'a Option<ReviewAgain>,
     previews_due: &'a Option<u64>,
+    offered: &'a Option<Offered>,
 }
 
 /// A run as it is read back.
@@ -130,6 +132,8 @@ struct Row {
     review_again: Option<ReviewAgain>,
     #[serde(default)]
     previews_due: Option<u64>,
+    #[serde(default)]
+    offered: Option<Offered>,
 }
 
 fn stamps<S: Serializer>(
@@ -185,6 +189,7 @@ impl Serialize for Run {
             recheck: &run.approval.recheck,
             review_again: &run.approval.review_again,
             previews_due: &run.approval.previews_due,
+            offered: &run.custody.offered,
         }
         .serialize(serializer)
     }
@@ -210,6 +215,7 @@ impl<'de> Deserialize<'de> for Run {
                 deadline_at: row.deadline_at,
                 escalation: row.escalation,
                 resumable: row.resumable,
+                offered: row.offered,
             },
             turns: TurnLog {
                 plan: row.plan,
@@ -276,7 +282,15 @@ impl ReviewAgain {
                 reads: fields.required("reads")?,
             },
             "authorization-expired" => ReviewAgain::AuthorizationExpired,
-            other => return Err(unknown_variant(other, &["drift", "authorization-expired"])),
+            "cut-off" => ReviewAgain::CutOff {
+                run: fields.required("run")?,
+            },
+            other => {
+                return Err(unknown_variant(
+                    other,
+                    &["drift", "authorization-expired", "cut-off"],
+                ))
+            }
         })
     }
 }

@@ -1,0 +1,247 @@
+//! A reload loses nothing the person was shown (A.2, AG-11): a plan waiting
+//! for review, or a question waiting for an answer, when the page went away
+//! is offered again by the engine that reconciles it. The person reviews it
+//! again as a chained run — previewed afresh, the stale rule applying — or
+//! discards it; either way the cut-off run's journal says so, once.
+
+mod common;
+
+use baton_core::*;
+use common::*;
+use serde_json::json;
+
+/// The board whose rename acts on the `board` read and renders previews.
+fn previewing_board() -> serde_json::Value {
+    let mut manifest = board_manifest();
+    manifest["preview"] = json!(true);
+    manifest
+}
+
+/// The engine of the page that opens next: another session, the board
+/// mounted again and its read published at `version`.
+fn next_page(version: u64) -> Sim {
+    let mut sim = sim_with(Autonomy::Auto, &[previewing_board()]);
+    let mut config = config();
+    config.session = SessionId::new("next");
+    sim.engine = Engine::new(config, secret());
+    sim.mount(previewing_board(), None);
+    sim.publish("tasks", "board", version, Origin::Author);
+    sim
+}
+
+/// What reconciling the page that went away does: its engine restored from
+/// what it stored, then reconciled.
+fn reconciled(sim: &Sim) -> Engine {
+    let stored = serde_json::to_string(&sim.engine.snapshot()).unwrap();
+    let mut gone = Engine::restore(config(), secret(), serde_json::from_str(&stored).unwrap());
+    gone.reconcile(sim.now + 1);
+    while gone.poll_event().is_some() {}
+    gone
+}
+
+/// A plan of one rename, under review with its preview shown, planned
+/// against version 1 of the board.
+fn under_review() -> (Sim, RunId) {
+    let mut sim = sim_with(Autonomy::Auto, &[previewing_board()]);
+    sim.publish("tasks", "board", 1, Origin::Author);
+    let run = sim.delegate(Autonomy::Review);
+    sim.propose(&run, &[rename()]);
+    sim.engine
+        .handle_preview(
+            sim.now,
+            &run,
+            &CallId::new("c1-1"),
+            Ok(json!({"title": "Ship"})),
+        )
+        .unwrap();
+    sim.drain();
+    assert_eq!(sim.state(&run), RunState::Reviewing);
+    (sim, run)
+}
+
+fn offers_journalled(engine: &Engine, run: &RunId) -> Vec<JournalEntry> {
+    engine
+        .run(run)
+        .unwrap()
+        .journal()
+        .iter()
+        .map(|record| record.entry.clone())
+        .filter(|entry| {
+            matches!(
+                entry,
+                JournalEntry::OfferedAgain { .. } | JournalEntry::OfferSettled { .. }
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn ag_11_a_plan_under_review_cut_off_by_a_reload_is_reviewed_again_as_a_chained_run() {
+    let (sim, run) = under_review();
+    let mut gone = reconciled(&sim);
+    assert!(matches!(
+        gone.run(&run).unwrap().state(),
+        RunState::Returned {
+            reason: ReturnReason::Interrupted,
+            ..
+        }
+    ));
+    // Offered again, with what the person was shown, and journalled.
+    let offered = gone.cut_off();
+    assert_eq!(offered.len(), 1);
+    assert_eq!(offered[0].run, run);
+    assert_eq!(offered[0].intent, "tidy the board");
+    assert_eq!(offered[0].waiting, Waiting::Review);
+    assert_eq!(
+        offers_journalled(&gone, &run),
+        [JournalEntry::OfferedAgain {
+            waiting: Waiting::Review
+        }]
+    );
+    // What a store keeps of it reads back: a later reload still offers it.
+    let stored = serde_json::to_string(&gone.snapshot()).unwrap();
+    let again = Engine::restore(config(), secret(), serde_json::from_str(&stored).unwrap());
+    assert_eq!(again.cut_off(), offered);
+
+    // The next page reviews it again: settled where it was cut off, then a
+    // chained run of its own puts the plan before the person.
+    let mut next = next_page(1);
+    gone.settle_cut_off(next.now, &run, true).unwrap();
+    let chained = next.engine.review_again(next.now, &offered[0]).unwrap();
+    next.drain();
+    assert_eq!(next.state(&chained), RunState::Reviewing);
+    assert_eq!(next.engine.run(&chained).unwrap().resumes(), Some(&run));
+    let sheet = next.engine.review(&chained).unwrap();
+    assert_eq!(sheet.again, Some(ReviewAgain::CutOff { run: run.clone() }));
+    assert_eq!(sheet.items.len(), 1);
+    assert_eq!(sheet.items[0].stale, None, "the board is as it was");
+    // Previewed afresh, against the reads as they are now.
+    assert_eq!(sheet.items[0].change, ProposedChange::Pending);
+    assert_eq!(
+        next.effects_of(|e| matches!(e, Effect::Preview { .. }))
+            .len(),
+        1
+    );
+    next.engine
+        .handle_preview(
+            next.now,
+            &chained,
+            &CallId::new("c1-1"),
+            Ok(json!({"title": "Ship"})),
+        )
+        .unwrap();
+    next.drain();
+    next.authorize(&chained);
+    next.give_marks();
+    next.apply();
+    assert_eq!(
+        next.invoked(&rename()),
+        1,
+        "applied once, by the chained run"
+    );
+
+    // Taken up once: no longer offered, and the journal says so.
+    assert!(gone.cut_off().is_empty());
+    assert_eq!(
+        offers_journalled(&gone, &run),
+        [
+            JournalEntry::OfferedAgain {
+                waiting: Waiting::Review
+            },
+            JournalEntry::OfferSettled {
+                reviewed_again: true
+            }
+        ]
+    );
+    let twice = gone.settle_cut_off(next.now, &run, true).unwrap_err();
+    assert_eq!(twice.code(), "not-cut-off");
+    assert_eq!(twice.requirement(), Some("AG-11"));
+}
+
+#[test]
+fn ag_20_a_plan_reviewed_again_after_its_read_changed_is_marked_stale_and_refused_as_stale() {
+    let (sim, _) = under_review();
+    let gone = reconciled(&sim);
+    let offered = gone.cut_off();
+    // The board changed while the page was away.
+    let mut next = next_page(2);
+    let chained = next.engine.review_again(next.now, &offered[0]).unwrap();
+    next.drain();
+    let sheet = next.engine.review(&chained).unwrap();
+    let stale = sheet.items[0].stale.clone().expect("the act is stale");
+    assert_eq!((stale.planned, stale.current), (Some(1), Some(2)));
+    next.engine
+        .handle_preview(next.now, &chained, &CallId::new("c1-1"), Ok(json!({})))
+        .unwrap();
+    next.drain();
+    next.authorize(&chained);
+    next.give_marks();
+    assert_eq!(next.invoked(&rename()), 0, "a stale act is not applied");
+    let refused = next.journal_of(&chained, |entry| match entry {
+        JournalEntry::CallRefused { refusal, .. } => Some(refusal.clone()),
+        _ => None,
+    });
+    assert!(
+        matches!(refused.as_slice(), [Refusal::Stale { .. }]),
+        "{refused:?}"
+    );
+}
+
+#[test]
+fn ag_41_a_question_cut_off_by_a_reload_is_put_again_and_its_answer_goes_on() {
+    let mut sim = sim_with(Autonomy::Auto, &[previewing_board()]);
+    let run = sim.delegate(Autonomy::Review);
+    sim.ask(&run, "q-7", None);
+    let asked = sim.last_question();
+    let gone = reconciled(&sim);
+    let offered = gone.cut_off();
+    assert_eq!(offered.len(), 1);
+    assert_eq!(offered[0].waiting, Waiting::Answer);
+
+    let mut next = next_page(1);
+    let chained = next.engine.review_again(next.now, &offered[0]).unwrap();
+    next.drain();
+    let question = next.last_question();
+    assert_eq!(question.run, chained);
+    assert_eq!(question.prompt, asked.prompt, "the same question");
+    assert!(question.state.is_open());
+    let acceptance = next
+        .engine
+        .answer(next.now, &question.id, &question.digest, json!("done"))
+        .unwrap();
+    assert_eq!(acceptance.run, chained);
+    next.drain();
+    // The acting party hears the answer in the chained run's next turn.
+    let request = next.last_request();
+    assert_eq!(request.answers.len(), 1, "{:?}", request.answers);
+    assert_eq!(request.answers[0].request, "q-7");
+}
+
+#[test]
+fn a_cut_off_plan_can_be_discarded_and_a_run_that_did_not_wait_for_the_person_is_not_offered() {
+    let (mut sim, run) = under_review();
+    // A second run, acting: its call is in flight when the page goes away.
+    let acting = sim.delegate(Autonomy::Auto);
+    sim.propose(&acting, &[rename()]);
+    sim.give_marks();
+    let mut gone = reconciled(&sim);
+    let offered: Vec<RunId> = gone.cut_off().into_iter().map(|cut| cut.run).collect();
+    assert_eq!(
+        offered,
+        std::slice::from_ref(&run),
+        "only what waited for the person"
+    );
+    gone.settle_cut_off(sim.now, &run, false).unwrap();
+    assert!(gone.cut_off().is_empty());
+    assert_eq!(
+        offers_journalled(&gone, &run).last(),
+        Some(&JournalEntry::OfferSettled {
+            reviewed_again: false
+        })
+    );
+    assert!(offers_journalled(&gone, &acting).is_empty());
+    let unknown = gone
+        .settle_cut_off(sim.now, &RunId::new("nowhere/r9"), false)
+        .unwrap_err();
+    assert_eq!(unknown.code(), "unknown-run");
+}
