@@ -48,6 +48,8 @@ export type BatonErrorCode =
   | "empty-plan"
   /** Only a paused run (or one whose transport was lost) can be resumed (AG-11). */
   | "not-resumable"
+  /** The run offers nothing to review again: a reload did not cut it off while it waited for the person, or it was taken up or discarded already (AG-11). */
+  | "not-cut-off"
   /** No run has this id. */
   | "unknown-run"
   /** The command does not apply in the run's state; terminal states never reopen. */
@@ -516,7 +518,9 @@ export type JournalEntry =
   | { kind: "reverted"; participant: ParticipantId; error: string | null }
   | { kind: "escalation-receipt"; reason: EscalationReason }
   | { kind: "undone"; participants: ParticipantId[]; kept?: UndoConflict[]; overridden?: UndoConflict[] }
-  | { kind: "undo-held"; conflicts: UndoConflict[] };
+  | { kind: "undo-held"; conflicts: UndoConflict[] }
+  | { kind: "offered-again"; waiting: Waiting }
+  | { kind: "offer-settled"; reviewedAgain: boolean };
 
 /** Where a participant stood in the person's attention when a turn opened (A.1). */
 export type Attention = "focus" | "viewport" | "elsewhere";
@@ -661,10 +665,23 @@ export interface ReviewSheet {
   again: ReviewAgain | null;
 }
 
-/** Why a plan the person approved is before them once more (AG-29). */
+/** Why a plan is before the person once more: one they approved (AG-29), or one a reload cut off while they reviewed it (AG-11). */
 export type ReviewAgain =
   | { kind: "drift"; reads: ReadRef[] }
-  | { kind: "authorization-expired" };
+  | { kind: "authorization-expired" }
+  | { kind: "cut-off"; run: RunId };
+
+/** What the person was shown when a reload cut a run off: a plan (or a call) to review, or a question to answer. */
+export type Waiting = "review" | "answer";
+/** A run a reload cut off while it waited for the person, offered again (`engine.cutOff()`). */
+export interface CutOffRun {
+  /** The cut-off run. */
+  run: RunId;
+  /** The person's intent. */
+  intent: string;
+  /** What the person was shown. */
+  waiting: Waiting;
+}
 
 /** What a run has used of its budget. */
 export interface Usage {
@@ -1007,9 +1024,10 @@ export type StorageDegradedEvent = { type: "storage-degraded"; cause: string };
 /**
  * A session whose engine still held it when this one opened (a reload whose
  * old page was not gone yet) was reconciled once it let go: `ended` of its
- * runs and questions were ended (`interrupted`, `expired`).
+ * runs and questions were ended (`interrupted`, `expired`), and `offered` of
+ * them are offered again (`engine.cutOff()`).
  */
-export type StorageReconciledEvent = { type: "storage-reconciled"; session: SessionId; ended: number };
+export type StorageReconciledEvent = { type: "storage-reconciled"; session: SessionId; ended: number; offered: number };
 /** A registration was refused (AG-13); replayed to every later subscriber. */
 export type RegistrationRefusedEvent = { type: "registration-refused"; participant: ParticipantId | null; problems: ManifestProblem[] };
 /** A run was undone through its participants' histories (A.2). */
@@ -1115,6 +1133,20 @@ export class Engine {
   pause(run: RunId): void;
   /** Resumes a paused run, or one whose transport was lost with nothing rolled back: a new, chained run (AG-11). */
   resume(run: RunId, budget?: Budget): RunId;
+  /**
+   * What a reload cut off while it waited for the person — a plan under review, a call to allow, a
+   * question — offered again, until the person takes it up or discards it (A.2, AG-11).
+   */
+  cutOff(): CutOffRun[];
+  /**
+   * Puts what a cut-off run showed the person before them again, as a new run chained to it
+   * (AG-11): the plan under review, its calls previewed again against the reads as they are now (an
+   * act planned on a read that changed since is marked stale), or the question. Returns the new
+   * run's id; throws `not-cut-off` when nothing is offered under that id.
+   */
+  reviewAgain(run: RunId): RunId;
+  /** Discards what a cut-off run offers: journalled on it as the person's act, offered no more. */
+  discard(run: RunId): void;
   /** Takes control back: the run returns `aborted` (AG-9). */
   stop(run: RunId): void;
   /** The global kill (AG-10): stops every active run of every engine in the page and of the origin's other tabs (over a BroadcastChannel), announced once; returns how many runs of this page it ended. */

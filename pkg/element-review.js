@@ -5,7 +5,8 @@ import { Surface, make, shadow } from "./element-surface.js";
 const REVIEW_STYLE = `
 :host { display: block; }
 :host([hidden]) { display: none; }
-[part=sheet][data-empty], [part=escalation][data-empty] { display: none; }
+[part=sheet][data-empty], [part=escalation][data-empty], [part=cut-off]:empty { display: none; }
+[part=offer] { display: flex; gap: var(--baton-gap, 0.5em); flex-wrap: wrap; align-items: center; }
 [part=choices] { display: flex; gap: var(--baton-gap, 0.5em); flex-wrap: wrap; }
 [part=again], [part=stale] { font-weight: bold; }
 [part=again]:empty { display: none; }
@@ -25,6 +26,9 @@ function againText(sheet) {
   if (!again) return "";
   if (again.kind === "authorization-expired") {
     return "Your approval of this plan ran out before it finished. Look at it again:";
+  }
+  if (again.kind === "cut-off") {
+    return "This plan was waiting for your review when the page went away. Look at it again:";
   }
   const labels = new Map(sheet.items.map((item) => [item.capability.participant, item.participantLabel]));
   const changed = [...new Set(again.reads.map((read) => labels.get(read.participant) ?? read.participant))];
@@ -84,13 +88,15 @@ export class BatonReview extends Surface {
     this.#reason = make("p", "reason");
     this.#choices = make("div", "choices");
     this.#escalation.append(this.#reason, this.#choices);
-    shadow(this, REVIEW_STYLE).append(this.#sheet, this.#escalation);
+    this.#cutOff = make("section", "cut-off");
+    shadow(this, REVIEW_STYLE).append(this.#sheet, this.#escalation, this.#cutOff);
     this.render();
   }
 
   #escalation;
   #reason;
   #choices;
+  #cutOff;
 
   /** The run shown; by default the latest one waiting for review. */
   get run() {
@@ -107,7 +113,7 @@ export class BatonReview extends Surface {
       const waits = event.entry.to.state === "reviewing" || event.entry.to.state === "escalated";
       if (waits && !this.hasAttribute("run")) this.#latest = event.run;
     }
-    if (event.type === "journal") this.render();
+    if (event.type === "journal" || event.type === "storage-reconciled") this.render();
   }
 
   #latest = null;
@@ -164,10 +170,47 @@ export class BatonReview extends Surface {
     );
   }
 
+  /**
+   * What a reload cut off while it waited for the person, offered again
+   * while nothing else waits for review (A.2, AG-11): "Review it again"
+   * puts it before them in a chained run, "Discard" lets it go.
+   */
+  #renderCutOff(shown) {
+    let offers = [];
+    try {
+      offers = shown ? [] : this.engine?.cutOff() ?? [];
+    } catch {
+      offers = [];
+    }
+    this.#cutOff.replaceChildren(
+      ...offers.map((offer) => {
+        const entry = make("div", "offer");
+        const what = offer.waiting === "answer" ? "a question was waiting for your answer" : "its plan was waiting for your review";
+        entry.append(make("p", "offer-text", `“${offer.intent}”: ${what} when the page went away.`));
+        const again = make("button", "review-again", offer.waiting === "answer" ? "Answer it again" : "Review it again");
+        again.type = "button";
+        again.addEventListener("click", () => {
+          const chained = this.engine.reviewAgain(offer.run);
+          if (!this.hasAttribute("run")) this.#latest = chained;
+          this.render();
+        });
+        const discard = make("button", "discard", "Discard");
+        discard.type = "button";
+        discard.addEventListener("click", () => {
+          this.engine.discard(offer.run);
+          this.render();
+        });
+        entry.append(again, discard);
+        return entry;
+      }),
+    );
+  }
+
   render() {
     const run = this.#shown();
     const sheet = this.#sheetOf(run);
     this.#renderEscalation(sheet ? null : run);
+    this.#renderCutOff(sheet || !this.#escalation.hasAttribute("data-empty"));
     if (!sheet) {
       this.#sheet.setAttribute("data-empty", "");
       this.#items.replaceChildren();

@@ -40,8 +40,10 @@ export class BatonPresence extends HTMLElement {
  * marked stale (A.2). Any other escalation (budget, drift, a lapsed
  * authorization) is shown with its reason in words and the engine's own
  * choices (`engine.escalation(run)`). Shows the latest run waiting for
- * review, or the one named by `run`.
- * Parts: `sheet`, `title`, `again`, `items`, `item`, `label`, `irreversible`, `stale`, `change`, `controls`, `authorize`, `reject`, `escalation`, `reason`, `choices`, `choice`.
+ * review, or the one named by `run`. While nothing waits, what a reload cut
+ * off while it waited for the person is offered again (`engine.cutOff()`),
+ * with "Review it again" (or "Answer it again") and "Discard".
+ * Parts: `sheet`, `title`, `again`, `items`, `item`, `label`, `irreversible`, `stale`, `change`, `controls`, `authorize`, `reject`, `escalation`, `reason`, `choices`, `choice`, `cut-off`, `offer`, `offer-text`, `review-again`, `discard`.
  */
 export class BatonReview extends HTMLElement {
   /** The engine to show; setting it attaches the element as a presence surface. */

@@ -348,7 +348,9 @@ function renderWhy() {
   // The surfaces show nothing when nothing waits; their sections follow suit.
   const asking = engine.questions().some((q) => ["open", "postponed"].includes(q.state.state));
   $("question").hidden = !asking;
-  $("review").hidden = !(state?.state === "reviewing" || state?.state === "escalated");
+  // What a reload cut off while it waited for review is offered there too.
+  const offered = engine.cutOff().length > 0;
+  $("review").hidden = !(offered || state?.state === "reviewing" || state?.state === "escalated");
 }
 
 const undone = new Set();
@@ -356,6 +358,13 @@ const lowered = new Set(); // runs asked to go ahead while third-party content w
 engine.presence.attach({ handleEvent: () => queueMicrotask(render) });
 engine.subscribe((event) => {
   if (event.type === "undone") undone.add(event.report.run);
+  // A plan a reload cut off, reviewed again: the chained run is the one
+  // the person now looks at.
+  if (event.type === "journal" && event.entry.kind === "created" && event.entry.resumes && !runs.includes(event.run)) {
+    runs.push(event.run);
+    current = event.run;
+    remember(current);
+  }
   // A reload's old page let go of its session: its cut-off runs are now ended.
   if (event.type === "storage-reconciled") renderEarlier();
 });

@@ -340,7 +340,7 @@ test("journey: the presence surface shows the run acting and its Stop returns co
   }
 });
 
-test("journey: a reload in the middle of a run loses nothing: after it, the run is shown cut off, its journal intact", { timeout: TIMEOUT }, async () => {
+test("journey: a reload in the middle of a review loses nothing: the run is shown cut off, its plan offered again, reviewed again, authorized and applied (A.2, AG-11)", { timeout: TIMEOUT }, async () => {
   const { page, errors, close } = await open();
   try {
     await page.fill("#intent", "rename card 1 to Later");
@@ -353,6 +353,23 @@ test("journey: a reload in the middle of a run loses nothing: after it, the run 
     await until(page, async () => (await page.locator("#earlier > li").count()) > 0, "the earlier run");
     await until(page, async () => (await earlier()) === "“rename card 1 to Later” — Cut off by a reload", "the run cut off");
     assert.equal(await card(page, "c1"), "1. Draft the release notes", "nothing was applied");
+    // What the person was shown is offered again, not just listed.
+    await page.waitForSelector("baton-review [part=offer]");
+    assert.equal(
+      await page.locator("baton-review [part=offer-text]").textContent(),
+      "“rename card 1 to Later”: its plan was waiting for your review when the page went away.",
+    );
+    await accessible(page, "with a plan offered again");
+    await page.click("baton-review [part=review-again]");
+    await page.waitForSelector("baton-review [part=item]");
+    await previewsReady(page);
+    assert.equal(
+      await page.locator("baton-review [part=again]").textContent(),
+      "This plan was waiting for your review when the page went away. Look at it again:",
+    );
+    await page.click("baton-review [part=authorize]");
+    await until(page, async () => (await card(page, "c1")) === "1. Later", "the rename, applied");
+    assert.equal(await page.locator("baton-review [part=offer]").count(), 0, "offered once");
     assert.deepEqual(errors, []);
   } finally {
     await close();

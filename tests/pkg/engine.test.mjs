@@ -603,6 +603,86 @@ test("a reload loses nothing: the journal and the actor key survive in IndexedDB
   }
 });
 
+test("AG-11: a plan waiting for review when the page reloads is offered again by the next page: reviewed again, authorized and applied; another discarded", { timeout: TIMEOUT }, async () => {
+  const page = await pages.browser.newPage();
+  try {
+    await page.goto(`${pages.server.url}/tests/pkg/page.html`);
+    const before = await page.evaluate(async (manifest) => {
+      const baton = await import("baton-engine");
+      await baton.default();
+      // A page of its own session, as every page load is by default.
+      const engine = await baton.Engine.open({ appName: "Board", ceiling: "auto", dbName: "cut-off-test" });
+      engine.register({ ...manifest, preview: true }, {
+        history: { mark: () => "m", revertTo() {} },
+        invoke: () => ({ ok: true }),
+        preview: (_capability, args) => ({ title: { from: "Draft", to: args.title } }),
+      });
+      const plan = (title) => [{ capability: "tasks.rename", arguments: { id: "a", title } }];
+      const kept = engine.delegate({ intent: "Rename to Ship", initiative: "user", autonomy: "review", plan: plan("Ship") });
+      const dropped = engine.delegate({ intent: "Rename to Later", initiative: "user", autonomy: "review", plan: plan("Later") });
+      await new Promise((r) => setTimeout(r, 100));
+      return { kept, dropped, states: [engine.state(kept).state, engine.state(dropped).state] };
+    }, TASKS);
+    assert.deepEqual(before.states, ["reviewing", "reviewing"]);
+    await page.reload();
+    const after = await page.evaluate(async ({ manifest, kept, dropped }) => {
+      const baton = await import("baton-engine");
+      await baton.default();
+      const engine = await baton.Engine.open({ appName: "Board", ceiling: "auto", dbName: "cut-off-test" });
+      const applied = [];
+      engine.register({ ...manifest, preview: true }, {
+        history: { mark: () => "m", revertTo() {} },
+        invoke: (_capability, args) => (applied.push(args.title), { ok: true }),
+        preview: (_capability, args) => ({ title: { from: "Draft", to: args.title } }),
+      });
+      // The old page may still be letting go of its session: its cut-off
+      // runs come when it has.
+      for (let i = 0; i < 300 && engine.cutOff().length < 2; i++) await new Promise((r) => setTimeout(r, 10));
+      const offered = engine.cutOff();
+      const chained = engine.reviewAgain(kept);
+      await new Promise((r) => setTimeout(r, 50));
+      const sheet = engine.review(chained);
+      engine.authorize(chained, sheet.revision);
+      for (let i = 0; i < 200 && engine.state(chained).state !== "returned"; i++) await new Promise((r) => setTimeout(r, 10));
+      engine.discard(dropped);
+      let twice = null;
+      try {
+        engine.reviewAgain(kept);
+      } catch (error) {
+        twice = { code: error.code, requirement: error.requirement };
+      }
+      const kinds = (records) => records.map((r) => r.entry.kind).filter((kind) => kind.startsWith("offer"));
+      return {
+        offered,
+        state: engine.state(chained),
+        resumes: engine.journal(chained)[0].entry.resumes,
+        again: sheet.again,
+        change: sheet.items[0].change,
+        applied,
+        left: engine.cutOff(),
+        twice,
+        keptJournal: kinds(await engine.history(kept)),
+        droppedJournal: kinds(await engine.history(dropped)),
+      };
+    }, { manifest: TASKS, ...before });
+    assert.deepEqual(
+      after.offered.map((offer) => [offer.run, offer.intent, offer.waiting]).sort(),
+      [[before.kept, "Rename to Ship", "review"], [before.dropped, "Rename to Later", "review"]].sort(),
+    );
+    assert.equal(after.resumes, before.kept, "a run chained to the one cut off");
+    assert.deepEqual(after.again, { kind: "cut-off", run: before.kept });
+    assert.deepEqual(after.change, { kind: "preview", value: { title: { from: "Draft", to: "Ship" } } }, "previewed again");
+    assert.deepEqual(after.state, { state: "returned", outcome: "completed", reason: { kind: "plan-completed" } });
+    assert.deepEqual(after.applied, ["Ship"]);
+    assert.deepEqual(after.left, [], "nothing offered twice");
+    assert.deepEqual(after.twice, { code: "not-cut-off", requirement: "AG-11" });
+    assert.deepEqual(after.keptJournal, ["offered-again", "offer-settled"]);
+    assert.deepEqual(after.droppedJournal, ["offered-again", "offer-settled"]);
+  } finally {
+    await page.close();
+  }
+});
+
 test("the package README's minimal example runs as written", { timeout: TIMEOUT }, async () => {
   const code = readmeExample("pkg/README.md", "## A minimal example");
   const lines = await withPage(async (page) => {

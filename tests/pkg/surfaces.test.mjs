@@ -12,7 +12,8 @@ import { TASKS, packagePages } from "./harness.mjs";
 
 const TIMEOUT = 30_000;
 
-const { withPage } = packagePages();
+const pages = packagePages();
+const { withPage } = pages;
 
 test("AG-35, AG-42, AG-43, AG-44: <baton-presence> shows the cycle in text and shape, static under reduced motion, with a Stop control", { timeout: TIMEOUT }, async () => {
   const observed = await withPage(async (page) => {
@@ -324,6 +325,65 @@ test("AG-31: <baton-review> shows a call whose preview never arrives with its ar
   assert.equal(observed.due.ready, true);
   assert.deepEqual(observed.due.journalled, ["it did not arrive within 10 s"]);
   assert.deepEqual(observed.after, { state: "returned", applied: "Ship" });
+});
+
+test("AG-11: <baton-review> offers again what a reload cut off while it waited for review: Review it again, then Authorize; or Discard", { timeout: TIMEOUT }, async () => {
+  const page = await pages.browser.newPage();
+  try {
+    await page.goto(`${pages.server.url}/tests/pkg/page.html`);
+    const open = (manifest) =>
+      page.evaluate(async (manifest) => {
+        const baton = await import("baton-engine");
+        await import("baton-engine/elements");
+        await baton.default();
+        const engine = await baton.Engine.open({ appName: "Board", ceiling: "auto", dbName: "review-again" });
+        window.applied = [];
+        engine.register({ ...manifest, preview: true }, {
+          history: { mark: () => "m", revertTo() {} },
+          invoke: (_capability, args) => (window.applied.push(args.title), { ok: true }),
+          preview: (_capability, args) => ({ title: { from: "Draft", to: args.title } }),
+        });
+        const review = document.createElement("baton-review");
+        document.body.append(review);
+        review.engine = engine;
+        window.engine = engine;
+        window.review = review;
+      }, manifest);
+    await open(TASKS);
+    await page.evaluate(() => {
+      for (const title of ["Ship", "Later"]) {
+        window.engine.delegate({
+          intent: `Rename to ${title}`, initiative: "user", autonomy: "review",
+          plan: [{ capability: "tasks.rename", arguments: { id: "a", title } }],
+        });
+      }
+    });
+    await page.waitForTimeout(100);
+    await page.reload();
+    await open(TASKS);
+    const part = (name) => page.locator(`baton-review [part=${name}]`);
+    await page.waitForFunction(() => window.review.shadowRoot.querySelectorAll("[part=offer]").length === 2);
+    const texts = (await part("offer-text").allTextContents()).sort();
+    assert.deepEqual(texts, [
+      "“Rename to Later”: its plan was waiting for your review when the page went away.",
+      "“Rename to Ship”: its plan was waiting for your review when the page went away.",
+    ]);
+    // Discard one, review the other again.
+    const offers = page.locator("baton-review [part=offer]");
+    await offers.filter({ hasText: "Later" }).locator("[part=discard]").click();
+    assert.equal(await offers.count(), 1);
+    await offers.filter({ hasText: "Ship" }).locator("[part=review-again]").click();
+    await page.waitForFunction(() => !window.review.shadowRoot.querySelector("[part=authorize]").disabled);
+    assert.equal(await part("again").textContent(), "This plan was waiting for your review when the page went away. Look at it again:");
+    assert.equal(await part("change").textContent(), 'title: "Draft" → "Ship"');
+    assert.equal(await offers.count(), 0, "nothing else offered while it is reviewed");
+    await part("authorize").click();
+    await page.waitForFunction(() => window.applied.length === 1);
+    assert.deepEqual(await page.evaluate(() => window.applied), ["Ship"]);
+    assert.deepEqual(await page.evaluate(() => window.engine.cutOff()), []);
+  } finally {
+    await page.close();
+  }
 });
 
 test("AG-31: <baton-review> shows each concrete change in the app's own terms and authorizes at the revision seen", { timeout: TIMEOUT }, async () => {

@@ -41,6 +41,9 @@ import type {
   TurnRequest,
   UndoReport,
   Ending,
+  CutOffRun,
+  Waiting,
+  RunId,
   Validation,
   WireEvent,
 } from "baton-engine";
@@ -226,6 +229,14 @@ async function usage(): Promise<void> {
   const shown: "idle" | "planning" | "reviewing" | "acting" | "needs-you" | "returned" = presence.state;
   const lastEnding: Ending | "undone" | undefined = presence.ending;
   const undoing: Promise<UndoReport | null> = presence.undo(run, { only: "untouched" });
+  const offers: CutOffRun[] = engine.cutOff();
+  for (const offer of offers) {
+    const waiting: Waiting = offer.waiting;
+    if (waiting === "review") {
+      const chained: RunId = engine.reviewAgain(offer.run);
+      void chained;
+    } else engine.discard(offer.run);
+  }
   void lastEnding;
   void undoing;
   const reviewer: BatonReview = document.createElement("baton-review");
@@ -381,6 +392,16 @@ async function usage(): Promise<void> {
           void by;
         }
         break;
+      case "offered-again": {
+        const waiting: "review" | "answer" = entry.waiting;
+        void waiting;
+        break;
+      }
+      case "offer-settled": {
+        const again: boolean = entry.reviewedAgain;
+        void again;
+        break;
+      }
       default:
         exhaustive(entry);
     }

@@ -103,11 +103,13 @@ fn ag_11_a_plan_under_review_cut_off_by_a_reload_is_reviewed_again_as_a_chained_
     let again = Engine::restore(config(), secret(), serde_json::from_str(&stored).unwrap());
     assert_eq!(again.cut_off(), offered);
 
-    // The next page reviews it again: settled where it was cut off, then a
-    // chained run of its own puts the plan before the person.
+    // The next page adopts it and reviews it again: a chained run of its
+    // own puts the plan before the person.
     let mut next = next_page(1);
-    gone.settle_cut_off(next.now, &run, true).unwrap();
-    let chained = next.engine.review_again(next.now, &offered[0]).unwrap();
+    next.engine.adopt(gone.take_offered());
+    assert!(gone.cut_off().is_empty(), "handed over");
+    assert_eq!(next.engine.cut_off(), offered);
+    let chained = next.engine.review_again(next.now, &run).unwrap();
     next.drain();
     assert_eq!(next.state(&chained), RunState::Reviewing);
     assert_eq!(next.engine.run(&chained).unwrap().resumes(), Some(&run));
@@ -141,9 +143,9 @@ fn ag_11_a_plan_under_review_cut_off_by_a_reload_is_reviewed_again_as_a_chained_
     );
 
     // Taken up once: no longer offered, and the journal says so.
-    assert!(gone.cut_off().is_empty());
+    assert!(next.engine.cut_off().is_empty());
     assert_eq!(
-        offers_journalled(&gone, &run),
+        offers_journalled(&next.engine, &run),
         [
             JournalEntry::OfferedAgain {
                 waiting: Waiting::Review
@@ -153,7 +155,7 @@ fn ag_11_a_plan_under_review_cut_off_by_a_reload_is_reviewed_again_as_a_chained_
             }
         ]
     );
-    let twice = gone.settle_cut_off(next.now, &run, true).unwrap_err();
+    let twice = next.engine.review_again(next.now, &run).unwrap_err();
     assert_eq!(twice.code(), "not-cut-off");
     assert_eq!(twice.requirement(), Some("AG-11"));
 }
@@ -161,11 +163,12 @@ fn ag_11_a_plan_under_review_cut_off_by_a_reload_is_reviewed_again_as_a_chained_
 #[test]
 fn ag_20_a_plan_reviewed_again_after_its_read_changed_is_marked_stale_and_refused_as_stale() {
     let (sim, _) = under_review();
-    let gone = reconciled(&sim);
-    let offered = gone.cut_off();
+    let mut gone = reconciled(&sim);
     // The board changed while the page was away.
     let mut next = next_page(2);
-    let chained = next.engine.review_again(next.now, &offered[0]).unwrap();
+    next.engine.adopt(gone.take_offered());
+    let run = next.engine.cut_off()[0].run.clone();
+    let chained = next.engine.review_again(next.now, &run).unwrap();
     next.drain();
     let sheet = next.engine.review(&chained).unwrap();
     let stale = sheet.items[0].stale.clone().expect("the act is stale");
@@ -193,13 +196,14 @@ fn ag_41_a_question_cut_off_by_a_reload_is_put_again_and_its_answer_goes_on() {
     let run = sim.delegate(Autonomy::Review);
     sim.ask(&run, "q-7", None);
     let asked = sim.last_question();
-    let gone = reconciled(&sim);
+    let mut gone = reconciled(&sim);
     let offered = gone.cut_off();
     assert_eq!(offered.len(), 1);
     assert_eq!(offered[0].waiting, Waiting::Answer);
 
     let mut next = next_page(1);
-    let chained = next.engine.review_again(next.now, &offered[0]).unwrap();
+    next.engine.adopt(gone.take_offered());
+    let chained = next.engine.review_again(next.now, &run).unwrap();
     next.drain();
     let question = next.last_question();
     assert_eq!(question.run, chained);
@@ -231,7 +235,7 @@ fn a_cut_off_plan_can_be_discarded_and_a_run_that_did_not_wait_for_the_person_is
         std::slice::from_ref(&run),
         "only what waited for the person"
     );
-    gone.settle_cut_off(sim.now, &run, false).unwrap();
+    gone.discard(sim.now, &run).unwrap();
     assert!(gone.cut_off().is_empty());
     assert_eq!(
         offers_journalled(&gone, &run).last(),
@@ -241,7 +245,7 @@ fn a_cut_off_plan_can_be_discarded_and_a_run_that_did_not_wait_for_the_person_is
     );
     assert!(offers_journalled(&gone, &acting).is_empty());
     let unknown = gone
-        .settle_cut_off(sim.now, &RunId::new("nowhere/r9"), false)
+        .discard(sim.now, &RunId::new("nowhere/r9"))
         .unwrap_err();
     assert_eq!(unknown.code(), "unknown-run");
 }

@@ -106,9 +106,7 @@ fn scenario_events() -> Vec<Event> {
     let run = sim.delegate(Autonomy::Review);
     sim.propose(&run, &[rename()]);
     sim.engine.reconcile(sim.now);
-    let cut = sim.engine.cut_off().remove(0);
-    sim.engine.settle_cut_off(sim.now, &run, true).unwrap();
-    sim.engine.review_again(sim.now, &cut).unwrap();
+    sim.engine.review_again(sim.now, &run).unwrap();
     sim.drain();
     log.extend(sim.log);
 

@@ -414,15 +414,19 @@ impl Engine {
         for session in sessions {
             let (store, signal, db_name) = (Rc::clone(&store), signal.clone(), db_name.to_owned());
             let weak = Rc::downgrade(&self.inner);
+            let own = self.inner.borrow().core.config().session.to_string();
             spawn_local(async move {
-                let swept =
-                    persist::sweep_when_free(&store, &db_name, &session, key, &signal).await;
-                if let (Some(Ok(ended)), Some(inner)) = (swept, weak.upgrade()) {
-                    let event = serde_json::json!({"type": "storage-reconciled", "session": session, "ended": ended});
+                let sessions = (session.as_str(), own.as_str());
+                let swept = persist::sweep_when_free(&store, &db_name, sessions, key, &signal).await;
+                if let (Some(Ok((ended, offered))), Some(inner)) = (swept, weak.upgrade()) {
+                    let event = serde_json::json!({"type": "storage-reconciled", "session": session, "ended": ended, "offered": offered.len()});
                     {
                         let mut guard = inner.borrow_mut();
                         guard.storage.reconciled += ended;
                         guard.standing.push(event.clone());
+                        // What it cut off while waiting for the person is
+                        // this engine's to offer again.
+                        guard.core.adopt(offered);
                     }
                     emit(&inner, event);
                 }
@@ -661,6 +665,7 @@ fn notify_value(inner: &Rc<RefCell<Inner>>, value: &JsValue) {
 }
 
 mod commands;
+mod cut_off;
 mod effects;
 mod grants;
 mod page;

@@ -113,6 +113,9 @@ codes! {
     EmptyPlan => "empty-plan",
     /// Only a paused run (or one whose transport was lost) can be resumed (AG-11).
     NotResumable => "not-resumable",
+    /// The run offers nothing to review again: it was not cut off while it
+    /// waited for the person, or it was taken up or discarded already (AG-11).
+    NotCutOff => "not-cut-off",
     /// No run has this id.
     UnknownRun => "unknown-run",
     /// The command does not apply in the run's state; terminal states never reopen.

@@ -11,10 +11,11 @@ use std::path::{Path, PathBuf};
 use crate::compressed_sizes;
 
 /// The ratchet, in KiB of brotli: 330 from the best size reached (321.9),
-/// raised to 331 by what trust at the edges costs — undo conflicts and who
-/// changed what, bounded lanes, `plan-refused`, unreadable results — which
-/// took the runtime to 330.4 (their hand readers already took 1.2 off).
-pub const BUDGET_KIB: u64 = 332;
+/// raised by what trust at the edges costs: undo conflicts and who changed
+/// what, bounded lanes, `plan-refused`, unreadable results (330.4; their
+/// hand readers already took 1.2 off), the preview deadline (331.8), and
+/// what a reload cut off offered again (336.0).
+pub const BUDGET_KIB: u64 = 337;
 
 /// Where the ratchet is going.
 pub const TARGET_KIB: u64 = 350;

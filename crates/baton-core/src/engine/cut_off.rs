@@ -12,23 +12,49 @@ impl Engine {
         self.runs.values().filter_map(Run::cut_off).collect()
     }
 
+    /// Takes out the runs this engine offers again, for the engine of
+    /// another session to adopt: what a session that is gone cut off is
+    /// offered by the engine that reconciled it.
+    pub fn take_offered(&mut self) -> Vec<Run> {
+        let ids: Vec<RunId> = self.cut_off().into_iter().map(|cut| cut.run).collect();
+        ids.iter().filter_map(|id| self.runs.remove(id)).collect()
+    }
+
+    /// Adopts runs another engine offered again ([`Engine::take_offered`]):
+    /// they are this engine's to offer, written as its own.
+    pub fn adopt(&mut self, runs: Vec<Run>) {
+        for run in runs {
+            let (id, revision) = (run.id().clone(), run.revision());
+            self.runs.insert(id.clone(), run);
+            self.written(&id, revision);
+        }
+    }
+
     /// Puts what a cut-off run showed the person before them again, as a
-    /// chained run of this engine (AG-11) that names it in `resumes`: the
-    /// plan under review, its calls previewed again against the reads as
-    /// they are now (drift and stale rules apply), or the question. `cut`
-    /// may come from this engine or from the engine that reconciled a
-    /// session that is gone; settle it there with
-    /// [`Engine::settle_cut_off`], first, so it is taken up once.
-    pub fn review_again(&mut self, now: u64, cut: &CutOff) -> Result<RunId, DelegateError> {
+    /// chained run (AG-11) that names it in `resumes`: the plan under
+    /// review, its calls previewed again against the reads as they are now
+    /// (drift and stale rules apply), or the question. The cut-off run's
+    /// journal records that it was taken up; it is offered no more.
+    pub fn review_again(&mut self, now: u64, cut_off: &RunId) -> Result<RunId, DelegateError> {
         if self.disabled {
             return Err(DelegateError::Disabled);
         }
-        if cut.source == PlanSource::ActingParty && !self.shared.config.transport {
+        let transport = self.shared.config.transport;
+        let Some(run) = self.runs.get(cut_off) else {
+            return Err(DelegateError::UnknownRun(cut_off.clone()));
+        };
+        if run.is_offered() && run.source() == PlanSource::ActingParty && !transport {
             return Err(DelegateError::NoTransport);
         }
+        let again = self
+            .with_run(now, cut_off, |run, step| run.settle_offer(step, true))
+            .flatten()
+            .ok_or_else(|| DelegateError::NotCutOff {
+                run: cut_off.clone(),
+            })?;
         let autonomy = crate::autonomy::resolve(crate::autonomy::AutonomyInputs {
             ceiling: self.shared.config.ceiling,
-            person: cut.requested,
+            person: again.requested,
             capability: None,
             initiative: Initiative::User,
             irreversible: false,
@@ -40,34 +66,31 @@ impl Engine {
         let mut run = Run::new(
             Charter {
                 id: id.clone(),
-                intent: cut.intent.clone(),
+                intent: again.intent.clone(),
                 initiative: Initiative::User,
-                requested: cut.requested,
+                requested: again.requested,
                 autonomy,
-                source: cut.source,
-                budget: cut.budget,
-                resumes: Some(cut.run.clone()),
+                source: again.source,
+                budget: again.budget,
+                resumes: Some(cut_off.clone()),
             },
             now,
         );
         let mut step = Step::new(now, &mut self.out, &self.shared, &mut self.questions);
-        run.start_again(&mut step, cut);
+        run.start_again(&mut step, again);
         self.runs.insert(id.clone(), run);
         Ok(id)
     }
 
-    /// The person took up (`reviewed_again`) or discarded what `run`
-    /// offers: journalled on it as the person's act, and offered no more.
-    pub fn settle_cut_off(
-        &mut self,
-        now: u64,
-        run: &RunId,
-        reviewed_again: bool,
-    ) -> Result<(), DelegateError> {
-        match self.with_run(now, run, |cut, step| cut.settle_offer(step, reviewed_again)) {
-            Some(true) => Ok(()),
-            Some(false) => Err(DelegateError::NotCutOff { run: run.clone() }),
-            None => Err(DelegateError::UnknownRun(run.clone())),
+    /// Discards what a cut-off run offers: journalled on it as the person's
+    /// act, and offered no more.
+    pub fn discard(&mut self, now: u64, cut_off: &RunId) -> Result<(), DelegateError> {
+        match self.with_run(now, cut_off, |run, step| run.settle_offer(step, false)) {
+            Some(Some(_)) => Ok(()),
+            Some(None) => Err(DelegateError::NotCutOff {
+                run: cut_off.clone(),
+            }),
+            None => Err(DelegateError::UnknownRun(cut_off.clone())),
         }
     }
 }

@@ -41,7 +41,9 @@ impl Engine {
         let mut settled: Vec<(u64, &RunId)> = self
             .runs
             .values()
-            .filter(|run| run.state().is_terminal() && run.next_timeout().is_none())
+            .filter(|run| {
+                run.state().is_terminal() && run.next_timeout().is_none() && !run.is_offered()
+            })
             .filter(|run| self.written.get(run.id()).copied().unwrap_or(0) >= run.revision())
             .filter(|run| {
                 !self

@@ -3,11 +3,11 @@
 //! A run waiting for the person — a plan under review, an escalated call to
 //! allow, a question to answer — is not merely listed as cut off when the
 //! page goes away. The engine that reconciles it keeps what the person was
-//! shown, and offers it again: the person reviews that plan again as a
-//! chained run, its calls previewed again against the reads as they are
-//! now (so the drift and stale rules apply, AG-20, AG-29), answers the
-//! question again in a chained run, or discards it. Either way the cut-off
-//! run's journal says so, once.
+//! shown, and the engine that opens next offers it again: the person
+//! reviews that plan again as a chained run, its calls previewed again
+//! against the reads as they are now (so the drift and stale rules apply,
+//! AG-20, AG-29), answers the question again in a chained run, or discards
+//! it. Either way the cut-off run's journal says so, once.
 
 use serde::{Deserialize, Serialize};
 
@@ -16,7 +16,7 @@ use crate::ids::RunId;
 use crate::journal::{Actor, CallReport, JournalEntry};
 use crate::model::{Autonomy, Budget};
 use crate::run::review::ReviewAgain;
-use crate::state::RunState;
+use crate::state::{Outcome, ReturnReason, RunState};
 
 use super::{AskedQuestion, PlanSource, ProposedCall, Run, Step};
 
@@ -31,23 +31,21 @@ pub enum Waiting {
 }
 
 /// What a cut-off run keeps to be offered again, until the person takes it
-/// up or discards it.
+/// up or discards it: what the person was shown and the calls they were
+/// reviewing, not yet done; a question waits, as before it was put, among
+/// the run's pending questions. (A plain record, not a tagged enum: serde
+/// reads tagged enums through a buffer that costs the wasm module more than
+/// this whole feature.)
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(
-    tag = "waiting",
-    rename_all = "kebab-case",
-    rename_all_fields = "camelCase"
-)]
-pub(crate) enum Offered {
-    /// The calls the person was reviewing, not yet done.
-    Review { calls: Vec<ProposedCall> },
-    /// The acting party's question the person was asked.
-    Answer { question: AskedQuestion },
+#[serde(rename_all = "camelCase")]
+pub(crate) struct Offered {
+    waiting: Waiting,
+    #[serde(default)]
+    calls: Vec<ProposedCall>,
 }
 
-/// A run a reload cut off while it waited for the person, offered again:
-/// everything a chained run needs to put the same thing before them.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+/// A run a reload cut off while it waited for the person, offered again.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct CutOff {
     /// The cut-off run.
@@ -56,42 +54,44 @@ pub struct CutOff {
     pub intent: String,
     /// What the person was shown.
     pub waiting: Waiting,
-    pub(crate) offered: Offered,
+}
+
+/// What a chained run needs to put a cut-off run's plan or question before
+/// the person again.
+pub(crate) struct Again {
+    calls: Vec<ProposedCall>,
+    question: Option<AskedQuestion>,
+    pub(crate) intent: String,
     pub(crate) requested: Autonomy,
     pub(crate) source: PlanSource,
     pub(crate) budget: Budget,
     /// The reads the calls were planned against.
-    pub(crate) seen: Vec<ReadStamp>,
+    seen: Vec<ReadStamp>,
     /// Call results the acting party has not heard yet.
-    pub(crate) reports: Vec<CallReport>,
-}
-
-impl Offered {
-    fn waiting(&self) -> Waiting {
-        match self {
-            Offered::Review { .. } => Waiting::Review,
-            Offered::Answer { .. } => Waiting::Answer,
-        }
-    }
+    reports: Vec<CallReport>,
 }
 
 impl Run {
     /// What the person is shown right now that a reload would cut off: a
     /// plan under review, a call to allow before anything was done, or the
     /// acting party's question.
-    fn before_the_person(&self, step: &Step<'_>) -> Option<Offered> {
+    fn before_the_person(&self, step: &Step<'_>) -> Option<(Offered, Option<AskedQuestion>)> {
         if let Some(open) = &self.asking.question {
             let question = step.questions.by_id.get(&open.id)?;
             return match &question.asker {
-                crate::questions::Asker::ActingParty { request } => Some(Offered::Answer {
-                    question: AskedQuestion {
+                crate::questions::Asker::ActingParty { request } => Some((
+                    Offered {
+                        waiting: Waiting::Answer,
+                        calls: Vec::new(),
+                    },
+                    Some(AskedQuestion {
                         request: request.clone(),
                         prompt: question.prompt.clone(),
                         schema: question.schema.clone(),
                         deadline_ms: None,
                         expires_at: None,
-                    },
-                }),
+                    }),
+                )),
                 // Which instance to act on: the plan is reviewed again instead.
                 crate::questions::Asker::Engine { .. } => self.calls_under_review(),
             };
@@ -108,23 +108,22 @@ impl Run {
         }
     }
 
-    fn calls_under_review(&self) -> Option<Offered> {
-        (!self.turns.queue.is_empty()).then(|| Offered::Review {
+    fn calls_under_review(&self) -> Option<(Offered, Option<AskedQuestion>)> {
+        let offered = Offered {
+            waiting: Waiting::Review,
             calls: self.turns.queue.iter().cloned().collect(),
-        })
+        };
+        (!offered.calls.is_empty()).then_some((offered, None))
     }
 
     /// Ends the run a reload cut off (`interrupted`), keeping what the
     /// person was shown to offer it again.
     pub(crate) fn cut_off_by_reload(&mut self, step: &mut Step<'_>) {
         let offered = self.before_the_person(step);
-        self.abandon(
-            step,
-            crate::state::Outcome::Aborted,
-            crate::state::ReturnReason::Interrupted,
-        );
-        if let Some(offered) = offered {
-            let waiting = offered.waiting();
+        self.abandon(step, Outcome::Aborted, ReturnReason::Interrupted);
+        if let Some((offered, question)) = offered {
+            let waiting = offered.waiting;
+            self.asking.pending_questions.extend(question);
             self.custody.offered = Some(offered);
             self.record(step, Actor::Engine, JournalEntry::OfferedAgain { waiting });
         }
@@ -132,12 +131,31 @@ impl Run {
 
     /// What this run offers again, if a reload cut it off before the person.
     pub(crate) fn cut_off(&self) -> Option<CutOff> {
-        let offered = self.custody.offered.clone()?;
+        let offered = self.custody.offered.as_ref()?;
         Some(CutOff {
             run: self.id.clone(),
             intent: self.intent.clone(),
-            waiting: offered.waiting(),
-            offered,
+            waiting: offered.waiting,
+        })
+    }
+
+    /// The person took the offer up in a chained run, or discarded it: it is
+    /// offered no more. Returns what the chained run needs, if it was offered.
+    pub(crate) fn settle_offer(
+        &mut self,
+        step: &mut Step<'_>,
+        reviewed_again: bool,
+    ) -> Option<Again> {
+        let offered = self.custody.offered.take()?;
+        self.record(
+            step,
+            Actor::Person,
+            JournalEntry::OfferSettled { reviewed_again },
+        );
+        Some(Again {
+            calls: offered.calls,
+            question: self.asking.pending_questions.pop_front(),
+            intent: self.intent.clone(),
             requested: self.requested,
             source: self.source,
             budget: self.custody.budget,
@@ -146,26 +164,12 @@ impl Run {
         })
     }
 
-    /// The person took the offer up in a chained run, or discarded it: it is
-    /// offered no more.
-    pub(crate) fn settle_offer(&mut self, step: &mut Step<'_>, reviewed_again: bool) -> bool {
-        if self.custody.offered.take().is_none() {
-            return false;
-        }
-        self.record(
-            step,
-            Actor::Person,
-            JournalEntry::OfferSettled { reviewed_again },
-        );
-        true
-    }
-
-    /// Starts this chained run with what `cut` offers: the plan under review
-    /// again, previewed afresh against the reads as they are now while the
-    /// calls keep the reads they were planned against; or the question put
-    /// to the person again.
-    pub(crate) fn start_again(&mut self, step: &mut Step<'_>, cut: &CutOff) {
-        self.turns.reports = cut.reports.clone();
+    /// Starts this chained run with what `again` offers: the plan under
+    /// review again, previewed afresh against the reads as they are now
+    /// while the calls keep the reads they were planned against; or the
+    /// question put to the person again.
+    pub(crate) fn start_again(&mut self, step: &mut Step<'_>, again: Again) {
+        self.turns.reports = again.reports;
         let created = JournalEntry::Created {
             intent: self.intent.clone(),
             initiative: self.initiative,
@@ -173,26 +177,27 @@ impl Run {
             resumes: self.resumes.clone(),
         };
         self.record(step, Actor::Person, created);
-        match &cut.offered {
-            Offered::Review { calls } => {
-                self.turns.seen = cut
-                    .seen
-                    .iter()
-                    .map(|stamp| (stamp.read.clone(), stamp.clone()))
-                    .collect();
-                self.turns.seen_calls = calls.iter().map(|call| call.call.clone()).collect();
-                self.turns.plan = calls.clone();
-                self.turns.queue = calls.iter().cloned().collect();
+        match again.question {
+            None => {
+                // Inserted one by one: collecting would sort, and bring a
+                // sort into the wasm module for this alone.
+                for stamp in again.seen {
+                    self.turns.seen.insert(stamp.read.clone(), stamp);
+                }
+                for call in &again.calls {
+                    self.turns.seen_calls.insert(call.call.clone());
+                    self.turns.queue.push_back(call.clone());
+                }
+                self.turns.plan = again.calls;
                 self.autonomy = self.context_level(step);
                 self.transition(step, Actor::Person, RunState::Planned);
                 self.enter_review(step, Actor::Person);
-                self.approval.review_again = Some(ReviewAgain::CutOff {
-                    run: cut.run.clone(),
-                });
+                let run = self.resumes.clone().unwrap_or_else(|| self.id.clone());
+                self.approval.review_again = Some(ReviewAgain::CutOff { run });
             }
-            Offered::Answer { question } => {
+            Some(question) => {
                 self.turns.seen = step.reads.clone();
-                self.asking.pending_questions.push_back(question.clone());
+                self.asking.pending_questions.push_back(question);
                 self.ask_pending(step);
             }
         }

@@ -406,6 +406,11 @@ impl Run {
     pub fn is_resumable(&self) -> bool {
         self.custody.resumable
     }
+    /// Whether a reload cut it off while it waited for the person, and it is
+    /// offered to them again: a store keeps it with what is live.
+    pub fn is_offered(&self) -> bool {
+        self.custody.offered.is_some()
+    }
     /// The open turn, if the engine is waiting on the acting party.
     pub fn open_turn(&self) -> Option<TurnId> {
         self.turns.turn.as_ref().map(|turn| turn.id)

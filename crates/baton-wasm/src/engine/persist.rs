@@ -134,6 +134,7 @@ async fn load(
         leftovers,
     } = store.first_look(&session, fresh).await?;
     let mut reconciled = 0;
+    let mut adopted = Vec::new();
     let mut busy = Vec::new();
     let mut own = Leftover::default();
     for (other, leftover) in leftovers {
@@ -149,50 +150,62 @@ async fn load(
         // Read again under the lock: the session may have moved on between
         // the first read and its engine going away.
         let swept = match store.leftover(&other).await {
-            Ok(fresh) => sweep(store, &other, fresh, key, now).await,
+            Ok(fresh) => sweep(store, &other, fresh, key, now, &session).await,
             Err(cause) => Err(cause),
         };
         let _ = release.call0(&JsValue::NULL);
         // A session that cannot be swept (a row this build cannot read) is
         // left as it is; it does not take this engine's storage down.
-        reconciled += swept.unwrap_or(0);
+        if let Ok((ended, offered)) = swept {
+            reconciled += ended;
+            adopted.extend(offered);
+        }
     }
     own.header = header;
-    let core = match &own.header {
+    let mut core = match &own.header {
         None => baton_core::Engine::new(config, ActorSecret::new(key)),
         Some(_) => baton_core::Engine::restore(config, ActorSecret::new(key), snapshot_of(own)?),
     };
+    core.adopt(adopted);
     Ok((core, reconciled, busy, key))
 }
 
 /// Reconciles a session whose engine held its lock when this one opened,
 /// once that lock frees up (the engine went away: a reload, a closed tab).
-/// Returns how many of its runs and questions it ended, or `None` if the
-/// wait was aborted (this engine closed first).
+/// Returns how many of its runs and questions it ended and the runs it
+/// offers again (moved to session `to`), or `None` if the wait was aborted
+/// (this engine closed first).
 pub(crate) async fn sweep_when_free(
     store: &Store,
     db_name: &str,
-    session: &str,
+    (session, to): (&str, &str),
     key: [u8; 32],
     signal: &web_sys::AbortSignal,
-) -> Option<Result<u32, StoreError>> {
+) -> Option<Swept> {
     let release = crate::store::wait_lock(&lock_name(db_name, session), signal).await?;
     let swept = match store.leftover(session).await {
-        Ok(fresh) => sweep(store, session, fresh, key, super::now()).await,
+        Ok(fresh) => sweep(store, session, fresh, key, super::now(), to).await,
         Err(cause) => Err(cause),
     };
     let _ = release.call0(&JsValue::NULL);
     Some(swept)
 }
 
+/// How many runs and questions a sweep ended, and the runs it offers again.
+pub(crate) type Swept = Result<(u32, Vec<Run>), StoreError>;
+
 /// Ends what a session that is gone left active, and writes the result.
+/// What it cut off while waiting for the person moves, in the same
+/// transaction, to session `to`, whose engine offers it again: two tabs
+/// opening at once cannot both offer it.
 async fn sweep(
     store: &Store,
     session: &str,
     leftover: Leftover,
     key: [u8; 32],
     now: u64,
-) -> Result<u32, StoreError> {
+    to: &str,
+) -> Swept {
     let mut ghost = baton_core::Engine::restore(
         EngineConfig::new(session.to_owned()),
         ActorSecret::new(key),
@@ -205,8 +218,22 @@ async fn sweep(
             records.push(Journalled::new(record));
         }
     }
-    store.write(batch(&ghost, &records, true)?)?.await?;
-    Ok(result.interrupted + result.expired)
+    let mut rows = batch(&ghost, &records, true)?;
+    let offered = ghost.take_offered();
+    rows.runs.retain(|row| !offered.iter().any(|run| run.id().as_str() == row.id));
+    for run in &offered {
+        rows.runs.push(Row {
+            id: run.id().to_string(),
+            session: to.to_owned(),
+            live: true,
+            data: serde_json::to_string(run).map_err(|error| StoreError::Encode {
+                what: "a run",
+                cause: error.to_string(),
+            })?,
+        });
+    }
+    store.write(rows)?.await?;
+    Ok((result.interrupted + result.expired, offered))
 }
 
 /// A stored row read back: the text parsed to a value, then the value read
@@ -322,7 +349,7 @@ pub(crate) fn batch(
             out.runs.push(Row {
                 id: id.to_string(),
                 session: session.clone(),
-                live: !run.state().is_terminal(),
+                live: !run.state().is_terminal() || run.is_offered(),
                 data: json("a run", serde_json::to_string(run))?,
             });
         }

@@ -1,0 +1,35 @@
+//! What a reload cut off while it waited for the person, offered again
+//! (A.2, AG-11). The core decides and journals; an engine that reconciled a
+//! session that is gone adopted that session's offers when it opened.
+
+use super::*;
+
+#[wasm_bindgen]
+impl Engine {
+    /// What a reload cut off while it waited for the person — a plan under
+    /// review, a call to allow, a question — offered again:
+    /// `[{ run, intent, waiting: "review" | "answer" }]`. Take one up with
+    /// `reviewAgain(run)`, or `discard(run)`.
+    #[wasm_bindgen(js_name = cutOff)]
+    pub fn cut_off(&self) -> Result<JsValue, JsValue> {
+        to_js(&self.inner.borrow().core.cut_off())
+    }
+
+    /// Puts what a cut-off run showed the person before them again, in a
+    /// new run chained to it (AG-11): the plan under review, its calls
+    /// previewed again against the reads as they are now (an act planned on
+    /// a read that changed since is marked stale), or the question. Returns
+    /// the new run's id; throws `not-cut-off` when nothing is offered under
+    /// that id.
+    #[wasm_bindgen(js_name = reviewAgain)]
+    pub fn review_again(&self, run: &str) -> Result<String, JsValue> {
+        self.command(|core, now| core.review_again(now, &RunId::new(run)))
+            .map(|id| id.to_string())
+    }
+
+    /// Discards what a cut-off run offers: journalled on it as the person's
+    /// act, and offered no more.
+    pub fn discard(&self, run: &str) -> Result<(), JsValue> {
+        self.command(|core, now| core.discard(now, &RunId::new(run)))
+    }
+}
