@@ -417,7 +417,8 @@ impl Engine {
             let own = self.inner.borrow().core.config().session.to_string();
             spawn_local(async move {
                 let sessions = (session.as_str(), own.as_str());
-                let swept = persist::sweep_when_free(&store, &db_name, sessions, key, &signal).await;
+                let swept =
+                    persist::sweep_when_free(&store, &db_name, sessions, key, &signal).await;
                 if let (Some(Ok((ended, offered))), Some(inner)) = (swept, weak.upgrade()) {
                     let event = serde_json::json!({"type": "storage-reconciled", "session": session, "ended": ended, "offered": offered.len()});
                     {

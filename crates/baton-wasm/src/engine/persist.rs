@@ -220,7 +220,8 @@ async fn sweep(
     }
     let mut rows = batch(&ghost, &records, true)?;
     let offered = ghost.take_offered();
-    rows.runs.retain(|row| !offered.iter().any(|run| run.id().as_str() == row.id));
+    rows.runs
+        .retain(|row| !offered.iter().any(|run| run.id().as_str() == row.id));
     for run in &offered {
         rows.runs.push(Row {
             id: run.id().to_string(),
