@@ -146,12 +146,18 @@ fn cause(error: impl std::fmt::Display) -> StoreError {
 
 /// The schema of version [`VERSION`]: the object stores a new or older
 /// database lacks, with the indexes that find live runs and open questions.
-fn create_missing_stores(db: &Database) {
+/// Creates the stores a database lacks; a new database gets `secret` in the
+/// same (upgrade) transaction, so opening it takes no second transaction.
+fn create_missing_stores(db: &Database, secret: &str) {
     let names = db.store_names();
     let has = |store: &str| names.iter().any(|n| n == store);
     for store in [META, SESSIONS, JOURNAL] {
         if !has(store) {
-            let _ = db.create_object_store(store, ObjectStoreParams::new());
+            let created = db.create_object_store(store, ObjectStoreParams::new());
+            if let (META, Ok(meta)) = (store, created) {
+                let key = JsValue::from_str("secret");
+                let _ = meta.put(&JsValue::from_str(secret), Some(&key));
+            }
         }
     }
     for (store, flag) in [(RUNS, "live"), (QUESTIONS, "open")] {
@@ -166,9 +172,11 @@ fn create_missing_stores(db: &Database) {
 }
 
 impl Store {
-    /// Opens (creating or upgrading) the database. The error is the cause
-    /// the engine reports when it falls back to memory.
-    pub(crate) async fn open(name: &str) -> Result<Store, StoreError> {
+    /// Opens (creating or upgrading) the database; a new one keeps `fresh`
+    /// as its key for actor references. The error is the cause the engine
+    /// reports when it falls back to memory.
+    pub(crate) async fn open(name: &str, fresh: [u8; 32]) -> Result<Store, StoreError> {
+        let secret = ActorSecret::encode_key(&fresh);
         let factory = Factory::new().map_err(|e| StoreError::Unavailable(e.to_string()))?;
         let mut request = factory
             .open(name, Some(VERSION))
@@ -176,9 +184,9 @@ impl Store {
                 name: name.to_owned(),
                 cause: e.to_string(),
             })?;
-        request.on_upgrade_needed(|event| {
+        request.on_upgrade_needed(move |event| {
             if let Ok(db) = event.database() {
-                create_missing_stores(&db);
+                create_missing_stores(&db, &secret);
             }
         });
         // A version change held up by another connection must not hang

@@ -83,10 +83,12 @@ pub(crate) async fn open(
     if mode == StorageMode::Memory {
         return Ok(in_memory(config, key, None));
     }
-    let store = match Store::open(db_name).await {
+    let store = match Store::open(db_name, key).await {
         Ok(store) => store,
         Err(cause) => return Ok(in_memory(config, key, Some(cause.to_string()))),
     };
+    // Asked for once the database is open, not alongside: an engine of the
+    // same session closed just before lets go of its lock asynchronously.
     let session = config.session.to_string();
     let Some(release) = hold_lock(&lock_name(db_name, &session)).await else {
         store.close();

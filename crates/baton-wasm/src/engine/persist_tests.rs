@@ -134,6 +134,31 @@ async fn reopening_reads_in_one_transaction() {
     assert_eq!(count, 1.0, "one transaction to read, none to write");
 }
 
+/// Opening an engine on a database that does not exist yet takes no
+/// transaction of its own to keep the key for actor references: it is
+/// written by the transaction that creates the database.
+#[wasm_bindgen_test]
+async fn a_new_database_keeps_its_key_without_a_transaction_of_its_own() {
+    let db = unique_name("baton-test");
+    let counter = count_transactions();
+    let engine = open_on(&db, "s-new", None).await.unwrap();
+    let count = js_sys::Reflect::get(&counter, &"count".into())
+        .unwrap()
+        .as_f64()
+        .unwrap();
+    let stop: js_sys::Function = js_sys::Reflect::get(&counter, &"stop".into())
+        .unwrap()
+        .into();
+    stop.call0(&counter).unwrap();
+    assert_eq!(storage(&engine)["mode"], "indexeddb");
+    // (That the key survives a reload is the package's reload test.)
+    assert_eq!(
+        count, 2.0,
+        "one transaction to read and one to write the new session's header; none to keep the key"
+    );
+    engine.close();
+}
+
 #[wasm_bindgen_test]
 async fn records_survive_closing_and_reopening_the_engine() {
     let db = unique_name("baton-test");
