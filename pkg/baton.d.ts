@@ -236,6 +236,11 @@ export interface CapabilityDeclaration {
   readonly acceptsPartialClose?: boolean;
   /** The reads it acts on; acts against stale versions are refused (AG-20). */
   readonly reads?: readonly string[];
+  /**
+   * It changes nothing (a query): it declares no effects, may be all a `reads-only` participant
+   * exposes, and its calls are nothing to roll back or undo, and no one's change. `false` by default.
+   */
+  readonly readOnly?: boolean;
 }
 
 /** One effect of a capability (AG-18). */

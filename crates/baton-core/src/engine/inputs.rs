@@ -179,7 +179,12 @@ impl Engine {
                     call: call.clone(),
                 });
             };
-            changed = applied.then(|| in_flight.capability.participant.clone());
+            // A query changed nothing: it is no one's change.
+            let queried = matches!(
+                step.registry.resolve(&in_flight.capability),
+                crate::registry::Address::Unique(_, decl) if decl.is_read_only()
+            );
+            changed = (applied && !queried).then(|| in_flight.capability.participant.clone());
             run.call_result(step, result);
             Ok(())
         });

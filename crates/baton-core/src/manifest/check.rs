@@ -45,13 +45,13 @@ impl Manifest {
             });
         }
 
-        if source.tier == Tier::ReadsOnly && !source.capabilities.is_empty() {
+        let acting = source.capabilities.iter().filter(|c| !c.read_only).count();
+        if source.tier == Tier::ReadsOnly && acting > 0 {
             problems.push(
                 "$.capabilities",
                 Some("AG-17"),
                 format!(
-                    "tier `reads-only` exposes no capability, but {} are declared",
-                    source.capabilities.len()
+                    "tier `reads-only` exposes no capability that changes anything, but {acting} are declared (mark one that changes nothing `\"readOnly\": true`)"
                 ),
             );
         }
@@ -123,7 +123,7 @@ impl Declared<'_> {
             names,
         );
         problems.wire_name(path, self.participant, &capability.name);
-        self.effects(path, &capability.effects, problems);
+        self.effects(path, &capability.effects, capability.read_only, problems);
         for read in &capability.reads {
             if !self.reads.contains(read) {
                 problems.push(
@@ -145,17 +145,31 @@ impl Declared<'_> {
             max_autonomy: capability.max_autonomy,
             accepts_partial_close: capability.accepts_partial_close,
             reads: capability.reads,
+            read_only: capability.read_only,
         })
     }
 
     /// At least one effect, each allowed by the tier (AG-17), irreversible
-    /// when external (AG-18), reversible only through a history (AG-19).
-    fn effects(&self, path: &str, effects: &[EffectDecl], problems: &mut Problems) {
-        if effects.is_empty() {
+    /// when external (AG-18), reversible only through a history (AG-19);
+    /// none for a capability that changes nothing (`readOnly`).
+    fn effects(
+        &self,
+        path: &str,
+        effects: &[EffectDecl],
+        read_only: bool,
+        problems: &mut Problems,
+    ) {
+        if read_only && !effects.is_empty() {
             problems.push(
                 &format!("{path}.effects"),
                 Some("AG-18"),
-                "a capability declares at least one effect, each with its reversibility".into(),
+                "a capability that changes nothing (`readOnly`) declares no effects".into(),
+            );
+        } else if !read_only && effects.is_empty() {
+            problems.push(
+                &format!("{path}.effects"),
+                Some("AG-18"),
+                "a capability declares at least one effect, each with its reversibility (or `\"readOnly\": true` when it changes nothing)".into(),
             );
         }
         for (index, effect) in effects.iter().enumerate() {

@@ -78,6 +78,7 @@ pub struct CapabilityDecl {
     max_autonomy: Option<Autonomy>,
     accepts_partial_close: bool,
     reads: Vec<String>,
+    read_only: bool,
 }
 
 /// One effect of a capability; reversibility is declared per effect (AG-18).
@@ -195,6 +196,11 @@ impl CapabilityDecl {
     /// Whether a failure may close the run as `partial` (AG-8).
     pub fn accepts_partial_close(&self) -> bool {
         self.accepts_partial_close
+    }
+    /// Whether it changes nothing (a query): its calls are no mutation of
+    /// the run, take nothing to undo and are no one's change (A.2).
+    pub fn is_read_only(&self) -> bool {
+        self.read_only
     }
     /// The reads this capability acts on; acts against stale versions are refused (AG-20).
     pub fn reads(&self) -> &[String] {
@@ -317,6 +323,7 @@ pub(super) fn capability_set_digest(capabilities: &[CapabilityDecl]) -> Digest {
                 "maxAutonomy": c.max_autonomy,
                 "acceptsPartialClose": c.accepts_partial_close,
                 "reads": c.reads,
+                "readOnly": c.read_only,
             })
         })
         .collect();

@@ -35,6 +35,7 @@ pub(super) struct CapabilitySource {
     pub(super) max_autonomy: Option<Autonomy>,
     pub(super) accepts_partial_close: bool,
     pub(super) reads: Vec<String>,
+    pub(super) read_only: bool,
 }
 
 #[derive(Debug)]
@@ -97,6 +98,7 @@ impl CapabilitySource {
                 "maxAutonomy",
                 "acceptsPartialClose",
                 "reads",
+                "readOnly",
             ],
         )?;
         fields.present("effects")?;
@@ -113,6 +115,7 @@ impl CapabilitySource {
             max_autonomy: fields.optional("maxAutonomy")?,
             accepts_partial_close: fields.optional("acceptsPartialClose")?.unwrap_or(false),
             reads: fields.optional("reads")?.unwrap_or_default(),
+            read_only: fields.optional("readOnly")?.unwrap_or(false),
         })
     }
 }

@@ -321,7 +321,11 @@ impl Run {
             capability: target,
             ..call
         };
-        self.mutation.mutated.push(call.capability.clone());
+        // A capability that changes nothing is no mutation: nothing to roll
+        // back or undo.
+        if !decl.is_read_only() {
+            self.mutation.mutated.push(call.capability.clone());
+        }
         self.mutation.in_flight = Some(call.clone());
         let actor = self
             .actor_ref(step)
