@@ -683,6 +683,69 @@ test("AG-11: a plan waiting for review when the page reloads is offered again by
   }
 });
 
+test("MCP tools become a manifest and back: hints that ask for more control are taken, those that would lower it only from a trusted source; what the contract refuses is named (AG-14, AG-18, AG-25)", { timeout: TIMEOUT }, async () => {
+  const result = await withPage((page) =>
+    page.evaluate(async () => {
+      const baton = await import("baton-engine");
+      const { manifestFromMcpTools, mcpToolsFromManifest } = await import("baton-engine/mcp");
+      await baton.default();
+      const engine = await baton.Engine.open({ appName: "Files", ceiling: "auto", storage: "memory" });
+      const schema = { type: "object", properties: { path: { type: "string" } }, required: ["path"], additionalProperties: false };
+      const tools = [
+        { name: "read_file", description: "Read one file of the workspace.", inputSchema: schema, annotations: { readOnlyHint: true } },
+        { name: "rename_file", description: "Give one file of the workspace a new name.", inputSchema: schema, annotations: { destructiveHint: false, openWorldHint: false } },
+        { name: "send_file", description: "Send one file of the workspace by email.", inputSchema: schema, annotations: { readOnlyHint: true, destructiveHint: false } },
+      ];
+      const participant = { id: "files", label: "Files", description: "The files of the person's workspace.", history: "native", defaultArgumentLimit: 4096 };
+      const untrusted = manifestFromMcpTools(tools, participant);
+      const trusted = manifestFromMcpTools(tools, { ...participant, trustAnnotations: true });
+      const registered = engine.register(trusted, { invoke: () => ({}), history: { mark: () => "m", revertTo() {} } });
+      const back = mcpToolsFromManifest(trusted);
+      // A tool without a description: refused as the contract refuses it.
+      const bare = manifestFromMcpTools([{ name: "delete_file", inputSchema: schema }], { ...participant, id: "bare" });
+      const refused = engine.register(bare, { invoke: () => ({}) });
+      const offered = engine.tools().map((tool) => tool.name).sort();
+      engine.close();
+      return {
+        untrusted: { tier: untrusted.tier, capabilities: untrusted.capabilities.map((c) => [c.name, c.readOnly ?? false, c.effects]) },
+        trusted: { tier: trusted.tier, capabilities: trusted.capabilities.map((c) => [c.name, c.readOnly ?? false, c.effects]) },
+        problems: registered.problems,
+        back: back.map((tool) => [tool.name, tool.annotations]),
+        refused: refused.problems.map((problem) => [problem.path, problem.requirement]),
+        offered,
+      };
+    }),
+  );
+  const act = (name, reversible, external) => [{ name, reversible, external }];
+  // Untrusted (the default): every tool an irreversible, external act.
+  assert.deepEqual(result.untrusted, {
+    tier: "full-acts",
+    capabilities: [
+      ["read_file", false, act("read_file", false, true)],
+      ["rename_file", false, act("rename_file", false, true)],
+      ["send_file", false, act("send_file", false, true)],
+    ],
+  });
+  // Trusted: a query, a reversible act, and a send that stays irreversible
+  // whatever it claims (AG-18).
+  assert.deepEqual(result.trusted, {
+    tier: "full-acts",
+    capabilities: [
+      ["read_file", true, []],
+      ["rename_file", false, act("rename_file", true, false)],
+      ["send_file", false, act("send_file", false, true)],
+    ],
+  });
+  assert.deepEqual(result.problems, []);
+  assert.deepEqual(result.back, [
+    ["files__read_file", { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false }],
+    ["files__rename_file", { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false }],
+    ["files__send_file", { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true }],
+  ]);
+  assert.ok(result.refused.some(([path]) => path.startsWith("$.capabilities[0]")), JSON.stringify(result.refused));
+  assert.deepEqual(result.offered, ["files.read_file", "files.rename_file", "files.send_file"], "the refused participant offers nothing");
+});
+
 test("the package README's minimal example runs as written", { timeout: TIMEOUT }, async () => {
   const code = readmeExample("pkg/README.md", "## A minimal example");
   const lines = await withPage(async (page) => {

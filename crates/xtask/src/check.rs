@@ -60,7 +60,7 @@ const STEPS: &[Step] = &[
         done(ensure_npm("tests/agui-crosscheck", "@ag-ui/client"))
     }),
     ("setup: package test tools (npm)", || {
-        done(ensure_npm(PKG_TESTS, "axe-core"))
+        done(ensure_npm(PKG_TESTS, "@modelcontextprotocol/sdk"))
     }),
     ("setup: Vite scratch app (npm)", || {
         done(ensure_npm(VITE_APP, "vite"))
