@@ -769,6 +769,12 @@ export interface Tool {
   description: string;
   /** The argument schema, exactly as declared. */
   parameters: JsonSchema;
+  /** It changes nothing (a query); absent otherwise. */
+  readOnly?: true;
+  /** One of its effects cannot be undone or leaves the application: always reviewed (AG-18, AG-25); absent otherwise. */
+  irreversible?: true;
+  /** It acts on a read whose content comes from elsewhere, so its result may carry it (AG-27); absent otherwise. */
+  untrustedContent?: true;
 }
 
 /** One entry of the always-present context index. */

@@ -28,6 +28,10 @@ pub struct Delegation {
     pub budget: Option<Budget>,
     /// A fixed plan (a macro, a rule): no acting party, no turns (AG-3).
     pub plan: Option<Vec<PlannedCall>>,
+    /// The host reaches this run's acting party through a transport of the
+    /// run's own (a browser agent's session, say), whether or not the
+    /// engine has one: set by the host, never read from a request.
+    pub own_transport: bool,
 }
 
 impl Delegation {
@@ -39,6 +43,7 @@ impl Delegation {
             autonomy,
             budget: None,
             plan: None,
+            own_transport: false,
         }
     }
 
@@ -106,6 +111,7 @@ impl Delegation {
             autonomy: request.autonomy.unwrap_or(Autonomy::Review),
             budget: request.budget,
             plan,
+            own_transport: false,
         })
     }
 }

@@ -68,6 +68,17 @@ pub struct Tool {
     pub description: String,
     /// The argument schema, exactly as declared (AG-15).
     pub parameters: Value,
+    /// It changes nothing: a query (MCP's `readOnlyHint`).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub read_only: bool,
+    /// One of its effects cannot be undone, or leaves the application
+    /// (AG-18): always reviewed (AG-25).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub irreversible: bool,
+    /// It acts on a read whose content comes from elsewhere (imported, or
+    /// third parties'), so its result may carry it (AG-27).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub untrusted_content: bool,
 }
 
 /// How an address the acting party used resolves to a mounted participant.
@@ -265,6 +276,12 @@ impl Registry {
                     name: format!("{}.{}", manifest.id(), capability.name()),
                     description: capability.description().to_owned(),
                     parameters: capability.schema().source().clone(),
+                    read_only: capability.is_read_only(),
+                    irreversible: capability.is_irreversible(),
+                    untrusted_content: manifest.reads().iter().any(|read| {
+                        read.origin != crate::context::Origin::Author
+                            && capability.reads().contains(&read.name)
+                    }),
                 })
             })
             .collect()

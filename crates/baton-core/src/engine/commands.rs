@@ -18,7 +18,9 @@ impl Engine {
         let source = match &delegation.plan {
             Some(plan) if plan.is_empty() => return Err(DelegateError::EmptyPlan),
             Some(_) => PlanSource::Fixed,
-            None if !self.shared.config.transport => return Err(DelegateError::NoTransport),
+            None if !self.shared.config.transport && !delegation.own_transport => {
+                return Err(DelegateError::NoTransport)
+            }
             None => PlanSource::ActingParty,
         };
         self.check_budget(&budget, source)

@@ -90,9 +90,16 @@ impl Engine {
     }
 
     pub(super) fn mint_run_id(&mut self) -> RunId {
-        let id = RunId::new(format!("{}/r{}", self.shared.config.session, self.next_run));
+        let id = self.next_run_id();
         self.next_run += 1;
         id
+    }
+
+    /// The id the next run this engine starts will have: a host that keeps
+    /// something per run (a transport of its own) sets it up before the run
+    /// opens its first turn.
+    pub fn next_run_id(&self) -> RunId {
+        RunId::new(format!("{}/r{}", self.shared.config.session, self.next_run))
     }
 
     pub(super) fn check_budget(&self, budget: &Budget, source: PlanSource) -> Result<(), String> {
