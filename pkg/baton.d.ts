@@ -396,6 +396,11 @@ export interface DelegateRequest {
   readonly budget?: Budget;
   /** A fixed plan (a macro, a rule): no acting party is involved (AG-3). */
   readonly plan?: readonly PlanStep[];
+  /**
+   * How this run reaches its acting party, when not through the engine's own transport (a browser
+   * agent's session, as `baton-engine/webmcp` runs it); its protocol is checked as the engine's is (AG-45).
+   */
+  readonly transport?: Transport;
 }
 
 /** How the person resolves an escalation. */
@@ -1044,6 +1049,8 @@ export type RegistrationRefusedEvent = { type: "registration-refused"; participa
 /** A run was undone through its participants' histories (A.2). */
 export type UndoneEvent = { type: "undone"; report: UndoReport };
 /** Everything a subscriber or presence surface receives, tagged by `type`. */
+/** A participant was registered or unregistered: `engine.tools()` changed. */
+export type ToolsChangedEvent = { type: "tools-changed" };
 export type BatonEvent =
   | CoreEvent
   | TextDeltaEvent
@@ -1051,7 +1058,8 @@ export type BatonEvent =
   | AgentCustomEvent
   | StorageDegradedEvent
   | RegistrationRefusedEvent
-  | StorageReconciledEvent;
+  | StorageReconciledEvent
+  | ToolsChangedEvent;
 
 // ----- the engine -------------------------------------------------------------
 

@@ -49,13 +49,13 @@ export async function withPage(browser, server, body) {
  * the two themselves for a test that needs its own page. `check` runs
  * first, before anything starts.
  */
-export function packagePages(check = () => {}) {
+export function packagePages(check = () => {}, flags = []) {
   let server;
   let browser;
   before(async () => {
     check();
     server = await serve();
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: FLAGS });
+    browser = await chromium.launch({ executablePath: CHROMIUM, args: [...FLAGS, ...flags] });
   });
   after(async () => {
     await browser?.close();

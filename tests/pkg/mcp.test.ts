@@ -1,10 +1,14 @@
 // `baton-engine/mcp` type-checked against the official MCP SDK's own types:
-// what the SDK calls a tool goes in, and what comes out is one.
+// what the SDK calls a tool goes in, and what comes out is one. And
+// `baton-engine/webmcp` as an app attaches it.
 
 import type { Tool } from "@modelcontextprotocol/sdk/types.js";
 import type { Manifest } from "baton-engine";
 import { manifestFromMcpTools, mcpToolsFromManifest } from "baton-engine/mcp";
 import type { AnnotatedMcpTool, McpTool } from "baton-engine/mcp";
+import { attachWebMcp } from "baton-engine/webmcp";
+import type { WebMcpRefusal } from "baton-engine/webmcp";
+import type { Engine, RunId } from "baton-engine";
 
 declare const listed: Tool[];
 declare const manifest: Manifest;
@@ -28,3 +32,19 @@ void tools;
 void plain;
 void readOnly;
 void one;
+
+declare const engine: Engine;
+const bridge = attachWebMcp(engine, { autonomy: "review", initiative: "user", idleMs: 10_000 });
+if (bridge.attached) {
+  const names: string[] = bridge.tools;
+  const run: RunId | null = bridge.run;
+  void names;
+  void run;
+} else {
+  const reason: "no-model-context" = bridge.reason;
+  void reason;
+}
+bridge.detach();
+declare const refusal: WebMcpRefusal;
+const code: string = refusal.code;
+void code;

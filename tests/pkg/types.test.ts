@@ -454,6 +454,9 @@ async function usage(): Promise<void> {
         if (event.said.kind === "closed") void (event.said.ending === "answered-without-changes" ? event.runs : event.said.reason);
         void event.speaker;
         break;
+      case "tools-changed":
+        void engine.tools().map((tool) => [tool.name, tool.readOnly === true, tool.irreversible === true, tool.untrustedContent === true]);
+        break;
       default:
         exhaustive(event);
     }

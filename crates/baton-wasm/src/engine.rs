@@ -111,6 +111,11 @@ struct Inner {
     presence: Option<JsValue>,
     /// The acting party's transport, if any (AG-50).
     transport: Option<JsValue>,
+    /// Transports of runs that reach their acting party their own way (a
+    /// browser agent's session), by run.
+    /// (A list: there are few, and a map of its own would cost the module
+    /// a tree's code for this alone.)
+    run_transports: Vec<(RunId, JsValue)>,
     /// Open turns' requests, to abort when the engine stops waiting.
     turns: BTreeMap<(RunId, TurnId), web_sys::AbortController>,
     busy: BTreeMap<ParticipantId, u32>,
@@ -246,6 +251,7 @@ impl Engine {
                 next_subscriber: 0,
                 timer: None,
                 transport,
+                run_transports: Vec::new(),
                 turns: BTreeMap::new(),
                 busy: BTreeMap::new(),
                 undos: BTreeMap::new(),

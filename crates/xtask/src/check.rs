@@ -96,6 +96,9 @@ const STEPS: &[Step] = &[
     ("package: default surfaces in Chromium", || {
         node_tests(PKG_TESTS, "surfaces.test.mjs", "surface tests", &[])
     }),
+    ("package: WebMCP bridge in Chromium", || {
+        node_tests(PKG_TESTS, "webmcp.test.mjs", "WebMCP tests", &[])
+    }),
     ("package: strict CSP and Trusted Types in Chromium", || {
         node_tests(PKG_TESTS, "strict-csp.test.mjs", "strict policy tests", &[])
     }),

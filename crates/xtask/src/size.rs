@@ -14,8 +14,10 @@ use crate::compressed_sizes;
 /// raised by what trust at the edges costs: undo conflicts and who changed
 /// what, bounded lanes, `plan-refused`, unreadable results (330.4; their
 /// hand readers already took 1.2 off), the preview deadline (331.8), and
-/// what a reload cut off offered again (336.0).
-pub const BUDGET_KIB: u64 = 337;
+/// what a reload cut off offered again (336.0); then browser agents: queries
+/// (`readOnly`), tools that say what they do, runs with a transport of their
+/// own for the WebMCP bridge (337.5).
+pub const BUDGET_KIB: u64 = 338;
 
 /// Where the ratchet is going.
 pub const TARGET_KIB: u64 = 350;

@@ -45,11 +45,16 @@ impl Engine {
             registered
         };
         match registered {
-            Ok(id) => Participant {
-                engine: Rc::downgrade(&self.inner),
-                id,
-                problems: Vec::new(),
-            },
+            Ok(id) => {
+                // What the acting party is offered changed (a bridge that
+                // lists the tools follows).
+                effects::emit(&self.inner, serde_json::json!({"type": "tools-changed"}));
+                Participant {
+                    engine: Rc::downgrade(&self.inner),
+                    id,
+                    problems: Vec::new(),
+                }
+            }
             Err(refused) => {
                 refuse_registration(&self.inner, &refused);
                 Participant {
@@ -68,9 +73,34 @@ impl Engine {
     /// reached through a transport, and with none configured this throws a
     /// `BatonError` with code `no-transport` (AG-50).
     pub fn delegate(&self, request: JsValue) -> Result<String, JsValue> {
+        // A transport of the run's own (a browser agent's session): a live
+        // object, taken out before the rest is read as JSON.
+        let own = get(&request, "transport");
+        let own = (own.is_object()).then_some(own);
+        let request = match &own {
+            Some(transport) => {
+                check_transport(transport)?;
+                let copy = js_sys::Object::assign(&js_sys::Object::new(), request.unchecked_ref());
+                let _ = js_sys::Reflect::delete_property(&copy, &"transport".into());
+                copy.into()
+            }
+            None => request,
+        };
         let request: Value =
             convert::value(&request).map_err(|e| e.thrown_as(Code::InvalidDelegation))?;
-        let delegation = Delegation::from_json(request).map_err(|refusal| refused(&refusal))?;
+        let mut delegation = Delegation::from_json(request).map_err(|refusal| refused(&refusal))?;
+        if let Some(transport) = own {
+            delegation.own_transport = true;
+            let mut guard = self.inner.borrow_mut();
+            let inner = &mut *guard;
+            let next = inner.core.next_run_id();
+            // Runs that ended no longer need theirs.
+            let core = &inner.core;
+            inner
+                .run_transports
+                .retain(|(run, _)| core.run(run).is_some_and(|run| !run.state().is_terminal()));
+            inner.run_transports.push((next, transport));
+        }
         self.command(|core, now| core.delegate(now, delegation))
             .map(|run| run.to_string())
     }

@@ -226,7 +226,13 @@ pub(super) fn open_turn(
     // The core opens no turn without a transport (AG-50): delegating to an
     // acting party, or resuming one, is refused up front. Should one come
     // anyway, the fact is reported and the core ends the run now.
-    let Some(transport) = inner.borrow().transport.clone() else {
+    let own = inner
+        .borrow()
+        .run_transports
+        .iter()
+        .find(|(id, _)| *id == run)
+        .map(|(_, transport)| transport.clone());
+    let Some(transport) = own.or_else(|| inner.borrow().transport.clone()) else {
         let lost = Inbound::TransportLost {
             message: "no transport is configured".into(),
         };

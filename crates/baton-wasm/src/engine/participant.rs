@@ -102,6 +102,7 @@ impl Participant {
             inner.behaviours.remove(&self.id);
         }
         pump(&engine);
+        super::effects::emit(&engine, serde_json::json!({"type": "tools-changed"}));
         Ok(())
     }
 }

@@ -1,0 +1,257 @@
+// `baton-engine/webmcp`: a page's capabilities as WebMCP tools, and every
+// call a browser agent makes through them inside a Baton run.
+//
+//   import { attachWebMcp } from "baton-engine/webmcp";
+//   const bridge = attachWebMcp(engine, { autonomy: "review" });
+//   …
+//   bridge.detach();
+//
+// Browsers let their own agents call the tools a page registers on
+// `document.modelContext`, with no review, attribution, undo or kill switch
+// of their own. Here the agent is the acting party of a Baton run: a run
+// spans its session — from its first call until it has been idle for
+// `idleMs`, or until the person stops it — and each call is a capability
+// call of that run. Arguments are validated with their limits before
+// anything runs; autonomy resolves as for any run, under `autonomy`, and an
+// irreversible call is always reviewed; the initiative is not the person's
+// unless the app says so (`initiative: "user"`), so AG-26 clamps. A call
+// waiting for review keeps the agent's promise pending until the person
+// decides; the result, or a typed refusal, goes back as the tool's result,
+// and nothing waits past the run's end (its deadline, the kill switch,
+// Escape). Undo reverts a whole session in one step: `engine.undo(run)`.
+
+const UNSAFE = /[^A-Za-z0-9_.-]/g;
+
+/** A tool's WebMCP name: `participant.capability`, within `[A-Za-z0-9_.-]{1,128}`. */
+function webMcpName(name) {
+  return name.replace(UNSAFE, "_").slice(0, 128);
+}
+
+/** What goes back to the agent when a call does not apply: typed, never a hang. */
+function refusal(code, message, details) {
+  return { isError: true, code, message, ...(details ? { details } : {}) };
+}
+
+/** A call refused by the engine, as the agent hears it: its code and why. */
+function refused(why) {
+  const { code, ...details } = why;
+  const message = code === "invalid-arguments"
+    ? `the arguments were refused before anything ran: ${details.errors.map((error) => error.message ?? error.kind).join("; ")}`
+    : code === "denied"
+      ? "the person did not allow this call"
+      : code === "declined"
+        ? why.message
+        : `the call was refused (${code})`;
+  return refusal(code, message, Object.keys(details).length ? details : undefined);
+}
+
+/** One browser agent's session: one Baton run at a time, its turns fed with the agent's calls. */
+class AgentSession {
+  #engine;
+  #options;
+  /** The session's run, while it lasts; then the last one. */
+  run = null;
+  #active = false;
+  #turn = null;
+  #queue = [];
+  #pending = new Map();
+  #calls = 0;
+  #idle = undefined;
+  #unsubscribe = null;
+
+  constructor(engine, options) {
+    this.#engine = engine;
+    this.#options = options;
+  }
+
+  /** One call of the agent: resolves with the participant's result or a refusal. */
+  call(tool, input) {
+    return new Promise((resolve) => {
+      this.#calls += 1;
+      const call = `webmcp-${this.#calls}`;
+      this.#pending.set(call, resolve);
+      this.#queue.push({ call, tool, input });
+      if (this.#active) this.#flush();
+      else this.#start();
+    });
+  }
+
+  #start() {
+    const transport = {
+      protocolVersion: "baton/1",
+      openTurn: (request, sink, signal) => this.#openTurn(sink, signal),
+    };
+    const options = this.#options;
+    this.#unsubscribe ??= this.#engine.subscribe((event) => this.#heard(event));
+    try {
+      this.#active = true;
+      this.run = this.#engine.delegate({
+        intent: options.intent ?? "Act on this page for its browser agent",
+        initiative: options.initiative ?? "system",
+        autonomy: options.autonomy ?? "review",
+        ...(options.budget ? { budget: options.budget } : {}),
+        transport,
+      });
+    } catch (error) {
+      this.#active = false;
+      this.#settleAll(refusal(error?.code ?? "refused", error?.message ?? String(error)));
+    }
+  }
+
+  /** The engine opens a turn: the calls waiting go into it, or it waits for the agent. */
+  #openTurn(sink, signal) {
+    return new Promise((finish) => {
+      const turn = { sink, finish };
+      this.#turn = turn;
+      sink.push({ type: "turn-started" });
+      signal.addEventListener("abort", () => {
+        if (this.#turn === turn) this.#turn = null;
+        clearTimeout(this.#idle);
+        finish();
+      });
+      this.#flush();
+    });
+  }
+
+  #flush() {
+    const turn = this.#turn;
+    if (!turn) return;
+    clearTimeout(this.#idle);
+    if (this.#queue.length === 0) {
+      // Idle for long enough, the session ends: the run returns.
+      this.#idle = setTimeout(() => this.#finishTurn(), this.#options.idleMs ?? 30_000);
+      return;
+    }
+    for (const { call, tool, input } of this.#queue.splice(0)) {
+      turn.sink.push({ type: "tool-call-start", call, tool });
+      turn.sink.push({ type: "tool-call-args", call, delta: JSON.stringify(input ?? {}) });
+      turn.sink.push({ type: "tool-call-end", call });
+    }
+    this.#finishTurn();
+  }
+
+  #finishTurn() {
+    const turn = this.#turn;
+    if (!turn) return;
+    this.#turn = null;
+    clearTimeout(this.#idle);
+    turn.sink.push({ type: "turn-finished", outcome: "completed" });
+    turn.finish();
+  }
+
+  #settle(call, result) {
+    const resolve = this.#pending.get(call);
+    if (!resolve) return;
+    this.#pending.delete(call);
+    resolve(result);
+  }
+
+  #settleAll(result) {
+    for (const call of [...this.#pending.keys()]) this.#settle(call, result);
+    this.#queue = [];
+  }
+
+  #heard(event) {
+    if (event.type !== "journal" || event.run !== this.run) return;
+    const entry = event.entry;
+    if (entry.kind === "call-finished") {
+      const result = entry.result;
+      if (result.kind === "applied") this.#settle(entry.call, result.value);
+      else if (result.kind === "refused") this.#settle(entry.call, refused(result.refusal));
+      else this.#settle(entry.call, refusal("failed", result.message));
+    } else if (entry.kind === "call-refused") {
+      this.#settle(entry.call, refused(entry.refusal));
+    } else if (entry.kind === "transition" && ["returned", "cancelled"].includes(entry.to.state)) {
+      // The run ended (idle, stopped, killed, past its deadline): nothing
+      // the agent waits for hangs.
+      this.#active = false;
+      this.#turn = null;
+      clearTimeout(this.#idle);
+      const why = entry.to.reason?.kind ?? entry.to.state;
+      this.#settleAll(refusal("run-ended", `the run ended before the call was carried out (${why})`));
+    }
+  }
+
+  /** The bridge goes away: the session's run is stopped, nothing left waiting. */
+  end() {
+    if (this.#active && this.run) {
+      try {
+        this.#engine.stop(this.run);
+      } catch {
+        // Already ended.
+      }
+    }
+    this.#settleAll(refusal("detached", "the page withdrew its tools"));
+    this.#unsubscribe?.();
+    this.#unsubscribe = null;
+  }
+}
+
+/**
+ * Registers every capability of `engine` as a WebMCP tool, following
+ * participants as they register and go away, and runs every call inside a
+ * Baton run. `options`: `modelContext` (a polyfill; `document.modelContext`
+ * by default), `autonomy` (the ceiling for the agent, `"review"` by
+ * default), `initiative` (`"system"` by default; `"user"` when the person
+ * started the agent), `intent`, `budget`, `idleMs` (30 s by default).
+ * Without a model context it registers nothing and says so:
+ * `{ attached: false, reason: "no-model-context" }`.
+ */
+export function attachWebMcp(engine, options = {}) {
+  const context = "modelContext" in options
+    ? options.modelContext
+    : globalThis.document?.modelContext ?? globalThis.navigator?.modelContext;
+  if (!context || typeof context.registerTool !== "function") {
+    return { attached: false, reason: "no-model-context", tools: [], run: null, detach() {} };
+  }
+  const session = new AgentSession(engine, options);
+  const registered = new Map();
+  const sync = () => {
+    const wanted = new Map(engine.tools().map((tool) => [webMcpName(tool.name), tool]));
+    for (const [name, controller] of registered) {
+      if (!wanted.has(name)) {
+        controller.abort();
+        registered.delete(name);
+      }
+    }
+    for (const [name, tool] of wanted) {
+      if (registered.has(name)) continue;
+      const controller = new AbortController();
+      registered.set(name, controller);
+      const definition = {
+        name,
+        title: tool.name,
+        description: tool.description,
+        inputSchema: tool.parameters,
+        annotations: {
+          readOnlyHint: tool.readOnly === true,
+          consequentialHint: tool.irreversible === true,
+          untrustedContentHint: tool.untrustedContent === true,
+        },
+        execute: (input) => session.call(tool.name, input),
+      };
+      Promise.resolve(context.registerTool(definition, { signal: controller.signal })).catch(() => {
+        if (registered.get(name) === controller) registered.delete(name);
+      });
+    }
+  };
+  sync();
+  const unsubscribe = engine.subscribe((event) => {
+    if (event.type === "tools-changed") sync();
+  });
+  return {
+    attached: true,
+    get tools() {
+      return [...registered.keys()];
+    },
+    get run() {
+      return session.run;
+    },
+    detach() {
+      unsubscribe();
+      for (const controller of registered.values()) controller.abort();
+      registered.clear();
+      session.end();
+    },
+  };
+}
