@@ -4,6 +4,7 @@
 
 import init, { AgUiTransport, Engine } from "baton-engine";
 import "baton-engine/elements";
+import { attachWebMcp } from "baton-engine/webmcp";
 import { BuiltInActor } from "./actor.js";
 import { Board, COLUMNS, boardManifest } from "./board.js";
 import { Settings, settingsManifest } from "./settings.js";
@@ -55,6 +56,12 @@ const team = new Team(board);
 engine.register(teamManifest, team.behaviour());
 team.onChange = () => renderInbox();
 const inboxHandle = engine.register(inboxManifest, { read: () => ({ messages: INBOX }) });
+// A browser's own agent (WebMCP, where the browser has it) drives the same
+// capabilities, each call inside a Baton run: reviewed as the person asks,
+// stopped by Stop and Escape, undone in one step. The person opened this
+// page to delegate, so its initiative is theirs.
+const webMcp = attachWebMcp(engine, { initiative: "user", autonomy: "review", intent: "The browser's agent acting on the workspace", idleMs: 5_000 });
+if (webMcp.attached) $("acting-party").textContent += ", and the browser's own agent (WebMCP)";
 // The inbox is in the assistant's context only when the person says so; its
 // content is third-party, so while it is there, plans are reviewed (AG-28).
 $("with-inbox").addEventListener("change", (event) => {
@@ -348,9 +355,12 @@ function renderWhy() {
   // The surfaces show nothing when nothing waits; their sections follow suit.
   const asking = engine.questions().some((q) => ["open", "postponed"].includes(q.state.state));
   $("question").hidden = !asking;
-  // What a reload cut off while it waited for review is offered there too.
+  // What a reload cut off while it waited for review is offered there too,
+  // and any run waiting for the person (the browser agent's, say).
   const offered = engine.cutOff().length > 0;
-  $("review").hidden = !(offered || state?.state === "reviewing" || state?.state === "escalated");
+  const counters = engine.counters();
+  const waiting = counters.awaitingReview + counters.actionRequired > 0;
+  $("review").hidden = !(offered || waiting || state?.state === "reviewing" || state?.state === "escalated");
 }
 
 const undone = new Set();
@@ -358,9 +368,9 @@ const lowered = new Set(); // runs asked to go ahead while third-party content w
 engine.presence.attach({ handleEvent: () => queueMicrotask(render) });
 engine.subscribe((event) => {
   if (event.type === "undone") undone.add(event.report.run);
-  // A plan a reload cut off, reviewed again: the chained run is the one
-  // the person now looks at.
-  if (event.type === "journal" && event.entry.kind === "created" && event.entry.resumes && !runs.includes(event.run)) {
+  // A run the form did not start — a plan a reload cut off, reviewed again;
+  // the browser agent's session — is the one the person now looks at.
+  if (event.type === "journal" && event.entry.kind === "created" && !runs.includes(event.run)) {
     runs.push(event.run);
     current = event.run;
     remember(current);
@@ -374,9 +384,8 @@ $("delegate").addEventListener("submit", (event) => {
   const form = new FormData(event.target);
   try {
     const autonomy = String(form.get("autonomy"));
+    // Its `created` record was heard as it started: listed already.
     current = engine.delegate({ intent: String(form.get("intent")), initiative: "user", autonomy });
-    runs.push(current);
-    remember(current);
     if (autonomy === "auto" && $("with-inbox").checked) lowered.add(current);
     $("intent").value = "";
   } catch (error) {

@@ -20,7 +20,9 @@ const TIMEOUT = 30_000;
 let browser;
 before(async () => {
   assert.ok(URL, "DEMO_URL names the served demo");
-  browser = await chromium.launch({ executablePath: CHROMIUM, args: FLAGS });
+  // WebMCP on, as a browser with its own agent has it: the demo's bridge
+  // registers its tools there.
+  browser = await chromium.launch({ executablePath: CHROMIUM, args: [...FLAGS, "--enable-features=WebMCPTesting"] });
 });
 after(async () => {
   await browser?.close();
@@ -468,6 +470,35 @@ test("journey: the person edits a card the plan under review was made on — the
     assert.ok(kinds.includes("review-superseded"), kinds.join(", "));
     const stale = await page.evaluate((run) => window.baton.journal(run).filter((r) => r.entry.kind === "call-refused").map((r) => r.entry.refusal.code), run);
     assert.deepEqual(stale, ["stale"]);
+    assert.deepEqual(errors, []);
+  } finally {
+    await close();
+  }
+});
+
+test("journey: the browser's own agent drives the board through WebMCP: its call is reviewed, authorized, applied, and undone in one step (AG-25, AG-31, A.2)", { timeout: TIMEOUT }, async () => {
+  const { page, errors, close } = await open();
+  try {
+    // The browser agent (Chromium's WebMCP, `executeTool` playing it) sees the board's capabilities.
+    const tools = await page.evaluate(async () => (await document.modelContext.getTools()).map((tool) => tool.name));
+    assert.ok(tools.includes("tasks.rename"), tools.join(", "));
+    const renaming = page.evaluate(async () => {
+      const tool = (await document.modelContext.getTools()).find((t) => t.name === "tasks.rename");
+      return JSON.parse(await document.modelContext.executeTool(tool, { id: "c1", title: "Agent was here" }));
+    });
+    // Its call is a plan the person reviews, in the app's own terms.
+    await page.waitForSelector("baton-review [part=item]");
+    await previewsReady(page);
+    assert.match(await page.locator("baton-review [part=change]").first().textContent(), /Agent was here/);
+    assert.equal(await card(page, "c1"), "1. Draft the release notes", "nothing done before the person authorized");
+    await page.click("baton-review [part=authorize]");
+    const result = await renaming;
+    assert.ok(result && !result.isError, JSON.stringify(result));
+    await until(page, async () => (await card(page, "c1")) === "1. Agent was here", "the rename");
+    // Idle, the agent's session ends; the person undoes it in one step.
+    await until(page, async () => (await page.locator("baton-presence").evaluate((host) => host.state)) === "returned", "the session over");
+    await page.click("baton-presence [part=undo]");
+    await until(page, async () => (await card(page, "c1")) === "1. Draft the release notes", "the undo");
     assert.deepEqual(errors, []);
   } finally {
     await close();
