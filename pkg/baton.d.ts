@@ -50,6 +50,10 @@ export type BatonErrorCode =
   | "not-resumable"
   /** The run offers nothing to review again: a reload did not cut it off while it waited for the person, or it was taken up or discarded already (AG-11). */
   | "not-cut-off"
+  /** Only a call the person is reviewing can be edited (approve with edits). */
+  | "not-under-review"
+  /** Edited arguments refused as the acting party's would be (AG-15, AG-16): see the message. */
+  | "invalid-arguments"
   /** No run has this id. */
   | "unknown-run"
   /** The command does not apply in the run's state; terminal states never reopen. */
@@ -530,7 +534,8 @@ export type JournalEntry =
   | { kind: "undone"; participants: ParticipantId[]; kept?: UndoConflict[]; overridden?: UndoConflict[] }
   | { kind: "undo-held"; conflicts: UndoConflict[] }
   | { kind: "offered-again"; waiting: Waiting }
-  | { kind: "offer-settled"; reviewedAgain: boolean };
+  | { kind: "offer-settled"; reviewedAgain: boolean }
+  | { kind: "call-edited"; call: CallId; arguments: unknown };
 
 /** Where a participant stood in the person's attention when a turn opened (A.1). */
 export type Attention = "focus" | "viewport" | "elsewhere";
@@ -645,6 +650,8 @@ export interface ReviewItem {
    * this act refused as stale and planned again (AG-20, A.2).
    */
   stale: StaleRead | null;
+  /** The person changed its arguments (`engine.editCall`); absent otherwise. */
+  edited?: true;
 }
 
 /** A read an act under review was planned against, and how it moved since. */
@@ -808,6 +815,8 @@ export interface CallReport {
   call: CallId;
   capability: CapabilityRef;
   result: CallResult;
+  /** The arguments the person set in review in place of those proposed (approve with edits): the call ran with these. */
+  edited?: unknown;
 }
 
 /** What became of a question, for the acting party, tagged by `kind`. */
@@ -1144,6 +1153,13 @@ export class Engine {
   grants(): (Grant & { live: boolean })[];
   /** Revokes a grant; whether there was one with this id. */
   revokeGrant(id: number): boolean;
+  /**
+   * Approve with edits: replaces the arguments of a planned call the person is reviewing, at the
+   * revision they saw. Refused as the acting party's would be (`invalid-arguments`, AG-15, AG-16);
+   * journalled as the person's act and previewed again; authorizing then binds the edited arguments,
+   * and the acting party hears them with the call's result (`editedArgs` over AG-UI).
+   */
+  editCall(run: RunId, revision: number, call: CallId, arguments: unknown): void;
   /** Rejects a plan under review at the revision the person saw. */
   reject(run: RunId, revision: number, note?: string): void;
   /** Resolves an escalation at the revision the person saw; allowing a pending call waits, like `authorize`, until its preview has arrived (AG-31). */

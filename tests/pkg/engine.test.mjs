@@ -746,6 +746,57 @@ test("MCP tools become a manifest and back: hints that ask for more control are 
   assert.deepEqual(result.offered, ["files.read_file", "files.rename_file", "files.send_file"], "the refused participant offers nothing");
 });
 
+test("approve with edits: the person changes a planned call's arguments in review; refused as proposed ones would be, previewed again, authorized at the new revision, run with the edits (AG-15, AG-31)", { timeout: TIMEOUT }, async () => {
+  const result = await withPage((page) =>
+    page.evaluate(async (manifest) => {
+      const baton = await import("baton-engine");
+      await baton.default();
+      const engine = await baton.Engine.open({ appName: "Board", ceiling: "auto", storage: "memory" });
+      const invoked = [];
+      const previews = [];
+      engine.register({ ...manifest, preview: true }, {
+        invoke: (_capability, args) => (invoked.push(args), { ok: true }),
+        preview: (_capability, args) => (previews.push(args.title), { title: { from: "Draft", to: args.title } }),
+        history: { mark: () => "m", revertTo() {} },
+      });
+      const run = engine.delegate({
+        intent: "Rename", initiative: "user", autonomy: "review",
+        plan: [{ capability: "tasks.rename", arguments: { id: "a", title: "Shipp" } }],
+      });
+      await new Promise((r) => setTimeout(r, 30));
+      const shown = engine.revision(run);
+      const call = engine.review(run).items[0].call;
+      let refused = null;
+      try {
+        engine.editCall(run, shown, call, { id: "a", title: 7 });
+      } catch (error) {
+        refused = { code: error.code, requirement: error.requirement };
+      }
+      engine.editCall(run, shown, call, { id: "a", title: "Ship" });
+      await new Promise((r) => setTimeout(r, 30));
+      const sheet = engine.review(run);
+      let stale = null;
+      try {
+        engine.authorize(run, shown);
+      } catch (error) {
+        stale = error.code;
+      }
+      engine.authorize(run, sheet.revision);
+      for (let i = 0; i < 100 && engine.state(run).state !== "returned"; i++) await new Promise((r) => setTimeout(r, 10));
+      const kinds = engine.journal(run).filter((r) => r.entry.kind === "call-edited").map((r) => [r.actor.kind, r.entry.arguments]);
+      engine.close();
+      return { refused, edited: sheet.items[0].edited, change: sheet.items[0].change, previews, stale, invoked, kinds };
+    }, TASKS),
+  );
+  assert.deepEqual(result.refused, { code: "invalid-arguments", requirement: "AG-15" });
+  assert.equal(result.edited, true);
+  assert.deepEqual(result.change, { kind: "preview", value: { title: { from: "Draft", to: "Ship" } } });
+  assert.deepEqual(result.previews, ["Shipp", "Ship"], "previewed again");
+  assert.equal(result.stale, "stale-revision", "what was shown before the edit cannot be authorized");
+  assert.deepEqual(result.invoked, [{ id: "a", title: "Ship" }]);
+  assert.deepEqual(result.kinds, [["person", { id: "a", title: "Ship" }]]);
+});
+
 test("the package README's minimal example runs as written", { timeout: TIMEOUT }, async () => {
   const code = readmeExample("pkg/README.md", "## A minimal example");
   const lines = await withPage(async (page) => {

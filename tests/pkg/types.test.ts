@@ -402,6 +402,10 @@ async function usage(): Promise<void> {
         void again;
         break;
       }
+      case "call-edited":
+        void [entry.call, entry.arguments];
+        engine.editCall(run, engine.revision(run), entry.call, entry.arguments);
+        break;
       default:
         exhaustive(entry);
     }

@@ -36,7 +36,7 @@ impl Thread {
             self.messages.push(json!({"id": format!("{}/intent", request.run), "role": "user", "content": request.intent}));
         }
         for report in &request.results {
-            let (content, error) = match &report.result {
+            let (mut content, error) = match &report.result {
                 CallResult::Applied { value } => (value.to_string(), None),
                 CallResult::Refused { refusal } => (
                     serde_json::to_string(refusal).unwrap_or_default(),
@@ -46,6 +46,14 @@ impl Thread {
                     (json!({"error": message}).to_string(), Some(message.clone()))
                 }
             };
+            // Approve with edits: the person replaced the arguments the agent
+            // proposed — a full replacement, AG-UI's `editedArgs` — and the
+            // call ran with them.
+            if let Some(edited) = &report.edited {
+                let result =
+                    serde_json::from_str::<Value>(&content).unwrap_or(Value::String(content));
+                content = json!({"result": result, "editedArgs": edited}).to_string();
+            }
             let mut message = json!({
                 "id": format!("{}/result/{}", request.run, report.call),
                 "role": "tool",

@@ -99,3 +99,44 @@ fn events_after_the_turn_ended_are_counted_and_never_delivered() {
         .all(|item| !matches!(item, Verified::Inbound(Inbound::ToolCall { .. }))));
     assert_eq!(turn.events_after_end(), 2);
 }
+
+#[test]
+fn a_call_the_person_edited_tells_the_agent_its_edited_args_with_the_result() {
+    let mut request = request();
+    request.results = vec![
+        CallReport {
+            call: CallId::new("c1"),
+            capability: CapabilityRef::new("task-board", "rename_card"),
+            result: CallResult::Applied {
+                value: json!({"ok": true}),
+            },
+            edited: Some(json!({"id": "b"})),
+        },
+        CallReport {
+            call: CallId::new("c2"),
+            capability: CapabilityRef::new("task-board", "rename_card"),
+            result: CallResult::Applied {
+                value: json!({"ok": true}),
+            },
+            edited: None,
+        },
+    ];
+    let input = Thread::new().input(&request);
+    let tool = |id: &str| {
+        input["messages"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|message| message["toolCallId"] == id)
+            .cloned()
+            .unwrap()
+    };
+    let edited: serde_json::Value =
+        serde_json::from_str(tool("c1")["content"].as_str().unwrap()).unwrap();
+    // AG-UI's approve-with-edits shape: a full replacement of the args.
+    assert_eq!(
+        edited,
+        json!({"result": {"ok": true}, "editedArgs": {"id": "b"}})
+    );
+    assert_eq!(tool("c2")["content"], json!("{\"ok\":true}"), "as before");
+}

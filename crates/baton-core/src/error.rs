@@ -171,6 +171,25 @@ pub enum CommandError {
         /// The run.
         run: RunId,
     },
+    /// Only a call the person is reviewing can be edited.
+    #[error("call {call} of run {run} is not before the person for review")]
+    NotUnderReview {
+        /// The run.
+        run: RunId,
+        /// The call.
+        call: CallId,
+    },
+    /// The edited arguments are refused as a proposed call's would be
+    /// (AG-15, AG-16); nothing changed.
+    #[error("AG-15: the edited arguments of call {call} are refused")]
+    InvalidEdit {
+        /// The run.
+        run: RunId,
+        /// The call.
+        call: CallId,
+        /// What is wrong with them.
+        errors: Vec<crate::manifest::ArgumentError>,
+    },
 }
 
 /// Why the engine refused a host report (a mark, a call result, a revert).
@@ -267,6 +286,8 @@ impl CommandError {
             CommandError::InvalidAuthorization(_) => "invalid-authorization",
             CommandError::Grant(_) => "invalid-grant",
             CommandError::AnswerRequired { .. } => "answer-required",
+            CommandError::NotUnderReview { .. } => "not-under-review",
+            CommandError::InvalidEdit { .. } => "invalid-arguments",
         }
     }
 
@@ -277,11 +298,13 @@ impl CommandError {
             CommandError::InvalidAuthorization(_) => Some("AG-7"),
             CommandError::Grant(_) => Some("AG-30"),
             CommandError::AnswerRequired { .. } => Some("AG-41"),
+            CommandError::InvalidEdit { .. } => Some("AG-15"),
             CommandError::StaleRevision { .. }
             | CommandError::UnknownRun(_)
             | CommandError::IllegalTransition { .. }
             | CommandError::InvalidBudget(_)
             | CommandError::NotUndoable { .. }
+            | CommandError::NotUnderReview { .. }
             | CommandError::UndoConflict { .. } => None,
         }
     }

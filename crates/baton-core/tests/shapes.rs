@@ -42,6 +42,7 @@ fn journal_kind(entry: &JournalEntry) -> &'static str {
         JournalEntry::UndoHeld { .. } => "undo-held",
         JournalEntry::OfferedAgain { .. } => "offered-again",
         JournalEntry::OfferSettled { .. } => "offer-settled",
+        JournalEntry::CallEdited { .. } => "call-edited",
     }
 }
 
@@ -108,6 +109,27 @@ fn scenario_events() -> Vec<Event> {
     sim.engine.reconcile(sim.now);
     sim.engine.review_again(sim.now, &run).unwrap();
     sim.drain();
+    log.extend(sim.log);
+
+    // A planned call edited by the person, authorized, applied: the acting
+    // party hears the edited arguments with the result.
+    let mut sim = Sim::new();
+    let run = sim.delegate(Autonomy::Review);
+    sim.propose(&run, &[rename()]);
+    let revision = sim.revision(&run);
+    sim.engine
+        .edit_call(
+            sim.now,
+            &run,
+            revision,
+            &CallId::new("c1-1"),
+            json!({"id": "c9"}),
+        )
+        .unwrap();
+    sim.drain();
+    sim.authorize(&run);
+    sim.give_marks();
+    sim.apply();
     log.extend(sim.log);
 
     // A question, postponed, answered; then a stop while a turn is open.
@@ -467,7 +489,7 @@ fn coverage_every_journal_entry_event_and_effect_has_a_sample() {
         }
     }
     // Built from the exhaustive matches above, so nothing can be left out.
-    let expected: Vec<String> = [("journal", 24), ("event", 8), ("effect", 6)]
+    let expected: Vec<String> = [("journal", 25), ("event", 8), ("effect", 6)]
         .iter()
         .map(|(kind, count)| {
             let found = seen

@@ -116,6 +116,10 @@ codes! {
     /// The run offers nothing to review again: it was not cut off while it
     /// waited for the person, or it was taken up or discarded already (AG-11).
     NotCutOff => "not-cut-off",
+    /// Only a call the person is reviewing can be edited (approve with edits).
+    NotUnderReview => "not-under-review",
+    /// Edited arguments refused as proposed ones would be (AG-15, AG-16).
+    InvalidArguments => "invalid-arguments",
     /// No run has this id.
     UnknownRun => "unknown-run",
     /// The command does not apply in the run's state; terminal states never reopen.

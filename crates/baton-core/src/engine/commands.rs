@@ -125,6 +125,28 @@ impl Engine {
         Ok(())
     }
 
+    /// Approve with edits: replaces the arguments of a planned call the
+    /// person is reviewing, at the revision they saw. Refused as a proposed
+    /// call's arguments would be (AG-15, AG-16); journalled as the person's
+    /// act and previewed again (AG-31); authorizing then binds the edited
+    /// arguments, and the acting party hears them with the call's result.
+    pub fn edit_call(
+        &mut self,
+        now: u64,
+        id: &RunId,
+        expected_revision: u64,
+        call: &CallId,
+        arguments: Value,
+    ) -> Result<(), CommandError> {
+        self.command(
+            now,
+            id,
+            Some(expected_revision),
+            "edit a call",
+            |run, step| run.edit_call(step, call, arguments),
+        )
+    }
+
     /// Standing `allow` grants on every declared capability a run allows.
     pub(super) fn grant_allowlist(&mut self, now: u64, id: &RunId, ttl_ms: u64) {
         // Inserted one by one (`extend`), not collected: collecting into a

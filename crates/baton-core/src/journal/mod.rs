@@ -243,6 +243,14 @@ pub enum JournalEntry {
         /// What they were shown.
         waiting: crate::Waiting,
     },
+    /// The person changed a planned call's arguments in review (approve with
+    /// edits): validated, previewed again; the authorization binds these.
+    CallEdited {
+        /// The call.
+        call: CallId,
+        /// Its arguments now, a full replacement of those proposed.
+        arguments: Value,
+    },
     /// The person took the offer up in a chained run (the run that names
     /// this one in `resumes`), or discarded it.
     OfferSettled {
@@ -395,4 +403,8 @@ pub struct CallReport {
     pub capability: CapabilityRef,
     /// What happened.
     pub result: CallResult,
+    /// The arguments the person set in review, in place of those the acting
+    /// party proposed (approve with edits): the call ran with these.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub edited: Option<Value>,
 }

@@ -15,7 +15,6 @@ use crate::autonomy::{resolve, AutonomyInputs, Verdict};
 use crate::context::{ReadRef, ReadStamp};
 use crate::event::Effect;
 use crate::ids::{CapabilityRef, ParticipantId};
-use crate::journal::CallReport;
 use crate::journal::{Actor, CallResult, JournalEntry, Refusal};
 use crate::manifest::CapabilityDecl;
 use crate::model::Autonomy;
@@ -391,11 +390,8 @@ impl Run {
                 refusal: refusal.clone(),
             },
         );
-        self.turns.reports.push(CallReport {
-            call: call.call,
-            capability: call.capability,
-            result: CallResult::Refused { refusal },
-        });
+        let report = self.report_of(call, CallResult::Refused { refusal });
+        self.turns.reports.push(report);
     }
 
     /// The participant published a read's new version with the actor

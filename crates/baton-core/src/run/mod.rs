@@ -218,6 +218,9 @@ struct Approval {
     /// When the previews asked for last are due; one that has not arrived
     /// by then is shown as missing, and why (AG-31).
     previews_due: Option<u64>,
+    /// Calls whose arguments the person changed in review (approve with
+    /// edits): the acting party hears so with their results.
+    edited: BTreeSet<CallId>,
 }
 
 /// The acting party's questions to the person (AG-41, AG-48).
@@ -333,6 +336,7 @@ impl Run {
                 review_again: None,
                 choices: BTreeMap::new(),
                 previews_due: None,
+                edited: BTreeSet::new(),
             },
             asking: Asking {
                 question: None,
@@ -569,6 +573,7 @@ mod commands;
 pub(crate) mod cut_off;
 pub(crate) mod dispatch;
 pub(crate) mod drift;
+mod edits;
 mod elicitation;
 pub(crate) mod escalation;
 mod reports;

@@ -79,19 +79,13 @@ impl Run {
                     capability: call.capability.clone(),
                     message: message.clone(),
                 };
-                self.turns.reports.push(CallReport {
-                    call: call.call,
-                    capability: call.capability,
-                    result,
-                });
+                let report = self.report_of(call, result);
+                self.turns.reports.push(report);
                 self.end(step, actor, cause);
             }
             CallResult::Applied { .. } | CallResult::Refused { .. } => {
-                self.turns.reports.push(CallReport {
-                    call: call.call,
-                    capability: call.capability,
-                    result,
-                });
+                let report = self.report_of(call, result);
+                self.turns.reports.push(report);
                 self.advance(step);
             }
         }

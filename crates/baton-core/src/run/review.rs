@@ -64,6 +64,9 @@ pub struct ReviewItem {
     /// it has this act refused as stale and planned again by the acting
     /// party against the read as it is now (AG-20, A.2).
     pub stale: Option<StaleRead>,
+    /// The person changed its arguments (approve with edits).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub edited: bool,
 }
 
 /// A read an act under review was planned against, and how it moved since.
@@ -383,6 +386,7 @@ impl Run {
                     participant_label: label,
                     irreversible,
                     stale,
+                    edited: self.approval.edited.contains(&call.call),
                     change: self.approval.previews.get(&call.call).cloned().unwrap_or(
                         ProposedChange::Arguments {
                             arguments: call.arguments.clone(),

@@ -75,6 +75,7 @@ struct RowRef<'a> {
     review_again: &'a Option<ReviewAgain>,
     previews_due: &'a Option<u64>,
     offered: &'a Option<Offered>,
+    edited: &'a BTreeSet<CallId>,
 }
 
 /// A run as it is read back.
@@ -134,6 +135,8 @@ struct Row {
     previews_due: Option<u64>,
     #[serde(default)]
     offered: Option<Offered>,
+    #[serde(default)]
+    edited: BTreeSet<CallId>,
 }
 
 fn stamps<S: Serializer>(
@@ -190,6 +193,7 @@ impl Serialize for Run {
             review_again: &run.approval.review_again,
             previews_due: &run.approval.previews_due,
             offered: &run.custody.offered,
+            edited: &run.approval.edited,
         }
         .serialize(serializer)
     }
@@ -245,6 +249,7 @@ impl<'de> Deserialize<'de> for Run {
                 recheck: row.recheck,
                 review_again: row.review_again,
                 previews_due: row.previews_due,
+                edited: row.edited,
             },
             asking: Asking {
                 question: row.question,

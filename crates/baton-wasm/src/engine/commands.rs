@@ -240,6 +240,25 @@ impl Engine {
         object
     }
 
+    /// Approve with edits: replaces the arguments of a planned call the
+    /// person is reviewing, at the revision they saw. Refused as proposed
+    /// arguments would be (`invalid-arguments`, AG-15, AG-16); journalled as
+    /// the person's act and previewed again; authorizing binds them, and the
+    /// acting party hears them with the call's result.
+    #[wasm_bindgen(js_name = editCall)]
+    pub fn edit_call(
+        &self,
+        run: &str,
+        revision: f64,
+        call: &str,
+        arguments: JsValue,
+    ) -> Result<(), JsValue> {
+        let revision = convert::whole(revision, "a revision")?;
+        let arguments = convert::json(arguments, "the arguments")?;
+        let call = baton_core::CallId::new(call);
+        self.command(|core, now| core.edit_call(now, &RunId::new(run), revision, &call, arguments))
+    }
+
     /// The person rejects a plan under review, at the revision they saw.
     pub fn reject(&self, run: &str, revision: f64, note: Option<String>) -> Result<(), JsValue> {
         let note = note.unwrap_or_default();

@@ -1,0 +1,89 @@
+//! Approve with edits: the person changes a planned call's arguments in
+//! review. The edit is refused as a proposed call's arguments would be
+//! (AG-15, AG-16), journalled as the person's act (a new revision, so an
+//! authorization of what was shown before is refused by the fence), and
+//! previewed again (AG-31); the call then runs with the edited arguments,
+//! and the acting party hears, with its result, what the person set.
+
+use serde_json::Value;
+
+use crate::error::CommandError;
+use crate::ids::CallId;
+use crate::journal::{Actor, CallReport, CallResult, JournalEntry};
+use crate::registry::Address;
+use crate::run::{ProposedCall, Run, Step};
+use crate::state::RunState;
+
+impl Run {
+    /// Replaces the arguments of `call`, which the person is reviewing.
+    pub(crate) fn edit_call(
+        &mut self,
+        step: &mut Step<'_>,
+        call: &CallId,
+        arguments: Value,
+    ) -> Result<(), CommandError> {
+        let not_under_review = || CommandError::NotUnderReview {
+            run: self.id.clone(),
+            call: call.clone(),
+        };
+        let shown = match self.custody.state {
+            RunState::Reviewing => self.turns.queue.iter().position(|c| &c.call == call),
+            RunState::Escalated { .. } if self.is_awaiting_approval_of(call) => Some(0),
+            _ => None,
+        };
+        let position = shown.ok_or_else(not_under_review)?;
+        let planned = &self.turns.queue[position];
+        let Address::Unique(_, decl) = step.registry.resolve(&planned.capability) else {
+            return Err(not_under_review());
+        };
+        decl.check_arguments(&arguments)
+            .map_err(|errors| CommandError::InvalidEdit {
+                run: self.id.clone(),
+                call: call.clone(),
+                errors,
+            })?;
+        self.turns.queue[position].arguments = arguments.clone();
+        if let Some(planned) = self.turns.plan.iter_mut().find(|c| &c.call == call) {
+            planned.arguments = arguments.clone();
+        }
+        self.approval.edited.insert(call.clone());
+        self.record(
+            step,
+            Actor::Person,
+            JournalEntry::CallEdited {
+                call: call.clone(),
+                arguments,
+            },
+        );
+        let edited = self.turns.queue[position].clone();
+        let change = self.ask_preview(step, &edited);
+        self.approval.previews.insert(call.clone(), change);
+        Ok(())
+    }
+
+    /// Whether the run waits for the person to allow this very call.
+    fn is_awaiting_approval_of(&self, call: &CallId) -> bool {
+        matches!(&self.custody.state, RunState::Escalated { reason } if reason.awaits_approval_of_a_call())
+            && self
+                .turns
+                .queue
+                .front()
+                .is_some_and(|front| &front.call == call)
+    }
+
+    /// What the acting party hears of a call: its result and, when the
+    /// person edited it, the arguments it ran with.
+    pub(super) fn report_of(&self, call: ProposedCall, result: CallResult) -> CallReport {
+        let edited = self
+            .approval
+            .edited
+            .contains(&call.call)
+            .then(|| call.arguments.clone());
+        CallReport {
+            call: call.call,
+            capability: call.capability,
+            result,
+            edited,
+        }
+    }
+}
