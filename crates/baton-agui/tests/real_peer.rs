@@ -109,6 +109,18 @@ fn delegate(
     seed: u64,
     answer: &dyn Fn(&Question) -> Vec<Value>,
 ) -> (RunState, Record) {
+    delegate_with(scenario, seed, answer, Autonomy::Auto, &|_, _| {})
+}
+
+/// [`delegate`] at `autonomy`, with `review` acting for the person each
+/// time the run waits for review.
+fn delegate_with(
+    scenario: &str,
+    seed: u64,
+    answer: &dyn Fn(&Question) -> Vec<Value>,
+    autonomy: Autonomy,
+    review: &dyn Fn(&mut Engine, &RunId),
+) -> (RunState, Record) {
     let peer = peer();
     let mut config = EngineConfig::new("agui-session");
     config.ceiling = Autonomy::Auto;
@@ -117,7 +129,7 @@ fn delegate(
     let run = engine
         .delegate(
             0,
-            Delegation::new("Rename card 7", Initiative::User, Autonomy::Auto),
+            Delegation::new("Rename card 7", Initiative::User, autonomy),
         )
         .unwrap();
     let mut thread = Thread::new();
@@ -202,6 +214,15 @@ fn delegate(
             }) => {
                 record.refusals.push(refusal);
             }
+            Event::Journal(JournalRecord {
+                run,
+                entry:
+                    JournalEntry::Transition {
+                        to: RunState::Reviewing,
+                        ..
+                    },
+                ..
+            }) => review(&mut engine, &run),
             Event::Question(question) => {
                 record.questions.push(question.clone());
                 let attempts = answer(&question);
@@ -256,6 +277,46 @@ fn streamed_text_arrives_whole_through_any_chunking() {
             }
         );
     }
+}
+
+#[test]
+fn approve_with_edits_the_agent_hears_the_edited_args_in_the_next_run_agent_input() {
+    let (state, record) = delegate_with(
+        "tool",
+        SEEDS[0],
+        &no_questions,
+        Autonomy::Review,
+        &|engine, run| {
+            let revision = engine.run(run).unwrap().revision();
+            let edited = json!({"id": "card-7", "title": "Ship it on Friday"});
+            engine
+                .edit_call(0, run, revision, &CallId::new("call-1"), edited)
+                .unwrap();
+            let revision = engine.run(run).unwrap().revision();
+            engine
+                .authorize(0, run, revision, Authorization::default())
+                .unwrap();
+        },
+    );
+    // The participant got the person's arguments, not the agent's.
+    assert_eq!(
+        record.titles.get("card-7").map(String::as_str),
+        Some("Ship it on Friday")
+    );
+    // The peer's SDK accepted the next RunAgentInput, and its tool message
+    // carried AG-UI's `editedArgs` with the result.
+    let said: Value = serde_json::from_str(record.text.trim_start_matches("Renamed: ")).unwrap();
+    assert_eq!(
+        said,
+        json!({"result": {"renamed": "card-7"}, "editedArgs": {"id": "card-7", "title": "Ship it on Friday"}})
+    );
+    assert!(matches!(
+        state,
+        RunState::Returned {
+            outcome: Outcome::Completed,
+            ..
+        }
+    ));
 }
 
 #[test]
