@@ -652,6 +652,8 @@ export interface ReviewItem {
   stale: StaleRead | null;
   /** The person changed its arguments (`engine.editCall`); absent otherwise. */
   edited?: true;
+  /** Its arguments, exactly as the act would receive them: what the person edits. */
+  arguments: unknown;
 }
 
 /** A read an act under review was planned against, and how it moved since. */

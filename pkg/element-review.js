@@ -1,5 +1,6 @@
 // `<baton-review>`, the default review surface of `baton-engine/elements`.
 
+import { editor } from "./element-form.js";
 import { Surface, make, shadow } from "./element-surface.js";
 
 const REVIEW_STYLE = `
@@ -12,7 +13,10 @@ const REVIEW_STYLE = `
 [part=again]:empty { display: none; }
 [part=items] { margin: 0; padding-left: 1.5em; }
 [part=change] { margin: 0.25em 0 0.5em; white-space: pre-wrap; font-family: ui-monospace, monospace; }
-[part=controls] { display: flex; gap: var(--baton-gap, 0.5em); flex-wrap: wrap; }
+[part=controls], [part=edit-controls] { display: flex; gap: var(--baton-gap, 0.5em); flex-wrap: wrap; }
+[part=edit-form] { margin: 0.25em 0 0.5em; }
+[part=edit-form] label { display: block; margin: 0.25em 0; }
+[part=edit-error]:empty { display: none; }
 @media (forced-colors: active) { button { border: 1px solid ButtonText; } }
 `;
 
@@ -97,6 +101,8 @@ export class BatonReview extends Surface {
   #reason;
   #choices;
   #cutOff;
+  /** The call whose arguments the person is editing: its form, kept across renders, and what was refused. */
+  #edit = null;
 
   /** The run shown; by default the latest one waiting for review. */
   get run() {
@@ -171,6 +177,54 @@ export class BatonReview extends Surface {
   }
 
   /**
+   * Approve with edits: an Edit control for a planned call, and while the
+   * person edits it a form built from the capability's schema, filled with
+   * its arguments; Apply replaces them at the revision shown (validated,
+   * previewed again), and what the engine refuses is said inline.
+   */
+  #editing(run, sheet, item) {
+    const box = make("div", "edit-box");
+    if (this.#edit?.call !== item.call) {
+      const open = make("button", "edit", "Edit");
+      open.type = "button";
+      open.addEventListener("click", () => {
+        const [participant] = item.capability.participant.split("#");
+        const tool = this.engine.tools().find((t) => t.name === `${participant}.${item.capability.capability}`);
+        this.#edit = { call: item.call, form: editor("arguments", tool?.parameters ?? {}, item.arguments), error: "" };
+        this.render();
+      });
+      box.append(open);
+      return box;
+    }
+    const form = make("form", "edit-form");
+    const error = make("p", "edit-error", this.#edit.error);
+    error.setAttribute("role", "alert");
+    const controls = make("div", "edit-controls");
+    const apply = make("button", "apply-edit", "Apply");
+    apply.type = "submit";
+    const cancel = make("button", "cancel-edit", "Cancel");
+    cancel.type = "button";
+    cancel.addEventListener("click", () => {
+      this.#edit = null;
+      this.render();
+    });
+    controls.append(apply, cancel);
+    form.append(this.#edit.form.element, error, controls);
+    form.addEventListener("submit", (event) => {
+      event.preventDefault();
+      try {
+        this.engine.editCall(run, sheet.revision, item.call, this.#edit.form.value());
+        this.#edit = null;
+      } catch (refused) {
+        this.#edit.error = refused.message;
+      }
+      this.render();
+    });
+    box.append(form);
+    return box;
+  }
+
+  /**
    * What a reload cut off while it waited for the person, offered again
    * while nothing else waits for review (A.2, AG-11): "Review it again"
    * puts it before them in a chained run, "Discard" lets it go.
@@ -214,6 +268,7 @@ export class BatonReview extends Surface {
     if (!sheet) {
       this.#sheet.setAttribute("data-empty", "");
       this.#items.replaceChildren();
+      this.#edit = null;
       return;
     }
     this.#sheet.removeAttribute("data-empty");
@@ -231,7 +286,9 @@ export class BatonReview extends Surface {
           const what = item.participantLabel ?? item.stale.read.participant;
           entry.append(make("span", "stale", ` — ${what} changed since this was planned; if you authorize, it is planned again`));
         }
+        if (item.edited) entry.append(make("span", "edited", " — changed by you"));
         entry.append(make("pre", "change", changeText(item.change)));
+        entry.append(this.#editing(run, sheet, item));
         return entry;
       }),
     );

@@ -42,8 +42,12 @@ export class BatonPresence extends HTMLElement {
  * choices (`engine.escalation(run)`). Shows the latest run waiting for
  * review, or the one named by `run`. While nothing waits, what a reload cut
  * off while it waited for the person is offered again (`engine.cutOff()`),
- * with "Review it again" (or "Answer it again") and "Discard".
- * Parts: `sheet`, `title`, `again`, `items`, `item`, `label`, `irreversible`, `stale`, `change`, `controls`, `authorize`, `reject`, `escalation`, `reason`, `choices`, `choice`, `cut-off`, `offer`, `offer-text`, `review-again`, `discard`.
+ * with "Review it again" (or "Answer it again") and "Discard". Each planned
+ * call can be edited before it is authorized (approve with edits): a form
+ * built from the capability's schema, filled with its arguments; Apply
+ * replaces them (`engine.editCall`), validated and previewed again, and the
+ * call is marked "changed by you".
+ * Parts: `sheet`, `title`, `again`, `items`, `item`, `label`, `irreversible`, `stale`, `edited`, `change`, `edit-box`, `edit`, `edit-form`, `edit-error`, `edit-controls`, `apply-edit`, `cancel-edit`, `controls`, `authorize`, `reject`, `escalation`, `reason`, `choices`, `choice`, `cut-off`, `offer`, `offer-text`, `review-again`, `discard`.
  */
 export class BatonReview extends HTMLElement {
   /** The engine to show; setting it attaches the element as a presence surface. */

@@ -386,6 +386,51 @@ test("AG-11: <baton-review> offers again what a reload cut off while it waited f
   }
 });
 
+test("approve with edits: <baton-review> edits a planned call in a form built from its schema, says what the engine refuses, previews the edit and authorizes it (AG-15, AG-31)", { timeout: TIMEOUT }, async () => {
+  await withPage(async (page) => {
+    await page.evaluate(async (manifest) => {
+      const baton = await import("baton-engine");
+      await import("baton-engine/elements");
+      await baton.default();
+      const engine = await baton.Engine.open({ appName: "Board", ceiling: "auto", storage: "memory" });
+      window.invoked = [];
+      engine.register({ ...manifest, preview: true }, {
+        invoke: (_capability, args) => (window.invoked.push(args), { ok: true }),
+        preview: (_capability, args) => ({ title: { from: "Draft", to: args.title } }),
+        history: { mark: () => "m", revertTo() {} },
+      });
+      const review = document.createElement("baton-review");
+      document.body.append(review);
+      review.engine = engine;
+      window.engine = engine;
+      window.run = engine.delegate({
+        intent: "Rename", initiative: "user", autonomy: "review",
+        plan: [{ capability: "tasks.rename", arguments: { id: "a", title: "Shipp" } }],
+      });
+    }, TASKS);
+    const part = (name) => page.locator(`baton-review [part=${name}]`);
+    await page.waitForFunction(() => !document.querySelector("baton-review").shadowRoot.querySelector("[part=authorize]").disabled);
+    await part("edit").click();
+    const title = page.locator("baton-review [part=edit-form] input[name=title]");
+    assert.equal(await title.inputValue(), "Shipp", "filled with the planned arguments");
+    // Over the argument's byte limit: refused, said inline, nothing changed.
+    await title.fill("x".repeat(300));
+    await part("apply-edit").click();
+    assert.match(await part("edit-error").textContent(), /AG-15/);
+    assert.equal(await page.evaluate(() => window.engine.review(window.run).items[0].edited), undefined);
+    // A good edit: applied, marked, previewed again.
+    await title.fill("Ship");
+    await part("apply-edit").click();
+    await page.waitForFunction(() => document.querySelector("baton-review").shadowRoot.querySelector("[part=edited]"));
+    await page.waitForFunction(() => !document.querySelector("baton-review").shadowRoot.querySelector("[part=authorize]").disabled);
+    assert.equal(await part("change").textContent(), 'title: "Draft" → "Ship"');
+    assert.equal(await part("edit-form").count(), 0, "the form closes");
+    await part("authorize").click();
+    await page.waitForFunction(() => window.invoked.length === 1);
+    assert.deepEqual(await page.evaluate(() => window.invoked), [{ id: "a", title: "Ship" }]);
+  });
+});
+
 test("AG-31: <baton-review> shows each concrete change in the app's own terms and authorizes at the revision seen", { timeout: TIMEOUT }, async () => {
   const result = await withPage((page) =>
     page.evaluate(async (manifest) => {

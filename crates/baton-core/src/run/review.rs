@@ -53,6 +53,9 @@ pub struct ReviewItem {
     pub call: CallId,
     /// Its capability as the acting party addressed it.
     pub capability: CapabilityRef,
+    /// Its arguments, exactly as the act would receive them: what the
+    /// person edits (approve with edits).
+    pub arguments: Value,
     /// The participant's label, for people.
     pub participant_label: Option<String>,
     /// Whether the act has an irreversible effect (AG-18, AG-25).
@@ -383,6 +386,7 @@ impl Run {
                 ReviewItem {
                     call: call.call.clone(),
                     capability: call.capability.clone(),
+                    arguments: call.arguments.clone(),
                     participant_label: label,
                     irreversible,
                     stale,
