@@ -262,8 +262,18 @@ class Peer(BaseHTTPRequestHandler):
         # A small agent for the demo app (`www/?agent=…/demo`): it renames
         # and moves cards on the task board, through the tools it was sent.
         yield self.start(run)
-        if self.tool_results(run):
-            yield from self.say(run, "Done, through AG-UI.")
+        results = self.tool_results(run)
+        if results:
+            # Approve with edits: the person's arguments come back as AG-UI's
+            # `editedArgs` with the result.
+            try:
+                edited = json.loads(results[-1].content).get("editedArgs")
+            except (ValueError, AttributeError):
+                edited = None
+            if isinstance(edited, dict) and "title" in edited:
+                yield from self.say(run, "Done, through AG-UI, with your edit: " + edited["title"])
+            else:
+                yield from self.say(run, "Done, through AG-UI.")
             yield self.finished(run)
             return
         intent = next((m.content for m in run.messages if m.role == "user"), "") or ""

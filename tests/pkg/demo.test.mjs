@@ -691,7 +691,7 @@ test("journey: the same demo driven by a real AG-UI 1.0 agent (?agent=URL): revi
   try {
     await page.goto(`${URL}?agent=${encodeURIComponent(agent)}`);
     await page.waitForSelector("html[data-ready=true]", { timeout: 10_000 });
-    assert.equal(await page.locator("#acting-party").textContent(), `the AG-UI agent at ${agent}`);
+    assert.ok((await page.locator("#acting-party").textContent()).startsWith(`the AG-UI agent at ${agent}`));
     await reviewFor(page, "rename card 2 to Fixed over AG-UI");
     assert.match(await page.locator("baton-review [part=items]").textContent(), /title: "Fix the login bug" → "Fixed over AG-UI"/);
     await page.click("baton-review [part=authorize]");
@@ -700,6 +700,41 @@ test("journey: the same demo driven by a real AG-UI 1.0 agent (?agent=URL): revi
     await page.click("baton-presence [part=undo]");
     await until(page, async () => (await card(page, "c2")) === "2. Fix the login bug", "the undo");
     assert.deepEqual(await page.evaluate(() => window.policyViolations), [], "the agent reached under the page's policy");
+    assert.deepEqual(errors, []);
+  } finally {
+    await context.close();
+  }
+});
+
+test("journey: approve with edits, end to end over AG-UI: the person edits the agent's planned rename in review, authorizes it, and the agent hears the edit", { timeout: TIMEOUT }, async () => {
+  const agent = process.env.AGENT_URL;
+  assert.ok(agent, "AGENT_URL names the AG-UI peer's demo scenario");
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  await watchPolicy(page);
+  const errors = [];
+  page.on("pageerror", (error) => errors.push(String(error)));
+  try {
+    await page.goto(`${URL}?agent=${encodeURIComponent(agent)}`);
+    await page.waitForSelector("html[data-ready=true]", { timeout: 10_000 });
+    await page.evaluate(() => {
+      window.said = "";
+      window.baton.subscribe((event) => {
+        if (event.type === "text") window.said += event.delta;
+      });
+    });
+    await reviewFor(page, "rename card 2 to Fixed over AG-UI");
+    // The person changes the agent's title before authorizing it.
+    await page.click("baton-review [part=edit]");
+    await page.fill("baton-review [part=edit-form] input[name=title]", "Fixed, as I said");
+    await page.click("baton-review [part=apply-edit]");
+    await page.waitForSelector("baton-review [part=edited]");
+    await previewsReady(page);
+    assert.match(await page.locator("baton-review [part=items]").textContent(), /title: "Fix the login bug" → "Fixed, as I said"/);
+    await page.click("baton-review [part=authorize]");
+    await until(page, async () => (await card(page, "c2")) === "2. Fixed, as I said", "the edited rename");
+    // The agent heard it: its next run's tool message carried `editedArgs`.
+    await until(page, async () => (await page.evaluate(() => window.said)).includes("with your edit: Fixed, as I said"), "the agent heard the edit");
     assert.deepEqual(errors, []);
   } finally {
     await context.close();
