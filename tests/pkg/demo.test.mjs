@@ -680,7 +680,8 @@ test("journey: under reduced motion the presence surface is still shown — stat
   }
 });
 
-test("journey: the same demo driven by a real AG-UI 1.0 agent (?agent=URL): review, authorize, applied, undone", { timeout: TIMEOUT }, async () => {
+/** The demo driven by the AG-UI peer's demo scenario (`AGENT_URL`), ready. */
+async function openWithAgent() {
   const agent = process.env.AGENT_URL;
   assert.ok(agent, "AGENT_URL names the AG-UI peer's demo scenario");
   const context = await browser.newContext();
@@ -688,9 +689,14 @@ test("journey: the same demo driven by a real AG-UI 1.0 agent (?agent=URL): revi
   await watchPolicy(page);
   const errors = [];
   page.on("pageerror", (error) => errors.push(String(error)));
+  await page.goto(`${URL}?agent=${encodeURIComponent(agent)}`);
+  await page.waitForSelector("html[data-ready=true]", { timeout: 10_000 });
+  return { agent, page, errors, close: () => context.close() };
+}
+
+test("journey: the same demo driven by a real AG-UI 1.0 agent (?agent=URL): review, authorize, applied, undone", { timeout: TIMEOUT }, async () => {
+  const { agent, page, errors, close } = await openWithAgent();
   try {
-    await page.goto(`${URL}?agent=${encodeURIComponent(agent)}`);
-    await page.waitForSelector("html[data-ready=true]", { timeout: 10_000 });
     assert.ok((await page.locator("#acting-party").textContent()).startsWith(`the AG-UI agent at ${agent}`));
     await reviewFor(page, "rename card 2 to Fixed over AG-UI");
     assert.match(await page.locator("baton-review [part=items]").textContent(), /title: "Fix the login bug" → "Fixed over AG-UI"/);
@@ -702,21 +708,13 @@ test("journey: the same demo driven by a real AG-UI 1.0 agent (?agent=URL): revi
     assert.deepEqual(await page.evaluate(() => window.policyViolations), [], "the agent reached under the page's policy");
     assert.deepEqual(errors, []);
   } finally {
-    await context.close();
+    await close();
   }
 });
 
 test("journey: approve with edits, end to end over AG-UI: the person edits the agent's planned rename in review, authorizes it, and the agent hears the edit", { timeout: TIMEOUT }, async () => {
-  const agent = process.env.AGENT_URL;
-  assert.ok(agent, "AGENT_URL names the AG-UI peer's demo scenario");
-  const context = await browser.newContext();
-  const page = await context.newPage();
-  await watchPolicy(page);
-  const errors = [];
-  page.on("pageerror", (error) => errors.push(String(error)));
+  const { agent, page, errors, close } = await openWithAgent();
   try {
-    await page.goto(`${URL}?agent=${encodeURIComponent(agent)}`);
-    await page.waitForSelector("html[data-ready=true]", { timeout: 10_000 });
     await page.evaluate(() => {
       window.said = "";
       window.baton.subscribe((event) => {
@@ -737,6 +735,6 @@ test("journey: approve with edits, end to end over AG-UI: the person edits the a
     await until(page, async () => (await page.evaluate(() => window.said)).includes("with your edit: Fixed, as I said"), "the agent heard the edit");
     assert.deepEqual(errors, []);
   } finally {
-    await context.close();
+    await close();
   }
 });

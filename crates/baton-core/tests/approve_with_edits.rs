@@ -14,15 +14,7 @@ fn under_review() -> (Sim, RunId) {
     let mut sim = sim_with(Autonomy::Auto, &[previewing_tasks()]);
     let run = sim.delegate(Autonomy::Review);
     sim.propose(&run, &[rename()]);
-    sim.engine
-        .handle_preview(
-            sim.now,
-            &run,
-            &CallId::new("c1-1"),
-            Ok(json!({"id": "c1-1"})),
-        )
-        .unwrap();
-    sim.drain();
+    sim.preview(&run, "c1-1", Ok(json!({"id": "c1-1"})));
     (sim, run)
 }
 

@@ -46,15 +46,7 @@ fn under_review() -> (Sim, RunId) {
     sim.publish("tasks", "board", 1, Origin::Author);
     let run = sim.delegate(Autonomy::Review);
     sim.propose(&run, &[rename()]);
-    sim.engine
-        .handle_preview(
-            sim.now,
-            &run,
-            &CallId::new("c1-1"),
-            Ok(json!({"title": "Ship"})),
-        )
-        .unwrap();
-    sim.drain();
+    sim.preview(&run, "c1-1", Ok(json!({"title": "Ship"})));
     assert_eq!(sim.state(&run), RunState::Reviewing);
     (sim, run)
 }

@@ -28,18 +28,7 @@ impl Engine {
         if !delegation.initiative.is_user() {
             self.charge_quota(now)?;
         }
-        // AG-24, AG-26: the person's choice under the ceiling; a run the person
-        // did not ask for never acts without review.
-        let autonomy = crate::autonomy::resolve(crate::autonomy::AutonomyInputs {
-            ceiling: self.shared.config.ceiling,
-            person: delegation.autonomy,
-            capability: None,
-            initiative: delegation.initiative,
-            irreversible: false,
-            untrusted_context: false,
-            denied: false,
-        })
-        .level();
+        let autonomy = self.run_autonomy(delegation.autonomy, delegation.initiative);
         let id = self.mint_run_id();
         let mut run = Run::new(
             Charter {

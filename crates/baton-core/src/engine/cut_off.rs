@@ -52,16 +52,7 @@ impl Engine {
             .ok_or_else(|| DelegateError::NotCutOff {
                 run: cut_off.clone(),
             })?;
-        let autonomy = crate::autonomy::resolve(crate::autonomy::AutonomyInputs {
-            ceiling: self.shared.config.ceiling,
-            person: again.requested,
-            capability: None,
-            initiative: Initiative::User,
-            irreversible: false,
-            untrusted_context: false,
-            denied: false,
-        })
-        .level();
+        let autonomy = self.run_autonomy(again.requested, Initiative::User);
         let id = self.mint_run_id();
         let mut run = Run::new(
             Charter {

@@ -102,6 +102,25 @@ impl Engine {
         RunId::new(format!("{}/r{}", self.shared.config.session, self.next_run))
     }
 
+    /// A run's autonomy (AG-24, AG-26): the person's choice under the
+    /// ceiling; a run the person did not ask for never acts without review.
+    pub(super) fn run_autonomy(
+        &self,
+        person: crate::model::Autonomy,
+        initiative: crate::model::Initiative,
+    ) -> crate::model::Autonomy {
+        crate::autonomy::resolve(crate::autonomy::AutonomyInputs {
+            ceiling: self.shared.config.ceiling,
+            person,
+            capability: None,
+            initiative,
+            irreversible: false,
+            untrusted_context: false,
+            denied: false,
+        })
+        .level()
+    }
+
     pub(super) fn check_budget(&self, budget: &Budget, source: PlanSource) -> Result<(), String> {
         budget.check(&self.shared.config.max_budget)?;
         if source == PlanSource::ActingParty && budget.max_turns == 0 {

@@ -316,6 +316,14 @@ impl Sim {
         self.end_turn(run);
     }
 
+    /// The participant's preview of `call` arrives (or fails), and drains.
+    pub fn preview(&mut self, run: &RunId, call: &str, rendered: Result<Value, String>) {
+        self.engine
+            .handle_preview(self.now, run, &CallId::new(call), rendered)
+            .expect("a preview was asked for");
+        self.drain();
+    }
+
     /// Answers every pending mark request with a fresh token.
     pub fn give_marks(&mut self) {
         let pending: Vec<Effect> = self

@@ -107,6 +107,22 @@ async fn a_steps_records_of_a_run_are_one_row_and_rows_of_one_record_still_read_
     );
 }
 
+/// An engine opened on `db` for `session`, and how many IndexedDB
+/// transactions opening it took.
+async fn opened_counting(db: &str, session: &str) -> (Engine, f64) {
+    let counter = count_transactions();
+    let engine = open_on(db, session, None).await.unwrap();
+    let count = js_sys::Reflect::get(&counter, &"count".into())
+        .unwrap()
+        .as_f64()
+        .unwrap();
+    let stop: js_sys::Function = js_sys::Reflect::get(&counter, &"stop".into())
+        .unwrap()
+        .into();
+    stop.call0(&counter).unwrap();
+    (engine, count)
+}
+
 /// Opening an engine on a database that already holds a session reads what
 /// it needs (the key, the session's header, every session's live rows) in
 /// one transaction.
@@ -120,16 +136,7 @@ async fn reopening_reads_in_one_transaction() {
     assert_eq!(returned(&engine, &run).await.as_deref(), Some("completed"));
     written(&engine).await;
     engine.close();
-    let counter = count_transactions();
-    let reopened = open_on(&db, "s-first", None).await.unwrap();
-    let count = js_sys::Reflect::get(&counter, &"count".into())
-        .unwrap()
-        .as_f64()
-        .unwrap();
-    let stop: js_sys::Function = js_sys::Reflect::get(&counter, &"stop".into())
-        .unwrap()
-        .into();
-    stop.call0(&counter).unwrap();
+    let (reopened, count) = opened_counting(&db, "s-first").await;
     assert_eq!(storage(&reopened)["mode"], "indexeddb");
     assert_eq!(count, 1.0, "one transaction to read, none to write");
 }
@@ -140,16 +147,7 @@ async fn reopening_reads_in_one_transaction() {
 #[wasm_bindgen_test]
 async fn a_new_database_keeps_its_key_without_a_transaction_of_its_own() {
     let db = unique_name("baton-test");
-    let counter = count_transactions();
-    let engine = open_on(&db, "s-new", None).await.unwrap();
-    let count = js_sys::Reflect::get(&counter, &"count".into())
-        .unwrap()
-        .as_f64()
-        .unwrap();
-    let stop: js_sys::Function = js_sys::Reflect::get(&counter, &"stop".into())
-        .unwrap()
-        .into();
-    stop.call0(&counter).unwrap();
+    let (engine, count) = opened_counting(&db, "s-new").await;
     assert_eq!(storage(&engine)["mode"], "indexeddb");
     // (That the key survives a reload is the package's reload test.)
     assert_eq!(
