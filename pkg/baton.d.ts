@@ -1130,6 +1130,34 @@ export interface StorageStatus {
   readonly reconciled: number;
 }
 
+/**
+ * A delegation as the app holds it (`engine.delegate` returns one). Every engine method that
+ * takes a run id takes a `Run` too.
+ */
+export class Run {
+  private constructor();
+  /** The run's id. */
+  readonly id: RunId;
+  /**
+   * Settles with the run's terminal state — `{ state: "returned", outcome, reason }` or
+   * `{ state: "cancelled", reason }` — once it has ended; never rejects because of how it ended.
+   */
+  readonly returned: Promise<Extract<RunState, { state: "returned" | "cancelled" }>>;
+  /** Its state now. */
+  state(): RunState;
+  /** Its review sheet, while it waits for review; otherwise `null`. */
+  review(): ReviewSheet | null;
+  /** Takes control back (AG-9). */
+  stop(): void;
+  /** Undoes it in one step (A.2); see `engine.undo`. */
+  undo(options?: UndoOptions): Promise<UndoReport>;
+  /** Calls `listener` for every event that concerns this run; returns a function that unsubscribes. */
+  subscribe(listener: (event: BatonEvent) => void): () => void;
+  /** The id. */
+  toString(): RunId;
+  toJSON(): RunId;
+}
+
 /** A Baton engine in the page: it holds the custody of every delegation. */
 export class Engine {
   private constructor();
@@ -1142,13 +1170,14 @@ export class Engine {
   /** Mounts a participant from its manifest (object or JSON text) and behaviour; never throws for the manifest's problems (see `Participant.problems`). */
   register(manifest: Manifest | string, behaviour: Behaviour): Participant;
   /** Starts a delegation and returns its run id. */
-  delegate(request: DelegateRequest): RunId;
+  /** Starts a delegation: a `Run` handle (its `id`, `returned`, and its own commands). */
+  delegate(request: DelegateRequest): Run;
   /**
    * Authorizes a reviewed plan at the revision the person saw (AG-7, AG-31).
    * `options` may narrow the allowlist, fix the budget, and make the
    * authorization a standing grant for a while (AG-30).
    */
-  authorize(run: RunId, revision: number, options?: AuthorizeOptions): void;
+  authorize(run: RunId | Run, revision: number, options?: AuthorizeOptions): void;
   /** Gives a standing grant (AG-30): "always allow" or "never allow", with a scope and a time to live. */
   grant(request: GrantRequest): Grant;
   /** Every grant, with whether it applies now. */
@@ -1161,15 +1190,15 @@ export class Engine {
    * journalled as the person's act and previewed again; authorizing then binds the edited arguments,
    * and the acting party hears them with the call's result (`editedArgs` over AG-UI).
    */
-  editCall(run: RunId, revision: number, call: CallId, arguments: unknown): void;
+  editCall(run: RunId | Run, revision: number, call: CallId, arguments: unknown): void;
   /** Rejects a plan under review at the revision the person saw. */
-  reject(run: RunId, revision: number, note?: string): void;
+  reject(run: RunId | Run, revision: number, note?: string): void;
   /** Resolves an escalation at the revision the person saw; allowing a pending call waits, like `authorize`, until its preview has arrived (AG-31). */
-  resolveEscalation(run: RunId, revision: number, resolution: Resolution): void;
+  resolveEscalation(run: RunId | Run, revision: number, resolution: Resolution): void;
   /** Pauses a run: it returns, resumable by a chained run (AG-11). */
-  pause(run: RunId): void;
+  pause(run: RunId | Run): void;
   /** Resumes a paused run, or one whose transport was lost with nothing rolled back: a new, chained run (AG-11). */
-  resume(run: RunId, budget?: Budget): RunId;
+  resume(run: RunId | Run, budget?: Budget): Run;
   /**
    * What a reload cut off while it waited for the person — a plan under review, a call to allow, a
    * question — offered again, until the person takes it up or discards it (A.2, AG-11).
@@ -1181,11 +1210,11 @@ export class Engine {
    * act planned on a read that changed since is marked stale), or the question. Returns the new
    * run's id; throws `not-cut-off` when nothing is offered under that id.
    */
-  reviewAgain(run: RunId): RunId;
+  reviewAgain(run: RunId | Run): Run;
   /** Discards what a cut-off run offers: journalled on it as the person's act, offered no more. */
-  discard(run: RunId): void;
+  discard(run: RunId | Run): void;
   /** Takes control back: the run returns `aborted` (AG-9). */
-  stop(run: RunId): void;
+  stop(run: RunId | Run): void;
   /** The global kill (AG-10): stops every active run of every engine in the page and of the origin's other tabs (over a BroadcastChannel), announced once; returns how many runs of this page it ended. */
   killAll(): number;
   /** Sets the `to-agent` state every later turn carries to the acting party (AG-47; AG-UI `state`); `null` sends none. */
@@ -1212,23 +1241,23 @@ export class Engine {
    * `undo-conflict` (its `conflicts` and `untouched`), journalled and said; undo again with
    * `{ only: "untouched" }` or `{ force: true }` (A.2).
    */
-  undo(run: RunId, options?: UndoOptions): Promise<UndoReport>;
+  undo(run: RunId | Run, options?: UndoOptions): Promise<UndoReport>;
   /** Calls `listener` for every event; returns a function that unsubscribes. */
   subscribe(listener: (event: BatonEvent) => void): () => void;
   /** A run's state. */
-  state(run: RunId): RunState;
+  state(run: RunId | Run): RunState;
   /** A run's current revision. */
-  revision(run: RunId): number;
+  revision(run: RunId | Run): number;
   /** The review sheet of a plan under review, or of the one call an escalation asks the person to allow (AG-31); otherwise `null`. */
-  review(run: RunId): ReviewSheet | null;
+  review(run: RunId | Run): ReviewSheet | null;
   /** The tools the acting party is offered: every capability of every mounted participant. */
   tools(): Tool[];
   /** The escalation sheet of an escalated run: its reason and the resolutions offered; otherwise `null`. */
-  escalation(run: RunId): EscalationSheet | null;
+  escalation(run: RunId | Run): EscalationSheet | null;
   /** A run's journal records, oldest first (this page load's runs). */
-  journal(run: RunId): JournalRecord[];
+  journal(run: RunId | Run): JournalRecord[];
   /** A run's whole journal from IndexedDB, runs of earlier page loads included. */
-  history(run: RunId): Promise<JournalRecord[]>;
+  history(run: RunId | Run): Promise<JournalRecord[]>;
   /** Where the engine keeps its state. */
   readonly storage: StorageStatus;
   /** The session's questions. */

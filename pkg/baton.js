@@ -14,6 +14,99 @@ import load, {
 
 export { Engine, Participant, Schema, ScriptedTransport, AgUiTransport, TurnSink };
 
+/** Whether an event concerns the run `id`. */
+function concerns(event, id) {
+  return event.run === id || event.runs?.includes(id) === true || event.report?.run === id;
+}
+
+/**
+ * A delegation as the app holds it (`engine.delegate` returns one): its
+ * `id`, a promise of how it ended, and the commands that concern it. Every
+ * engine method that takes a run id takes a `Run` as well.
+ */
+export class Run {
+  #engine;
+  #returned = null;
+
+  constructor(engine, id) {
+    this.#engine = engine;
+    /** The run's id. */
+    this.id = id;
+  }
+
+  /** The id, where text is wanted. */
+  toString() {
+    return this.id;
+  }
+
+  toJSON() {
+    return this.id;
+  }
+
+  /**
+   * Settles with the run's terminal state — `{ state: "returned", outcome,
+   * reason }` or `{ state: "cancelled", reason }` — once it has ended. It
+   * never rejects because of how the run ended.
+   */
+  get returned() {
+    this.#returned ??= new Promise((resolve) => {
+      let unsubscribe = null;
+      const settle = (state) => {
+        unsubscribe?.();
+        resolve(state);
+      };
+      unsubscribe = this.#engine.subscribe((event) => {
+        if (event.type !== "journal" || event.run !== this.id || event.entry.kind !== "transition") return;
+        const to = event.entry.to;
+        if (to.state === "returned" || to.state === "cancelled") settle(to);
+      });
+      try {
+        const now = this.#engine.state(this.id);
+        if (now.state === "returned" || now.state === "cancelled") settle(now);
+      } catch {
+        // Released from memory after it ended: its transition was heard, or
+        // is in `engine.history`.
+      }
+    });
+    return this.#returned;
+  }
+
+  /** Its state now. */
+  state() {
+    return this.#engine.state(this.id);
+  }
+
+  /** Its review sheet, while it waits for review; otherwise `null`. */
+  review() {
+    return this.#engine.review(this.id);
+  }
+
+  /** Takes control back (AG-9). */
+  stop() {
+    this.#engine.stop(this.id);
+  }
+
+  /** Undoes it in one step (A.2). */
+  undo(options) {
+    return this.#engine.undo(this.id, options);
+  }
+
+  /** Calls `listener` for every event that concerns this run; returns a function that unsubscribes. */
+  subscribe(listener) {
+    return this.#engine.subscribe((event) => {
+      if (concerns(event, this.id)) listener(event);
+    });
+  }
+}
+
+/** Engine methods whose first argument is a run: they take a `Run` too. */
+const TAKES_A_RUN = new Set([
+  "state", "revision", "review", "escalation", "journal", "history", "authorize", "reject",
+  "resolveEscalation", "pause", "resume", "stop", "undo", "editCall", "reviewAgain", "discard",
+]);
+/** Engine methods that start a run: they return a `Run`. */
+const STARTS_A_RUN = new Set(["delegate", "resume", "reviewAgain"]);
+
 /** The class of every error Baton throws; set when `init()` resolves. */
 export let BatonError;
 
@@ -50,8 +143,10 @@ for (const name of Object.getOwnPropertyNames(Engine.prototype)) {
         if (name === "close" || name === "free") return undefined;
         throw new BatonError("closed", `the engine is closed: \`${name}\` cannot be used`);
       }
+      if (TAKES_A_RUN.has(name) && args[0] instanceof Run) args[0] = args[0].id;
       try {
-        return original.apply(this, args);
+        const result = original.apply(this, args);
+        return STARTS_A_RUN.has(name) ? new Run(this, result) : result;
       } finally {
         if (name === "close" || name === "free") closedEngines.add(this);
       }

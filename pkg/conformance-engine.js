@@ -223,7 +223,7 @@ class EngineSubject {
     switch (command.do) {
       case "delegate": {
         const { do: _, as: alias, ...request } = command;
-        this.#aliases.set(alias, engine.delegate(request));
+        this.#aliases.set(alias, engine.delegate(request).id);
         return;
       }
       case "turn": {
@@ -270,7 +270,7 @@ class EngineSubject {
       }
       case "stop": engine.stop(this.#run(command.run)); return;
       case "pause": engine.pause(this.#run(command.run)); return;
-      case "resume": this.#aliases.set(command.as, engine.resume(this.#run(command.run))); return;
+      case "resume": this.#aliases.set(command.as, engine.resume(this.#run(command.run)).id); return;
       case "kill-all": engine.killAll(); return;
       case "disable": engine.disable(); return;
       case "enable": engine.enable(); return;

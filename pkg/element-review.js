@@ -244,7 +244,7 @@ export class BatonReview extends Surface {
         const again = make("button", "review-again", offer.waiting === "answer" ? "Answer it again" : "Review it again");
         again.type = "button";
         again.addEventListener("click", () => {
-          const chained = this.engine.reviewAgain(offer.run);
+          const chained = this.engine.reviewAgain(offer.run).id;
           if (!this.hasAttribute("run")) this.#latest = chained;
           this.render();
         });

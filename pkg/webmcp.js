@@ -85,13 +85,14 @@ class AgentSession {
     this.#unsubscribe ??= this.#engine.subscribe((event) => this.#heard(event));
     try {
       this.#active = true;
-      this.run = this.#engine.delegate({
+      const run = this.#engine.delegate({
         intent: options.intent ?? "Act on this page for its browser agent",
         initiative: options.initiative ?? "system",
         autonomy: options.autonomy ?? "review",
         ...(options.budget ? { budget: options.budget } : {}),
         transport,
       });
+      this.run = run.id;
     } catch (error) {
       this.#active = false;
       this.#settleAll(refusal(error?.code ?? "refused", error?.message ?? String(error)));

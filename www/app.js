@@ -385,7 +385,7 @@ $("delegate").addEventListener("submit", (event) => {
   try {
     const autonomy = String(form.get("autonomy"));
     // Its `created` record was heard as it started: listed already.
-    current = engine.delegate({ intent: String(form.get("intent")), initiative: "user", autonomy });
+    current = engine.delegate({ intent: String(form.get("intent")), initiative: "user", autonomy }).id;
     if (autonomy === "auto" && $("with-inbox").checked) lowered.add(current);
     $("intent").value = "";
   } catch (error) {

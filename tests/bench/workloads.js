@@ -173,7 +173,7 @@ async function journalUnderLoad(runs, calls) {
     if (event.entry.kind === "transition" && event.entry.to.state === "returned") returned.add(event.run);
   });
   const start = performance.now();
-  const ids = Array.from({ length: runs }, () => engine.delegate(fixedPlan(calls)));
+  const ids = Array.from({ length: runs }, () => engine.delegate(fixedPlan(calls)).id);
   await until(() => ids.every((run) => returned.has(run)) && engine.storage.records >= emitted);
   const seconds = (performance.now() - start) / 1000;
   const { records, transactions } = engine.storage;

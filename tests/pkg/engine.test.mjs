@@ -122,7 +122,7 @@ async function delegateThroughTransport({ manifest, undo }) {
       }
     });
   });
-  run = engine.delegate({ intent: "Rename card 1", initiative: "user", autonomy: "auto" });
+  run = engine.delegate({ intent: "Rename card 1", initiative: "user", autonomy: "auto" }).id;
   const endedIn = await ended;
 
   // The closing message lands after the region's first-write delay.
@@ -219,7 +219,7 @@ test("the package imports the way an app does, and init is idempotent", { timeou
       await baton.default();
       return {
         names: Object.keys(baton).sort(),
-        classes: ["Engine", "Participant", "Schema", "ScriptedTransport", "AgUiTransport", "TurnSink"].map(
+        classes: ["Engine", "Participant", "Run", "Schema", "ScriptedTransport", "AgUiTransport", "TurnSink"].map(
           (name) => typeof baton[name],
         ),
         batonError: typeof baton.BatonError,
@@ -230,12 +230,13 @@ test("the package imports the way an app does, and init is idempotent", { timeou
       "BatonError",
       "Engine",
       "Participant",
+      "Run",
       "Schema",
       "ScriptedTransport",
       "TurnSink",
       "default",
     ]);
-    assert.deepEqual(dynamic.classes, Array(6).fill("function"));
+    assert.deepEqual(dynamic.classes, Array(7).fill("function"));
     assert.equal(dynamic.batonError, "function");
     assert.equal(wasmFetches.length, 1, `the wasm was fetched once: ${wasmFetches.join(", ")}`);
     assert.match(wasmFetches[0], /\/pkg\/baton_engine_bg\.wasm$/);
@@ -553,7 +554,7 @@ test("a participant may call back into the engine from inside invoke, even to st
         },
       });
       const plan = ["card-0", "card-1", "card-2"].map((id) => ({ capability: "tasks.rename", arguments: { id, title: "T" } }));
-      run = engine.delegate({ intent: "Rename three", initiative: "user", autonomy: "auto", plan });
+      run = engine.delegate({ intent: "Rename three", initiative: "user", autonomy: "auto", plan }).id;
       for (let i = 0; i < 200 && engine.state(run).state !== "returned"; i++) {
         await new Promise((resolve) => setTimeout(resolve, 10));
       }
@@ -580,9 +581,9 @@ test("a reload loses nothing: the journal and the actor key survive in IndexedDB
         history: { mark: () => "m", revertTo() {} },
         invoke(capability, args, actor) { actors.push(actor); return { ok: true }; },
       });
-      const done = engine.delegate({ intent: "Rename", initiative: "user", autonomy: "auto", plan: [{ capability: "tasks.rename", arguments: { id: "a", title: "T" } }] });
+      const done = engine.delegate({ intent: "Rename", initiative: "user", autonomy: "auto", plan: [{ capability: "tasks.rename", arguments: { id: "a", title: "T" } }] }).id;
       for (let i = 0; i < 200 && engine.state(done).state !== "returned"; i++) await new Promise((r) => setTimeout(r, 10));
-      const cut = engine.delegate({ intent: "Think", initiative: "user", autonomy: "auto" });
+      const cut = engine.delegate({ intent: "Think", initiative: "user", autonomy: "auto" }).id;
       await new Promise((r) => setTimeout(r, 200));
       return { done, cut, journal: engine.journal(done), actor: actors[0], storage: engine.storage };
     }, TASKS);
@@ -618,8 +619,8 @@ test("AG-11: a plan waiting for review when the page reloads is offered again by
         preview: (_capability, args) => ({ title: { from: "Draft", to: args.title } }),
       });
       const plan = (title) => [{ capability: "tasks.rename", arguments: { id: "a", title } }];
-      const kept = engine.delegate({ intent: "Rename to Ship", initiative: "user", autonomy: "review", plan: plan("Ship") });
-      const dropped = engine.delegate({ intent: "Rename to Later", initiative: "user", autonomy: "review", plan: plan("Later") });
+      const kept = engine.delegate({ intent: "Rename to Ship", initiative: "user", autonomy: "review", plan: plan("Ship") }).id;
+      const dropped = engine.delegate({ intent: "Rename to Later", initiative: "user", autonomy: "review", plan: plan("Later") }).id;
       await new Promise((r) => setTimeout(r, 100));
       return { kept, dropped, states: [engine.state(kept).state, engine.state(dropped).state] };
     }, TASKS);
@@ -795,6 +796,44 @@ test("approve with edits: the person changes a planned call's arguments in revie
   assert.equal(result.stale, "stale-revision", "what was shown before the edit cannot be authorized");
   assert.deepEqual(result.invoked, [{ id: "a", title: "Ship" }]);
   assert.deepEqual(result.kinds, [["person", { id: "a", title: "Ship" }]]);
+});
+
+test("a run handle: engine.delegate returns a Run whose returned settles with how it ended, scoped events, and its own commands; every run-taking method takes it", { timeout: TIMEOUT }, async () => {
+  const result = await withPage((page) =>
+    page.evaluate(async (manifest) => {
+      const baton = await import("baton-engine");
+      await baton.default();
+      const engine = await baton.Engine.open({ appName: "Board", ceiling: "auto", storage: "memory" });
+      let title = "Draft";
+      engine.register(manifest, {
+        invoke: (_capability, args) => ((title = args.title), { ok: true }),
+        history: { mark: () => title, revertTo: (mark) => (title = mark) },
+      });
+      const plan = (name) => [{ capability: "tasks.rename", arguments: { id: "a", title: name } }];
+      const run = engine.delegate({ intent: "Rename", initiative: "user", autonomy: "review", plan: plan("Ship") });
+      const other = engine.delegate({ intent: "Other", initiative: "user", autonomy: "review", plan: plan("Later") });
+      const heard = [];
+      const unsubscribe = run.subscribe((event) => heard.push(event.run ?? event.runs?.[0] ?? event.report?.run));
+      const waiting = { isRun: run instanceof baton.Run, id: typeof run.id, text: `${run}`, state: run.state().state, sheet: run.review() !== null };
+      // Methods that take a run id take the handle.
+      engine.authorize(run, engine.revision(run));
+      const ended = await run.returned;
+      const again = await run.returned;
+      other.stop();
+      const otherEnded = await other.returned;
+      const report = await run.undo();
+      unsubscribe();
+      engine.close();
+      return { waiting, ended, again, otherEnded, title, report: report.reverted, onlyItsOwn: heard.every((id) => id === run.id), heard: heard.length };
+    }, TASKS),
+  );
+  assert.deepEqual(result.waiting, { isRun: true, id: "string", text: result.waiting.text, state: "reviewing", sheet: true });
+  assert.deepEqual(result.ended, { state: "returned", outcome: "completed", reason: { kind: "plan-completed" } });
+  assert.deepEqual(result.again, result.ended, "settled once, read as often as asked");
+  assert.deepEqual(result.otherEnded, { state: "returned", outcome: "aborted", reason: { kind: "user-interrupt" } }, "never rejects for how it ended");
+  assert.equal(result.title, "Draft", "undone through the handle");
+  assert.deepEqual(result.report, ["tasks"]);
+  assert.ok(result.heard > 3 && result.onlyItsOwn, "its subscription hears its own events only");
 });
 
 test("the package README's minimal example runs as written", { timeout: TIMEOUT }, async () => {

@@ -41,6 +41,7 @@ import type {
   TurnRequest,
   UndoReport,
   Ending,
+  Run,
   CutOffRun,
   Waiting,
   RunId,
@@ -65,7 +66,9 @@ assertType<Equal<Extract<RunState, { state: "returned" }>, { state: "returned"; 
 assertType<Equal<Outcome, "completed" | "partial" | "rolled-back" | "aborted" | "error">>();
 assertType<Equal<Digest, string>>();
 assertType<Equal<TurnRequest["turn"], number>>();
-assertType<Equal<ReturnType<Engine["delegate"]>, string>>();
+assertType<Equal<ReturnType<Engine["delegate"]>, Run>>();
+assertType<Equal<Run["id"], string>>();
+assertType<Equal<Awaited<Run["returned"]>, Extract<RunState, { state: "returned" | "cancelled" }>>>();
 assertType<Equal<ReturnType<Engine["killAll"]>, number>>();
 assertType<Equal<ReturnType<Engine["undo"]>, Promise<UndoReport>>>();
 assertType<Equal<ReturnType<Engine["review"]>, ReviewSheet | null>>();
@@ -221,7 +224,13 @@ async function usage(): Promise<void> {
     budget,
     plan: [{ capability: "tasks.rename", arguments: { id: "card-1", title: "Ship" } }],
   };
-  const run: string = engine.delegate(request);
+  const handle: Run = engine.delegate(request);
+  const run: string = handle.id;
+  const settles: Promise<{ state: "returned" | "cancelled" }> = handle.returned;
+  void settles;
+  handle.subscribe((event) => void event.type)();
+  engine.state(handle);
+  engine.authorize(handle, engine.revision(handle));
   engine.delegate({ intent: "Tidy the board", initiative: "scheduled" });
 
   const presence: BatonPresence = document.createElement("baton-presence");
@@ -233,7 +242,7 @@ async function usage(): Promise<void> {
   for (const offer of offers) {
     const waiting: Waiting = offer.waiting;
     if (waiting === "review") {
-      const chained: RunId = engine.reviewAgain(offer.run);
+      const chained: RunId = engine.reviewAgain(offer.run).id;
       void chained;
     } else engine.discard(offer.run);
   }
@@ -483,7 +492,7 @@ async function usage(): Promise<void> {
   stored.storage.records = 1;
   void where; void committed; void cause; void history;
   stored.pause("run-1");
-  const chained: string = stored.resume("run-1");
+  const chained: string = stored.resume("run-1").id;
   stored.resume("run-1", { maxTurns: 2, maxCalls: 4, runDeadlineMs: 60_000, turnDeadlineMs: 10_000 });
   // @ts-expect-error a budget is an object
   stored.resume("run-1", 5);

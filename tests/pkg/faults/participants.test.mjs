@@ -23,13 +23,13 @@ test("fault_json_nested_10000_deep: in arguments, results, agent state, values, 
         return value;
       };
       const refused = {
-        arguments: codeOf(() => engine.delegate(plan(deep()))),
+        arguments: codeOf(() => engine.delegate(plan(deep())).id),
         state: codeOf(() => engine.setAgentState(deep())),
         value: codeOf(() => baton.Schema.compile({}).validate(deep())),
         schema: codeOf(() => baton.Schema.compile({ items: deep() })),
       };
       // The participant's result is nested 10,000 deep.
-      const run = engine.delegate(plan());
+      const run = engine.delegate(plan()).id;
       await until(() => engine.state(run).state === "returned");
       const finished = engine.journal(run).find((r) => r.entry.kind === "call-finished")?.entry.result;
       const valid = baton.Schema.compile({ type: "array" }).validate([[1]]).valid;
@@ -46,7 +46,7 @@ test("fault_json_nested_10000_deep: in arguments, results, agent state, values, 
           },
         };
         const agent = await baton.Engine.open({ appName: "Board", ceiling: "auto", storage: "memory", transport });
-        const turn = agent.delegate({ intent: "Think", initiative: "user", autonomy: "auto" });
+        const turn = agent.delegate({ intent: "Think", initiative: "user", autonomy: "auto" }).id;
         await until(() => ["returned", "cancelled"].includes(agent.state(turn).state));
         events[form] = agent.state(turn).reason?.kind ?? null;
         agent.close();
@@ -57,7 +57,7 @@ test("fault_json_nested_10000_deep: in arguments, results, agent state, values, 
         appName: "Board", ceiling: "auto", storage: "memory",
         transport: new baton.ScriptedTransport({ protocol: "baton/1", turns: [{ events: [at({ type: "turn-started" }), at({ type: "elicitation", request: "q1", prompt: "Anything?" }), at({ type: "turn-finished", outcome: "interrupted" })] }] }),
       });
-      const asked = asking.delegate({ intent: "Tidy", initiative: "user", autonomy: "review" });
+      const asked = asking.delegate({ intent: "Tidy", initiative: "user", autonomy: "review" }).id;
       await until(() => asking.questions().some((q) => q.run === asked));
       const question = asking.questions().find((q) => q.run === asked);
       const answer = codeOf(() => asking.answer(question.id, question.digest, deep()));
@@ -87,7 +87,7 @@ test("fault_subscriber_throws: a listener that throws stops nothing; the run end
         throw new Error("a broken listener");
       });
       engine.subscribe((event) => heard.push(event.type));
-      const run = engine.delegate(plan());
+      const run = engine.delegate(plan()).id;
       await until(() => engine.state(run).state === "returned");
       return { outcome: engine.state(run).outcome, heardJournal: heard.filter((t) => t === "journal").length === engine.journal(run).length };
     }),
@@ -103,7 +103,7 @@ for (const [name, invoke, expected] of [
   test(`${name}: the call ends typed, the run returns, nothing is left acting`, { timeout: TIMEOUT }, async () => {
     const result = await withPage((page) =>
       scenario(page, async ({ engine, until, plan }) => {
-        const run = engine.delegate(plan());
+        const run = engine.delegate(plan()).id;
         const returned = await until(() => engine.state(run).state === "returned");
         const finished = engine.journal(run).find((r) => r.entry.kind === "call-finished");
         const revisions = engine.journal(run).map((r) => r.revision);
@@ -117,7 +117,7 @@ for (const [name, invoke, expected] of [
 test("fault_invoke_hangs: a call that never settles is cut off — the run's deadline starts a rollback, whose own deadline (10 s) returns control, typed", { timeout: TIMEOUT }, async () => {
   const result = await withPage((page) =>
     scenario(page, async ({ engine, until, plan }) => {
-      const run = engine.delegate(plan("T", { maxTurns: 1, maxCalls: 1, runDeadlineMs: 300, turnDeadlineMs: 300 }));
+      const run = engine.delegate(plan("T", { maxTurns: 1, maxCalls: 1, runDeadlineMs: 300, turnDeadlineMs: 300 })).id;
       const returned = await until(() => engine.state(run).state === "returned", 15_000);
       const state = engine.state(run);
       return { returned, outcome: state.outcome, reason: state.reason?.kind, cause: state.reason?.cause?.kind, unreverted: state.reason?.participants };
@@ -129,7 +129,7 @@ test("fault_invoke_hangs: a call that never settles is cut off — the run's dea
 test("fault_forged_altered_and_foreign_actor_references: none resolves; the genuine one names its run", { timeout: TIMEOUT }, async () => {
   const result = await withPage((page) =>
     scenario(page, async ({ baton, engine, until, plan }) => {
-      const run = engine.delegate(plan());
+      const run = engine.delegate(plan()).id;
       await until(() => engine.state(run).state === "returned");
       const actor = window.actor;
       const altered = actor.slice(0, -2) + (actor.endsWith("00") ? "11" : "00");
@@ -155,7 +155,7 @@ test("fault_oversized_argument: a 10 MB argument is refused to the plan, typed, 
       let thrown = "no error";
       let run = null;
       try {
-        run = engine.delegate(plan(huge));
+        run = engine.delegate(plan(huge)).id;
       } catch (error) {
         thrown = `${error.name}/${error.code}`;
       }
@@ -183,7 +183,7 @@ for (const [name, mark, reason] of [
   test(`${name}: a participant without a mark to return to is never changed; the run returns typed`, { timeout: TIMEOUT }, async () => {
     const result = await withPage((page) =>
       scenario(page, async ({ engine, until, plan }) => {
-        const run = engine.delegate(plan("T", { maxTurns: 1, maxCalls: 1, runDeadlineMs: 500, turnDeadlineMs: 500 }));
+        const run = engine.delegate(plan("T", { maxTurns: 1, maxCalls: 1, runDeadlineMs: 500, turnDeadlineMs: 500 })).id;
         const returned = await until(() => engine.state(run).state === "returned", 15_000);
         const state = engine.state(run);
         return { returned, outcome: state.outcome, reason: state.reason?.kind, invoked: window.invoked ?? 0 };
@@ -204,7 +204,7 @@ for (const [name, revertTo, what] of [
   test(`${name}: an undo whose revert ${what} reports that participant as failed, and control returns`, { timeout: TIMEOUT }, async () => {
     const result = await withPage((page) =>
       scenario(page, async ({ engine, until, plan }) => {
-        const run = engine.delegate(plan());
+        const run = engine.delegate(plan()).id;
         await until(() => engine.state(run).state === "returned");
         const report = await Promise.race([engine.undo(run), new Promise((resolve) => setTimeout(() => resolve("no answer"), 15_000))]);
         return { reverted: report.reverted, failed: report.failed?.map((f) => f.participant ?? f) };
@@ -223,7 +223,7 @@ test("fault_answer_after_the_run_ended: an answer to a question whose run is ove
         turns: [{ events: [at({ type: "turn-started" }), at({ type: "elicitation", request: "q1", prompt: "Which column?", schema: { enum: ["todo", "done"] } }), at({ type: "turn-finished", outcome: "interrupted" })] }],
       });
       const asking = await baton.Engine.open({ appName: "Board", ceiling: "auto", storage: "memory", transport });
-      const run = asking.delegate({ intent: "Tidy", initiative: "user", autonomy: "review" });
+      const run = asking.delegate({ intent: "Tidy", initiative: "user", autonomy: "review" }).id;
       await until(() => asking.questions().some((q) => q.run === run));
       const question = asking.questions().find((q) => q.run === run);
       asking.stop(run);
@@ -245,7 +245,7 @@ test("fault_turn_never_ends: an acting party that starts a turn and goes silent 
       // It starts a turn and never says anything more, nor closes the stream.
       const transport = { protocolVersion: "baton/1", openTurn: (request, sink) => { sink.push({ type: "turn-started" }); return new Promise(() => {}); } };
       const silent = await baton.Engine.open({ appName: "Board", ceiling: "auto", storage: "memory", transport });
-      const run = silent.delegate({ intent: "Tidy", initiative: "user", autonomy: "auto", budget: { maxTurns: 1, maxCalls: 1, runDeadlineMs: 5000, turnDeadlineMs: 300 } });
+      const run = silent.delegate({ intent: "Tidy", initiative: "user", autonomy: "auto", budget: { maxTurns: 1, maxCalls: 1, runDeadlineMs: 5000, turnDeadlineMs: 300 } }).id;
       const ended = await until(() => ["returned", "cancelled"].includes(silent.state(run).state), 8000);
       const state = silent.state(run);
       silent.close();
@@ -261,11 +261,11 @@ test("fault_engine_used_after_close: every method and getter throws BatonError c
     scenario(page, async ({ baton, codeOf, plan, manifest }) => {
       const engine = await baton.Engine.open({ appName: "Board", ceiling: "auto", storage: "memory" });
       const participant = engine.register(manifest, { invoke: () => ({}), history: { mark: () => "m", revertTo() {} } });
-      const run = engine.delegate(plan());
+      const run = engine.delegate(plan()).id;
       engine.close();
       return {
         state: codeOf(() => engine.state(run)),
-        delegate: codeOf(() => engine.delegate({ intent: "x", initiative: "user" })),
+        delegate: codeOf(() => engine.delegate({ intent: "x", initiative: "user" }).id),
         storage: codeOf(() => engine.storage),
         subscribe: codeOf(() => engine.subscribe(() => {})),
         closeAgain: codeOf(() => engine.close()),
@@ -309,7 +309,7 @@ test("fault_preview_throws_hangs_or_returns_garbage: the person reviews the argu
         const engine = await baton.Engine.open({ appName: "Mail", ceiling: "auto", storage: "memory" });
         let sent = 0;
         engine.register(mail, { invoke: () => { sent += 1; return {}; }, preview });
-        const run = engine.delegate({ intent: "Send", initiative: "user", autonomy: "auto", plan: [{ capability: "mail.send", arguments: { to: "team@example.com" } }] });
+        const run = engine.delegate({ intent: "Send", initiative: "user", autonomy: "auto", plan: [{ capability: "mail.send", arguments: { to: "team@example.com" } }] }).id;
         await until(() => engine.state(run).state === "reviewing");
         const ready = await until(() => engine.review(run)?.ready === true, 1_000);
         const change = engine.review(run)?.items[0]?.change;
@@ -335,15 +335,15 @@ test("fault_preview_throws_hangs_or_returns_garbage: the person reviews the argu
 test("fault_replayed_and_cross_session_actor_references: a replayed reference names only its own past call; another session's, under the same key, names nothing here", { timeout: TIMEOUT }, async () => {
   const result = await withPage((page) =>
     scenario(page, async ({ baton, engine, until, plan, manifest }) => {
-      const first = engine.delegate(plan("One"));
+      const first = engine.delegate(plan("One")).id;
       await until(() => engine.state(first).state === "returned");
       const replayed = window.actors[0];
-      const second = engine.delegate(plan("Two"));
+      const second = engine.delegate(plan("Two")).id;
       await until(() => engine.state(second).state === "returned");
       // Another tab's session on the same database: the same actor key.
       const other = await baton.Engine.open({ appName: "Board", ceiling: "auto", storage: "indexeddb", dbName: engine.storage.dbName, session: "another-tab" });
       other.register(manifest, { invoke: (_name, _args, actor) => { window.actors.push(actor); return {}; }, history: { mark: () => "m", revertTo() {} } });
-      const theirs = other.delegate(plan("Three"));
+      const theirs = other.delegate(plan("Three")).id;
       await until(() => other.state(theirs).state === "returned");
       const foreign = window.actors[2];
       const outcome = {
@@ -377,7 +377,7 @@ test("fault_answer_after_expiry: an answer after the question's deadline is refu
         turns: [{ events: [at({ type: "turn-started" }), at({ type: "elicitation", request: "q1", prompt: "Which column?", schema: { enum: ["todo", "done"] }, expiresAt: Date.now() + 300 }), at({ type: "turn-finished", outcome: "interrupted" })] }],
       });
       const asking = await baton.Engine.open({ appName: "Board", ceiling: "auto", storage: "memory", transport });
-      const run = asking.delegate({ intent: "Tidy", initiative: "user", autonomy: "review" });
+      const run = asking.delegate({ intent: "Tidy", initiative: "user", autonomy: "review" }).id;
       await until(() => asking.questions().some((q) => q.run === run));
       const question = asking.questions().find((q) => q.run === run);
       await new Promise((resolve) => setTimeout(resolve, 600));

@@ -52,7 +52,7 @@ export async function scenario(page, body, { storage = "indexeddb", behaviour = 
       const delegate = engine.delegate.bind(engine);
       engine.delegate = (request) => {
         const run = delegate(request);
-        runs.push(run);
+        runs.push(run.id);
         return run;
       };
       const history = { mark: () => "m", revertTo() {} };

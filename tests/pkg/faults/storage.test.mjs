@@ -27,7 +27,7 @@ test("fault_private_mode: with no IndexedDB the engine runs in memory and says w
     await page.reload();
     return scenario(page, async ({ engine, until, plan }) => {
       const storage = engine.storage;
-      const run = engine.delegate(plan());
+      const run = engine.delegate(plan()).id;
       await until(() => engine.state(run).state === "returned");
       return { mode: storage.mode, degraded: typeof storage.degraded === "string" && storage.degraded.length > 0, outcome: engine.state(run).outcome };
     }, { storage: "indexeddb" });
@@ -63,7 +63,7 @@ test("fault_database_deleted_underneath: the engine lets the deletion through, g
         request.onerror = () => resolve("error");
         request.onblocked = () => setTimeout(() => resolve("blocked"), 2000);
       });
-      const run = engine.delegate(plan());
+      const run = engine.delegate(plan()).id;
       await until(() => engine.state(run).state === "returned");
       return { deleted, mode: engine.storage.mode, said: heard.length > 0, outcome: engine.state(run).outcome };
     }, { storage: "indexeddb" }),
@@ -127,7 +127,7 @@ async function boot({ manifest, dbName, session, hang = false }) {
   });
   const runs = [];
   window.delegate = (request) => {
-    const run = engine.delegate(request);
+    const run = engine.delegate(request).id;
     runs.push(run);
     localStorage.setItem(`runs:${session}`, JSON.stringify(runs));
     return run;
@@ -356,7 +356,7 @@ test("fault_ten_thousand_runs_in_one_page_load: memory stays bounded — finishe
       const all = [];
       const sizes = {};
       for (let started = 0; started < 10_000; started += 100) {
-        const batch = Array.from({ length: 100 }, (_, i) => engine.delegate(plan(`Run ${started + i}`)));
+        const batch = Array.from({ length: 100 }, (_, i) => engine.delegate(plan(`Run ${started + i}`)).id);
         all.push(...batch);
         // At the pace IndexedDB writes: what is not yet written stays in memory.
         await until(() => batch.every((run) => returned.has(run)) && engine.storage.records >= heard, 20_000);

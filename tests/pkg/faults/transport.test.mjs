@@ -56,7 +56,7 @@ const agentRun = async ({ baton, until, manifest }, url, budget) => {
     invoke: () => { invoked += 1; return { ok: true }; },
     history: { mark: () => "m", revertTo() { reverted += 1; } },
   });
-  const run = engine.delegate({ intent: "Rename card 7", initiative: "user", autonomy: "auto", budget });
+  const run = engine.delegate({ intent: "Rename card 7", initiative: "user", autonomy: "auto", budget }).id;
   const ended = await until(() => ["returned", "cancelled"].includes(engine.state(run).state), 10_000);
   const state = engine.state(run);
   const journal = engine.journal(run);
@@ -176,7 +176,7 @@ test("fault_injected_instructions_in_a_third_party_read: the acting party obeys 
       );
       // The page claims the content is its own; the declaration says otherwise.
       inbox.publish("messages", { version: 1, origin: "author" });
-      const run = engine.delegate({ intent: "Summarise my inbox", initiative: "user", autonomy: "auto" });
+      const run = engine.delegate({ intent: "Summarise my inbox", initiative: "user", autonomy: "auto" }).id;
       const held = await until(() => engine.state(run).state === "reviewing");
       const before = { state: engine.state(run).state, invoked };
       engine.stop(run);
@@ -201,14 +201,14 @@ test("fault_clock_jumps_backwards_and_forwards: deadlines keep to real time when
       // Backwards: a silent acting party is still cut off at its 400 ms deadman.
       const transport = { protocolVersion: "baton/1", openTurn: (request, sink) => { sink.push({ type: "turn-started" }); return new Promise(() => {}); } };
       const silent = await baton.Engine.open({ appName: "Board", ceiling: "auto", storage: "memory", transport });
-      const cut = silent.delegate({ intent: "Tidy", initiative: "user", autonomy: "auto", budget: { maxTurns: 1, maxCalls: 1, runDeadlineMs: 10_000, turnDeadlineMs: 400 } });
+      const cut = silent.delegate({ intent: "Tidy", initiative: "user", autonomy: "auto", budget: { maxTurns: 1, maxCalls: 1, runDeadlineMs: 10_000, turnDeadlineMs: 400 } }).id;
       Date.now = () => realNow() - hour;
       const cutOff = await until(() => silent.state(cut).state === "returned", 3_000);
       const backwards = { cutOff, reason: silent.state(cut).reason?.kind ?? null };
       Date.now = realNow;
       silent.close();
       // Forwards: a run waiting a minute for review is not past its deadline an hour later by the wall clock.
-      const reviewed = engine.delegate({ ...plan("Later"), autonomy: "review", budget: { maxTurns: 1, maxCalls: 1, runDeadlineMs: 60_000, turnDeadlineMs: 60_000 } });
+      const reviewed = engine.delegate({ ...plan("Later"), autonomy: "review", budget: { maxTurns: 1, maxCalls: 1, runDeadlineMs: 60_000, turnDeadlineMs: 60_000 } }).id;
       await until(() => engine.state(reviewed).state === "reviewing");
       Date.now = () => realNow() + hour;
       let authorized = "authorized";
@@ -236,7 +236,7 @@ test("fault_background_tab_frozen: a tab the browser froze past a deadline ends 
       // An acting party that starts a turn and says nothing more.
       const transport = { protocolVersion: "baton/1", openTurn: (request, sink) => { sink.push({ type: "turn-started" }); return new Promise(() => {}); } };
       window.engine = await baton.Engine.open({ appName: "Board", ceiling: "auto", storage: "memory", transport });
-      window.run = window.engine.delegate({ intent: "Tidy", initiative: "user", autonomy: "auto", budget: { maxTurns: 1, maxCalls: 1, runDeadlineMs: 10_000, turnDeadlineMs: 500 } });
+      window.run = window.engine.delegate({ intent: "Tidy", initiative: "user", autonomy: "auto", budget: { maxTurns: 1, maxCalls: 1, runDeadlineMs: 10_000, turnDeadlineMs: 500 } }).id;
       return window.engine.state(window.run).state;
     });
     // What a backgrounded tab comes to: no task and no timer runs at all.
@@ -249,7 +249,7 @@ test("fault_background_tab_frozen: a tab the browser froze past a deadline ends 
       while (window.engine.state(window.run).state !== "returned" && performance.now() < deadline) await new Promise((r) => setTimeout(r, 10));
       const state = window.engine.state(window.run);
       const journal = window.engine.journal(window.run);
-      const again = window.engine.delegate({ intent: "Again", initiative: "user", autonomy: "auto", budget: { maxTurns: 1, maxCalls: 1, runDeadlineMs: 10_000, turnDeadlineMs: 200 } });
+      const again = window.engine.delegate({ intent: "Again", initiative: "user", autonomy: "auto", budget: { maxTurns: 1, maxCalls: 1, runDeadlineMs: 10_000, turnDeadlineMs: 200 } }).id;
       while (window.engine.state(again).state !== "returned" && performance.now() < deadline + 3_000) await new Promise((r) => setTimeout(r, 10));
       return { state: state.state, reason: state.reason?.kind, gapFree: journal.every((record, i) => record.revision === i + 1), goesOn: window.engine.state(again).reason?.kind };
     });
