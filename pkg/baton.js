@@ -19,22 +19,16 @@ function concerns(event, id) {
   return event.run === id || event.runs?.includes(id) === true || event.report?.run === id;
 }
 
-/**
- * A delegation as the app holds it (`engine.delegate` returns one): its
- * `id`, a promise of how it ended, and the commands that concern it. Every
- * engine method that takes a run id takes a `Run` as well.
- */
+/** A delegation as the app holds it (`engine.delegate` returns one); see baton.d.ts. */
 export class Run {
   #engine;
   #returned = null;
 
   constructor(engine, id) {
     this.#engine = engine;
-    /** The run's id. */
     this.id = id;
   }
 
-  /** The id, where text is wanted. */
   toString() {
     return this.id;
   }
@@ -43,55 +37,45 @@ export class Run {
     return this.id;
   }
 
-  /**
-   * Settles with the run's terminal state — `{ state: "returned", outcome,
-   * reason }` or `{ state: "cancelled", reason }` — once it has ended. It
-   * never rejects because of how the run ended.
-   */
+  // The terminal state, once the run has ended; never a rejection.
   get returned() {
     this.#returned ??= new Promise((resolve) => {
-      let unsubscribe = null;
-      const settle = (state) => {
-        unsubscribe?.();
-        resolve(state);
-      };
-      unsubscribe = this.#engine.subscribe((event) => {
-        if (event.type !== "journal" || event.run !== this.id || event.entry.kind !== "transition") return;
-        const to = event.entry.to;
-        if (to.state === "returned" || to.state === "cancelled") settle(to);
+      const ended = (state) => state.state === "returned" || state.state === "cancelled";
+      const unsubscribe = this.#engine.subscribe((event) => {
+        if (event.type === "journal" && event.run === this.id && event.entry.kind === "transition" && ended(event.entry.to)) {
+          unsubscribe();
+          resolve(event.entry.to);
+        }
       });
       try {
         const now = this.#engine.state(this.id);
-        if (now.state === "returned" || now.state === "cancelled") settle(now);
+        if (ended(now)) {
+          unsubscribe();
+          resolve(now);
+        }
       } catch {
-        // Released from memory after it ended: its transition was heard, or
-        // is in `engine.history`.
+        // Released from memory after it ended: its transition was heard.
       }
     });
     return this.#returned;
   }
 
-  /** Its state now. */
   state() {
     return this.#engine.state(this.id);
   }
 
-  /** Its review sheet, while it waits for review; otherwise `null`. */
   review() {
     return this.#engine.review(this.id);
   }
 
-  /** Takes control back (AG-9). */
   stop() {
     this.#engine.stop(this.id);
   }
 
-  /** Undoes it in one step (A.2). */
   undo(options) {
     return this.#engine.undo(this.id, options);
   }
 
-  /** Calls `listener` for every event that concerns this run; returns a function that unsubscribes. */
   subscribe(listener) {
     return this.#engine.subscribe((event) => {
       if (concerns(event, this.id)) listener(event);

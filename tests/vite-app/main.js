@@ -31,21 +31,6 @@ const manifest = {
 };
 
 /** Resolves with the run's final state once it has returned or been cancelled. */
-function ended(engine, run) {
-  return new Promise((resolve) => {
-    let unsubscribe = () => {};
-    const check = () => {
-      const state = engine.state(run);
-      if (state.state === "returned" || state.state === "cancelled") {
-        unsubscribe();
-        resolve(state);
-      }
-    };
-    unsubscribe = engine.subscribe(check);
-    // It may have ended before the subscription.
-    check();
-  });
-}
 
 await init();
 // The defaults an app starts with: IndexedDB storage, a `review` ceiling.
@@ -82,7 +67,7 @@ const run = engine.delegate({
 // The plan waits for review; the person authorizes it at the revision shown.
 const sheet = engine.review(run);
 engine.authorize(run, sheet.revision);
-const state = await ended(engine, run);
+const state = await run.returned;
 
 const applied = engine
   .journal(run)
