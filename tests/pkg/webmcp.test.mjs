@@ -122,7 +122,7 @@ function listTools(page) {
   );
 }
 
-test("WebMCP: a browser agent drives the page through document.modelContext inside a Baton run — every capability a tool, bad arguments refused before anything runs, irreversible calls reviewed, the kill switch leaves nothing hanging, one-step undo, detach withdraws every tool", { timeout: TIMEOUT }, async () => {
+test("WebMCP: a browser agent drives the page through document.modelContext inside a Baton run — every capability a tool, bad arguments refused before anything runs, irreversible calls reviewed, the kill switch and Escape leave nothing hanging, one-step undo, detach withdraws every tool", { timeout: TIMEOUT }, async () => {
   await withPage(async (page) => {
     assert.equal(await page.evaluate(() => typeof document.modelContext?.registerTool), "function", "Chromium's WebMCP is on");
     await setUp(page, false);
@@ -184,6 +184,15 @@ test("WebMCP: a browser agent drives the page through document.modelContext insi
     assert.equal(killed.state, "reviewing", "a session that starts with an irreversible call starts with a review");
     assert.equal(killed.result.isError, true);
     assert.equal(killed.result.code, "run-ended");
+    // And Escape, the person's keyboard exit (AG-42), likewise.
+    await page.evaluate(async () => {
+      window.escaping = window.agent("tasks.share", { id: "a" });
+      await window.until(() => window.bridge.run && window.waits(window.bridge.run));
+    });
+    await page.keyboard.press("Escape");
+    const escaped = await page.evaluate(() => window.escaping);
+    assert.equal(escaped.code, "run-ended");
+    assert.match(escaped.message, /user-interrupt/);
     // Participants come and go: their tools follow. Detach withdraws them all.
     await page.evaluate(() => window.board.unregister());
     assert.deepEqual(await listTools(page), {});
