@@ -83,11 +83,6 @@ export class Run {
   }
 }
 
-/** Engine methods whose first argument is a run: they take a `Run` too. */
-const TAKES_A_RUN = new Set([
-  "state", "revision", "review", "escalation", "journal", "history", "authorize", "reject",
-  "resolveEscalation", "pause", "resume", "stop", "undo", "editCall", "reviewAgain", "discard",
-]);
 /** Engine methods that start a run: they return a `Run`. */
 const STARTS_A_RUN = new Set(["delegate", "resume", "reviewAgain"]);
 
@@ -127,7 +122,8 @@ for (const name of Object.getOwnPropertyNames(Engine.prototype)) {
         if (name === "close" || name === "free") return undefined;
         throw new BatonError("closed", `the engine is closed: \`${name}\` cannot be used`);
       }
-      if (TAKES_A_RUN.has(name) && args[0] instanceof Run) args[0] = args[0].id;
+      // Wherever a run id goes, a `Run` may go.
+      for (let i = 0; i < args.length; i += 1) if (args[i] instanceof Run) args[i] = args[i].id;
       try {
         const result = original.apply(this, args);
         return STARTS_A_RUN.has(name) ? new Run(this, result) : result;

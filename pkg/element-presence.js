@@ -68,12 +68,6 @@ const ENDED = {
   undone: "Undone",
 };
 
-/** The ending a terminal state implies, until the run's closing announcement says it exactly. */
-function endingOf(state) {
-  if (state.state === "cancelled") return "rejected";
-  return { completed: "done", partial: "partly-done", "rolled-back": "rolled-back", aborted: "stopped" }[state.outcome] ?? "failed";
-}
-
 /** Endings after which the run changed nothing, so there is nothing to undo. */
 const NOTHING_KEPT = new Set(["answered-without-changes", "rolled-back", "rejected", "undone"]);
 
@@ -181,12 +175,16 @@ export class BatonPresence extends Surface {
       const state = event.entry.to;
       if (state.state === "returned" || state.state === "cancelled") {
         this.#active.delete(event.run);
-        this.#ended = { run: event.run, ending: endingOf(state) };
+        // How it ended is the core's to say: its closing announcement
+        // follows in the same step (a kill says it once for every run).
+        this.#ended = { run: event.run, ending: undefined };
         if (this.#held?.run === event.run) this.#held = null;
       } else this.#active.set(event.run, state);
     } else if (event.type === "announcement") {
       const said = event.said;
-      if (said.kind === "closed" && this.#ended && event.runs.includes(this.#ended.run)) this.#ended.ending = said.ending;
+      const ended = this.#ended && event.runs.includes(this.#ended.run);
+      if (said.kind === "closed" && ended) this.#ended.ending = said.ending;
+      if (said.kind === "killed" && ended) this.#ended.ending = "stopped";
       if (said.kind === "undo-held") this.#held = { run: event.runs[0], untouched: this.#held?.untouched, said };
     } else if (event.type === "undone") {
       if (this.#ended?.run === event.report.run) this.#ended.ending = "undone";
@@ -209,9 +207,9 @@ export class BatonPresence extends Surface {
   render() {
     const latest = this.#latest();
     const ended = latest ? null : this.#ended;
-    const [shape, words] = latest ? describe(latest[1]) : ended ? ["returned", ENDED[ended.ending]] : ["idle", "Idle"];
+    const [shape, words] = latest ? describe(latest[1]) : ended ? ["returned", ENDED[ended.ending] ?? "Ended"] : ["idle", "Idle"];
     this.#status.dataset.state = shape;
-    if (ended) this.#status.dataset.ending = ended.ending;
+    if (ended?.ending) this.#status.dataset.ending = ended.ending;
     else delete this.#status.dataset.ending;
     this.#text.textContent = words;
     const counters = this.engine?.counters();

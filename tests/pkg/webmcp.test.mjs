@@ -122,7 +122,7 @@ function listTools(page) {
   );
 }
 
-test("WebMCP: a browser agent drives the page through document.modelContext inside a Baton run — every capability a tool, bad arguments refused before anything runs, irreversible calls reviewed, the kill switch and Escape leave nothing hanging, one-step undo, detach withdraws every tool", { timeout: TIMEOUT }, async () => {
+test("WebMCP: a browser agent drives the page through document.modelContext inside a Baton run — every capability a tool, bad arguments refused before anything runs, irreversible calls reviewed, the kill switch and Escape leave nothing hanging, one-step undo, detach withdraws every tool (AG-7, AG-10, AG-15, AG-25, AG-42, A.2)", { timeout: TIMEOUT }, async () => {
   await withPage(async (page) => {
     assert.equal(await page.evaluate(() => typeof document.modelContext?.registerTool), "function", "Chromium's WebMCP is on");
     await setUp(page, false);
@@ -224,7 +224,7 @@ test("WebMCP: without a model context the bridge registers nothing and says so",
   assert.deepEqual(missing, { native: false, attached: false, reason: "no-model-context", tools: [] });
 });
 
-test("WebMCP: through the @mcp-b/webmcp-polyfill, an agent's call runs inside a Baton run and is reviewed when irreversible", { timeout: TIMEOUT }, async () => {
+test("WebMCP: through the @mcp-b/webmcp-polyfill, an agent's call runs inside a Baton run and is reviewed when irreversible (AG-25)", { timeout: TIMEOUT }, async () => {
   await without.withPage(async (page) => {
     await setUp(page, true);
     assert.deepEqual(Object.keys(await listTools(page)).sort(), ["tasks.rename", "tasks.search", "tasks.share"]);

@@ -16,7 +16,12 @@ impl Engine {
     /// another session to adopt: what a session that is gone cut off is
     /// offered by the engine that reconciled it.
     pub fn take_offered(&mut self) -> Vec<Run> {
-        let ids: Vec<RunId> = self.cut_off().into_iter().map(|cut| cut.run).collect();
+        let ids: Vec<RunId> = self
+            .runs
+            .values()
+            .filter(|run| run.is_offered())
+            .map(|run| run.id().clone())
+            .collect();
         ids.iter().filter_map(|id| self.runs.remove(id)).collect()
     }
 

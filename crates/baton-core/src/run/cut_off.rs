@@ -170,13 +170,7 @@ impl Run {
     /// question put to the person again.
     pub(crate) fn start_again(&mut self, step: &mut Step<'_>, again: Again) {
         self.turns.reports = again.reports;
-        let created = JournalEntry::Created {
-            intent: self.intent.clone(),
-            initiative: self.initiative,
-            budget: self.custody.budget,
-            resumes: self.resumes.clone(),
-        };
-        self.record(step, Actor::Person, created);
+        self.record_created(step, Actor::Person);
         match again.question {
             None => {
                 // Inserted one by one: collecting would sort, and bring a

@@ -12,7 +12,6 @@ use crate::ids::CallId;
 use crate::journal::{Actor, CallReport, CallResult, JournalEntry};
 use crate::registry::Address;
 use crate::run::{ProposedCall, Run, Step};
-use crate::state::RunState;
 
 impl Run {
     /// Replaces the arguments of `call`, which the person is reviewing.
@@ -26,12 +25,13 @@ impl Run {
             run: self.id.clone(),
             call: call.clone(),
         };
-        let shown = match self.custody.state {
-            RunState::Reviewing => self.turns.queue.iter().position(|c| &c.call == call),
-            RunState::Escalated { .. } if self.is_awaiting_approval_of(call) => Some(0),
-            _ => None,
-        };
-        let position = shown.ok_or_else(not_under_review)?;
+        let position = self
+            .turns
+            .queue
+            .iter()
+            .take(self.calls_shown())
+            .position(|c| &c.call == call)
+            .ok_or_else(not_under_review)?;
         let planned = &self.turns.queue[position];
         let Address::Unique(_, decl) = step.registry.resolve(&planned.capability) else {
             return Err(not_under_review());
@@ -59,16 +59,6 @@ impl Run {
         let change = self.ask_preview(step, &edited);
         self.approval.previews.insert(call.clone(), change);
         Ok(())
-    }
-
-    /// Whether the run waits for the person to allow this very call.
-    fn is_awaiting_approval_of(&self, call: &CallId) -> bool {
-        matches!(&self.custody.state, RunState::Escalated { reason } if reason.awaits_approval_of_a_call())
-            && self
-                .turns
-                .queue
-                .front()
-                .is_some_and(|front| &front.call == call)
     }
 
     /// What the acting party hears of a call: its result and, when the

@@ -214,6 +214,16 @@ impl Run {
         }
     }
 
+    /// How many of the queued calls are before the person: the whole plan
+    /// under review, or the one call an escalation asks them to allow.
+    pub(super) fn calls_shown(&self) -> usize {
+        match &self.custody.state {
+            RunState::Reviewing => self.turns.queue.len(),
+            _ if self.is_under_review() => self.turns.queue.len().min(1),
+            _ => 0,
+        }
+    }
+
     pub(crate) fn is_awaiting_preview(&self, call: &CallId) -> bool {
         (self.is_under_review()
             && self.approval.previews.get(call) == Some(&ProposedChange::Pending))
@@ -331,10 +341,13 @@ impl Run {
     /// again too: the person sees what the change would do now.
     pub(crate) fn supersede_review(&mut self, step: &mut Step<'_>, read: ReadRef) {
         self.record(step, Actor::Engine, JournalEntry::ReviewSuperseded { read });
-        let shown: Vec<ProposedCall> = match self.custody.state {
-            RunState::Reviewing => self.turns.queue.iter().cloned().collect(),
-            _ => self.turns.queue.front().cloned().into_iter().collect(),
-        };
+        let shown: Vec<ProposedCall> = self
+            .turns
+            .queue
+            .iter()
+            .take(self.calls_shown())
+            .cloned()
+            .collect();
         for call in shown {
             let change = self.ask_preview(step, &call);
             self.approval.previews.insert(call.call, change);
@@ -351,10 +364,7 @@ impl Run {
         if !self.is_under_review() {
             return None;
         }
-        let shown = match self.custody.state {
-            RunState::Reviewing => self.turns.queue.len(),
-            _ => 1,
-        };
+        let shown = self.calls_shown();
         let items: Vec<ReviewItem> = self
             .turns
             .queue

@@ -20,13 +20,7 @@ impl Run {
     ) {
         // A fixed plan was computed against the reads as they are now.
         self.turns.seen = step.reads.clone();
-        let created = JournalEntry::Created {
-            intent: self.intent.clone(),
-            initiative: self.initiative,
-            budget: self.custody.budget,
-            resumes: self.resumes.clone(),
-        };
-        self.record(step, actor.clone(), created);
+        self.record_created(step, actor.clone());
         match fixed_plan {
             Some(plan) => {
                 let plan = plan
@@ -42,6 +36,17 @@ impl Run {
             }
             None => self.reserve_turn(step),
         }
+    }
+
+    /// The run's first record: what it is for, and the run it resumes.
+    pub(super) fn record_created(&mut self, step: &mut Step<'_>, actor: Actor) {
+        let created = JournalEntry::Created {
+            intent: self.intent.clone(),
+            initiative: self.initiative,
+            budget: self.custody.budget,
+            resumes: self.resumes.clone(),
+        };
+        self.record(step, actor, created);
     }
 
     /// The budget a run resuming this one gets: the one given, or this
