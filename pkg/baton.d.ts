@@ -702,6 +702,48 @@ export interface CutOffRun {
   waiting: Waiting;
 }
 
+/** One run of the history `engine.runs()` lists. */
+export interface RunListing {
+  run: RunId;
+  /** The session that holds it now: a run a reload cut off belongs to the session that offers it again. */
+  session: SessionId;
+  /** The person's intent, verbatim. */
+  intent: string;
+  initiative: Initiative;
+  state: RunState;
+  /** How it ended, once it has returned; otherwise `null`. */
+  outcome: Outcome | null;
+  /** When it started, in milliseconds since the epoch. */
+  createdAt: number;
+  /** When it ended; `null` while it goes on (or for a run stored before this was kept). */
+  endedAt: number | null;
+  /** The run it chains to (AG-11). */
+  resumes: RunId | null;
+  /** A reload cut it off while it waited for the person: `engine.reviewAgain(run)` puts it before them again. */
+  reviewableAgain: boolean;
+  /** It was paused: `engine.resume(run)` goes on with it. */
+  resumable: boolean;
+  /** It was undone. */
+  undone: boolean;
+}
+
+/** A page of `engine.runs()`: newest first. */
+export interface RunsPage {
+  runs: RunListing[];
+  /** Pass as `after` for the next page; `null` on the last. */
+  next: RunId | null;
+}
+
+/** Which page of the history `engine.runs()` lists; unknown fields are refused. */
+export interface RunsQuery {
+  /** 1 to 100; 20 by default. */
+  limit?: number;
+  /** The runs after this one: the `next` of the page before. */
+  after?: RunId | Run;
+  /** Only the runs this session holds; by default every session's in the database. */
+  session?: SessionId;
+}
+
 /** What a run has used of its budget. */
 export interface Usage {
   turns: number;
@@ -1256,6 +1298,11 @@ export class Engine {
   escalation(run: RunId | Run): EscalationSheet | null;
   /** A run's journal records, oldest first (this page load's runs). */
   journal(run: RunId | Run): JournalRecord[];
+  /**
+   * The history of delegations, newest first and paged (`after: page.next`): this engine's runs and
+   * every run its IndexedDB database holds, those of earlier page loads included.
+   */
+  runs(query?: RunsQuery): Promise<RunsPage>;
   /** A run's whole journal from IndexedDB, runs of earlier page loads included. */
   history(run: RunId | Run): Promise<JournalRecord[]>;
   /** Where the engine keeps its state. */

@@ -316,27 +316,18 @@ function whatItSaw(run, records) {
   return details;
 }
 
-// Runs of earlier page loads, read back from IndexedDB: nothing a reload cut
-// off is lost, and the engine that opens next ends it as `interrupted`.
-const EARLIER = "baton-demo:runs";
-
-function remember(run) {
-  const known = JSON.parse(localStorage.getItem(EARLIER) ?? "[]");
-  localStorage.setItem(EARLIER, JSON.stringify([...known, run].slice(-20)));
-}
-
+// Runs of earlier page loads, as the engine lists its history from
+// IndexedDB (`engine.runs()`): nothing a reload cut off is lost, and the
+// engine that opens next ends it as `interrupted`.
 async function renderEarlier() {
-  const known = JSON.parse(localStorage.getItem(EARLIER) ?? "[]").filter((run) => !runs.includes(run));
+  const history = await engine.runs({ limit: 20 });
   const items = [];
-  for (const run of known) {
-    const records = await engine.history(run);
-    const created = records.find((record) => record.entry.kind === "created");
-    const last = records.findLast((record) => record.entry.kind === "transition");
-    if (!created) continue;
-    const [, text] = describe(last?.entry.to);
-    const item = element("li", undefined, { "data-run": run });
-    item.append(element("span", `“${created.entry.intent}” — ${text}`, { "data-outcome": "" }));
-    item.append(whoDidWhat(run, records), whatItSaw(run, records));
+  for (const listed of history.runs.filter((entry) => !runs.includes(entry.run))) {
+    const records = await engine.history(listed.run);
+    const [, text] = describe(listed.state);
+    const item = element("li", undefined, { "data-run": listed.run });
+    item.append(element("span", `“${listed.intent}” — ${text}`, { "data-outcome": "" }));
+    item.append(whoDidWhat(listed.run, records), whatItSaw(listed.run, records));
     items.push(item);
   }
   $("earlier").replaceChildren(...items);
@@ -373,7 +364,6 @@ engine.subscribe((event) => {
   if (event.type === "journal" && event.entry.kind === "created" && !runs.includes(event.run)) {
     runs.push(event.run);
     current = event.run;
-    remember(current);
   }
   // A reload's old page let go of its session: its cut-off runs are now ended.
   if (event.type === "storage-reconciled") renderEarlier();

@@ -64,6 +64,7 @@ assignable<Hand.EscalationReason[]>(mutable(shapes.escalationReasons));
 assignable<Hand.Refusal[]>(mutable(shapes.refusals));
 assignable<Hand.AnswerOutcome[]>(mutable(shapes.answerOutcomes));
 assignable<Hand.FindingReason[]>(mutable(shapes.findingReasons));
+assignable<Hand.RunsPage[]>(mutable(shapes.runsPages));
 
 // TS → Rust: every declared variant has a sample, and nothing else does.
 agree<Same<Hand.JournalEntry["kind"], Sample<"journal">["entry"]["kind"]>>(true);

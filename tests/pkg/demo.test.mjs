@@ -351,7 +351,8 @@ test("journey: a reload in the middle of a review loses nothing: the run is show
     await page.reload();
     await page.waitForSelector("html[data-ready=true]", { timeout: 10_000 });
     // The old page lets go of its session; the new engine then ends its run.
-    const earlier = () => page.locator("#earlier > li [data-outcome]").last().textContent();
+    // Listed newest first, from the engine's history (`engine.runs()`).
+    const earlier = () => page.locator("#earlier > li [data-outcome]").first().textContent();
     await until(page, async () => (await page.locator("#earlier > li").count()) > 0, "the earlier run");
     await until(page, async () => (await earlier()) === "“rename card 1 to Later” — Cut off by a reload", "the run cut off");
     assert.equal(await card(page, "c1"), "1. Draft the release notes", "nothing was applied");

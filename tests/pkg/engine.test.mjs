@@ -604,6 +604,72 @@ test("a reload loses nothing: the journal and the actor key survive in IndexedDB
   }
 });
 
+test("engine.runs() lists the history newest first and paged, a run from before a reload included, with what can still be done with each", { timeout: TIMEOUT }, async () => {
+  const page = await pages.browser.newPage();
+  try {
+    await page.goto(`${pages.server.url}/tests/pkg/page.html`);
+    const before = await page.evaluate(async (manifest) => {
+      const baton = await import("baton-engine");
+      await baton.default();
+      const engine = await baton.Engine.open({ appName: "Board", ceiling: "auto", dbName: "runs-test" });
+      engine.register(manifest, { history: { mark: () => "m", revertTo() {} }, invoke: () => ({ ok: true }) });
+      const plan = [{ capability: "tasks.rename", arguments: { id: "a", title: "T" } }];
+      const done = engine.delegate({ intent: "Rename it", initiative: "user", autonomy: "auto", plan });
+      await done.returned;
+      await new Promise((r) => setTimeout(r, 5));
+      const waiting = engine.delegate({ intent: "Rename it later", initiative: "user", autonomy: "review", plan }).id;
+      for (let i = 0; i < 100 && engine.state(waiting).state !== "reviewing"; i++) await new Promise((r) => setTimeout(r, 10));
+      const live = await engine.runs();
+      return { done: done.id, waiting, session: engine.session, live };
+    }, TASKS);
+    assert.deepEqual(before.live.runs.map((entry) => entry.run), [before.waiting, before.done], "newest first, before a reload too");
+    assert.equal(before.live.runs[0].state.state, "reviewing");
+    assert.equal(before.live.runs[0].endedAt, null);
+    await page.reload();
+    const after = await page.evaluate(async ({ done, waiting }) => {
+      const baton = await import("baton-engine");
+      await baton.default();
+      const engine = await baton.Engine.open({ appName: "Board", ceiling: "auto", dbName: "runs-test" });
+      // The old page may still be letting go of its session.
+      for (let i = 0; i < 300 && engine.cutOff().length < 1; i++) await new Promise((r) => setTimeout(r, 10));
+      const all = await engine.runs();
+      const first = await engine.runs({ limit: 1 });
+      const second = await engine.runs({ limit: 1, after: first.next });
+      const mine = await engine.runs({ session: engine.session });
+      const refused = [];
+      for (const query of [{ limit: 0 }, { page: 2 }, { after: "nowhere/r1" }]) {
+        try {
+          await engine.runs(query);
+        } catch (error) {
+          refused.push(error.code);
+        }
+      }
+      return { all, first, second, mine, refused, session: engine.session };
+    }, before);
+    const byId = Object.fromEntries(after.all.runs.map((entry) => [entry.run, entry]));
+    assert.deepEqual(after.all.runs.map((entry) => entry.run), [before.waiting, before.done]);
+    assert.equal(after.all.next, null);
+    const done = byId[before.done];
+    assert.equal(done.intent, "Rename it");
+    assert.equal(done.outcome, "completed");
+    assert.equal(done.session, before.session, "a run of the page before, held by its session");
+    assert.ok(done.endedAt >= done.createdAt && done.createdAt > 0);
+    assert.equal(done.reviewableAgain, false);
+    const cut = byId[before.waiting];
+    assert.deepEqual([cut.state.state, cut.state.reason.kind, cut.outcome], ["returned", "interrupted", "aborted"]);
+    assert.equal(cut.reviewableAgain, true, "cut off while it waited for review: offered again");
+    assert.equal(cut.session, after.session, "adopted by the session that offers it");
+    assert.deepEqual(after.first.runs.map((entry) => entry.run), [before.waiting]);
+    assert.equal(after.first.next, before.waiting);
+    assert.deepEqual(after.second.runs.map((entry) => entry.run), [before.done]);
+    assert.equal(after.second.next, null);
+    assert.deepEqual(after.mine.runs.map((entry) => entry.run), [before.waiting], "only the runs this session holds");
+    assert.deepEqual(after.refused, ["invalid-value", "invalid-value", "unknown-run"]);
+  } finally {
+    await page.close();
+  }
+});
+
 test("AG-11: a plan waiting for review when the page reloads is offered again by the next page: reviewed again, authorized and applied; another discarded", { timeout: TIMEOUT }, async () => {
   const page = await pages.browser.newPage();
   try {

@@ -260,6 +260,9 @@ pub use registry::{Mounted, RegisterError, Registry, Tool};
 pub use run::authorizing::fingerprint;
 pub use run::cut_off::{CutOff, Waiting};
 pub use run::escalation::EscalationSheet;
+pub use run::listing::{
+    page_of_runs, ListError, RunListing, RunsPage, RunsQuery, RUNS_PAGE_DEFAULT, RUNS_PAGE_MAX,
+};
 pub use run::review::{ProposedChange, ReviewAgain, ReviewItem, ReviewSheet, StaleRead};
 pub use run::{PlanSource, ProposedCall, Run};
 pub use schema::{

@@ -411,6 +411,32 @@ fn finding_reasons() -> Vec<FindingReason> {
     ]
 }
 
+/// Pages of the history: a run stopped and two still going, whole and
+/// with a next page.
+fn runs_pages() -> Vec<RunsPage> {
+    let mut sim = Sim::new();
+    let stopped = sim.delegate(Autonomy::Review);
+    sim.engine.stop(sim.now, &stopped).unwrap();
+    sim.advance(1);
+    sim.delegate(Autonomy::Review);
+    sim.advance(1);
+    sim.delegate(Autonomy::Review);
+    let listings = sim
+        .engine
+        .runs()
+        .map(|run| run.listing("s"))
+        .collect::<Vec<_>>();
+    [1, 3]
+        .map(|limit| {
+            let query = RunsQuery {
+                limit,
+                ..RunsQuery::default()
+            };
+            page_of_runs(listings.clone(), &query).unwrap()
+        })
+        .into()
+}
+
 fn samples() -> Value {
     let events = scenario_events();
     let journal: Vec<&JournalRecord> = events
@@ -429,6 +455,7 @@ fn samples() -> Value {
         "refusals": refusals(),
         "answerOutcomes": answer_outcomes(),
         "findingReasons": finding_reasons(),
+        "runsPages": runs_pages(),
     })
 }
 

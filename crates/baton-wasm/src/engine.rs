@@ -313,6 +313,41 @@ impl Engine {
         })
     }
 
+    /// The history of delegations, newest first and a page at a time: this
+    /// engine's runs and every run IndexedDB holds (earlier page loads
+    /// included), as the core lists them.
+    pub fn runs(&self, options: JsValue) -> Result<js_sys::Promise, JsValue> {
+        let value = if options.is_undefined() {
+            serde_json::Value::Null
+        } else {
+            convert::json(options, "runs()'s options")?
+        };
+        let query = baton_core::RunsQuery::from_options(&value).map_err(|e| refused(&e))?;
+        let inner = self.inner.borrow();
+        let session = inner.core.config().session.to_string();
+        // What is in memory first: it is newer than what was last written.
+        let mut listings: Vec<baton_core::RunListing> =
+            inner.core.runs().map(|run| run.listing(&session)).collect();
+        let store = inner.store.clone();
+        drop(inner);
+        Ok(wasm_bindgen_futures::future_to_promise(async move {
+            if let Some(store) = store {
+                let rows = store
+                    .runs()
+                    .await
+                    .map_err(|cause| error(Code::StorageFailed, &cause.to_string()))?;
+                for (session, text) in rows {
+                    let run: baton_core::Run = persist::parsed(&text).map_err(|cause| {
+                        error(Code::StorageFailed, &format!("a stored run: {cause}"))
+                    })?;
+                    listings.push(run.listing(&session));
+                }
+            }
+            let page = baton_core::page_of_runs(listings, &query).map_err(|e| refused(&e))?;
+            to_js(&page)
+        }))
+    }
+
     /// The session this engine drives.
     #[wasm_bindgen(getter)]
     pub fn session(&self) -> String {

@@ -217,6 +217,7 @@ core_code! {
     CommandError,
     PublishError,
     baton_core::AnswerError,
+    baton_core::ListError,
 }
 
 /// Each error type that always maps to one code.

@@ -394,6 +394,26 @@ impl Store {
         Ok(values.into_iter().filter_map(|v| v.as_string()).collect())
     }
 
+    /// Every run row, as `(session, JSON text)`: the history `engine.runs()`
+    /// lists, in one request.
+    pub(crate) async fn runs(&self) -> Result<Vec<(String, String)>, StoreError> {
+        let tx = self
+            .db
+            .transaction(&[RUNS], TransactionMode::ReadOnly)
+            .map_err(cause)?;
+        let rows = tx
+            .object_store(RUNS)
+            .map_err(cause)?
+            .get_all(None, None)
+            .map_err(cause)?
+            .await
+            .map_err(cause)?;
+        Ok(rows
+            .iter()
+            .map(|row| (field(row, "session"), field(row, "data")))
+            .collect())
+    }
+
     /// Writes one engine step in one transaction: every value is built, the
     /// transaction opened, every put issued and the commit requested now,
     /// synchronously — so a `close()` right after cannot lose the step — and

@@ -159,6 +159,8 @@ struct Custody {
     /// What a reload cut off while the person was looking at it, offered
     /// again until they take it up or discard it.
     offered: Option<cut_off::Offered>,
+    /// When it reached a terminal state.
+    ended_at: Option<u64>,
 }
 
 /// The dialogue with whoever plans: the plan, the open turn, the calls
@@ -307,6 +309,7 @@ impl Run {
                 escalation: None,
                 resumable: false,
                 offered: None,
+                ended_at: None,
             },
             turns: TurnLog {
                 plan: Vec::new(),
@@ -576,6 +579,7 @@ pub(crate) mod drift;
 mod edits;
 mod elicitation;
 pub(crate) mod escalation;
+pub(crate) mod listing;
 mod reports;
 pub(crate) mod review;
 mod row;

@@ -76,6 +76,7 @@ struct RowRef<'a> {
     previews_due: &'a Option<u64>,
     offered: &'a Option<Offered>,
     edited: &'a BTreeSet<CallId>,
+    ended_at: &'a Option<u64>,
 }
 
 /// A run as it is read back.
@@ -137,6 +138,8 @@ struct Row {
     offered: Option<Offered>,
     #[serde(default)]
     edited: BTreeSet<CallId>,
+    #[serde(default)]
+    ended_at: Option<u64>,
 }
 
 fn stamps<S: Serializer>(
@@ -194,6 +197,7 @@ impl Serialize for Run {
             previews_due: &run.approval.previews_due,
             offered: &run.custody.offered,
             edited: &run.approval.edited,
+            ended_at: &run.custody.ended_at,
         }
         .serialize(serializer)
     }
@@ -220,6 +224,7 @@ impl<'de> Deserialize<'de> for Run {
                 escalation: row.escalation,
                 resumable: row.resumable,
                 offered: row.offered,
+                ended_at: row.ended_at,
             },
             turns: TurnLog {
                 plan: row.plan,

@@ -41,6 +41,9 @@ impl Run {
             );
             return;
         }
+        if to.is_terminal() {
+            self.custody.ended_at = Some(step.now);
+        }
         self.custody.state = to.clone();
         self.record(
             step,

@@ -242,7 +242,7 @@ async fn sweep(
 /// A stored row read back: the text parsed to a value, then the value read
 /// as `T`. Going through the one `Value` parser the module already has,
 /// rather than a text deserializer per stored type, keeps the runtime small.
-fn parsed<T: serde::de::DeserializeOwned>(text: &str) -> Result<T, serde_json::Error> {
+pub(crate) fn parsed<T: serde::de::DeserializeOwned>(text: &str) -> Result<T, serde_json::Error> {
     serde_json::from_value(serde_json::from_str(text)?)
 }
 
