@@ -120,6 +120,23 @@ fn a_run_listed_twice_keeps_its_first_entry_and_runs_of_one_millisecond_have_an_
     );
     // Same millisecond: by id, the later id first.
     assert_eq!(ids(&page), vec![runs[1].clone(), runs[0].clone()]);
+
+    // What is in memory wins wherever its stored copy comes in the list.
+    let (sim, runs) = history(3);
+    let memory = listings(&sim, &runs);
+    let mut stored = memory.clone();
+    for listing in &mut stored {
+        listing.intent = "as stored".into();
+    }
+    let given = memory.into_iter().chain(stored.into_iter().rev());
+    let page = page_of_runs(given, &RunsQuery::default()).unwrap();
+    assert_eq!(page.runs.len(), 3);
+    assert!(
+        page.runs
+            .iter()
+            .all(|listing| listing.intent == "tidy the board"),
+        "{page:?}"
+    );
 }
 
 #[test]

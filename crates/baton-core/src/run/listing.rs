@@ -5,8 +5,6 @@
 //! is in memory is newer than what was last written); this module decides
 //! what an entry says, the order, and where a page ends.
 
-use std::collections::BTreeSet;
-
 use serde::Serialize;
 
 use crate::fields::{Fields, Refusal};
@@ -184,30 +182,44 @@ pub fn page_of_runs(
     runs: impl IntoIterator<Item = RunListing>,
     query: &RunsQuery,
 ) -> Result<RunsPage, ListError> {
-    let mut listed = BTreeSet::new();
-    let mut all: Vec<RunListing> = Vec::new();
-    for listing in runs {
-        let wanted = query.session.as_ref().is_none_or(|s| *s == listing.session);
-        if wanted && listed.insert(listing.run.clone()) {
-            all.push(listing);
-        }
-    }
+    let all: Vec<RunListing> = runs
+        .into_iter()
+        .filter(|listing| query.session.as_ref().is_none_or(|s| *s == listing.session))
+        .collect();
     // Newest first; runs started in the same millisecond by their ids, so
-    // the order is total and a page boundary is stable.
-    all.sort_by(|a, b| (b.created_at, b.run.as_str()).cmp(&(a.created_at, a.run.as_str())));
+    // the order is total and a page boundary is stable. (The keys are the
+    // retention's, `(u64, &RunId)`: one sort in the module for both.)
+    let mut order: Vec<(u64, &RunId)> = all.iter().map(|l| (l.created_at, &l.run)).collect();
+    order.sort();
+    // Two entries of one run are neighbours now; the first given is found
+    // first below.
+    order.dedup();
+    order.reverse();
     let start = match &query.after {
         None => 0,
         Some(after) => {
-            all.iter()
-                .position(|listing| listing.run == *after)
+            order
+                .iter()
+                .position(|(_, run)| *run == after)
                 .ok_or_else(|| ListError::UnknownRun(after.clone()))?
                 + 1
         }
     };
-    let rest = all.len().saturating_sub(start);
-    let runs: Vec<RunListing> = all.into_iter().skip(start).take(query.limit).collect();
-    let next = (rest > runs.len())
-        .then(|| runs.last().map(|last| last.run.clone()))
-        .flatten();
+    let page: Vec<RunId> = order
+        .iter()
+        .skip(start)
+        .take(query.limit)
+        .map(|(_, run)| (*run).clone())
+        .collect();
+    let more = order.len() > start + page.len();
+    let mut all = all;
+    let mut runs = Vec::with_capacity(page.len());
+    for run in &page {
+        // The first entry of the run given: what was in memory.
+        if let Some(at) = all.iter().position(|listing| listing.run == *run) {
+            runs.push(all.remove(at));
+        }
+    }
+    let next = more.then(|| page.last().cloned()).flatten();
     Ok(RunsPage { runs, next })
 }
