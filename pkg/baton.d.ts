@@ -1191,6 +1191,13 @@ export class Run {
   review(): ReviewSheet | null;
   /** Takes control back (AG-9). */
   stop(): void;
+  /**
+   * Authorizes its plan at the revision the person saw (`engine.authorize`; a refusal throws); the
+   * promise settles as `returned` does, once the authorized plan has run.
+   */
+  authorize(revision: number, options?: AuthorizeOptions): Run["returned"];
+  /** Rejects its plan at the revision the person saw (`engine.reject`); settles as `returned` does. */
+  reject(revision: number, note?: string): Run["returned"];
   /** Undoes it in one step (A.2); see `engine.undo`. */
   undo(options?: UndoOptions): Promise<UndoReport>;
   /** Calls `listener` for every event that concerns this run; returns a function that unsubscribes. */

@@ -72,6 +72,17 @@ export class Run {
     this.#engine.stop(this.id);
   }
 
+  // Both settle as `returned` does.
+  authorize(revision, options) {
+    this.#engine.authorize(this.id, revision, options);
+    return this.returned;
+  }
+
+  reject(revision, note) {
+    this.#engine.reject(this.id, revision, note);
+    return this.returned;
+  }
+
   undo(options) {
     return this.#engine.undo(this.id, options);
   }

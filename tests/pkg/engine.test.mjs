@@ -882,17 +882,27 @@ test("a run handle: engine.delegate returns a Run whose returned settles with ho
       const unsubscribe = run.subscribe((event) => heard.push(event.run ?? event.runs?.[0] ?? event.report?.run));
       const waiting = { isRun: run instanceof baton.Run, id: typeof run.id, text: `${run}`, state: run.state().state, sheet: run.review() !== null };
       // Methods that take a run id take the handle.
-      engine.authorize(run, engine.revision(run));
-      const ended = await run.returned;
+      const revision = engine.revision(run);
+      let stale = null;
+      try {
+        await run.authorize(revision - 1);
+      } catch (error) {
+        stale = error.code;
+      }
+      const ended = await run.authorize(revision);
       const again = await run.returned;
       other.stop();
       const otherEnded = await other.returned;
+      const third = engine.delegate({ intent: "Third", initiative: "user", autonomy: "review", plan: plan("Never") });
+      const rejected = await third.reject(third.review().revision, "not now");
       const report = await run.undo();
       unsubscribe();
       engine.close();
-      return { waiting, ended, again, otherEnded, title, report: report.reverted, onlyItsOwn: heard.every((id) => id === run.id), heard: heard.length };
+      return { waiting, stale, ended, again, otherEnded, rejected, title, report: report.reverted, onlyItsOwn: heard.every((id) => id === run.id), heard: heard.length };
     }, TASKS),
   );
+  assert.equal(result.stale, "stale-revision", "a refused authorization throws");
+  assert.equal(result.rejected.state, "cancelled", "reject settles with how the run ended");
   assert.deepEqual(result.waiting, { isRun: true, id: "string", text: result.waiting.text, state: "reviewing", sheet: true });
   assert.deepEqual(result.ended, { state: "returned", outcome: "completed", reason: { kind: "plan-completed" } });
   assert.deepEqual(result.again, result.ended, "settled once, read as often as asked");
