@@ -9,76 +9,26 @@
 
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
-import { execFile } from "node:child_process";
-import { existsSync } from "node:fs";
-import { copyFile, mkdir, mkdtemp, readFile, readdir, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { readFile, readdir } from "node:fs/promises";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
-import { promisify } from "node:util";
 import { chromium } from "playwright-core";
-import { build, createLogger, preview } from "vite";
 
 import { CHROMIUM, FLAGS } from "../pkg/chromium.mjs";
+import { buildApp } from "./build-app.mjs";
 
 const TIMEOUT = 60_000;
-const here = fileURLToPath(new URL(".", import.meta.url));
-const pkg = fileURLToPath(new URL("../../pkg/", import.meta.url));
-/** The app's own files, copied as they are; package.json is rewritten. */
-const SOURCES = ["index.html", "main.js"];
 
-const exec = promisify(execFile);
-
-let temp;
+let built;
 let app;
 let server;
 let browser;
 /** What Vite reported at level warn or above, while building or serving. */
-const viteSaid = [];
-
-/** A Vite logger that records warnings and errors instead of printing them. */
-function recordingLogger() {
-  const logger = createLogger("warn");
-  logger.warn = (message) => viteSaid.push(`warn: ${message}`);
-  logger.warnOnce = logger.warn;
-  logger.error = (message) => viteSaid.push(`error: ${message}`);
-  return logger;
-}
+let viteSaid;
 
 before(
   async () => {
-    for (const file of ["baton_engine.js", "baton_engine_bg.wasm", "baton.js"]) {
-      if (!existsSync(join(pkg, file))) {
-        throw new Error(`pkg/${file} is missing: build the package first (cargo xtask pkg)`);
-      }
-    }
-    // Outside the repository, so nothing up the tree (a workspace, another
-    // node_modules) can stand in for the installed tarball.
-    temp = await mkdtemp(join(tmpdir(), "baton-vite-app-"));
-    const packed = await exec("npm", ["pack", "--json", "--ignore-scripts", "--pack-destination", temp], { cwd: pkg });
-    const [{ filename }] = JSON.parse(packed.stdout);
-
-    app = join(temp, "app");
-    await mkdir(app);
-    for (const file of SOURCES) await copyFile(join(here, file), join(app, file));
-    // The app depends on the tarball alone: Vite and Playwright run from
-    // this directory's node_modules, so the install needs no registry.
-    const manifest = JSON.parse(await readFile(join(here, "package.json"), "utf8"));
-    delete manifest.devDependencies;
-    delete manifest.scripts;
-    manifest.dependencies = { "baton-engine": `file:../${filename}` };
-    await writeFile(join(app, "package.json"), JSON.stringify(manifest, null, 2));
-    await exec("npm", ["install", "--offline", "--ignore-scripts", "--no-audit", "--no-fund", "--loglevel=error"], { cwd: app });
-
-    // Vite's defaults: no config file, as the package should need none.
-    const customLogger = recordingLogger();
-    await build({ root: app, logLevel: "warn", customLogger });
-    server = await preview({
-      root: app,
-      logLevel: "warn",
-      customLogger,
-      preview: { host: "127.0.0.1", port: 0, strictPort: true, open: false },
-    });
+    built = await buildApp({ sources: ["index.html", "main.js"] });
+    ({ app, server, said: viteSaid } = built);
     browser = await chromium.launch({ executablePath: CHROMIUM, args: FLAGS });
   },
   { timeout: TIMEOUT },
@@ -86,8 +36,7 @@ before(
 
 after(async () => {
   await browser?.close();
-  await server?.close();
-  if (temp !== undefined) await rm(temp, { recursive: true, force: true });
+  await built?.close();
 });
 
 /** The built assets whose names match `pattern`. */

@@ -63,7 +63,7 @@ const STEPS: &[Step] = &[
         done(ensure_npm(PKG_TESTS, "@modelcontextprotocol/sdk"))
     }),
     ("setup: Vite scratch app (npm)", || {
-        done(ensure_npm(VITE_APP, "vite"))
+        done(ensure_npm(VITE_APP, "react-dom-18"))
     }),
     ("cargo fmt --check", || {
         cargo_step(&["fmt", "--all", "--", "--check"], None)
@@ -110,6 +110,10 @@ const STEPS: &[Step] = &[
         node_tests(PKG_TESTS, "conformance.test.mjs", "JS conformance kit", &[])
     }),
     ("package: Vite app from npm pack", vite_app_tests),
+    (
+        "package: React binding in Vite apps (React 18, 19)",
+        react_app_tests,
+    ),
     ("baton-core builds for wasm32", || {
         cargo_step(
             &["build", "-p", "baton-core", "--target", WASM_TARGET],
@@ -261,6 +265,12 @@ pub(crate) const VITE_APP: &str = "tests/vite-app";
 /// The package as most apps get it: packed, installed, bundled by Vite.
 pub(crate) fn vite_app_tests() -> Result<String, String> {
     node_tests(VITE_APP, "vite-app.test.mjs", "Vite app tests", &[])
+}
+
+/// `baton-engine/react` in a TypeScript React app, type-checked, then built
+/// by Vite from `npm pack` against React 18 and 19 and run in Chromium.
+pub(crate) fn react_app_tests() -> Result<String, String> {
+    node_tests(VITE_APP, "react-app.test.mjs", "React app tests", &[])
 }
 
 /// Runs a Node test file of `dir` (relative to the root, where its npm

@@ -1,0 +1,167 @@
+// `baton-engine/react`: the engine in a React app (18 or 19). A provider
+// gives the engine to the tree; hooks mount participants with the
+// components that own them and read runs, questions and presence as state.
+// The default surfaces (`baton-engine/elements`) are custom elements, used
+// in JSX as they are. Types and documentation: react.d.ts.
+
+import { createContext, createElement, useContext, useEffect, useMemo, useRef, useState, useSyncExternalStore } from "react";
+
+const EngineContext = createContext(null);
+
+export function BatonProvider({ engine, children }) {
+  return createElement(EngineContext.Provider, { value: engine }, children);
+}
+
+export function useEngine() {
+  const engine = useContext(EngineContext);
+  if (!engine) throw new Error("useEngine: no engine here; render inside <BatonProvider engine={…}>");
+  return engine;
+}
+
+/**
+ * A value read from the engine, kept as React state: `read()` is asked
+ * again after every event `relevant` accepts, and a new value (compared as
+ * JSON) renders the component again.
+ */
+function useEngineValue(source, read, relevant, key = null) {
+  const cache = useRef(null);
+  const readRef = useRef(read);
+  readRef.current = read;
+  const take = () => {
+    const value = readRef.current();
+    const text = JSON.stringify(value);
+    if (cache.current === null || cache.current.text !== text) cache.current = { text, value };
+    return cache.current.value;
+  };
+  const subscribe = useMemo(
+    () => (changed) =>
+      source.subscribe((event) => {
+        if (relevant(event)) changed();
+      }),
+    // `relevant` changes only with `key`.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+    [source, key],
+  );
+  return useSyncExternalStore(subscribe, take, take);
+}
+
+/**
+ * Mounts a participant while the component is mounted. `versions` gives each
+ * read's version (a number, or a stamp `{ version, origin }`); when one
+ * changes, it is published. A change that a call made is the run's (A.2):
+ * the first change published after `invoke` returns is published with that
+ * call's actor, and any other change is the person's.
+ */
+export function useParticipant(manifest, behaviour, versions = {}) {
+  const engine = useEngine();
+  const latest = useRef(behaviour);
+  latest.current = behaviour;
+  // The actor of a call that returned and whose change is not yet published.
+  const pendingActor = useRef(null);
+  const published = useRef(new Map());
+  const [participant, setParticipant] = useState(null);
+  const key = typeof manifest === "string" ? manifest : JSON.stringify(manifest);
+
+  useEffect(() => {
+    const current = latest.current;
+    // The behaviour the engine holds calls the component's latest one.
+    const held = {
+      async invoke(capability, args, actor, context) {
+        const result = await latest.current.invoke(capability, args, actor, context);
+        pendingActor.current = actor;
+        return result;
+      },
+    };
+    if (current.history) held.history = { mark: (...a) => latest.current.history.mark(...a), revertTo: (...a) => latest.current.history.revertTo(...a) };
+    if (current.preview) held.preview = (...a) => latest.current.preview(...a);
+    if (current.read) held.read = (...a) => latest.current.read(...a);
+    if (current.element) held.element = current.element;
+    if (current.instance) held.instance = current.instance;
+    const mounted = engine.register(key, held);
+    published.current = new Map();
+    setParticipant(mounted);
+    return () => {
+      setParticipant(null);
+      try {
+        mounted.unregister();
+      } catch {
+        // The engine was closed first: nothing is mounted any more.
+      }
+    };
+  }, [engine, key]);
+
+  const stamps = JSON.stringify(versions);
+  useEffect(() => {
+    if (!participant || participant.problems.length > 0) return;
+    const actor = pendingActor.current;
+    pendingActor.current = null;
+    for (const [read, given] of Object.entries(versions)) {
+      const stamp = typeof given === "number" ? { version: given } : { ...given };
+      if (published.current.get(read) === stamp.version) continue;
+      const moved = published.current.has(read);
+      published.current.set(read, stamp.version);
+      if (moved && actor) stamp.actor = actor;
+      participant.publish(read, stamp);
+    }
+    // `stamps` stands for `versions`, compared by value.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [participant, stamps]);
+
+  return participant;
+}
+
+/** A run's state and review sheet, as state; `null` before there is a run. */
+export function useRun(run) {
+  const engine = useEngine();
+  const id = run == null ? null : typeof run === "string" ? run : run.id;
+  const last = useRef(null);
+  return useEngineValue(
+    engine,
+    () => {
+      if (id === null) return null;
+      try {
+        last.current = { id, state: engine.state(id), review: engine.review(id), revision: engine.revision(id) };
+      } catch {
+        // Released from memory after it ended: its last state stands.
+      }
+      return last.current?.id === id ? last.current : null;
+    },
+    (event) => id !== null && (event.run === id || event.runs?.includes(id) === true || event.report?.run === id),
+    id,
+  );
+}
+
+/** The session's questions, as state. */
+export function useQuestions() {
+  const engine = useEngine();
+  return useEngineValue(
+    engine,
+    () => engine.questions(),
+    (event) => event.type === "question" || (event.type === "journal" && event.entry.kind.startsWith("question")),
+  );
+}
+
+/**
+ * Presence as state: the component is a presence surface while mounted (a
+ * policy of `presence: "require"` counts it), and gets the counters and the
+ * last thing said to the person.
+ */
+export function usePresence() {
+  const engine = useEngine();
+  const said = useRef(null);
+  const surface = useMemo(() => {
+    const listeners = new Set();
+    return {
+      subscribe(listener) {
+        listeners.add(listener);
+        return () => listeners.delete(listener);
+      },
+      handleEvent(event) {
+        if (event.type === "announcement") said.current = event.said;
+        for (const listener of listeners) listener(event);
+      },
+    };
+  }, [engine]);
+  useEffect(() => engine.presence.attach(surface), [engine, surface]);
+  return useEngineValue(surface, () => ({ counters: engine.counters(), said: said.current }), () => true);
+}

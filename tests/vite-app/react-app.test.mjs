@@ -1,0 +1,149 @@
+// `baton-engine/react` in a React app built with Vite from the packed
+// package (react/: a TypeScript app, type-checked against the package's
+// declarations, then built and run in headless Chromium). The person
+// delegates from the app, reviews in <baton-review>, authorizes, sees the
+// React state change and undoes it from <baton-presence>; a participant
+// unmounted mid-run leaves nothing behind.
+//
+//   npm ci && node --test react-app.test.mjs
+
+import { after, before, describe, test } from "node:test";
+import assert from "node:assert/strict";
+import { execFile } from "node:child_process";
+import { promisify } from "node:util";
+import { chromium } from "playwright-core";
+
+import { CHROMIUM, FLAGS } from "../pkg/chromium.mjs";
+import { buildApp } from "./build-app.mjs";
+
+const TIMEOUT = 90_000;
+const exec = promisify(execFile);
+
+/** The React versions the binding supports: their packages, as this directory installed them. */
+const REACTS = {
+  19: { react: "react", "react-dom": "react-dom" },
+  18: { react: "react-18", "react-dom": "react-dom-18" },
+};
+
+let built;
+let browser;
+
+before(async () => {
+  browser = await chromium.launch({ executablePath: CHROMIUM, args: FLAGS });
+});
+
+after(async () => {
+  await browser?.close();
+});
+
+/** Opens the app; fails the test on any error the page reports. */
+async function open() {
+  const page = await browser.newPage();
+  const problems = [];
+  page.on("pageerror", (error) => problems.push(`uncaught: ${error.message}`));
+  page.on("console", (message) => {
+    if (message.type() === "error" || message.type() === "warning") problems.push(`console.${message.type()}: ${message.text()}`);
+  });
+  await page.goto(built.url);
+  await page.waitForSelector("html[data-ready=true]");
+  await page.waitForSelector("#board[data-mounted=tasks]");
+  return { page, problems };
+}
+
+async function title(page, card) {
+  return page.locator(`[data-card="${card}"]`).textContent();
+}
+
+for (const [major, packages] of Object.entries(REACTS)) {
+  describe(`React ${major}`, () => {
+    before(
+      async () => {
+        built = await buildApp({
+          from: "react",
+          sources: ["index.html", "main.tsx", "tsconfig.json"],
+          packages,
+        });
+      },
+      { timeout: TIMEOUT },
+    );
+    after(async () => {
+      await built?.close();
+    });
+
+    test("the app runs on the React it was built with, and builds without a warning", { timeout: TIMEOUT }, async () => {
+      assert.deepEqual(built.said, [], "Vite reported no warning or error");
+      const { page, problems } = await open();
+      try {
+        assert.equal((await page.evaluate(() => window.app.react)).split(".")[0], major);
+        assert.deepEqual(problems, []);
+      } finally {
+        await page.close();
+      }
+    });
+
+    test("a delegation from a React app: reviewed in <baton-review>, authorized, the component's state changed by the run, undone in one step (A.2, AG-19)", { timeout: TIMEOUT }, async () => {
+      const { page, problems } = await open();
+      try {
+        await page.click("#rename");
+        // useRun and usePresence follow the run into review.
+        await page.waitForSelector("#run[data-state=reviewing][data-reviewing=yes]");
+        await page.waitForSelector("#badge[data-awaiting-review='1']");
+        assert.equal(await title(page, "card-1"), "Draft", "nothing before the person authorizes");
+        await page.click("baton-review [part=authorize]");
+        await page.waitForSelector("#run[data-state=returned][data-outcome=completed]");
+        await page.waitForSelector("#badge[data-awaiting-review='0']");
+        assert.equal(await title(page, "card-1"), "Ship", "the run changed the component's state");
+        // The change the call made was published as the run's own: the undo
+        // is not held back as if the person had changed the board since.
+        await page.click("baton-presence [part=undo]");
+        await page.waitForFunction(() => document.querySelector('[data-card="card-1"]')?.textContent === "Draft");
+        const after = await page.evaluate(() => ({
+          tools: window.app.engine.tools().map((tool) => tool.name),
+          said: document.querySelector("#badge").dataset.said,
+        }));
+        assert.deepEqual(after.tools, ["tasks.rename"]);
+        assert.ok(after.said.length > 0, "usePresence heard what was said");
+        assert.equal(await page.locator("baton-presence [part=undo-choice]").isVisible(), false, "no conflict offered");
+        assert.deepEqual(problems, []);
+      } finally {
+        await page.close();
+      }
+    });
+
+    test("a participant unmounted mid-run: its capabilities leave with it, the plan under review is refused, not acted on, and control returns", { timeout: TIMEOUT }, async () => {
+      const { page, problems } = await open();
+      try {
+        await page.click("#rename-2");
+        await page.waitForSelector("#run[data-state=reviewing]");
+        await page.click("#toggle-board");
+        await page.waitForSelector("#board", { state: "detached" });
+        assert.equal(await page.evaluate(() => window.app.engine.tools().length), 0, "the unmounted board offers nothing");
+        const state = await page.evaluate(async () => {
+          const { engine } = window.app;
+          const [run] = (await engine.runs({ limit: 1 })).runs;
+          engine.authorize(run.run, engine.revision(run.run));
+          for (let i = 0; i < 200 && engine.state(run.run).state !== "returned"; i++) await new Promise((r) => setTimeout(r, 10));
+          return engine.state(run.run);
+        });
+        assert.equal(state.state, "returned", "control returns");
+        assert.equal(state.outcome, "error");
+        assert.deepEqual([state.reason.kind, state.reason.refusal], ["plan-refused", "undeclared-capability"]);
+        // useRun followed it to the end.
+        await page.waitForSelector("#run[data-state=returned][data-outcome=error]");
+        // Mounted again, the board is a participant again, untouched.
+        await page.click("#toggle-board");
+        await page.waitForSelector("#board[data-mounted=tasks]");
+        assert.equal(await title(page, "card-2"), "Plan", "nothing was applied to the board that was gone");
+        assert.deepEqual(await page.evaluate(() => window.app.engine.tools().map((tool) => tool.name)), ["tasks.rename"]);
+        assert.deepEqual(problems, []);
+      } finally {
+        await page.close();
+      }
+    });
+  });
+}
+
+test("the React app type-checks against baton-engine/react", { timeout: TIMEOUT }, async () => {
+  const tsc = await exec("node_modules/.bin/tsc", ["-p", "react/tsconfig.json"]).catch((error) => error);
+  assert.equal(tsc.code ?? 0, 0, `tsc: ${tsc.stdout ?? ""}${tsc.stderr ?? ""}`);
+});
