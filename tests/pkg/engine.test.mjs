@@ -507,8 +507,55 @@ function exampleAt(readme, marker) {
   return block[1];
 }
 
-test("the README's example runs as written: register, delegate, return, undo", { timeout: TIMEOUT }, async () => {
+test("the README's example runs as written: register, delegate, await the outcome, undo", { timeout: TIMEOUT }, async () => {
   const code = readmeExample();
+  const lines = await withPage(async (page) => {
+    const said = [];
+    page.on("console", (message) => {
+      if (message.type() === "log") said.push(message.text());
+    });
+    await page.addScriptTag({ type: "module", content: code });
+    const deadline = Date.now() + 10_000;
+    while (said.length < 2 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
+    return said;
+  });
+  assert.deepEqual(lines, ["completed Buy milk", "0"]);
+});
+
+test("the package README's history example runs as written: runs of an earlier engine, newest first, paged", { timeout: TIMEOUT }, async () => {
+  const code = readmeExample("pkg/README.md", "<!-- runs-example -->");
+  const lines = await withPage(async (page) => {
+    const said = [];
+    page.on("console", (message) => {
+      if (message.type() === "log") said.push(message.text());
+    });
+    // An earlier engine of the same database: 21 runs, the last waiting for review.
+    await page.evaluate(async (manifest) => {
+      const baton = await import("baton-engine");
+      await baton.default();
+      const engine = await baton.Engine.open({ appName: "Todos", ceiling: "auto" });
+      engine.register(manifest, { invoke: () => ({ ok: true }), history: { mark: () => 0, revertTo() {} } });
+      const plan = [{ capability: "tasks.rename", arguments: { id: "a", title: "T" } }];
+      for (let i = 1; i <= 20; i++) await engine.delegate({ intent: `Rename ${i}`, initiative: "user", autonomy: "auto", plan }).returned;
+      await new Promise((resolve) => setTimeout(resolve, 5));
+      engine.delegate({ intent: "Rename later", initiative: "user", autonomy: "review", plan });
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      engine.close();
+    }, TASKS);
+    await page.addScriptTag({ type: "module", content: code });
+    const deadline = Date.now() + 10_000;
+    while (!said.some((line) => line.startsWith("and ")) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
+    return said;
+  });
+  assert.equal(lines.length, 21, lines.join("\n"));
+  assert.equal(lines[0], "Rename later: aborted (review it again?)", "newest first; cut off while it waited for review");
+  assert.equal(lines[1], "Rename 20: completed");
+  assert.equal(lines[19], "Rename 2: completed");
+  assert.equal(lines[20], "and 1 more");
+});
+
+test("the package README's scripted acting party runs as written: register, delegate, return, undo", { timeout: TIMEOUT }, async () => {
+  const code = readmeExample("pkg/README.md", "## An acting party, scripted");
   const logs = await withPage(async (page) => {
     const lines = [];
     page.on("console", (message) => {

@@ -8,6 +8,7 @@
 //   npm ci && node --test react-app.test.mjs
 
 import { after, before, describe, test } from "node:test";
+import { readFile } from "node:fs/promises";
 import assert from "node:assert/strict";
 import { execFile } from "node:child_process";
 import { promisify } from "node:util";
@@ -146,4 +147,14 @@ for (const [major, packages] of Object.entries(REACTS)) {
 test("the React app type-checks against baton-engine/react", { timeout: TIMEOUT }, async () => {
   const tsc = await exec("node_modules/.bin/tsc", ["-p", "react/tsconfig.json"]).catch((error) => error);
   assert.equal(tsc.code ?? 0, 0, `tsc: ${tsc.stdout ?? ""}${tsc.stderr ?? ""}`);
+});
+
+test("the package README's React example is the tested app's own code", async () => {
+  const readme = await readFile(new URL("../../pkg/README.md", import.meta.url), "utf8");
+  const marker = readme.indexOf("<!-- react-example -->");
+  assert.ok(marker >= 0, "the README marks its React example");
+  const block = /```tsx\n([\s\S]*?)```/.exec(readme.slice(marker));
+  assert.ok(block && block[1].trim().length > 0, "a ```tsx block follows the marker");
+  const app = await readFile(new URL("./react/main.tsx", import.meta.url), "utf8");
+  assert.ok(app.includes(block[1]), "the README's example appears verbatim in react/main.tsx");
 });

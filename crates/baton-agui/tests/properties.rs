@@ -8,7 +8,7 @@ use serde_json::{json, Value};
 
 const MAX_EVENT: usize = 256;
 
-/// `BATON_GENERATED_CASES` when set (the documented long run, README
+/// `BATON_GENERATED_CASES` when set (the documented long run, the manual,
 /// "Generated input"), else the short run.
 fn generated_cases(short: u32) -> u32 {
     std::env::var("BATON_GENERATED_CASES")

@@ -1,4 +1,4 @@
-//! The README's map from each requirement to the module that decides it and
+//! The manual's map (`baton-core/src/manual/requirements.md`) from each requirement to the module that decides it and
 //! the test that proves it stays true: every requirement AG-1 … AG-50 has a
 //! row, every module named mentions its requirement, and every test named is
 //! in the file it is said to be in.
@@ -9,17 +9,12 @@ fn root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
 }
 
-/// The rows of the README's "Where each requirement is decided" table:
+/// The rows of the manual's "Where each requirement is decided" table:
 /// (requirement number, module, test file, test name).
 fn rows() -> Vec<(u32, String, String, String)> {
-    let readme = std::fs::read_to_string(root().join("README.md")).expect("README.md");
-    let section = readme
-        .split("## Where each requirement is decided")
-        .nth(1)
-        .expect("the README has the requirement map")
-        .split("\n## ")
-        .next()
-        .unwrap_or_default();
+    let section =
+        std::fs::read_to_string(root().join("crates/baton-core/src/manual/requirements.md"))
+            .expect("the manual has the requirement map");
     section
         .lines()
         .filter(|line| line.starts_with("| AG-"))

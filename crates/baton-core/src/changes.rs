@@ -27,7 +27,7 @@ pub enum ChangedBy {
 
 impl ChangedBy {
     /// Read by hand from a parsed value, not by serde's buffering derive
-    /// for tagged enums (README, "Size").
+    /// for tagged enums (the manual, "Size").
     fn read(value: &serde_json::Value) -> Result<ChangedBy, fields::Refusal> {
         let (kind, fields) = Fields::tagged(value, "kind")?;
         Ok(match kind {

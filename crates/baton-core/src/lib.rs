@@ -173,7 +173,7 @@
 //! `patch` (JSON Patch), `fields` (reading JSON objects strictly, with
 //! paths), and the value types (`config`, `authorization`,
 //! `delegation`, `event`, `journal`, `state`, `model`, `ids`, `context`). The
-//! README maps each requirement AG-n to the module that decides it and the
+//! [`manual`] maps each requirement AG-n to the module that decides it and the
 //! test that proves it.
 //!
 //! ## Driving it
@@ -207,6 +207,7 @@ mod grants;
 mod ids;
 mod journal;
 mod manifest;
+pub mod manual;
 mod model;
 mod patch;
 mod protocol;
@@ -274,8 +275,3 @@ pub use state::{
     BudgetLimit, CancelReason, EscalationReason, Outcome, Resolution, ReturnReason, RunState,
     StateName, TurnLane,
 };
-
-/// The README's examples, compiled and run as doctests so they cannot rot.
-#[cfg(doctest)]
-#[doc = include_str!("../../../README.md")]
-pub struct ReadmeDoctests;

@@ -7,7 +7,7 @@
 //! engine can run on, never a panic.
 //!
 //! A short run of every target is part of `cargo test`. The long run sets
-//! the case count (README, "Generated input"):
+//! the case count (the manual, "Generated input"):
 //!
 //!     BATON_GENERATED_CASES=1000000 cargo test --release -p baton-core --test generated_input
 

@@ -57,7 +57,7 @@ pub(crate) fn whole(value: f64, what: &str) -> Result<u64, JsValue> {
 /// the WebAssembly stack into the engine's memory.
 pub(crate) fn from_js<T: serde::de::DeserializeOwned>(value: &JsValue) -> Result<T, ConvertError> {
     // Text to a value, then the value as `T`: one text parser for every
-    // type that crosses, not one per type (README, "Size").
+    // type that crosses, not one per type (the manual, "Size").
     serde_json::from_value(parse(value)?).map_err(|e| ConvertError::Shape(e.to_string()))
 }
 

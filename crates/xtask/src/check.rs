@@ -48,7 +48,7 @@ type Step = (&'static str, fn() -> Result<String, String>);
 
 /// Every check, in the order it runs: installs first, then the Rust
 /// checks, the browser and package tests, and the builds that guard the
-/// layering. The README's table of steps follows this list.
+/// layering. The table of steps in crates/xtask/README.md follows this list.
 const STEPS: &[Step] = &[
     ("setup: wasm target", || done(ensure_wasm_target())),
     ("setup: wasm-bindgen CLI", || done(ensure_wasm_bindgen())),

@@ -3,7 +3,7 @@
 use super::*;
 
 /// The npm project whose `binaryen` supplies `wasm-opt` (Debian's binaryen
-/// corrupts wasm-bindgen output; see the README's toolchain notes).
+/// corrupts wasm-bindgen output).
 pub(crate) const PKG_TESTS: &str = "tests/pkg";
 
 /// Features the Rust wasm target emits by default, which wasm-opt must
@@ -68,7 +68,7 @@ pub(crate) fn pkg() -> Result<String, String> {
     // `new URL(…, import.meta.url)` kept, so bundlers still find the wasm):
     // about 6 KiB of brotli less for every app. Its inline snippets are
     // bundled into it, so a page loads the engine's JavaScript in two
-    // requests one after the other, not three (README, "Size").
+    // requests one after the other, not three (the manual, "Size").
     let glue = out.join("baton_engine.js");
     let mut minify = Command::new(root().join(PKG_TESTS).join("node_modules/.bin/esbuild"));
     minify

@@ -3,7 +3,7 @@
 //! measured brotli-compressed at quality 11, as a server would send it.
 //! Size is deterministic, so the budget is enforced: a ratchet set at the
 //! best size reached, rounded up to the next 10 KiB, lowered whenever it is
-//! beaten, and never above the 350 KiB target (README, "Size"). A feature
+//! beaten, and never above the 350 KiB target (the manual, "Size"). A feature
 //! an issue asks for may raise it by no more than it costs, said here.
 
 use std::path::{Path, PathBuf};

@@ -140,7 +140,7 @@ impl Engine {
     pub(super) fn grant_allowlist(&mut self, now: u64, id: &RunId, ttl_ms: u64) {
         // Inserted one by one (`extend`), not collected: collecting into a
         // tree sorts first, and every sorted type costs the browser runtime
-        // its own copy of the sort (README, "Size").
+        // its own copy of the sort (the manual, "Size").
         let mut scopes: BTreeSet<GrantScope> = BTreeSet::new();
         scopes.extend(
             self.runs

@@ -75,7 +75,7 @@ impl Default for StreamLimits {
 
 impl StreamLimits {
     /// Read by hand: every key optional (the default holds), no other key
-    /// allowed (README, "Size").
+    /// allowed (the manual, "Size").
     fn read(value: &Value) -> Result<StreamLimits, fields::Refusal> {
         const KEYS: [&str; 5] = [
             "maxArgumentsBytes",

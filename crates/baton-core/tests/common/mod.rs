@@ -10,7 +10,7 @@ use serde_json::{json, Value};
 pub const SESSION: &str = "s";
 
 /// Cases for a generated-input target: `BATON_GENERATED_CASES` when set (the
-/// documented long run, README "Generated input"), else its short run.
+/// documented long run, the manual, "Generated input"), else its short run.
 pub fn generated_cases(short: u32) -> u32 {
     std::env::var("BATON_GENERATED_CASES")
         .ok()
