@@ -61,6 +61,10 @@ export interface FixtureReport {
 export interface ConformanceReport {
   fixtures: FixtureReport[];
   failures: ConformanceFailure[];
+  /** How many fixtures were played (not skipped). */
+  played: number;
+  /** At least one fixture played and none failed: a kit that played nothing does not pass. */
+  passed: boolean;
 }
 
 /** The fixtures shipped with the package. */

@@ -131,7 +131,9 @@ export async function runConformance(subjectFactory, options = {}) {
     }
   }
   const failures = reports.filter((report) => report.failure).map((report) => report.failure);
-  return { fixtures: reports, failures };
+  // A kit that played nothing (no fixtures, or all skipped) proves nothing.
+  const played = reports.filter((report) => !report.skipped).length;
+  return { fixtures: reports, failures, played, passed: played > 0 && failures.length === 0 };
 }
 
 /** The report as text: one line per failure, leading with its AG-n, then a summary. */
@@ -143,5 +145,6 @@ export function formatConformanceReport(report) {
   const skipped = report.fixtures.filter((r) => r.skipped).length;
   const proven = new Set(report.fixtures.filter((r) => !r.failure && !r.skipped).flatMap((r) => r.proves));
   lines.push(`conformance: ${total} fixtures, ${total - report.failures.length - skipped} passed, ${report.failures.length} failed, ${skipped} skipped (no page observed); requirements proven: ${proven.size}`);
+  if (total === skipped) lines.push("conformance: no fixture was played, so nothing is proven: the kit does not pass");
   return lines.join("\n");
 }

@@ -40,6 +40,7 @@ function play(broken) {
       return {
         text: kit.formatConformanceReport(report),
         total: report.fixtures.length,
+        passed: report.passed,
         failed: [...new Set(report.failures.map((failure) => failure.ag))].sort(),
       };
     }, broken),
@@ -50,6 +51,7 @@ test("the kit's fixtures hold for the package's own engine, in Chromium", { time
   const result = await play(false);
   console.log(result.text);
   assert.deepEqual(result.failed, [], result.text);
+  assert.equal(result.passed, true);
   const written = readdirSync(join(root, "crates/baton-conformance/fixtures")).filter((name) => name.endsWith(".json"));
   assert.equal(result.total, written.length, "every fixture the native kit plays");
   // Every fixture played, the page's own ones too: none skipped.
@@ -61,5 +63,38 @@ test("the kit's fixtures hold for the package's own engine, in Chromium", { time
 test("an engine that ignores stop fails the JS kit with AG-4 and AG-42, each line leading with its AG-n", { timeout: TIMEOUT }, async () => {
   const result = await play(true);
   assert.deepEqual(result.failed, ["AG-4", "AG-42"], result.text);
+  assert.equal(result.passed, false);
   for (const line of result.text.split("\n").slice(0, -1)) assert.match(line, /^AG-\d+ [a-z0-9-]+ step \d+: /);
+});
+
+test("a kit that plays nothing does not pass: no fixtures, or every one skipped", { timeout: TIMEOUT }, async () => {
+  const result = await withPage((page) =>
+    page.evaluate(async () => {
+      const baton = await import("baton-engine");
+      const kit = await import("baton-engine/conformance");
+      const { createEngineSubject } = await import("baton-engine/conformance/engine");
+      await baton.default();
+      const none = await kit.runConformance(() => createEngineSubject(baton), { fixtures: [] });
+      // A subject that observes no page skips the fixtures that need one.
+      const blind = () => {
+        const engine = createEngineSubject(baton);
+        const observe = async () => {
+          const { page, ...rest } = await engine.observe();
+          return rest;
+        };
+        return { start: (setup) => engine.start(setup), command: (c) => engine.command(c), observe, close: () => engine.close() };
+      };
+      const fixtures = (await kit.loadFixtures()).filter((fixture) => fixture.observer === "page");
+      const skipped = await kit.runConformance(blind, { fixtures });
+      return {
+        none: [none.passed, none.played, kit.formatConformanceReport(none)],
+        skipped: [skipped.passed, skipped.played, skipped.fixtures.length, skipped.fixtures.every((f) => f.skipped), kit.formatConformanceReport(skipped)],
+      };
+    }),
+  );
+  assert.deepEqual(result.none.slice(0, 2), [false, 0]);
+  assert.match(result.none[2], /nothing is proven/);
+  const [passed, played, count, allSkipped, text] = result.skipped;
+  assert.ok(count > 0, "the kit has fixtures that observe a page");
+  assert.deepEqual([passed, played, allSkipped], [false, 0, true], text);
 });

@@ -67,6 +67,18 @@ impl KitReport {
             .collect()
     }
 
+    /// How many fixtures were played (not skipped).
+    pub fn played(&self) -> usize {
+        self.fixtures.iter().filter(|report| !report.skipped).count()
+    }
+
+    /// Whether the subject conforms: at least one fixture was played, and
+    /// none failed. A kit that played nothing — no fixtures, or every one
+    /// skipped — proves nothing, and does not pass.
+    pub fn passed(&self) -> bool {
+        self.played() > 0 && self.failures().is_empty()
+    }
+
     /// The requirements the failures cite.
     pub fn failed_requirements(&self) -> BTreeSet<String> {
         self.failures()
@@ -232,6 +244,11 @@ pub fn format_report(report: &KitReport) -> String {
         total - failed - skipped,
         covered.len()
     ));
+    if report.played() == 0 {
+        lines.push(
+            "conformance: no fixture was played, so nothing is proven: the kit does not pass".into(),
+        );
+    }
     lines.join("\n")
 }
 

@@ -1,5 +1,6 @@
-//! The kit against `baton-core`: every fixture holds, and the coverage
-//! table in the README is the one the fixtures give.
+//! The kit against `baton-core`: every fixture holds, a kit that plays
+//! nothing does not pass, and the coverage table is the one the fixtures
+//! give.
 
 use baton_conformance::{coverage, format_report, load_all, run_kit, CoreSubject};
 
@@ -9,7 +10,37 @@ fn every_fixture_holds_for_baton_core() {
     let report = run_kit(&fixtures, CoreSubject::new);
     let text = format_report(&report);
     println!("{text}");
-    assert!(report.failures().is_empty(), "{text}");
+    assert!(report.passed(), "{text}");
+    // Natively only the fixtures that observe a page are skipped.
+    let skipped: Vec<&str> = report
+        .fixtures
+        .iter()
+        .filter(|fixture| fixture.skipped)
+        .map(|fixture| fixture.fixture.as_str())
+        .collect();
+    assert!(skipped.len() < fixtures.len() / 4, "{skipped:?}");
+}
+
+#[test]
+fn a_kit_that_plays_nothing_does_not_pass() {
+    let none = run_kit(&[], CoreSubject::new);
+    assert!(!none.passed());
+    assert!(format_report(&none).contains("nothing is proven"));
+    // Every fixture skipped: a subject that observes no page, and only
+    // fixtures that need one.
+    let fixtures = load_all(&baton_conformance::fixture::kit_dir()).expect("the fixtures load");
+    let paged: Vec<_> = fixtures
+        .into_iter()
+        .filter(|fixture| {
+            let report = run_kit(std::slice::from_ref(fixture), CoreSubject::new);
+            report.fixtures[0].skipped
+        })
+        .collect();
+    assert!(!paged.is_empty(), "the kit has fixtures that need a page");
+    let skipped = run_kit(&paged, CoreSubject::new);
+    assert_eq!(skipped.played(), 0);
+    assert!(skipped.failures().is_empty());
+    assert!(!skipped.passed(), "{}", format_report(&skipped));
 }
 
 #[test]

@@ -7,7 +7,8 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 
 /// Each top-level module and the top-level modules its code (tests aside)
-/// names as `crate::<module>`.
+/// names: as `crate::<module>`, in a `use crate::{…}` list, or through
+/// `super::` from a file below it.
 fn imports() -> BTreeMap<String, BTreeSet<String>> {
     let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
     let mut graph: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
@@ -19,33 +20,94 @@ fn imports() -> BTreeMap<String, BTreeSet<String>> {
                 stack.push(path);
                 continue;
             }
-            let relative = path.strip_prefix(&src).unwrap();
-            let top = relative
-                .components()
-                .next()
-                .unwrap()
-                .as_os_str()
-                .to_string_lossy()
-                .trim_end_matches(".rs")
-                .to_owned();
-            if top == "lib" {
+            if path.extension().is_none_or(|ext| ext != "rs") {
                 continue;
             }
+            let module = module_path(path.strip_prefix(&src).unwrap());
+            let Some(top) = module.first().cloned() else {
+                continue; // lib.rs
+            };
             let text = std::fs::read_to_string(&path).unwrap();
             let code = text.split("#[cfg(test)]").next().unwrap_or_default();
             let deps = graph.entry(top.clone()).or_default();
-            for (index, _) in code.match_indices("crate::") {
-                let name: String = code[index + 7..]
-                    .chars()
-                    .take_while(|c| c.is_ascii_lowercase() || *c == '_')
-                    .collect();
-                if !name.is_empty() && name != top {
-                    deps.insert(name);
-                }
-            }
+            deps.extend(named(code, &module).into_iter().filter(|name| *name != top));
         }
     }
     graph
+}
+
+/// A file's module path from `src/`: `run/row.rs` is `[run, row]`,
+/// `engine/mod.rs` is `[engine]`, `lib.rs` is `[]`.
+fn module_path(relative: &Path) -> Vec<String> {
+    let mut parts: Vec<String> = relative
+        .components()
+        .map(|part| part.as_os_str().to_string_lossy().trim_end_matches(".rs").to_owned())
+        .collect();
+    if matches!(parts.last().map(String::as_str), Some("mod" | "lib")) {
+        parts.pop();
+    }
+    parts
+}
+
+/// The top-level modules `code`, in the module at `module`, names.
+fn named(code: &str, module: &[String]) -> BTreeSet<String> {
+    let ident = |text: &str| -> String {
+        text.trim_start()
+            .chars()
+            .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+            .collect()
+    };
+    // What follows a path prefix that resolves to the module at `base`:
+    // one name, or a `{…}` list of them.
+    let mut found = BTreeSet::new();
+    let mut resolve = |base: &[String], rest: &str| {
+        let mut heads = Vec::new();
+        if let Some(list) = rest.strip_prefix('{') {
+            let mut depth = 0;
+            let mut item = String::new();
+            for c in list.chars() {
+                match c {
+                    '{' => depth += 1,
+                    '}' if depth == 0 => break,
+                    '}' => depth -= 1,
+                    ',' if depth == 0 => heads.push(std::mem::take(&mut item)),
+                    _ => {}
+                }
+                if depth == 0 && c != ',' && c != '}' {
+                    item.push(c);
+                }
+            }
+            heads.push(item);
+        } else {
+            heads.push(rest.to_owned());
+        }
+        for head in heads {
+            let name = ident(&head);
+            let top = base.first().cloned().unwrap_or(name);
+            if !top.is_empty() && top.chars().all(|c| c.is_ascii_lowercase() || c == '_') && top != "self" {
+                found.insert(top);
+            }
+        }
+    };
+    for (index, _) in code.match_indices("crate::") {
+        resolve(&[], &code[index + 7..]);
+    }
+    let mut rest = code;
+    while let Some(index) = rest.find("super::") {
+        // A run of `super::`, counted once from its start.
+        let preceded = rest[..index].ends_with("super::");
+        let mut after = &rest[index..];
+        let mut ups = 0;
+        while let Some(next) = after.strip_prefix("super::") {
+            ups += 1;
+            after = next;
+        }
+        if !preceded && ups <= module.len() {
+            resolve(&module[..module.len() - ups], after);
+        }
+        rest = &rest[index + 7 * ups..];
+    }
+    found
 }
 
 /// A cycle through `from`, if there is one.
@@ -82,4 +144,17 @@ fn the_core_modules_import_each_other_without_a_cycle() {
             );
         }
     }
+}
+
+#[test]
+fn the_layering_check_sees_use_lists_and_super_paths() {
+    let at = |path: &[&str]| path.iter().map(|part| (*part).to_owned()).collect::<Vec<_>>();
+    let names = |code: &str, module: &[String]| named(code, module).into_iter().collect::<Vec<_>>();
+    assert_eq!(names("use crate::{ids::RunId, model::{Autonomy, Budget}, state};", &at(&["run"])), ["ids", "model", "state"]);
+    // From `engine/mod.rs`, `super::` is the crate root.
+    assert_eq!(names("use super::run::Run;", &at(&["engine"])), ["run"]);
+    // From `run/row.rs`, `super::` is `run` itself, `super::super::` the root.
+    assert_eq!(names("use super::{Run, Custody}; use super::super::journal::X;", &at(&["run", "row"])), ["journal", "run"]);
+    assert_eq!(module_path(Path::new("engine/mod.rs")), at(&["engine"]));
+    assert_eq!(module_path(Path::new("schema/pattern/hazard.rs")), at(&["schema", "pattern", "hazard"]));
 }

@@ -655,8 +655,31 @@ proptest! {
                 let mut restored = Engine::restore(config(), secret(), snapshot);
                 declare_all(&mut restored);
                 restored.reconcile(harness.now);
-                restored.handle_timeout(harness.now + 1_000_000);
+                let later = harness.now + 1_000_000;
+                restored.handle_timeout(later);
                 prop_assert_eq!(restored.active_runs().count(), 0);
+                // It keeps going: a new delegation is accepted and acted on.
+                restored.enable();
+                let plan = vec![PlannedCall {
+                    capability: rename(),
+                    arguments: json!({"id": "card-1", "title": "Ship"}),
+                }];
+                let delegation = Delegation::new("rename a card", Initiative::User, Autonomy::Auto).with_plan(plan);
+                let run = restored.delegate(later, delegation);
+                prop_assert!(run.is_ok(), "{run:?}");
+                let run = run.unwrap();
+                let mut asked = false;
+                while let Some(event) = restored.poll_event() {
+                    asked |= matches!(
+                        &event,
+                        Event::Effect(Effect::Mark { run: asked_for, .. } | Effect::Invoke { run: asked_for, .. })
+                            if *asked_for == run
+                    );
+                }
+                prop_assert!(asked, "the restored engine asks its host to act on the new run");
+                prop_assert!(!restored.run(&run).unwrap().state().is_terminal());
+                restored.stop(later, &run).unwrap();
+                prop_assert!(restored.run(&run).unwrap().state().is_terminal());
             }
         }
         // Nothing the ops did made the engine attempt a forbidden transition.
