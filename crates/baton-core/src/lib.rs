@@ -162,7 +162,7 @@
 //! commands and inputs to runs, fences revisions and owns what spans runs —
 //! the registry, reads, grants, questions, quotas and retention; `run/` owns
 //! every rule about one run, a file per concern (`starting`, `turns`,
-//! `authorizing`, `dispatch`, `drift`, `review`, `escalation`, `elicitation`,
+//! `binding`, `dispatch`, `drift`, `review`, `escalation`, `elicitation`,
 //! `reports`, `closing`, `undo`, `commands`, `announcing`, `transitions`, and
 //! `row` for its stored shape). Below them: `protocol/` (`wire`, `verifier`,
 //! `script`, `inbound`), `manifest/` (the checked form, `parse`, `check`,
@@ -258,7 +258,7 @@ pub use questions::{
     Questions, Reconciliation,
 };
 pub use registry::{Mounted, RegisterError, Registry, Tool};
-pub use run::authorizing::fingerprint;
+pub use run::binding::fingerprint;
 pub use run::cut_off::{CutOff, Waiting};
 pub use run::escalation::EscalationSheet;
 pub use run::listing::{

@@ -6,7 +6,7 @@
 //! Everything that decides stays in `baton-core`; this module only carries
 //! events out and reports back in. Here: opening an engine, its state, and
 //! the step loop (`pump`: journal to storage, announcements to the region,
-//! events to subscribers). Beside it: `commands` (the JS API of an engine),
+//! events to subscribers). Beside it: `api` (the JS API of an engine),
 //! `effects` (carrying out the core's effects), `participant` (a registered
 //! participant's handle), `grants`, `persist` and `writes` (the store),
 //! `timers` (the core's deadlines as one `setTimeout`), `page` (what spans
@@ -706,7 +706,7 @@ fn notify_value(inner: &Rc<RefCell<Inner>>, value: &JsValue) {
     }
 }
 
-mod commands;
+mod api;
 mod cut_off;
 mod effects;
 mod grants;

@@ -1,12 +1,14 @@
 //! The engine: one session's runs, driven by inputs and polled for events.
 //!
 //! `mod.rs` holds the engine's state, its construction and what it shows;
-//! each concern of its API has a file: `commands` (the person's and the
-//! host's decisions), `questions` (AG-41), `inputs` (the acting party's
-//! traffic and the participants' reports), `participants` (manifests,
-//! tools and reads), `snapshot` (what a store keeps, and restoring from it),
-//! `retention` (which finished runs leave memory) and `plumbing` (how a
-//! command reaches a run, budgets and quotas).
+//! each concern of its API has a file: `decisions` (the person's and the
+//! host's decisions about runs), `answers` (the person's answers to
+//! questions, AG-41), `inputs` (the acting party's traffic and the
+//! participants' reports), `participants` (manifests, tools and reads),
+//! `cut_off` (what a reload cut off, offered again), `snapshot` (what a
+//! store keeps, and restoring from it), `retention` (which finished runs
+//! leave memory), `routing` (how a command or a report reaches a run) and
+//! `admission` (a new run's id, autonomy, budget and quota).
 
 use std::collections::{BTreeMap, BTreeSet, VecDeque};
 
@@ -344,13 +346,14 @@ impl Engine {
     }
 }
 
-mod commands;
+mod admission;
+mod decisions;
 mod cut_off;
 mod inputs;
 mod participants;
-mod plumbing;
-mod questions;
+mod answers;
 mod retention;
+mod routing;
 mod snapshot;
 
 use crate::authorization::Authorization;

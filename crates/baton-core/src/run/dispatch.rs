@@ -10,7 +10,7 @@
 
 use std::collections::BTreeMap;
 
-use super::authorizing::fingerprint;
+use super::binding::fingerprint;
 use crate::autonomy::{resolve, AutonomyInputs, Verdict};
 use crate::context::{ReadRef, ReadStamp};
 use crate::event::Effect;

@@ -18,7 +18,7 @@ use serde_json::Value;
 use crate::context::{ReadRef, ReadStamp};
 use crate::ids::CallId;
 use crate::journal::{Actor, JournalEntry};
-use crate::run::authorizing::fingerprint;
+use crate::run::binding::fingerprint;
 use crate::run::review::{ProposedChange, ReviewAgain};
 use crate::run::{ProposedCall, Run, Step};
 use crate::state::EscalationReason;

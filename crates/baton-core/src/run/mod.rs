@@ -570,9 +570,9 @@ impl Run {
 }
 
 mod announcing;
-pub(crate) mod authorizing;
+pub(crate) mod binding;
 mod closing;
-mod commands;
+mod decisions;
 pub(crate) mod cut_off;
 pub(crate) mod dispatch;
 pub(crate) mod drift;

@@ -415,7 +415,7 @@ impl Run {
             revision: self.custody.revision,
             intent: self.intent.clone(),
             autonomy: self.autonomy,
-            fingerprint: crate::run::authorizing::fingerprint(&self.turns.seen),
+            fingerprint: crate::run::binding::fingerprint(&self.turns.seen),
             ready: items
                 .iter()
                 .all(|item| item.change != ProposedChange::Pending),

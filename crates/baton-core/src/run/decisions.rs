@@ -16,7 +16,7 @@ use crate::state::{
     StateName,
 };
 
-use super::authorizing::Baseline;
+use super::binding::Baseline;
 use super::{Run, Step};
 
 impl Run {
