@@ -452,6 +452,30 @@ export type RunState =
 /** The name of a run state. */
 export type StateName = RunState["state"];
 
+/**
+ * The kind of rule a stream or a run broke: the stable `code` of an integrity finding and of a run
+ * that ended for one, whatever the dialect (`baton/1`, AG-UI, its SSE framing).
+ */
+export type ProtocolViolation =
+  | "not-json"
+  | "framing"
+  | "not-an-event"
+  | "unknown-event-type"
+  | "out-of-order"
+  | "already-open"
+  | "not-open"
+  | "left-open"
+  | "too-many-open"
+  | "over-limit"
+  | "wrong-direction"
+  | "wrong-thread"
+  | "duplicate-call"
+  | "duplicate-question"
+  | "too-many-questions"
+  | "illegal-transition"
+  /** Stored before violations carried a code. */
+  | "unclassified";
+
 /** Why a run returned, tagged by `kind`. */
 export type ReturnReason =
   | { kind: "finished" }
@@ -470,7 +494,7 @@ export type ReturnReason =
   | { kind: "run-deadline" }
   | { kind: "turn-failed"; message: string }
   | { kind: "transport-lost"; message: string }
-  | { kind: "integrity-violation"; finding: string }
+  | { kind: "integrity-violation"; code: ProtocolViolation; finding: string }
   | { kind: "plan-refused"; call: CallId; capability: CapabilityRef; refusal: Refusal["code"] }
   | { kind: "turn-over-limit"; lane: TurnLane; limit: number }
   | { kind: "call-failed"; capability: CapabilityRef; message: string }
@@ -1026,7 +1050,7 @@ export type FindingReason =
   | { kind: "unknown-run" }
   | { kind: "outside-open-turn" }
   | { kind: "after-turn-ended" }
-  | { kind: "integrity"; detail: string }
+  | { kind: "integrity"; code: ProtocolViolation; detail: string }
   | { kind: "unreadable-result"; call: CallId; detail: string };
 /** Traffic that broke the rules: recorded, never acted on. */
 export interface Finding {

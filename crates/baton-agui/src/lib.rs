@@ -25,7 +25,8 @@ use serde_json::{json, Value};
 pub use input::Thread;
 pub use mapping::AgUiMapper;
 pub use sse::{SseDecoder, SseEvent, SseOutput};
-pub use violation::Violation;
+use violation::broke;
+pub use violation::{ProtocolViolation, Violation};
 
 /// What this adapter speaks toward the engine (AG-45): it turns AG-UI 1.0
 /// on the wire into `baton/1`, the only protocol the custody machine reads.
@@ -88,9 +89,10 @@ impl AgUiTurn {
         let mut out = Vec::new();
         for item in self.sse.feed(bytes) {
             match item {
-                SseOutput::Finding(reason) => {
-                    out.extend(self.verifier.break_off(format!("SSE: {reason}")))
-                }
+                SseOutput::Finding(reason) => out.extend(
+                    self.verifier
+                        .break_off(broke(ProtocolViolation::Framing, format!("SSE: {reason}"))),
+                ),
                 SseOutput::Event(event) => out.extend(self.event(&event.data)),
             }
         }
@@ -111,7 +113,7 @@ impl AgUiTurn {
                         out.extend(self.verifier.push(event));
                     }
                 }
-                Err(violation) => out.extend(self.verifier.break_off(violation.into_message())),
+                Err(violation) => out.extend(self.verifier.break_off(violation)),
             }
         }
         out.extend(self.verifier.close());
@@ -165,13 +167,14 @@ impl AgUiTurn {
         let value: Value = match serde_json::from_str(data) {
             Ok(value) => value,
             Err(error) => {
-                return self
-                    .verifier
-                    .break_off(format!("an event that is not JSON: {error}"))
+                return self.verifier.break_off(broke(
+                    ProtocolViolation::NotJson,
+                    format!("an event that is not JSON: {error}"),
+                ))
             }
         };
         match self.mapper.map(&value) {
-            Err(violation) => self.verifier.break_off(violation.into_message()),
+            Err(violation) => self.verifier.break_off(violation),
             Ok(events) => {
                 let mut out = Vec::new();
                 for event in events {

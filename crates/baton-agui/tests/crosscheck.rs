@@ -56,7 +56,7 @@ fn verdicts_agree_with_the_reference_client() {
             word(ours.is_ok()),
             ours.as_ref()
                 .err()
-                .map(baton_agui::Violation::message)
+                .map(|violation| violation.detail.as_str())
                 .unwrap_or("")
         );
         if theirs {

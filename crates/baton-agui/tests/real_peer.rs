@@ -466,11 +466,13 @@ fn a_run_of_another_thread_on_the_stream_is_foreign_and_nothing_is_applied() {
     assert!(record.titles.is_empty(), "nothing was applied");
     let RunState::Returned {
         outcome: Outcome::Error,
-        reason: ReturnReason::IntegrityViolation { finding },
+        reason: ReturnReason::IntegrityViolation { code, finding },
     } = state
     else {
         panic!("{state:?}");
     };
+    assert_eq!(code, ProtocolViolation::WrongThread, "{finding}");
+    // The detail names both threads, for the person reading the journal.
     assert!(
         finding.contains("someone-else") && finding.contains("agui-session"),
         "{finding}"
@@ -482,12 +484,12 @@ fn a_malformed_event_is_an_integrity_violation() {
     let (state, _) = delegate("malformed", 1, &no_questions);
     let RunState::Returned {
         outcome: Outcome::Error,
-        reason: ReturnReason::IntegrityViolation { finding },
+        reason: ReturnReason::IntegrityViolation { code, finding },
     } = state
     else {
         panic!("{state:?}");
     };
-    assert!(finding.contains("not JSON"), "{finding}");
+    assert_eq!(code, ProtocolViolation::NotJson, "{finding}");
 }
 
 #[test]

@@ -6,8 +6,9 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use baton_core::{
     ActorRef, ActorSecret, Authorization, CallId, CallResult, CapabilityRef, Delegation, Digest,
-    Effect, Engine, EngineConfig, Event, MarkToken, ParticipantId, ReadRef, ReadStamp, Refusal,
-    Resolution, RunId, StreamLimits, TurnId, TurnVerifier, Verified, WireEvent,
+    Effect, Engine, EngineConfig, Event, MarkToken, ParticipantId, ProtocolViolation, ReadRef,
+    ReadStamp, Refusal, Resolution, RunId, StreamLimits, TurnId, TurnVerifier, Verified, Violation,
+    WireEvent,
 };
 use serde_json::{json, Map, Value};
 
@@ -221,7 +222,10 @@ impl CoreSubject {
             match expand(event) {
                 Ok(events) => wire.extend(events.into_iter().map(Ok)),
                 // What does not parse breaks the protocol, as on a real wire.
-                Err(problem) => wire.push(Err(problem.message)),
+                Err(problem) => wire.push(Err(Violation::new(
+                    ProtocolViolation::NotAnEvent,
+                    problem.message,
+                ))),
             }
         }
         for event in wire {

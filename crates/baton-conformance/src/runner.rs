@@ -69,7 +69,10 @@ impl KitReport {
 
     /// How many fixtures were played (not skipped).
     pub fn played(&self) -> usize {
-        self.fixtures.iter().filter(|report| !report.skipped).count()
+        self.fixtures
+            .iter()
+            .filter(|report| !report.skipped)
+            .count()
     }
 
     /// Whether the subject conforms: at least one fixture was played, and
@@ -246,7 +249,8 @@ pub fn format_report(report: &KitReport) -> String {
     ));
     if report.played() == 0 {
         lines.push(
-            "conformance: no fixture was played, so nothing is proven: the kit does not pass".into(),
+            "conformance: no fixture was played, so nothing is proven: the kit does not pass"
+                .into(),
         );
     }
     lines.join("\n")

@@ -162,6 +162,8 @@ pub enum FindingReason {
     /// a transition the custody machine's table forbids was attempted, and
     /// refused (the run's state stayed).
     Integrity {
+        /// The kind of rule broken: a stable code.
+        code: crate::violation::ProtocolViolation,
         /// What was wrong.
         detail: String,
     },

@@ -216,6 +216,7 @@ mod registry;
 mod run;
 mod schema;
 mod state;
+mod violation;
 
 pub use actor::{ActorIdentity, ActorRef, ActorSecret, Attribution};
 pub use announce::{Announcement, Ending, Said, Speaker};
@@ -249,9 +250,9 @@ pub use manifest::{
 pub use model::{Autonomy, Budget, Initiative, Usage};
 pub use patch::{apply_patch, PatchError};
 pub use protocol::{
-    check_version, DeepRead, Direction, Inbound, IndexEntry, ProtocolError, Script, ScriptError,
-    ScriptTurn, ScriptedEvent, StreamLimits, TurnOutcome, TurnRequest, TurnVerifier, Verified,
-    WireEvent, WireEventError, PROTOCOL_VERSION,
+    check_version, DeepRead, Direction, Inbound, IndexEntry, ProtocolError, ProtocolViolation,
+    Script, ScriptError, ScriptTurn, ScriptedEvent, StreamLimits, TurnOutcome, TurnRequest,
+    TurnVerifier, Verified, Violation, WireEvent, WireEventError, PROTOCOL_VERSION,
 };
 pub use questions::{
     Acceptance, AnswerError, AnswerOutcome, AnswerReport, Asker, Counters, Question, QuestionState,

@@ -171,6 +171,7 @@ fn no_automatic_retry_after_a_deadman_turn() {
 fn terminal_precedence_order_is_fixed() {
     let causes = [
         ReturnReason::IntegrityViolation {
+            code: ProtocolViolation::NotAnEvent,
             finding: "x".into(),
         },
         ReturnReason::Finished,
@@ -240,13 +241,17 @@ fn terminal_precedence_integrity_beats_deadman() {
         &run,
         turn,
         Inbound::Malformed {
+            code: ProtocolViolation::NotOpen,
             detail: "TOOL_CALL_ARGS for unknown id".into(),
         },
     );
     sim.drain();
     assert!(matches!(
         reason(&sim, &run),
-        ReturnReason::IntegrityViolation { .. }
+        ReturnReason::IntegrityViolation {
+            code: ProtocolViolation::NotOpen,
+            ..
+        }
     ));
 }
 

@@ -472,7 +472,10 @@ fn elicitation_questions_a_turn_may_ask_are_bounded_and_never_repeat_an_id() {
     assert!(matches!(
         sim.state(&run),
         RunState::Returned {
-            reason: ReturnReason::IntegrityViolation { .. },
+            reason: ReturnReason::IntegrityViolation {
+                code: ProtocolViolation::DuplicateQuestion,
+                ..
+            },
             ..
         }
     ));
@@ -487,9 +490,12 @@ fn elicitation_questions_a_turn_may_ask_are_bounded_and_never_repeat_an_id() {
     assert!(matches!(
         sim.state(&run),
         RunState::Returned {
-            reason: ReturnReason::IntegrityViolation { finding },
+            reason: ReturnReason::IntegrityViolation {
+                code: ProtocolViolation::TooManyQuestions,
+                ..
+            },
             ..
-        } if finding.contains("more than 8 questions")
+        }
     ));
 }
 

@@ -41,7 +41,12 @@ fn imports() -> BTreeMap<String, BTreeSet<String>> {
 fn module_path(relative: &Path) -> Vec<String> {
     let mut parts: Vec<String> = relative
         .components()
-        .map(|part| part.as_os_str().to_string_lossy().trim_end_matches(".rs").to_owned())
+        .map(|part| {
+            part.as_os_str()
+                .to_string_lossy()
+                .trim_end_matches(".rs")
+                .to_owned()
+        })
         .collect();
     if matches!(parts.last().map(String::as_str), Some("mod" | "lib")) {
         parts.pop();
@@ -84,7 +89,10 @@ fn named(code: &str, module: &[String]) -> BTreeSet<String> {
         for head in heads {
             let name = ident(&head);
             let top = base.first().cloned().unwrap_or(name);
-            if !top.is_empty() && top.chars().all(|c| c.is_ascii_lowercase() || c == '_') && top != "self" {
+            if !top.is_empty()
+                && top.chars().all(|c| c.is_ascii_lowercase() || c == '_')
+                && top != "self"
+            {
                 found.insert(top);
             }
         }
@@ -148,13 +156,32 @@ fn the_core_modules_import_each_other_without_a_cycle() {
 
 #[test]
 fn the_layering_check_sees_use_lists_and_super_paths() {
-    let at = |path: &[&str]| path.iter().map(|part| (*part).to_owned()).collect::<Vec<_>>();
+    let at = |path: &[&str]| {
+        path.iter()
+            .map(|part| (*part).to_owned())
+            .collect::<Vec<_>>()
+    };
     let names = |code: &str, module: &[String]| named(code, module).into_iter().collect::<Vec<_>>();
-    assert_eq!(names("use crate::{ids::RunId, model::{Autonomy, Budget}, state};", &at(&["run"])), ["ids", "model", "state"]);
+    assert_eq!(
+        names(
+            "use crate::{ids::RunId, model::{Autonomy, Budget}, state};",
+            &at(&["run"])
+        ),
+        ["ids", "model", "state"]
+    );
     // From `engine/mod.rs`, `super::` is the crate root.
     assert_eq!(names("use super::run::Run;", &at(&["engine"])), ["run"]);
     // From `run/row.rs`, `super::` is `run` itself, `super::super::` the root.
-    assert_eq!(names("use super::{Run, Custody}; use super::super::journal::X;", &at(&["run", "row"])), ["journal", "run"]);
+    assert_eq!(
+        names(
+            "use super::{Run, Custody}; use super::super::journal::X;",
+            &at(&["run", "row"])
+        ),
+        ["journal", "run"]
+    );
     assert_eq!(module_path(Path::new("engine/mod.rs")), at(&["engine"]));
-    assert_eq!(module_path(Path::new("schema/pattern/hazard.rs")), at(&["schema", "pattern", "hazard"]));
+    assert_eq!(
+        module_path(Path::new("schema/pattern/hazard.rs")),
+        at(&["schema", "pattern", "hazard"])
+    );
 }

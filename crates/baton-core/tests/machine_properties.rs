@@ -180,9 +180,13 @@ impl Harness {
                     .or_default()
                     .push(record.revision),
                 Event::Finding(Finding {
-                    reason: FindingReason::Integrity { detail },
+                    reason:
+                        FindingReason::Integrity {
+                            code: ProtocolViolation::IllegalTransition,
+                            detail,
+                        },
                     ..
-                }) if detail.starts_with("illegal transition") => self.illegal.push(detail),
+                }) => self.illegal.push(detail),
                 _ => {}
             }
         }
@@ -328,7 +332,10 @@ impl Harness {
             }
             Op::Malformed(run) => {
                 if let Some((run, turn)) = self.open(run) {
-                    let inbound = Inbound::Malformed { detail: "x".into() };
+                    let inbound = Inbound::Malformed {
+                        code: ProtocolViolation::NotAnEvent,
+                        detail: "x".into(),
+                    };
                     self.engine.handle_inbound(now, &run, turn, inbound);
                 }
             }

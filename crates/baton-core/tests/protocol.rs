@@ -31,9 +31,10 @@ fn inbound(out: &[Verified]) -> Vec<Inbound> {
         .collect()
 }
 
-fn malformed(out: &[Verified]) -> Option<String> {
+/// The violation a stream was refused for: its code and its detail.
+fn malformed(out: &[Verified]) -> Option<(ProtocolViolation, String)> {
     inbound(out).into_iter().find_map(|i| match i {
-        Inbound::Malformed { detail } => Some(detail),
+        Inbound::Malformed { code, detail } => Some((code, detail)),
         _ => None,
     })
 }
@@ -125,7 +126,10 @@ fn ag_47_state_has_a_typed_direction_and_the_acting_party_sends_only_its_own() {
         {"type": "turn-started"},
         {"type": "state-delta", "direction": "to-agent", "patch": []}
     ]));
-    assert!(malformed(&out).unwrap().contains("to-agent"));
+    assert_eq!(
+        malformed(&out).unwrap().0,
+        ProtocolViolation::WrongDirection
+    );
     // The direction is part of the event, never implied.
     assert!(
         serde_json::from_value::<WireEvent>(json!({"type": "state-snapshot", "snapshot": {}}))
@@ -332,57 +336,57 @@ fn verifier_pairs_start_content_and_end_by_id() {
     let cases = [
         (
             json!([{"type": "message-start", "message": "m"}]),
-            "before turn-started",
+            ProtocolViolation::OutOfOrder,
         ),
         (
             json!([{"type": "turn-started"}, {"type": "message-delta", "message": "m", "delta": "x"}]),
-            "not open",
+            ProtocolViolation::NotOpen,
         ),
         (
             json!([{"type": "turn-started"}, {"type": "message-end", "message": "m"}]),
-            "not open",
+            ProtocolViolation::NotOpen,
         ),
         (
             json!([{"type": "turn-started"}, {"type": "message-start", "message": "m"}, {"type": "message-start", "message": "m"}]),
-            "twice",
+            ProtocolViolation::AlreadyOpen,
         ),
         (
             json!([{"type": "turn-started"}, {"type": "tool-call-args", "call": "c", "delta": "{}"}]),
-            "not open",
+            ProtocolViolation::NotOpen,
         ),
         (
             json!([{"type": "turn-started"}, {"type": "tool-call-end", "call": "c"}]),
-            "not open",
+            ProtocolViolation::NotOpen,
         ),
         (
             json!([{"type": "turn-started"}, {"type": "tool-call-start", "call": "c", "tool": "t.x"}, {"type": "tool-call-end", "call": "c"}, {"type": "tool-call-start", "call": "c", "tool": "t.x"}]),
-            "twice",
+            ProtocolViolation::AlreadyOpen,
         ),
         (
             json!([{"type": "turn-started"}, {"type": "message-start", "message": "m"}, {"type": "turn-finished", "outcome": "completed"}]),
-            "is open",
+            ProtocolViolation::LeftOpen,
         ),
         (
             json!([{"type": "turn-started"}, {"type": "tool-call-start", "call": "c", "tool": "t.x"}, {"type": "turn-finished", "outcome": "completed"}]),
-            "is open",
+            ProtocolViolation::LeftOpen,
         ),
         (
             json!([{"type": "turn-started"}, {"type": "turn-finished", "outcome": "completed"}, {"type": "custom", "name": "x", "value": 1}]),
-            "after the turn ended",
+            ProtocolViolation::OutOfOrder,
         ),
         (
             json!([{"type": "turn-started"}, {"type": "turn-started"}]),
-            "twice",
+            ProtocolViolation::OutOfOrder,
         ),
         (
             json!([{"type": "turn-started"}, {"type": "tool-call-start", "call": "c", "tool": "t.x"}, {"type": "tool-call-args", "call": "c", "delta": "{\"a\": "}, {"type": "tool-call-end", "call": "c"}]),
-            "not JSON",
+            ProtocolViolation::NotJson,
         ),
     ];
-    for (stream, reason) in cases {
+    for (stream, code) in cases {
         let out = verify(stream.clone());
-        let found = malformed(&out).unwrap_or_else(|| panic!("{stream} passed"));
-        assert!(found.contains(reason), "{stream}: {found}");
+        let (found, detail) = malformed(&out).unwrap_or_else(|| panic!("{stream} passed"));
+        assert_eq!(found, code, "{stream}: {detail}");
         // One violation, reported once: the rest of the stream is ignored.
         let violations = inbound(&out)
             .iter()
@@ -416,7 +420,8 @@ fn verifier_bounds_what_a_hostile_stream_can_accumulate() {
             delta: "0123456789".into(),
         }));
     }
-    assert!(malformed(&out).unwrap().contains("exceed 64 bytes"));
+    let (code, detail) = malformed(&out).unwrap();
+    assert_eq!(code, ProtocolViolation::OverLimit, "{detail}");
     let mut verifier = TurnVerifier::new(StreamLimits {
         max_arguments_bytes: 64,
         max_open: 3,
@@ -430,7 +435,7 @@ fn verifier_bounds_what_a_hostile_stream_can_accumulate() {
             role: None,
         }));
     }
-    assert!(malformed(&out).unwrap().contains("open at once"));
+    assert_eq!(malformed(&out).unwrap().0, ProtocolViolation::TooManyOpen);
 }
 
 #[test]

@@ -260,6 +260,7 @@ fn return_reasons() -> Vec<ReturnReason> {
             message: "reset".into(),
         },
         ReturnReason::IntegrityViolation {
+            code: ProtocolViolation::DuplicateCall,
             finding: "duplicate call id".into(),
         },
         ReturnReason::TurnOverLimit {
@@ -398,12 +399,48 @@ fn answer_outcomes() -> Vec<AnswerOutcome> {
     ]
 }
 
+/// Every code a violation may carry; the match makes a new one name itself here.
+fn protocol_violations() -> Vec<ProtocolViolation> {
+    use ProtocolViolation::*;
+    let all = vec![
+        NotJson,
+        Framing,
+        NotAnEvent,
+        UnknownEventType,
+        OutOfOrder,
+        AlreadyOpen,
+        NotOpen,
+        LeftOpen,
+        TooManyOpen,
+        OverLimit,
+        WrongDirection,
+        WrongThread,
+        DuplicateCall,
+        DuplicateQuestion,
+        TooManyQuestions,
+        IllegalTransition,
+        Unclassified,
+    ];
+    for code in &all {
+        match code {
+            NotJson | Framing | NotAnEvent | UnknownEventType | OutOfOrder | AlreadyOpen
+            | NotOpen | LeftOpen | TooManyOpen | OverLimit | WrongDirection | WrongThread
+            | DuplicateCall | DuplicateQuestion | TooManyQuestions | IllegalTransition
+            | Unclassified => {}
+        }
+    }
+    all
+}
+
 fn finding_reasons() -> Vec<FindingReason> {
     vec![
         FindingReason::UnknownRun,
         FindingReason::OutsideOpenTurn,
         FindingReason::AfterTurnEnded,
-        FindingReason::Integrity { detail: "x".into() },
+        FindingReason::Integrity {
+            code: ProtocolViolation::NotJson,
+            detail: "x".into(),
+        },
         FindingReason::UnreadableResult {
             call: CallId::new("c1"),
             detail: "a BigInt".into(),
@@ -456,6 +493,7 @@ fn samples() -> Value {
         "answerOutcomes": answer_outcomes(),
         "findingReasons": finding_reasons(),
         "runsPages": runs_pages(),
+        "protocolViolations": protocol_violations(),
     })
 }
 

@@ -19,7 +19,8 @@ use std::rc::Rc;
 
 use baton_agui::{AgUiTurn, Thread, DEFAULT_MAX_EVENT_BYTES};
 use baton_core::{
-    Inbound, RunId, Script, StreamLimits, TurnId, TurnRequest, TurnVerifier, Verified, WireEvent,
+    Inbound, ProtocolViolation, RunId, Script, StreamLimits, TurnId, TurnRequest, TurnVerifier,
+    Verified, Violation, WireEvent,
 };
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
@@ -65,21 +66,39 @@ impl TurnSink {
             self.stray();
             return;
         }
+        let not_json = |why: String| {
+            Violation::new(
+                ProtocolViolation::NotJson,
+                format!("an event that is not JSON: {why}"),
+            )
+        };
         let parsed = crate::convert::text_or_stringify(&event)
-            .map_err(|why| format!("an event that is not JSON: {why}"))
+            .map_err(|why| not_json(why.to_string()))
             .and_then(|text| {
-                serde_json::from_str::<WireEvent>(&text)
-                    .map_err(|e| format!("an event that is not baton/1: {e}"))
+                serde_json::from_str::<serde_json::Value>(&text)
+                    .map_err(|e| not_json(e.to_string()))
+            })
+            .and_then(|value| {
+                WireEvent::from_value(&value).map_err(|e| {
+                    Violation::new(e.violation(), format!("an event that is not baton/1: {e}"))
+                })
             });
         match parsed {
             Ok(event) => self.push_event(event),
-            Err(reason) => self.report(reason),
+            Err(violation) => self.break_off(violation),
         }
     }
 
     /// Reports a violation found by the transport's own decoder (a dialect
-    /// adapter): the turn ends as an integrity violation.
+    /// adapter), in words: the turn ends as an integrity violation, its
+    /// code `not-an-event`.
     pub fn report(&self, violation: String) {
+        self.break_off(Violation::new(ProtocolViolation::NotAnEvent, violation));
+    }
+}
+
+impl TurnSink {
+    fn break_off(&self, violation: Violation) {
         if self.state.over.get() {
             self.stray();
             return;

@@ -19,8 +19,9 @@ use crate::compressed_sizes;
 /// own for the WebMCP bridge (337.5); approve with edits (339.7); the run
 /// handle in `baton.js` (340.3); the history of delegations, `engine.runs()`
 /// (343.7, after its sort was made the retention's and its page moved, not
-/// cloned).
-pub const BUDGET_KIB: u64 = 344;
+/// cloned); typed protocol violations, a stable code on every integrity
+/// finding (344.6).
+pub const BUDGET_KIB: u64 = 345;
 
 /// Where the ratchet is going.
 pub const TARGET_KIB: u64 = 350;

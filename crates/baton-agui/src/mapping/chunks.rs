@@ -2,6 +2,8 @@
 //! subagent (and the main agent) has one open lane; a chunk with another id,
 //! or any other event of that lane, closes it.
 
+use crate::violation::broke;
+use crate::{ProtocolViolation, Violation};
 use serde_json::{json, Value};
 
 use super::{optional_text, AgUiMapper};
@@ -52,7 +54,11 @@ impl AgUiMapper {
             .collect()
     }
 
-    pub(super) fn expand_chunk(&mut self, kind: &str, chunk: &Value) -> Result<Vec<Value>, String> {
+    pub(super) fn expand_chunk(
+        &mut self,
+        kind: &str,
+        chunk: &Value,
+    ) -> Result<Vec<Value>, Violation> {
         let subagent = chunk
             .get("subagentRunId")
             .and_then(Value::as_str)
@@ -88,7 +94,12 @@ impl AgUiMapper {
             (Some(open), Some(id)) if open == id => open,
             (_, id) => {
                 out.extend(self.close_lanes(Lanes::Of(subagent.clone())));
-                let id = id.ok_or_else(|| format!("the first {kind} must carry `{id_field}`"))?;
+                let id = id.ok_or_else(|| {
+                    broke(
+                        ProtocolViolation::NotAnEvent,
+                        format!("the first {kind} must carry `{id_field}`"),
+                    )
+                })?;
                 let opening = self.open_lane(kind, chunk, &subagent, &id, (id_field, start))?;
                 out.push(opening);
                 id
@@ -113,12 +124,15 @@ impl AgUiMapper {
         subagent: &Option<String>,
         id: &str,
         (id_field, start): (&str, &str),
-    ) -> Result<Value, String> {
+    ) -> Result<Value, Violation> {
         let mut opening = json!({"type": start, id_field: id});
         match kind {
             "TOOL_CALL_CHUNK" => {
                 let name = optional_text(chunk, "toolCallName")?.ok_or_else(|| {
-                    "the first TOOL_CALL_CHUNK must carry `toolCallName`".to_owned()
+                    broke(
+                        ProtocolViolation::NotAnEvent,
+                        "the first TOOL_CALL_CHUNK must carry `toolCallName`",
+                    )
                 })?;
                 opening["toolCallName"] = json!(name);
                 if let Some(parent) = optional_text(chunk, "parentMessageId")? {

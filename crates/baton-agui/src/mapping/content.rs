@@ -1,6 +1,8 @@
 //! Content: text messages, tool calls and their results, and the agent's
 //! state (snapshots, and deltas applied as JSON Patch).
 
+use crate::violation::broke;
+use crate::{ProtocolViolation, Violation};
 use baton_core::{Direction, WireEvent};
 use serde_json::Value;
 
@@ -12,13 +14,14 @@ impl AgUiMapper {
         &mut self,
         kind: &str,
         event: &Value,
-    ) -> Result<Vec<WireEvent>, String> {
+    ) -> Result<Vec<WireEvent>, Violation> {
         Ok(match kind {
             "TEXT_MESSAGE_START" => {
                 let id = text(event, "messageId")?.to_owned();
                 if !self.text.insert(id.clone()) {
-                    return Err(format!(
-                        "TEXT_MESSAGE_START for `{id}`, which is already in progress"
+                    return Err(broke(
+                        ProtocolViolation::AlreadyOpen,
+                        format!("TEXT_MESSAGE_START for `{id}`, which is already in progress"),
                     ));
                 }
                 vec![WireEvent::MessageStart {
@@ -29,8 +32,9 @@ impl AgUiMapper {
             "TEXT_MESSAGE_CONTENT" => {
                 let id = text(event, "messageId")?.to_owned();
                 if !self.text.contains(&id) {
-                    return Err(format!(
-                        "TEXT_MESSAGE_CONTENT for `{id}`, which is not active"
+                    return Err(broke(
+                        ProtocolViolation::NotOpen,
+                        format!("TEXT_MESSAGE_CONTENT for `{id}`, which is not active"),
                     ));
                 }
                 vec![WireEvent::MessageDelta {
@@ -41,7 +45,10 @@ impl AgUiMapper {
             _ => {
                 let id = text(event, "messageId")?.to_owned();
                 if !self.text.remove(&id) {
-                    return Err(format!("TEXT_MESSAGE_END for `{id}`, which is not active"));
+                    return Err(broke(
+                        ProtocolViolation::NotOpen,
+                        format!("TEXT_MESSAGE_END for `{id}`, which is not active"),
+                    ));
                 }
                 vec![WireEvent::MessageEnd { message: id }]
             }
@@ -53,14 +60,15 @@ impl AgUiMapper {
         &mut self,
         kind: &str,
         event: &Value,
-    ) -> Result<Vec<WireEvent>, String> {
+    ) -> Result<Vec<WireEvent>, Violation> {
         Ok(match kind {
             "TOOL_CALL_START" => {
                 let id = text(event, "toolCallId")?.to_owned();
                 let tool = crate::input::baton_name(text(event, "toolCallName")?);
                 if !self.tools.insert(id.clone()) {
-                    return Err(format!(
-                        "TOOL_CALL_START for `{id}`, which is already in progress"
+                    return Err(broke(
+                        ProtocolViolation::AlreadyOpen,
+                        format!("TOOL_CALL_START for `{id}`, which is already in progress"),
                     ));
                 }
                 vec![WireEvent::ToolCallStart {
@@ -72,7 +80,10 @@ impl AgUiMapper {
             "TOOL_CALL_ARGS" => {
                 let id = text(event, "toolCallId")?.to_owned();
                 if !self.tools.contains(&id) {
-                    return Err(format!("TOOL_CALL_ARGS for `{id}`, which is not active"));
+                    return Err(broke(
+                        ProtocolViolation::NotOpen,
+                        format!("TOOL_CALL_ARGS for `{id}`, which is not active"),
+                    ));
                 }
                 vec![WireEvent::ToolCallArgs {
                     call: id,
@@ -82,7 +93,10 @@ impl AgUiMapper {
             "TOOL_CALL_END" => {
                 let id = text(event, "toolCallId")?.to_owned();
                 if !self.tools.remove(&id) {
-                    return Err(format!("TOOL_CALL_END for `{id}`, which is not active"));
+                    return Err(broke(
+                        ProtocolViolation::NotOpen,
+                        format!("TOOL_CALL_END for `{id}`, which is not active"),
+                    ));
                 }
                 vec![WireEvent::ToolCallEnd { call: id }]
             }
@@ -99,13 +113,15 @@ impl AgUiMapper {
         &mut self,
         kind: &str,
         event: &Value,
-    ) -> Result<Vec<WireEvent>, String> {
+    ) -> Result<Vec<WireEvent>, Violation> {
         Ok(match kind {
             "STATE_SNAPSHOT" => {
-                let snapshot = event
-                    .get("snapshot")
-                    .cloned()
-                    .ok_or("STATE_SNAPSHOT without `snapshot`")?;
+                let snapshot = event.get("snapshot").cloned().ok_or_else(|| {
+                    broke(
+                        ProtocolViolation::NotAnEvent,
+                        "STATE_SNAPSHOT without `snapshot`",
+                    )
+                })?;
                 self.state = snapshot.clone();
                 vec![WireEvent::StateSnapshot {
                     direction: Direction::FromAgent,
@@ -113,16 +129,19 @@ impl AgUiMapper {
                 }]
             }
             _ => {
-                let delta = event
-                    .get("delta")
-                    .cloned()
-                    .ok_or("STATE_DELTA without `delta`")?;
+                let delta = event.get("delta").cloned().ok_or_else(|| {
+                    broke(ProtocolViolation::NotAnEvent, "STATE_DELTA without `delta`")
+                })?;
                 self.state =
                     baton_core::apply_patch(&self.state, &delta).map_err(|error| match error {
-                        baton_core::PatchError::NotAPatch(why) => {
-                            format!("STATE_DELTA is not a JSON Patch: {why}")
-                        }
-                        other => format!("STATE_DELTA does not apply: {other}"),
+                        baton_core::PatchError::NotAPatch(why) => broke(
+                            ProtocolViolation::NotAnEvent,
+                            format!("STATE_DELTA is not a JSON Patch: {why}"),
+                        ),
+                        other => broke(
+                            ProtocolViolation::NotAnEvent,
+                            format!("STATE_DELTA does not apply: {other}"),
+                        ),
                     })?;
                 vec![WireEvent::StateDelta {
                     direction: Direction::FromAgent,

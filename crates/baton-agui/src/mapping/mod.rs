@@ -30,6 +30,8 @@
 //! would make it ambiguous, or whose names would exceed 64 characters, are
 //! refused when they are parsed (AG-15).
 
+use crate::violation::broke;
+use crate::ProtocolViolation;
 use std::collections::{BTreeMap, BTreeSet};
 
 mod chunks;
@@ -107,12 +109,15 @@ impl AgUiMapper {
         }
     }
 
-    fn check_thread(&self, event: &Value) -> Result<(), String> {
+    fn check_thread(&self, event: &Value) -> Result<(), Violation> {
         let thread = text(event, "threadId")?;
         match &self.thread {
-            Some(expected) if expected != thread => Err(format!(
-                "{} of thread `{thread}`, not this conversation's `{expected}`",
-                kind(event)
+            Some(expected) if expected != thread => Err(broke(
+                ProtocolViolation::WrongThread,
+                format!(
+                    "{} of thread `{thread}`, not this conversation's `{expected}`",
+                    kind(event)
+                ),
             )),
             _ => Ok(()),
         }
@@ -127,7 +132,10 @@ impl AgUiMapper {
     /// says which rule the stream broke.
     pub fn map(&mut self, event: &Value) -> Result<Vec<WireEvent>, Violation> {
         let Some(kind) = event.get("type").and_then(Value::as_str) else {
-            return Err("an event without a string `type`".into());
+            return Err(broke(
+                ProtocolViolation::NotAnEvent,
+                "an event without a string `type`",
+            ));
         };
         let chunk = matches!(
             kind,
@@ -135,7 +143,7 @@ impl AgUiMapper {
         );
         if self.lanes.is_empty() && !chunk {
             // The common case: nothing to close, nothing to expand, no copy.
-            return self.verify_and_map(event).map_err(Violation::from);
+            return self.verify_and_map(event);
         }
         let mut out = Vec::new();
         let expanded = match kind {
@@ -178,7 +186,7 @@ impl AgUiMapper {
         }
         Ok(out)
     }
-    fn verify_and_map(&mut self, event: &Value) -> Result<Vec<WireEvent>, String> {
+    fn verify_and_map(&mut self, event: &Value) -> Result<Vec<WireEvent>, Violation> {
         let kind = kind(event);
         self.check_order(event, &kind)?;
         let subagent = optional_text(event, "subagentRunId")?.map(str::to_owned);
@@ -213,55 +221,76 @@ impl AgUiMapper {
                 name: text(event, "name")?.to_owned(),
                 value: event.get("value").cloned().unwrap_or(Value::Null),
             }]),
-            other => Err(format!("unknown AG-UI event type `{other}`")),
+            other => Err(broke(
+                ProtocolViolation::UnknownEventType,
+                format!("unknown AG-UI event type `{other}`"),
+            )),
         }
     }
 
     /// Where an event may come: first a run's start (or error), nothing but
     /// a new run after its end, and no `null` subagent.
-    fn check_order(&mut self, event: &Value, kind: &str) -> Result<(), String> {
+    fn check_order(&mut self, event: &Value, kind: &str) -> Result<(), Violation> {
         if event.get("subagentRunId") == Some(&Value::Null) {
-            return Err(format!(
-                "{kind} with `subagentRunId: null`; omit the field instead"
+            return Err(broke(
+                ProtocolViolation::NotAnEvent,
+                format!("{kind} with `subagentRunId: null`; omit the field instead"),
             ));
         }
         match self.run {
             RunPhase::Errored if kind != "RUN_STARTED" => {
-                return Err(format!("{kind} after RUN_ERROR"));
+                return Err(broke(
+                    ProtocolViolation::OutOfOrder,
+                    format!("{kind} after RUN_ERROR"),
+                ));
             }
             RunPhase::Finished if kind != "RUN_STARTED" && kind != "RUN_ERROR" => {
-                return Err(format!("{kind} after RUN_FINISHED"));
+                return Err(broke(
+                    ProtocolViolation::OutOfOrder,
+                    format!("{kind} after RUN_FINISHED"),
+                ));
             }
             _ => {}
         }
         if self.first {
             self.first = false;
             if kind != "RUN_STARTED" && kind != "RUN_ERROR" {
-                return Err(format!("the first event must be RUN_STARTED, not {kind}"));
+                return Err(broke(
+                    ProtocolViolation::OutOfOrder,
+                    format!("the first event must be RUN_STARTED, not {kind}"),
+                ));
             }
         }
         Ok(())
     }
 }
 
-pub(super) fn text<'a>(event: &'a Value, field: &str) -> Result<&'a str, String> {
-    event
-        .get(field)
-        .and_then(Value::as_str)
-        .ok_or_else(|| format!("{} without a string `{field}`", kind(event)))
+pub(super) fn text<'a>(event: &'a Value, field: &str) -> Result<&'a str, Violation> {
+    event.get(field).and_then(Value::as_str).ok_or_else(|| {
+        broke(
+            ProtocolViolation::NotAnEvent,
+            format!("{} without a string `{field}`", kind(event)),
+        )
+    })
 }
 
-pub(super) fn optional_text<'a>(event: &'a Value, field: &str) -> Result<Option<&'a str>, String> {
+pub(super) fn optional_text<'a>(
+    event: &'a Value,
+    field: &str,
+) -> Result<Option<&'a str>, Violation> {
     match event.get(field) {
         None => Ok(None),
         Some(Value::String(s)) => Ok(Some(s)),
-        Some(Value::Null) => Err(format!(
-            "{} with `{field}: null`; omit the field instead",
-            kind(event)
+        Some(Value::Null) => Err(broke(
+            ProtocolViolation::NotAnEvent,
+            format!(
+                "{} with `{field}: null`; omit the field instead",
+                kind(event)
+            ),
         )),
-        Some(_) => Err(format!(
-            "{} with a `{field}` that is not a string",
-            kind(event)
+        Some(_) => Err(broke(
+            ProtocolViolation::NotAnEvent,
+            format!("{} with a `{field}` that is not a string", kind(event)),
         )),
     }
 }

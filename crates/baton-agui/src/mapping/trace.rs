@@ -2,6 +2,8 @@
 //! steps, reasoning and subagents, each paired by id. Each check here
 //! passes or names the rule broken; the event itself goes through whole.
 
+use crate::violation::broke;
+use crate::{ProtocolViolation, Violation};
 use baton_core::WireEvent;
 use serde_json::Value;
 
@@ -14,22 +16,22 @@ impl AgUiMapper {
         kind: &str,
         event: &Value,
         subagent: Option<String>,
-    ) -> Result<(), String> {
+    ) -> Result<(), Violation> {
         if kind == "STEP_STARTED" {
             let step = (subagent, text(event, "stepName")?.to_owned());
             if !self.steps.insert(step.clone()) {
-                return Err(format!(
-                    "STEP_STARTED for `{}`, which is already active",
-                    step.1
+                return Err(broke(
+                    ProtocolViolation::AlreadyOpen,
+                    format!("STEP_STARTED for `{}`, which is already active", step.1),
                 ));
             }
             Ok(())
         } else {
             let step = (subagent, text(event, "stepName")?.to_owned());
             if !self.steps.remove(&step) {
-                return Err(format!(
-                    "STEP_FINISHED for `{}`, which was not started",
-                    step.1
+                return Err(broke(
+                    ProtocolViolation::NotOpen,
+                    format!("STEP_FINISHED for `{}`, which was not started", step.1),
                 ));
             }
             Ok(())
@@ -37,7 +39,7 @@ impl AgUiMapper {
     }
 
     /// `REASONING_*`: spans and messages, paired by id.
-    pub(super) fn reasoning(&mut self, kind: &str, event: &Value) -> Result<(), String> {
+    pub(super) fn reasoning(&mut self, kind: &str, event: &Value) -> Result<(), Violation> {
         if kind == "REASONING_START" || kind == "REASONING_MESSAGE_START" {
             let id = text(event, "messageId")?.to_owned();
             let set = if kind == "REASONING_START" {
@@ -46,7 +48,10 @@ impl AgUiMapper {
                 &mut self.reasoning_messages
             };
             if !set.insert(id.clone()) {
-                return Err(format!("{kind} for `{id}`, which is already in progress"));
+                return Err(broke(
+                    ProtocolViolation::AlreadyOpen,
+                    format!("{kind} for `{id}`, which is already in progress"),
+                ));
             }
             Ok(())
         } else {
@@ -62,7 +67,10 @@ impl AgUiMapper {
                 set.remove(&id)
             };
             if !known {
-                return Err(format!("{kind} for `{id}`, which is not active"));
+                return Err(broke(
+                    ProtocolViolation::NotOpen,
+                    format!("{kind} for `{id}`, which is not active"),
+                ));
             }
             Ok(())
         }
@@ -70,20 +78,22 @@ impl AgUiMapper {
 
     /// `SUBAGENT_*`: started once, under a known parent; finished or
     /// failed once.
-    pub(super) fn subagent(&mut self, kind: &str, event: &Value) -> Result<(), String> {
+    pub(super) fn subagent(&mut self, kind: &str, event: &Value) -> Result<(), Violation> {
         if kind == "SUBAGENT_STARTED" {
             let id = text(event, "subagentRunId")?.to_owned();
             text(event, "name")?;
             if self.subagents_active.contains(&id) || self.subagents_done.contains(&id) {
-                return Err(format!(
-                    "SUBAGENT_STARTED for `{id}`, which was already started"
+                return Err(broke(
+                    ProtocolViolation::AlreadyOpen,
+                    format!("SUBAGENT_STARTED for `{id}`, which was already started"),
                 ));
             }
             if let Some(parent) = optional_text(event, "parentSubagentRunId")? {
                 if !self.subagents_active.contains(parent) && !self.subagents_done.contains(parent)
                 {
-                    return Err(format!(
-                        "SUBAGENT_STARTED under `{parent}`, which was never started"
+                    return Err(broke(
+                        ProtocolViolation::NotOpen,
+                        format!("SUBAGENT_STARTED under `{parent}`, which was never started"),
                     ));
                 }
             }
@@ -95,7 +105,10 @@ impl AgUiMapper {
                 text(event, "message")?;
             }
             if !self.subagents_active.remove(&id) {
-                return Err(format!("{kind} for `{id}`, which is not active"));
+                return Err(broke(
+                    ProtocolViolation::NotOpen,
+                    format!("{kind} for `{id}`, which is not active"),
+                ));
             }
             self.subagents_done.insert(id);
             Ok(())

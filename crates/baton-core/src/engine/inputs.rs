@@ -46,7 +46,9 @@ impl Engine {
             Inbound::TurnEnd => TurnInput::End,
             Inbound::TurnFailed { message } => TurnInput::Failed(message),
             Inbound::TransportLost { message } => TurnInput::Lost(message),
-            Inbound::Malformed { detail } => TurnInput::Malformed(detail),
+            Inbound::Malformed { code, detail } => {
+                TurnInput::Malformed(crate::violation::Violation::new(code, detail))
+            }
             Inbound::OverLimit { lane, limit } => TurnInput::OverLimit { lane, limit },
         };
         let input_rank = run

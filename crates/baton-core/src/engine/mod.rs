@@ -347,11 +347,11 @@ impl Engine {
 }
 
 mod admission;
-mod decisions;
+mod answers;
 mod cut_off;
+mod decisions;
 mod inputs;
 mod participants;
-mod answers;
 mod retention;
 mod routing;
 mod snapshot;

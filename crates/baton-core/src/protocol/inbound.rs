@@ -58,6 +58,8 @@ pub enum Inbound {
     },
     /// The stream broke the protocol (found by the stream verifier).
     Malformed {
+        /// The kind of rule broken.
+        code: crate::violation::ProtocolViolation,
         /// What was wrong.
         detail: String,
     },

@@ -29,6 +29,7 @@ mod verifier;
 mod wire;
 
 pub use crate::attention::DeepRead;
+pub use crate::violation::{ProtocolViolation, Violation};
 pub use inbound::Inbound;
 pub use script::{Script, ScriptError, ScriptTurn, ScriptedEvent};
 pub use verifier::{StreamLimits, TurnVerifier, Verified};

@@ -12,6 +12,7 @@ use super::inbound::Inbound;
 use crate::fields::{self, read_by_hand, Fields};
 use crate::ids::{CallId, CapabilityRef};
 use crate::state::TurnLane;
+use crate::violation::{ProtocolViolation, Violation};
 
 use super::wire::{Direction, TurnOutcome, WireEvent};
 
@@ -118,7 +119,7 @@ pub struct TurnVerifier {
     messages: BTreeSet<String>,
     calls: BTreeMap<String, OpenCall>,
     seen_calls: BTreeSet<String>,
-    violation: Option<String>,
+    violation: Option<Violation>,
     sent: Sent,
 }
 
@@ -149,8 +150,8 @@ impl TurnVerifier {
     }
 
     /// The first violation, if the stream broke the protocol.
-    pub fn violation(&self) -> Option<&str> {
-        self.violation.as_deref()
+    pub fn violation(&self) -> Option<&Violation> {
+        self.violation.as_ref()
     }
 
     /// Checks one event. A violation ends the turn: it yields
@@ -179,16 +180,20 @@ impl TurnVerifier {
 
     /// Breaks the turn off for a violation found below this layer (an SSE
     /// or dialect decoder): it ends the turn like any other violation.
-    pub fn break_off(&mut self, reason: String) -> Vec<Verified> {
+    pub fn break_off(&mut self, reason: Violation) -> Vec<Verified> {
         if self.violation.is_some() || self.ended {
             return Vec::new();
         }
         self.violate(reason)
     }
 
-    fn violate(&mut self, reason: String) -> Vec<Verified> {
-        self.violation = Some(reason.clone());
-        vec![Verified::Inbound(Inbound::Malformed { detail: reason })]
+    fn violate(&mut self, reason: Violation) -> Vec<Verified> {
+        let inbound = Inbound::Malformed {
+            code: reason.code,
+            detail: reason.detail.clone(),
+        };
+        self.violation = Some(reason);
+        vec![Verified::Inbound(inbound)]
     }
 
     /// Counts what `event` sends into its bounded lane: `Some(lane, limit)`
@@ -219,14 +224,20 @@ impl TurnVerifier {
     /// A lane went over its limit: the turn ends, typed, and everything
     /// after is ignored.
     fn exceeded(&mut self, lane: TurnLane, limit: usize) -> Vec<Verified> {
-        self.violation = Some(format!("the turn sent more than {limit} bytes of {lane:?}"));
+        self.violation = Some(Violation::new(
+            ProtocolViolation::OverLimit,
+            format!("the turn sent more than {limit} bytes of {lane:?}"),
+        ));
         let limit = u64::try_from(limit).unwrap_or(u64::MAX);
         vec![Verified::Inbound(Inbound::OverLimit { lane, limit })]
     }
 
-    fn check(&mut self, event: WireEvent) -> Result<Vec<Verified>, String> {
+    fn check(&mut self, event: WireEvent) -> Result<Vec<Verified>, Violation> {
         if self.ended {
-            return Err(format!("{} after the turn ended", name(&event)));
+            return Err(Violation::new(
+                ProtocolViolation::OutOfOrder,
+                format!("{} after the turn ended", name(&event)),
+            ));
         }
         if !self.started {
             return self.check_first(event);
@@ -235,7 +246,10 @@ impl TurnVerifier {
             return Ok(self.exceeded(lane, limit));
         }
         match event {
-            WireEvent::TurnStarted => Err("turn-started twice".into()),
+            WireEvent::TurnStarted => Err(Violation::new(
+                ProtocolViolation::OutOfOrder,
+                "turn-started twice",
+            )),
             WireEvent::TurnFinished { outcome } => self.finish(outcome),
             WireEvent::TurnError { message, .. } => {
                 self.ended = true;
@@ -244,19 +258,28 @@ impl TurnVerifier {
             WireEvent::MessageStart { message, .. } => {
                 self.check_room()?;
                 if !self.messages.insert(message.clone()) {
-                    return Err(format!("message `{message}` started twice"));
+                    return Err(Violation::new(
+                        ProtocolViolation::AlreadyOpen,
+                        format!("message `{message}` started twice"),
+                    ));
                 }
                 Ok(Vec::new())
             }
             WireEvent::MessageDelta { message, delta } => {
                 if !self.messages.contains(&message) {
-                    return Err(format!("text for message `{message}`, which is not open"));
+                    return Err(Violation::new(
+                        ProtocolViolation::NotOpen,
+                        format!("text for message `{message}`, which is not open"),
+                    ));
                 }
                 Ok(vec![Verified::Text { message, delta }])
             }
             WireEvent::MessageEnd { message } => {
                 if !self.messages.remove(&message) {
-                    return Err(format!("end of message `{message}`, which is not open"));
+                    return Err(Violation::new(
+                        ProtocolViolation::NotOpen,
+                        format!("end of message `{message}`, which is not open"),
+                    ));
                 }
                 Ok(Vec::new())
             }
@@ -282,7 +305,10 @@ impl TurnVerifier {
             WireEvent::StateSnapshot { direction, .. } | WireEvent::StateDelta { direction, .. }
                 if direction == Direction::ToAgent =>
             {
-                Err("the acting party sent `to-agent` state; it may only send its own (`from-agent`)".into())
+                Err(Violation::new(
+                    ProtocolViolation::WrongDirection,
+                    "the acting party sent `to-agent` state; it may only send its own (`from-agent`)",
+                ))
             }
             event @ (WireEvent::StateSnapshot { direction, .. }
             | WireEvent::StateDelta { direction, .. }) => {
@@ -293,7 +319,7 @@ impl TurnVerifier {
     }
 
     /// Before the turn started, only its start or its failure may come.
-    fn check_first(&mut self, event: WireEvent) -> Result<Vec<Verified>, String> {
+    fn check_first(&mut self, event: WireEvent) -> Result<Vec<Verified>, Violation> {
         match event {
             WireEvent::TurnStarted => {
                 self.started = true;
@@ -303,17 +329,26 @@ impl TurnVerifier {
                 self.ended = true;
                 Ok(vec![Verified::Inbound(Inbound::TurnFailed { message })])
             }
-            other => Err(format!("{} before turn-started", name(&other))),
+            other => Err(Violation::new(
+                ProtocolViolation::OutOfOrder,
+                format!("{} before turn-started", name(&other)),
+            )),
         }
     }
 
     /// The turn ends only with nothing left open.
-    fn finish(&mut self, outcome: TurnOutcome) -> Result<Vec<Verified>, String> {
+    fn finish(&mut self, outcome: TurnOutcome) -> Result<Vec<Verified>, Violation> {
         if let Some(message) = self.messages.iter().next() {
-            return Err(format!("turn-finished while message `{message}` is open"));
+            return Err(Violation::new(
+                ProtocolViolation::LeftOpen,
+                format!("turn-finished while message `{message}` is open"),
+            ));
         }
         if let Some(call) = self.calls.keys().next() {
-            return Err(format!("turn-finished while tool call `{call}` is open"));
+            return Err(Violation::new(
+                ProtocolViolation::LeftOpen,
+                format!("turn-finished while tool call `{call}` is open"),
+            ));
         }
         self.ended = true;
         Ok(vec![Verified::Inbound(match outcome {
@@ -325,20 +360,26 @@ impl TurnVerifier {
     }
 
     /// Room for one more open message or tool call.
-    fn check_room(&self) -> Result<(), String> {
+    fn check_room(&self) -> Result<(), Violation> {
         if self.messages.len() + self.calls.len() >= self.limits.max_open {
-            return Err(format!(
-                "more than {} messages and tool calls open at once",
-                self.limits.max_open
+            return Err(Violation::new(
+                ProtocolViolation::TooManyOpen,
+                format!(
+                    "more than {} messages and tool calls open at once",
+                    self.limits.max_open
+                ),
             ));
         }
         Ok(())
     }
 
-    fn open_call(&mut self, call: String, tool: String) -> Result<Vec<Verified>, String> {
+    fn open_call(&mut self, call: String, tool: String) -> Result<Vec<Verified>, Violation> {
         self.check_room()?;
         if self.calls.contains_key(&call) || !self.seen_calls.insert(call.clone()) {
-            return Err(format!("tool call `{call}` started twice"));
+            return Err(Violation::new(
+                ProtocolViolation::AlreadyOpen,
+                format!("tool call `{call}` started twice"),
+            ));
         }
         let open = OpenCall {
             tool,
@@ -348,15 +389,18 @@ impl TurnVerifier {
         Ok(Vec::new())
     }
 
-    fn append_arguments(&mut self, call: &str, delta: &str) -> Result<Vec<Verified>, String> {
+    fn append_arguments(&mut self, call: &str, delta: &str) -> Result<Vec<Verified>, Violation> {
         let limit = self.limits.max_arguments_bytes;
-        let open = self
-            .calls
-            .get_mut(call)
-            .ok_or_else(|| format!("arguments for tool call `{call}`, which is not open"))?;
+        let open = self.calls.get_mut(call).ok_or_else(|| {
+            Violation::new(
+                ProtocolViolation::NotOpen,
+                format!("arguments for tool call `{call}`, which is not open"),
+            )
+        })?;
         if open.arguments.len() + delta.len() > limit {
-            return Err(format!(
-                "the arguments of tool call `{call}` exceed {limit} bytes"
+            return Err(Violation::new(
+                ProtocolViolation::OverLimit,
+                format!("the arguments of tool call `{call}` exceed {limit} bytes"),
             ));
         }
         open.arguments.push_str(delta);
@@ -364,17 +408,22 @@ impl TurnVerifier {
     }
 
     /// A call's end: its assembled arguments must be JSON (none is `{}`).
-    fn close_call(&mut self, call: String) -> Result<Vec<Verified>, String> {
-        let open = self
-            .calls
-            .remove(&call)
-            .ok_or_else(|| format!("end of tool call `{call}`, which is not open"))?;
+    fn close_call(&mut self, call: String) -> Result<Vec<Verified>, Violation> {
+        let open = self.calls.remove(&call).ok_or_else(|| {
+            Violation::new(
+                ProtocolViolation::NotOpen,
+                format!("end of tool call `{call}`, which is not open"),
+            )
+        })?;
         let text = open.arguments.trim();
         let arguments: Value = if text.is_empty() {
             Value::Object(Default::default())
         } else {
             serde_json::from_str(text).map_err(|error| {
-                format!("the arguments of tool call `{call}` are not JSON: {error}")
+                Violation::new(
+                    ProtocolViolation::NotJson,
+                    format!("the arguments of tool call `{call}` are not JSON: {error}"),
+                )
             })?
         };
         let capability = CapabilityRef::parse_tool_name(&open.tool)

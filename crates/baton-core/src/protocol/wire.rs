@@ -271,6 +271,18 @@ pub enum WireEventError {
     },
 }
 
+impl WireEventError {
+    /// The kind of rule a stream that sent it broke.
+    pub fn violation(&self) -> crate::violation::ProtocolViolation {
+        match self {
+            WireEventError::UnknownType(_) => crate::violation::ProtocolViolation::UnknownEventType,
+            WireEventError::Untyped | WireEventError::Field { .. } => {
+                crate::violation::ProtocolViolation::NotAnEvent
+            }
+        }
+    }
+}
+
 impl<'de> Deserialize<'de> for WireEvent {
     fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
         let value = Value::deserialize(deserializer)?;

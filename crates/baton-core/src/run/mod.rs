@@ -280,7 +280,7 @@ pub(crate) enum TurnInput {
     End,
     Failed(String),
     Lost(String),
-    Malformed(String),
+    Malformed(crate::violation::Violation),
     OverLimit {
         lane: crate::state::TurnLane,
         limit: u64,
@@ -572,8 +572,8 @@ impl Run {
 mod announcing;
 pub(crate) mod binding;
 mod closing;
-mod decisions;
 pub(crate) mod cut_off;
+mod decisions;
 pub(crate) mod dispatch;
 pub(crate) mod drift;
 mod edits;

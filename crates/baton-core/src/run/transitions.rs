@@ -37,7 +37,10 @@ impl Run {
                 step,
                 Some(self.id.clone()),
                 None,
-                crate::event::FindingReason::Integrity { detail },
+                crate::event::FindingReason::Integrity {
+                    code: crate::violation::ProtocolViolation::IllegalTransition,
+                    detail,
+                },
             );
             return;
         }
@@ -119,7 +122,7 @@ mod tests {
         assert_eq!(findings[0].run.as_ref(), Some(&run));
         assert!(matches!(
             &findings[0].reason,
-            FindingReason::Integrity { detail } if detail == "illegal transition returned -> acting refused; the run stays returned"
+            FindingReason::Integrity { code: crate::ProtocolViolation::IllegalTransition, detail } if detail == "illegal transition returned -> acting refused; the run stays returned"
         ));
     }
 }

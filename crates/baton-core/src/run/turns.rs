@@ -3,6 +3,7 @@
 
 use crate::attention::{select_deep_reads, ReadCandidate, DEEP_READ_BYTES};
 use crate::protocol::DeepRead;
+use crate::violation::ProtocolViolation;
 
 use super::*;
 
@@ -86,16 +87,19 @@ impl Run {
     pub(crate) fn input_cause(&self, input: &TurnInput) -> Option<ReturnReason> {
         let turn = self.turns.turn.as_ref()?;
         match input {
-            TurnInput::Malformed(detail) => Some(ReturnReason::IntegrityViolation {
-                finding: detail.clone(),
+            TurnInput::Malformed(violation) => Some(ReturnReason::IntegrityViolation {
+                code: violation.code,
+                finding: violation.detail.clone(),
             }),
             TurnInput::Call(call) if self.is_duplicate(turn, &call.call) => {
                 Some(ReturnReason::IntegrityViolation {
+                    code: ProtocolViolation::DuplicateCall,
                     finding: format!("duplicate call id {}", call.call),
                 })
             }
             TurnInput::Question(_) if turn.questions.len() >= MAX_QUESTIONS_PER_TURN => {
                 Some(ReturnReason::IntegrityViolation {
+                    code: ProtocolViolation::TooManyQuestions,
                     finding: format!("more than {MAX_QUESTIONS_PER_TURN} questions in one turn"),
                 })
             }
@@ -104,6 +108,7 @@ impl Run {
                     || turn.questions.iter().any(|q| q.request == asked.request) =>
             {
                 Some(ReturnReason::IntegrityViolation {
+                    code: ProtocolViolation::DuplicateQuestion,
                     finding: format!("duplicate question id {}", asked.request),
                 })
             }
@@ -136,20 +141,21 @@ impl Run {
     /// Applies traffic addressed to the open turn. The caller has checked that
     /// the turn is open.
     pub(crate) fn turn_input(&mut self, step: &mut Step<'_>, input: TurnInput) {
-        if let Some(ReturnReason::IntegrityViolation { finding }) = self.input_cause(&input) {
+        if let Some(ReturnReason::IntegrityViolation { code, finding }) = self.input_cause(&input) {
             let turn = self.open_turn();
             Self::finding(
                 step,
                 Some(self.id.clone()),
                 turn,
                 FindingReason::Integrity {
+                    code,
                     detail: finding.clone(),
                 },
             );
             self.end(
                 step,
                 Actor::ActingParty,
-                ReturnReason::IntegrityViolation { finding },
+                ReturnReason::IntegrityViolation { code, finding },
             );
             return;
         }

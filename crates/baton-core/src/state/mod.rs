@@ -206,6 +206,8 @@ pub enum ReturnReason {
     },
     /// The transport broke the protocol inside an open turn.
     IntegrityViolation {
+        /// The kind of rule broken: a stable code.
+        code: crate::violation::ProtocolViolation,
         /// What was wrong.
         finding: String,
     },

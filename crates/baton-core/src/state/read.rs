@@ -76,6 +76,10 @@ impl ReturnReason {
                 message: message()?,
             },
             "integrity-violation" => ReturnReason::IntegrityViolation {
+                // Stored before violations carried a code: unclassified.
+                code: fields
+                    .optional("code")?
+                    .unwrap_or(crate::violation::ProtocolViolation::Unclassified),
                 finding: fields.required("finding")?,
             },
             "turn-over-limit" => ReturnReason::TurnOverLimit {
