@@ -476,6 +476,9 @@ export type ProtocolViolation =
   /** Stored before violations carried a code. */
   | "unclassified";
 
+/** Why a participant's answer was refused: its run is unknown or ended, or it did not ask for it. */
+export type ReportRefusal = "unknown-run" | "run-ended" | "no-such-call" | "not-waiting-for";
+
 /** Why a run returned, tagged by `kind`. */
 export type ReturnReason =
   | { kind: "finished" }
@@ -1051,6 +1054,8 @@ export type FindingReason =
   | { kind: "outside-open-turn" }
   | { kind: "after-turn-ended" }
   | { kind: "integrity"; code: ProtocolViolation; detail: string }
+  /** A participant's answer (a mark, a preview, a result, a revert) the engine refused: it changed nothing. */
+  | { kind: "report-refused"; code: ReportRefusal; detail: string }
   | { kind: "unreadable-result"; call: CallId; detail: string };
 /** Traffic that broke the rules: recorded, never acted on. */
 export interface Finding {

@@ -77,3 +77,4 @@ agree<Same<Hand.Refusal["code"], Sample<"refusals">["code"]>>(true);
 agree<Same<Hand.AnswerOutcome["kind"], Sample<"answerOutcomes">["kind"]>>(true);
 agree<Same<Hand.FindingReason["kind"], Sample<"findingReasons">["kind"]>>(true);
 agree<Same<Hand.ProtocolViolation, Sample<"protocolViolations">>>(true);
+agree<Same<Hand.ReportRefusal, Sample<"reportRefusals">>>(true);

@@ -6,9 +6,9 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use baton_core::{
     ActorRef, ActorSecret, Authorization, CallId, CallResult, CapabilityRef, Delegation, Digest,
-    Effect, Engine, EngineConfig, Event, MarkToken, ParticipantId, ProtocolViolation, ReadRef,
-    ReadStamp, Refusal, Resolution, RunId, StreamLimits, TurnId, TurnVerifier, Verified, Violation,
-    WireEvent,
+    Effect, Engine, EngineConfig, Event, HostFailure, MarkToken, ParticipantId, ProtocolViolation,
+    ReadRef, ReadStamp, Refusal, Report, Resolution, RunId, StreamLimits, TurnId, TurnVerifier,
+    Verified, Violation, WireEvent,
 };
 use serde_json::{json, Map, Value};
 
@@ -120,11 +120,16 @@ impl CoreSubject {
                 self.marks += 1;
                 let result = match self.behaviour(&participant).mark {
                     Reply::Ok => Ok(MarkToken::new(format!("mark-{}", self.marks))),
-                    Reply::Fail(message) | Reply::Decline(message) => Err(message),
+                    Reply::Fail(message) | Reply::Decline(message) => {
+                        Err(HostFailure::new(message))
+                    }
                 };
-                if let Some(engine) = self.engine.as_mut() {
-                    let _ = engine.handle_mark(now, &run, &participant, result);
-                }
+                let report = Report::Mark {
+                    run,
+                    participant,
+                    token: result,
+                };
+                self.report(now, report);
             }
             Effect::Invoke {
                 run,
@@ -142,11 +147,18 @@ impl CoreSubject {
             } => {
                 let result = match self.behaviour(&capability.participant).preview {
                     Reply::Ok => Ok(json!({ "preview": arguments })),
-                    Reply::Fail(message) | Reply::Decline(message) => Err(message),
+                    Reply::Fail(message) | Reply::Decline(message) => {
+                        Err(HostFailure::new(message))
+                    }
                 };
-                if let Some(engine) = self.engine.as_mut() {
-                    let _ = engine.handle_preview(now, &run, &call, result);
-                }
+                self.report(
+                    now,
+                    Report::Preview {
+                        run,
+                        call,
+                        change: result,
+                    },
+                );
             }
             Effect::Revert {
                 run, participant, ..
@@ -157,11 +169,16 @@ impl CoreSubject {
                 }));
                 let result = match self.behaviour(&participant).revert {
                     Reply::Ok => Ok(()),
-                    Reply::Fail(message) | Reply::Decline(message) => Err(message),
+                    Reply::Fail(message) | Reply::Decline(message) => {
+                        Err(HostFailure::new(message))
+                    }
                 };
-                if let Some(engine) = self.engine.as_mut() {
-                    let _ = engine.handle_revert_result(now, &run, &participant, result);
-                }
+                let report = Report::Revert {
+                    run,
+                    participant,
+                    result,
+                };
+                self.report(now, report);
             }
         }
     }
@@ -198,8 +215,15 @@ impl CoreSubject {
                 refusal: Refusal::Declined { message },
             },
         };
+        self.report(now, Report::Call { run, call, result });
+    }
+
+    /// Gives the engine a host's report. One it refuses (a run that ended
+    /// meanwhile) is recorded by the engine as a finding; nothing else
+    /// needs doing here.
+    fn report(&mut self, now: u64, report: Report) {
         if let Some(engine) = self.engine.as_mut() {
-            let _ = engine.handle_call_result(now, &run, &call, result);
+            let _refused_and_recorded = engine.report(now, report);
         }
     }
 

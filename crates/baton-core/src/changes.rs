@@ -70,8 +70,13 @@ impl UndoScope {
     /// The scope an undo's options ask for: none or `{}` (checked),
     /// `{ "only": "untouched" }`, or `{ "force": true }` — never both, and
     /// no other field.
-    pub fn from_options(options: &serde_json::Value) -> Result<UndoScope, String> {
-        let said = |refusal: fields::Refusal| format!("{}: {}", refusal.path, refusal.message);
+    pub fn from_options(
+        options: &serde_json::Value,
+    ) -> Result<UndoScope, crate::error::InvalidOptions> {
+        let said = |refusal: fields::Refusal| crate::error::InvalidOptions {
+            path: refusal.path,
+            message: refusal.message,
+        };
         let fields = Fields::of(options, "$".into(), &["only", "force"]).map_err(said)?;
         let only: Option<String> = fields.optional("only").map_err(said)?;
         let force: Option<bool> = fields.optional("force").map_err(said)?;
@@ -79,9 +84,11 @@ impl UndoScope {
             (None, false) => Ok(UndoScope::Checked),
             (Some("untouched"), false) => Ok(UndoScope::Untouched),
             (None, true) => Ok(UndoScope::Force),
-            _ => Err(
-                "undo's options are { only: \"untouched\" } or { force: true }, not both".into(),
-            ),
+            _ => Err(crate::error::InvalidOptions {
+                path: "$".into(),
+                message: "undo's options are { only: \"untouched\" } or { force: true }, not both"
+                    .into(),
+            }),
         }
     }
 }

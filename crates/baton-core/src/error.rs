@@ -388,3 +388,21 @@ impl crate::schema::SchemaError {
         Some("AG-15")
     }
 }
+
+/// Options a host passed that are not what the call takes: an unknown
+/// field, a value of the wrong shape, or a combination that cannot hold.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+#[error("{path}: {message}")]
+pub struct InvalidOptions {
+    /// Where in the options (`$.only`).
+    pub path: String,
+    /// What is wrong there.
+    pub message: String,
+}
+
+impl InvalidOptions {
+    /// The stable code a host gives this refusal (a JS `BatonError.code`).
+    pub fn code(&self) -> &'static str {
+        "invalid-value"
+    }
+}

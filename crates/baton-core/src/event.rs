@@ -167,6 +167,14 @@ pub enum FindingReason {
         /// What was wrong.
         detail: String,
     },
+    /// A host's report the engine refused ([`crate::Engine::report`]): it
+    /// changed nothing, and is recorded here rather than lost.
+    ReportRefused {
+        /// Why, as a stable code.
+        code: crate::report::ReportRefusal,
+        /// Why, in words.
+        detail: String,
+    },
     /// A call ran, but what its participant returned cannot be read as JSON
     /// (a cycle, a `BigInt`): the call counts as applied with a `null`
     /// result, and this says what was lost — never silently.

@@ -104,11 +104,11 @@ impl MarkToken {
     /// or a finite number. Anything else (an object, `null`, `NaN`) cannot
     /// be handed back faithfully, so the mark fails with this message rather
     /// than revert later to something the history never gave.
-    pub fn from_json(value: serde_json::Value) -> Result<Self, String> {
+    pub fn from_json(value: serde_json::Value) -> Result<Self, crate::host_failure::HostFailure> {
         match value {
             serde_json::Value::String(text) => Ok(MarkToken::Text(text)),
             serde_json::Value::Number(number) => Ok(MarkToken::Number(number)),
-            other => Err(format!(
+            other => Err(crate::host_failure::HostFailure::new(format!(
                 "a mark token must be a string or a finite number, and mark() returned {}",
                 match other {
                     serde_json::Value::Null => "null or undefined or a non-finite number",
@@ -116,7 +116,7 @@ impl MarkToken {
                     serde_json::Value::Array(_) => "an array",
                     _ => "an object",
                 }
-            )),
+            ))),
         }
     }
 
@@ -236,10 +236,10 @@ mod tests {
             assert_eq!(restored.to_json(), token, "survives persistence");
         }
         for refused in [json!(null), json!({"depth": 1}), json!([1]), json!(true)] {
-            let message = MarkToken::from_json(refused.clone()).unwrap_err();
+            let failure = MarkToken::from_json(refused.clone()).unwrap_err();
             assert!(
-                message.contains("string or a finite number"),
-                "{refused}: {message}"
+                failure.message.contains("string or a finite number"),
+                "{refused}: {failure}"
             );
         }
     }

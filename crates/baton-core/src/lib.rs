@@ -204,6 +204,7 @@ mod error;
 mod event;
 mod fields;
 mod grants;
+mod host_failure;
 mod ids;
 mod journal;
 mod manifest;
@@ -213,6 +214,7 @@ mod patch;
 mod protocol;
 mod questions;
 mod registry;
+mod report;
 mod run;
 mod schema;
 mod state;
@@ -231,7 +233,7 @@ pub use delegation::{Delegation, PlannedCall};
 pub use digest::Digest;
 pub use engine::{Engine, EngineSnapshot, KillScope, FINISHED_RUNS_KEPT};
 pub use error::{
-    AgentStateError, CommandError, DelegateError, MutationRefused, PublishError,
+    AgentStateError, CommandError, DelegateError, InvalidOptions, MutationRefused, PublishError,
     RegistrationRefused, ReportError,
 };
 pub use event::{Effect, Event, Finding, FindingReason, UndoFailure, UndoReport, FINDINGS_KEPT};
@@ -259,6 +261,7 @@ pub use questions::{
     Questions, Reconciliation,
 };
 pub use registry::{Mounted, RegisterError, Registry, Tool};
+pub use report::{HostFailure, Report, ReportRefusal};
 pub use run::binding::fingerprint;
 pub use run::cut_off::{CutOff, Waiting};
 pub use run::escalation::EscalationSheet;

@@ -142,6 +142,58 @@ fn reports_for_unknown_things_are_typed_errors_and_change_nothing() {
     ));
 }
 
+#[test]
+fn a_refused_report_is_recorded_as_a_finding_never_lost() {
+    // A participant's mark arrives after the person stopped the run.
+    let mut sim = Sim::new();
+    let run = sim.delegate(Autonomy::Auto);
+    sim.call(&run, "c1", rename());
+    sim.end_turn(&run);
+    assert!(!sim
+        .effects_of(|effect| matches!(effect, Effect::Mark { .. }))
+        .is_empty());
+    sim.engine.stop(sim.now, &run).unwrap();
+    sim.drain();
+    let before = sim.engine.findings().len();
+    let late = Report::Mark {
+        run: run.clone(),
+        participant: ParticipantId::new("tasks"),
+        token: Ok(MarkToken::new("m1")),
+    };
+    assert_eq!(
+        sim.engine.report(sim.now, late),
+        Err(ReportError::RunEnded(run.clone()))
+    );
+    let recorded: Vec<FindingReason> = sim
+        .drain()
+        .into_iter()
+        .filter_map(|event| match event {
+            Event::Finding(finding) => Some(finding.reason),
+            _ => None,
+        })
+        .collect();
+    assert!(
+        matches!(
+            recorded.as_slice(),
+            [FindingReason::ReportRefused { code: ReportRefusal::RunEnded, detail }] if detail.contains("has ended")
+        ),
+        "{recorded:?}"
+    );
+    assert_eq!(sim.engine.findings().len(), before + 1);
+    // Every kind of refusal has its code.
+    let unknown = RunId::new("s/r404");
+    let refused = sim
+        .engine
+        .handle_preview(
+            sim.now,
+            &unknown,
+            &CallId::new("c"),
+            Err(HostFailure::new("x")),
+        )
+        .unwrap_err();
+    assert_eq!(refused.refusal(), ReportRefusal::UnknownRun);
+}
+
 fn arbitrary_json() -> impl Strategy<Value = Value> {
     let leaf = prop_oneof![
         Just(Value::Null),

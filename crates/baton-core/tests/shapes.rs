@@ -441,6 +441,10 @@ fn finding_reasons() -> Vec<FindingReason> {
             code: ProtocolViolation::NotJson,
             detail: "x".into(),
         },
+        FindingReason::ReportRefused {
+            code: ReportRefusal::RunEnded,
+            detail: "run s/r1 has ended; the report was ignored".into(),
+        },
         FindingReason::UnreadableResult {
             call: CallId::new("c1"),
             detail: "a BigInt".into(),
@@ -494,6 +498,12 @@ fn samples() -> Value {
         "findingReasons": finding_reasons(),
         "runsPages": runs_pages(),
         "protocolViolations": protocol_violations(),
+        "reportRefusals": [
+            ReportRefusal::UnknownRun,
+            ReportRefusal::RunEnded,
+            ReportRefusal::NoSuchCall,
+            ReportRefusal::NotWaitingFor,
+        ],
     })
 }
 

@@ -37,12 +37,19 @@ fn an_unreadable_call_result_is_applied_and_reported_as_a_finding() {
             detail: "a BigInt".into()
         }
     );
-    // Reported for a call that is not in flight, it is refused, and no
-    // finding is made up.
+    // Reported for a call that is not in flight, it is refused: no
+    // unreadable result is made up, and the refusal itself is recorded.
     let before = sim.engine.findings().len();
     assert!(sim
         .engine
         .handle_unreadable_result(sim.now, &id, &call, "again".into())
         .is_err());
-    assert_eq!(sim.engine.findings().len(), before);
+    let after: Vec<&FindingReason> = sim.engine.findings()[before..]
+        .iter()
+        .map(|finding| &finding.reason)
+        .collect();
+    assert!(
+        matches!(after.as_slice(), [FindingReason::ReportRefused { .. }]),
+        "{after:?}"
+    );
 }

@@ -2,6 +2,8 @@
 //! (marks, previews, call results, reverts), and actor references (AG-32, AG-33).
 
 use super::*;
+use crate::host_failure::HostFailure;
+use crate::report::Report;
 
 impl Engine {
     // ----- inputs ----------------------------------------------------------
@@ -88,13 +90,60 @@ impl Engine {
         );
     }
 
-    /// A participant's answer to [`crate::Effect::Mark`].
-    pub fn handle_mark(
+    /// A host's answer to an effect: the one place a report is judged. A
+    /// report the engine refuses changes nothing; it is returned, and
+    /// recorded as a finding ([`FindingReason::ReportRefused`]) so that a
+    /// host that does not look at the result loses nothing either.
+    pub fn report(&mut self, now: u64, report: Report) -> Result<(), ReportError> {
+        let (run, judged) = match report {
+            Report::Mark {
+                run,
+                participant,
+                token,
+            } => {
+                let judged = self.judge_mark(now, &run, &participant, token);
+                (run, judged)
+            }
+            Report::Preview { run, call, change } => {
+                let judged = self.judge_preview(now, &run, &call, change);
+                (run, judged)
+            }
+            Report::Call { run, call, result } => {
+                let judged = self.judge_call(now, &run, &call, result);
+                (run, judged)
+            }
+            Report::UnreadableResult { run, call, detail } => {
+                let judged = self.judge_unreadable(now, &run, &call, detail);
+                (run, judged)
+            }
+            Report::Revert {
+                run,
+                participant,
+                result,
+            } => {
+                let judged = self.judge_revert(now, &run, &participant, result);
+                (run, judged)
+            }
+        };
+        if let Err(refused) = &judged {
+            let reason = FindingReason::ReportRefused {
+                code: refused.refusal(),
+                detail: refused.to_string(),
+            };
+            let mut step = self.step(now);
+            Run::finding(&mut step, Some(run), None, reason);
+        }
+        judged
+    }
+
+    /// A participant's answer to [`crate::Effect::Mark`]
+    /// ([`Report::Mark`], without its refusal recorded).
+    fn judge_mark(
         &mut self,
         now: u64,
         id: &RunId,
         participant: &ParticipantId,
-        result: Result<MarkToken, String>,
+        result: Result<MarkToken, HostFailure>,
     ) -> Result<(), ReportError> {
         let failed = result.is_err();
         self.host_report(now, id, failed, |run, step| {
@@ -104,19 +153,20 @@ impl Engine {
                     participant: participant.clone(),
                 });
             }
-            run.mark_result(step, participant.clone(), result);
+            run.mark_result(step, participant.clone(), result.map_err(|f| f.message));
             Ok(())
         })
     }
 
     /// A participant's answer to [`crate::Effect::Preview`]: its rendering
-    /// of the change, or why it could not render one.
-    pub fn handle_preview(
+    /// of the change, or why it could not render one ([`Report::Preview`],
+    /// without its refusal recorded).
+    fn judge_preview(
         &mut self,
         now: u64,
         id: &RunId,
         call: &CallId,
-        result: Result<Value, String>,
+        result: Result<Value, HostFailure>,
     ) -> Result<(), ReportError> {
         self.host_report(now, id, false, |run, step| {
             if !run.is_awaiting_preview(call) {
@@ -125,7 +175,7 @@ impl Engine {
                     call: call.clone(),
                 });
             }
-            run.preview_result(step, call.clone(), result);
+            run.preview_result(step, call.clone(), result.map_err(|f| f.message));
             Ok(())
         })
     }
@@ -164,7 +214,7 @@ impl Engine {
     }
 
     /// A participant's answer to [`crate::Effect::Invoke`].
-    pub fn handle_call_result(
+    fn judge_call(
         &mut self,
         now: u64,
         id: &RunId,
@@ -202,15 +252,14 @@ impl Engine {
     /// (a cycle, a `BigInt`, a function): the change happened, so the call
     /// counts as applied, with a `null` result — and a finding
     /// ([`FindingReason::UnreadableResult`]) says what was lost.
-    pub fn handle_unreadable_result(
+    fn judge_unreadable(
         &mut self,
         now: u64,
         id: &RunId,
         call: &CallId,
         detail: String,
     ) -> Result<(), ReportError> {
-        let reported =
-            self.handle_call_result(now, id, call, CallResult::Applied { value: Value::Null });
+        let reported = self.judge_call(now, id, call, CallResult::Applied { value: Value::Null });
         if reported.is_ok() {
             let reason = FindingReason::UnreadableResult {
                 call: call.clone(),
@@ -224,13 +273,14 @@ impl Engine {
     }
 
     /// A participant's answer to [`crate::Effect::Revert`]: `Err` carries
-    /// why the revert failed, which is reported, never hidden.
-    pub fn handle_revert_result(
+    /// why the revert failed, which is reported, never hidden
+    /// ([`Report::Revert`], without its refusal recorded).
+    fn judge_revert(
         &mut self,
         now: u64,
         id: &RunId,
         participant: &ParticipantId,
-        result: Result<(), String>,
+        result: Result<(), HostFailure>,
     ) -> Result<(), ReportError> {
         let undoing = self
             .runs
@@ -241,7 +291,7 @@ impl Engine {
         let reverted = result.is_ok();
         if undoing {
             self.with_run(now, id, |run, step| {
-                run.undo_revert_result(step, participant.clone(), result.err());
+                run.undo_revert_result(step, participant.clone(), result.err().map(|f| f.message));
             });
             if reverted {
                 self.changes.record(participant, ChangedBy::Person);
@@ -255,7 +305,7 @@ impl Engine {
                     participant: participant.clone(),
                 });
             }
-            run.revert_result(step, participant.clone(), result.err());
+            run.revert_result(step, participant.clone(), result.err().map(|f| f.message));
             Ok(())
         });
         if reported.is_ok() && reverted {
@@ -302,5 +352,83 @@ impl Engine {
         self.runs
             .get(id)?
             .minted_ref(&self.shared.secret, &self.shared.config.session)
+    }
+
+    // ----- shorthands for one report each ----------------------------------
+
+    /// [`Report::Mark`]: a participant's answer to [`crate::Effect::Mark`].
+    pub fn handle_mark(
+        &mut self,
+        now: u64,
+        run: &RunId,
+        participant: &ParticipantId,
+        token: Result<MarkToken, HostFailure>,
+    ) -> Result<(), ReportError> {
+        let participant = participant.clone();
+        let run = run.clone();
+        self.report(
+            now,
+            Report::Mark {
+                run,
+                participant,
+                token,
+            },
+        )
+    }
+
+    /// [`Report::Preview`]: a participant's answer to [`crate::Effect::Preview`].
+    pub fn handle_preview(
+        &mut self,
+        now: u64,
+        run: &RunId,
+        call: &CallId,
+        change: Result<Value, HostFailure>,
+    ) -> Result<(), ReportError> {
+        let (run, call) = (run.clone(), call.clone());
+        self.report(now, Report::Preview { run, call, change })
+    }
+
+    /// [`Report::Call`]: a participant's answer to [`crate::Effect::Invoke`].
+    pub fn handle_call_result(
+        &mut self,
+        now: u64,
+        run: &RunId,
+        call: &CallId,
+        result: CallResult,
+    ) -> Result<(), ReportError> {
+        let (run, call) = (run.clone(), call.clone());
+        self.report(now, Report::Call { run, call, result })
+    }
+
+    /// [`Report::UnreadableResult`]: a call ran, but what it returned
+    /// cannot be read.
+    pub fn handle_unreadable_result(
+        &mut self,
+        now: u64,
+        run: &RunId,
+        call: &CallId,
+        detail: String,
+    ) -> Result<(), ReportError> {
+        let (run, call) = (run.clone(), call.clone());
+        self.report(now, Report::UnreadableResult { run, call, detail })
+    }
+
+    /// [`Report::Revert`]: a participant's answer to [`crate::Effect::Revert`].
+    pub fn handle_revert_result(
+        &mut self,
+        now: u64,
+        run: &RunId,
+        participant: &ParticipantId,
+        result: Result<(), HostFailure>,
+    ) -> Result<(), ReportError> {
+        let (run, participant) = (run.clone(), participant.clone());
+        self.report(
+            now,
+            Report::Revert {
+                run,
+                participant,
+                result,
+            },
+        )
     }
 }

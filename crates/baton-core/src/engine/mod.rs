@@ -103,12 +103,13 @@ pub enum KillScope {
 ///     while let Some(event) = engine.poll_event() {
 ///         match event {
 ///             Event::Effect(Effect::Mark { run, participant }) => {
-///                 engine.handle_mark(now, &run, &participant, Ok(MarkToken::new("m1"))).unwrap();
+///                 let token = Ok(MarkToken::new("m1"));
+///                 engine.report(now, Report::Mark { run, participant, token }).unwrap();
 ///             }
 ///             Event::Effect(Effect::Invoke { run, call, .. }) => {
 ///                 // …the participant applies the change here…
 ///                 let result = CallResult::Applied { value: json!({"ok": true}) };
-///                 engine.handle_call_result(now, &run, &call, result).unwrap();
+///                 engine.report(now, Report::Call { run, call, result }).unwrap();
 ///             }
 ///             Event::Journal(record) => { /* append to the store */ let _ = record; }
 ///             _ => {}

@@ -319,7 +319,12 @@ impl Sim {
     /// The participant's preview of `call` arrives (or fails), and drains.
     pub fn preview(&mut self, run: &RunId, call: &str, rendered: Result<Value, String>) {
         self.engine
-            .handle_preview(self.now, run, &CallId::new(call), rendered)
+            .handle_preview(
+                self.now,
+                run,
+                &CallId::new(call),
+                rendered.map_err(HostFailure::new),
+            )
             .expect("a preview was asked for");
         self.drain();
     }
@@ -433,7 +438,12 @@ impl Sim {
                 let answer = result(&participant);
                 order.push((participant.clone(), token));
                 self.engine
-                    .handle_revert_result(self.now, &run, &participant, answer)
+                    .handle_revert_result(
+                        self.now,
+                        &run,
+                        &participant,
+                        answer.map_err(HostFailure::new),
+                    )
                     .expect("revert report accepted");
                 self.drain();
             }

@@ -505,5 +505,6 @@ fn undo_scope(options: &JsValue) -> Result<baton_core::UndoScope, JsValue> {
         return Ok(baton_core::UndoScope::Checked);
     }
     let value = convert::json(options.clone(), "undo's options")?;
-    baton_core::UndoScope::from_options(&value).map_err(|why| error(Code::InvalidValue, &why))
+    baton_core::UndoScope::from_options(&value)
+        .map_err(|why| error(Code::InvalidValue, &why.to_string()))
 }

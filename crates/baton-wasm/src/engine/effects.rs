@@ -2,7 +2,7 @@
 //! through participants' (possibly async) behaviour, turns through the
 //! transport with deep reads by attention.
 
-use baton_core::{ActorRef, CallId, CapabilityRef, Inbound};
+use baton_core::{ActorRef, CallId, CapabilityRef, HostFailure, Inbound, Report};
 
 use super::*;
 
@@ -91,12 +91,23 @@ fn mark(inner: &Rc<RefCell<Inner>>, run: RunId, participant: ParticipantId) {
     let history = get(&behaviour(inner, &participant), "history");
     call_then(&history, "mark", &[], move |result| {
         report(&weak, |core| {
-            let token = result.map_err(CallError::into_message).and_then(|value| {
+            let token = result.map_err(failure).and_then(|value| {
                 convert::value(&value)
-                    .map_err(|e| format!("mark() returned something that is not a token: {e}"))
+                    .map_err(|e| {
+                        HostFailure::new(format!(
+                            "mark() returned something that is not a token: {e}"
+                        ))
+                    })
                     .and_then(MarkToken::from_json)
             });
-            let _ = core.handle_mark(now(), &run, &participant, token);
+            core.report(
+                now(),
+                Report::Mark {
+                    run,
+                    participant,
+                    token,
+                },
+            )
         });
     });
 }
@@ -137,21 +148,25 @@ fn invoke(
                 set_busy(&inner, &participant, -1);
             }
             report(&weak, |core| {
-                let _ = match result.map(|value| convert::value(&value)) {
-                    Ok(Ok(value)) => {
-                        core.handle_call_result(now(), &run, &call, CallResult::Applied { value })
-                    }
+                let report = match result.map(|value| convert::value(&value)) {
+                    Ok(Ok(value)) => Report::Call {
+                        run,
+                        call,
+                        result: CallResult::Applied { value },
+                    },
                     // It ran; what it returned is lost, and the core says so.
-                    Ok(Err(unreadable)) => {
-                        core.handle_unreadable_result(now(), &run, &call, unreadable.to_string())
-                    }
-                    Err(failed) => core.handle_call_result(
-                        now(),
-                        &run,
-                        &call,
-                        CallResult::thrown(failed.into_message()),
-                    ),
+                    Ok(Err(unreadable)) => Report::UnreadableResult {
+                        run,
+                        call,
+                        detail: unreadable.to_string(),
+                    },
+                    Err(failed) => Report::Call {
+                        run,
+                        call,
+                        result: CallResult::thrown(failed.into_message()),
+                    },
                 };
+                core.report(now(), report)
             });
         },
     );
@@ -172,12 +187,15 @@ fn revert(inner: &Rc<RefCell<Inner>>, run: RunId, participant: ParticipantId, to
                 set_busy(&inner, &participant, -1);
             }
             report(&weak, |core| {
-                let _ = core.handle_revert_result(
+                let result = result.map(|_| ()).map_err(failure);
+                core.report(
                     now(),
-                    &run,
-                    &participant,
-                    result.map(|_| ()).map_err(CallError::into_message),
-                );
+                    Report::Revert {
+                        run,
+                        participant,
+                        result,
+                    },
+                )
             });
         },
     );
@@ -202,11 +220,12 @@ fn preview(
             report(&weak, |core| {
                 // A preview JSON cannot hold is no preview: the person
                 // reviews the arguments, with a note that says why.
-                let result = result.map_err(CallError::into_message).and_then(|value| {
-                    convert::value(&value)
-                        .map_err(|unreadable| format!("it is not JSON ({unreadable})"))
+                let change = result.map_err(failure).and_then(|value| {
+                    convert::value(&value).map_err(|unreadable| {
+                        HostFailure::new(format!("it is not JSON ({unreadable})"))
+                    })
                 });
-                let _ = core.handle_preview(now(), &run, &call, result);
+                core.report(now(), Report::Preview { run, call, change })
             });
         },
     );
@@ -445,12 +464,22 @@ pub(super) fn emit(inner: &Rc<RefCell<Inner>>, event: Value) {
 }
 
 /// Reports back to the core, if the engine is still open, then pumps.
-pub(super) fn report(weak: &Weak<RefCell<Inner>>, body: impl FnOnce(&mut baton_core::Engine)) {
+pub(super) fn report(
+    weak: &Weak<RefCell<Inner>>,
+    body: impl FnOnce(&mut baton_core::Engine) -> Result<(), baton_core::ReportError>,
+) {
     let Some(inner) = weak.upgrade() else {
         return;
     };
-    body(&mut inner.borrow_mut().core);
+    // A refused report changed nothing; the core recorded it as a finding,
+    // which the pump hands to subscribers like any other.
+    let _recorded = body(&mut inner.borrow_mut().core);
     pump(&inner);
+}
+
+/// What a participant's failing handler said, as the core takes it.
+fn failure(failed: CallError) -> HostFailure {
+    HostFailure::new(failed.into_message())
 }
 
 #[cfg(test)]
