@@ -41,7 +41,7 @@ pub struct ReadCandidate {
     pub attention: Attention,
     /// Its content with its size in bytes of JSON text, or why there is
     /// none (no `read`, or it failed).
-    pub content: Result<(Value, u64), String>,
+    pub content: Result<(Value, u64), crate::host_failure::HostFailure>,
 }
 
 /// What became of one read of a turn's context.
@@ -104,7 +104,9 @@ pub fn select_deep_reads(
     let mut account = Vec::new();
     for candidate in candidates {
         let fate = match candidate.content {
-            Err(reason) => ReadFate::Unavailable { reason },
+            Err(failure) => ReadFate::Unavailable {
+                reason: failure.message,
+            },
             Ok((_, bytes)) if spent + bytes > budget => ReadFate::OverBudget { bytes, budget },
             Ok((content, bytes)) => {
                 spent += bytes;

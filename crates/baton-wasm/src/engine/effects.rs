@@ -341,17 +341,17 @@ pub(super) async fn deep_reads(
 
 /// A read's content through the participant's `read(name)`, with its size
 /// in bytes of JSON text, or why there is none.
-async fn read_content(behaviour: &JsValue, name: &str) -> Result<(Value, u64), String> {
+async fn read_content(behaviour: &JsValue, name: &str) -> Result<(Value, u64), HostFailure> {
     if !get(behaviour, "read").is_function() {
         return Err("the participant has no read function".into());
     }
     let value = settled(call(behaviour, "read", &[JsValue::from_str(name)]))
         .await
-        .map_err(|failed| format!("read failed: {failed}"))?;
-    let text = convert::stringify(&value)
-        .map_err(|why| format!("read gave a value that is not JSON: {why}"))?;
-    let content = serde_json::from_str(&text)
-        .map_err(|error| format!("read gave a value that is not JSON: {error}"))?;
+        .map_err(|failed| HostFailure::new(format!("read failed: {failed}")))?;
+    let not_json =
+        |why: String| HostFailure::new(format!("read gave a value that is not JSON: {why}"));
+    let text = convert::stringify(&value).map_err(|why| not_json(why.to_string()))?;
+    let content = serde_json::from_str(&text).map_err(|error| not_json(error.to_string()))?;
     Ok((content, text.len() as u64))
 }
 
