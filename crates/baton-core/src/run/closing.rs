@@ -124,8 +124,7 @@ impl Run {
     /// Withdraws the questions the run was still going to ask, and closes
     /// the one it waits on (`expired`: because its deadline passed).
     pub(super) fn drop_questions(&mut self, step: &mut Step<'_>, expired: bool) {
-        self.asking.pending_questions.clear();
-        if let Some(open) = self.asking.question.take() {
+        if let Some(open) = self.asking.end() {
             self.close_question(step, &open.id, expired);
         }
     }

@@ -76,7 +76,7 @@ impl Run {
     /// plan under review, a call to allow before anything was done, or the
     /// acting party's question.
     fn before_the_person(&self, step: &Step<'_>) -> Option<(Offered, Option<AskedQuestion>)> {
-        if let Some(open) = &self.asking.question {
+        if let Some(open) = self.asking.open() {
             let question = step.questions.by_id.get(&open.id)?;
             return match &question.asker {
                 crate::questions::Asker::ActingParty { request } => Some((
@@ -123,7 +123,7 @@ impl Run {
         self.abandon(step, Outcome::Aborted, ReturnReason::Interrupted);
         if let Some((offered, question)) = offered {
             let waiting = offered.waiting;
-            self.asking.pending_questions.extend(question);
+            self.asking.queue(question);
             self.custody.offered = Some(offered);
             self.record(step, Actor::Engine, JournalEntry::OfferedAgain { waiting });
         }
@@ -154,7 +154,7 @@ impl Run {
         );
         Some(Again {
             calls: offered.calls,
-            question: self.asking.pending_questions.pop_front(),
+            question: self.asking.hand_over(),
             intent: self.intent.clone(),
             requested: self.requested,
             source: self.source,
@@ -191,7 +191,7 @@ impl Run {
             }
             Some(question) => {
                 self.turns.seen = step.reads.clone();
-                self.asking.pending_questions.push_back(question);
+                self.asking.queue([question]);
                 self.ask_pending(step);
             }
         }

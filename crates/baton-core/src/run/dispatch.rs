@@ -149,7 +149,7 @@ impl Run {
     /// The queue is empty: put the turn's questions, end a fixed plan, or
     /// reserve the next turn within the budget.
     fn drained(&mut self, step: &mut Step<'_>) {
-        if !self.asking.pending_questions.is_empty() {
+        if self.asking.has_pending() {
             self.ask_pending(step);
             return;
         }

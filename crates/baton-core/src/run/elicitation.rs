@@ -21,7 +21,7 @@ impl Run {
 
     /// The request ids the acting party has used for questions in this run.
     pub(super) fn asked_requests(&self) -> impl Iterator<Item = &str> {
-        self.asking.asked.iter().map(String::as_str)
+        self.asking.asked()
     }
 
     /// Puts the acting party's next pending question to the person. Its
@@ -29,10 +29,9 @@ impl Run {
     /// and the moment the acting party stops waiting (`expires_at`); a
     /// question that has expired already is abandoned, never put.
     pub(super) fn ask_pending(&mut self, step: &mut Step<'_>) {
-        let Some(asked) = self.asking.pending_questions.pop_front() else {
+        let Some(asked) = self.asking.take_next() else {
             return;
         };
-        self.asking.asked.push(asked.request.clone());
         let AskedQuestion {
             request,
             prompt,
@@ -41,7 +40,7 @@ impl Run {
             expires_at,
         } = asked;
         if expires_at.is_some_and(|at| at <= step.now) {
-            self.asking.answers.push(AnswerReport {
+            self.asking.report(AnswerReport {
                 request,
                 outcome: AnswerOutcome::Expired,
             });
@@ -61,7 +60,7 @@ impl Run {
             Err(reason) => {
                 // The question cannot be asked as posed: the acting party
                 // hears why and the run goes on.
-                self.asking.answers.push(AnswerReport {
+                self.asking.report(AnswerReport {
                     request,
                     outcome: AnswerOutcome::Refused { reason },
                 });
@@ -150,7 +149,7 @@ impl Run {
         );
         step.questions.by_id.insert(id.clone(), question.clone());
         step.events.push_back(Event::Question(question));
-        self.asking.question = Some(OpenQuestion {
+        self.asking.wait_on(OpenQuestion {
             id: id.clone(),
             deadline_at,
         });
@@ -172,7 +171,7 @@ impl Run {
         outcome: AnswerOutcome,
         state: QuestionState,
     ) -> u64 {
-        let Some(open) = self.asking.question.take() else {
+        let Some(open) = self.asking.close_open() else {
             return self.custody.revision;
         };
         let closure = match (&outcome, &state) {
@@ -211,7 +210,7 @@ impl Run {
         });
         match asker {
             Some(Asker::ActingParty { request }) => {
-                self.asking.answers.push(AnswerReport { request, outcome })
+                self.asking.report(AnswerReport { request, outcome })
             }
             Some(Asker::Engine { call, .. }) => self.apply_instance_choice(step, &call, outcome),
             None => {}
@@ -265,9 +264,7 @@ impl Run {
             }
             StateName::Acting => self.advance(step),
             // Every question of the planning turn is put before the next turn.
-            StateName::Offered if !self.asking.pending_questions.is_empty() => {
-                self.ask_pending(step)
-            }
+            StateName::Offered if self.asking.has_pending() => self.ask_pending(step),
             StateName::Offered if self.custody.usage.turns >= self.custody.budget.max_turns => {
                 self.end(
                     step,

@@ -225,21 +225,6 @@ struct Approval {
     edited: BTreeSet<CallId>,
 }
 
-/// The acting party's questions to the person (AG-41, AG-48).
-#[derive(Debug, Clone, PartialEq)]
-struct Asking {
-    /// The question the run waits on.
-    question: Option<OpenQuestion>,
-    /// Questions the acting party asked, put to the person one at a time
-    /// once the calls of their turn are done; the next turn is sent only
-    /// when every one of them is closed.
-    pending_questions: VecDeque<AskedQuestion>,
-    /// What became of the acting party's questions, for the next turn.
-    answers: Vec<crate::questions::AnswerReport>,
-    /// Request ids of the acting party's questions, never reused.
-    asked: Vec<String>,
-}
-
 /// What a run is started with: who asked for what, how much control, and
 /// where its calls come from.
 pub(crate) struct Charter {
@@ -341,12 +326,7 @@ impl Run {
                 previews_due: None,
                 edited: BTreeSet::new(),
             },
-            asking: Asking {
-                question: None,
-                pending_questions: VecDeque::new(),
-                answers: Vec::new(),
-                asked: Vec::new(),
-            },
+            asking: Asking::default(),
             journal: Vec::new(),
         }
     }
@@ -499,7 +479,7 @@ impl Run {
         if let Some(escalation) = &self.custody.escalation {
             next = next.min(escalation.deadline_at);
         }
-        if let Some(open) = &self.asking.question {
+        if let Some(open) = self.asking.open() {
             next = next.min(open.deadline_at);
         }
         if let Some(due) = self.previews_due() {
@@ -529,8 +509,7 @@ impl Run {
         }
         if self
             .asking
-            .question
-            .as_ref()
+            .open()
             .is_some_and(|open| now >= open.deadline_at)
         {
             candidates.push(ReturnReason::QuestionExpired);
@@ -570,6 +549,8 @@ impl Run {
 }
 
 mod announcing;
+mod asking;
+use asking::Asking;
 pub(crate) mod binding;
 mod closing;
 pub(crate) mod cut_off;

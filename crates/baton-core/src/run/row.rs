@@ -18,12 +18,13 @@ use crate::model::{Autonomy, Budget, Initiative, Usage};
 use crate::questions::AnswerReport;
 use crate::state::RunState;
 
+use super::asking::{Asking, AskingRow};
 use super::cut_off::Offered;
 use super::drift::Recheck;
 use super::review::{ProposedChange, ReviewAgain};
 use super::undo::Undoing;
 use super::{
-    Approval, AskedQuestion, Asking, AuthorizationRecord, Custody, Escalation, MarkState, Mutation,
+    Approval, AskedQuestion, AuthorizationRecord, Custody, Escalation, MarkState, Mutation,
     OpenQuestion, OpenTurn, PlanSource, ProposedCall, Rollback, Run, TurnLog,
 };
 
@@ -152,6 +153,7 @@ fn stamps<S: Serializer>(
 impl Serialize for Run {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         let run = self;
+        let asking = run.asking.row();
         RowRef {
             id: &run.id,
             intent: &run.intent,
@@ -183,11 +185,11 @@ impl Serialize for Run {
             person_authorized: &run.approval.person_authorized,
             approved: &run.approval.approved,
             previews: &run.approval.previews,
-            question: &run.asking.question,
-            pending_questions: &run.asking.pending_questions,
-            answers: &run.asking.answers,
+            question: asking.0,
+            pending_questions: asking.1,
+            answers: asking.2,
             choices: &run.approval.choices,
-            asked: &run.asking.asked,
+            asked: asking.3,
             undone: &run.mutation.undone,
             undoing: &run.mutation.undoing,
             plan_announced: &run.turns.plan_announced,
@@ -256,12 +258,12 @@ impl<'de> Deserialize<'de> for Run {
                 previews_due: row.previews_due,
                 edited: row.edited,
             },
-            asking: Asking {
+            asking: Asking::from_row(AskingRow {
                 question: row.question,
-                pending_questions: row.pending_questions,
+                pending: row.pending_questions,
                 answers: row.answers,
                 asked: row.asked,
-            },
+            }),
             journal: Vec::new(),
         })
     }

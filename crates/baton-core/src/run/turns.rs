@@ -68,7 +68,7 @@ impl Run {
             context,
             reads: Vec::new(),
             results: std::mem::take(&mut self.turns.reports),
-            answers: std::mem::take(&mut self.asking.answers),
+            answers: self.asking.take_reports(),
             state: step.agent_state.clone(),
         };
         Self::emit(
@@ -211,11 +211,9 @@ impl Run {
         self.turns
             .seen_calls
             .extend(turn.proposals.iter().map(|p| p.call.clone()));
-        self.asking.pending_questions.extend(turn.questions);
+        self.asking.queue(turn.questions);
         match self.custody.state.name() {
-            StateName::Offered
-                if turn.proposals.is_empty() && !self.asking.pending_questions.is_empty() =>
-            {
+            StateName::Offered if turn.proposals.is_empty() && self.asking.has_pending() => {
                 // A planning question: ask now; the run stays offered.
                 self.ask_pending(step);
             }
@@ -227,7 +225,7 @@ impl Run {
                 }
             }
             _ => {
-                if turn.proposals.is_empty() && self.asking.pending_questions.is_empty() {
+                if turn.proposals.is_empty() && !self.asking.has_pending() {
                     self.end(step, Actor::ActingParty, ReturnReason::Finished);
                 } else {
                     if !turn.proposals.is_empty() {

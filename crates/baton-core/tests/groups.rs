@@ -1,0 +1,86 @@
+//! A group of a run's state keeps its own rules: once a group has a module
+//! of its own, no other file reads or writes its fields — they go through
+//! the group's methods, where its invariants are kept. A newcomer looking
+//! for "who may change the questions" finds one file.
+
+use std::path::Path;
+
+/// The groups that own their fields, each with the one file allowed to
+/// touch them.
+const OWNED: &[(&str, &str)] = &[("asking", "run/asking.rs")];
+
+/// Every place in `code` that names a field of `group` (`.group.field`, not
+/// a method call `.group.method(`), as `(line, text)`.
+fn field_uses(code: &str, group: &str) -> Vec<(usize, String)> {
+    let needle = format!(".{group}.");
+    let mut found = Vec::new();
+    for (number, line) in code.lines().enumerate() {
+        let mut rest = line;
+        while let Some(at) = rest.find(&needle) {
+            let after = &rest[at + needle.len()..];
+            let name: String = after
+                .chars()
+                .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+                .collect();
+            let called = after[name.len()..].trim_start().starts_with('(');
+            if !name.is_empty() && !called {
+                found.push((number + 1, line.trim().to_owned()));
+            }
+            rest = &after[name.len()..];
+        }
+    }
+    found
+}
+
+#[test]
+fn no_group_field_is_touched_outside_its_own_module() {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mut stack = vec![src.clone()];
+    let mut breaches = Vec::new();
+    let mut owners_seen = 0;
+    while let Some(dir) = stack.pop() {
+        for entry in std::fs::read_dir(&dir).unwrap().flatten() {
+            let path = entry.path();
+            if path.is_dir() {
+                stack.push(path);
+                continue;
+            }
+            let relative = path
+                .strip_prefix(&src)
+                .unwrap()
+                .to_string_lossy()
+                .replace('\\', "/");
+            let code = std::fs::read_to_string(&path).unwrap();
+            for (group, owner) in OWNED {
+                if relative == *owner {
+                    owners_seen += 1;
+                    continue;
+                }
+                for (line, text) in field_uses(&code, group) {
+                    breaches.push(format!("{relative}:{line}: {text}"));
+                }
+            }
+        }
+    }
+    assert_eq!(owners_seen, OWNED.len(), "every owning module exists");
+    assert!(
+        breaches.is_empty(),
+        "fields used outside their group's module:\n{}",
+        breaches.join("\n")
+    );
+}
+
+#[test]
+fn the_check_tells_a_field_from_a_method() {
+    assert_eq!(
+        field_uses(
+            "self.asking.pending.pop_front(); self.asking.open()",
+            "asking"
+        ),
+        vec![(
+            1,
+            "self.asking.pending.pop_front(); self.asking.open()".to_owned()
+        )]
+    );
+    assert!(field_uses("run.asking.take_next()", "asking").is_empty());
+}
