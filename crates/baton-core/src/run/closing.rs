@@ -81,7 +81,7 @@ impl Run {
         }
         self.drop_questions(step, cause == ReturnReason::QuestionExpired);
         let category = cause.category();
-        if self.mutation.rollback.is_some() {
+        if self.mutation.rollback().is_some() {
             // A rollback is already returning control; only the person can cut it short.
             if matches!(category, Category::Person) {
                 self.finish(step, actor, Outcome::Aborted, cause);
@@ -94,7 +94,7 @@ impl Run {
             Category::Success => self.finish(step, actor, Outcome::Completed, cause),
             Category::Person => self.finish(step, actor, Outcome::Aborted, cause),
             Category::Failure => {
-                if self.mutation.mutated.is_empty() && self.mutation.in_flight.is_none() {
+                if self.mutation.changed_nothing() {
                     self.finish(step, actor, Outcome::Error, cause);
                 } else if self.accepts_partial_close(step, &cause) {
                     self.finish(step, actor, Outcome::Partial, cause);
@@ -161,12 +161,12 @@ impl Run {
         };
         // Every capability that changed state in the run must accept it, not
         // only the one that failed (AG-8: the person authorized the plan).
-        let every_change_accepts = self.mutation.mutated.iter().all(accepts);
+        let every_change_accepts = self.mutation.mutated().iter().all(accepts);
         match cause {
             ReturnReason::CallFailed { capability, .. } => {
                 accepts(capability) && every_change_accepts
             }
-            _ => self.mutation.in_flight.is_none() && every_change_accepts,
+            _ => self.mutation.in_flight().is_none() && every_change_accepts,
         }
     }
 
@@ -183,9 +183,8 @@ impl Run {
         self.custody.resumable = matches!(reason, ReturnReason::Paused)
             || (matches!(reason, ReturnReason::TransportLost { .. }) && outcome == Outcome::Error);
         self.turns.turn = None;
-        self.mutation.in_flight = None;
+        self.mutation.settle();
         self.custody.escalation = None;
-        self.mutation.rollback = None;
         self.approval.recheck = None;
         self.turns.queue.clear();
         self.transition(step, actor, RunState::Returned { outcome, reason });
@@ -193,7 +192,7 @@ impl Run {
 
     pub(super) fn start_rollback(&mut self, step: &mut Step<'_>, cause: ReturnReason) {
         let mut participants = self.touched();
-        if let Some(call) = &self.mutation.in_flight {
+        if let Some(call) = self.mutation.in_flight() {
             if !participants.contains(&call.capability.participant) {
                 participants.push(call.capability.participant.clone());
             }
@@ -208,11 +207,12 @@ impl Run {
                 participants: participants.clone(),
             },
         );
-        self.mutation.rollback = Some(Rollback {
+        let waiting_for_call = self.mutation.in_flight().is_some();
+        self.mutation.start_rollback(Rollback {
             cause,
             remaining: participants.into(),
             awaiting: None,
-            waiting_for_call: self.mutation.in_flight.is_some(),
+            waiting_for_call,
             failed: Vec::new(),
             deadline_at: step.now.saturating_add(step.config.revert_timeout_ms),
         });
@@ -221,7 +221,7 @@ impl Run {
 
     pub(super) fn next_revert(&mut self, step: &mut Step<'_>) {
         loop {
-            let Some(rollback) = self.mutation.rollback.as_mut() else {
+            let Some(rollback) = self.mutation.rollback_mut() else {
                 return;
             };
             if rollback.waiting_for_call || rollback.awaiting.is_some() {
@@ -231,19 +231,26 @@ impl Run {
                 self.finish_rollback(step, false);
                 return;
             };
-            match self.mutation.marks.get(&participant) {
-                Some(MarkState::Taken(token)) => {
+            let token = match self.mutation.mark(&participant) {
+                Some(MarkState::Taken(token)) => Some(token.clone()),
+                _ => None,
+            };
+            let Some(rollback) = self.mutation.rollback_mut() else {
+                return;
+            };
+            match token {
+                Some(token) => {
                     rollback.awaiting = Some(participant.clone());
                     let effect = Effect::Revert {
                         run: self.id.clone(),
                         participant,
-                        token: token.clone(),
+                        token,
                     };
                     Self::emit(step, effect);
                     return;
                 }
                 // Without a mark there is nothing to revert to: that is a failed revert.
-                _ => {
+                None => {
                     rollback.failed.push(participant.clone());
                     self.record(
                         step,
@@ -259,7 +266,7 @@ impl Run {
     }
 
     pub(super) fn finish_rollback(&mut self, step: &mut Step<'_>, timed_out: bool) {
-        let Some(mut rollback) = self.mutation.rollback.take() else {
+        let Some(mut rollback) = self.mutation.take_rollback() else {
             return;
         };
         if timed_out {

@@ -100,7 +100,7 @@ impl Run {
             RunState::Reviewing => self.calls_under_review(),
             // A call to allow, before anything was done: the plan is whole.
             RunState::Escalated { reason }
-                if reason.awaits_approval_of_a_call() && self.mutation.mutated.is_empty() =>
+                if reason.awaits_approval_of_a_call() && self.mutation.mutated().is_empty() =>
             {
                 self.calls_under_review()
             }

@@ -215,7 +215,7 @@ impl Run {
                 outcome: Outcome::RolledBack,
                 ..
             } => Some("it was rolled back already"),
-            RunState::Returned { .. } if self.mutation.undone => Some("it was undone already"),
+            RunState::Returned { .. } if self.mutation.is_undone() => Some("it was undone already"),
             RunState::Returned { .. } => None,
             _ => Some("it is still active; stop it first"),
         };

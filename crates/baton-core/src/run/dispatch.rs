@@ -135,15 +135,11 @@ impl Run {
     /// for a mark.
     fn waits(&self) -> bool {
         self.custody.state != RunState::Acting
-            || self.mutation.rollback.is_some()
+            || self.mutation.rollback().is_some()
             || self.approval.recheck.is_some()
-            || self.mutation.in_flight.is_some()
+            || self.mutation.in_flight().is_some()
             || self.turns.turn.is_some()
-            || self
-                .mutation
-                .marks
-                .values()
-                .any(|mark| *mark == MarkState::Pending)
+            || self.mutation.awaits_mark()
     }
 
     /// The queue is empty: put the turn's questions, end a fixed plan, or
@@ -253,11 +249,7 @@ impl Run {
             .registry
             .get(participant)
             .is_some_and(|mounted| mounted.manifest.history() == crate::manifest::History::Native);
-        has_history
-            && !matches!(
-                self.mutation.marks.get(participant),
-                Some(MarkState::Taken(_))
-            )
+        has_history && !matches!(self.mutation.mark(participant), Some(MarkState::Taken(_)))
     }
 
     /// AG-20: the act carries the versions it was planned against — what the
@@ -322,10 +314,7 @@ impl Run {
         };
         // A capability that changes nothing is no mutation: nothing to roll
         // back or undo.
-        if !decl.is_read_only() {
-            self.mutation.mutated.push(call.capability.clone());
-        }
-        self.mutation.in_flight = Some(call.clone());
+        self.mutation.dispatch(&call, !decl.is_read_only());
         let actor = self
             .actor_ref(step)
             .unwrap_or_else(|| unreachable!("a call is in flight"));

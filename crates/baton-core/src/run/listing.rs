@@ -71,7 +71,7 @@ impl Run {
             resumes: self.resumes.clone(),
             reviewable_again: self.custody.offered.is_some(),
             resumable: self.custody.resumable,
-            undone: self.mutation.undone,
+            undone: self.mutation.is_undone(),
         }
     }
 }

@@ -183,20 +183,6 @@ struct TurnLog {
     reports: Vec<CallReport>,
 }
 
-/// What the run changed, and how it is taken back.
-#[derive(Debug, Clone, PartialEq)]
-struct Mutation {
-    in_flight: Option<ProposedCall>,
-    marks: BTreeMap<ParticipantId, MarkState>,
-    /// Capabilities whose calls were dispatched and not refused, in order.
-    mutated: Vec<CapabilityRef>,
-    rollback: Option<Rollback>,
-    /// Whether the person undid the run (one undo per run).
-    undone: bool,
-    /// An undo under way.
-    undoing: Option<crate::run::undo::Undoing>,
-}
-
 /// What the person approved, and on what it was computed (AG-29, AG-31).
 #[derive(Debug, Clone, PartialEq)]
 struct Approval {
@@ -305,14 +291,7 @@ impl Run {
                 seen: BTreeMap::new(),
                 reports: Vec::new(),
             },
-            mutation: Mutation {
-                in_flight: None,
-                marks: BTreeMap::new(),
-                mutated: Vec::new(),
-                rollback: None,
-                undone: false,
-                undoing: None,
-            },
+            mutation: Mutation::default(),
             approval: Approval {
                 allowlist: BTreeSet::new(),
                 authorization: None,
@@ -413,7 +392,7 @@ impl Run {
         let mut group: Vec<(ParticipantId, MarkToken)> = self
             .touched()
             .into_iter()
-            .filter_map(|participant| match self.mutation.marks.get(&participant) {
+            .filter_map(|participant| match self.mutation.mark(&participant) {
                 Some(MarkState::Taken(token)) => Some((participant, token.clone())),
                 _ => None,
             })
@@ -423,17 +402,17 @@ impl Run {
     }
     /// The call in flight, if a participant is mutating on the run's behalf.
     pub fn call_in_flight(&self) -> Option<&ProposedCall> {
-        self.mutation.in_flight.as_ref()
+        self.mutation.in_flight()
     }
     /// Whether a rollback is under way.
     pub fn is_rolling_back(&self) -> bool {
-        self.mutation.rollback.is_some()
+        self.mutation.rollback().is_some()
     }
     /// Participants the run has changed, in the order it first changed them.
     pub fn touched(&self) -> Vec<ParticipantId> {
         let mut seen = BTreeSet::new();
         self.mutation
-            .mutated
+            .mutated()
             .iter()
             .filter(|capability| seen.insert(capability.participant.clone()))
             .map(|capability| capability.participant.clone())
@@ -443,7 +422,7 @@ impl Run {
     /// as [`Run::touched`] does).
     pub fn has_changed(&self, participant: &ParticipantId) -> bool {
         self.mutation
-            .mutated
+            .mutated()
             .iter()
             .any(|capability| &capability.participant == participant)
     }
@@ -456,8 +435,7 @@ impl Run {
     /// back until this moment.
     pub fn rollback_deadline(&self) -> Option<u64> {
         self.mutation
-            .rollback
-            .as_ref()
+            .rollback()
             .map(|rollback| rollback.deadline_at)
     }
 
@@ -469,7 +447,7 @@ impl Run {
         if self.custody.state.is_terminal() {
             return None;
         }
-        if let Some(rollback) = &self.mutation.rollback {
+        if let Some(rollback) = self.mutation.rollback() {
             return Some(rollback.deadline_at);
         }
         let mut next = self.custody.deadline_at;
@@ -492,7 +470,7 @@ impl Run {
 
     /// The timer cause that is due at `now`, by precedence.
     pub(crate) fn due_cause(&self, now: u64) -> Option<ReturnReason> {
-        if self.custody.state.is_terminal() || self.mutation.rollback.is_some() {
+        if self.custody.state.is_terminal() || self.mutation.rollback().is_some() {
             return None;
         }
         let mut candidates = Vec::new();
@@ -535,7 +513,7 @@ impl Run {
     /// rollback that ran out of time.
     pub(crate) fn settle(&mut self, step: &mut Step<'_>) {
         self.settle_undo(step);
-        if let Some(rollback) = &self.mutation.rollback {
+        if let Some(rollback) = self.mutation.rollback() {
             if step.now >= rollback.deadline_at {
                 self.finish_rollback(step, true);
             }
@@ -551,6 +529,8 @@ impl Run {
 mod announcing;
 mod asking;
 use asking::Asking;
+mod mutation;
+use mutation::Mutation;
 pub(crate) mod binding;
 mod closing;
 pub(crate) mod cut_off;

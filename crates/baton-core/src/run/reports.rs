@@ -14,9 +14,7 @@ impl Run {
     ) {
         match result {
             Ok(token) => {
-                self.mutation
-                    .marks
-                    .insert(participant.clone(), MarkState::Taken(token.clone()));
+                self.mutation.mark_taken(&participant, token.clone());
                 self.record(
                     step,
                     Actor::Participant {
@@ -27,7 +25,7 @@ impl Run {
                 self.advance(step);
             }
             Err(message) => {
-                self.mutation.marks.remove(&participant);
+                self.mutation.mark_failed(&participant);
                 self.end(
                     step,
                     Actor::Participant {
@@ -43,7 +41,9 @@ impl Run {
     }
 
     pub(crate) fn call_result(&mut self, step: &mut Step<'_>, result: CallResult) {
-        let Some(call) = self.mutation.in_flight.take() else {
+        let refused = matches!(result, CallResult::Refused { .. });
+        // A refused call changed nothing: it is no mutation.
+        let Some(call) = self.mutation.finish_call(refused) else {
             return;
         };
         let actor = Actor::Participant {
@@ -57,18 +57,7 @@ impl Run {
                 result: result.clone(),
             },
         );
-        if let CallResult::Refused { .. } = result {
-            // Nothing changed: this call does not count as a mutation.
-            if let Some(position) = self
-                .mutation
-                .mutated
-                .iter()
-                .rposition(|c| *c == call.capability)
-            {
-                self.mutation.mutated.remove(position);
-            }
-        }
-        if let Some(rollback) = self.mutation.rollback.as_mut() {
+        if let Some(rollback) = self.mutation.rollback_mut() {
             rollback.waiting_for_call = false;
             self.next_revert(step);
             return;
@@ -97,7 +86,7 @@ impl Run {
         participant: ParticipantId,
         error: Option<String>,
     ) {
-        let Some(rollback) = self.mutation.rollback.as_mut() else {
+        let Some(rollback) = self.mutation.rollback_mut() else {
             return;
         };
         rollback.awaiting = None;
@@ -116,13 +105,12 @@ impl Run {
 
     pub(crate) fn is_awaiting_revert(&self, participant: &ParticipantId) -> bool {
         self.mutation
-            .rollback
-            .as_ref()
+            .rollback()
             .is_some_and(|rollback| rollback.awaiting.as_ref() == Some(participant))
     }
 
     pub(crate) fn is_awaiting_mark(&self, participant: &ParticipantId) -> bool {
-        self.mutation.marks.get(participant) == Some(&MarkState::Pending)
+        self.mutation.mark(participant) == Some(&MarkState::Pending)
     }
 
     /// The reference handed to the participant with the call in flight (AG-32).
@@ -137,7 +125,7 @@ impl Run {
         secret: &crate::ActorSecret,
         session: &crate::SessionId,
     ) -> Option<ActorRef> {
-        let call = self.mutation.in_flight.as_ref()?;
+        let call = self.mutation.in_flight()?;
         Some(crate::actor::mint(
             secret,
             &ActorIdentity {

@@ -21,11 +21,12 @@ use crate::state::RunState;
 use super::asking::{Asking, AskingRow};
 use super::cut_off::Offered;
 use super::drift::Recheck;
+use super::mutation::{Mutation, MutationRow};
 use super::review::{ProposedChange, ReviewAgain};
 use super::undo::Undoing;
 use super::{
-    Approval, AskedQuestion, AuthorizationRecord, Custody, Escalation, MarkState, Mutation,
-    OpenQuestion, OpenTurn, PlanSource, ProposedCall, Rollback, Run, TurnLog,
+    Approval, AskedQuestion, AuthorizationRecord, Custody, Escalation, MarkState, OpenQuestion,
+    OpenTurn, PlanSource, ProposedCall, Rollback, Run, TurnLog,
 };
 
 /// A run as it is written: its row.
@@ -154,6 +155,7 @@ impl Serialize for Run {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         let run = self;
         let asking = run.asking.row();
+        let mutation = run.mutation.row();
         RowRef {
             id: &run.id,
             intent: &run.intent,
@@ -173,12 +175,12 @@ impl Serialize for Run {
             queue: &run.turns.queue,
             seen_calls: &run.turns.seen_calls,
             turn: &run.turns.turn,
-            in_flight: &run.mutation.in_flight,
-            marks: &run.mutation.marks,
-            mutated: &run.mutation.mutated,
+            in_flight: mutation.in_flight,
+            marks: mutation.marks,
+            mutated: mutation.mutated,
             reports: &run.turns.reports,
             escalation: &run.custody.escalation,
-            rollback: &run.mutation.rollback,
+            rollback: mutation.rollback,
             resumable: &run.custody.resumable,
             seen: &run.turns.seen,
             authorization: &run.approval.authorization,
@@ -190,8 +192,8 @@ impl Serialize for Run {
             answers: asking.2,
             choices: &run.approval.choices,
             asked: asking.3,
-            undone: &run.mutation.undone,
-            undoing: &run.mutation.undoing,
+            undone: mutation.undone,
+            undoing: mutation.undoing,
             plan_announced: &run.turns.plan_announced,
             approved_previews: &run.approval.approved_previews,
             recheck: &run.approval.recheck,
@@ -237,14 +239,14 @@ impl<'de> Deserialize<'de> for Run {
                 seen: row.seen,
                 plan_announced: row.plan_announced,
             },
-            mutation: Mutation {
+            mutation: Mutation::from_row(MutationRow {
                 in_flight: row.in_flight,
                 marks: row.marks,
                 mutated: row.mutated,
                 rollback: row.rollback,
                 undone: row.undone,
                 undoing: row.undoing,
-            },
+            }),
             approval: Approval {
                 allowlist: row.allowlist,
                 authorization: row.authorization,

@@ -244,12 +244,9 @@ impl Run {
     }
 
     pub(super) fn request_mark(&mut self, step: &mut Step<'_>, participant: ParticipantId) {
-        if self.mutation.marks.contains_key(&participant) {
+        if !self.mutation.request_mark(&participant) {
             return;
         }
-        self.mutation
-            .marks
-            .insert(participant.clone(), MarkState::Pending);
         self.record(
             step,
             Actor::Engine,

@@ -42,7 +42,6 @@ impl Run {
         kept: Vec<UndoConflict>,
         overridden: Vec<UndoConflict>,
     ) -> Vec<(ParticipantId, MarkToken)> {
-        self.mutation.undone = true;
         self.record(
             step,
             Actor::Person,
@@ -52,7 +51,7 @@ impl Run {
                 overridden,
             },
         );
-        self.mutation.undoing = Some(Undoing {
+        self.mutation.start_undo(Undoing {
             remaining: group.iter().cloned().collect(),
             awaiting: None,
             reverted: Vec::new(),
@@ -66,14 +65,13 @@ impl Run {
     /// Whether an undo waits for this participant's revert.
     pub(crate) fn is_undoing(&self, participant: &ParticipantId) -> bool {
         self.mutation
-            .undoing
-            .as_ref()
+            .undoing()
             .is_some_and(|undo| undo.awaiting.as_ref() == Some(participant))
     }
 
     /// When an undo under way gives up on reverts that have not answered.
     pub(super) fn undo_deadline(&self) -> Option<u64> {
-        self.mutation.undoing.as_ref().map(|undo| undo.deadline_at)
+        self.mutation.undoing().map(|undo| undo.deadline_at)
     }
 
     /// A participant reverted (or failed to) during an undo.
@@ -83,7 +81,7 @@ impl Run {
         participant: ParticipantId,
         error: Option<String>,
     ) {
-        let Some(undo) = self.mutation.undoing.as_mut() else {
+        let Some(undo) = self.mutation.undoing_mut() else {
             return;
         };
         undo.awaiting = None;
@@ -106,7 +104,7 @@ impl Run {
 
     /// Gives up on reverts that did not answer in time.
     pub(super) fn settle_undo(&mut self, step: &mut Step<'_>) {
-        let Some(undo) = self.mutation.undoing.as_mut() else {
+        let Some(undo) = self.mutation.undoing_mut() else {
             return;
         };
         if step.now < undo.deadline_at {
@@ -125,7 +123,7 @@ impl Run {
     }
 
     fn next_undo_revert(&mut self, step: &mut Step<'_>) {
-        let Some(undo) = self.mutation.undoing.as_mut() else {
+        let Some(undo) = self.mutation.undoing_mut() else {
             return;
         };
         if undo.awaiting.is_some() {
@@ -148,7 +146,7 @@ impl Run {
     }
 
     fn finish_undo(&mut self, step: &mut Step<'_>) {
-        let Some(undo) = self.mutation.undoing.take() else {
+        let Some(undo) = self.mutation.take_undoing() else {
             return;
         };
         let failed: Vec<ParticipantId> = undo

@@ -1,0 +1,206 @@
+//! What a run changed, and how it is taken back: the call in flight, the
+//! marks taken before a participant's first change, the capabilities that
+//! changed something, a rollback under way, and the person's undo. The
+//! fields are this module's; every change goes through a method that keeps
+//! the rules below.
+//!
+//! - A dispatched call is in flight until its result comes; one at a time.
+//! - A call that changes something counts as a mutation once dispatched; a
+//!   refused one does not, and a query never does.
+//! - A participant is marked once per run: a mark is requested, then taken
+//!   (or, failing, forgotten so the run can end without it).
+//! - A run is undone at most once; once it ends, nothing is in flight and
+//!   no rollback is under way.
+
+use std::collections::BTreeMap;
+
+use crate::ids::{CapabilityRef, MarkToken, ParticipantId};
+
+use super::undo::Undoing;
+use super::{MarkState, ProposedCall, Rollback};
+
+/// What one run changed, and how it is taken back.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub(super) struct Mutation {
+    in_flight: Option<ProposedCall>,
+    marks: BTreeMap<ParticipantId, MarkState>,
+    /// Capabilities whose calls were dispatched and not refused, in order.
+    mutated: Vec<CapabilityRef>,
+    rollback: Option<Rollback>,
+    /// Whether the person undid the run (one undo per run).
+    undone: bool,
+    /// An undo under way.
+    undoing: Option<Undoing>,
+}
+
+/// A run's changes as its stored row holds them.
+pub(super) struct MutationRow {
+    pub in_flight: Option<ProposedCall>,
+    pub marks: BTreeMap<ParticipantId, MarkState>,
+    pub mutated: Vec<CapabilityRef>,
+    pub rollback: Option<Rollback>,
+    pub undone: bool,
+    pub undoing: Option<Undoing>,
+}
+
+/// The stored row's view of the fields, by reference.
+pub(super) struct MutationRef<'a> {
+    pub in_flight: &'a Option<ProposedCall>,
+    pub marks: &'a BTreeMap<ParticipantId, MarkState>,
+    pub mutated: &'a Vec<CapabilityRef>,
+    pub rollback: &'a Option<Rollback>,
+    pub undone: &'a bool,
+    pub undoing: &'a Option<Undoing>,
+}
+
+impl Mutation {
+    /// Rebuilt from a stored row.
+    pub(super) fn from_row(row: MutationRow) -> Self {
+        Mutation {
+            in_flight: row.in_flight,
+            marks: row.marks,
+            mutated: row.mutated,
+            rollback: row.rollback,
+            undone: row.undone,
+            undoing: row.undoing,
+        }
+    }
+
+    /// What a stored row holds.
+    pub(super) fn row(&self) -> MutationRef<'_> {
+        MutationRef {
+            in_flight: &self.in_flight,
+            marks: &self.marks,
+            mutated: &self.mutated,
+            rollback: &self.rollback,
+            undone: &self.undone,
+            undoing: &self.undoing,
+        }
+    }
+
+    // ----- calls --------------------------------------------------------------
+
+    /// The call in flight, if a participant is mutating on the run's behalf.
+    pub(super) fn in_flight(&self) -> Option<&ProposedCall> {
+        self.in_flight.as_ref()
+    }
+
+    /// `call` is dispatched: it is in flight, and a mutation unless it
+    /// changes nothing (a query).
+    pub(super) fn dispatch(&mut self, call: &ProposedCall, changes: bool) {
+        if changes {
+            self.mutated.push(call.capability.clone());
+        }
+        self.in_flight = Some(call.clone());
+    }
+
+    /// The call in flight answered: it is no longer in flight, and if it
+    /// was refused it changed nothing, so it is no mutation either.
+    pub(super) fn finish_call(&mut self, refused: bool) -> Option<ProposedCall> {
+        let call = self.in_flight.take()?;
+        if refused {
+            if let Some(position) = self.mutated.iter().rposition(|c| *c == call.capability) {
+                self.mutated.remove(position);
+            }
+        }
+        Some(call)
+    }
+
+    /// The capabilities whose calls changed something, in order.
+    pub(super) fn mutated(&self) -> &[CapabilityRef] {
+        &self.mutated
+    }
+
+    /// Whether the run changed nothing and nothing is changing now.
+    pub(super) fn changed_nothing(&self) -> bool {
+        self.mutated.is_empty() && self.in_flight.is_none()
+    }
+
+    /// The run ended: nothing is in flight, no rollback is under way.
+    pub(super) fn settle(&mut self) {
+        self.in_flight = None;
+        self.rollback = None;
+    }
+
+    // ----- marks --------------------------------------------------------------
+
+    /// Where `participant`'s mark stands.
+    pub(super) fn mark(&self, participant: &ParticipantId) -> Option<&MarkState> {
+        self.marks.get(participant)
+    }
+
+    /// Asks for `participant`'s mark; `false` when it was asked for before.
+    pub(super) fn request_mark(&mut self, participant: &ParticipantId) -> bool {
+        if self.marks.contains_key(participant) {
+            return false;
+        }
+        self.marks.insert(participant.clone(), MarkState::Pending);
+        true
+    }
+
+    /// `participant` gave its mark.
+    pub(super) fn mark_taken(&mut self, participant: &ParticipantId, token: MarkToken) {
+        self.marks
+            .insert(participant.clone(), MarkState::Taken(token));
+    }
+
+    /// `participant` could not give a mark: none is kept.
+    pub(super) fn mark_failed(&mut self, participant: &ParticipantId) {
+        self.marks.remove(participant);
+    }
+
+    /// Whether a mark was asked for and has not come.
+    pub(super) fn awaits_mark(&self) -> bool {
+        self.marks.values().any(|mark| *mark == MarkState::Pending)
+    }
+
+    // ----- rollback -----------------------------------------------------------
+
+    /// The rollback under way, if any.
+    pub(super) fn rollback(&self) -> Option<&Rollback> {
+        self.rollback.as_ref()
+    }
+
+    /// The rollback under way, to advance it.
+    pub(super) fn rollback_mut(&mut self) -> Option<&mut Rollback> {
+        self.rollback.as_mut()
+    }
+
+    /// A rollback starts.
+    pub(super) fn start_rollback(&mut self, rollback: Rollback) {
+        self.rollback = Some(rollback);
+    }
+
+    /// The rollback is over: it is returned, to say how it ended.
+    pub(super) fn take_rollback(&mut self) -> Option<Rollback> {
+        self.rollback.take()
+    }
+
+    // ----- undo ---------------------------------------------------------------
+
+    /// Whether the person undid the run.
+    pub(super) fn is_undone(&self) -> bool {
+        self.undone
+    }
+
+    /// The person undoes the run: once, and it is undone from now on.
+    pub(super) fn start_undo(&mut self, undoing: Undoing) {
+        self.undone = true;
+        self.undoing = Some(undoing);
+    }
+
+    /// The undo under way, if any.
+    pub(super) fn undoing(&self) -> Option<&Undoing> {
+        self.undoing.as_ref()
+    }
+
+    /// The undo under way, to advance it.
+    pub(super) fn undoing_mut(&mut self) -> Option<&mut Undoing> {
+        self.undoing.as_mut()
+    }
+
+    /// The undo is over: it is returned, to report it.
+    pub(super) fn take_undoing(&mut self) -> Option<Undoing> {
+        self.undoing.take()
+    }
+}
