@@ -7,7 +7,11 @@ use std::path::Path;
 
 /// The groups that own their fields, each with the one file allowed to
 /// touch them.
-const OWNED: &[(&str, &str)] = &[("asking", "run/asking.rs"), ("mutation", "run/mutation.rs")];
+const OWNED: &[(&str, &str)] = &[
+    ("asking", "run/asking.rs"),
+    ("mutation", "run/mutation.rs"),
+    ("approval", "run/approval.rs"),
+];
 
 /// Every place in `code` that names a field of `group` (`.group.field`, not
 /// a method call `.group.method(`), as `(line, text)`.

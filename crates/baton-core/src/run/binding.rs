@@ -74,7 +74,7 @@ impl Run {
     /// The allowlist an authorization grants when the person does not narrow
     /// it: what was already allowed plus every capability now proposed.
     pub(super) fn proposed_scope(&self) -> BTreeSet<CapabilityRef> {
-        let mut scope = self.approval.allowlist.clone();
+        let mut scope = self.approval.allowlist().clone();
         scope.extend(self.turns.queue.iter().map(|call| call.capability.clone()));
         scope
     }
@@ -95,7 +95,7 @@ impl Run {
         // A plan a reload cut off keeps the reads it was planned against:
         // an act planned on a read that changed since is refused as stale.
         let again = match actor {
-            Actor::Person => self.approval.review_again.take(),
+            Actor::Person => self.approval.take_review_again(),
             _ => None,
         };
         let baseline = if again.is_some_and(|again| !matches!(again, ReviewAgain::CutOff { .. })) {
@@ -105,13 +105,16 @@ impl Run {
         };
         if actor == Actor::Person {
             self.remember_approved_previews();
-            self.approval.person_authorized = true;
             // What the person reviewed, they approved one by one.
-            self.approval
-                .approved
-                .extend(self.turns.queue.iter().map(|call| call.call.clone()));
+            let reviewed: Vec<crate::ids::CallId> = self
+                .turns
+                .queue
+                .iter()
+                .map(|call| call.call.clone())
+                .collect();
+            self.approval.person_approves(reviewed);
         }
-        self.approval.allowlist = allowlist;
+        self.approval.set_allowlist(allowlist);
         self.set_budget(budget);
         let stamps = self.baseline_stamps(step, baseline);
         let record = AuthorizationRecord {
@@ -121,13 +124,13 @@ impl Run {
             expires_at: step.now.saturating_add(step.config.authorization_ttl_ms),
         };
         let entry = JournalEntry::Authorized {
-            allowlist: self.approval.allowlist.iter().cloned().collect(),
+            allowlist: self.approval.allowlist().iter().cloned().collect(),
             budget: self.custody.budget,
             fingerprint: record.fingerprint,
             expires_at: record.expires_at,
         };
         self.record(step, actor.clone(), entry);
-        self.approval.authorization = Some(record);
+        self.approval.bind(record);
         if !self.presence_allows_acting(step) {
             return;
         }
@@ -180,7 +183,7 @@ impl Run {
         let mut marked = BTreeSet::new();
         marked.extend(
             self.approval
-                .allowlist
+                .allowlist()
                 .iter()
                 .filter_map(|address| match step.registry.resolve(address) {
                     Address::Unique(target, _) => Some(target.participant),
@@ -201,7 +204,7 @@ impl Run {
     /// fingerprint; otherwise the person reviews again. A lapsed
     /// authorization always goes back to the person.
     pub(super) fn authorization_holds(&mut self, step: &mut Step<'_>) -> bool {
-        let Some(record) = &self.approval.authorization else {
+        let Some(record) = self.approval.authorization() else {
             return true;
         };
         if step.now >= record.expires_at {

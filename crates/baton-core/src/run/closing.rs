@@ -185,7 +185,7 @@ impl Run {
         self.turns.turn = None;
         self.mutation.settle();
         self.custody.escalation = None;
-        self.approval.recheck = None;
+        self.approval.take_recheck();
         self.turns.queue.clear();
         self.transition(step, actor, RunState::Returned { outcome, reason });
     }

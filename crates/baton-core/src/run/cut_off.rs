@@ -187,7 +187,7 @@ impl Run {
                 self.transition(step, Actor::Person, RunState::Planned);
                 self.enter_review(step, Actor::Person);
                 let run = self.resumes.clone().unwrap_or_else(|| self.id.clone());
-                self.approval.review_again = Some(ReviewAgain::CutOff { run });
+                self.approval.show_again(Some(ReviewAgain::CutOff { run }));
             }
             Some(question) => {
                 self.turns.seen = step.reads.clone();

@@ -164,14 +164,14 @@ impl Run {
     ) -> Result<(), CommandError> {
         let budget = budget.unwrap_or(self.custody.budget);
         self.check_raise(&budget, &step.config.max_budget)?;
-        let mut allowlist = self.approval.allowlist.clone();
+        let mut allowlist = self.approval.allowlist().clone();
         let mut baseline = Baseline::Seen;
         match reason {
             EscalationReason::OutOfScope { capability } => {
                 allowlist.insert(capability);
             }
             EscalationReason::ReviewRequired { call, .. } => {
-                self.approval.approved.insert(call);
+                self.approval.approve(call);
             }
             EscalationReason::Drift { .. } | EscalationReason::AuthorizationExpired => {
                 baseline = Baseline::Current;

@@ -136,7 +136,7 @@ impl Run {
     fn waits(&self) -> bool {
         self.custody.state != RunState::Acting
             || self.mutation.rollback().is_some()
-            || self.approval.recheck.is_some()
+            || self.approval.recheck().is_some()
             || self.mutation.in_flight().is_some()
             || self.turns.turn.is_some()
             || self.mutation.awaits_mark()
@@ -164,7 +164,7 @@ impl Run {
     /// Where a call goes: the instance the person chose (AG-23), or what
     /// its address resolves to.
     fn address<'r>(&self, registry: &'r Registry, call: &ProposedCall) -> Address<'r> {
-        let Some(choice) = self.approval.choices.get(&call.call) else {
+        let Some(choice) = self.approval.choice(&call.call) else {
             return registry.resolve(&call.capability);
         };
         let chosen = CapabilityRef {
@@ -194,7 +194,7 @@ impl Run {
                 let problems = problems.to_vec();
                 return Gate::Refused(Refusal::RegistrationRefused { problems });
             }
-            Address::Ambiguous(_) if !self.approval.allowlist.contains(&call.capability) => {
+            Address::Ambiguous(_) if !self.approval.allowlist().contains(&call.capability) => {
                 let capability = call.capability.clone();
                 self.escalate(step, EscalationReason::OutOfScope { capability });
                 return Gate::Held;
@@ -205,7 +205,7 @@ impl Run {
             }
             Address::Unique(target, decl) => (target, decl),
         };
-        if !self.approval.allowlist.contains(&call.capability) {
+        if !self.approval.allowlist().contains(&call.capability) {
             let capability = call.capability.clone();
             self.escalate(step, EscalationReason::OutOfScope { capability });
             return Gate::Held;
@@ -216,13 +216,13 @@ impl Run {
         if let Some(refusal) = self.stale_read(step, &target, decl) {
             return Gate::Refused(refusal);
         }
-        if !self.approval.approved.contains(&call.call) {
+        if !self.approval.is_approved(&call.call) {
             match self.resolve_call(step, &call.capability, decl) {
                 Verdict::Denied => return Gate::Refused(Refusal::Denied),
                 Verdict::Allowed(level) => {
                     let covered = !decl.is_irreversible()
                         && (level == Autonomy::Auto
-                            || (level == Autonomy::Review && self.approval.person_authorized));
+                            || (level == Autonomy::Review && self.approval.by_person()));
                     if !covered {
                         // AG-25 (irreversible), AG-28 (untrusted), suggest: one by one.
                         let reason = EscalationReason::ReviewRequired {
@@ -392,7 +392,7 @@ impl Run {
         if self.turns.seen.contains_key(&stamp.read) {
             self.turns.seen.insert(stamp.read.clone(), stamp.clone());
         }
-        if let Some(record) = self.approval.authorization.as_mut() {
+        if let Some(record) = self.approval.authorization_mut() {
             if record.baseline.contains_key(&stamp.read) {
                 record.baseline.insert(stamp.read.clone(), stamp.clone());
                 record.fingerprint = fingerprint(&record.baseline);

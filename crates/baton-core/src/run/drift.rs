@@ -53,13 +53,7 @@ impl Recheck {
 impl Run {
     /// Remembers the concrete changes the person approved, by call.
     pub(super) fn remember_approved_previews(&mut self) {
-        let previews = self
-            .approval
-            .previews
-            .iter()
-            .filter(|(_, change)| matches!(change, ProposedChange::Preview { .. }))
-            .map(|(call, change)| (call.clone(), change.clone()));
-        self.approval.approved_previews.extend(previews);
+        self.approval.remember_approved();
     }
 
     /// The context drifted but resolves as before. Re-approves at once when
@@ -76,7 +70,7 @@ impl Run {
             .turns
             .queue
             .iter()
-            .filter(|call| self.approval.approved_previews.contains_key(&call.call))
+            .filter(|call| self.approval.approved_preview(&call.call).is_some())
             .cloned()
             .collect();
         if approved.is_empty() {
@@ -98,7 +92,7 @@ impl Run {
                 _ => recheck.changed = true,
             }
         }
-        self.approval.recheck = Some(recheck);
+        self.approval.start_recheck(recheck);
         self.finish_recheck_if_complete(step);
         false
     }
@@ -106,8 +100,7 @@ impl Run {
     /// Whether a new preview of this call is awaited after drift.
     pub(super) fn is_rechecking(&self, call: &CallId) -> bool {
         self.approval
-            .recheck
-            .as_ref()
+            .recheck()
             .is_some_and(|recheck| recheck.pending.contains(call))
     }
 
@@ -119,11 +112,11 @@ impl Run {
         result: Result<Value, String>,
         participant: crate::ids::ParticipantId,
     ) {
-        let same = match (&result, self.approval.approved_previews.get(&call)) {
+        let same = match (&result, self.approval.approved_preview(&call)) {
             (Ok(value), Some(ProposedChange::Preview { value: approved })) => value == approved,
             _ => false,
         };
-        if let Some(recheck) = self.approval.recheck.as_mut() {
+        if let Some(recheck) = self.approval.recheck_mut() {
             recheck.pending.remove(&call);
             recheck.changed |= !same;
         }
@@ -141,13 +134,12 @@ impl Run {
     fn finish_recheck_if_complete(&mut self, step: &mut Step<'_>) {
         if self
             .approval
-            .recheck
-            .as_ref()
+            .recheck()
             .is_none_or(|recheck| !recheck.pending.is_empty())
         {
             return;
         }
-        let Some(recheck) = self.approval.recheck.take() else {
+        let Some(recheck) = self.approval.take_recheck() else {
             return;
         };
         if recheck.changed {
@@ -160,9 +152,9 @@ impl Run {
                 },
             );
             self.clear_escalation();
-            self.approval.review_again = Some(ReviewAgain::Drift {
+            self.approval.show_again(Some(ReviewAgain::Drift {
                 reads: recheck.drifted,
-            });
+            }));
             self.enter_review(step, Actor::Engine);
         } else {
             self.reauthorize(step, recheck.drifted, recheck.current);
@@ -180,13 +172,14 @@ impl Run {
         reason: &EscalationReason,
     ) {
         self.clear_escalation();
-        self.approval.review_again = match reason {
+        let why = match reason {
             EscalationReason::Drift { reads } => Some(ReviewAgain::Drift {
                 reads: reads.clone(),
             }),
             EscalationReason::AuthorizationExpired => Some(ReviewAgain::AuthorizationExpired),
             _ => None,
         };
+        self.approval.show_again(why);
         self.enter_review(step, actor);
     }
 
@@ -206,7 +199,7 @@ impl Run {
                 drifted,
             },
         );
-        if let Some(record) = self.approval.authorization.as_mut() {
+        if let Some(record) = self.approval.authorization_mut() {
             record.fingerprint = fingerprint;
             record.baseline = current;
         }

@@ -46,7 +46,7 @@ impl Run {
         if let Some(planned) = self.turns.plan.iter_mut().find(|c| &c.call == call) {
             planned.arguments = arguments.clone();
         }
-        self.approval.edited.insert(call.clone());
+        self.approval.mark_edited(call.clone());
         self.record(
             step,
             Actor::Person,
@@ -57,7 +57,7 @@ impl Run {
         );
         let edited = self.turns.queue[position].clone();
         let change = self.ask_preview(step, &edited);
-        self.approval.previews.insert(call.clone(), change);
+        self.approval.set_preview(call.clone(), change);
         Ok(())
     }
 
@@ -66,8 +66,7 @@ impl Run {
     pub(super) fn report_of(&self, call: ProposedCall, result: CallResult) -> CallReport {
         let edited = self
             .approval
-            .edited
-            .contains(&call.call)
+            .is_edited(&call.call)
             .then(|| call.arguments.clone());
         CallReport {
             call: call.call,

@@ -234,7 +234,7 @@ impl Run {
         };
         match chosen {
             Some(participant) => {
-                self.approval.choices.insert(call.clone(), participant);
+                self.approval.choose(call.clone(), participant);
             }
             None => {
                 if self

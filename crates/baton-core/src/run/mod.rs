@@ -183,34 +183,6 @@ struct TurnLog {
     reports: Vec<CallReport>,
 }
 
-/// What the person approved, and on what it was computed (AG-29, AG-31).
-#[derive(Debug, Clone, PartialEq)]
-struct Approval {
-    allowlist: BTreeSet<CapabilityRef>,
-    authorization: Option<AuthorizationRecord>,
-    /// Whether the person (not the engine) authorized the run.
-    person_authorized: bool,
-    /// Calls the person approved one by one (the reviewed plan, escalations).
-    approved: BTreeSet<CallId>,
-    /// The proposed changes under review, by call (AG-31).
-    previews: BTreeMap<CallId, crate::run::review::ProposedChange>,
-    /// The concrete changes the person approved, by call (AG-29, AG-31).
-    approved_previews: BTreeMap<CallId, crate::run::review::ProposedChange>,
-    /// Previews rendered again after drift, before dispatch goes on.
-    recheck: Option<crate::run::drift::Recheck>,
-    /// The review under way was caused by drift or a lapsed authorization:
-    /// why, and its authorization binds the reads as they are now.
-    review_again: Option<crate::run::review::ReviewAgain>,
-    /// Which instance the person chose for an ambiguous call (AG-23).
-    choices: BTreeMap<CallId, ParticipantId>,
-    /// When the previews asked for last are due; one that has not arrived
-    /// by then is shown as missing, and why (AG-31).
-    previews_due: Option<u64>,
-    /// Calls whose arguments the person changed in review (approve with
-    /// edits): the acting party hears so with their results.
-    edited: BTreeSet<CallId>,
-}
-
 /// What a run is started with: who asked for what, how much control, and
 /// where its calls come from.
 pub(crate) struct Charter {
@@ -292,19 +264,7 @@ impl Run {
                 reports: Vec::new(),
             },
             mutation: Mutation::default(),
-            approval: Approval {
-                allowlist: BTreeSet::new(),
-                authorization: None,
-                person_authorized: false,
-                approved: BTreeSet::new(),
-                previews: BTreeMap::new(),
-                approved_previews: BTreeMap::new(),
-                recheck: None,
-                review_again: None,
-                choices: BTreeMap::new(),
-                previews_due: None,
-                edited: BTreeSet::new(),
-            },
+            approval: Approval::default(),
             asking: Asking::default(),
             journal: Vec::new(),
         }
@@ -362,7 +322,7 @@ impl Run {
     }
     /// The capabilities the run may call.
     pub fn allowlist(&self) -> impl Iterator<Item = &CapabilityRef> {
-        self.approval.allowlist.iter()
+        self.approval.allowlist().iter()
     }
     /// The run this one resumes (AG-11).
     pub fn resumes(&self) -> Option<&RunId> {
@@ -527,6 +487,8 @@ impl Run {
 }
 
 mod announcing;
+mod approval;
+use approval::Approval;
 mod asking;
 use asking::Asking;
 mod mutation;

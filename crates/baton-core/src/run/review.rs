@@ -137,11 +137,11 @@ impl Run {
     /// rendering of each planned act.
     pub(super) fn enter_review(&mut self, step: &mut Step<'_>, actor: Actor) {
         self.transition(step, actor, RunState::Reviewing);
-        self.approval.previews.clear();
+        self.approval.clear_previews();
         let queued: Vec<_> = self.turns.queue.iter().cloned().collect();
         for call in queued {
             let change = self.ask_preview(step, &call);
-            self.approval.previews.insert(call.call, change);
+            self.approval.set_preview(call.call, change);
         }
     }
 
@@ -150,10 +150,10 @@ impl Run {
     /// before allowing it, exactly as for a plan (AG-31). The pending call's
     /// participant is asked for its preview.
     pub(super) fn review_escalated_call(&mut self, step: &mut Step<'_>) {
-        self.approval.previews.clear();
+        self.approval.clear_previews();
         if let Some(call) = self.turns.queue.front().cloned() {
             let change = self.ask_preview(step, &call);
-            self.approval.previews.insert(call.call, change);
+            self.approval.set_preview(call.call, change);
         }
     }
 
@@ -171,7 +171,8 @@ impl Run {
                     .get(&target.participant)
                     .is_some_and(|mounted| mounted.manifest.has_preview());
                 if renders {
-                    self.approval.previews_due = Some(step.now + step.config.preview_timeout_ms);
+                    self.approval
+                        .set_previews_due(Some(step.now + step.config.preview_timeout_ms));
                     Self::emit(
                         step,
                         Effect::Preview {
@@ -225,8 +226,7 @@ impl Run {
     }
 
     pub(crate) fn is_awaiting_preview(&self, call: &CallId) -> bool {
-        (self.is_under_review()
-            && self.approval.previews.get(call) == Some(&ProposedChange::Pending))
+        (self.is_under_review() && self.approval.preview(call) == Some(&ProposedChange::Pending))
             || self.is_rechecking(call)
     }
 
@@ -234,16 +234,14 @@ impl Run {
     pub(super) fn previews_due(&self) -> Option<u64> {
         let awaited = self
             .approval
-            .previews
-            .values()
-            .any(|change| *change == ProposedChange::Pending)
+            .previews()
+            .any(|(_, change)| *change == ProposedChange::Pending)
             || self
                 .approval
-                .recheck
-                .as_ref()
+                .recheck()
                 .is_some_and(|recheck| recheck.is_pending());
         self.approval
-            .previews_due
+            .previews_due()
             .filter(|_| awaited && !self.custody.state.is_terminal())
     }
 
@@ -254,12 +252,12 @@ impl Run {
         if self.previews_due().is_none_or(|due| step.now < due) {
             return;
         }
-        self.approval.previews_due = None;
+        self.approval.set_previews_due(None);
         let mut awaited = self.pending_previews();
         awaited.extend(
             self.approval
-                .recheck
-                .iter()
+                .recheck()
+                .into_iter()
                 .flat_map(|recheck| recheck.pending_calls()),
         );
         let seconds = step.config.preview_timeout_ms.div_ceil(1000);
@@ -274,8 +272,7 @@ impl Run {
 
     pub(super) fn pending_previews(&self) -> Vec<CallId> {
         self.approval
-            .previews
-            .iter()
+            .previews()
             .filter(|(_, change)| **change == ProposedChange::Pending)
             .map(|(call, _)| call.clone())
             .collect()
@@ -308,7 +305,7 @@ impl Run {
                 Some(message),
             ),
         };
-        self.approval.previews.insert(call.clone(), change);
+        self.approval.set_preview(call.clone(), change);
         self.record(
             step,
             Actor::Participant { participant },
@@ -350,7 +347,7 @@ impl Run {
             .collect();
         for call in shown {
             let change = self.ask_preview(step, &call);
-            self.approval.previews.insert(call.call, change);
+            self.approval.set_preview(call.call, change);
         }
     }
 
@@ -400,8 +397,8 @@ impl Run {
                     participant_label: label,
                     irreversible,
                     stale,
-                    edited: self.approval.edited.contains(&call.call),
-                    change: self.approval.previews.get(&call.call).cloned().unwrap_or(
+                    edited: self.approval.is_edited(&call.call),
+                    change: self.approval.preview(&call.call).cloned().unwrap_or(
                         ProposedChange::Arguments {
                             arguments: call.arguments.clone(),
                             note: None,
@@ -420,7 +417,7 @@ impl Run {
                 .iter()
                 .all(|item| item.change != ProposedChange::Pending),
             items,
-            again: self.approval.review_again.clone(),
+            again: self.approval.review_again().cloned(),
         })
     }
 }

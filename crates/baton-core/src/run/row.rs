@@ -18,6 +18,7 @@ use crate::model::{Autonomy, Budget, Initiative, Usage};
 use crate::questions::AnswerReport;
 use crate::state::RunState;
 
+use super::approval::{Approval, ApprovalRow};
 use super::asking::{Asking, AskingRow};
 use super::cut_off::Offered;
 use super::drift::Recheck;
@@ -25,8 +26,8 @@ use super::mutation::{Mutation, MutationRow};
 use super::review::{ProposedChange, ReviewAgain};
 use super::undo::Undoing;
 use super::{
-    Approval, AskedQuestion, AuthorizationRecord, Custody, Escalation, MarkState, OpenQuestion,
-    OpenTurn, PlanSource, ProposedCall, Rollback, Run, TurnLog,
+    AskedQuestion, AuthorizationRecord, Custody, Escalation, MarkState, OpenQuestion, OpenTurn,
+    PlanSource, ProposedCall, Rollback, Run, TurnLog,
 };
 
 /// A run as it is written: its row.
@@ -156,6 +157,7 @@ impl Serialize for Run {
         let run = self;
         let asking = run.asking.row();
         let mutation = run.mutation.row();
+        let approval = run.approval.row();
         RowRef {
             id: &run.id,
             intent: &run.intent,
@@ -171,7 +173,7 @@ impl Serialize for Run {
             created_at: &run.created_at,
             deadline_at: &run.custody.deadline_at,
             plan: &run.turns.plan,
-            allowlist: &run.approval.allowlist,
+            allowlist: approval.allowlist,
             queue: &run.turns.queue,
             seen_calls: &run.turns.seen_calls,
             turn: &run.turns.turn,
@@ -183,24 +185,24 @@ impl Serialize for Run {
             rollback: mutation.rollback,
             resumable: &run.custody.resumable,
             seen: &run.turns.seen,
-            authorization: &run.approval.authorization,
-            person_authorized: &run.approval.person_authorized,
-            approved: &run.approval.approved,
-            previews: &run.approval.previews,
+            authorization: approval.authorization,
+            person_authorized: approval.person_authorized,
+            approved: approval.approved,
+            previews: approval.previews,
             question: asking.0,
             pending_questions: asking.1,
             answers: asking.2,
-            choices: &run.approval.choices,
+            choices: approval.choices,
             asked: asking.3,
             undone: mutation.undone,
             undoing: mutation.undoing,
             plan_announced: &run.turns.plan_announced,
-            approved_previews: &run.approval.approved_previews,
-            recheck: &run.approval.recheck,
-            review_again: &run.approval.review_again,
-            previews_due: &run.approval.previews_due,
+            approved_previews: approval.approved_previews,
+            recheck: approval.recheck,
+            review_again: approval.review_again,
+            previews_due: approval.previews_due,
             offered: &run.custody.offered,
-            edited: &run.approval.edited,
+            edited: approval.edited,
             ended_at: &run.custody.ended_at,
         }
         .serialize(serializer)
@@ -247,7 +249,7 @@ impl<'de> Deserialize<'de> for Run {
                 undone: row.undone,
                 undoing: row.undoing,
             }),
-            approval: Approval {
+            approval: Approval::from_row(ApprovalRow {
                 allowlist: row.allowlist,
                 authorization: row.authorization,
                 person_authorized: row.person_authorized,
@@ -259,7 +261,7 @@ impl<'de> Deserialize<'de> for Run {
                 review_again: row.review_again,
                 previews_due: row.previews_due,
                 edited: row.edited,
-            },
+            }),
             asking: Asking::from_row(AskingRow {
                 question: row.question,
                 pending: row.pending_questions,

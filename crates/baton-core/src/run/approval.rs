@@ -1,0 +1,273 @@
+//! What the person approved of a run, and on what it was computed (AG-7,
+//! AG-23, AG-29, AG-31): the allowlist, the authorization and the reads it
+//! is bound to, the calls approved one by one, the concrete changes under
+//! review and those approved, a recheck after drift, why a review is shown
+//! again, the instance chosen for an ambiguous call, and the calls the
+//! person edited. The fields are this module's; every change goes through
+//! a method that keeps the rules below.
+//!
+//! - The person's approval of a plan approves each of its calls, and marks
+//!   the run as authorized by the person (not the engine).
+//! - The previews under review are replaced together, never mixed across
+//!   reviews; what the person approved is kept beside them to compare a
+//!   later rendering with.
+//! - A review shown again says why once: the authorization that follows
+//!   takes the reason.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use crate::ids::{CallId, CapabilityRef, ParticipantId};
+
+use super::drift::Recheck;
+use super::review::{ProposedChange, ReviewAgain};
+use super::AuthorizationRecord;
+
+/// What the person approved of one run.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub(super) struct Approval {
+    allowlist: BTreeSet<CapabilityRef>,
+    authorization: Option<AuthorizationRecord>,
+    /// Whether the person (not the engine) authorized the run.
+    person_authorized: bool,
+    /// Calls the person approved one by one (the reviewed plan, escalations).
+    approved: BTreeSet<CallId>,
+    /// The proposed changes under review, by call (AG-31).
+    previews: BTreeMap<CallId, ProposedChange>,
+    /// The concrete changes the person approved, by call (AG-29, AG-31).
+    approved_previews: BTreeMap<CallId, ProposedChange>,
+    /// Previews rendered again after drift, before dispatch goes on.
+    recheck: Option<Recheck>,
+    /// The review under way was caused by drift, a lapsed authorization or
+    /// a reload: why, and its authorization binds the reads as they are now.
+    review_again: Option<ReviewAgain>,
+    /// Which instance the person chose for an ambiguous call (AG-23).
+    choices: BTreeMap<CallId, ParticipantId>,
+    /// When the previews asked for last are due; one that has not arrived
+    /// by then is shown as missing, and why (AG-31).
+    previews_due: Option<u64>,
+    /// Calls whose arguments the person changed in review (approve with
+    /// edits): the acting party hears so with their results.
+    edited: BTreeSet<CallId>,
+}
+
+/// A run's approval as its stored row holds it.
+pub(super) struct ApprovalRow {
+    pub allowlist: BTreeSet<CapabilityRef>,
+    pub authorization: Option<AuthorizationRecord>,
+    pub person_authorized: bool,
+    pub approved: BTreeSet<CallId>,
+    pub previews: BTreeMap<CallId, ProposedChange>,
+    pub approved_previews: BTreeMap<CallId, ProposedChange>,
+    pub recheck: Option<Recheck>,
+    pub review_again: Option<ReviewAgain>,
+    pub choices: BTreeMap<CallId, ParticipantId>,
+    pub previews_due: Option<u64>,
+    pub edited: BTreeSet<CallId>,
+}
+
+/// The stored row's view of the fields, by reference.
+pub(super) struct ApprovalRef<'a> {
+    pub allowlist: &'a BTreeSet<CapabilityRef>,
+    pub authorization: &'a Option<AuthorizationRecord>,
+    pub person_authorized: &'a bool,
+    pub approved: &'a BTreeSet<CallId>,
+    pub previews: &'a BTreeMap<CallId, ProposedChange>,
+    pub approved_previews: &'a BTreeMap<CallId, ProposedChange>,
+    pub recheck: &'a Option<Recheck>,
+    pub review_again: &'a Option<ReviewAgain>,
+    pub choices: &'a BTreeMap<CallId, ParticipantId>,
+    pub previews_due: &'a Option<u64>,
+    pub edited: &'a BTreeSet<CallId>,
+}
+
+impl Approval {
+    /// Rebuilt from a stored row.
+    pub(super) fn from_row(row: ApprovalRow) -> Self {
+        Approval {
+            allowlist: row.allowlist,
+            authorization: row.authorization,
+            person_authorized: row.person_authorized,
+            approved: row.approved,
+            previews: row.previews,
+            approved_previews: row.approved_previews,
+            recheck: row.recheck,
+            review_again: row.review_again,
+            choices: row.choices,
+            previews_due: row.previews_due,
+            edited: row.edited,
+        }
+    }
+
+    /// What a stored row holds.
+    pub(super) fn row(&self) -> ApprovalRef<'_> {
+        ApprovalRef {
+            allowlist: &self.allowlist,
+            authorization: &self.authorization,
+            person_authorized: &self.person_authorized,
+            approved: &self.approved,
+            previews: &self.previews,
+            approved_previews: &self.approved_previews,
+            recheck: &self.recheck,
+            review_again: &self.review_again,
+            choices: &self.choices,
+            previews_due: &self.previews_due,
+            edited: &self.edited,
+        }
+    }
+
+    // ----- scope and authorization --------------------------------------------
+
+    /// The capabilities the run may call.
+    pub(super) fn allowlist(&self) -> &BTreeSet<CapabilityRef> {
+        &self.allowlist
+    }
+
+    /// The run may call these, and only these, from now on.
+    pub(super) fn set_allowlist(&mut self, allowlist: BTreeSet<CapabilityRef>) {
+        self.allowlist = allowlist;
+    }
+
+    /// The authorization in force, if any.
+    pub(super) fn authorization(&self) -> Option<&AuthorizationRecord> {
+        self.authorization.as_ref()
+    }
+
+    /// The authorization in force, to bind it to the reads as they are now.
+    pub(super) fn authorization_mut(&mut self) -> Option<&mut AuthorizationRecord> {
+        self.authorization.as_mut()
+    }
+
+    /// The run is authorized as `record` says.
+    pub(super) fn bind(&mut self, record: AuthorizationRecord) {
+        self.authorization = Some(record);
+    }
+
+    /// The person approved a plan: each of `calls` is approved, and the run
+    /// is the person's to act on.
+    pub(super) fn person_approves(&mut self, calls: impl IntoIterator<Item = CallId>) {
+        self.person_authorized = true;
+        self.approved.extend(calls);
+    }
+
+    /// Whether the person (not the engine) authorized the run.
+    pub(super) fn by_person(&self) -> bool {
+        self.person_authorized
+    }
+
+    /// The person allowed this one call.
+    pub(super) fn approve(&mut self, call: CallId) {
+        self.approved.insert(call);
+    }
+
+    /// Whether the person approved this call.
+    pub(super) fn is_approved(&self, call: &CallId) -> bool {
+        self.approved.contains(call)
+    }
+
+    // ----- previews -----------------------------------------------------------
+
+    /// The change a call under review would make, as rendered so far.
+    pub(super) fn preview(&self, call: &CallId) -> Option<&ProposedChange> {
+        self.previews.get(call)
+    }
+
+    /// Every change under review, by call.
+    pub(super) fn previews(&self) -> impl Iterator<Item = (&CallId, &ProposedChange)> {
+        self.previews.iter()
+    }
+
+    /// A new review: no change of an earlier one stays under review.
+    pub(super) fn clear_previews(&mut self) {
+        self.previews.clear();
+    }
+
+    /// The change `call` would make, for review.
+    pub(super) fn set_preview(&mut self, call: CallId, change: ProposedChange) {
+        self.previews.insert(call, change);
+    }
+
+    /// When the previews asked for last are due.
+    pub(super) fn previews_due(&self) -> Option<u64> {
+        self.previews_due
+    }
+
+    /// The previews asked for now are due at `due` (`None`: none awaited).
+    pub(super) fn set_previews_due(&mut self, due: Option<u64>) {
+        self.previews_due = due;
+    }
+
+    /// What the person saw under review is what they approved.
+    pub(super) fn remember_approved(&mut self) {
+        let approved = self
+            .previews
+            .iter()
+            .filter(|(_, change)| matches!(change, ProposedChange::Preview { .. }))
+            .map(|(call, change)| (call.clone(), change.clone()));
+        self.approved_previews.extend(approved);
+    }
+
+    /// The change the person approved for `call`, if one was rendered.
+    pub(super) fn approved_preview(&self, call: &CallId) -> Option<&ProposedChange> {
+        self.approved_previews.get(call)
+    }
+
+    // ----- drift, again -------------------------------------------------------
+
+    /// The recheck under way after drift, if any.
+    pub(super) fn recheck(&self) -> Option<&Recheck> {
+        self.recheck.as_ref()
+    }
+
+    /// The recheck under way, to record a rendering.
+    pub(super) fn recheck_mut(&mut self) -> Option<&mut Recheck> {
+        self.recheck.as_mut()
+    }
+
+    /// Previews are rendered again before dispatch goes on.
+    pub(super) fn start_recheck(&mut self, recheck: Recheck) {
+        self.recheck = Some(recheck);
+    }
+
+    /// The recheck is over (or the run ended): it is returned.
+    pub(super) fn take_recheck(&mut self) -> Option<Recheck> {
+        self.recheck.take()
+    }
+
+    /// Why the review under way is shown again, if it is.
+    pub(super) fn review_again(&self) -> Option<&ReviewAgain> {
+        self.review_again.as_ref()
+    }
+
+    /// The review is shown again, for `why`.
+    pub(super) fn show_again(&mut self, why: Option<ReviewAgain>) {
+        self.review_again = why;
+    }
+
+    /// The person decided on the review shown again: the reason goes with
+    /// the authorization, once.
+    pub(super) fn take_review_again(&mut self) -> Option<ReviewAgain> {
+        self.review_again.take()
+    }
+
+    // ----- choices and edits --------------------------------------------------
+
+    /// The instance the person chose for an ambiguous call.
+    pub(super) fn choice(&self, call: &CallId) -> Option<&ParticipantId> {
+        self.choices.get(call)
+    }
+
+    /// The person chose `participant` for `call`.
+    pub(super) fn choose(&mut self, call: CallId, participant: ParticipantId) {
+        self.choices.insert(call, participant);
+    }
+
+    /// The person changed `call`'s arguments in review.
+    pub(super) fn mark_edited(&mut self, call: CallId) {
+        self.edited.insert(call);
+    }
+
+    /// Whether the person changed `call`'s arguments.
+    pub(super) fn is_edited(&self, call: &CallId) -> bool {
+        self.edited.contains(call)
+    }
+}
