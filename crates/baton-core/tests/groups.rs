@@ -11,6 +11,7 @@ const OWNED: &[(&str, &str)] = &[
     ("asking", "run/asking.rs"),
     ("mutation", "run/mutation.rs"),
     ("approval", "run/approval.rs"),
+    ("turns", "run/turn_log.rs"),
 ];
 
 /// Every place in `code` that names a field of `group` (`.group.field`, not

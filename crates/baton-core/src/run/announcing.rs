@@ -18,30 +18,33 @@ impl Run {
         actor: &Actor,
         to: &RunState,
     ) {
-        let said = match to {
-            RunState::Acting if !self.turns.plan_announced => {
-                self.turns.plan_announced = true;
-                let plan = self.turns.plan.clone();
-                self.acting(step.registry, &plan, false)
-            }
-            RunState::Escalated { reason } => Said::NeedsYou {
-                intent: self.intent.clone(),
-                reason: reason.clone(),
-            },
-            RunState::Returned { outcome, reason } if !step.hush_closings => Said::Closed {
-                intent: self.intent.clone(),
-                ending: self.ending(*outcome, reason),
-                reason: code_of(reason),
-            },
-            RunState::Cancelled { reason } if !step.hush_closings => Said::Closed {
-                intent: self.intent.clone(),
-                ending: match reason {
-                    CancelReason::Rejected { .. } => Ending::Rejected,
-                    CancelReason::NoPlan => Ending::AnsweredWithoutChanges,
+        // The plan's start is said once, the first time the run acts.
+        let first_plan = match to {
+            RunState::Acting => self.turns.announce_plan(),
+            _ => None,
+        };
+        let said = match first_plan {
+            Some(plan) => self.acting(step.registry, &plan, false),
+            None => match to {
+                RunState::Escalated { reason } => Said::NeedsYou {
+                    intent: self.intent.clone(),
+                    reason: reason.clone(),
                 },
-                reason: code_of(reason),
+                RunState::Returned { outcome, reason } if !step.hush_closings => Said::Closed {
+                    intent: self.intent.clone(),
+                    ending: self.ending(*outcome, reason),
+                    reason: code_of(reason),
+                },
+                RunState::Cancelled { reason } if !step.hush_closings => Said::Closed {
+                    intent: self.intent.clone(),
+                    ending: match reason {
+                        CancelReason::Rejected { .. } => Ending::Rejected,
+                        CancelReason::NoPlan => Ending::AnsweredWithoutChanges,
+                    },
+                    reason: code_of(reason),
+                },
+                _ => return,
             },
-            _ => return,
         };
         // Who acts is the acting party, whoever authorized it; a run ends
         // as the person's act only when the person ended it.

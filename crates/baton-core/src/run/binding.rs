@@ -45,13 +45,12 @@ impl Run {
         actor: Actor,
         plan: Vec<ProposedCall>,
     ) {
-        self.turns.plan = plan.clone();
-        self.turns.queue = plan.into();
+        self.turns.accept(plan);
         self.autonomy = self.context_level(step);
         self.transition(step, actor, RunState::Planned);
         let all_auto =
             self.turns
-                .queue
+                .queue()
                 .iter()
                 .all(|call| match step.registry.resolve(&call.capability) {
                     Address::Unique(_, decl) => matches!(
@@ -75,7 +74,12 @@ impl Run {
     /// it: what was already allowed plus every capability now proposed.
     pub(super) fn proposed_scope(&self) -> BTreeSet<CapabilityRef> {
         let mut scope = self.approval.allowlist().clone();
-        scope.extend(self.turns.queue.iter().map(|call| call.capability.clone()));
+        scope.extend(
+            self.turns
+                .queue()
+                .iter()
+                .map(|call| call.capability.clone()),
+        );
         scope
     }
 
@@ -108,7 +112,7 @@ impl Run {
             // What the person reviewed, they approved one by one.
             let reviewed: Vec<crate::ids::CallId> = self
                 .turns
-                .queue
+                .queue()
                 .iter()
                 .map(|call| call.call.clone())
                 .collect();
@@ -145,10 +149,10 @@ impl Run {
     /// the reads as they are now.
     fn baseline_stamps(&self, step: &Step<'_>, baseline: Baseline) -> BTreeMap<ReadRef, ReadStamp> {
         match baseline {
-            Baseline::Seen => self.turns.seen.clone(),
+            Baseline::Seen => self.turns.seen().clone(),
             Baseline::Current => {
                 let mut current = BTreeMap::new();
-                current.extend(self.turns.seen.keys().filter_map(|read| {
+                current.extend(self.turns.seen().keys().filter_map(|read| {
                     let stamp = step.reads.get(read)?;
                     Some((read.clone(), stamp.clone()))
                 }));

@@ -117,7 +117,7 @@ impl Run {
             return;
         }
         self.drop_questions(step, reason == ReturnReason::QuestionExpired);
-        self.turns.turn = None;
+        self.turns.drop_turn();
         self.finish(step, Actor::Engine, outcome, reason);
     }
 
@@ -182,11 +182,11 @@ impl Run {
         // reconnects on its own.
         self.custody.resumable = matches!(reason, ReturnReason::Paused)
             || (matches!(reason, ReturnReason::TransportLost { .. }) && outcome == Outcome::Error);
-        self.turns.turn = None;
+        self.turns.drop_turn();
         self.mutation.settle();
         self.custody.escalation = None;
         self.approval.take_recheck();
-        self.turns.queue.clear();
+        self.turns.clear_queue();
         self.transition(step, actor, RunState::Returned { outcome, reason });
     }
 
@@ -199,7 +199,7 @@ impl Run {
         }
         participants.reverse();
         self.custody.escalation = None;
-        self.turns.queue.clear();
+        self.turns.clear_queue();
         self.record(
             step,
             Actor::Engine,
@@ -289,7 +289,7 @@ impl Run {
 
     /// The engine stops waiting for the open turn: the host aborts it.
     pub(super) fn cancel_open_turn(&mut self, step: &mut Step<'_>) {
-        if let Some(turn) = self.turns.turn.take() {
+        if let Some(turn) = self.turns.drop_turn() {
             Self::emit(
                 step,
                 Effect::CancelTurn {

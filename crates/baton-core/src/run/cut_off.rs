@@ -111,7 +111,7 @@ impl Run {
     fn calls_under_review(&self) -> Option<(Offered, Option<AskedQuestion>)> {
         let offered = Offered {
             waiting: Waiting::Review,
-            calls: self.turns.queue.iter().cloned().collect(),
+            calls: self.turns.queue().iter().cloned().collect(),
         };
         (!offered.calls.is_empty()).then_some((offered, None))
     }
@@ -159,8 +159,8 @@ impl Run {
             requested: self.requested,
             source: self.source,
             budget: self.custody.budget,
-            seen: self.turns.seen.values().cloned().collect(),
-            reports: self.turns.reports.clone(),
+            seen: self.turns.seen().values().cloned().collect(),
+            reports: self.turns.reports().to_vec(),
         })
     }
 
@@ -169,20 +169,19 @@ impl Run {
     /// while the calls keep the reads they were planned against; or the
     /// question put to the person again.
     pub(crate) fn start_again(&mut self, step: &mut Step<'_>, again: Again) {
-        self.turns.reports = again.reports;
+        self.turns.carry_over_reports(again.reports);
         self.record_created(step, Actor::Person);
         match again.question {
             None => {
                 // Inserted one by one: collecting would sort, and bring a
                 // sort into the wasm module for this alone.
                 for stamp in again.seen {
-                    self.turns.seen.insert(stamp.read.clone(), stamp);
+                    self.turns.see(stamp);
                 }
                 for call in &again.calls {
-                    self.turns.seen_calls.insert(call.call.clone());
-                    self.turns.queue.push_back(call.clone());
+                    self.turns.carry_over(call.clone());
                 }
-                self.turns.plan = again.calls;
+                self.turns.carry_over_plan(again.calls);
                 self.autonomy = self.context_level(step);
                 self.transition(step, Actor::Person, RunState::Planned);
                 self.enter_review(step, Actor::Person);
@@ -190,7 +189,7 @@ impl Run {
                 self.approval.show_again(Some(ReviewAgain::CutOff { run }));
             }
             Some(question) => {
-                self.turns.seen = step.reads.clone();
+                self.turns.see_all(step.reads.clone());
                 self.asking.queue([question]);
                 self.ask_pending(step);
             }

@@ -144,7 +144,7 @@ impl Run {
     fn deny_pending_call(&mut self, step: &mut Step<'_>) {
         self.clear_escalation();
         self.transition(step, Actor::Person, RunState::Acting);
-        if let Some(call) = self.turns.queue.pop_front() {
+        if let Some(call) = self.turns.pop_call() {
             self.custody.usage.calls += 1;
             self.refuse(step, Actor::Person, call, Refusal::Denied);
         }

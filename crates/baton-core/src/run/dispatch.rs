@@ -37,7 +37,7 @@ impl Run {
     /// Whether anything the acting party saw came from outside the author (AG-28).
     pub(super) fn untrusted_context(&self) -> bool {
         self.turns
-            .seen
+            .seen()
             .values()
             .any(|stamp| stamp.origin != crate::context::Origin::Author)
     }
@@ -105,7 +105,7 @@ impl Run {
             if self.waits() {
                 return;
             }
-            let Some(call) = self.turns.queue.front().cloned() else {
+            let Some(call) = self.turns.queue().front().cloned() else {
                 self.drained(step);
                 return;
             };
@@ -138,7 +138,7 @@ impl Run {
             || self.mutation.rollback().is_some()
             || self.approval.recheck().is_some()
             || self.mutation.in_flight().is_some()
-            || self.turns.turn.is_some()
+            || self.turns.turn().is_some()
             || self.mutation.awaits_mark()
     }
 
@@ -276,7 +276,7 @@ impl Run {
                 participant: target.participant.clone(),
                 read: name.clone(),
             };
-            let planned = self.turns.seen.get(&read).map(|stamp| stamp.version);
+            let planned = self.turns.seen().get(&read).map(|stamp| stamp.version);
             let current = reads.get(&read).map(|stamp| stamp.version);
             (planned != current).then_some(Refusal::Stale {
                 read,
@@ -294,13 +294,13 @@ impl Run {
         decl: &CapabilityDecl,
     ) {
         self.custody.usage.calls += 1;
-        self.turns.queue.pop_front();
+        self.turns.pop_call();
         let planned_against: Vec<ReadStamp> = decl
             .reads()
             .iter()
             .filter_map(|name| {
                 self.turns
-                    .seen
+                    .seen()
                     .get(&ReadRef {
                         participant: target.participant.clone(),
                         read: name.clone(),
@@ -349,7 +349,7 @@ impl Run {
     /// rolled back or closed partially as AG-8 says (never `completed`).
     fn charge_and_refuse(&mut self, step: &mut Step<'_>, actor: Actor, refusal: Refusal) {
         self.custody.usage.calls += 1;
-        let Some(call) = self.turns.queue.pop_front() else {
+        let Some(call) = self.turns.pop_call() else {
             return;
         };
         let ended = (self.source == PlanSource::Fixed).then(|| ReturnReason::PlanRefused {
@@ -380,7 +380,7 @@ impl Run {
             },
         );
         let report = self.report_of(call, CallResult::Refused { refusal });
-        self.turns.reports.push(report);
+        self.turns.report(report);
     }
 
     /// The participant published a read's new version with the actor
@@ -389,9 +389,7 @@ impl Run {
     /// (A change published without it is the person's, and is never taken
     /// in here.)
     pub(crate) fn attribute_write(&mut self, stamp: &ReadStamp) {
-        if self.turns.seen.contains_key(&stamp.read) {
-            self.turns.seen.insert(stamp.read.clone(), stamp.clone());
-        }
+        self.turns.advance_seen(stamp);
         if let Some(record) = self.approval.authorization_mut() {
             if record.baseline.contains_key(&stamp.read) {
                 record.baseline.insert(stamp.read.clone(), stamp.clone());

@@ -68,7 +68,7 @@ impl Run {
     ) -> bool {
         let approved: Vec<ProposedCall> = self
             .turns
-            .queue
+            .queue()
             .iter()
             .filter(|call| self.approval.approved_preview(&call.call).is_some())
             .cloned()

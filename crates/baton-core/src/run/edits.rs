@@ -27,12 +27,12 @@ impl Run {
         };
         let position = self
             .turns
-            .queue
+            .queue()
             .iter()
             .take(self.calls_shown())
             .position(|c| &c.call == call)
             .ok_or_else(not_under_review)?;
-        let planned = &self.turns.queue[position];
+        let planned = &self.turns.queue()[position];
         let Address::Unique(_, decl) = step.registry.resolve(&planned.capability) else {
             return Err(not_under_review());
         };
@@ -42,10 +42,9 @@ impl Run {
                 call: call.clone(),
                 errors,
             })?;
-        self.turns.queue[position].arguments = arguments.clone();
-        if let Some(planned) = self.turns.plan.iter_mut().find(|c| &c.call == call) {
-            planned.arguments = arguments.clone();
-        }
+        let Some(edited) = self.turns.edit(call, &arguments) else {
+            return Err(not_under_review());
+        };
         self.approval.mark_edited(call.clone());
         self.record(
             step,
@@ -55,7 +54,6 @@ impl Run {
                 arguments,
             },
         );
-        let edited = self.turns.queue[position].clone();
         let change = self.ask_preview(step, &edited);
         self.approval.set_preview(call.clone(), change);
         Ok(())

@@ -108,7 +108,7 @@ impl Run {
             // The engine's own schema always compiles; if it ever did not,
             // refusing the call is the safe answer.
             self.custody.usage.calls += 1;
-            if let Some(call) = self.turns.queue.pop_front() {
+            if let Some(call) = self.turns.pop_call() {
                 self.refuse(
                     step,
                     Actor::Engine,
@@ -239,12 +239,12 @@ impl Run {
             None => {
                 if self
                     .turns
-                    .queue
+                    .queue()
                     .front()
                     .is_some_and(|front| front.call == *call)
                 {
                     self.custody.usage.calls += 1;
-                    if let Some(call) = self.turns.queue.pop_front() {
+                    if let Some(call) = self.turns.pop_call() {
                         let message = "the person did not say which instance to act on".to_owned();
                         self.refuse(step, Actor::Person, call, Refusal::Declined { message });
                     }

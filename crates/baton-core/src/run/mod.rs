@@ -13,7 +13,7 @@ use crate::digest::Digest;
 use crate::event::{Effect, Event, Finding, FindingReason};
 use crate::grants::Grants;
 use crate::ids::{CallId, CapabilityRef, MarkToken, ParticipantId, QuestionId, RunId, TurnId};
-use crate::journal::CallReport;
+
 use crate::journal::{Actor, CallResult, JournalEntry, JournalRecord};
 use crate::model::{Autonomy, Budget, Initiative, Usage};
 use crate::protocol::TurnRequest;
@@ -163,26 +163,6 @@ struct Custody {
     ended_at: Option<u64>,
 }
 
-/// The dialogue with whoever plans: the plan, the open turn, the calls
-/// proposed and what the acting party last saw.
-#[derive(Debug, Clone, PartialEq)]
-struct TurnLog {
-    /// The plan the person reviews: the first turn's proposals.
-    plan: Vec<ProposedCall>,
-    /// Whether the plan's start was announced (once per plan, AG-37).
-    plan_announced: bool,
-    turn: Option<OpenTurn>,
-    /// Every call id proposed in the run (ids are never reused).
-    seen_calls: BTreeSet<CallId>,
-    /// Calls waiting to be dispatched, in order.
-    queue: VecDeque<ProposedCall>,
-    /// What the acting party last saw of each read: the latest turn's
-    /// context, advanced by the run's own writes (AG-20).
-    seen: BTreeMap<ReadRef, ReadStamp>,
-    /// Call results for the next turn.
-    reports: Vec<CallReport>,
-}
-
 /// What a run is started with: who asked for what, how much control, and
 /// where its calls come from.
 pub(crate) struct Charter {
@@ -254,15 +234,7 @@ impl Run {
                 offered: None,
                 ended_at: None,
             },
-            turns: TurnLog {
-                plan: Vec::new(),
-                plan_announced: false,
-                turn: None,
-                seen_calls: BTreeSet::new(),
-                queue: VecDeque::new(),
-                seen: BTreeMap::new(),
-                reports: Vec::new(),
-            },
+            turns: TurnLog::default(),
             mutation: Mutation::default(),
             approval: Approval::default(),
             asking: Asking::default(),
@@ -318,7 +290,7 @@ impl Run {
     }
     /// The plan the person reviews: the first turn's proposals.
     pub fn plan(&self) -> &[ProposedCall] {
-        &self.turns.plan
+        self.turns.plan()
     }
     /// The capabilities the run may call.
     pub fn allowlist(&self) -> impl Iterator<Item = &CapabilityRef> {
@@ -339,11 +311,11 @@ impl Run {
     }
     /// The open turn, if the engine is waiting on the acting party.
     pub fn open_turn(&self) -> Option<TurnId> {
-        self.turns.turn.as_ref().map(|turn| turn.id)
+        self.turns.turn().map(|turn| turn.id)
     }
     /// The context snapshot of the open turn.
     pub fn open_turn_context(&self) -> Option<&Context> {
-        self.turns.turn.as_ref().map(|turn| &turn.context)
+        self.turns.turn().map(|turn| &turn.context)
     }
     /// The run's undo group: every participant it changed, with the mark to
     /// revert to, in the order to revert them (last touched first). Undoing
@@ -411,7 +383,7 @@ impl Run {
             return Some(rollback.deadline_at);
         }
         let mut next = self.custody.deadline_at;
-        if let Some(turn) = &self.turns.turn {
+        if let Some(turn) = self.turns.turn() {
             next = next.min(turn.deadline_at);
         }
         if let Some(escalation) = &self.custody.escalation {
@@ -436,8 +408,7 @@ impl Run {
         let mut candidates = Vec::new();
         if self
             .turns
-            .turn
-            .as_ref()
+            .turn()
             .is_some_and(|turn| now >= turn.deadline_at)
         {
             candidates.push(ReturnReason::TurnDeadman);
@@ -493,6 +464,8 @@ mod asking;
 use asking::Asking;
 mod mutation;
 use mutation::Mutation;
+mod turn_log;
+use turn_log::TurnLog;
 pub(crate) mod binding;
 mod closing;
 pub(crate) mod cut_off;

@@ -69,12 +69,12 @@ impl Run {
                     message: message.clone(),
                 };
                 let report = self.report_of(call, result);
-                self.turns.reports.push(report);
+                self.turns.report(report);
                 self.end(step, actor, cause);
             }
             CallResult::Applied { .. } | CallResult::Refused { .. } => {
                 let report = self.report_of(call, result);
-                self.turns.reports.push(report);
+                self.turns.report(report);
                 self.advance(step);
             }
         }

@@ -138,7 +138,7 @@ impl Run {
     pub(super) fn enter_review(&mut self, step: &mut Step<'_>, actor: Actor) {
         self.transition(step, actor, RunState::Reviewing);
         self.approval.clear_previews();
-        let queued: Vec<_> = self.turns.queue.iter().cloned().collect();
+        let queued: Vec<_> = self.turns.queue().iter().cloned().collect();
         for call in queued {
             let change = self.ask_preview(step, &call);
             self.approval.set_preview(call.call, change);
@@ -151,7 +151,7 @@ impl Run {
     /// participant is asked for its preview.
     pub(super) fn review_escalated_call(&mut self, step: &mut Step<'_>) {
         self.approval.clear_previews();
-        if let Some(call) = self.turns.queue.front().cloned() {
+        if let Some(call) = self.turns.queue().front().cloned() {
             let change = self.ask_preview(step, &call);
             self.approval.set_preview(call.call, change);
         }
@@ -219,8 +219,8 @@ impl Run {
     /// under review, or the one call an escalation asks them to allow.
     pub(super) fn calls_shown(&self) -> usize {
         match &self.custody.state {
-            RunState::Reviewing => self.turns.queue.len(),
-            _ if self.is_under_review() => self.turns.queue.len().min(1),
+            RunState::Reviewing => self.turns.queue().len(),
+            _ if self.is_under_review() => self.turns.queue().len().min(1),
             _ => 0,
         }
     }
@@ -286,7 +286,7 @@ impl Run {
         call: CallId,
         result: Result<Value, String>,
     ) {
-        let Some(planned) = self.turns.queue.iter().find(|c| c.call == call) else {
+        let Some(planned) = self.turns.queue().iter().find(|c| c.call == call) else {
             return;
         };
         let arguments = planned.arguments.clone();
@@ -316,11 +316,11 @@ impl Run {
     /// Whether a newly published read supersedes the plan under review: an
     /// act shown for review was planned against another version of it.
     pub(crate) fn superseded_by(&self, registry: &Registry, stamp: &ReadStamp) -> bool {
-        if !self.is_under_review() || self.turns.seen.get(&stamp.read) == Some(stamp) {
+        if !self.is_under_review() || self.turns.seen().get(&stamp.read) == Some(stamp) {
             return false;
         }
         self.turns
-            .queue
+            .queue()
             .iter()
             .any(|call| match registry.resolve(&call.capability) {
                 Address::Unique(target, decl) => {
@@ -340,7 +340,7 @@ impl Run {
         self.record(step, Actor::Engine, JournalEntry::ReviewSuperseded { read });
         let shown: Vec<ProposedCall> = self
             .turns
-            .queue
+            .queue()
             .iter()
             .take(self.calls_shown())
             .cloned()
@@ -364,7 +364,7 @@ impl Run {
         let shown = self.calls_shown();
         let items: Vec<ReviewItem> = self
             .turns
-            .queue
+            .queue()
             .iter()
             .take(shown)
             .map(|call| {
@@ -412,7 +412,7 @@ impl Run {
             revision: self.custody.revision,
             intent: self.intent.clone(),
             autonomy: self.autonomy,
-            fingerprint: crate::run::binding::fingerprint(&self.turns.seen),
+            fingerprint: crate::run::binding::fingerprint(self.turns.seen()),
             ready: items
                 .iter()
                 .all(|item| item.change != ProposedChange::Pending),

@@ -24,10 +24,11 @@ use super::cut_off::Offered;
 use super::drift::Recheck;
 use super::mutation::{Mutation, MutationRow};
 use super::review::{ProposedChange, ReviewAgain};
+use super::turn_log::{TurnLog, TurnLogRow};
 use super::undo::Undoing;
 use super::{
     AskedQuestion, AuthorizationRecord, Custody, Escalation, MarkState, OpenQuestion, OpenTurn,
-    PlanSource, ProposedCall, Rollback, Run, TurnLog,
+    PlanSource, ProposedCall, Rollback, Run,
 };
 
 /// A run as it is written: its row.
@@ -158,6 +159,7 @@ impl Serialize for Run {
         let asking = run.asking.row();
         let mutation = run.mutation.row();
         let approval = run.approval.row();
+        let turns = run.turns.row();
         RowRef {
             id: &run.id,
             intent: &run.intent,
@@ -172,19 +174,19 @@ impl Serialize for Run {
             usage: &run.custody.usage,
             created_at: &run.created_at,
             deadline_at: &run.custody.deadline_at,
-            plan: &run.turns.plan,
+            plan: turns.plan,
             allowlist: approval.allowlist,
-            queue: &run.turns.queue,
-            seen_calls: &run.turns.seen_calls,
-            turn: &run.turns.turn,
+            queue: turns.queue,
+            seen_calls: turns.seen_calls,
+            turn: turns.turn,
             in_flight: mutation.in_flight,
             marks: mutation.marks,
             mutated: mutation.mutated,
-            reports: &run.turns.reports,
+            reports: turns.reports,
             escalation: &run.custody.escalation,
             rollback: mutation.rollback,
             resumable: &run.custody.resumable,
-            seen: &run.turns.seen,
+            seen: turns.seen,
             authorization: approval.authorization,
             person_authorized: approval.person_authorized,
             approved: approval.approved,
@@ -196,7 +198,7 @@ impl Serialize for Run {
             asked: asking.3,
             undone: mutation.undone,
             undoing: mutation.undoing,
-            plan_announced: &run.turns.plan_announced,
+            plan_announced: turns.plan_announced,
             approved_previews: approval.approved_previews,
             recheck: approval.recheck,
             review_again: approval.review_again,
@@ -232,7 +234,7 @@ impl<'de> Deserialize<'de> for Run {
                 offered: row.offered,
                 ended_at: row.ended_at,
             },
-            turns: TurnLog {
+            turns: TurnLog::from_row(TurnLogRow {
                 plan: row.plan,
                 queue: row.queue,
                 seen_calls: row.seen_calls,
@@ -240,7 +242,7 @@ impl<'de> Deserialize<'de> for Run {
                 reports: row.reports,
                 seen: row.seen,
                 plan_announced: row.plan_announced,
-            },
+            }),
             mutation: Mutation::from_row(MutationRow {
                 in_flight: row.in_flight,
                 marks: row.marks,

@@ -19,7 +19,7 @@ impl Run {
         fixed_plan: Option<Vec<PlannedCall>>,
     ) {
         // A fixed plan was computed against the reads as they are now.
-        self.turns.seen = step.reads.clone();
+        self.turns.see_all(step.reads.clone());
         self.record_created(step, actor.clone());
         match fixed_plan {
             Some(plan) => {
@@ -78,7 +78,7 @@ impl Run {
             },
             now,
         );
-        run.turns.reports = self.turns.reports.clone();
+        run.turns.carry_over_reports(self.turns.reports().to_vec());
         run
     }
 }

@@ -40,14 +40,14 @@ impl Run {
         let context = Context {
             reads: step.reads.values().cloned().collect(),
         };
-        self.turns.seen = step.reads.clone();
-        self.turns.turn = Some(OpenTurn {
+        let turn = OpenTurn {
             id,
             deadline_at,
             context: context.clone(),
             questions: Vec::new(),
             proposals: Vec::new(),
-        });
+        };
+        self.turns.open(turn, step.reads.clone());
         self.record(
             step,
             Actor::Engine,
@@ -67,7 +67,7 @@ impl Run {
             index: crate::protocol::index(step.registry, &context),
             context,
             reads: Vec::new(),
-            results: std::mem::take(&mut self.turns.reports),
+            results: self.turns.take_reports(),
             answers: self.asking.take_reports(),
             state: step.agent_state.clone(),
         };
@@ -85,7 +85,7 @@ impl Run {
     /// The terminal cause an input would produce, used to weigh it against
     /// timer causes that are due at the same moment.
     pub(crate) fn input_cause(&self, input: &TurnInput) -> Option<ReturnReason> {
-        let turn = self.turns.turn.as_ref()?;
+        let turn = self.turns.turn()?;
         match input {
             TurnInput::Malformed(violation) => Some(ReturnReason::IntegrityViolation {
                 code: violation.code,
@@ -130,12 +130,11 @@ impl Run {
     }
 
     pub(super) fn is_duplicate(&self, turn: &OpenTurn, call: &CallId) -> bool {
-        self.turns.seen_calls.contains(call) || turn.proposals.iter().any(|p| &p.call == call)
+        self.turns.has_seen_call(call) || turn.proposals.iter().any(|p| &p.call == call)
     }
 
     pub(crate) fn accepts_turn(&self, turn: TurnId) -> bool {
-        !self.custody.state.is_terminal()
-            && self.turns.turn.as_ref().is_some_and(|open| open.id == turn)
+        !self.custody.state.is_terminal() && self.turns.turn().is_some_and(|open| open.id == turn)
     }
 
     /// Applies traffic addressed to the open turn. The caller has checked that
@@ -161,12 +160,12 @@ impl Run {
         }
         match input {
             TurnInput::Call(call) => {
-                if let Some(turn) = self.turns.turn.as_mut() {
+                if let Some(turn) = self.turns.turn_mut() {
                     turn.proposals.push(call);
                 }
             }
             TurnInput::Question(asked) => {
-                if let Some(turn) = self.turns.turn.as_mut() {
+                if let Some(turn) = self.turns.turn_mut() {
                     turn.questions.push(asked);
                 }
             }
@@ -197,7 +196,7 @@ impl Run {
     }
 
     pub(super) fn end_turn(&mut self, step: &mut Step<'_>) {
-        let Some(turn) = self.turns.turn.take() else {
+        let Some(turn) = self.turns.end_turn() else {
             return;
         };
         self.record(
@@ -208,9 +207,6 @@ impl Run {
                 proposed: u32::try_from(turn.proposals.len()).unwrap_or(u32::MAX),
             },
         );
-        self.turns
-            .seen_calls
-            .extend(turn.proposals.iter().map(|p| p.call.clone()));
         self.asking.queue(turn.questions);
         match self.custody.state.name() {
             StateName::Offered if turn.proposals.is_empty() && self.asking.has_pending() => {
@@ -231,7 +227,7 @@ impl Run {
                     if !turn.proposals.is_empty() {
                         self.announce_batch(step, &turn.proposals);
                     }
-                    self.turns.queue.extend(turn.proposals);
+                    self.turns.enqueue(turn.proposals);
                     self.advance(step);
                 }
             }
