@@ -12,6 +12,7 @@ const OWNED: &[(&str, &str)] = &[
     ("mutation", "run/mutation.rs"),
     ("approval", "run/approval.rs"),
     ("turns", "run/turn_log.rs"),
+    ("custody", "run/custody.rs"),
 ];
 
 /// Every place in `code` that names a field of `group` (`.group.field`, not

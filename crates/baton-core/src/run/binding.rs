@@ -62,7 +62,7 @@ impl Run {
                 });
         if all_auto {
             let allowlist = self.proposed_scope();
-            let budget = self.custody.budget;
+            let budget = self.custody.budget();
             self.transition(step, Actor::Engine, RunState::Authorized);
             self.authorize_and_act(step, Actor::Engine, allowlist, budget, Baseline::Seen);
         } else {
@@ -129,7 +129,7 @@ impl Run {
         };
         let entry = JournalEntry::Authorized {
             allowlist: self.approval.allowlist().iter().cloned().collect(),
-            budget: self.custody.budget,
+            budget: self.custody.budget(),
             fingerprint: record.fingerprint,
             expires_at: record.expires_at,
         };

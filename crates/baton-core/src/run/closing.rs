@@ -76,7 +76,7 @@ impl Run {
     /// result at once, or starts the rollback that will end it, as AG-8 and
     /// the cause's category decide.
     pub(crate) fn end(&mut self, step: &mut Step<'_>, actor: Actor, cause: ReturnReason) {
-        if self.custody.state.is_terminal() {
+        if self.custody.is_terminal() {
             return;
         }
         self.drop_questions(step, cause == ReturnReason::QuestionExpired);
@@ -113,7 +113,7 @@ impl Run {
     /// held its participants' history and its in-flight call is gone, so
     /// nothing can be reverted: the run ends as it stands.
     pub(crate) fn abandon(&mut self, step: &mut Step<'_>, outcome: Outcome, reason: ReturnReason) {
-        if self.custody.state.is_terminal() {
+        if self.custody.is_terminal() {
             return;
         }
         self.drop_questions(step, reason == ReturnReason::QuestionExpired);
@@ -136,7 +136,7 @@ impl Run {
         let Some(Escalation {
             reason: reason @ EscalationReason::BudgetExhausted { .. },
             ..
-        }) = self.custody.escalation.clone()
+        }) = self.custody.escalation().cloned()
         else {
             return;
         };
@@ -180,11 +180,12 @@ impl Run {
         // A pause, or a lost connection that left nothing rolled back, can be
         // picked up by a chained run with its context (AG-11); nothing
         // reconnects on its own.
-        self.custody.resumable = matches!(reason, ReturnReason::Paused)
+        let resumable = matches!(reason, ReturnReason::Paused)
             || (matches!(reason, ReturnReason::TransportLost { .. }) && outcome == Outcome::Error);
+        self.custody.set_resumable(resumable);
         self.turns.drop_turn();
         self.mutation.settle();
-        self.custody.escalation = None;
+        self.custody.clear_escalation();
         self.approval.take_recheck();
         self.turns.clear_queue();
         self.transition(step, actor, RunState::Returned { outcome, reason });
@@ -198,7 +199,7 @@ impl Run {
             }
         }
         participants.reverse();
-        self.custody.escalation = None;
+        self.custody.clear_escalation();
         self.turns.clear_queue();
         self.record(
             step,

@@ -96,7 +96,7 @@ impl Run {
                 crate::questions::Asker::Engine { .. } => self.calls_under_review(),
             };
         }
-        match &self.custody.state {
+        match self.custody.state() {
             RunState::Reviewing => self.calls_under_review(),
             // A call to allow, before anything was done: the plan is whole.
             RunState::Escalated { reason }
@@ -124,14 +124,14 @@ impl Run {
         if let Some((offered, question)) = offered {
             let waiting = offered.waiting;
             self.asking.queue(question);
-            self.custody.offered = Some(offered);
+            self.custody.offer(offered);
             self.record(step, Actor::Engine, JournalEntry::OfferedAgain { waiting });
         }
     }
 
     /// What this run offers again, if a reload cut it off before the person.
     pub(crate) fn cut_off(&self) -> Option<CutOff> {
-        let offered = self.custody.offered.as_ref()?;
+        let offered = self.custody.offered()?;
         Some(CutOff {
             run: self.id.clone(),
             intent: self.intent.clone(),
@@ -146,7 +146,7 @@ impl Run {
         step: &mut Step<'_>,
         reviewed_again: bool,
     ) -> Option<Again> {
-        let offered = self.custody.offered.take()?;
+        let offered = self.custody.take_offered()?;
         self.record(
             step,
             Actor::Person,
@@ -158,7 +158,7 @@ impl Run {
             intent: self.intent.clone(),
             requested: self.requested,
             source: self.source,
-            budget: self.custody.budget,
+            budget: self.custody.budget(),
             seen: self.turns.seen().values().cloned().collect(),
             reports: self.turns.reports().to_vec(),
         })

@@ -24,7 +24,7 @@ impl Run {
     pub(crate) fn illegal(&self, command: &'static str) -> CommandError {
         CommandError::IllegalTransition {
             run: self.id.clone(),
-            state: self.custody.state.name(),
+            state: self.custody.state().name(),
             command,
         }
     }
@@ -32,7 +32,7 @@ impl Run {
     /// A budget fixed by the person may replace the asked one, within the
     /// engine's maximum and never below what the run already used.
     fn check_raise(&self, budget: &Budget, ceiling: &Budget) -> Result<(), CommandError> {
-        let usage = self.custody.usage;
+        let usage = self.custody.usage();
         let below = budget.max_turns < usage.turns || budget.max_calls < usage.calls;
         // In order: the ceiling, what was used, then the deadlines.
         if below && budget.within(ceiling) {
@@ -63,11 +63,11 @@ impl Run {
         step: &mut Step<'_>,
         authorization: Authorization,
     ) -> Result<(), CommandError> {
-        if self.custody.state.name() != StateName::Reviewing {
+        if self.custody.state().name() != StateName::Reviewing {
             return Err(self.illegal("authorize"));
         }
         self.previews_seen()?;
-        let budget = authorization.budget.unwrap_or(self.custody.budget);
+        let budget = authorization.budget.unwrap_or(self.custody.budget());
         self.check_raise(&budget, &step.config.max_budget)?;
         let allowlist: BTreeSet<CapabilityRef> = match authorization.allowlist {
             Some(list) => {
@@ -86,9 +86,9 @@ impl Run {
     /// the run is `cancelled`; on re-review after acting it returns
     /// `aborted`.
     pub(crate) fn reject(&mut self, step: &mut Step<'_>, note: &str) -> Result<(), CommandError> {
-        match self.custody.state.name() {
+        match self.custody.state().name() {
             StateName::Offered | StateName::Planned | StateName::Reviewing
-                if self.custody.usage.calls == 0 =>
+                if self.custody.usage().calls == 0 =>
             {
                 let reason = CancelReason::Rejected { note: note.into() };
                 self.cancel(step, Actor::Person, reason);
@@ -145,7 +145,7 @@ impl Run {
         self.clear_escalation();
         self.transition(step, Actor::Person, RunState::Acting);
         if let Some(call) = self.turns.pop_call() {
-            self.custody.usage.calls += 1;
+            self.custody.charge_call();
             self.refuse(step, Actor::Person, call, Refusal::Denied);
         }
         self.advance(step);
@@ -162,7 +162,7 @@ impl Run {
         reason: EscalationReason,
         budget: Option<Budget>,
     ) -> Result<(), CommandError> {
-        let budget = budget.unwrap_or(self.custody.budget);
+        let budget = budget.unwrap_or(self.custody.budget());
         self.check_raise(&budget, &step.config.max_budget)?;
         let mut allowlist = self.approval.allowlist().clone();
         let mut baseline = Baseline::Seen;
@@ -183,8 +183,8 @@ impl Run {
             }
             EscalationReason::BudgetExhausted { limit } => {
                 let raised = match limit {
-                    BudgetLimit::Turns => budget.max_turns > self.custody.usage.turns,
-                    BudgetLimit::Calls => budget.max_calls > self.custody.usage.calls,
+                    BudgetLimit::Turns => budget.max_turns > self.custody.usage().turns,
+                    BudgetLimit::Calls => budget.max_calls > self.custody.usage().calls,
                 };
                 if !raised {
                     return Err(CommandError::InvalidBudget(format!(
@@ -210,7 +210,7 @@ impl Run {
         scope: UndoScope,
         conflicts: Vec<UndoConflict>,
     ) -> Result<Vec<(ParticipantId, MarkToken)>, CommandError> {
-        let why = match &self.custody.state {
+        let why = match self.custody.state() {
             RunState::Returned {
                 outcome: Outcome::RolledBack,
                 ..

@@ -86,7 +86,7 @@ impl Run {
     }
 
     pub(super) fn escalate(&mut self, step: &mut Step<'_>, reason: EscalationReason) {
-        self.custody.escalation = Some(crate::run::Escalation {
+        self.custody.escalate(crate::run::Escalation {
             reason: reason.clone(),
             deadline_at: step.now.saturating_add(step.config.escalation_timeout_ms),
         });
@@ -109,7 +109,7 @@ impl Run {
                 self.drained(step);
                 return;
             };
-            if self.custody.usage.calls >= self.custody.budget.max_calls {
+            if self.custody.usage().calls >= self.custody.budget().max_calls {
                 let limit = BudgetLimit::Calls;
                 self.escalate(step, EscalationReason::BudgetExhausted { limit });
                 return;
@@ -134,7 +134,7 @@ impl Run {
     /// re-renders previews, has a call in flight or a turn open, or waits
     /// for a mark.
     fn waits(&self) -> bool {
-        self.custody.state != RunState::Acting
+        *self.custody.state() != RunState::Acting
             || self.mutation.rollback().is_some()
             || self.approval.recheck().is_some()
             || self.mutation.in_flight().is_some()
@@ -152,7 +152,7 @@ impl Run {
         match self.source {
             PlanSource::Fixed => self.end(step, Actor::Engine, ReturnReason::PlanCompleted),
             PlanSource::ActingParty
-                if self.custody.usage.turns >= self.custody.budget.max_turns =>
+                if self.custody.usage().turns >= self.custody.budget().max_turns =>
             {
                 let limit = BudgetLimit::Turns;
                 self.escalate(step, EscalationReason::BudgetExhausted { limit });
@@ -293,7 +293,7 @@ impl Run {
         target: CapabilityRef,
         decl: &CapabilityDecl,
     ) {
-        self.custody.usage.calls += 1;
+        self.custody.charge_call();
         self.turns.pop_call();
         let planned_against: Vec<ReadStamp> = decl
             .reads()
@@ -348,7 +348,7 @@ impl Run {
     /// as a failure part-way — an error if nothing was done yet, otherwise
     /// rolled back or closed partially as AG-8 says (never `completed`).
     fn charge_and_refuse(&mut self, step: &mut Step<'_>, actor: Actor, refusal: Refusal) {
-        self.custody.usage.calls += 1;
+        self.custody.charge_call();
         let Some(call) = self.turns.pop_call() else {
             return;
         };

@@ -107,7 +107,7 @@ impl Run {
         if let Err(reason) = self.put_question(step, asker, prompt, Some(schema), deadline_at) {
             // The engine's own schema always compiles; if it ever did not,
             // refusing the call is the safe answer.
-            self.custody.usage.calls += 1;
+            self.custody.charge_call();
             if let Some(call) = self.turns.pop_call() {
                 self.refuse(
                     step,
@@ -153,9 +153,9 @@ impl Run {
             id: id.clone(),
             deadline_at,
         });
-        if self.custody.state.name() == StateName::Acting {
+        if self.custody.state().name() == StateName::Acting {
             self.escalate(step, EscalationReason::AwaitingAnswer { question: id });
-            if let Some(escalation) = self.custody.escalation.as_mut() {
+            if let Some(escalation) = self.custody.escalation_mut() {
                 escalation.deadline_at = deadline_at;
             }
         }
@@ -172,7 +172,7 @@ impl Run {
         state: QuestionState,
     ) -> u64 {
         let Some(open) = self.asking.close_open() else {
-            return self.custody.revision;
+            return self.custody.revision();
         };
         let closure = match (&outcome, &state) {
             (_, QuestionState::Answered { answer_digest, .. }) => QuestionClosure::Answered {
@@ -189,7 +189,7 @@ impl Run {
                 outcome: closure,
             },
         );
-        let revision = self.custody.revision;
+        let revision = self.custody.revision();
         let asker = step.questions.by_id.get_mut(&open.id).map(|question| {
             let state = match state {
                 QuestionState::Answered {
@@ -243,7 +243,7 @@ impl Run {
                     .front()
                     .is_some_and(|front| front.call == *call)
                 {
-                    self.custody.usage.calls += 1;
+                    self.custody.charge_call();
                     if let Some(call) = self.turns.pop_call() {
                         let message = "the person did not say which instance to act on".to_owned();
                         self.refuse(step, Actor::Person, call, Refusal::Declined { message });
@@ -256,7 +256,7 @@ impl Run {
     /// After a question: an acting run goes back to its calls (or its next
     /// turn); a planning run opens its next planning turn.
     fn continue_after_question(&mut self, step: &mut Step<'_>, actor: Actor) {
-        match self.custody.state.name() {
+        match self.custody.state().name() {
             StateName::Escalated => {
                 self.clear_escalation();
                 self.transition(step, actor, RunState::Acting);
@@ -265,7 +265,7 @@ impl Run {
             StateName::Acting => self.advance(step),
             // Every question of the planning turn is put before the next turn.
             StateName::Offered if self.asking.has_pending() => self.ask_pending(step),
-            StateName::Offered if self.custody.usage.turns >= self.custody.budget.max_turns => {
+            StateName::Offered if self.custody.usage().turns >= self.custody.budget().max_turns => {
                 self.end(
                     step,
                     Actor::Engine,

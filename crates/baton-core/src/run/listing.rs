@@ -55,7 +55,7 @@ pub struct RunListing {
 impl Run {
     /// This run as `session`'s history lists it.
     pub fn listing(&self, session: &str) -> RunListing {
-        let outcome = match &self.custody.state {
+        let outcome = match self.custody.state() {
             RunState::Returned { outcome, .. } => Some(*outcome),
             _ => None,
         };
@@ -64,13 +64,13 @@ impl Run {
             session: session.to_owned(),
             intent: self.intent.clone(),
             initiative: self.initiative,
-            state: self.custody.state.clone(),
+            state: self.custody.state().clone(),
             outcome,
             created_at: self.created_at,
-            ended_at: self.custody.ended_at,
+            ended_at: self.custody.ended_at(),
             resumes: self.resumes.clone(),
-            reviewable_again: self.custody.offered.is_some(),
-            resumable: self.custody.resumable,
+            reviewable_again: self.custody.offered().is_some(),
+            resumable: self.custody.is_resumable(),
             undone: self.mutation.is_undone(),
         }
     }

@@ -144,25 +144,6 @@ pub struct Run {
     journal: Vec<JournalRecord>,
 }
 
-/// Who holds control, and within what bounds.
-#[derive(Debug, Clone, PartialEq)]
-struct Custody {
-    state: RunState,
-    /// The revision of the last journal record; commands are fenced on it.
-    revision: u64,
-    budget: Budget,
-    usage: Usage,
-    deadline_at: u64,
-    escalation: Option<Escalation>,
-    /// A chained run may resume this one (it was paused).
-    resumable: bool,
-    /// What a reload cut off while the person was looking at it, offered
-    /// again until they take it up or discard it.
-    offered: Option<cut_off::Offered>,
-    /// When it reached a terminal state.
-    ended_at: Option<u64>,
-}
-
 /// What a run is started with: who asked for what, how much control, and
 /// where its calls come from.
 pub(crate) struct Charter {
@@ -223,17 +204,7 @@ impl Run {
             source: charter.source,
             resumes: charter.resumes,
             created_at: now,
-            custody: Custody {
-                state: RunState::Offered,
-                revision: 0,
-                budget,
-                usage: Usage::default(),
-                deadline_at: now.saturating_add(budget.run_deadline_ms),
-                escalation: None,
-                resumable: false,
-                offered: None,
-                ended_at: None,
-            },
+            custody: Custody::new(budget, now),
             turns: TurnLog::default(),
             mutation: Mutation::default(),
             approval: Approval::default(),
@@ -266,23 +237,23 @@ impl Run {
     }
     /// Who holds control.
     pub fn state(&self) -> &RunState {
-        &self.custody.state
+        self.custody.state()
     }
     /// The revision of the last journal record; commands are fenced on it.
     pub fn revision(&self) -> u64 {
-        self.custody.revision
+        self.custody.revision()
     }
     /// The budget, fixed at authorization.
     pub fn budget(&self) -> Budget {
-        self.custody.budget
+        self.custody.budget()
     }
     /// What has been consumed.
     pub fn usage(&self) -> Usage {
-        self.custody.usage
+        self.custody.usage()
     }
     /// When the run must have returned.
     pub fn deadline_at(&self) -> u64 {
-        self.custody.deadline_at
+        self.custody.deadline_at()
     }
     /// When the run was created.
     pub fn created_at(&self) -> u64 {
@@ -302,12 +273,12 @@ impl Run {
     }
     /// Whether a chained run may resume this one (it was paused).
     pub fn is_resumable(&self) -> bool {
-        self.custody.resumable
+        self.custody.is_resumable()
     }
     /// Whether a reload cut it off while it waited for the person, and it is
     /// offered to them again: a store keeps it with what is live.
     pub fn is_offered(&self) -> bool {
-        self.custody.offered.is_some()
+        self.custody.offered().is_some()
     }
     /// The open turn, if the engine is waiting on the acting party.
     pub fn open_turn(&self) -> Option<TurnId> {
@@ -376,17 +347,17 @@ impl Run {
         if let Some(at) = self.undo_deadline() {
             return Some(at);
         }
-        if self.custody.state.is_terminal() {
+        if self.custody.is_terminal() {
             return None;
         }
         if let Some(rollback) = self.mutation.rollback() {
             return Some(rollback.deadline_at);
         }
-        let mut next = self.custody.deadline_at;
+        let mut next = self.custody.deadline_at();
         if let Some(turn) = self.turns.turn() {
             next = next.min(turn.deadline_at);
         }
-        if let Some(escalation) = &self.custody.escalation {
+        if let Some(escalation) = self.custody.escalation() {
             next = next.min(escalation.deadline_at);
         }
         if let Some(open) = self.asking.open() {
@@ -402,7 +373,7 @@ impl Run {
 
     /// The timer cause that is due at `now`, by precedence.
     pub(crate) fn due_cause(&self, now: u64) -> Option<ReturnReason> {
-        if self.custody.state.is_terminal() || self.mutation.rollback().is_some() {
+        if self.custody.is_terminal() || self.mutation.rollback().is_some() {
             return None;
         }
         let mut candidates = Vec::new();
@@ -413,7 +384,7 @@ impl Run {
         {
             candidates.push(ReturnReason::TurnDeadman);
         }
-        if now >= self.custody.deadline_at {
+        if now >= self.custody.deadline_at() {
             candidates.push(ReturnReason::RunDeadline);
         }
         if self
@@ -423,7 +394,7 @@ impl Run {
         {
             candidates.push(ReturnReason::QuestionExpired);
         }
-        if let Some(escalation) = &self.custody.escalation {
+        if let Some(escalation) = self.custody.escalation() {
             if now >= escalation.deadline_at {
                 candidates.push(match escalation.reason {
                     EscalationReason::BudgetExhausted { limit } => {
@@ -457,15 +428,19 @@ impl Run {
     }
 }
 
-mod announcing;
+// The groups of a run's state, each a module that keeps its own rules.
 mod approval;
-use approval::Approval;
 mod asking;
-use asking::Asking;
+mod custody;
 mod mutation;
-use mutation::Mutation;
 mod turn_log;
+use approval::Approval;
+use asking::Asking;
+use custody::Custody;
+use mutation::Mutation;
 use turn_log::TurnLog;
+
+mod announcing;
 pub(crate) mod binding;
 mod closing;
 pub(crate) mod cut_off;

@@ -138,13 +138,12 @@ impl Run {
 
     pub(super) fn escalation_reason(&self) -> Option<&EscalationReason> {
         self.custody
-            .escalation
-            .as_ref()
+            .escalation()
             .map(|escalation| &escalation.reason)
     }
 
     pub(super) fn clear_escalation(&mut self) {
-        self.custody.escalation = None;
+        self.custody.clear_escalation();
     }
 
     /// Ends the run before anything was authorized: its open turn is

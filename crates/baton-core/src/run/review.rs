@@ -208,7 +208,7 @@ impl Run {
     /// Whether the person is looking at calls to approve: a plan under
     /// review, or a later call escalated for approval.
     fn is_under_review(&self) -> bool {
-        match &self.custody.state {
+        match self.custody.state() {
             RunState::Reviewing => true,
             RunState::Escalated { reason } => reason.awaits_approval_of_a_call(),
             _ => false,
@@ -218,7 +218,7 @@ impl Run {
     /// How many of the queued calls are before the person: the whole plan
     /// under review, or the one call an escalation asks them to allow.
     pub(super) fn calls_shown(&self) -> usize {
-        match &self.custody.state {
+        match self.custody.state() {
             RunState::Reviewing => self.turns.queue().len(),
             _ if self.is_under_review() => self.turns.queue().len().min(1),
             _ => 0,
@@ -242,7 +242,7 @@ impl Run {
                 .is_some_and(|recheck| recheck.is_pending());
         self.approval
             .previews_due()
-            .filter(|_| awaited && !self.custody.state.is_terminal())
+            .filter(|_| awaited && !self.custody.is_terminal())
     }
 
     /// A preview that hangs is a failed preview once it is due: the review
@@ -409,7 +409,7 @@ impl Run {
             .collect();
         Some(ReviewSheet {
             run: self.id.clone(),
-            revision: self.custody.revision,
+            revision: self.custody.revision(),
             intent: self.intent.clone(),
             autonomy: self.autonomy,
             fingerprint: crate::run::binding::fingerprint(self.turns.seen()),

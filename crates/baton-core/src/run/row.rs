@@ -20,6 +20,7 @@ use crate::state::RunState;
 
 use super::approval::{Approval, ApprovalRow};
 use super::asking::{Asking, AskingRow};
+use super::custody::{Custody, CustodyRow};
 use super::cut_off::Offered;
 use super::drift::Recheck;
 use super::mutation::{Mutation, MutationRow};
@@ -27,8 +28,8 @@ use super::review::{ProposedChange, ReviewAgain};
 use super::turn_log::{TurnLog, TurnLogRow};
 use super::undo::Undoing;
 use super::{
-    AskedQuestion, AuthorizationRecord, Custody, Escalation, MarkState, OpenQuestion, OpenTurn,
-    PlanSource, ProposedCall, Rollback, Run,
+    AskedQuestion, AuthorizationRecord, Escalation, MarkState, OpenQuestion, OpenTurn, PlanSource,
+    ProposedCall, Rollback, Run,
 };
 
 /// A run as it is written: its row.
@@ -157,6 +158,7 @@ impl Serialize for Run {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         let run = self;
         let asking = run.asking.row();
+        let custody = run.custody.row();
         let mutation = run.mutation.row();
         let approval = run.approval.row();
         let turns = run.turns.row();
@@ -168,12 +170,12 @@ impl Serialize for Run {
             autonomy: &run.autonomy,
             source: &run.source,
             resumes: &run.resumes,
-            state: &run.custody.state,
-            revision: &run.custody.revision,
-            budget: &run.custody.budget,
-            usage: &run.custody.usage,
+            state: custody.state,
+            revision: custody.revision,
+            budget: custody.budget,
+            usage: custody.usage,
             created_at: &run.created_at,
-            deadline_at: &run.custody.deadline_at,
+            deadline_at: custody.deadline_at,
             plan: turns.plan,
             allowlist: approval.allowlist,
             queue: turns.queue,
@@ -183,9 +185,9 @@ impl Serialize for Run {
             marks: mutation.marks,
             mutated: mutation.mutated,
             reports: turns.reports,
-            escalation: &run.custody.escalation,
+            escalation: custody.escalation,
             rollback: mutation.rollback,
-            resumable: &run.custody.resumable,
+            resumable: custody.resumable,
             seen: turns.seen,
             authorization: approval.authorization,
             person_authorized: approval.person_authorized,
@@ -203,9 +205,9 @@ impl Serialize for Run {
             recheck: approval.recheck,
             review_again: approval.review_again,
             previews_due: approval.previews_due,
-            offered: &run.custody.offered,
+            offered: custody.offered,
             edited: approval.edited,
-            ended_at: &run.custody.ended_at,
+            ended_at: custody.ended_at,
         }
         .serialize(serializer)
     }
@@ -223,7 +225,7 @@ impl<'de> Deserialize<'de> for Run {
             source: row.source,
             resumes: row.resumes,
             created_at: row.created_at,
-            custody: Custody {
+            custody: Custody::from_row(CustodyRow {
                 state: row.state,
                 revision: row.revision,
                 budget: row.budget,
@@ -233,7 +235,7 @@ impl<'de> Deserialize<'de> for Run {
                 resumable: row.resumable,
                 offered: row.offered,
                 ended_at: row.ended_at,
-            },
+            }),
             turns: TurnLog::from_row(TurnLogRow {
                 plan: row.plan,
                 queue: row.queue,

@@ -43,7 +43,7 @@ impl Run {
         let created = JournalEntry::Created {
             intent: self.intent.clone(),
             initiative: self.initiative,
-            budget: self.custody.budget,
+            budget: self.custody.budget(),
             resumes: self.resumes.clone(),
         };
         self.record(step, actor, created);
@@ -52,19 +52,19 @@ impl Run {
     /// The budget a run resuming this one gets: the one given, or this
     /// run's. Only a paused run with an acting party can be resumed.
     pub(crate) fn resume_budget(&self, budget: Option<Budget>) -> Result<Budget, DelegateError> {
-        if !self.custody.resumable || self.source != PlanSource::ActingParty {
+        if !self.custody.is_resumable() || self.source != PlanSource::ActingParty {
             return Err(DelegateError::NotResumable {
                 run: self.id.clone(),
             });
         }
-        Ok(budget.unwrap_or(self.custody.budget))
+        Ok(budget.unwrap_or(self.custody.budget()))
     }
 
     /// The run `id` that resumes this one, the person's, chained in the same
     /// session; call results not yet delivered travel to its first turn.
     /// This run can be resumed only once.
     pub(crate) fn resumed_by(&mut self, id: RunId, budget: Budget, now: u64) -> Run {
-        self.custody.resumable = false;
+        self.custody.set_resumable(false);
         let mut run = Run::new(
             Charter {
                 id,

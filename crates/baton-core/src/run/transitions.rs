@@ -11,10 +11,10 @@ use super::{Run, Step};
 
 impl Run {
     pub(super) fn record(&mut self, step: &mut Step<'_>, actor: Actor, entry: JournalEntry) {
-        self.custody.revision += 1;
+        let revision = self.custody.next_revision();
         let record = JournalRecord {
             run: self.id.clone(),
-            revision: self.custody.revision,
+            revision,
             at: step.now,
             actor,
             entry,
@@ -24,30 +24,28 @@ impl Run {
     }
 
     pub(super) fn transition(&mut self, step: &mut Step<'_>, actor: Actor, to: RunState) {
-        let from = self.custody.state.name();
         // Every caller checks legality first. Should one be wrong, the state
         // stays (terminal states never reopen) and the breach is reported as
         // a typed integrity finding — never a silent no-op.
-        if !from.can_become(to.name()) {
-            let detail = format!(
-                "illegal transition {from} -> {} refused; the run stays {from}",
-                to.name()
-            );
-            Run::finding(
-                step,
-                Some(self.id.clone()),
-                None,
-                crate::event::FindingReason::Integrity {
-                    code: crate::violation::ProtocolViolation::IllegalTransition,
-                    detail,
-                },
-            );
-            return;
-        }
-        if to.is_terminal() {
-            self.custody.ended_at = Some(step.now);
-        }
-        self.custody.state = to.clone();
+        let from = match self.custody.enter(to.clone(), step.now) {
+            Ok(from) => from,
+            Err(from) => {
+                let detail = format!(
+                    "illegal transition {from} -> {} refused; the run stays {from}",
+                    to.name()
+                );
+                Run::finding(
+                    step,
+                    Some(self.id.clone()),
+                    None,
+                    crate::event::FindingReason::Integrity {
+                        code: crate::violation::ProtocolViolation::IllegalTransition,
+                        detail,
+                    },
+                );
+                return;
+            }
+        };
         self.record(
             step,
             actor.clone(),

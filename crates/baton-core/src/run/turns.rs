@@ -32,11 +32,10 @@ impl Run {
     // ----- turns -----------------------------------------------------------------
 
     pub(super) fn reserve_turn(&mut self, step: &mut Step<'_>) {
-        self.custody.usage.turns += 1;
-        let id = TurnId(self.custody.usage.turns);
+        let id = TurnId(self.custody.charge_turn());
         let deadline_at = step
             .now
-            .saturating_add(self.custody.budget.turn_deadline_ms);
+            .saturating_add(self.custody.budget().turn_deadline_ms);
         let context = Context {
             reads: step.reads.values().cloned().collect(),
         };
@@ -134,7 +133,7 @@ impl Run {
     }
 
     pub(crate) fn accepts_turn(&self, turn: TurnId) -> bool {
-        !self.custody.state.is_terminal() && self.turns.turn().is_some_and(|open| open.id == turn)
+        !self.custody.is_terminal() && self.turns.turn().is_some_and(|open| open.id == turn)
     }
 
     /// Applies traffic addressed to the open turn. The caller has checked that
@@ -208,7 +207,7 @@ impl Run {
             },
         );
         self.asking.queue(turn.questions);
-        match self.custody.state.name() {
+        match self.custody.state().name() {
             StateName::Offered if turn.proposals.is_empty() && self.asking.has_pending() => {
                 // A planning question: ask now; the run stays offered.
                 self.ask_pending(step);
@@ -235,8 +234,7 @@ impl Run {
     }
 
     pub(super) fn set_budget(&mut self, budget: Budget) {
-        self.custody.budget = budget;
-        self.custody.deadline_at = self.created_at.saturating_add(budget.run_deadline_ms);
+        self.custody.set_budget(budget, self.created_at);
     }
 
     pub(super) fn request_mark(&mut self, step: &mut Step<'_>, participant: ParticipantId) {
