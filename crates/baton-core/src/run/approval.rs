@@ -171,9 +171,20 @@ impl Approval {
         self.previews.get(call)
     }
 
-    /// Every change under review, by call.
-    pub(super) fn previews(&self) -> impl Iterator<Item = (&CallId, &ProposedChange)> {
-        self.previews.iter()
+    /// Whether a change under review has not been rendered yet.
+    pub(super) fn awaits_preview(&self) -> bool {
+        self.previews
+            .values()
+            .any(|change| *change == ProposedChange::Pending)
+    }
+
+    /// The calls under review whose change has not been rendered yet.
+    pub(super) fn pending_previews(&self) -> Vec<CallId> {
+        self.previews
+            .iter()
+            .filter(|(_, change)| **change == ProposedChange::Pending)
+            .map(|(call, _)| call.clone())
+            .collect()
     }
 
     /// A new review: no change of an earlier one stays under review.

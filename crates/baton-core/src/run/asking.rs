@@ -83,6 +83,11 @@ impl Asking {
         self.pending.extend(questions);
     }
 
+    /// Queues one question, after those already waiting.
+    pub(super) fn queue_one(&mut self, question: AskedQuestion) {
+        self.pending.push_back(question);
+    }
+
     /// The next question to put, its request id now used.
     pub(super) fn take_next(&mut self) -> Option<AskedQuestion> {
         let next = self.pending.pop_front()?;

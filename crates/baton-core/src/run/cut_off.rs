@@ -160,7 +160,7 @@ impl Run {
             source: self.source,
             budget: self.custody.budget(),
             seen: self.turns.seen().values().cloned().collect(),
-            reports: self.turns.reports().to_vec(),
+            reports: self.turns.reports().clone(),
         })
     }
 
@@ -190,7 +190,7 @@ impl Run {
             }
             Some(question) => {
                 self.turns.see_all(step.reads.clone());
-                self.asking.queue([question]);
+                self.asking.queue_one(question);
                 self.ask_pending(step);
             }
         }

@@ -232,10 +232,7 @@ impl Run {
 
     /// When the previews still awaited are due, if any is awaited.
     pub(super) fn previews_due(&self) -> Option<u64> {
-        let awaited = self
-            .approval
-            .previews()
-            .any(|(_, change)| *change == ProposedChange::Pending)
+        let awaited = self.approval.awaits_preview()
             || self
                 .approval
                 .recheck()
@@ -271,11 +268,7 @@ impl Run {
     }
 
     pub(super) fn pending_previews(&self) -> Vec<CallId> {
-        self.approval
-            .previews()
-            .filter(|(_, change)| **change == ProposedChange::Pending)
-            .map(|(call, _)| call.clone())
-            .collect()
+        self.approval.pending_previews()
     }
 
     /// A participant's preview arrived (or failed). Recorded, so the

@@ -78,7 +78,7 @@ impl Run {
             },
             now,
         );
-        run.turns.carry_over_reports(self.turns.reports().to_vec());
+        run.turns.carry_over_reports(self.turns.reports().clone());
         run
     }
 }

@@ -100,7 +100,7 @@ impl TurnLog {
 
     /// `plan` is accepted: reviewed as it is, and queued in order.
     pub(super) fn accept(&mut self, plan: Vec<ProposedCall>) {
-        self.queue = plan.iter().cloned().collect();
+        self.queue = plan.clone().into();
         self.plan = plan;
     }
 
@@ -224,7 +224,7 @@ impl TurnLog {
     }
 
     /// The results not heard yet.
-    pub(super) fn reports(&self) -> &[CallReport] {
+    pub(super) fn reports(&self) -> &Vec<CallReport> {
         &self.reports
     }
 
