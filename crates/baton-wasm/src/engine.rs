@@ -128,9 +128,6 @@ struct Inner {
     standing: Vec<Value>,
     /// Aborts the waits for sessions left behind by engines still going away.
     sweeping: Option<web_sys::AbortController>,
-    /// What was said, for the tests (kept only there: it grows per run).
-    #[cfg(test)]
-    announced: Vec<String>,
 }
 
 /// A Baton engine in the page.
@@ -258,8 +255,6 @@ impl Engine {
                 escape: None,
                 standing: Vec::new(),
                 sweeping: None,
-                #[cfg(test)]
-                announced: Vec::new(),
             })),
         }
         .listening_for_escape(&window);
@@ -366,11 +361,9 @@ impl Inner {
         !self.subscribers.is_empty() || !self.surfaces.is_empty()
     }
 
-    /// Writes to the page's live region (and keeps the message for tests).
+    /// Writes to the page's live region.
     fn say(&mut self, message: String) {
         // A failed DOM write leaves nobody to tell; the run itself goes on.
-        #[cfg(test)]
-        self.announced.push(message.clone());
         let _ = self.region.announce(message);
     }
 }

@@ -1,8 +1,8 @@
 //! AG-UI over `fetch` in the browser, against the real peer under
 //! `tests/peers/` (the official Python SDK) that `cargo xtask test` starts.
 
-use super::tests::{record, returned, until};
-use super::transport_tests::{announced, board_with, delegation, js, reason, title};
+use super::tests::{listen, record, returned, until};
+use super::transport_tests::{board_with, delegation, js, reason, title};
 use super::*;
 use crate::AgUiTransport;
 use wasm_bindgen_test::*;
@@ -69,6 +69,7 @@ async fn agui_an_interrupt_is_answered_and_the_run_resumes() {
 #[wasm_bindgen_test]
 async fn agui_the_server_dropping_mid_stream_is_transport_lost() {
     let (engine, _board) = board_with(&agui("drop")).await;
+    let heard = listen().await;
     let texts = record(&engine, Some("text"));
     let run = engine.delegate(delegation("Say something")).unwrap();
     assert_eq!(
@@ -78,10 +79,15 @@ async fn agui_the_server_dropping_mid_stream_is_transport_lost() {
     );
     assert_eq!(reason(&engine, &run).as_deref(), Some("transport-lost"));
     assert_eq!(texts.length(), 1, "the text before the drop was delivered");
-    assert!(announced(&engine)
-        .last()
-        .unwrap()
-        .contains("failed because the connection was lost"));
+    assert!(
+        until(|| heard
+            .messages()
+            .last()
+            .is_some_and(|m| m.contains("failed because the connection was lost")))
+        .await,
+        "{:?}",
+        heard.messages()
+    );
 }
 
 #[wasm_bindgen_test]

@@ -51,6 +51,7 @@ async fn a_call_is_told_what_it_was_planned_against_and_its_own_publish_is_not_s
 #[wasm_bindgen_test]
 async fn undo_after_the_persons_edit_is_held_back_then_forced() {
     let engine = open().await;
+    let heard = super::tests::listen().await;
     let board = publishing_board(&element().into());
     let run = a_returned_rename(&engine, &board).await;
     edit_as_person(&board);
@@ -74,15 +75,13 @@ async fn undo_after_the_persons_edit_is_held_back_then_forced() {
         "nothing reverted blindly"
     );
     assert!(
-        super::tests::until(|| engine
-            .inner
-            .borrow()
-            .announced
+        super::tests::until(|| heard
+            .messages()
             .last()
             .is_some_and(|m| m.contains("was not undone")))
         .await
     );
-    let said = engine.inner.borrow().announced.last().cloned().unwrap();
+    let said = heard.messages().last().cloned().unwrap();
     assert_eq!(
         said,
         "“Rename the cards” was not undone: since then, you changed Task board. Undo only the rest, or undo everything anyway."

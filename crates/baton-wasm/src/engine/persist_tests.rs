@@ -211,6 +211,7 @@ async fn reconcile_returns_runs_a_reload_interrupted() {
     );
     drop(engine);
 
+    let heard = super::tests::listen().await;
     let reloaded = open_on(&db, "s-reload", Some(&transport)).await.unwrap();
     let state: serde_json::Value =
         serde_wasm_bindgen::from_value(reloaded.state(&run).unwrap()).unwrap();
@@ -222,12 +223,15 @@ async fn reconcile_returns_runs_a_reload_interrupted() {
         records.last().unwrap()["entry"]["to"]["reason"]["kind"],
         "interrupted"
     );
-    assert!(reloaded
-        .inner
-        .borrow()
-        .announced
-        .iter()
-        .any(|m| m.contains("was cut off by a reload")));
+    assert!(
+        super::tests::until(|| heard
+            .messages()
+            .iter()
+            .any(|m| m.contains("was cut off by a reload")))
+        .await,
+        "{:?}",
+        heard.messages()
+    );
 }
 
 #[wasm_bindgen_test]

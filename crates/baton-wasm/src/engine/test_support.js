@@ -235,3 +235,21 @@ export function bigIntParticipant(element) {
   // Applies every call and answers with something JSON cannot hold.
   return { element, history: { mark() { return 'm'; }, revertTo() {} }, invoke() { return { count: 1n }; } };
 }
+export function hearRegion() {
+  // Every message written into the page's polite live region from now on,
+  // in order, read from the DOM: the engine keeps no copy of what it said.
+  const heard = [];
+  const take = (records) => {
+    for (const record of records) {
+      for (const node of record.addedNodes) {
+        if (node.parentElement && node.parentElement.hasAttribute('data-baton-live-region')) heard.push(node.textContent);
+      }
+    }
+  };
+  const observer = new MutationObserver(take);
+  observer.observe(document.body, { childList: true, subtree: true });
+  return {
+    messages() { take(observer.takeRecords()); return heard.slice(); },
+    stop() { observer.disconnect(); },
+  };
+}

@@ -3,8 +3,8 @@
 //! `tests/peers/` (in `agui_tests`), deep reads, undo, escalations and surfaces.
 
 use super::tests::{
-    element, focus_inside, log_of, manifest, outcome, participant, pushing_transport, readable,
-    record, returned, state_of, until,
+    element, focus_inside, listen, log_of, manifest, outcome, participant, pushing_transport,
+    readable, record, returned, state_of, until,
 };
 use super::*;
 use crate::ScriptedTransport;
@@ -86,10 +86,6 @@ pub(super) fn delegation(intent: &str) -> JsValue {
     }))
 }
 
-pub(super) fn announced(engine: &Engine) -> Vec<String> {
-    engine.inner.borrow().announced.clone()
-}
-
 pub(super) fn reason(engine: &Engine, run: &str) -> Option<String> {
     let state = engine.state(run).unwrap();
     get(&get(&state, "reason"), "kind").as_string()
@@ -105,6 +101,7 @@ async fn an_app_transport_drives_a_delegation_end_to_end() {
         "resolve",
     );
     let (engine, board) = board_with(&transport).await;
+    let heard = listen().await;
     let texts = record(&engine, Some("text"));
     let run = engine.delegate(delegation("Rename card 7")).unwrap();
     assert_eq!(returned(&engine, &run).await.as_deref(), Some("completed"));
@@ -129,7 +126,8 @@ async fn an_app_transport_drives_a_delegation_end_to_end() {
     );
     // Text reaches subscribers, never the live region one delta at a time.
     assert_eq!(texts.length(), 1);
-    assert!(announced(&engine).iter().all(|m| !m.contains("Done.")));
+    assert!(until(|| !heard.messages().is_empty()).await);
+    assert!(heard.messages().iter().all(|m| !m.contains("Done.")));
 }
 
 #[wasm_bindgen_test]
@@ -173,6 +171,7 @@ async fn a_stream_that_ends_mid_turn_is_transport_lost_and_announced() {
     for after in ["resolve", "reject"] {
         let transport = pushing_transport(&js(half.clone()), after);
         let (engine, board) = board_with(&transport).await;
+        let heard = listen().await;
         let run = engine.delegate(delegation("Rename card 7")).unwrap();
         assert_eq!(
             returned(&engine, &run).await.as_deref(),
@@ -185,7 +184,14 @@ async fn a_stream_that_ends_mid_turn_is_transport_lost_and_announced() {
             "{after}"
         );
         assert_eq!(get(&state_of(&board), "applied").as_f64(), Some(0.0));
-        let last = announced(&engine).pop().unwrap_or_default();
+        let lost = || {
+            heard
+                .messages()
+                .last()
+                .is_some_and(|m| m.contains("failed because the connection was lost"))
+        };
+        assert!(until(lost).await);
+        let last = heard.messages().pop().unwrap_or_default();
         assert!(
             last.contains("failed because the connection was lost"),
             "{last}"
@@ -315,6 +321,7 @@ async fn deep_reads_follow_attention_and_carry_their_stamp() {
 async fn undo_reverts_a_whole_delegation_in_one_step_and_only_once() {
     let transport = two_renames();
     let (engine, board) = board_with(&transport).await;
+    let heard = listen().await;
     let undone = record(&engine, Some("undone"));
     let run = engine.delegate(delegation("Rename two cards")).unwrap();
     let thrown = engine.undo(&run, JsValue::UNDEFINED).err().unwrap();
@@ -349,9 +356,13 @@ async fn undo_reverts_a_whole_delegation_in_one_step_and_only_once() {
         "each revert is journalled"
     );
     assert_eq!(kind(2).as_deref(), Some("undone"), "the undo is journalled");
-    assert_eq!(
-        announced(&engine).last().unwrap(),
-        "You undid “Rename two cards”."
+    assert!(
+        until(
+            || heard.messages().last().map(String::as_str) == Some("You undid “Rename two cards”.")
+        )
+        .await,
+        "{:?}",
+        heard.messages()
     );
     let again = engine.undo(&run, JsValue::UNDEFINED).err().unwrap();
     assert_eq!(

@@ -179,11 +179,12 @@ async fn ag_28_a_declared_third_party_read_published_as_author_still_lowers_the_
 async fn ag_37_and_ag_39_later_batches_are_announced_once_each_and_a_reply_says_so() {
     let transport = two_renames();
     let (engine, _board) = board_with(&transport).await;
+    let heard = listen().await;
     let run = engine.delegate(delegation("Rename two cards")).unwrap();
     assert_eq!(returned(&engine, &run).await.as_deref(), Some("completed"));
     assert!(until(|| engine.inner.borrow().writes_in_flight == 0).await);
     assert_eq!(
-        announced(&engine),
+        heard.messages(),
         [
             "Assistant is acting in Task board: 1 change for “Rename two cards”.",
             "Assistant is making 1 more change in Task board for “Rename two cards”.",
@@ -193,6 +194,7 @@ async fn ag_37_and_ag_39_later_batches_are_announced_once_each_and_a_reply_says_
     // A run whose acting party only replied says so.
     let transport = pushing_transport(&js(serde_json::json!([closing_turn()])), "resolve");
     let (engine, _board) = board_with(&transport).await;
+    let heard = listen().await;
     let run = engine
         .delegate(delegation("What is on the board?"))
         .unwrap();
@@ -202,7 +204,7 @@ async fn ag_37_and_ag_39_later_batches_are_announced_once_each_and_a_reply_says_
     };
     assert!(until(ended).await);
     assert_eq!(
-        announced(&engine),
+        heard.messages(),
         ["Assistant answered “What is on the board?” without changes."]
     );
 }
