@@ -84,31 +84,27 @@ fn check_transport(transport: &JsValue) -> Result<(), JsValue> {
 
 struct Inner {
     core: baton_core::Engine,
-    region: LiveRegion,
+    /// Where the engine's steps are written.
+    persistence: persist::Persistence,
+    /// What the engine shows and tells in the page.
+    page: page::Page,
+    /// How the engine reaches the acting party.
+    reach: Reach,
     app_name: String,
     actor_name: String,
     behaviours: BTreeMap<ParticipantId, JsValue>,
-    subscribers: Vec<(u32, js_sys::Function)>,
-    /// Attached presence surfaces; each gets every event at `handleEvent`.
-    surfaces: Vec<(u32, JsValue)>,
-    next_subscriber: u32,
-    /// The core's one timer (dropping it cancels it).
-    /// The core's next deadline and the timeout armed for it.
+    /// The core's next deadline and the timeout armed for it (dropping it
+    /// cancels it).
     timer: Option<(u64, gloo_timers::callback::Timeout)>,
-    /// Where state is persisted; `None` in memory (by choice or fallen back).
-    store: Option<Rc<crate::store::Store>>,
-    storage: persist::StorageStatus,
-    /// Releases this session's Web Lock.
-    release: Option<js_sys::Function>,
-    /// Step transactions not yet committed (one at most: see `writes`).
-    writes_in_flight: u32,
-    /// Steps that happened while a transaction was in flight, written
-    /// together when it commits (group commit).
-    queued: Option<writes::Queued>,
     /// Set while a step's events are drained.
     pumping: bool,
-    /// The `presence` object, made once.
-    presence: Option<JsValue>,
+    /// The promises of undos under way, resolved with their reports.
+    undos: BTreeMap<RunId, js_sys::Function>,
+}
+
+/// How an engine reaches the acting party: its transport, the transports
+/// of runs that bring their own, and the requests of the turns open now.
+struct Reach {
     /// The acting party's transport, if any (AG-50).
     transport: Option<JsValue>,
     /// Transports of runs that reach their acting party their own way (a
@@ -118,16 +114,6 @@ struct Inner {
     run_transports: Vec<(RunId, JsValue)>,
     /// Open turns' requests, to abort when the engine stops waiting.
     turns: BTreeMap<(RunId, TurnId), web_sys::AbortController>,
-    busy: BTreeMap<ParticipantId, u32>,
-    /// The promises of undos under way, resolved with their reports.
-    undos: BTreeMap<RunId, js_sys::Function>,
-    /// The document's Escape listener, removed on close.
-    escape: Option<Closure<dyn FnMut(web_sys::KeyboardEvent)>>,
-    /// Events every later subscriber hears too: `registration-refused`,
-    /// `storage-reconciled`.
-    standing: Vec<Value>,
-    /// Aborts the waits for sessions left behind by engines still going away.
-    sweeping: Option<web_sys::AbortController>,
 }
 
 /// A Baton engine in the page.
@@ -232,29 +218,35 @@ impl Engine {
         let engine = Engine {
             inner: Rc::new(RefCell::new(Inner {
                 core: opened.core,
-                store: opened.store,
-                storage: opened.status,
-                release: opened.release,
-                writes_in_flight: 0,
-                queued: None,
+                persistence: persist::Persistence {
+                    store: opened.store,
+                    storage: opened.status,
+                    release: opened.release,
+                    writes_in_flight: 0,
+                    queued: None,
+                    sweeping: None,
+                },
                 pumping: false,
-                presence: None,
-                region,
+                page: page::Page {
+                    region,
+                    escape: None,
+                    presence: None,
+                    surfaces: Vec::new(),
+                    subscribers: Vec::new(),
+                    next_subscriber: 0,
+                    standing: Vec::new(),
+                    busy: BTreeMap::new(),
+                },
+                reach: Reach {
+                    transport,
+                    run_transports: Vec::new(),
+                    turns: BTreeMap::new(),
+                },
                 app_name: options.app_name.unwrap_or_else(|| "The application".into()),
                 actor_name: options.actor_name.unwrap_or_else(|| "Assistant".into()),
                 behaviours: BTreeMap::new(),
-                subscribers: Vec::new(),
-                surfaces: Vec::new(),
-                next_subscriber: 0,
                 timer: None,
-                transport,
-                run_transports: Vec::new(),
-                turns: BTreeMap::new(),
-                busy: BTreeMap::new(),
                 undos: BTreeMap::new(),
-                escape: None,
-                standing: Vec::new(),
-                sweeping: None,
             })),
         }
         .listening_for_escape(&window);
@@ -272,13 +264,13 @@ impl Engine {
     /// degraded?, dbName?, transactions, records, reconciled }`.
     #[wasm_bindgen(getter)]
     pub fn storage(&self) -> Result<JsValue, JsValue> {
-        to_js(&self.inner.borrow().storage)
+        to_js(&self.inner.borrow().persistence.storage)
     }
 
     /// A run's whole journal, oldest first, from IndexedDB — runs of
     /// earlier page loads included — or from memory without storage.
     pub fn history(&self, run: &str) -> js_sys::Promise {
-        let store = self.inner.borrow().store.clone();
+        let store = self.inner.borrow().persistence.store.clone();
         let memory = self.journal(run);
         let run = run.to_owned();
         wasm_bindgen_futures::future_to_promise(async move {
@@ -323,7 +315,7 @@ impl Engine {
         // What is in memory first: it is newer than what was last written.
         let mut listings: Vec<baton_core::RunListing> =
             inner.core.runs().map(|run| run.listing(&session)).collect();
-        let store = inner.store.clone();
+        let store = inner.persistence.store.clone();
         drop(inner);
         Ok(wasm_bindgen_futures::future_to_promise(async move {
             if let Some(store) = store {
@@ -358,13 +350,13 @@ impl Engine {
 
 impl Inner {
     fn has_listeners(&self) -> bool {
-        !self.subscribers.is_empty() || !self.surfaces.is_empty()
+        !self.page.subscribers.is_empty() || !self.page.surfaces.is_empty()
     }
 
     /// Writes to the page's live region.
     fn say(&mut self, message: String) {
         // A failed DOM write leaves nobody to tell; the run itself goes on.
-        let _ = self.region.announce(message);
+        let _ = self.page.region.announce(message);
     }
 }
 
@@ -372,24 +364,24 @@ impl Drop for Inner {
     /// However the engine goes away (`close`, `free`, garbage collection),
     /// it leaves no timer and no listener behind.
     fn drop(&mut self) {
-        if let Some(sweeping) = self.sweeping.take() {
+        if let Some(sweeping) = self.persistence.sweeping.take() {
             sweeping.abort();
         }
         // Dropping the timeout cancels it.
         self.timer.take();
         // Before the session's lock goes: the next engine reads after it.
         writes::write_queued_on_close(self);
-        if let Some(release) = self.release.take() {
+        if let Some(release) = self.persistence.release.take() {
             let _ = release.call0(&JsValue::NULL);
         }
-        if let Some(store) = self.store.take() {
+        if let Some(store) = self.persistence.store.take() {
             // Transactions already started still complete.
             store.close();
         }
-        for (_, controller) in std::mem::take(&mut self.turns) {
+        for (_, controller) in std::mem::take(&mut self.reach.turns) {
             controller.abort();
         }
-        if let Some(listener) = self.escape.take() {
+        if let Some(listener) = self.page.escape.take() {
             if let Some(window) = web_sys::window() {
                 let _ = window.remove_event_listener_with_callback(
                     "keydown",
@@ -434,7 +426,7 @@ impl Engine {
     /// lock frees up, in the background: their cut-off runs return
     /// `interrupted` and subscribers hear `storage-reconciled`.
     fn sweep_when_free(&self, db_name: &str, sessions: Vec<String>, key: [u8; 32]) {
-        let Some(store) = self.inner.borrow().store.clone() else {
+        let Some(store) = self.inner.borrow().persistence.store.clone() else {
             return;
         };
         if sessions.is_empty() {
@@ -444,7 +436,7 @@ impl Engine {
             return;
         };
         let signal = controller.signal();
-        self.inner.borrow_mut().sweeping = Some(controller);
+        self.inner.borrow_mut().persistence.sweeping = Some(controller);
         for session in sessions {
             let (store, signal, db_name) = (Rc::clone(&store), signal.clone(), db_name.to_owned());
             let weak = Rc::downgrade(&self.inner);
@@ -457,8 +449,8 @@ impl Engine {
                     let event = serde_json::json!({"type": "storage-reconciled", "session": session, "ended": ended, "offered": offered.len()});
                     {
                         let mut guard = inner.borrow_mut();
-                        guard.storage.reconciled += ended;
-                        guard.standing.push(event.clone());
+                        guard.persistence.storage.reconciled += ended;
+                        guard.page.standing.push(event.clone());
                         // What it cut off while waiting for the person is
                         // this engine's to offer again.
                         guard.core.adopt(offered);
@@ -486,7 +478,7 @@ impl Engine {
     /// engine goes on in memory and says so.
     fn watch_version_changes(&self) {
         let weak = Rc::downgrade(&self.inner);
-        if let Some(store) = &self.inner.borrow().store {
+        if let Some(store) = &self.inner.borrow().persistence.store {
             store.on_version_change(move || {
                 if let Some(inner) = weak.upgrade() {
                     degrade(&inner, crate::store::StoreError::Upgraded);
@@ -524,7 +516,7 @@ impl Engine {
             .add_event_listener_with_callback("keydown", listener.as_ref().unchecked_ref())
             .is_ok()
         {
-            self.inner.borrow_mut().escape = Some(listener);
+            self.inner.borrow_mut().page.escape = Some(listener);
         }
         self
     }
@@ -539,7 +531,7 @@ fn refuse_registration(inner: &Rc<RefCell<Inner>>, refused: &baton_core::Registr
         "problems": refused.problems,
     });
     web_sys::console::warn_1(&JsValue::from_str(&format!("Baton: {refused}")));
-    inner.borrow_mut().standing.push(event.clone());
+    inner.borrow_mut().page.standing.push(event.clone());
     emit(inner, event);
 }
 
@@ -684,8 +676,13 @@ fn notify_value(inner: &Rc<RefCell<Inner>>, value: &JsValue) {
     let (listeners, surfaces): (Vec<js_sys::Function>, Vec<JsValue>) = {
         let inner = inner.borrow();
         (
-            inner.subscribers.iter().map(|(_, f)| f.clone()).collect(),
-            inner.surfaces.iter().map(|(_, s)| s.clone()).collect(),
+            inner
+                .page
+                .subscribers
+                .iter()
+                .map(|(_, f)| f.clone())
+                .collect(),
+            inner.page.surfaces.iter().map(|(_, s)| s.clone()).collect(),
         )
     };
     // A listener or surface that throws must not stop the engine.

@@ -97,9 +97,10 @@ impl Engine {
             // Runs that ended no longer need theirs.
             let core = &inner.core;
             inner
+                .reach
                 .run_transports
                 .retain(|(run, _)| core.run(run).is_some_and(|run| !run.state().is_terminal()));
-            inner.run_transports.push((next, transport));
+            inner.reach.run_transports.push((next, transport));
         }
         self.command(|core, now| core.delegate(now, delegation))
             .map(|run| run.to_string())
@@ -165,9 +166,9 @@ impl Engine {
     pub fn subscribe(&self, listener: js_sys::Function) -> JsValue {
         let id = {
             let mut inner = self.inner.borrow_mut();
-            inner.next_subscriber += 1;
-            let id = inner.next_subscriber;
-            inner.subscribers.push((id, listener.clone()));
+            inner.page.next_subscriber += 1;
+            let id = inner.page.next_subscriber;
+            inner.page.subscribers.push((id, listener.clone()));
             id
         };
         // A subscriber always learns that storage fell back to memory, which
@@ -175,7 +176,10 @@ impl Engine {
         // whenever it subscribes.
         let (degraded, standing) = {
             let inner = self.inner.borrow();
-            (inner.storage.degraded.clone(), inner.standing.clone())
+            (
+                inner.persistence.storage.degraded.clone(),
+                inner.page.standing.clone(),
+            )
         };
         let standing = degraded
             .map(|cause| serde_json::json!({"type": "storage-degraded", "cause": cause}))
@@ -191,6 +195,7 @@ impl Engine {
             if let Some(inner) = weak.upgrade() {
                 inner
                     .borrow_mut()
+                    .page
                     .subscribers
                     .retain(|(other, _)| *other != id);
             }
@@ -205,7 +210,7 @@ impl Engine {
     /// `warn`) or is refused (policy `require`).
     #[wasm_bindgen(getter)]
     pub fn presence(&self) -> JsValue {
-        if let Some(made) = self.inner.borrow().presence.clone() {
+        if let Some(made) = self.inner.borrow().page.presence.clone() {
             return made;
         }
         let weak = Rc::downgrade(&self.inner);
@@ -216,9 +221,9 @@ impl Engine {
             let id = {
                 let mut inner = inner.borrow_mut();
                 inner.core.attach_presence();
-                inner.next_subscriber += 1;
-                let id = inner.next_subscriber;
-                inner.surfaces.push((id, surface));
+                inner.page.next_subscriber += 1;
+                let id = inner.page.next_subscriber;
+                inner.page.surfaces.push((id, surface));
                 id
             };
             let weak = Rc::downgrade(&inner);
@@ -226,7 +231,7 @@ impl Engine {
                 if let Some(inner) = weak.upgrade() {
                     let mut inner = inner.borrow_mut();
                     inner.core.detach_presence();
-                    inner.surfaces.retain(|(other, _)| *other != id);
+                    inner.page.surfaces.retain(|(other, _)| *other != id);
                 }
             })
         });
@@ -236,7 +241,7 @@ impl Engine {
         // call it.
         attach.forget();
         let object: JsValue = object.into();
-        self.inner.borrow_mut().presence = Some(object.clone());
+        self.inner.borrow_mut().page.presence = Some(object.clone());
         object
     }
 

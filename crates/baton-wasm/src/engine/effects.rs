@@ -21,7 +21,7 @@ pub(super) fn behaviour(inner: &Rc<RefCell<Inner>>, participant: &ParticipantId)
 pub(super) fn set_busy(inner: &Rc<RefCell<Inner>>, participant: &ParticipantId, delta: i32) {
     let (before, after) = {
         let mut inner = inner.borrow_mut();
-        let entry = inner.busy.entry(participant.clone()).or_insert(0);
+        let entry = inner.page.busy.entry(participant.clone()).or_insert(0);
         let before = *entry;
         *entry = entry.saturating_add_signed(delta);
         (before, *entry)
@@ -77,7 +77,7 @@ pub(super) fn carry_out(inner: &Rc<RefCell<Inner>>, effect: Effect) {
         Effect::CancelTurn { run, turn } => {
             // Released before aborting: abort listeners run synchronously
             // and may call back into the engine.
-            let controller = inner.borrow_mut().turns.remove(&(run, turn));
+            let controller = inner.borrow_mut().reach.turns.remove(&(run, turn));
             if let Some(controller) = controller {
                 controller.abort();
             }
@@ -247,11 +247,12 @@ pub(super) fn open_turn(
     // anyway, the fact is reported and the core ends the run now.
     let own = inner
         .borrow()
+        .reach
         .run_transports
         .iter()
         .find(|(id, _)| *id == run)
         .map(|(_, transport)| transport.clone());
-    let Some(transport) = own.or_else(|| inner.borrow().transport.clone()) else {
+    let Some(transport) = own.or_else(|| inner.borrow().reach.transport.clone()) else {
         let lost = Inbound::TransportLost {
             message: "no transport is configured".into(),
         };
@@ -267,6 +268,7 @@ pub(super) fn open_turn(
     let signal = controller.signal();
     inner
         .borrow_mut()
+        .reach
         .turns
         .insert((run.clone(), turn), controller);
     let weak = Rc::downgrade(inner);
@@ -303,7 +305,7 @@ pub(super) fn open_turn(
             Err(failed) => sink.lost(failed.into_message()),
         }
         if let Some(inner) = weak.upgrade() {
-            inner.borrow_mut().turns.remove(&(run, turn));
+            inner.borrow_mut().reach.turns.remove(&(run, turn));
         }
     });
 }

@@ -1,5 +1,7 @@
-//! What spans every engine in the page and every tab of the origin: the
-//! global kill (AG-10). `killAll()` on any engine ends every active run of
+//! An engine in the page: what it shows and tells there ([`Page`]: the one
+//! live region, Escape, presence surfaces and subscribers), and what spans
+//! every engine in the page and every tab of the origin: the global kill
+//! (AG-10). `killAll()` on any engine ends every active run of
 //! every engine in this page and tells the origin's other tabs to do the
 //! same, over a `BroadcastChannel` (same-origin by construction). In each
 //! page one engine announces the whole kill, once; the core decides what
@@ -13,6 +15,25 @@ use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
 use super::{now, pump, Inner};
+
+/// What an engine shows and tells in the page.
+pub(super) struct Page {
+    /// The page's one polite live region (AG-36).
+    pub(super) region: crate::live_region::LiveRegion,
+    /// The document's Escape listener, removed on close.
+    pub(super) escape: Option<Closure<dyn FnMut(web_sys::KeyboardEvent)>>,
+    /// The `presence` object, made once.
+    pub(super) presence: Option<JsValue>,
+    /// Attached presence surfaces; each gets every event at `handleEvent`.
+    pub(super) surfaces: Vec<(u32, JsValue)>,
+    pub(super) subscribers: Vec<(u32, js_sys::Function)>,
+    pub(super) next_subscriber: u32,
+    /// Events every later subscriber hears too: `registration-refused`,
+    /// `storage-reconciled`.
+    pub(super) standing: Vec<serde_json::Value>,
+    /// How many calls or reverts are changing each participant now (AG-40).
+    pub(super) busy: std::collections::BTreeMap<baton_core::ParticipantId, u32>,
+}
 
 /// The channel every engine of the origin listens on.
 const CHANNEL: &str = "baton-engine";

@@ -35,7 +35,7 @@ async fn history(engine: &Engine, run: &str) -> Vec<serde_json::Value> {
 /// Waits until every step is written.
 async fn written(engine: &Engine) {
     assert!(
-        until(|| engine.inner.borrow().writes_in_flight == 0).await,
+        until(|| engine.inner.borrow().persistence.writes_in_flight == 0).await,
         "the writes finished"
     );
 }
@@ -328,7 +328,7 @@ async fn steps_taken_while_a_transaction_commits_are_written_together_in_the_nex
         .map(|_| engine.delegate(agent_delegation()).unwrap())
         .collect();
     assert_eq!(
-        engine.inner.borrow().writes_in_flight,
+        engine.inner.borrow().persistence.writes_in_flight,
         1,
         "one transaction in flight"
     );
@@ -365,7 +365,7 @@ async fn closing_with_steps_queued_behind_a_commit_still_writes_them() {
         .map(|_| engine.delegate(agent_delegation()).unwrap())
         .collect();
     assert!(
-        engine.inner.borrow().queued.is_some(),
+        engine.inner.borrow().persistence.queued.is_some(),
         "steps wait behind the first"
     );
     engine.close();

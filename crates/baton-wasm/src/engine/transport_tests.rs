@@ -429,7 +429,7 @@ async fn ag_41_questions_reach_surfaces_and_can_be_dismissed() {
         "the acting party heard what became of its question"
     );
     detach.call0(&JsValue::NULL).unwrap();
-    assert_eq!(engine.inner.borrow().surfaces.len(), 0);
+    assert_eq!(engine.inner.borrow().page.surfaces.len(), 0);
 }
 
 #[wasm_bindgen_test]

@@ -41,9 +41,9 @@ pub(super) fn persist_step(
         let mut guard = inner.borrow_mut();
         // Written again only when the core says it changed (asked only
         // with a store: in memory there is nothing to write).
-        let header = guard.store.is_some() && guard.core.take_header_changed();
-        if guard.store.is_some() && guard.writes_in_flight > 0 {
-            let queued = guard.queued.get_or_insert_with(Queued::default);
+        let header = guard.persistence.store.is_some() && guard.core.take_header_changed();
+        if guard.persistence.store.is_some() && guard.persistence.writes_in_flight > 0 {
+            let queued = guard.persistence.queued.get_or_insert_with(Queued::default);
             queued.records.extend(records);
             queued.header |= header;
             queued.closings.extend(closings);
@@ -64,7 +64,7 @@ fn write(
 ) {
     let (store, batch) = {
         let guard = inner.borrow();
-        match guard.store.clone() {
+        match guard.persistence.store.clone() {
             Some(store) if header || !records.is_empty() => {
                 (store, persist::batch(&guard.core, &records, header))
             }
@@ -105,19 +105,19 @@ fn write(
             return;
         }
     };
-    inner.borrow_mut().writes_in_flight += 1;
+    inner.borrow_mut().persistence.writes_in_flight += 1;
     let weak = Rc::downgrade(inner);
     spawn_local(async move {
         let written = pending.await;
         let Some(inner) = weak.upgrade() else {
             return;
         };
-        inner.borrow_mut().writes_in_flight -= 1;
+        inner.borrow_mut().persistence.writes_in_flight -= 1;
         match written {
             Ok(()) => {
                 let mut guard = inner.borrow_mut();
-                guard.storage.transactions += 1;
-                guard.storage.records += count;
+                guard.persistence.storage.transactions += 1;
+                guard.persistence.storage.records += count;
                 // What the store now holds may leave memory: the core
                 // decides which finished runs go.
                 for (run, revision) in &reach {
@@ -130,7 +130,7 @@ fn write(
         say_closings(&inner, closings);
         // The steps that queued up behind it, in one transaction. After a
         // failure there is no store: their messages are said at once.
-        let queued = inner.borrow_mut().queued.take();
+        let queued = inner.borrow_mut().persistence.queued.take();
         if let Some(queued) = queued {
             write(&inner, queued.records, queued.header, queued.closings);
         }
@@ -142,7 +142,10 @@ fn write(
 /// after the engine is gone (IndexedDB completes transactions it started).
 /// Nothing a step recorded is left behind by `close()`.
 pub(super) fn write_queued_on_close(inner: &mut Inner) {
-    let (Some(queued), Some(store)) = (inner.queued.take(), inner.store.as_ref()) else {
+    let (Some(queued), Some(store)) = (
+        inner.persistence.queued.take(),
+        inner.persistence.store.as_ref(),
+    ) else {
         return;
     };
     let Ok(batch) = persist::batch(&inner.core, &queued.records, queued.header) else {
@@ -174,14 +177,14 @@ pub(super) fn degrade(inner: &Rc<RefCell<Inner>>, cause: StoreError) {
     let cause = cause.to_string();
     {
         let mut guard = inner.borrow_mut();
-        if guard.store.is_none() {
+        if guard.persistence.store.is_none() {
             return;
         }
-        if let Some(store) = guard.store.take() {
+        if let Some(store) = guard.persistence.store.take() {
             store.close();
         }
-        guard.storage.mode = "memory";
-        guard.storage.degraded = Some(cause.clone());
+        guard.persistence.storage.mode = "memory";
+        guard.persistence.storage.degraded = Some(cause.clone());
     }
     emit(
         inner,
