@@ -3,7 +3,7 @@
 //! the group's methods, where its invariants are kept. A newcomer looking
 //! for "who may change the questions" finds one file.
 
-use std::path::Path;
+mod common;
 
 /// The groups that own their fields, each with the one file allowed to
 /// touch them.
@@ -40,31 +40,17 @@ fn field_uses(code: &str, group: &str) -> Vec<(usize, String)> {
 
 #[test]
 fn no_group_field_is_touched_outside_its_own_module() {
-    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
-    let mut stack = vec![src.clone()];
     let mut breaches = Vec::new();
     let mut owners_seen = 0;
-    while let Some(dir) = stack.pop() {
-        for entry in std::fs::read_dir(&dir).unwrap().flatten() {
-            let path = entry.path();
-            if path.is_dir() {
-                stack.push(path);
+    for (path, code) in common::source_files() {
+        let relative = path.to_string_lossy().replace('\\', "/");
+        for (group, owner) in OWNED {
+            if relative == *owner {
+                owners_seen += 1;
                 continue;
             }
-            let relative = path
-                .strip_prefix(&src)
-                .unwrap()
-                .to_string_lossy()
-                .replace('\\', "/");
-            let code = std::fs::read_to_string(&path).unwrap();
-            for (group, owner) in OWNED {
-                if relative == *owner {
-                    owners_seen += 1;
-                    continue;
-                }
-                for (line, text) in field_uses(&code, group) {
-                    breaches.push(format!("{relative}:{line}: {text}"));
-                }
+            for (line, text) in field_uses(&code, group) {
+                breaches.push(format!("{relative}:{line}: {text}"));
             }
         }
     }

@@ -3,6 +3,8 @@
 //! the protocol, the manifest and the rest, and nothing below reaches up.
 //! (Inside `run/`, the files are one type, `Run`, and may use each other.)
 
+mod common;
+
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 
@@ -10,28 +12,15 @@ use std::path::Path;
 /// names: as `crate::<module>`, in a `use crate::{…}` list, or through
 /// `super::` from a file below it.
 fn imports() -> BTreeMap<String, BTreeSet<String>> {
-    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
     let mut graph: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
-    let mut stack = vec![src.clone()];
-    while let Some(dir) = stack.pop() {
-        for entry in std::fs::read_dir(&dir).unwrap().flatten() {
-            let path = entry.path();
-            if path.is_dir() {
-                stack.push(path);
-                continue;
-            }
-            if path.extension().is_none_or(|ext| ext != "rs") {
-                continue;
-            }
-            let module = module_path(path.strip_prefix(&src).unwrap());
-            let Some(top) = module.first().cloned() else {
-                continue; // lib.rs
-            };
-            let text = std::fs::read_to_string(&path).unwrap();
-            let code = text.split("#[cfg(test)]").next().unwrap_or_default();
-            let deps = graph.entry(top.clone()).or_default();
-            deps.extend(named(code, &module).into_iter().filter(|name| *name != top));
-        }
+    for (path, text) in common::source_files() {
+        let module = module_path(&path);
+        let Some(top) = module.first().cloned() else {
+            continue; // lib.rs
+        };
+        let code = text.split("#[cfg(test)]").next().unwrap_or_default();
+        let deps = graph.entry(top.clone()).or_default();
+        deps.extend(named(code, &module).into_iter().filter(|name| *name != top));
     }
     graph
 }

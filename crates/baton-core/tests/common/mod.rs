@@ -9,6 +9,25 @@ use serde_json::{json, Value};
 
 pub const SESSION: &str = "s";
 
+/// Every Rust source file of the crate, as `(path from src/, text)`.
+pub fn source_files() -> Vec<(std::path::PathBuf, String)> {
+    let src = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mut files = Vec::new();
+    let mut stack = vec![src.clone()];
+    while let Some(dir) = stack.pop() {
+        for entry in std::fs::read_dir(&dir).unwrap().flatten() {
+            let path = entry.path();
+            if path.is_dir() {
+                stack.push(path);
+            } else if path.extension().is_some_and(|ext| ext == "rs") {
+                let text = std::fs::read_to_string(&path).unwrap();
+                files.push((path.strip_prefix(&src).unwrap().to_path_buf(), text));
+            }
+        }
+    }
+    files
+}
+
 /// Cases for a generated-input target: `BATON_GENERATED_CASES` when set (the
 /// documented long run, the manual, "Generated input"), else its short run.
 pub fn generated_cases(short: u32) -> u32 {
