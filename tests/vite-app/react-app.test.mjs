@@ -111,6 +111,24 @@ for (const [major, packages] of Object.entries(REACTS)) {
       }
     });
 
+    test("useQuestions: the acting party's question is state in the app, answered there, and the run goes on", { timeout: TIMEOUT }, async () => {
+      const { page, problems } = await open();
+      try {
+        await page.click("#ask");
+        await page.waitForSelector("#questions [data-question]");
+        assert.match(await page.locator("#questions [data-question]").textContent(), /^Which column\?/);
+        await page.click("#questions [data-answer]");
+        await page.waitForSelector("#questions [data-question]", { state: "detached" });
+        // useRun followed the run to its end: a question and no plan.
+        await page.waitForSelector("#run[data-state=cancelled]");
+        const closed = await page.evaluate(() => window.app.engine.questions().map((q) => [q.prompt, q.state.state, q.state.answer]));
+        assert.deepEqual(closed, [["Which column?", "answered", "done"]]);
+        assert.deepEqual(problems, []);
+      } finally {
+        await page.close();
+      }
+    });
+
     test("a participant unmounted mid-run: its capabilities leave with it, the plan under review is refused, not acted on, and control returns", { timeout: TIMEOUT }, async () => {
       const { page, problems } = await open();
       try {

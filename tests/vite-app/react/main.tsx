@@ -5,10 +5,10 @@
 // as custom elements. The test drives it through the page; what the hooks
 // gave is rendered into data- attributes, and the engine is `window.app`'s.
 
-import init, { Engine, type Manifest, type Run } from "baton-engine";
+import init, { Engine, ScriptedTransport, type Manifest, type Run, type WireEvent } from "baton-engine";
 import type { BatonPresence, BatonReview } from "baton-engine/elements";
 import "baton-engine/elements";
-import { BatonProvider, useParticipant, usePresence, useQuestions, useRun } from "baton-engine/react";
+import { BatonProvider, useEngine, useParticipant, usePresence, useQuestions, useRun } from "baton-engine/react";
 import { StrictMode, useState, version } from "react";
 import { createRoot } from "react-dom/client";
 
@@ -92,6 +92,24 @@ function Badge() {
   );
 }
 
+/** The acting party's open questions, each answered in place. */
+function Questions() {
+  const engine = useEngine();
+  const open = useQuestions().filter((question) => question.state.state === "open");
+  return (
+    <ul id="questions">
+      {open.map((question) => (
+        <li key={question.id} data-question={question.id}>
+          {question.prompt}
+          <button data-answer={question.id} onClick={() => engine.answer(question.id, question.digest, "done")}>
+            Done
+          </button>
+        </li>
+      ))}
+    </ul>
+  );
+}
+
 /** Gives a default surface its engine where React did not (React 18). */
 function attach(engine: Engine) {
   return (surface: BatonPresence | BatonReview | null) => {
@@ -122,18 +140,37 @@ function App({ engine }: { engine: Engine }) {
       <button id="rename-2" onClick={() => rename("card-2", "Later")}>
         Rename card 2
       </button>
+      <button id="ask" onClick={() => setRun(engine.delegate({ intent: "Tidy the board", initiative: "user", autonomy: "review" }))}>
+        Ask the assistant
+      </button>
       <button id="toggle-board" onClick={() => setShowBoard((shown) => !shown)}>
         {showBoard ? "Hide the board" : "Show the board"}
       </button>
       {showBoard && <TaskBoard />}
       <RunStatus run={run} />
+      <Questions />
       <Badge />
     </BatonProvider>
   );
 }
 
 await init();
-const engine = await Engine.open({ appName: "React app" });
+// The acting party, scripted: asked to tidy the board, it asks which column.
+const at = (event: WireEvent) => ({ atMs: 0, event });
+const transport = new ScriptedTransport({
+  protocol: "baton/1",
+  turns: [
+    {
+      events: [
+        at({ type: "turn-started" }),
+        at({ type: "elicitation", request: "q1", prompt: "Which column?", schema: { enum: ["todo", "done"] } }),
+        at({ type: "turn-finished", outcome: "interrupted" }),
+      ],
+    },
+    { events: [at({ type: "turn-started" }), at({ type: "turn-finished", outcome: "completed" })] },
+  ],
+});
+const engine = await Engine.open({ appName: "React app", transport });
 Object.assign(window, { app: { engine, react: version } });
 createRoot(document.getElementById("root")!).render(
   <StrictMode>
