@@ -4,7 +4,7 @@
 // The default surfaces (`baton-engine/elements`) are custom elements, used
 // in JSX as they are. Types and documentation: react.d.ts.
 
-import { createContext, createElement, useContext, useEffect, useMemo, useRef, useState, useSyncExternalStore } from "react";
+import { createContext, createElement, useContext, useEffect, useLayoutEffect, useMemo, useRef, useState, useSyncExternalStore } from "react";
 
 const EngineContext = createContext(null);
 
@@ -45,12 +45,15 @@ function useEngineValue(source, read, relevant, key = null) {
   return useSyncExternalStore(subscribe, take, take);
 }
 
+/** How long after a call returns its change is still taken as the call's. */
+const CALL_SETTLES_MS = 100;
+
 /**
  * Mounts a participant while the component is mounted. `versions` gives each
  * read's version (a number, or a stamp `{ version, origin }`); when one
  * changes, it is published. A change that a call made is the run's (A.2):
- * the first change published after `invoke` returns is published with that
- * call's actor, and any other change is the person's.
+ * the first change committed within `CALL_SETTLES_MS` after `invoke` returns
+ * is published with that call's actor; any other change is the person's.
  */
 export function useParticipant(manifest, behaviour, versions = {}) {
   const engine = useEngine();
@@ -68,7 +71,12 @@ export function useParticipant(manifest, behaviour, versions = {}) {
     const held = {
       async invoke(capability, args, actor, context) {
         const result = await latest.current.invoke(capability, args, actor, context);
+        // The state it set renders next; a call that changed nothing leaves
+        // no actor behind for a later edit of the person's to borrow.
         pendingActor.current = actor;
+        setTimeout(() => {
+          if (pendingActor.current === actor) pendingActor.current = null;
+        }, CALL_SETTLES_MS);
         return result;
       },
     };
@@ -91,7 +99,8 @@ export function useParticipant(manifest, behaviour, versions = {}) {
   }, [engine, key]);
 
   const stamps = JSON.stringify(versions);
-  useEffect(() => {
+  // As the change is committed, before anything else can happen.
+  useLayoutEffect(() => {
     if (!participant || participant.problems.length > 0) return;
     const actor = pendingActor.current;
     pendingActor.current = null;
