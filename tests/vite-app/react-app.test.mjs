@@ -129,6 +129,35 @@ for (const [major, packages] of Object.entries(REACTS)) {
       }
     });
 
+    test("a call that changed nothing leaves no actor behind: the person's later edit stays theirs, and undo of the run holds back (A.2)", { timeout: TIMEOUT }, async () => {
+      const { page, problems } = await open();
+      try {
+        // A run whose one call finds the card as asked already: it changes nothing.
+        const code = await page.evaluate(async () => {
+          const { engine } = window.app;
+          const run = engine.delegate({
+            intent: "Keep card 1 as it is", initiative: "user", autonomy: "review",
+            plan: [{ capability: "tasks.rename", arguments: { id: "card-1", title: "Draft" } }],
+          });
+          await run.authorize(run.review().revision);
+          await new Promise((r) => setTimeout(r, 250));
+          document.querySelector("#edit-card-1").click();
+          await new Promise((r) => setTimeout(r, 50));
+          try {
+            await run.undo();
+            return "undone";
+          } catch (error) {
+            return error.code;
+          }
+        });
+        assert.equal(code, "undo-conflict", "the edit is the person's, so the run's undo does not revert it blindly");
+        assert.equal(await title(page, "card-1"), "Edited");
+        assert.deepEqual(problems, []);
+      } finally {
+        await page.close();
+      }
+    });
+
     test("a participant unmounted mid-run: its capabilities leave with it, the plan under review is refused, not acted on, and control returns", { timeout: TIMEOUT }, async () => {
       const { page, problems } = await open();
       try {

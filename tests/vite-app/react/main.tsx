@@ -49,6 +49,7 @@ function TaskBoard() {
       invoke(_capability, args) {
         const { id, title } = args as { id: string; title: string };
         if (!(id in board.titles)) throw new Error(`declined: there is no card ${id}`);
+        if (board.titles[id] === title) return { renamed: id, changed: false };
         setBoard((now) => ({ version: now.version + 1, titles: { ...now.titles, [id]: title } }));
         return { renamed: id };
       },
@@ -62,14 +63,21 @@ function TaskBoard() {
     },
     { board: board.version },
   );
+  // The person's own edit: published without an actor, so it is theirs.
+  const edit = () => setBoard((now) => ({ version: now.version + 1, titles: { ...now.titles, "card-1": "Edited" } }));
   return (
-    <ul id="board" data-mounted={participant ? participant.id : ""}>
-      {Object.entries(board.titles).map(([id, title]) => (
-        <li key={id} data-card={id}>
-          {title}
-        </li>
-      ))}
-    </ul>
+    <>
+      <ul id="board" data-mounted={participant ? participant.id : ""}>
+        {Object.entries(board.titles).map(([id, title]) => (
+          <li key={id} data-card={id}>
+            {title}
+          </li>
+        ))}
+      </ul>
+      <button id="edit-card-1" onClick={edit}>
+        Edit card 1 yourself
+      </button>
+    </>
   );
 }
 
