@@ -59,33 +59,53 @@ export function useParticipant(manifest, behaviour, versions = {}) {
   const engine = useEngine();
   const latest = useRef(behaviour);
   latest.current = behaviour;
-  // The actor of a call that returned and whose change is not yet published.
+  // The actor of a call under way, or returned and not yet settled, whose
+  // change is not yet published.
   const pendingActor = useRef(null);
   const published = useRef(new Map());
   const [participant, setParticipant] = useState(null);
-  const key = typeof manifest === "string" ? manifest : JSON.stringify(manifest);
+  const text = typeof manifest === "string" ? manifest : JSON.stringify(manifest);
+  // Read once, at registration: a new instance name mounts it again.
+  const instance = behaviour.instance;
 
   useEffect(() => {
     const current = latest.current;
+    let declared = [];
+    try {
+      declared = JSON.parse(text).capabilities ?? [];
+    } catch {
+      // Not JSON: the engine says so in the participant's problems.
+    }
+    // A query changes nothing: no change of its is ever published.
+    const changes = (capability) => !declared.some((c) => c.name === capability && c.readOnly === true);
     // The behaviour the engine holds calls the component's latest one.
     const held = {
       async invoke(capability, args, actor, context) {
-        const result = await latest.current.invoke(capability, args, actor, context);
-        // The state it set renders next; a call that changed nothing leaves
-        // no actor behind for a later edit of the person's to borrow.
-        pendingActor.current = actor;
-        setTimeout(() => {
-          if (pendingActor.current === actor) pendingActor.current = null;
-        }, CALL_SETTLES_MS);
-        return result;
+        const mine = changes(capability);
+        // What the call commits while it runs, and just after, is its own.
+        if (mine) pendingActor.current = actor;
+        try {
+          return await latest.current.invoke(capability, args, actor, context);
+        } finally {
+          // A call that changed nothing leaves no actor behind for a later
+          // edit of the person's to borrow.
+          if (mine) {
+            setTimeout(() => {
+              if (pendingActor.current === actor) pendingActor.current = null;
+            }, CALL_SETTLES_MS);
+          }
+        }
+      },
+      // Read when the engine needs it: a ref is set after the first render.
+      get element() {
+        return latest.current.element;
       },
     };
     if (current.history) held.history = { mark: (...a) => latest.current.history.mark(...a), revertTo: (...a) => latest.current.history.revertTo(...a) };
     if (current.preview) held.preview = (...a) => latest.current.preview(...a);
     if (current.read) held.read = (...a) => latest.current.read(...a);
-    if (current.element) held.element = current.element;
-    if (current.instance) held.instance = current.instance;
-    const mounted = engine.register(key, held);
+    if (instance) held.instance = instance;
+    const mounted = engine.register(text, held);
     published.current = new Map();
     setParticipant(mounted);
     return () => {
@@ -96,27 +116,49 @@ export function useParticipant(manifest, behaviour, versions = {}) {
         // The engine was closed first: nothing is mounted any more.
       }
     };
-  }, [engine, key]);
+  }, [engine, text, instance]);
 
   const stamps = JSON.stringify(versions);
   // As the change is committed, before anything else can happen.
   useLayoutEffect(() => {
     if (!participant || participant.problems.length > 0) return;
-    const actor = pendingActor.current;
-    pendingActor.current = null;
+    const moved = [];
     for (const [read, given] of Object.entries(versions)) {
       const stamp = typeof given === "number" ? { version: given } : { ...given };
       if (published.current.get(read) === stamp.version) continue;
-      const moved = published.current.has(read);
+      moved.push([read, stamp, published.current.has(read)]);
       published.current.set(read, stamp.version);
-      if (moved && actor) stamp.actor = actor;
-      participant.publish(read, stamp);
+    }
+    // The call's actor goes with the first change it made, once.
+    const actor = moved.some(([, , before]) => before) ? pendingActor.current : null;
+    if (actor) pendingActor.current = null;
+    for (const [read, stamp, before] of moved) {
+      if (before && actor) stamp.actor = actor;
+      publish(participant, read, stamp);
     }
     // `stamps` stands for `versions`, compared by value.
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [participant, stamps]);
 
   return participant;
+}
+
+/**
+ * Publishes a read's stamp. An actor the engine does not take for it (the
+ * run has not changed this participant) makes it the person's change; an
+ * engine closed meanwhile takes nothing. Anything else is the app's to see.
+ */
+function publish(participant, read, stamp) {
+  try {
+    participant.publish(read, stamp);
+  } catch (error) {
+    if (error?.code === "invalid-actor") {
+      const { actor: _, ...theirs } = stamp;
+      participant.publish(read, theirs);
+    } else if (error?.code !== "closed") {
+      throw error;
+    }
+  }
 }
 
 /** A run's state and review sheet, as state; `null` before there is a run. */

@@ -360,7 +360,7 @@ fn verifier_pairs_start_content_and_end_by_id() {
         ),
         (
             json!([{"type": "turn-started"}, {"type": "tool-call-start", "call": "c", "tool": "t.x"}, {"type": "tool-call-end", "call": "c"}, {"type": "tool-call-start", "call": "c", "tool": "t.x"}]),
-            ProtocolViolation::AlreadyOpen,
+            ProtocolViolation::DuplicateCall,
         ),
         (
             json!([{"type": "turn-started"}, {"type": "message-start", "message": "m"}, {"type": "turn-finished", "outcome": "completed"}]),

@@ -375,9 +375,16 @@ impl TurnVerifier {
 
     fn open_call(&mut self, call: String, tool: String) -> Result<Vec<Verified>, Violation> {
         self.check_room()?;
-        if self.calls.contains_key(&call) || !self.seen_calls.insert(call.clone()) {
+        if self.calls.contains_key(&call) {
             return Err(Violation::new(
                 ProtocolViolation::AlreadyOpen,
+                format!("tool call `{call}` started twice"),
+            ));
+        }
+        // An id used before in this turn, closed since: never reused.
+        if !self.seen_calls.insert(call.clone()) {
+            return Err(Violation::new(
+                ProtocolViolation::DuplicateCall,
                 format!("tool call `{call}` started twice"),
             ));
         }
