@@ -158,6 +158,35 @@ for (const [major, packages] of Object.entries(REACTS)) {
       }
     });
 
+    test("the element a ref gives is the participant's: busy exactly while a call changes it (AG-40)", { timeout: TIMEOUT }, async () => {
+      const { page, problems } = await open();
+      try {
+        const busy = await page.evaluate(async () => {
+          const { engine } = window.app;
+          const board = document.querySelector("#board");
+          const seen = [];
+          const observer = new MutationObserver((records) => {
+            for (const record of records) seen.push(record.oldValue === "true" ? "was-busy" : "set");
+          });
+          observer.observe(board, { attributes: true, attributeFilter: ["aria-busy"], attributeOldValue: true });
+          const run = engine.delegate({
+            intent: "Rename card 2", initiative: "user", autonomy: "review",
+            plan: [{ capability: "tasks.rename", arguments: { id: "card-2", title: "Busy" } }],
+          });
+          await run.authorize(run.review().revision);
+          seen.push(...observer.takeRecords().map((record) => (record.oldValue === "true" ? "was-busy" : "set")));
+          observer.disconnect();
+          return { seen, now: board.getAttribute("aria-busy") };
+        });
+        assert.ok(busy.seen.includes("was-busy"), `aria-busy was set while the call ran: ${JSON.stringify(busy)}`);
+        assert.equal(busy.now, null, "and cleared after");
+        assert.equal(await title(page, "card-2"), "Busy");
+        assert.deepEqual(problems, []);
+      } finally {
+        await page.close();
+      }
+    });
+
     test("a participant unmounted mid-run: its capabilities leave with it, the plan under review is refused, not acted on, and control returns", { timeout: TIMEOUT }, async () => {
       const { page, problems } = await open();
       try {

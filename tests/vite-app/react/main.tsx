@@ -9,7 +9,7 @@ import init, { Engine, ScriptedTransport, type Manifest, type Run, type WireEven
 import type { BatonPresence, BatonReview } from "baton-engine/elements";
 import "baton-engine/elements";
 import { BatonProvider, useEngine, useParticipant, usePresence, useQuestions, useRun } from "baton-engine/react";
-import { StrictMode, useState, version } from "react";
+import { StrictMode, useRef, useState, version } from "react";
 import { createRoot } from "react-dom/client";
 
 const manifest: Manifest = {
@@ -43,6 +43,7 @@ interface Board {
 
 function TaskBoard() {
   const [board, setBoard] = useState<Board>({ version: 1, titles: { "card-1": "Draft", "card-2": "Plan" } });
+  const list = useRef<HTMLUListElement>(null);
   const participant = useParticipant(
     manifest,
     {
@@ -60,6 +61,8 @@ function TaskBoard() {
         },
       },
       read: () => board,
+      // Set from the second render on: the hook reads it when it is needed.
+      element: list.current ?? undefined,
     },
     { board: board.version },
   );
@@ -67,7 +70,7 @@ function TaskBoard() {
   const edit = () => setBoard((now) => ({ version: now.version + 1, titles: { ...now.titles, "card-1": "Edited" } }));
   return (
     <>
-      <ul id="board" data-mounted={participant ? participant.id : ""}>
+      <ul id="board" ref={list} data-mounted={participant ? participant.id : ""}>
         {Object.entries(board.titles).map(([id, title]) => (
           <li key={id} data-card={id}>
             {title}
