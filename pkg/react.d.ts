@@ -30,8 +30,8 @@ export type ReadVersion = number | { version: number; origin?: Origin };
  * Mounts a participant while the component is mounted, and unmounts it with the component; `null`
  * until mounted. The engine calls the component's latest `behaviour`, so it may close over state.
  * `versions` gives each read's version: when one changes, it is published (AG-20). The first change
- * committed within 100 ms after a call's `invoke` returns is that call's, published with its actor
- * (A.2); any other is the person's. (To say it yourself, call
+ * committed while a call that changes state runs, or within 100 ms after its `invoke` returns, is
+ * that call's, published with its actor (A.2); any other is the person's. (To say it yourself, call
  * `participant.publish(read, { version, actor })` from `invoke`; the hook publishing the same
  * version again changes nothing.) A manifest's problems are on the participant (`problems`), as with
  * `engine.register`. The manifest is compared by value: a new object with the same content does not

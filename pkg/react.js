@@ -52,8 +52,9 @@ const CALL_SETTLES_MS = 100;
  * Mounts a participant while the component is mounted. `versions` gives each
  * read's version (a number, or a stamp `{ version, origin }`); when one
  * changes, it is published. A change that a call made is the run's (A.2):
- * the first change committed within `CALL_SETTLES_MS` after `invoke` returns
- * is published with that call's actor; any other change is the person's.
+ * the first change committed while a state-changing call runs, or within
+ * `CALL_SETTLES_MS` after it returns, is published with that call's actor;
+ * any other change is the person's.
  */
 export function useParticipant(manifest, behaviour, versions = {}) {
   const engine = useEngine();

@@ -304,11 +304,7 @@ impl Engine {
     /// engine's runs and every run IndexedDB holds (earlier page loads
     /// included), as the core lists them.
     pub fn runs(&self, options: JsValue) -> Result<js_sys::Promise, JsValue> {
-        let value = if options.is_undefined() {
-            serde_json::Value::Null
-        } else {
-            convert::json(options, "runs()'s options")?
-        };
+        let value = convert::json(options, "runs()'s options")?;
         let query = baton_core::RunsQuery::from_options(&value).map_err(|e| refused(&e))?;
         let inner = self.inner.borrow();
         let session = inner.core.config().session.to_string();
@@ -323,7 +319,12 @@ impl Engine {
                     .runs()
                     .await
                     .map_err(|cause| error(Code::StorageFailed, &cause.to_string()))?;
-                for (session, text) in rows {
+                for (id, session, text) in rows {
+                    // A run in memory is listed as it is there; its stored
+                    // copy is not even read.
+                    if listings.iter().any(|listing| listing.run.as_str() == id) {
+                        continue;
+                    }
                     let run: baton_core::Run = persist::parsed(&text).map_err(|cause| {
                         error(Code::StorageFailed, &format!("a stored run: {cause}"))
                     })?;

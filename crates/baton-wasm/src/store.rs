@@ -394,9 +394,9 @@ impl Store {
         Ok(values.into_iter().filter_map(|v| v.as_string()).collect())
     }
 
-    /// Every run row, as `(session, JSON text)`: the history `engine.runs()`
-    /// lists, in one request.
-    pub(crate) async fn runs(&self) -> Result<Vec<(String, String)>, StoreError> {
+    /// Every run row, as `(id, session, JSON text)`: the history
+    /// `engine.runs()` lists, in one request.
+    pub(crate) async fn runs(&self) -> Result<Vec<(String, String, String)>, StoreError> {
         let tx = self
             .db
             .transaction(&[RUNS], TransactionMode::ReadOnly)
@@ -410,7 +410,7 @@ impl Store {
             .map_err(cause)?;
         Ok(rows
             .iter()
-            .map(|row| (field(row, "session"), field(row, "data")))
+            .map(|row| (field(row, "id"), field(row, "session"), field(row, "data")))
             .collect())
     }
 
