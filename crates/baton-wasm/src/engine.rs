@@ -163,6 +163,11 @@ fn read_options(
 
 /// A key for actor references from the browser's cryptographic random
 /// source (AG-33), and that source for the session id.
+/// The database an engine opens: `dbName`, or `baton`.
+fn db_name(options: &OpenOptions) -> &str {
+    options.db_name.as_deref().unwrap_or("baton")
+}
+
 fn random_key() -> Result<(web_sys::Crypto, [u8; 32]), JsValue> {
     let crypto = window()?
         .crypto()
@@ -174,11 +179,10 @@ fn random_key() -> Result<(web_sys::Crypto, [u8; 32]), JsValue> {
     Ok((crypto, key))
 }
 
-#[wasm_bindgen]
 impl Engine {
-    /// Opens an engine: creates (or joins) the page's one polite live region
-    /// before any message (AG-36), opens storage and reconciles what a
-    /// reload or crash left behind, and uses the database's key for actor
+    /// Opens an engine (`Engine.open`): creates (or joins) the page's one
+    /// polite live region before any message (AG-36), opens storage and
+    /// reconciles what a reload or crash left behind, and uses the database's key for actor
     /// references (drawn from the browser's cryptographic random source the
     /// first time, AG-33).
     ///
@@ -188,76 +192,96 @@ impl Engine {
     /// region). A session another live engine drives is refused with
     /// `session-in-use`; IndexedDB failing is not an error (the engine runs
     /// in memory and says so).
-    #[wasm_bindgen(js_name = open)]
-    pub async fn open(options: JsValue) -> Result<Engine, JsValue> {
+    ///
+    /// The database's open request goes out before anything else, and the
+    /// engine sets itself up while the browser answers it.
+    pub(crate) fn open(
+        options: JsValue,
+    ) -> impl std::future::Future<Output = Result<Engine, JsValue>> {
         crate::patterns::ensure();
-        let (options, parent, transport) = read_options(&options)?;
-        let window = window()?;
-        let document = window
-            .document()
-            .ok_or_else(|| error(Code::NoWindow, "Baton needs a document for its live region"))?;
-        let region = LiveRegion::attach(&document, parent.as_ref())
-            .map_err(|thrown| wrapped(Code::NoWindow, "the live region", &thrown))?;
-        let (crypto, key) = random_key()?;
-        let session = options.session.unwrap_or_else(|| crypto.random_uuid());
-        let mut config = EngineConfig::new(session);
-        if let Some(ceiling) = options.ceiling {
-            config.ceiling = ceiling;
+        let read = read_options(&options).and_then(|read| Ok((read, random_key()?)));
+        let opening = read.as_ref().ok().and_then(|((options, ..), (_, key))| {
+            (options.storage == persist::StorageMode::Indexeddb)
+                .then(|| crate::store::Store::open(db_name(options), *key))
+        });
+        async move {
+            let ((options, parent, transport), (crypto, key)) = read?;
+            let db_name = db_name(&options).to_owned();
+            let window = window()?;
+            let document = window.document().ok_or_else(|| {
+                error(Code::NoWindow, "Baton needs a document for its live region")
+            })?;
+            let region = LiveRegion::attach(&document, parent.as_ref())
+                .map_err(|thrown| wrapped(Code::NoWindow, "the live region", &thrown))?;
+            let session = options.session.unwrap_or_else(|| crypto.random_uuid());
+            let mut config = EngineConfig::new(session);
+            if let Some(ceiling) = options.ceiling {
+                config.ceiling = ceiling;
+            }
+            if let Some(presence) = options.presence {
+                config.presence = presence;
+            }
+            if let Some(limits) = options.turn_limits {
+                config.turn_limits = limits;
+            }
+            // Without a transport only fixed plans run; the core refuses the rest (AG-50).
+            config.transport = transport.is_some();
+            let opened = persist::open(opening, &db_name, config, key, now()).await?;
+            let (busy, store_key) = (opened.busy, opened.key);
+            let engine = Engine {
+                inner: Rc::new(RefCell::new(Inner {
+                    core: opened.core,
+                    persistence: persist::Persistence {
+                        store: opened.store,
+                        storage: opened.status,
+                        release: opened.release,
+                        writes_in_flight: 0,
+                        queued: None,
+                        sweeping: None,
+                    },
+                    pumping: false,
+                    page: page::Page {
+                        region,
+                        escape: None,
+                        presence: None,
+                        surfaces: Vec::new(),
+                        subscribers: Vec::new(),
+                        next_subscriber: 0,
+                        standing: Vec::new(),
+                        busy: BTreeMap::new(),
+                    },
+                    reach: Reach {
+                        transport,
+                        run_transports: Vec::new(),
+                        turns: BTreeMap::new(),
+                    },
+                    app_name: options.app_name.unwrap_or_else(|| "The application".into()),
+                    actor_name: options.actor_name.unwrap_or_else(|| "Assistant".into()),
+                    behaviours: BTreeMap::new(),
+                    timer: None,
+                    undos: BTreeMap::new(),
+                })),
+            }
+            .listening_for_escape(&window);
+            engine.watch_version_changes();
+            engine.sweep_when_free(&db_name, busy, store_key);
+            page::join(&engine.inner);
+            // Runs a reload or crash left active return `interrupted`, overdue
+            // questions expire, lapsed grants drop — and that is written back.
+            engine.inner.borrow_mut().core.reconcile(now());
+            pump(&engine.inner);
+            Ok(engine)
         }
-        if let Some(presence) = options.presence {
-            config.presence = presence;
-        }
-        if let Some(limits) = options.turn_limits {
-            config.turn_limits = limits;
-        }
-        // Without a transport only fixed plans run; the core refuses the rest (AG-50).
-        config.transport = transport.is_some();
-        let db_name = options.db_name.unwrap_or_else(|| "baton".into());
-        let opened = persist::open(options.storage, &db_name, config, key, now()).await?;
-        let (busy, store_key) = (opened.busy, opened.key);
-        let engine = Engine {
-            inner: Rc::new(RefCell::new(Inner {
-                core: opened.core,
-                persistence: persist::Persistence {
-                    store: opened.store,
-                    storage: opened.status,
-                    release: opened.release,
-                    writes_in_flight: 0,
-                    queued: None,
-                    sweeping: None,
-                },
-                pumping: false,
-                page: page::Page {
-                    region,
-                    escape: None,
-                    presence: None,
-                    surfaces: Vec::new(),
-                    subscribers: Vec::new(),
-                    next_subscriber: 0,
-                    standing: Vec::new(),
-                    busy: BTreeMap::new(),
-                },
-                reach: Reach {
-                    transport,
-                    run_transports: Vec::new(),
-                    turns: BTreeMap::new(),
-                },
-                app_name: options.app_name.unwrap_or_else(|| "The application".into()),
-                actor_name: options.actor_name.unwrap_or_else(|| "Assistant".into()),
-                behaviours: BTreeMap::new(),
-                timer: None,
-                undos: BTreeMap::new(),
-            })),
-        }
-        .listening_for_escape(&window);
-        engine.watch_version_changes();
-        engine.sweep_when_free(&db_name, busy, store_key);
-        page::join(&engine.inner);
-        // Runs a reload or crash left active return `interrupted`, overdue
-        // questions expire, lapsed grants drop — and that is written back.
-        engine.inner.borrow_mut().core.reconcile(now());
-        pump(&engine.inner);
-        Ok(engine)
+    }
+}
+
+#[wasm_bindgen]
+impl Engine {
+    /// `Engine.open`: see [`Engine::open`].
+    #[wasm_bindgen(js_name = open)]
+    pub fn open_js(options: JsValue) -> js_sys::Promise {
+        let opening = Engine::open(options);
+        wasm_bindgen_futures::future_to_promise(async move { Ok(opening.await?.into()) })
     }
 
     /// Where the engine keeps its state: `{ mode: "indexeddb" | "memory",

@@ -38,6 +38,33 @@ const QUESTIONS: &str = "questions";
 /// change before the engine gives up and runs in memory.
 const BLOCKED_GRACE_MS: u32 = 1_000;
 
+/// Where an open request's answer is left: the database, or why not.
+type Outcome = Rc<std::cell::RefCell<Option<Result<Database, StoreError>>>>;
+
+/// The answer to an open request, taken once. Dropped untaken — the
+/// engine gave up, or failed before it waited — it closes the database that
+/// arrived or arrives, so no connection is left holding version changes up.
+struct Answer(Outcome);
+
+impl Answer {
+    fn take(&self) -> Result<Database, StoreError> {
+        self.0
+            .borrow_mut()
+            .take()
+            .unwrap_or(Err(StoreError::NoAnswer))
+    }
+}
+
+impl Drop for Answer {
+    fn drop(&mut self) {
+        // The marker stays, so a late success is closed, not kept.
+        let left = self.0.borrow_mut().replace(Err(StoreError::NoAnswer));
+        if let Some(Ok(db)) = left {
+            db.close();
+        }
+    }
+}
+
 /// An open database.
 #[derive(Debug)]
 pub(crate) struct Store {
@@ -175,7 +202,29 @@ impl Store {
     /// Opens (creating or upgrading) the database; a new one keeps `fresh`
     /// as its key for actor references. The error is the cause the engine
     /// reports when it falls back to memory.
-    pub(crate) async fn open(name: &str, fresh: [u8; 32]) -> Result<Store, StoreError> {
+    pub(crate) fn open(
+        name: &str,
+        fresh: [u8; 32],
+    ) -> impl std::future::Future<Output = Result<Store, StoreError>> {
+        // The request goes out now, not at the first poll: the engine does
+        // its own setting up while the browser opens the database.
+        let started = Self::request_open(name, fresh);
+        async move {
+            let (settled, answer) = started?;
+            let _ = wasm_bindgen_futures::JsFuture::from(settled).await;
+            let db = answer.take()?;
+            let raw: web_sys::IdbDatabase = db.into();
+            Ok(Store {
+                db: Database::from(raw.clone()),
+                raw,
+                on_version_change: Default::default(),
+            })
+        }
+    }
+
+    /// Sends the open request: a promise that settles when it is answered
+    /// (or given up on), and where the answer is left.
+    fn request_open(name: &str, fresh: [u8; 32]) -> Result<(js_sys::Promise, Answer), StoreError> {
         let secret = ActorSecret::encode_key(&fresh);
         let factory = Factory::new().map_err(|e| StoreError::Unavailable(e.to_string()))?;
         let mut request = factory
@@ -194,7 +243,7 @@ impl Store {
         let blocked = Rc::new(std::cell::Cell::new(false));
         let flag = Rc::clone(&blocked);
         request.on_blocked(move |_| flag.set(true));
-        let outcome: Rc<std::cell::RefCell<Option<Result<Database, StoreError>>>> = Rc::default();
+        let outcome: Outcome = Rc::default();
         let (promise, resolve) = signal();
         {
             let outcome = Rc::clone(&outcome);
@@ -230,19 +279,7 @@ impl Store {
                 }
             });
         }
-        let _ = wasm_bindgen_futures::JsFuture::from(promise).await;
-        let db = outcome
-            .borrow_mut()
-            .take()
-            .unwrap_or(Err(StoreError::NoAnswer))?;
-        // Keep the marker so a late success is closed, not kept.
-        *outcome.borrow_mut() = Some(Err(StoreError::NoAnswer));
-        let raw: web_sys::IdbDatabase = db.into();
-        Ok(Store {
-            db: Database::from(raw.clone()),
-            raw,
-            on_version_change: Default::default(),
-        })
+        Ok((promise, Answer(outcome)))
     }
 
     /// Closes the connection when the database wants to upgrade, calling

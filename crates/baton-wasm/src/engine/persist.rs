@@ -92,17 +92,20 @@ fn in_memory(config: EngineConfig, key: [u8; 32], degraded: Option<String>) -> O
 /// leaves the engine in memory with the cause; a session another live engine
 /// holds is refused (two engines driving one session would interleave its
 /// runs).
+///
+/// `opening` is the database's open request, sent by the caller before it
+/// set up the rest of the engine (`None`: memory, by choice).
 pub(crate) async fn open(
-    mode: StorageMode,
+    opening: Option<impl std::future::Future<Output = Result<Store, StoreError>>>,
     db_name: &str,
     config: EngineConfig,
     key: [u8; 32],
     now: u64,
 ) -> Result<Opened, JsValue> {
-    if mode == StorageMode::Memory {
+    let Some(opening) = opening else {
         return Ok(in_memory(config, key, None));
-    }
-    let store = match Store::open(db_name, key).await {
+    };
+    let store = match opening.await {
         Ok(store) => store,
         Err(cause) => return Ok(in_memory(config, key, Some(cause.to_string()))),
     };
