@@ -4,20 +4,20 @@
 //! page's one live region for what the person hears.
 //!
 //! Everything that decides stays in `baton-core`; this module only carries
-//! events out and reports back in. Here: opening an engine, its state, and
-//! the step loop (`pump`: journal to storage, announcements to the region,
-//! events to subscribers). Beside it: `api` (the JS API of an engine),
+//! events out and reports back in. Here: opening an engine and its state.
+//! Beside it: `drive` (the one place that state is changed, and the step
+//! loop: journal to storage, announcements to the region, events to
+//! subscribers), `api` (the JS API of an engine),
 //! `effects` (carrying out the core's effects), `participant` (a registered
 //! participant's handle), `grants`, `persist` and `writes` (the store),
 //! `timers` (the core's deadlines as one `setTimeout`), `page` (what spans
 //! the page and the origin's tabs) and `words` (what the person hears).
 
-use std::cell::RefCell;
 use std::collections::BTreeMap;
-use std::rc::{Rc, Weak};
+use std::rc::Rc;
 
 use baton_core::{
-    Attention, Autonomy, CallResult, DeepRead, Delegation, Effect, EngineConfig, Event, MarkToken,
+    Attention, Autonomy, CallResult, DeepRead, Delegation, Effect, EngineConfig, MarkToken,
     ParticipantId, ReadCandidate, ReadRef, RunId, TurnId, TurnRequest, Verified,
 };
 use serde::Deserialize;
@@ -96,8 +96,6 @@ struct Inner {
     /// The core's next deadline and the timeout armed for it (dropping it
     /// cancels it).
     timer: Option<(u64, gloo_timers::callback::Timeout)>,
-    /// Set while a step's events are drained.
-    pumping: bool,
     /// The promises of undos under way, resolved with their reports.
     undos: BTreeMap<RunId, js_sys::Function>,
 }
@@ -119,7 +117,7 @@ struct Reach {
 /// A Baton engine in the page.
 #[wasm_bindgen]
 pub struct Engine {
-    inner: Rc<RefCell<Inner>>,
+    inner: Shared,
 }
 
 use crate::clock::now;
@@ -229,7 +227,7 @@ impl Engine {
             let opened = persist::open(opening, &db_name, config, key, now()).await?;
             let (busy, store_key) = (opened.busy, opened.key);
             let engine = Engine {
-                inner: Rc::new(RefCell::new(Inner {
+                inner: Shared::new(Inner {
                     core: opened.core,
                     persistence: persist::Persistence {
                         store: opened.store,
@@ -239,7 +237,6 @@ impl Engine {
                         queued: None,
                         sweeping: None,
                     },
-                    pumping: false,
                     page: page::Page {
                         region,
                         escape: None,
@@ -260,7 +257,7 @@ impl Engine {
                     behaviours: BTreeMap::new(),
                     timer: None,
                     undos: BTreeMap::new(),
-                })),
+                }),
             }
             .listening_for_escape(&window);
             engine.watch_version_changes();
@@ -268,7 +265,7 @@ impl Engine {
             page::join(&engine.inner);
             // Runs a reload or crash left active return `interrupted`, overdue
             // questions expire, lapsed grants drop — and that is written back.
-            engine.inner.borrow_mut().core.reconcile(now());
+            engine.inner.with(|inner| inner.core.reconcile(now()));
             pump(&engine.inner);
             Ok(engine)
         }
@@ -288,13 +285,13 @@ impl Engine {
     /// degraded?, dbName?, transactions, records, reconciled }`.
     #[wasm_bindgen(getter)]
     pub fn storage(&self) -> Result<JsValue, JsValue> {
-        to_js(&self.inner.borrow().persistence.storage)
+        self.inner.read(|inner| to_js(&inner.persistence.storage))
     }
 
     /// A run's whole journal, oldest first, from IndexedDB — runs of
     /// earlier page loads included — or from memory without storage.
     pub fn history(&self, run: &str) -> js_sys::Promise {
-        let store = self.inner.borrow().persistence.store.clone();
+        let store = self.inner.read(|inner| inner.persistence.store.clone());
         let memory = self.journal(run);
         let run = run.to_owned();
         wasm_bindgen_futures::future_to_promise(async move {
@@ -330,13 +327,13 @@ impl Engine {
     pub fn runs(&self, options: JsValue) -> Result<js_sys::Promise, JsValue> {
         let value = convert::json(options, "runs()'s options")?;
         let query = baton_core::RunsQuery::from_options(&value).map_err(|e| refused(&e))?;
-        let inner = self.inner.borrow();
-        let session = inner.core.config().session.to_string();
-        // What is in memory first: it is newer than what was last written.
-        let mut listings: Vec<baton_core::RunListing> =
-            inner.core.runs().map(|run| run.listing(&session)).collect();
-        let store = inner.persistence.store.clone();
-        drop(inner);
+        let (mut listings, store) = self.inner.read(|inner| {
+            let session = inner.core.config().session.to_string();
+            // What is in memory first: it is newer than what was last written.
+            let listings: Vec<baton_core::RunListing> =
+                inner.core.runs().map(|run| run.listing(&session)).collect();
+            (listings, inner.persistence.store.clone())
+        });
         Ok(wasm_bindgen_futures::future_to_promise(async move {
             if let Some(store) = store {
                 let rows = store
@@ -363,7 +360,8 @@ impl Engine {
     /// The session this engine drives.
     #[wasm_bindgen(getter)]
     pub fn session(&self) -> String {
-        self.inner.borrow().core.config().session.to_string()
+        self.inner
+            .read(|inner| inner.core.config().session.to_string())
     }
 
     /// Closes the engine: its timer stops and it stops listening for
@@ -425,8 +423,7 @@ impl Engine {
         &self,
         body: impl FnOnce(&mut baton_core::Engine, u64) -> Result<T, E>,
     ) -> Result<T, JsValue> {
-        let result = body(&mut self.inner.borrow_mut().core, now());
-        pump(&self.inner);
+        let result = self.inner.step(|inner| body(&mut inner.core, now()));
         result.map_err(|refusal| refused(&refusal))
     }
 
@@ -436,8 +433,10 @@ impl Engine {
         run: &str,
         read: impl FnOnce(&baton_core::Run) -> T,
     ) -> Result<T, JsValue> {
-        let inner = self.inner.borrow();
-        inner.core.run(&RunId::new(run)).map(read).ok_or_else(|| {
+        let found = self
+            .inner
+            .read(|inner| inner.core.run(&RunId::new(run)).map(read));
+        found.ok_or_else(|| {
             let message = format!(
                 "unknown run {run} (a run that finished before this page loaded, or one of \
                      this page's earlier finished runs, is history: `engine.history(run)`)"
@@ -451,7 +450,7 @@ impl Engine {
     /// lock frees up, in the background: their cut-off runs return
     /// `interrupted` and subscribers hear `storage-reconciled`.
     fn sweep_when_free(&self, db_name: &str, sessions: Vec<String>, key: [u8; 32]) {
-        let Some(store) = self.inner.borrow().persistence.store.clone() else {
+        let Some(store) = self.inner.read(|inner| inner.persistence.store.clone()) else {
             return;
         };
         if sessions.is_empty() {
@@ -461,25 +460,27 @@ impl Engine {
             return;
         };
         let signal = controller.signal();
-        self.inner.borrow_mut().persistence.sweeping = Some(controller);
+        self.inner
+            .with(|inner| inner.persistence.sweeping = Some(controller));
         for session in sessions {
             let (store, signal, db_name) = (Rc::clone(&store), signal.clone(), db_name.to_owned());
-            let weak = Rc::downgrade(&self.inner);
-            let own = self.inner.borrow().core.config().session.to_string();
+            let weak = self.inner.downgrade();
+            let own = self
+                .inner
+                .read(|inner| inner.core.config().session.to_string());
             spawn_local(async move {
                 let sessions = (session.as_str(), own.as_str());
                 let swept =
                     persist::sweep_when_free(&store, &db_name, sessions, key, &signal).await;
                 if let (Some(Ok((ended, offered))), Some(inner)) = (swept, weak.upgrade()) {
                     let event = serde_json::json!({"type": "storage-reconciled", "session": session, "ended": ended, "offered": offered.len()});
-                    {
-                        let mut guard = inner.borrow_mut();
+                    inner.with(|guard| {
                         guard.persistence.storage.reconciled += ended;
                         guard.page.standing.push(event.clone());
                         // What it cut off while waiting for the person is
                         // this engine's to offer again.
                         guard.core.adopt(offered);
-                    }
+                    });
                     emit(&inner, event);
                 }
             });
@@ -488,22 +489,20 @@ impl Engine {
 
     /// Disables or enables delegation; the header changes without a record.
     fn set_disabled(&self, disabled: bool) {
-        {
-            let mut inner = self.inner.borrow_mut();
+        self.inner.step(|inner| {
             if disabled {
                 inner.core.disable();
             } else {
                 inner.core.enable();
             }
-        }
-        pump(&self.inner);
+        });
     }
 
     /// Another page upgrading the database closes this connection: the
     /// engine goes on in memory and says so.
     fn watch_version_changes(&self) {
-        let weak = Rc::downgrade(&self.inner);
-        if let Some(store) = &self.inner.borrow().persistence.store {
+        let weak = self.inner.downgrade();
+        if let Some(store) = self.inner.read(|inner| inner.persistence.store.clone()) {
             store.on_version_change(move || {
                 if let Some(inner) = weak.upgrade() {
                     degrade(&inner, crate::store::StoreError::Upgraded);
@@ -521,7 +520,7 @@ impl Engine {
     /// document, and an Escape one of them used (`preventDefault()`: a
     /// menu, an editor, a dialog closing) stops nothing.
     fn listening_for_escape(self, window: &web_sys::Window) -> Engine {
-        let weak = Rc::downgrade(&self.inner);
+        let weak = self.inner.downgrade();
         let listener = Closure::<dyn FnMut(web_sys::KeyboardEvent)>::new(
             move |event: web_sys::KeyboardEvent| {
                 if event.key() != "Escape" || event.default_prevented() {
@@ -530,7 +529,7 @@ impl Engine {
                 let Some(inner) = weak.upgrade() else {
                     return;
                 };
-                let stopped = inner.borrow_mut().core.interrupt_all(now());
+                let stopped = inner.with(|inner| inner.core.interrupt_all(now()));
                 if stopped == 0 {
                     return;
                 }
@@ -541,7 +540,7 @@ impl Engine {
             .add_event_listener_with_callback("keydown", listener.as_ref().unchecked_ref())
             .is_ok()
         {
-            self.inner.borrow_mut().page.escape = Some(listener);
+            self.inner.with(|inner| inner.page.escape = Some(listener));
         }
         self
     }
@@ -549,180 +548,20 @@ impl Engine {
 
 /// Reports a refused registration once: an event for subscribers now and
 /// later, and one console warning for the developer (AG-13).
-fn refuse_registration(inner: &Rc<RefCell<Inner>>, refused: &baton_core::RegistrationRefused) {
+fn refuse_registration(inner: &Shared, refused: &baton_core::RegistrationRefused) {
     let event = serde_json::json!({
         "type": "registration-refused",
         "participant": refused.participant,
         "problems": refused.problems,
     });
     web_sys::console::warn_1(&JsValue::from_str(&format!("Baton: {refused}")));
-    inner.borrow_mut().page.standing.push(event.clone());
+    inner.with(|inner| inner.page.standing.push(event.clone()));
     emit(inner, event);
-}
-
-/// Carries every pending event out of the core, then arms its next timer.
-///
-/// Everything one pump drains is one engine step: its journal records are
-/// written in one transaction, and the messages that close runs are said only
-/// once that transaction has committed.
-fn pump(inner: &Rc<RefCell<Inner>>) {
-    // A listener or participant that calls back into the engine while a step
-    // is drained must not start a second step: the loop below picks its
-    // events up, in order, into this one.
-    if std::mem::replace(&mut inner.borrow_mut().pumping, true) {
-        return;
-    }
-    let mut records = Vec::new();
-    let mut closings = Vec::new();
-    loop {
-        let events: Vec<Event> = {
-            let mut guard = inner.borrow_mut();
-            std::iter::from_fn(|| guard.core.poll_event()).collect()
-        };
-        if events.is_empty() {
-            break;
-        }
-        // Each journal record is written as JSON once, for the subscribers
-        // and for the store.
-        let events: Vec<Drained> = events.into_iter().map(Drained::from).collect();
-        // What the subscribers hear, crossing into JS as one array: one
-        // text and one `JSON.parse` for the batch, not one per event.
-        let heard = inner
-            .borrow()
-            .has_listeners()
-            .then(|| heard(&events))
-            .flatten();
-        for (i, event) in events.into_iter().enumerate() {
-            // Each event is heard before it is carried out, as if one at a
-            // time.
-            match &heard {
-                Some(values) => notify_value(inner, &values.get(i as u32)),
-                None => notify(inner, &event),
-            }
-            carry(inner, event, &mut records, &mut closings);
-        }
-    }
-    inner.borrow_mut().pumping = false;
-    arm_timer(inner);
-    persist_step(inner, records, closings);
-}
-
-/// An event drained from the core, its journal record already written as
-/// JSON.
-enum Drained {
-    Journal(persist::Journalled),
-    Other(Event),
-}
-
-impl From<Event> for Drained {
-    fn from(event: Event) -> Drained {
-        match event {
-            Event::Journal(record) => Drained::Journal(persist::Journalled::new(record)),
-            other => Drained::Other(other),
-        }
-    }
-}
-
-impl Drained {
-    /// The event as subscribers hear it, as JSON text.
-    fn json(&self) -> Option<String> {
-        match self {
-            Drained::Journal(journalled) => journalled.event_json(),
-            Drained::Other(event) => serde_json::to_string(event).ok(),
-        }
-    }
-}
-
-/// The events as one JS array, or `None` if one of them cannot be written
-/// (then each is handed over alone, as [`notify`] does).
-fn heard(events: &[Drained]) -> Option<js_sys::Array> {
-    let mut text = String::from("[");
-    for (i, event) in events.iter().enumerate() {
-        if i > 0 {
-            text.push(',');
-        }
-        text.push_str(&event.json()?);
-    }
-    text.push(']');
-    js_sys::JSON::parse(&text).ok()?.dyn_into().ok()
-}
-
-/// Does what one drained event asks of the adapter.
-fn carry(
-    inner: &Rc<RefCell<Inner>>,
-    event: Drained,
-    records: &mut Vec<persist::Journalled>,
-    closings: &mut Vec<String>,
-) {
-    let event = match event {
-        Drained::Journal(journalled) => {
-            records.push(journalled);
-            return;
-        }
-        Drained::Other(event) => event,
-    };
-    match event {
-        Event::Announcement(announcement) => {
-            let message = {
-                let inner = inner.borrow();
-                words::render(&announcement, &inner.actor_name, &inner.app_name)
-            };
-            if announcement.closes() {
-                closings.push(message);
-            } else {
-                inner.borrow_mut().say(message);
-            }
-        }
-        Event::Undone { report } => {
-            let resolve = inner.borrow_mut().undos.remove(&report.run);
-            if let (Some(resolve), Ok(value)) = (resolve, to_js(&report)) {
-                let _ = resolve.call1(&JsValue::NULL, &value);
-            }
-        }
-        Event::Effect(effect) => carry_out(inner, effect),
-        Event::Journal(_)
-        | Event::Finding(_)
-        | Event::Question(_)
-        | Event::EscalationReceipt { .. }
-        | Event::PresenceMissing { .. } => {}
-    }
-}
-
-fn notify(inner: &Rc<RefCell<Inner>>, event: &Drained) {
-    if inner.borrow().has_listeners() {
-        if let Some(Ok(value)) = event.json().map(|text| js_sys::JSON::parse(&text)) {
-            notify_value(inner, &value);
-        }
-    }
-}
-
-/// Hands an event to every subscriber and every attached presence surface.
-fn notify_value(inner: &Rc<RefCell<Inner>>, value: &JsValue) {
-    let (listeners, surfaces): (Vec<js_sys::Function>, Vec<JsValue>) = {
-        let inner = inner.borrow();
-        (
-            inner
-                .page
-                .subscribers
-                .iter()
-                .map(|(_, f)| f.clone())
-                .collect(),
-            inner.page.surfaces.iter().map(|(_, s)| s.clone()).collect(),
-        )
-    };
-    // A listener or surface that throws must not stop the engine.
-    for listener in listeners {
-        let _ = listener.call1(&JsValue::NULL, value);
-    }
-    for surface in surfaces {
-        if let Some(handle) = get(&surface, "handleEvent").dyn_ref::<js_sys::Function>() {
-            let _ = handle.call1(&surface, value);
-        }
-    }
 }
 
 mod api;
 mod cut_off;
+mod drive;
 mod effects;
 mod grants;
 mod page;
@@ -732,6 +571,7 @@ mod timers;
 mod words;
 mod writes;
 
+use drive::{pump, Shared, WeakShared};
 use effects::{carry_out, emit};
 pub use participant::Participant;
 use timers::arm_timer;

@@ -26,8 +26,7 @@ impl Engine {
         } else {
             None
         };
-        let registered = {
-            let mut inner = self.inner.borrow_mut();
+        let registered = self.inner.with(|inner| {
             let registered = match &text {
                 Ok(text) => inner.core.register_text(text, instance.as_deref()),
                 Err(message) => Err(baton_core::RegistrationRefused {
@@ -43,14 +42,14 @@ impl Engine {
                 inner.behaviours.insert(id.clone(), behaviour);
             }
             registered
-        };
+        });
         match registered {
             Ok(id) => {
                 // What the acting party is offered changed (a bridge that
                 // lists the tools follows).
                 effects::emit(&self.inner, serde_json::json!({"type": "tools-changed"}));
                 Participant {
-                    engine: Rc::downgrade(&self.inner),
+                    engine: self.inner.downgrade(),
                     id,
                     problems: Vec::new(),
                 }
@@ -58,7 +57,7 @@ impl Engine {
             Err(refused) => {
                 refuse_registration(&self.inner, &refused);
                 Participant {
-                    engine: Rc::downgrade(&self.inner),
+                    engine: self.inner.downgrade(),
                     id: refused
                         .participant
                         .unwrap_or_else(|| ParticipantId::new("")),
@@ -91,16 +90,16 @@ impl Engine {
         let mut delegation = Delegation::from_json(request).map_err(|refusal| refused(&refusal))?;
         if let Some(transport) = own {
             delegation.own_transport = true;
-            let mut guard = self.inner.borrow_mut();
-            let inner = &mut *guard;
-            let next = inner.core.next_run_id();
-            // Runs that ended no longer need theirs.
-            let core = &inner.core;
-            inner
-                .reach
-                .run_transports
-                .retain(|(run, _)| core.run(run).is_some_and(|run| !run.state().is_terminal()));
-            inner.reach.run_transports.push((next, transport));
+            self.inner.with(|inner| {
+                let next = inner.core.next_run_id();
+                // Runs that ended no longer need theirs.
+                let core = &inner.core;
+                inner
+                    .reach
+                    .run_transports
+                    .retain(|(run, _)| core.run(run).is_some_and(|run| !run.state().is_terminal()));
+                inner.reach.run_transports.push((next, transport));
+            });
         }
         self.command(|core, now| core.delegate(now, delegation))
             .map(|run| run.to_string())
@@ -164,23 +163,21 @@ impl Engine {
     /// Calls `listener(event)` for every event the engine produces; returns
     /// a function that unsubscribes.
     pub fn subscribe(&self, listener: js_sys::Function) -> JsValue {
-        let id = {
-            let mut inner = self.inner.borrow_mut();
+        let id = self.inner.with(|inner| {
             inner.page.next_subscriber += 1;
             let id = inner.page.next_subscriber;
             inner.page.subscribers.push((id, listener.clone()));
             id
-        };
+        });
         // A subscriber always learns that storage fell back to memory, which
         // registrations were refused and which sessions were reconciled late,
         // whenever it subscribes.
-        let (degraded, standing) = {
-            let inner = self.inner.borrow();
+        let (degraded, standing) = self.inner.read(|inner| {
             (
                 inner.persistence.storage.degraded.clone(),
                 inner.page.standing.clone(),
             )
-        };
+        });
         let standing = degraded
             .map(|cause| serde_json::json!({"type": "storage-degraded", "cause": cause}))
             .into_iter()
@@ -190,14 +187,10 @@ impl Engine {
                 let _ = listener.call1(&JsValue::NULL, &event);
             }
         }
-        let weak = Rc::downgrade(&self.inner);
+        let weak = self.inner.downgrade();
         Closure::once_into_js(move || {
             if let Some(inner) = weak.upgrade() {
-                inner
-                    .borrow_mut()
-                    .page
-                    .subscribers
-                    .retain(|(other, _)| *other != id);
+                inner.with(|inner| inner.page.subscribers.retain(|(other, _)| *other != id));
             }
         })
     }
@@ -210,28 +203,28 @@ impl Engine {
     /// `warn`) or is refused (policy `require`).
     #[wasm_bindgen(getter)]
     pub fn presence(&self) -> JsValue {
-        if let Some(made) = self.inner.borrow().page.presence.clone() {
+        if let Some(made) = self.inner.read(|inner| inner.page.presence.clone()) {
             return made;
         }
-        let weak = Rc::downgrade(&self.inner);
+        let weak = self.inner.downgrade();
         let attach = Closure::<dyn FnMut(JsValue) -> JsValue>::new(move |surface: JsValue| {
             let Some(inner) = weak.upgrade() else {
                 return JsValue::UNDEFINED;
             };
-            let id = {
-                let mut inner = inner.borrow_mut();
+            let id = inner.with(|inner| {
                 inner.core.attach_presence();
                 inner.page.next_subscriber += 1;
                 let id = inner.page.next_subscriber;
                 inner.page.surfaces.push((id, surface));
                 id
-            };
-            let weak = Rc::downgrade(&inner);
+            });
+            let weak = inner.downgrade();
             Closure::once_into_js(move || {
                 if let Some(inner) = weak.upgrade() {
-                    let mut inner = inner.borrow_mut();
-                    inner.core.detach_presence();
-                    inner.page.surfaces.retain(|(other, _)| *other != id);
+                    inner.with(|inner| {
+                        inner.core.detach_presence();
+                        inner.page.surfaces.retain(|(other, _)| *other != id);
+                    });
                 }
             })
         });
@@ -241,7 +234,8 @@ impl Engine {
         // call it.
         attach.forget();
         let object: JsValue = object.into();
-        self.inner.borrow_mut().page.presence = Some(object.clone());
+        self.inner
+            .with(|inner| inner.page.presence = Some(object.clone()));
         object
     }
 
@@ -343,7 +337,7 @@ impl Engine {
                 &format!("AG-47: the state is not JSON: {e}"),
             )
         })?;
-        self.inner.borrow_mut().core.set_agent_state(state);
+        self.inner.with(|inner| inner.core.set_agent_state(state));
         Ok(())
     }
 
@@ -359,16 +353,14 @@ impl Engine {
             )
         })?;
         self.inner
-            .borrow_mut()
-            .core
-            .patch_agent_state(&patch)
+            .with(|inner| inner.core.patch_agent_state(&patch))
             .map_err(|refusal| refused(&refusal))
     }
 
     /// The `to-agent` state the next turn carries.
     #[wasm_bindgen(getter, js_name = agentState)]
     pub fn agent_state(&self) -> Result<JsValue, JsValue> {
-        to_js(self.inner.borrow().core.agent_state())
+        self.inner.read(|inner| to_js(inner.core.agent_state()))
     }
 
     /// Disables delegation: no new run starts until `enable` (runs already
@@ -404,11 +396,13 @@ impl Engine {
         let promise = js_sys::Promise::new(&mut |resolve, _| resolver = Some(resolve));
         // The core decides, journals and drives the undo through revert
         // effects; the promise settles with its report.
-        let started = self.inner.borrow_mut().core.undo(now(), &id, scope);
-        if let (Ok(_), Some(resolve)) = (&started, resolver) {
-            self.inner.borrow_mut().undos.insert(id, resolve);
-        }
-        pump(&self.inner);
+        let started = self.inner.step(|inner| {
+            let started = inner.core.undo(now(), &id, scope);
+            if let (Ok(_), Some(resolve)) = (&started, resolver) {
+                inner.undos.insert(id, resolve);
+            }
+            started
+        });
         match started {
             Ok(_) => Ok(promise),
             Err(conflict @ baton_core::CommandError::UndoConflict { .. }) => {
@@ -437,7 +431,7 @@ impl Engine {
     /// review, or of the one call an escalation asks the person to allow
     /// (AG-31); otherwise `null`.
     pub fn review(&self, run: &str) -> Result<JsValue, JsValue> {
-        match self.inner.borrow().core.review(&RunId::new(run)) {
+        match self.inner.read(|inner| inner.core.review(&RunId::new(run))) {
             Some(sheet) => to_js(&sheet),
             None => Ok(JsValue::NULL),
         }
@@ -447,7 +441,10 @@ impl Engine {
     /// resolutions that end the wait, the one that lets it go on first —
     /// otherwise `null`.
     pub fn escalation(&self, run: &str) -> Result<JsValue, JsValue> {
-        match self.inner.borrow().core.escalation(&RunId::new(run)) {
+        match self
+            .inner
+            .read(|inner| inner.core.escalation(&RunId::new(run)))
+        {
             Some(sheet) => to_js(&sheet),
             None => Ok(JsValue::NULL),
         }
@@ -456,14 +453,15 @@ impl Engine {
     /// The tools the acting party is offered: every capability of every
     /// mounted participant, with its description and argument schema.
     pub fn tools(&self) -> Result<JsValue, JsValue> {
-        to_js(&self.inner.borrow().core.tools())
+        self.inner.read(|inner| to_js(&inner.core.tools()))
     }
 
     /// Every question the engine holds, open or settled.
     pub fn questions(&self) -> Result<JsValue, JsValue> {
-        let inner = self.inner.borrow();
-        let questions: Vec<_> = inner.core.questions().collect();
-        to_js(&questions)
+        self.inner.read(|inner| {
+            let questions: Vec<_> = inner.core.questions().collect();
+            to_js(&questions)
+        })
     }
 
     /// Postpones a question until `until` (ms since the epoch).
@@ -481,11 +479,10 @@ impl Engine {
     /// mint — forged, altered or foreign (AG-33).
     #[wasm_bindgen(js_name = resolveActor)]
     pub fn resolve_actor(&self, reference: &str) -> Result<JsValue, JsValue> {
+        let reference = baton_core::ActorRef::new(reference);
         match self
             .inner
-            .borrow()
-            .core
-            .resolve_actor(&baton_core::ActorRef::new(reference))
+            .read(|inner| inner.core.resolve_actor(&reference))
         {
             Some(identity) => to_js(&identity),
             None => Ok(JsValue::NULL),
@@ -499,7 +496,7 @@ impl Engine {
 
     /// Content-free counts for a badge.
     pub fn counters(&self) -> Result<JsValue, JsValue> {
-        to_js(&self.inner.borrow().core.counters(now()))
+        self.inner.read(|inner| to_js(&inner.core.counters(now())))
     }
 }
 

@@ -4,28 +4,25 @@
 
 use baton_core::{ActorRef, CallId, CapabilityRef, HostFailure, Inbound, Report};
 
+use super::drive::notify_value;
 use super::*;
 
-pub(super) fn behaviour(inner: &Rc<RefCell<Inner>>, participant: &ParticipantId) -> JsValue {
+pub(super) fn behaviour(inner: &Shared, participant: &ParticipantId) -> JsValue {
     inner
-        .borrow()
-        .behaviours
-        .get(participant)
-        .cloned()
+        .read(|inner| inner.behaviours.get(participant).cloned())
         .unwrap_or(JsValue::UNDEFINED)
 }
 
 /// AG-40: the participant's element is busy exactly while a call mutates it.
 /// The element is touched only when that changes: calls of concurrent runs
 /// overlap, and the attribute says whether any is under way.
-pub(super) fn set_busy(inner: &Rc<RefCell<Inner>>, participant: &ParticipantId, delta: i32) {
-    let (before, after) = {
-        let mut inner = inner.borrow_mut();
+pub(super) fn set_busy(inner: &Shared, participant: &ParticipantId, delta: i32) {
+    let (before, after) = inner.with(|inner| {
         let entry = inner.page.busy.entry(participant.clone()).or_insert(0);
         let before = *entry;
         *entry = entry.saturating_add_signed(delta);
         (before, *entry)
-    };
+    });
     if (before > 0) == (after > 0) {
         return;
     }
@@ -41,7 +38,7 @@ pub(super) fn set_busy(inner: &Rc<RefCell<Inner>>, participant: &ParticipantId, 
 
 /// Carries out one of the core's effects: a participant is called (its
 /// answer reported back later), a turn is opened or cancelled.
-pub(super) fn carry_out(inner: &Rc<RefCell<Inner>>, effect: Effect) {
+pub(super) fn carry_out(inner: &Shared, effect: Effect) {
     match effect {
         Effect::Mark { run, participant } => mark(inner, run, participant),
         Effect::Invoke {
@@ -77,7 +74,7 @@ pub(super) fn carry_out(inner: &Rc<RefCell<Inner>>, effect: Effect) {
         Effect::CancelTurn { run, turn } => {
             // Released before aborting: abort listeners run synchronously
             // and may call back into the engine.
-            let controller = inner.borrow_mut().reach.turns.remove(&(run, turn));
+            let controller = inner.with(|inner| inner.reach.turns.remove(&(run, turn)));
             if let Some(controller) = controller {
                 controller.abort();
             }
@@ -86,8 +83,8 @@ pub(super) fn carry_out(inner: &Rc<RefCell<Inner>>, effect: Effect) {
 }
 
 /// `history.mark()`: the token the run reverts to.
-fn mark(inner: &Rc<RefCell<Inner>>, run: RunId, participant: ParticipantId) {
-    let weak = Rc::downgrade(inner);
+fn mark(inner: &Shared, run: RunId, participant: ParticipantId) {
+    let weak = inner.downgrade();
     let history = get(&behaviour(inner, &participant), "history");
     call_then(&history, "mark", &[], move |result| {
         report(&weak, |core| {
@@ -124,7 +121,7 @@ struct Context {
 /// `invoke(name, arguments, actor, { plannedAgainst })`, the participant
 /// busy meanwhile (AG-40).
 fn invoke(
-    inner: &Rc<RefCell<Inner>>,
+    inner: &Shared,
     run: RunId,
     call: CallId,
     capability: CapabilityRef,
@@ -132,7 +129,7 @@ fn invoke(
     actor: &ActorRef,
     context: &Context,
 ) {
-    let weak = Rc::downgrade(inner);
+    let weak = inner.downgrade();
     let participant = capability.participant.clone();
     set_busy(inner, &participant, 1);
     let args = to_js(arguments).unwrap_or(JsValue::NULL);
@@ -173,8 +170,8 @@ fn invoke(
 }
 
 /// `history.revertTo(token)`, the participant busy meanwhile (AG-40).
-fn revert(inner: &Rc<RefCell<Inner>>, run: RunId, participant: ParticipantId, token: &MarkToken) {
-    let weak = Rc::downgrade(inner);
+fn revert(inner: &Shared, run: RunId, participant: ParticipantId, token: &MarkToken) {
+    let weak = inner.downgrade();
     let history = get(&behaviour(inner, &participant), "history");
     // A reverting participant is being changed, as by a call (AG-40).
     set_busy(inner, &participant, 1);
@@ -203,13 +200,13 @@ fn revert(inner: &Rc<RefCell<Inner>>, run: RunId, participant: ParticipantId, to
 
 /// `preview(name, arguments)`: the concrete change, for review (AG-31).
 fn preview(
-    inner: &Rc<RefCell<Inner>>,
+    inner: &Shared,
     run: RunId,
     call: CallId,
     capability: &CapabilityRef,
     arguments: &Value,
 ) {
-    let weak = Rc::downgrade(inner);
+    let weak = inner.downgrade();
     let args = to_js(arguments).unwrap_or(JsValue::NULL);
     let name = JsValue::from_str(&capability.capability);
     call_then(
@@ -236,42 +233,29 @@ fn preview(
 /// is called outside the engine loop. The promise it returns settling ends
 /// the stream; a rejection, unless the engine aborted the request, is
 /// `transport-lost`.
-pub(super) fn open_turn(
-    inner: &Rc<RefCell<Inner>>,
-    run: RunId,
-    turn: TurnId,
-    mut request: TurnRequest,
-) {
+pub(super) fn open_turn(inner: &Shared, run: RunId, turn: TurnId, mut request: TurnRequest) {
     // The core opens no turn without a transport (AG-50): delegating to an
     // acting party, or resuming one, is refused up front. Should one come
     // anyway, the fact is reported and the core ends the run now.
-    let own = inner
-        .borrow()
-        .reach
-        .run_transports
-        .iter()
-        .find(|(id, _)| *id == run)
-        .map(|(_, transport)| transport.clone());
-    let Some(transport) = own.or_else(|| inner.borrow().reach.transport.clone()) else {
+    let transport = inner.read(|inner| {
+        let reach = &inner.reach;
+        let own = reach.run_transports.iter().find(|(id, _)| *id == run);
+        own.map(|(_, transport)| transport.clone())
+            .or_else(|| reach.transport.clone())
+    });
+    let Some(transport) = transport else {
         let lost = Inbound::TransportLost {
             message: "no transport is configured".into(),
         };
-        inner
-            .borrow_mut()
-            .core
-            .handle_inbound(now(), &run, turn, lost);
+        inner.with(|inner| inner.core.handle_inbound(now(), &run, turn, lost));
         return;
     };
     let Ok(controller) = web_sys::AbortController::new() else {
         return;
     };
     let signal = controller.signal();
-    inner
-        .borrow_mut()
-        .reach
-        .turns
-        .insert((run.clone(), turn), controller);
-    let weak = Rc::downgrade(inner);
+    inner.with(|inner| inner.reach.turns.insert((run.clone(), turn), controller));
+    let weak = inner.downgrade();
     spawn_local(async move {
         let reads = deep_reads(&weak, &request).await;
         let Some(reads) = reads.filter(|_| !signal.aborted()) else {
@@ -281,7 +265,7 @@ pub(super) fn open_turn(
         request.reads = reads;
         let limits = weak
             .upgrade()
-            .map(|inner| inner.borrow().core.config().turn_limits)
+            .map(|inner| inner.read(|inner| inner.core.config().turn_limits))
             .unwrap_or_default();
         let sink = TurnSink::new(
             Box::new(EngineHost(weak.clone())),
@@ -305,7 +289,7 @@ pub(super) fn open_turn(
             Err(failed) => sink.lost(failed.into_message()),
         }
         if let Some(inner) = weak.upgrade() {
-            inner.borrow_mut().reach.turns.remove(&(run, turn));
+            inner.with(|inner| inner.reach.turns.remove(&(run, turn)));
         }
     });
 }
@@ -315,10 +299,7 @@ pub(super) fn open_turn(
 /// content its `read(name)` gives (a missing or failing `read` is said so)
 /// — and the core chooses which go, and journals why (A.1). `None` when the
 /// turn closed meanwhile.
-pub(super) async fn deep_reads(
-    weak: &Weak<RefCell<Inner>>,
-    request: &TurnRequest,
-) -> Option<Vec<DeepRead>> {
+pub(super) async fn deep_reads(weak: &WeakShared, request: &TurnRequest) -> Option<Vec<DeepRead>> {
     let mut candidates = Vec::new();
     for stamp in &request.context.reads {
         let inner = weak.upgrade()?;
@@ -333,12 +314,11 @@ pub(super) async fn deep_reads(
         });
     }
     let inner = weak.upgrade()?;
-    let reads = inner
-        .borrow_mut()
-        .core
-        .pull_reads(now(), &request.run, request.turn, candidates);
-    pump(&inner);
-    reads
+    inner.step(|inner| {
+        inner
+            .core
+            .pull_reads(now(), &request.run, request.turn, candidates)
+    })
 }
 
 /// A read's content through the participant's `read(name)`, with its size
@@ -381,16 +361,12 @@ pub(super) fn attention(element: &JsValue) -> Attention {
 }
 
 /// The engine as the receiver of a turn's traffic.
-pub(super) struct EngineHost(Weak<RefCell<Inner>>);
+pub(super) struct EngineHost(WeakShared);
 
 impl TurnHost for EngineHost {
     fn stray(&self, run: &RunId, turn: TurnId) {
         if let Some(inner) = self.0.upgrade() {
-            inner
-                .borrow_mut()
-                .core
-                .handle_stray_traffic(now(), run, turn);
-            pump(&inner);
+            inner.step(|inner| inner.core.handle_stray_traffic(now(), run, turn));
         }
     }
 
@@ -400,17 +376,14 @@ impl TurnHost for EngineHost {
         };
         for item in coalesce(items) {
             // A turn the engine stopped waiting for says nothing more.
-            let open = inner.borrow().core.run(run).and_then(|r| r.open_turn()) == Some(turn);
+            let open = inner.read(|inner| inner.core.run(run).and_then(|r| r.open_turn()));
+            let open = open == Some(turn);
             if !open && !matches!(item, Verified::Inbound(_)) {
                 continue;
             }
             match item {
                 Verified::Inbound(inbound) => {
-                    inner
-                        .borrow_mut()
-                        .core
-                        .handle_inbound(now(), run, turn, inbound);
-                    pump(&inner);
+                    inner.step(|inner| inner.core.handle_inbound(now(), run, turn, inbound));
                 }
                 // Text and state reach subscribers and presence surfaces;
                 // they are never announced one by one (AG-37).
@@ -457,8 +430,8 @@ fn coalesce(items: Vec<Verified>) -> Vec<Verified> {
 }
 
 /// An adapter event (not the core's) for subscribers and surfaces.
-pub(super) fn emit(inner: &Rc<RefCell<Inner>>, event: Value) {
-    if inner.borrow().has_listeners() {
+pub(super) fn emit(inner: &Shared, event: Value) {
+    if inner.read(Inner::has_listeners) {
         if let Ok(value) = to_js(&event) {
             notify_value(inner, &value);
         }
@@ -467,7 +440,7 @@ pub(super) fn emit(inner: &Rc<RefCell<Inner>>, event: Value) {
 
 /// Reports back to the core, if the engine is still open, then pumps.
 pub(super) fn report(
-    weak: &Weak<RefCell<Inner>>,
+    weak: &WeakShared,
     body: impl FnOnce(&mut baton_core::Engine) -> Result<(), baton_core::ReportError>,
 ) {
     let Some(inner) = weak.upgrade() else {
@@ -475,8 +448,7 @@ pub(super) fn report(
     };
     // A refused report changed nothing; the core recorded it as a finding,
     // which the pump hands to subscribers like any other.
-    let _recorded = body(&mut inner.borrow_mut().core);
-    pump(&inner);
+    let _recorded = inner.step(|inner| body(&mut inner.core));
 }
 
 /// What a participant's failing handler said, as the core takes it.

@@ -7,7 +7,7 @@ use baton_core::{Decision, GrantScope};
 use serde::Deserialize;
 use wasm_bindgen::prelude::*;
 
-use super::{now, pump, to_js, Engine};
+use super::{now, to_js, Engine};
 use crate::convert;
 use crate::errors::{error, refused, Code};
 
@@ -43,25 +43,23 @@ impl Engine {
         };
         let grant = self
             .inner
-            .borrow_mut()
-            .core
-            .grant(now(), scope, request.decision, request.ttl_ms)
+            .step(|inner| {
+                let (decision, ttl) = (request.decision, request.ttl_ms);
+                inner.core.grant(now(), scope, decision, ttl)
+            })
             .map_err(|refusal| refused(&refusal))?;
-        pump(&self.inner);
         to_js(&grant)
     }
 
     /// Every grant, each with `live`: whether it applies now.
     pub fn grants(&self) -> Result<JsValue, JsValue> {
-        to_js(&self.inner.borrow().core.grants(now()))
+        self.inner.read(|inner| to_js(&inner.core.grants(now())))
     }
 
     /// Revokes a grant; returns whether there was one with this id.
     #[wasm_bindgen(js_name = revokeGrant)]
     pub fn revoke_grant(&self, id: f64) -> Result<bool, JsValue> {
         let id = convert::whole(id, "a grant id")?;
-        let revoked = self.inner.borrow_mut().core.revoke_grant(id);
-        pump(&self.inner);
-        Ok(revoked)
+        Ok(self.inner.step(|inner| inner.core.revoke_grant(id)))
     }
 }

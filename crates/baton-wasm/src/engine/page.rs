@@ -8,13 +8,12 @@
 //! that announcement says ([`baton_core::KillScope`]).
 
 use std::cell::RefCell;
-use std::rc::{Rc, Weak};
 
 use baton_core::KillScope;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
-use super::{now, pump, Inner};
+use super::{now, Shared, WeakShared};
 
 /// What an engine shows and tells in the page.
 pub(super) struct Page {
@@ -41,7 +40,7 @@ const CHANNEL: &str = "baton-engine";
 const KILL_ALL: &str = "baton/kill-all";
 
 thread_local! {
-    static ENGINES: RefCell<Vec<Weak<RefCell<Inner>>>> = const { RefCell::new(Vec::new()) };
+    static ENGINES: RefCell<Vec<WeakShared>> = const { RefCell::new(Vec::new()) };
     static LISTENER: RefCell<Option<Listener>> = const { RefCell::new(None) };
 }
 
@@ -52,11 +51,11 @@ struct Listener {
 }
 
 /// An engine joins the page: a kill anywhere reaches it.
-pub(super) fn join(inner: &Rc<RefCell<Inner>>) {
+pub(super) fn join(inner: &Shared) {
     ENGINES.with(|engines| {
         let mut engines = engines.borrow_mut();
-        engines.retain(|engine| engine.strong_count() > 0);
-        engines.push(Rc::downgrade(inner));
+        engines.retain(|engine| engine.upgrade().is_some());
+        engines.push(inner.downgrade());
     });
     LISTENER.with(|listener| {
         if listener.borrow().is_none() {
@@ -67,29 +66,27 @@ pub(super) fn join(inner: &Rc<RefCell<Inner>>) {
 
 /// Ends every active run of every engine in the page; `announcer` (or the
 /// first engine) announces the whole kill once. Returns how many ran.
-pub(super) fn kill_page(announcer: Option<&Rc<RefCell<Inner>>>) -> u32 {
-    let engines: Vec<Rc<RefCell<Inner>>> =
-        ENGINES.with(|engines| engines.borrow().iter().filter_map(Weak::upgrade).collect());
+pub(super) fn kill_page(announcer: Option<&Shared>) -> u32 {
+    let engines: Vec<Shared> = ENGINES.with(|engines| {
+        engines
+            .borrow()
+            .iter()
+            .filter_map(WeakShared::upgrade)
+            .collect()
+    });
     let Some(announcer) = announcer.cloned().or_else(|| engines.first().cloned()) else {
         return 0;
     };
     let mut elsewhere: u32 = 0;
-    for engine in engines
-        .iter()
-        .filter(|engine| !Rc::ptr_eq(engine, &announcer))
-    {
-        let ended = engine
-            .borrow_mut()
-            .core
-            .kill_all_in(now(), KillScope::Silent);
-        pump(engine);
+    for engine in engines.iter().filter(|engine| !engine.same(&announcer)) {
+        let ended = engine.step(|inner| inner.core.kill_all_in(now(), KillScope::Silent));
         elsewhere = elsewhere.saturating_add(u32::try_from(ended).unwrap_or(u32::MAX));
     }
-    let here = announcer
-        .borrow_mut()
-        .core
-        .kill_all_in(now(), KillScope::Announcing { elsewhere });
-    pump(&announcer);
+    let here = announcer.step(|inner| {
+        inner
+            .core
+            .kill_all_in(now(), KillScope::Announcing { elsewhere })
+    });
     elsewhere.saturating_add(u32::try_from(here).unwrap_or(u32::MAX))
 }
 

@@ -7,7 +7,7 @@ use super::*;
 #[wasm_bindgen]
 #[derive(Debug)]
 pub struct Participant {
-    pub(super) engine: Weak<RefCell<Inner>>,
+    pub(super) engine: WeakShared,
     pub(super) id: ParticipantId,
     /// Why the registration was refused; empty when it was mounted.
     pub(super) problems: Vec<baton_core::ManifestProblem>,
@@ -64,51 +64,47 @@ impl Participant {
             return Ok(());
         }
         let engine = self.engine()?;
-        let published = engine.borrow_mut().core.publish_read(
-            now(),
-            baton_core::ReadStamp {
-                read: ReadRef {
-                    participant: self.id.clone(),
-                    read: read.to_owned(),
-                },
-                version: stamp.version,
-                // The core keeps the least trusted of this and the declared origin.
-                origin: stamp.origin.unwrap_or(baton_core::Origin::Author),
+        let stamp_read = baton_core::ReadStamp {
+            read: ReadRef {
+                participant: self.id.clone(),
+                read: read.to_owned(),
             },
-            stamp.actor.map(baton_core::ActorRef::new).as_ref(),
-        );
-        published.map_err(|refusal| refused(&refusal))?;
-        pump(&engine);
-        Ok(())
+            version: stamp.version,
+            // The core keeps the least trusted of this and the declared origin.
+            origin: stamp.origin.unwrap_or(baton_core::Origin::Author),
+        };
+        let actor = stamp.actor.map(baton_core::ActorRef::new);
+        engine
+            .step(|inner| inner.core.publish_read(now(), stamp_read, actor.as_ref()))
+            .map(|_| ())
+            .map_err(|refusal| refused(&refusal))
     }
 
     /// Withdraws a read: it leaves the context of the next turn.
     pub fn withdraw(&self, read: &str) -> Result<(), JsValue> {
         let engine = self.engine()?;
-        engine.borrow_mut().core.withdraw_read(&ReadRef {
+        let read = ReadRef {
             participant: self.id.clone(),
             read: read.to_owned(),
-        });
-        pump(&engine);
+        };
+        engine.step(|inner| inner.core.withdraw_read(&read));
         Ok(())
     }
 
     /// Unmounts the participant; the acting party no longer sees it.
     pub fn unregister(&self) -> Result<(), JsValue> {
         let engine = self.engine()?;
-        {
-            let mut inner = engine.borrow_mut();
+        engine.step(|inner| {
             inner.core.unregister(&self.id);
             inner.behaviours.remove(&self.id);
-        }
-        pump(&engine);
+        });
         super::effects::emit(&engine, serde_json::json!({"type": "tools-changed"}));
         Ok(())
     }
 }
 
 impl Participant {
-    fn engine(&self) -> Result<Rc<RefCell<Inner>>, JsValue> {
+    fn engine(&self) -> Result<Shared, JsValue> {
         self.engine.upgrade().ok_or_else(|| {
             error(
                 Code::Closed,

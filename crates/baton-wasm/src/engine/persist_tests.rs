@@ -6,6 +6,7 @@ use super::tests::{
     put_journal_row, record, returned, settle, unique_name, until, upgrade_database,
 };
 use super::*;
+use baton_core::Event;
 use wasm_bindgen_futures::JsFuture;
 use wasm_bindgen_test::*;
 
@@ -35,7 +36,7 @@ async fn history(engine: &Engine, run: &str) -> Vec<serde_json::Value> {
 /// Waits until every step is written.
 async fn written(engine: &Engine) {
     assert!(
-        until(|| engine.inner.borrow().persistence.writes_in_flight == 0).await,
+        until(|| engine.inner.read(|i| i.persistence.writes_in_flight) == 0).await,
         "the writes finished"
     );
 }
@@ -328,7 +329,7 @@ async fn steps_taken_while_a_transaction_commits_are_written_together_in_the_nex
         .map(|_| engine.delegate(agent_delegation()).unwrap())
         .collect();
     assert_eq!(
-        engine.inner.borrow().persistence.writes_in_flight,
+        engine.inner.read(|i| i.persistence.writes_in_flight),
         1,
         "one transaction in flight"
     );
@@ -365,7 +366,7 @@ async fn closing_with_steps_queued_behind_a_commit_still_writes_them() {
         .map(|_| engine.delegate(agent_delegation()).unwrap())
         .collect();
     assert!(
-        engine.inner.borrow().persistence.queued.is_some(),
+        engine.inner.read(|i| i.persistence.queued.is_some()),
         "steps wait behind the first"
     );
     engine.close();
@@ -577,7 +578,7 @@ async fn finished_runs_past_the_most_recent_leave_memory_once_written_and_are_re
     );
     let kept = runs.last().unwrap();
     assert!(engine.journal(kept).is_ok(), "the most recent stay");
-    let in_memory = engine.inner.borrow().core.runs().count();
+    let in_memory = engine.inner.read(|i| i.core.runs().count());
     assert_eq!(in_memory, baton_core::FINISHED_RUNS_KEPT);
 
     // In memory by choice there is nowhere else to keep them: they stay.

@@ -185,7 +185,7 @@ pub(super) async fn until(done: impl Fn() -> bool) -> bool {
 pub(super) async fn returned(engine: &Engine, run: &str) -> Option<String> {
     for _ in 0..200 {
         if let Some(outcome) = outcome(engine, run) {
-            if engine.inner.borrow().persistence.writes_in_flight == 0 {
+            if engine.inner.read(|i| i.persistence.writes_in_flight) == 0 {
                 return Some(outcome);
             }
         }
@@ -487,7 +487,7 @@ async fn ag_10_kill_all_returns_every_run_with_one_message() {
     assert_eq!(outcome(&engine, &first).as_deref(), Some("aborted"));
     assert_eq!(outcome(&engine, &second).as_deref(), Some("aborted"));
     // The message comes once the step is written (AG-39).
-    assert!(until(|| engine.inner.borrow().persistence.writes_in_flight == 0).await);
+    assert!(until(|| engine.inner.read(|i| i.persistence.writes_in_flight) == 0).await);
     let announced = heard.messages();
     assert_eq!(
         announced.last().unwrap(),
@@ -559,7 +559,7 @@ async fn ag_42_escape_returns_control_while_a_run_is_active_and_only_then() {
         get(&get(&state, "reason"), "kind").as_string().as_deref(),
         Some("user-interrupt")
     );
-    assert!(until(|| engine.inner.borrow().persistence.writes_in_flight == 0).await);
+    assert!(until(|| engine.inner.read(|i| i.persistence.writes_in_flight) == 0).await);
     let announced = heard.messages();
     assert_eq!(
         announced.last().unwrap(),
@@ -747,8 +747,8 @@ async fn ag_10_kill_all_spans_every_engine_of_the_page_and_the_origins_tabs() {
     assert_eq!(outcome(&first, &a).as_deref(), Some("aborted"));
     assert_eq!(outcome(&second, &b).as_deref(), Some("aborted"));
     let written = || {
-        first.inner.borrow().persistence.writes_in_flight == 0
-            && second.inner.borrow().persistence.writes_in_flight == 0
+        first.inner.read(|i| i.persistence.writes_in_flight) == 0
+            && second.inner.read(|i| i.persistence.writes_in_flight) == 0
     };
     assert!(until(written).await);
     // Said once, for every run in the page: one message, not one per engine.

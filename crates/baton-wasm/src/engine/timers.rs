@@ -5,30 +5,29 @@
 use super::*;
 
 /// Arms one timeout for the core's next deadline; nothing busy-waits.
-pub(super) fn arm_timer(inner: &Rc<RefCell<Inner>>) {
-    let next = {
-        let mut inner = inner.borrow_mut();
+pub(super) fn arm_timer(inner: &Shared) {
+    let next = inner.with(|inner| {
         let next = inner.core.poll_timeout();
         // A step that leaves the deadline where it was keeps its timeout
         // (most steps of a run do); any other replaces it, which cancels it.
         if matches!((&inner.timer, next), (Some((armed, _)), Some(at)) if *armed == at) {
-            return;
+            return None;
         }
         inner.timer.take();
         next
-    };
+    });
     let Some(at) = next else {
         return;
     };
     let delay = u32::try_from(at.saturating_sub(now()).min(i32::MAX as u64)).unwrap_or(u32::MAX);
-    let weak = Rc::downgrade(inner);
+    let weak = inner.downgrade();
     let timeout = gloo_timers::callback::Timeout::new(delay, move || {
         if let Some(inner) = weak.upgrade() {
-            inner.borrow_mut().timer = None;
-            let at = now();
-            inner.borrow_mut().core.handle_timeout(at);
-            pump(&inner);
+            inner.step(|inner| {
+                inner.timer = None;
+                inner.core.handle_timeout(now());
+            });
         }
     });
-    inner.borrow_mut().timer = Some((at, timeout));
+    inner.with(|inner| inner.timer = Some((at, timeout)));
 }

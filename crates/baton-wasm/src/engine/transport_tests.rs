@@ -308,13 +308,10 @@ async fn deep_reads_follow_attention_and_carry_their_stamp() {
     );
     // Unregistered, a participant leaves the index of the next turn.
     second.unregister().unwrap();
+    let near = ParticipantId::new("near");
     assert!(engine
         .inner
-        .borrow()
-        .core
-        .registry()
-        .get(&ParticipantId::new("near"))
-        .is_none());
+        .read(|inner| inner.core.registry().get(&near).is_none()));
 }
 
 #[wasm_bindgen_test]
@@ -429,7 +426,7 @@ async fn ag_41_questions_reach_surfaces_and_can_be_dismissed() {
         "the acting party heard what became of its question"
     );
     detach.call0(&JsValue::NULL).unwrap();
-    assert_eq!(engine.inner.borrow().page.surfaces.len(), 0);
+    assert_eq!(engine.inner.read(|i| i.page.surfaces.len()), 0);
 }
 
 #[wasm_bindgen_test]
@@ -567,7 +564,7 @@ async fn a_subscriber_may_call_commands_from_inside_a_notification() {
     let (engine, board) = board_with(&JsValue::UNDEFINED).await;
     let _ = board;
     let calls = Rc::new(std::cell::Cell::new(0u32));
-    let inner = Rc::downgrade(&engine.inner);
+    let inner = engine.inner.downgrade();
     let seen = Rc::clone(&calls);
     let listener = Closure::<dyn Fn(JsValue)>::new(move |_event: JsValue| {
         // Commands from inside a notification (each pumps, nested in the

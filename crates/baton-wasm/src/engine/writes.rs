@@ -8,15 +8,13 @@
 //! has committed. Whatever the store then holds, the core may let go of
 //! (finished runs past the most recent ones).
 
-use std::cell::RefCell;
 use std::collections::BTreeMap;
-use std::rc::Rc;
 
 use baton_core::RunId;
 use wasm_bindgen_futures::spawn_local;
 
 use super::persist::{self, Journalled};
-use super::{emit, Inner};
+use super::{emit, Inner, Shared};
 use crate::store::StoreError;
 
 /// Steps waiting for the transaction in flight to commit.
@@ -32,13 +30,8 @@ pub(super) struct Queued {
 /// behind it. In memory, or with nothing to write, the messages are said at
 /// once. A failed write falls back to memory and says so; nothing already
 /// in memory is lost.
-pub(super) fn persist_step(
-    inner: &Rc<RefCell<Inner>>,
-    records: Vec<Journalled>,
-    closings: Vec<String>,
-) {
-    let header = {
-        let mut guard = inner.borrow_mut();
+pub(super) fn persist_step(inner: &Shared, records: Vec<Journalled>, closings: Vec<String>) {
+    let header = inner.with(|guard| {
         // Written again only when the core says it changed (asked only
         // with a store: in memory there is nothing to write).
         let header = guard.persistence.store.is_some() && guard.core.take_header_changed();
@@ -47,33 +40,27 @@ pub(super) fn persist_step(
             queued.records.extend(records);
             queued.header |= header;
             queued.closings.extend(closings);
-            return;
+            return None;
         }
-        header
-    };
-    write(inner, records, header, closings);
+        Some((header, records, closings))
+    });
+    if let Some((header, records, closings)) = header {
+        write(inner, records, header, closings);
+    }
 }
 
 /// Opens and fills one transaction for `records` (and the header, if it
 /// changed), and on its commit writes whatever queued up meanwhile.
-fn write(
-    inner: &Rc<RefCell<Inner>>,
-    records: Vec<Journalled>,
-    header: bool,
-    closings: Vec<String>,
-) {
-    let (store, batch) = {
-        let guard = inner.borrow();
-        match guard.persistence.store.clone() {
-            Some(store) if header || !records.is_empty() => {
-                (store, persist::batch(&guard.core, &records, header))
-            }
-            _ => {
-                drop(guard);
-                say_closings(inner, closings);
-                return;
-            }
+fn write(inner: &Shared, records: Vec<Journalled>, header: bool, closings: Vec<String>) {
+    let prepared = inner.read(|guard| match guard.persistence.store.clone() {
+        Some(store) if header || !records.is_empty() => {
+            Some((store, persist::batch(&guard.core, &records, header)))
         }
+        _ => None,
+    });
+    let Some((store, batch)) = prepared else {
+        say_closings(inner, closings);
+        return;
     };
     // A step that cannot be written whole is not written in part: storage
     // falls back to memory, which still holds everything, and says why.
@@ -105,17 +92,16 @@ fn write(
             return;
         }
     };
-    inner.borrow_mut().persistence.writes_in_flight += 1;
-    let weak = Rc::downgrade(inner);
+    inner.with(|inner| inner.persistence.writes_in_flight += 1);
+    let weak = inner.downgrade();
     spawn_local(async move {
         let written = pending.await;
         let Some(inner) = weak.upgrade() else {
             return;
         };
-        inner.borrow_mut().persistence.writes_in_flight -= 1;
+        inner.with(|inner| inner.persistence.writes_in_flight -= 1);
         match written {
-            Ok(()) => {
-                let mut guard = inner.borrow_mut();
+            Ok(()) => inner.with(|guard| {
                 guard.persistence.storage.transactions += 1;
                 guard.persistence.storage.records += count;
                 // What the store now holds may leave memory: the core
@@ -124,13 +110,13 @@ fn write(
                     guard.core.written(run, *revision);
                 }
                 guard.core.release_finished(baton_core::FINISHED_RUNS_KEPT);
-            }
+            }),
             Err(cause) => degrade(&inner, cause),
         }
         say_closings(&inner, closings);
         // The steps that queued up behind it, in one transaction. After a
         // failure there is no store: their messages are said at once.
-        let queued = inner.borrow_mut().persistence.queued.take();
+        let queued = inner.with(|inner| inner.persistence.queued.take());
         if let Some(queued) = queued {
             write(&inner, queued.records, queued.header, queued.closings);
         }
@@ -163,28 +149,29 @@ pub(super) fn write_queued_on_close(inner: &mut Inner) {
     }
 }
 
-fn say_closings(inner: &Rc<RefCell<Inner>>, closings: Vec<String>) {
+fn say_closings(inner: &Shared, closings: Vec<String>) {
     // Several runs closed in one step are one message: the region keeps only
     // its last write of a task.
     if !closings.is_empty() {
-        inner.borrow_mut().say(closings.join(" "));
+        inner.with(|inner| inner.say(closings.join(" ")));
     }
 }
 
 /// IndexedDB failed: the engine goes on in memory, keeps everything it has,
 /// and tells subscribers why — once.
-pub(super) fn degrade(inner: &Rc<RefCell<Inner>>, cause: StoreError) {
+pub(super) fn degrade(inner: &Shared, cause: StoreError) {
     let cause = cause.to_string();
-    {
-        let mut guard = inner.borrow_mut();
-        if guard.persistence.store.is_none() {
-            return;
-        }
-        if let Some(store) = guard.persistence.store.take() {
-            store.close();
-        }
+    let degraded = inner.with(|guard| {
+        let Some(store) = guard.persistence.store.take() else {
+            return false;
+        };
+        store.close();
         guard.persistence.storage.mode = "memory";
         guard.persistence.storage.degraded = Some(cause.clone());
+        true
+    });
+    if !degraded {
+        return;
     }
     emit(
         inner,

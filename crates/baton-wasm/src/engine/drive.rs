@@ -1,0 +1,243 @@
+//! The engine's state and the one loop that changes it.
+//!
+//! [`Shared`] holds an engine's state ([`Inner`]) and is the only way to
+//! reach it: [`Shared::with`] is the one place it is borrowed mutably, for
+//! as long as the closure it is given runs, and [`Shared::read`] the one
+//! place it is read. What a JS callback brings in (a participant's answer, a
+//! timer, a transport's event, a key, a committed write) is fed to the core
+//! through it and then carried out by [`Shared::step`]: the core queues what
+//! it decided, and [`pump`] drains that queue with the borrow released, so
+//! a listener or participant may call back into the engine while it runs.
+//! A callback that arrives while a step is drained feeds the core at once
+//! and leaves its events to the loop already running: one step at a time,
+//! in order.
+
+use std::cell::{Cell, RefCell};
+use std::rc::{Rc, Weak};
+
+use baton_core::Event;
+use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
+
+use super::{carry_out, persist, words, Inner};
+use crate::calls::get;
+use crate::convert::to_js;
+
+/// An engine's state, shared by the engine and the callbacks it hands out.
+#[derive(Clone)]
+pub(super) struct Shared(Rc<State>);
+
+/// A [`Shared`] that does not keep the engine alive (what callbacks hold).
+#[derive(Clone)]
+pub(super) struct WeakShared(Weak<State>);
+
+struct State {
+    inner: RefCell<Inner>,
+    /// Set while a step's events are drained.
+    draining: Cell<bool>,
+}
+
+impl Shared {
+    pub(super) fn new(inner: Inner) -> Shared {
+        Shared(Rc::new(State {
+            inner: RefCell::new(inner),
+            draining: Cell::new(false),
+        }))
+    }
+
+    /// The one mutable borrow of the engine's state, held while `change`
+    /// runs. `change` calls no JS that could call back into the engine: what
+    /// it leads to is carried out afterwards, by [`Shared::step`].
+    pub(super) fn with<T>(&self, change: impl FnOnce(&mut Inner) -> T) -> T {
+        change(&mut self.0.inner.borrow_mut())
+    }
+
+    /// Reads the engine's state.
+    pub(super) fn read<T>(&self, look: impl FnOnce(&Inner) -> T) -> T {
+        look(&self.0.inner.borrow())
+    }
+
+    /// Feeds the core (`feed`), then carries out what that caused: one step.
+    pub(super) fn step<T>(&self, feed: impl FnOnce(&mut Inner) -> T) -> T {
+        let fed = self.with(feed);
+        pump(self);
+        fed
+    }
+
+    pub(super) fn downgrade(&self) -> WeakShared {
+        WeakShared(Rc::downgrade(&self.0))
+    }
+
+    /// Whether two handles hold the same engine.
+    pub(super) fn same(&self, other: &Shared) -> bool {
+        Rc::ptr_eq(&self.0, &other.0)
+    }
+}
+
+impl std::fmt::Debug for WeakShared {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("(an engine)")
+    }
+}
+
+impl WeakShared {
+    /// The engine, unless it has gone away.
+    pub(super) fn upgrade(&self) -> Option<Shared> {
+        self.0.upgrade().map(Shared)
+    }
+}
+
+/// Carries every pending event out of the core, then arms its next timer.
+///
+/// Everything one pump drains is one engine step: its journal records are
+/// written in one transaction, and the messages that close runs are said only
+/// once that transaction has committed.
+pub(super) fn pump(inner: &Shared) {
+    // A listener or participant that calls back into the engine while a step
+    // is drained must not start a second step: the loop below picks its
+    // events up, in order, into this one.
+    if inner.0.draining.replace(true) {
+        return;
+    }
+    let mut records = Vec::new();
+    let mut closings = Vec::new();
+    loop {
+        let events: Vec<Event> =
+            inner.with(|inner| std::iter::from_fn(|| inner.core.poll_event()).collect());
+        if events.is_empty() {
+            break;
+        }
+        // Each journal record is written as JSON once, for the subscribers
+        // and for the store.
+        let events: Vec<Drained> = events.into_iter().map(Drained::from).collect();
+        // What the subscribers hear, crossing into JS as one array: one
+        // text and one `JSON.parse` for the batch, not one per event.
+        let heard = inner
+            .read(Inner::has_listeners)
+            .then(|| heard(&events))
+            .flatten();
+        for (i, event) in events.into_iter().enumerate() {
+            // Each event is heard before it is carried out, as if one at a
+            // time.
+            match &heard {
+                Some(values) => notify_value(inner, &values.get(i as u32)),
+                None => notify(inner, &event),
+            }
+            carry(inner, event, &mut records, &mut closings);
+        }
+    }
+    inner.0.draining.set(false);
+    super::arm_timer(inner);
+    super::persist_step(inner, records, closings);
+}
+
+/// An event drained from the core, its journal record already written as
+/// JSON.
+enum Drained {
+    Journal(persist::Journalled),
+    Other(Event),
+}
+
+impl From<Event> for Drained {
+    fn from(event: Event) -> Drained {
+        match event {
+            Event::Journal(record) => Drained::Journal(persist::Journalled::new(record)),
+            other => Drained::Other(other),
+        }
+    }
+}
+
+impl Drained {
+    /// The event as subscribers hear it, as JSON text.
+    fn json(&self) -> Option<String> {
+        match self {
+            Drained::Journal(journalled) => journalled.event_json(),
+            Drained::Other(event) => serde_json::to_string(event).ok(),
+        }
+    }
+}
+
+/// The events as one JS array, or `None` if one of them cannot be written
+/// (then each is handed over alone, as [`notify`] does).
+fn heard(events: &[Drained]) -> Option<js_sys::Array> {
+    let mut text = String::from("[");
+    for (i, event) in events.iter().enumerate() {
+        if i > 0 {
+            text.push(',');
+        }
+        text.push_str(&event.json()?);
+    }
+    text.push(']');
+    js_sys::JSON::parse(&text).ok()?.dyn_into().ok()
+}
+
+/// Does what one drained event asks of the adapter.
+fn carry(
+    inner: &Shared,
+    event: Drained,
+    records: &mut Vec<persist::Journalled>,
+    closings: &mut Vec<String>,
+) {
+    let event = match event {
+        Drained::Journal(journalled) => {
+            records.push(journalled);
+            return;
+        }
+        Drained::Other(event) => event,
+    };
+    match event {
+        Event::Announcement(announcement) => {
+            let message = inner
+                .read(|inner| words::render(&announcement, &inner.actor_name, &inner.app_name));
+            if announcement.closes() {
+                closings.push(message);
+            } else {
+                inner.with(|inner| inner.say(message));
+            }
+        }
+        Event::Undone { report } => {
+            let resolve = inner.with(|inner| inner.undos.remove(&report.run));
+            if let (Some(resolve), Ok(value)) = (resolve, to_js(&report)) {
+                let _ = resolve.call1(&JsValue::NULL, &value);
+            }
+        }
+        Event::Effect(effect) => carry_out(inner, effect),
+        Event::Journal(_)
+        | Event::Finding(_)
+        | Event::Question(_)
+        | Event::EscalationReceipt { .. }
+        | Event::PresenceMissing { .. } => {}
+    }
+}
+
+fn notify(inner: &Shared, event: &Drained) {
+    if inner.read(Inner::has_listeners) {
+        if let Some(Ok(value)) = event.json().map(|text| js_sys::JSON::parse(&text)) {
+            notify_value(inner, &value);
+        }
+    }
+}
+
+/// Hands an event to every subscriber and every attached presence surface.
+pub(super) fn notify_value(inner: &Shared, value: &JsValue) {
+    let (listeners, surfaces): (Vec<js_sys::Function>, Vec<JsValue>) = inner.read(|inner| {
+        (
+            inner
+                .page
+                .subscribers
+                .iter()
+                .map(|(_, f)| f.clone())
+                .collect(),
+            inner.page.surfaces.iter().map(|(_, s)| s.clone()).collect(),
+        )
+    });
+    // A listener or surface that throws must not stop the engine.
+    for listener in listeners {
+        let _ = listener.call1(&JsValue::NULL, value);
+    }
+    for surface in surfaces {
+        if let Some(handle) = get(&surface, "handleEvent").dyn_ref::<js_sys::Function>() {
+            let _ = handle.call1(&surface, value);
+        }
+    }
+}
