@@ -119,30 +119,23 @@ export default function init(input) {
   return loading;
 }
 
-// After `close()` (or `free()`), an engine's methods throw a BatonError with
-// code `closed`, as its participants' handles do, instead of wasm-bindgen's
-// untyped "null pointer passed to rust". Closing twice is harmless.
-const closedEngines = new WeakSet();
-for (const name of Object.getOwnPropertyNames(Engine.prototype)) {
-  // wasm-bindgen's own helpers (`__destroy_into_raw`) stay as they are.
-  if (name === "constructor" || name.startsWith("__")) continue;
-  const descriptor = Object.getOwnPropertyDescriptor(Engine.prototype, name);
-  const guard = (original) =>
-    function (...args) {
-      if (closedEngines.has(this)) {
-        if (name === "close" || name === "free") return undefined;
-        throw new BatonError("closed", `the engine is closed: \`${name}\` cannot be used`);
-      }
-      // Wherever a run id goes, a `Run` may go.
-      for (let i = 0; i < args.length; i += 1) if (args[i] instanceof Run) args[i] = args[i].id;
-      try {
-        const result = original.apply(this, args);
-        return STARTS_A_RUN.has(name) ? new Run(this, result) : result;
-      } finally {
-        if (name === "close" || name === "free") closedEngines.add(this);
-      }
-    };
-  if (typeof descriptor.value === "function") descriptor.value = guard(descriptor.value);
-  if (descriptor.get) descriptor.get = guard(descriptor.get);
-  Object.defineProperty(Engine.prototype, name, descriptor);
+// A `Run` handle goes wherever a run id does, and the methods that start a
+// run return one. (A closed engine's methods throw `closed` on their own.)
+const TAKES_A_RUN = [
+  "authorize", "discard", "editCall", "escalation", "history", "journal", "pause", "reject",
+  "resolveEscalation", "resume", "review", "reviewAgain", "revision", "state", "stop", "undo",
+];
+for (const name of new Set([...TAKES_A_RUN, ...STARTS_A_RUN])) {
+  const original = Engine.prototype[name];
+  const takesRun = TAKES_A_RUN.includes(name);
+  const startsRun = STARTS_A_RUN.has(name);
+  Object.defineProperty(Engine.prototype, name, {
+    value(...args) {
+      if (takesRun && args[0] instanceof Run) args[0] = args[0].id;
+      const result = original.apply(this, args);
+      return startsRun ? new Run(this, result) : result;
+    },
+    writable: true,
+    configurable: true,
+  });
 }

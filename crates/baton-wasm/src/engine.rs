@@ -117,7 +117,9 @@ struct Reach {
 /// A Baton engine in the page.
 #[wasm_bindgen]
 pub struct Engine {
-    inner: Shared,
+    /// The engine's state; `None` once closed, when every method throws
+    /// `closed` (as a closed engine's participants' handles do).
+    inner: std::cell::Cell<Option<Shared>>,
 }
 
 use crate::clock::now;
@@ -226,48 +228,47 @@ impl Engine {
             config.transport = transport.is_some();
             let opened = persist::open(opening, &db_name, config, key, now()).await?;
             let (busy, store_key) = (opened.busy, opened.key);
-            let engine = Engine {
-                inner: Shared::new(Inner {
-                    core: opened.core,
-                    persistence: persist::Persistence {
-                        store: opened.store,
-                        storage: opened.status,
-                        release: opened.release,
-                        writes_in_flight: 0,
-                        queued: None,
-                        sweeping: None,
-                    },
-                    page: page::Page {
-                        region,
-                        escape: None,
-                        presence: None,
-                        surfaces: Vec::new(),
-                        subscribers: Vec::new(),
-                        next_subscriber: 0,
-                        standing: Vec::new(),
-                        busy: BTreeMap::new(),
-                    },
-                    reach: Reach {
-                        transport,
-                        run_transports: Vec::new(),
-                        turns: BTreeMap::new(),
-                    },
-                    app_name: options.app_name.unwrap_or_else(|| "The application".into()),
-                    actor_name: options.actor_name.unwrap_or_else(|| "Assistant".into()),
-                    behaviours: BTreeMap::new(),
-                    timer: None,
-                    undos: BTreeMap::new(),
-                }),
-            }
-            .listening_for_escape(&window);
-            engine.watch_version_changes();
-            engine.sweep_when_free(&db_name, busy, store_key);
-            page::join(&engine.inner);
+            let shared = Shared::new(Inner {
+                core: opened.core,
+                persistence: persist::Persistence {
+                    store: opened.store,
+                    storage: opened.status,
+                    release: opened.release,
+                    writes_in_flight: 0,
+                    queued: None,
+                    sweeping: None,
+                },
+                page: page::Page {
+                    region,
+                    escape: None,
+                    presence: None,
+                    surfaces: Vec::new(),
+                    subscribers: Vec::new(),
+                    next_subscriber: 0,
+                    standing: Vec::new(),
+                    busy: BTreeMap::new(),
+                },
+                reach: Reach {
+                    transport,
+                    run_transports: Vec::new(),
+                    turns: BTreeMap::new(),
+                },
+                app_name: options.app_name.unwrap_or_else(|| "The application".into()),
+                actor_name: options.actor_name.unwrap_or_else(|| "Assistant".into()),
+                behaviours: BTreeMap::new(),
+                timer: None,
+                undos: BTreeMap::new(),
+            });
+            listen_for_escape(&shared, &window);
+            watch_version_changes(&shared);
+            sweep_when_free(&shared, &db_name, busy, store_key);
+            page::join(&shared);
             // Runs a reload or crash left active return `interrupted`, overdue
             // questions expire, lapsed grants drop — and that is written back.
-            engine.inner.with(|inner| inner.core.reconcile(now()));
-            pump(&engine.inner);
-            Ok(engine)
+            shared.step(|inner| inner.core.reconcile(now()));
+            Ok(Engine {
+                inner: std::cell::Cell::new(Some(shared)),
+            })
         }
     }
 }
@@ -285,16 +286,16 @@ impl Engine {
     /// degraded?, dbName?, transactions, records, reconciled }`.
     #[wasm_bindgen(getter)]
     pub fn storage(&self) -> Result<JsValue, JsValue> {
-        self.inner.read(|inner| to_js(&inner.persistence.storage))
+        self.live()?.read(|inner| to_js(&inner.persistence.storage))
     }
 
     /// A run's whole journal, oldest first, from IndexedDB — runs of
     /// earlier page loads included — or from memory without storage.
-    pub fn history(&self, run: &str) -> js_sys::Promise {
-        let store = self.inner.read(|inner| inner.persistence.store.clone());
+    pub fn history(&self, run: &str) -> Result<js_sys::Promise, JsValue> {
+        let store = self.live()?.read(|inner| inner.persistence.store.clone());
         let memory = self.journal(run);
         let run = run.to_owned();
-        wasm_bindgen_futures::future_to_promise(async move {
+        Ok(wasm_bindgen_futures::future_to_promise(async move {
             let Some(store) = store else {
                 return memory;
             };
@@ -318,7 +319,7 @@ impl Engine {
                 return memory;
             }
             Ok(array.into())
-        })
+        }))
     }
 
     /// The history of delegations, newest first and a page at a time: this
@@ -327,7 +328,7 @@ impl Engine {
     pub fn runs(&self, options: JsValue) -> Result<js_sys::Promise, JsValue> {
         let value = convert::json(options, "runs()'s options")?;
         let query = baton_core::RunsQuery::from_options(&value).map_err(|e| refused(&e))?;
-        let (mut listings, store) = self.inner.read(|inner| {
+        let (mut listings, store) = self.live()?.read(|inner| {
             let session = inner.core.config().session.to_string();
             // What is in memory first: it is newer than what was last written.
             let listings: Vec<baton_core::RunListing> =
@@ -359,15 +360,17 @@ impl Engine {
 
     /// The session this engine drives.
     #[wasm_bindgen(getter)]
-    pub fn session(&self) -> String {
-        self.inner
-            .read(|inner| inner.core.config().session.to_string())
+    pub fn session(&self) -> Result<String, JsValue> {
+        Ok(self
+            .live()?
+            .read(|inner| inner.core.config().session.to_string()))
     }
 
     /// Closes the engine: its timer stops and it stops listening for
-    /// Escape. The live region stays for the page's other engines.
-    pub fn close(self) {
-        drop(self);
+    /// Escape; from now on its methods throw `closed`. Closing again does
+    /// nothing. The live region stays for the page's other engines.
+    pub fn close(&self) {
+        drop(self.inner.take());
     }
 }
 
@@ -416,6 +419,14 @@ impl Drop for Inner {
 }
 
 impl Engine {
+    /// The engine's state, or `closed` once `close()` has been called.
+    fn live(&self) -> Result<Shared, JsValue> {
+        let state = self.inner.take();
+        let live = state.clone();
+        self.inner.set(state);
+        live.ok_or_else(|| error(Code::Closed, "the engine is closed"))
+    }
+
     /// Runs a command on the core at the current time, carries out what it
     /// caused (one step), and turns a refusal into a `BatonError` with its
     /// code and requirement.
@@ -423,7 +434,7 @@ impl Engine {
         &self,
         body: impl FnOnce(&mut baton_core::Engine, u64) -> Result<T, E>,
     ) -> Result<T, JsValue> {
-        let result = self.inner.step(|inner| body(&mut inner.core, now()));
+        let result = self.live()?.step(|inner| body(&mut inner.core, now()));
         result.map_err(|refusal| refused(&refusal))
     }
 
@@ -434,7 +445,7 @@ impl Engine {
         read: impl FnOnce(&baton_core::Run) -> T,
     ) -> Result<T, JsValue> {
         let found = self
-            .inner
+            .live()?
             .read(|inner| inner.core.run(&RunId::new(run)).map(read));
         found.ok_or_else(|| {
             let message = format!(
@@ -445,104 +456,99 @@ impl Engine {
         })
     }
 
-    /// Sessions whose engine still held its lock when this one opened — a
-    /// reload, whose old page is not gone yet — are reconciled once their
-    /// lock frees up, in the background: their cut-off runs return
-    /// `interrupted` and subscribers hear `storage-reconciled`.
-    fn sweep_when_free(&self, db_name: &str, sessions: Vec<String>, key: [u8; 32]) {
-        let Some(store) = self.inner.read(|inner| inner.persistence.store.clone()) else {
-            return;
-        };
-        if sessions.is_empty() {
-            return;
-        }
-        let Ok(controller) = web_sys::AbortController::new() else {
-            return;
-        };
-        let signal = controller.signal();
-        self.inner
-            .with(|inner| inner.persistence.sweeping = Some(controller));
-        for session in sessions {
-            let (store, signal, db_name) = (Rc::clone(&store), signal.clone(), db_name.to_owned());
-            let weak = self.inner.downgrade();
-            let own = self
-                .inner
-                .read(|inner| inner.core.config().session.to_string());
-            spawn_local(async move {
-                let sessions = (session.as_str(), own.as_str());
-                let swept =
-                    persist::sweep_when_free(&store, &db_name, sessions, key, &signal).await;
-                if let (Some(Ok((ended, offered))), Some(inner)) = (swept, weak.upgrade()) {
-                    let event = serde_json::json!({"type": "storage-reconciled", "session": session, "ended": ended, "offered": offered.len()});
-                    inner.with(|guard| {
-                        guard.persistence.storage.reconciled += ended;
-                        guard.page.standing.push(event.clone());
-                        // What it cut off while waiting for the person is
-                        // this engine's to offer again.
-                        guard.core.adopt(offered);
-                    });
-                    emit(&inner, event);
-                }
-            });
-        }
-    }
-
     /// Disables or enables delegation; the header changes without a record.
-    fn set_disabled(&self, disabled: bool) {
-        self.inner.step(|inner| {
+    fn set_disabled(&self, disabled: bool) -> Result<(), JsValue> {
+        self.live()?.step(|inner| {
             if disabled {
                 inner.core.disable();
             } else {
                 inner.core.enable();
             }
         });
+        Ok(())
     }
+}
 
-    /// Another page upgrading the database closes this connection: the
-    /// engine goes on in memory and says so.
-    fn watch_version_changes(&self) {
-        let weak = self.inner.downgrade();
-        if let Some(store) = self.inner.read(|inner| inner.persistence.store.clone()) {
-            store.on_version_change(move || {
-                if let Some(inner) = weak.upgrade() {
-                    degrade(&inner, crate::store::StoreError::Upgraded);
-                }
-            });
-        }
+/// Sessions whose engine still held its lock when this one opened — a
+/// reload, whose old page is not gone yet — are reconciled once their
+/// lock frees up, in the background: their cut-off runs return
+/// `interrupted` and subscribers hear `storage-reconciled`.
+fn sweep_when_free(inner: &Shared, db_name: &str, sessions: Vec<String>, key: [u8; 32]) {
+    let Some(store) = inner.read(|inner| inner.persistence.store.clone()) else {
+        return;
+    };
+    if sessions.is_empty() {
+        return;
     }
+    let Ok(controller) = web_sys::AbortController::new() else {
+        return;
+    };
+    let signal = controller.signal();
+    inner.with(|inner| inner.persistence.sweeping = Some(controller));
+    for session in sessions {
+        let (store, signal, db_name) = (Rc::clone(&store), signal.clone(), db_name.to_owned());
+        let weak = inner.downgrade();
+        let own = inner.read(|inner| inner.core.config().session.to_string());
+        spawn_local(async move {
+            let sessions = (session.as_str(), own.as_str());
+            let swept = persist::sweep_when_free(&store, &db_name, sessions, key, &signal).await;
+            if let (Some(Ok((ended, offered))), Some(inner)) = (swept, weak.upgrade()) {
+                let event = serde_json::json!({"type": "storage-reconciled", "session": session, "ended": ended, "offered": offered.len()});
+                inner.with(|guard| {
+                    guard.persistence.storage.reconciled += ended;
+                    guard.page.standing.push(event.clone());
+                    // What it cut off while waiting for the person is
+                    // this engine's to offer again.
+                    guard.core.adopt(offered);
+                });
+                emit(&inner, event);
+            }
+        });
+    }
+}
 
-    /// AG-42: Escape is the keyboard exit, carried out by the core's
-    /// `interrupt_all` (every active run stopped, announced as the person's
-    /// act). With no run active it changes nothing and prevents nothing.
-    ///
-    /// The exit yields to the page: the engine listens on the window, where
-    /// a key arrives after the page's own handlers on its elements and its
-    /// document, and an Escape one of them used (`preventDefault()`: a
-    /// menu, an editor, a dialog closing) stops nothing.
-    fn listening_for_escape(self, window: &web_sys::Window) -> Engine {
-        let weak = self.inner.downgrade();
-        let listener = Closure::<dyn FnMut(web_sys::KeyboardEvent)>::new(
-            move |event: web_sys::KeyboardEvent| {
-                if event.key() != "Escape" || event.default_prevented() {
-                    return;
-                }
-                let Some(inner) = weak.upgrade() else {
-                    return;
-                };
-                let stopped = inner.with(|inner| inner.core.interrupt_all(now()));
-                if stopped == 0 {
-                    return;
-                }
-                pump(&inner);
-            },
-        );
-        if window
-            .add_event_listener_with_callback("keydown", listener.as_ref().unchecked_ref())
-            .is_ok()
-        {
-            self.inner.with(|inner| inner.page.escape = Some(listener));
-        }
-        self
+/// Another page upgrading the database closes this connection: the
+/// engine goes on in memory and says so.
+fn watch_version_changes(inner: &Shared) {
+    let weak = inner.downgrade();
+    if let Some(store) = inner.read(|inner| inner.persistence.store.clone()) {
+        store.on_version_change(move || {
+            if let Some(inner) = weak.upgrade() {
+                degrade(&inner, crate::store::StoreError::Upgraded);
+            }
+        });
+    }
+}
+
+/// AG-42: Escape is the keyboard exit, carried out by the core's
+/// `interrupt_all` (every active run stopped, announced as the person's
+/// act). With no run active it changes nothing and prevents nothing.
+///
+/// The exit yields to the page: the engine listens on the window, where
+/// a key arrives after the page's own handlers on its elements and its
+/// document, and an Escape one of them used (`preventDefault()`: a
+/// menu, an editor, a dialog closing) stops nothing.
+fn listen_for_escape(inner: &Shared, window: &web_sys::Window) {
+    let weak = inner.downgrade();
+    let listener =
+        Closure::<dyn FnMut(web_sys::KeyboardEvent)>::new(move |event: web_sys::KeyboardEvent| {
+            if event.key() != "Escape" || event.default_prevented() {
+                return;
+            }
+            let Some(inner) = weak.upgrade() else {
+                return;
+            };
+            let stopped = inner.with(|inner| inner.core.interrupt_all(now()));
+            if stopped == 0 {
+                return;
+            }
+            pump(&inner);
+        });
+    if window
+        .add_event_listener_with_callback("keydown", listener.as_ref().unchecked_ref())
+        .is_ok()
+    {
+        inner.with(|inner| inner.page.escape = Some(listener));
     }
 }
 

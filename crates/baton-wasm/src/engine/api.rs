@@ -18,7 +18,7 @@ impl Engine {
     /// subscribers) and one console warning; the participant offers no
     /// tools, and only a call to one of its capabilities fails, with those
     /// problems.
-    pub fn register(&self, manifest: JsValue, behaviour: JsValue) -> Participant {
+    pub fn register(&self, manifest: JsValue, behaviour: JsValue) -> Result<Participant, JsValue> {
         let text = convert::text_or_stringify(&manifest)
             .map_err(|why| format!("the manifest is neither JSON text nor an object: {why}"));
         let instance = if behaviour.is_object() {
@@ -26,7 +26,7 @@ impl Engine {
         } else {
             None
         };
-        let registered = self.inner.with(|inner| {
+        let registered = self.live()?.with(|inner| {
             let registered = match &text {
                 Ok(text) => inner.core.register_text(text, instance.as_deref()),
                 Err(message) => Err(baton_core::RegistrationRefused {
@@ -43,28 +43,28 @@ impl Engine {
             }
             registered
         });
-        match registered {
+        Ok(match registered {
             Ok(id) => {
                 // What the acting party is offered changed (a bridge that
                 // lists the tools follows).
-                effects::emit(&self.inner, serde_json::json!({"type": "tools-changed"}));
+                effects::emit(&self.live()?, serde_json::json!({"type": "tools-changed"}));
                 Participant {
-                    engine: self.inner.downgrade(),
+                    engine: self.live()?.downgrade(),
                     id,
                     problems: Vec::new(),
                 }
             }
             Err(refused) => {
-                refuse_registration(&self.inner, &refused);
+                refuse_registration(&self.live()?, &refused);
                 Participant {
-                    engine: self.inner.downgrade(),
+                    engine: self.live()?.downgrade(),
                     id: refused
                         .participant
                         .unwrap_or_else(|| ParticipantId::new("")),
                     problems: refused.problems,
                 }
             }
-        }
+        })
     }
 
     /// Starts a delegation and returns its run id. With a fixed `plan` no
@@ -90,7 +90,7 @@ impl Engine {
         let mut delegation = Delegation::from_json(request).map_err(|refusal| refused(&refusal))?;
         if let Some(transport) = own {
             delegation.own_transport = true;
-            self.inner.with(|inner| {
+            self.live()?.with(|inner| {
                 let next = inner.core.next_run_id();
                 // Runs that ended no longer need theirs.
                 let core = &inner.core;
@@ -154,16 +154,16 @@ impl Engine {
     /// person hears it once, from this engine, for all of them. Returns how
     /// many runs of this page it ended.
     #[wasm_bindgen(js_name = killAll)]
-    pub fn kill_all(&self) -> u32 {
-        let ended = page::kill_page(Some(&self.inner));
+    pub fn kill_all(&self) -> Result<u32, JsValue> {
+        let ended = page::kill_page(Some(&self.live()?));
         page::tell_other_tabs();
-        ended
+        Ok(ended)
     }
 
     /// Calls `listener(event)` for every event the engine produces; returns
     /// a function that unsubscribes.
-    pub fn subscribe(&self, listener: js_sys::Function) -> JsValue {
-        let id = self.inner.with(|inner| {
+    pub fn subscribe(&self, listener: js_sys::Function) -> Result<JsValue, JsValue> {
+        let id = self.live()?.with(|inner| {
             inner.page.next_subscriber += 1;
             let id = inner.page.next_subscriber;
             inner.page.subscribers.push((id, listener.clone()));
@@ -172,7 +172,7 @@ impl Engine {
         // A subscriber always learns that storage fell back to memory, which
         // registrations were refused and which sessions were reconciled late,
         // whenever it subscribes.
-        let (degraded, standing) = self.inner.read(|inner| {
+        let (degraded, standing) = self.live()?.read(|inner| {
             (
                 inner.persistence.storage.degraded.clone(),
                 inner.page.standing.clone(),
@@ -187,12 +187,12 @@ impl Engine {
                 let _ = listener.call1(&JsValue::NULL, &event);
             }
         }
-        let weak = self.inner.downgrade();
-        Closure::once_into_js(move || {
+        let weak = self.live()?.downgrade();
+        Ok(Closure::once_into_js(move || {
             if let Some(inner) = weak.upgrade() {
                 inner.with(|inner| inner.page.subscribers.retain(|(other, _)| *other != id));
             }
-        })
+        }))
     }
 
     /// Presence surfaces (AG-35, AG-41): `engine.presence.attach(surface)`
@@ -202,11 +202,11 @@ impl Engine {
     /// `suggest` that starts acting raises `presence-missing` (policy
     /// `warn`) or is refused (policy `require`).
     #[wasm_bindgen(getter)]
-    pub fn presence(&self) -> JsValue {
-        if let Some(made) = self.inner.read(|inner| inner.page.presence.clone()) {
-            return made;
+    pub fn presence(&self) -> Result<JsValue, JsValue> {
+        if let Some(made) = self.live()?.read(|inner| inner.page.presence.clone()) {
+            return Ok(made);
         }
-        let weak = self.inner.downgrade();
+        let weak = self.live()?.downgrade();
         let attach = Closure::<dyn FnMut(JsValue) -> JsValue>::new(move |surface: JsValue| {
             let Some(inner) = weak.upgrade() else {
                 return JsValue::UNDEFINED;
@@ -234,9 +234,9 @@ impl Engine {
         // call it.
         attach.forget();
         let object: JsValue = object.into();
-        self.inner
+        self.live()?
             .with(|inner| inner.page.presence = Some(object.clone()));
-        object
+        Ok(object)
     }
 
     /// Approve with edits: replaces the arguments of a planned call the
@@ -337,7 +337,7 @@ impl Engine {
                 &format!("AG-47: the state is not JSON: {e}"),
             )
         })?;
-        self.inner.with(|inner| inner.core.set_agent_state(state));
+        self.live()?.with(|inner| inner.core.set_agent_state(state));
         Ok(())
     }
 
@@ -352,7 +352,7 @@ impl Engine {
                 &format!("AG-47: the patch is not JSON: {e}"),
             )
         })?;
-        self.inner
+        self.live()?
             .with(|inner| inner.core.patch_agent_state(&patch))
             .map_err(|refusal| refused(&refusal))
     }
@@ -360,19 +360,19 @@ impl Engine {
     /// The `to-agent` state the next turn carries.
     #[wasm_bindgen(getter, js_name = agentState)]
     pub fn agent_state(&self) -> Result<JsValue, JsValue> {
-        self.inner.read(|inner| to_js(inner.core.agent_state()))
+        self.live()?.read(|inner| to_js(inner.core.agent_state()))
     }
 
     /// Disables delegation: no new run starts until `enable` (runs already
     /// active go on; `stop` or `killAll` ends them). Participants keep
     /// working.
-    pub fn disable(&self) {
-        self.set_disabled(true);
+    pub fn disable(&self) -> Result<(), JsValue> {
+        self.set_disabled(true)
     }
 
     /// Enables delegation again.
-    pub fn enable(&self) {
-        self.set_disabled(false);
+    pub fn enable(&self) -> Result<(), JsValue> {
+        self.set_disabled(false)
     }
 
     /// Undoes a whole delegation in one step (A.2): each participant it
@@ -396,7 +396,7 @@ impl Engine {
         let promise = js_sys::Promise::new(&mut |resolve, _| resolver = Some(resolve));
         // The core decides, journals and drives the undo through revert
         // effects; the promise settles with its report.
-        let started = self.inner.step(|inner| {
+        let started = self.live()?.step(|inner| {
             let started = inner.core.undo(now(), &id, scope);
             if let (Ok(_), Some(resolve)) = (&started, resolver) {
                 inner.undos.insert(id, resolve);
@@ -431,7 +431,10 @@ impl Engine {
     /// review, or of the one call an escalation asks the person to allow
     /// (AG-31); otherwise `null`.
     pub fn review(&self, run: &str) -> Result<JsValue, JsValue> {
-        match self.inner.read(|inner| inner.core.review(&RunId::new(run))) {
+        match self
+            .live()?
+            .read(|inner| inner.core.review(&RunId::new(run)))
+        {
             Some(sheet) => to_js(&sheet),
             None => Ok(JsValue::NULL),
         }
@@ -442,7 +445,7 @@ impl Engine {
     /// otherwise `null`.
     pub fn escalation(&self, run: &str) -> Result<JsValue, JsValue> {
         match self
-            .inner
+            .live()?
             .read(|inner| inner.core.escalation(&RunId::new(run)))
         {
             Some(sheet) => to_js(&sheet),
@@ -453,12 +456,12 @@ impl Engine {
     /// The tools the acting party is offered: every capability of every
     /// mounted participant, with its description and argument schema.
     pub fn tools(&self) -> Result<JsValue, JsValue> {
-        self.inner.read(|inner| to_js(&inner.core.tools()))
+        self.live()?.read(|inner| to_js(&inner.core.tools()))
     }
 
     /// Every question the engine holds, open or settled.
     pub fn questions(&self) -> Result<JsValue, JsValue> {
-        self.inner.read(|inner| {
+        self.live()?.read(|inner| {
             let questions: Vec<_> = inner.core.questions().collect();
             to_js(&questions)
         })
@@ -481,7 +484,7 @@ impl Engine {
     pub fn resolve_actor(&self, reference: &str) -> Result<JsValue, JsValue> {
         let reference = baton_core::ActorRef::new(reference);
         match self
-            .inner
+            .live()?
             .read(|inner| inner.core.resolve_actor(&reference))
         {
             Some(identity) => to_js(&identity),
@@ -496,7 +499,8 @@ impl Engine {
 
     /// Content-free counts for a badge.
     pub fn counters(&self) -> Result<JsValue, JsValue> {
-        self.inner.read(|inner| to_js(&inner.core.counters(now())))
+        self.live()?
+            .read(|inner| to_js(&inner.core.counters(now())))
     }
 }
 

@@ -12,7 +12,7 @@ impl Engine {
     /// `reviewAgain(run)`, or `discard(run)`.
     #[wasm_bindgen(js_name = cutOff)]
     pub fn cut_off(&self) -> Result<JsValue, JsValue> {
-        self.inner.read(|inner| to_js(&inner.core.cut_off()))
+        self.live()?.read(|inner| to_js(&inner.core.cut_off()))
     }
 
     /// Puts what a cut-off run showed the person before them again, in a

@@ -23,7 +23,7 @@ fn board_manifest() -> JsValue {
 }
 
 async fn a_returned_rename(engine: &Engine, board: &JsValue) -> String {
-    let handle = engine.register(board_manifest(), board.clone());
+    let handle = engine.mount(board_manifest(), board.clone());
     attach_handle(board, handle.into());
     let run = engine.delegate(plan(2)).unwrap();
     assert_eq!(returned(engine, &run).await.as_deref(), Some("completed"));
@@ -123,7 +123,7 @@ async fn undo_with_nothing_changed_since_goes_through() {
 #[wasm_bindgen_test]
 async fn ag_33_a_publish_with_a_forged_actor_is_refused() {
     let engine = open().await;
-    let handle = engine.register(board_manifest(), participant(&element().into(), 0, 0));
+    let handle = engine.mount(board_manifest(), participant(&element().into(), 0, 0));
     let forged = js_sys::JSON::parse(r#"{"version": 2, "actor": "baton1.forged.ref"}"#).unwrap();
     let thrown = handle.publish("board", forged).unwrap_err();
     assert_eq!(
@@ -141,7 +141,7 @@ async fn ag_42_an_escape_a_widget_used_stops_nothing_and_one_nobody_used_stops_e
     let engine = open().await;
     let section = element();
     let board = participant(&section.clone().into(), 200, 0);
-    engine.register(super::tests::manifest(), board.clone());
+    engine.mount(super::tests::manifest(), board.clone());
     let run = engine.delegate(plan(3)).unwrap();
     settle(5).await;
     // An editor inside the page closes on Escape and uses the key up.
@@ -173,7 +173,7 @@ async fn ag_42_an_escape_a_widget_used_stops_nothing_and_one_nobody_used_stops_e
 #[wasm_bindgen_test]
 async fn a_result_that_is_not_json_is_applied_and_reported_never_silently_null() {
     let engine = open().await;
-    engine.register(
+    engine.mount(
         super::tests::manifest(),
         big_int_participant(&element().into()),
     );

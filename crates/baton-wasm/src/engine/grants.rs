@@ -42,7 +42,7 @@ impl Engine {
             capability: request.capability,
         };
         let grant = self
-            .inner
+            .live()?
             .step(|inner| {
                 let (decision, ttl) = (request.decision, request.ttl_ms);
                 inner.core.grant(now(), scope, decision, ttl)
@@ -53,13 +53,13 @@ impl Engine {
 
     /// Every grant, each with `live`: whether it applies now.
     pub fn grants(&self) -> Result<JsValue, JsValue> {
-        self.inner.read(|inner| to_js(&inner.core.grants(now())))
+        self.live()?.read(|inner| to_js(&inner.core.grants(now())))
     }
 
     /// Revokes a grant; returns whether there was one with this id.
     #[wasm_bindgen(js_name = revokeGrant)]
     pub fn revoke_grant(&self, id: f64) -> Result<bool, JsValue> {
         let id = convert::whole(id, "a grant id")?;
-        Ok(self.inner.step(|inner| inner.core.revoke_grant(id)))
+        Ok(self.live()?.step(|inner| inner.core.revoke_grant(id)))
     }
 }

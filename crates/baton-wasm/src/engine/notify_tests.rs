@@ -13,7 +13,7 @@ async fn subscribers_hear_each_record_once_in_order_and_before_its_call_runs() {
     let engine = open().await;
     let heard = record(&engine, None);
     let board = counting_participant(&element().into(), &heard);
-    engine.register(manifest(), board.clone());
+    engine.mount(manifest(), board.clone());
     let run = engine.delegate(plan(4)).unwrap();
     assert_eq!(returned(&engine, &run).await.as_deref(), Some("completed"));
     let events: Vec<Value> = serde_wasm_bindgen::from_value(heard.clone().into()).unwrap();

@@ -29,14 +29,19 @@ fn storage(engine: &Engine) -> serde_json::Value {
 }
 
 async fn history(engine: &Engine, run: &str) -> Vec<serde_json::Value> {
-    let value = JsFuture::from(engine.history(run)).await.unwrap();
+    let value = JsFuture::from(engine.history(run).unwrap()).await.unwrap();
     serde_wasm_bindgen::from_value(value).unwrap()
 }
 
 /// Waits until every step is written.
 async fn written(engine: &Engine) {
     assert!(
-        until(|| engine.inner.read(|i| i.persistence.writes_in_flight) == 0).await,
+        until(|| engine
+            .live()
+            .unwrap()
+            .read(|i| i.persistence.writes_in_flight)
+            == 0)
+        .await,
         "the writes finished"
     );
 }
@@ -66,7 +71,7 @@ fn kinds(records: &[serde_json::Value]) -> Vec<String> {
 async fn a_steps_records_of_a_run_are_one_row_and_rows_of_one_record_still_read_back() {
     let db = unique_name("baton-test");
     let engine = open_on(&db, "s-rows", None).await.unwrap();
-    engine.register(manifest(), participant(&element().into(), 0, 0));
+    engine.mount(manifest(), participant(&element().into(), 0, 0));
     let run = engine.delegate(plan(3)).unwrap();
     assert_eq!(returned(&engine, &run).await.as_deref(), Some("completed"));
     written(&engine).await;
@@ -132,7 +137,7 @@ async fn reopening_reads_in_one_transaction() {
     let db = unique_name("baton-test");
     let engine = open_on(&db, "s-first", None).await.unwrap();
     let board = participant(&element().into(), 0, 0);
-    engine.register(manifest(), board);
+    engine.mount(manifest(), board);
     let run = engine.delegate(plan(1)).unwrap();
     assert_eq!(returned(&engine, &run).await.as_deref(), Some("completed"));
     written(&engine).await;
@@ -164,7 +169,7 @@ async fn records_survive_closing_and_reopening_the_engine() {
     let engine = open_on(&db, "s-reopen", None).await.unwrap();
     assert_eq!(storage(&engine)["mode"], "indexeddb");
     let board = participant(&element().into(), 0, 0);
-    engine.register(manifest(), board.clone());
+    engine.mount(manifest(), board.clone());
     let actors = keep_actors(&board);
     let run = engine.delegate(plan(3)).unwrap();
     assert_eq!(returned(&engine, &run).await.as_deref(), Some("completed"));
@@ -202,7 +207,7 @@ async fn reconcile_returns_runs_a_reload_interrupted() {
     let db = unique_name("baton-test");
     let transport = hanging_transport();
     let engine = open_on(&db, "s-reload", Some(&transport)).await.unwrap();
-    engine.register(manifest(), participant(&element().into(), 0, 0));
+    engine.mount(manifest(), participant(&element().into(), 0, 0));
     let run = engine.delegate(agent_delegation()).unwrap();
     written(&engine).await;
     assert_eq!(
@@ -240,13 +245,13 @@ async fn a_session_that_is_gone_is_reconciled_by_the_next_engine_and_a_live_one_
     let db = unique_name("baton-test");
     let transport = hanging_transport();
     let gone = open_on(&db, "s-gone", Some(&transport)).await.unwrap();
-    gone.register(manifest(), participant(&element().into(), 0, 0));
+    gone.mount(manifest(), participant(&element().into(), 0, 0));
     let lost_run = gone.delegate(agent_delegation()).unwrap();
     written(&gone).await;
     drop(gone);
 
     let live = open_on(&db, "s-live", Some(&transport)).await.unwrap();
-    live.register(manifest(), participant(&element().into(), 0, 0));
+    live.mount(manifest(), participant(&element().into(), 0, 0));
     let live_run = live.delegate(agent_delegation()).unwrap();
     written(&live).await;
     assert_eq!(storage(&live)["reconciled"], 1, "the session that is gone");
@@ -284,7 +289,7 @@ async fn group_commit_writes_one_step_in_one_transaction() {
     let db = unique_name("baton-test");
     let transport = hanging_transport();
     let engine = open_on(&db, "s-group", Some(&transport)).await.unwrap();
-    engine.register(manifest(), participant(&element().into(), 0, 0));
+    engine.mount(manifest(), participant(&element().into(), 0, 0));
     let runs: Vec<String> = (0..5)
         .map(|_| engine.delegate(agent_delegation()).unwrap())
         .collect();
@@ -292,7 +297,7 @@ async fn group_commit_writes_one_step_in_one_transaction() {
     let counter = count_readwrite_transactions();
     let records_before = storage(&engine)["records"].as_u64().unwrap();
     // One step ends five runs.
-    assert_eq!(engine.kill_all(), 5);
+    assert_eq!(engine.kill_all().unwrap(), 5);
     written(&engine).await;
     let transactions = get(&counter, "count").as_f64().unwrap();
     let restore: js_sys::Function = get(&counter, "restore").unchecked_into();
@@ -320,7 +325,7 @@ async fn steps_taken_while_a_transaction_commits_are_written_together_in_the_nex
     let db = unique_name("baton-test");
     let transport = hanging_transport();
     let engine = open_on(&db, "s-queued", Some(&transport)).await.unwrap();
-    engine.register(manifest(), participant(&element().into(), 0, 0));
+    engine.mount(manifest(), participant(&element().into(), 0, 0));
     written(&engine).await;
     let counter = count_readwrite_transactions();
     // Eight steps in one task: the first opens a transaction, and the
@@ -329,7 +334,10 @@ async fn steps_taken_while_a_transaction_commits_are_written_together_in_the_nex
         .map(|_| engine.delegate(agent_delegation()).unwrap())
         .collect();
     assert_eq!(
-        engine.inner.read(|i| i.persistence.writes_in_flight),
+        engine
+            .live()
+            .unwrap()
+            .read(|i| i.persistence.writes_in_flight),
         1,
         "one transaction in flight"
     );
@@ -350,7 +358,7 @@ async fn steps_taken_while_a_transaction_commits_are_written_together_in_the_nex
         assert_eq!(revisions, (1..=records.len() as u64).collect::<Vec<_>>());
         assert!(!records.is_empty());
     }
-    engine.kill_all();
+    engine.kill_all().unwrap();
 }
 
 #[wasm_bindgen_test]
@@ -360,13 +368,16 @@ async fn closing_with_steps_queued_behind_a_commit_still_writes_them() {
     let engine = open_on(&db, "s-close-queued", Some(&transport))
         .await
         .unwrap();
-    engine.register(manifest(), participant(&element().into(), 0, 0));
+    engine.mount(manifest(), participant(&element().into(), 0, 0));
     written(&engine).await;
     let runs: Vec<String> = (0..4)
         .map(|_| engine.delegate(agent_delegation()).unwrap())
         .collect();
     assert!(
-        engine.inner.read(|i| i.persistence.queued.is_some()),
+        engine
+            .live()
+            .unwrap()
+            .read(|i| i.persistence.queued.is_some()),
         "steps wait behind the first"
     );
     engine.close();
@@ -386,7 +397,7 @@ async fn closing_with_steps_queued_behind_a_commit_still_writes_them() {
 async fn a_header_change_without_a_record_is_written_a_grant_and_disabling_survive_reopening() {
     let db = unique_name("baton-test");
     let engine = open_on(&db, "s-header", None).await.unwrap();
-    engine.register(manifest(), participant(&element().into(), 0, 0));
+    engine.mount(manifest(), participant(&element().into(), 0, 0));
     engine
         .grant(
             js_sys::JSON::parse(
@@ -395,7 +406,7 @@ async fn a_header_change_without_a_record_is_written_a_grant_and_disabling_survi
             .unwrap(),
         )
         .unwrap();
-    engine.disable();
+    engine.disable().unwrap();
     written(&engine).await;
     engine.close();
 
@@ -428,7 +439,7 @@ async fn ag_50_without_indexeddb_the_engine_runs_in_memory_and_says_so() {
     let events = record(&engine, Some("storage-degraded"));
     assert_eq!(events.length(), 1, "a subscriber learns it at once");
     let board = participant(&element().into(), 0, 0);
-    engine.register(manifest(), board.clone());
+    engine.mount(manifest(), board.clone());
     let run = engine.delegate(plan(2)).unwrap();
     assert_eq!(returned(&engine, &run).await.as_deref(), Some("completed"));
     assert!(js_sys::Array::from(&engine.journal(&run).unwrap()).length() > 5);
@@ -441,7 +452,7 @@ async fn a_full_disk_degrades_to_memory_and_loses_nothing() {
         .unwrap();
     let events = record(&engine, Some("storage-degraded"));
     let board = participant(&element().into(), 0, 0);
-    engine.register(manifest(), board.clone());
+    engine.mount(manifest(), board.clone());
     let restore = fill_the_disk();
     let run = engine.delegate(plan(3)).unwrap();
     let ended = returned(&engine, &run).await;
@@ -492,7 +503,7 @@ async fn a_version_change_from_another_page_closes_the_connection_and_degrades()
     let cause = get(&events.get(0), "cause").as_string().unwrap_or_default();
     assert!(cause.contains("upgraded"), "{cause}");
     let board = participant(&element().into(), 0, 0);
-    engine.register(manifest(), board);
+    engine.mount(manifest(), board);
     let run = engine.delegate(plan(1)).unwrap();
     assert_eq!(
         returned(&engine, &run).await.as_deref(),
@@ -506,10 +517,10 @@ async fn a_close_right_after_a_kill_keeps_the_kill() {
     let db = unique_name("baton-test");
     let transport = hanging_transport();
     let engine = open_on(&db, "s-close", Some(&transport)).await.unwrap();
-    engine.register(manifest(), participant(&element().into(), 0, 0));
+    engine.mount(manifest(), participant(&element().into(), 0, 0));
     let run = engine.delegate(agent_delegation()).unwrap();
     written(&engine).await;
-    assert_eq!(engine.kill_all(), 1);
+    assert_eq!(engine.kill_all().unwrap(), 1);
     engine.close();
     let reopened = open_on(&db, "s-close", None).await.unwrap();
     let records = history(&reopened, &run).await;
@@ -527,7 +538,7 @@ async fn a_session_whose_engine_is_still_going_away_is_reconciled_once_it_lets_g
     let db = unique_name("baton-test");
     let transport = hanging_transport();
     let leaving = open_on(&db, "s-leaving", Some(&transport)).await.unwrap();
-    leaving.register(manifest(), participant(&element().into(), 0, 0));
+    leaving.mount(manifest(), participant(&element().into(), 0, 0));
     let run = leaving.delegate(agent_delegation()).unwrap();
     written(&leaving).await;
     let next = open_on(&db, "s-next", Some(&transport)).await.unwrap();
@@ -556,7 +567,7 @@ async fn a_session_whose_engine_is_still_going_away_is_reconciled_once_it_lets_g
 async fn finished_runs_past_the_most_recent_leave_memory_once_written_and_are_read_back() {
     let db = unique_name("baton-test");
     let engine = open_on(&db, "s-retention", None).await.unwrap();
-    engine.register(manifest(), participant(&element().into(), 0, 0));
+    engine.mount(manifest(), participant(&element().into(), 0, 0));
     let mut runs = Vec::new();
     for _ in 0..baton_core::FINISHED_RUNS_KEPT + 6 {
         let run = engine.delegate(plan(1)).unwrap();
@@ -578,7 +589,7 @@ async fn finished_runs_past_the_most_recent_leave_memory_once_written_and_are_re
     );
     let kept = runs.last().unwrap();
     assert!(engine.journal(kept).is_ok(), "the most recent stay");
-    let in_memory = engine.inner.read(|i| i.core.runs().count());
+    let in_memory = engine.live().unwrap().read(|i| i.core.runs().count());
     assert_eq!(in_memory, baton_core::FINISHED_RUNS_KEPT);
 
     // In memory by choice there is nowhere else to keep them: they stay.
@@ -588,7 +599,7 @@ async fn finished_runs_past_the_most_recent_leave_memory_once_written_and_are_re
     )
     .await
     .unwrap();
-    memory.register(manifest(), participant(&element().into(), 0, 0));
+    memory.mount(manifest(), participant(&element().into(), 0, 0));
     let mut first_in_memory = None;
     for _ in 0..baton_core::FINISHED_RUNS_KEPT + 6 {
         let run = memory.delegate(plan(1)).unwrap();
@@ -605,7 +616,7 @@ async fn the_journal_event_written_from_the_records_text_is_the_cores_event() {
     let engine = open_on(&unique_name("baton-test"), "s-event", None)
         .await
         .unwrap();
-    engine.register(manifest(), participant(&element().into(), 0, 0));
+    engine.mount(manifest(), participant(&element().into(), 0, 0));
     let run = engine.delegate(plan(2)).unwrap();
     assert_eq!(returned(&engine, &run).await.as_deref(), Some("completed"));
     let journal: Vec<baton_core::JournalRecord> =

@@ -185,7 +185,12 @@ pub(super) async fn until(done: impl Fn() -> bool) -> bool {
 pub(super) async fn returned(engine: &Engine, run: &str) -> Option<String> {
     for _ in 0..200 {
         if let Some(outcome) = outcome(engine, run) {
-            if engine.inner.read(|i| i.persistence.writes_in_flight) == 0 {
+            if engine
+                .live()
+                .unwrap()
+                .read(|i| i.persistence.writes_in_flight)
+                == 0
+            {
                 return Some(outcome);
             }
         }
@@ -198,7 +203,7 @@ pub(super) async fn returned(engine: &Engine, run: &str) -> Option<String> {
 async fn ag_3_a_macro_is_a_run_through_the_same_engine() {
     let engine = open().await;
     let board = participant(&element().into(), 0, 0);
-    engine.register(manifest(), board.clone());
+    engine.mount(manifest(), board.clone());
     let events = record(&engine, None);
     let run = engine.delegate(plan(1)).unwrap();
     assert_eq!(returned(&engine, &run).await.as_deref(), Some("completed"));
@@ -211,7 +216,7 @@ async fn ag_3_a_macro_is_a_run_through_the_same_engine() {
 async fn ag_37_and_ag_39_a_plan_of_fifty_acts_is_announced_once_and_its_outcome_once() {
     let engine = open().await;
     let heard = listen().await;
-    engine.register(manifest(), participant(&element().into(), 0, 0));
+    engine.mount(manifest(), participant(&element().into(), 0, 0));
     let run = engine.delegate(plan(50)).unwrap();
     assert_eq!(returned(&engine, &run).await.as_deref(), Some("completed"));
     assert!(until(|| heard.messages().len() >= 2).await);
@@ -229,7 +234,7 @@ async fn ag_37_and_ag_39_a_plan_of_fifty_acts_is_announced_once_and_its_outcome_
 async fn ag_40_the_element_is_busy_exactly_while_a_call_mutates_it() {
     let engine = open().await;
     let section = element();
-    engine.register(manifest(), participant(&section.clone().into(), 300, 0));
+    engine.mount(manifest(), participant(&section.clone().into(), 300, 0));
     let run = engine.delegate(plan(1)).unwrap();
     assert!(
         until(|| section.get_attribute("aria-busy").as_deref() == Some("true")).await,
@@ -250,7 +255,7 @@ async fn ag_40_and_ag_8_a_failing_call_clears_busy_rolls_back_and_says_so() {
     let heard = listen().await;
     let section = element();
     let board = participant(&section.clone().into(), 5, 2);
-    engine.register(manifest(), board.clone());
+    engine.mount(manifest(), board.clone());
     let run = engine.delegate(plan(3)).unwrap();
     assert_eq!(
         returned(&engine, &run).await.as_deref(),
@@ -276,7 +281,7 @@ async fn ag_50_without_a_transport_participants_work_and_only_delegating_to_an_a
     // Registration is fine without a transport.
     assert_eq!(
         engine
-            .register(manifest(), participant(&element().into(), 0, 0))
+            .mount(manifest(), participant(&element().into(), 0, 0))
             .id(),
         "tasks"
     );
@@ -298,7 +303,7 @@ async fn ag_50_without_a_transport_participants_work_and_only_delegating_to_an_a
 async fn ag_9_stop_returns_control_mid_plan_and_clears_busy() {
     let engine = open().await;
     let section = element();
-    engine.register(manifest(), participant(&section.clone().into(), 100, 0));
+    engine.mount(manifest(), participant(&section.clone().into(), 100, 0));
     let run = engine.delegate(plan(5)).unwrap();
     assert!(until(|| section.get_attribute("aria-busy").is_some()).await);
     engine.stop(&run).unwrap();
@@ -341,7 +346,7 @@ async fn ag_13_registration_never_throws_and_lists_its_problems() {
     let broken = serde_json::json!({
         "id": "notes", "label": "Notes", "tier": "reads-only", "history": "native", "description": "TODO"
     });
-    let refused = engine.register(
+    let refused = engine.mount(
         JsValue::from_str(&broken.to_string()),
         participant(&element().into(), 0, 0),
     );
@@ -376,7 +381,7 @@ async fn ag_13_registration_never_throws_and_lists_its_problems() {
     // with its problems (and a fixed plan, with no one to correct it, ends
     // there: AG-3, AG-8).
     let board = participant(&element().into(), 0, 0);
-    let mounted = engine.register(manifest(), board.clone());
+    let mounted = engine.mount(manifest(), board.clone());
     assert_eq!(js_sys::Array::from(&mounted.problems()).length(), 0);
     let fixed = |capability: &str, arguments: Value| {
         let request = serde_json::json!({
@@ -414,7 +419,7 @@ async fn ag_13_registration_never_throws_and_lists_its_problems() {
     assert_eq!(refusal["code"], "registration-refused");
     assert_eq!(refusal["problems"][0]["requirement"], "AG-14");
     // Text that is not a manifest at all is refused the same way.
-    let garbage = engine.register(JsValue::from_str("{"), JsValue::UNDEFINED);
+    let garbage = engine.mount(JsValue::from_str("{"), JsValue::UNDEFINED);
     assert_eq!(garbage.id(), "");
     assert!(js_sys::Array::from(&garbage.problems()).length() > 0);
 }
@@ -422,7 +427,7 @@ async fn ag_13_registration_never_throws_and_lists_its_problems() {
 #[wasm_bindgen_test]
 async fn ag_2_delegate_without_an_initiative_is_refused() {
     let engine = open().await;
-    engine.register(manifest(), participant(&element().into(), 0, 0));
+    engine.mount(manifest(), participant(&element().into(), 0, 0));
     let request = js_sys::JSON::parse(
         r#"{"intent": "Tidy", "autonomy": "auto", "plan": [{"capability": "tasks.rename", "arguments": {"id": "a", "title": "T"}}]}"#,
     )
@@ -445,7 +450,7 @@ async fn ag_2_delegate_without_an_initiative_is_refused() {
 async fn mark_tokens_are_kept_exactly_and_anything_else_fails_the_mark() {
     let engine = open().await;
     let board = marking_with(&element().into(), &JsValue::from_f64(3.0));
-    engine.register(manifest(), board.clone());
+    engine.mount(manifest(), board.clone());
     let run = engine.delegate(plan(1)).unwrap();
     assert_eq!(returned(&engine, &run).await.as_deref(), Some("completed"));
     JsFuture::from(engine.undo(&run, JsValue::UNDEFINED).unwrap())
@@ -460,7 +465,7 @@ async fn mark_tokens_are_kept_exactly_and_anything_else_fails_the_mark() {
 
     let engine = open().await;
     let object = js_sys::JSON::parse(r#"{"depth": 3}"#).unwrap();
-    engine.register(manifest(), marking_with(&element().into(), &object));
+    engine.mount(manifest(), marking_with(&element().into(), &object));
     let run = engine.delegate(plan(1)).unwrap();
     assert_eq!(returned(&engine, &run).await.as_deref(), Some("error"));
     let state: Value = serde_wasm_bindgen::from_value(engine.state(&run).unwrap()).unwrap();
@@ -479,15 +484,22 @@ async fn ag_10_kill_all_returns_every_run_with_one_message() {
     let engine = open().await;
     let heard = listen().await;
     let board = element();
-    engine.register(manifest(), participant(&board.clone().into(), 30, 0));
+    engine.mount(manifest(), participant(&board.clone().into(), 30, 0));
     let first = engine.delegate(plan(3)).unwrap();
     let second = engine.delegate(plan(3)).unwrap();
     settle(5).await;
-    assert_eq!(engine.kill_all(), 2);
+    assert_eq!(engine.kill_all().unwrap(), 2);
     assert_eq!(outcome(&engine, &first).as_deref(), Some("aborted"));
     assert_eq!(outcome(&engine, &second).as_deref(), Some("aborted"));
     // The message comes once the step is written (AG-39).
-    assert!(until(|| engine.inner.read(|i| i.persistence.writes_in_flight) == 0).await);
+    assert!(
+        until(|| engine
+            .live()
+            .unwrap()
+            .read(|i| i.persistence.writes_in_flight)
+            == 0)
+        .await
+    );
     let announced = heard.messages();
     assert_eq!(
         announced.last().unwrap(),
@@ -506,7 +518,7 @@ async fn ag_10_kill_all_returns_every_run_with_one_message() {
 async fn ag_38_focus_stays_where_the_person_put_it_through_a_whole_run() {
     let engine = open().await;
     let board = element();
-    engine.register(manifest(), participant(&board.clone().into(), 5, 0));
+    engine.mount(manifest(), participant(&board.clone().into(), 5, 0));
     let document = web_sys::window().unwrap().document().unwrap();
     let input: web_sys::HtmlElement = document.create_element("input").unwrap().unchecked_into();
     document.body().unwrap().append_child(&input).unwrap();
@@ -544,7 +556,7 @@ fn press_escape() -> bool {
 async fn ag_42_escape_returns_control_while_a_run_is_active_and_only_then() {
     let engine = open().await;
     let heard = listen().await;
-    engine.register(manifest(), participant(&element().into(), 200, 0));
+    engine.mount(manifest(), participant(&element().into(), 200, 0));
     // No run: Escape is the page's, untouched.
     assert!(!press_escape());
     let run = engine.delegate(plan(3)).unwrap();
@@ -559,7 +571,14 @@ async fn ag_42_escape_returns_control_while_a_run_is_active_and_only_then() {
         get(&get(&state, "reason"), "kind").as_string().as_deref(),
         Some("user-interrupt")
     );
-    assert!(until(|| engine.inner.read(|i| i.persistence.writes_in_flight) == 0).await);
+    assert!(
+        until(|| engine
+            .live()
+            .unwrap()
+            .read(|i| i.persistence.writes_in_flight)
+            == 0)
+        .await
+    );
     let announced = heard.messages();
     assert_eq!(
         announced.last().unwrap(),
@@ -590,7 +609,7 @@ async fn open_with(options: &str) -> Engine {
 #[wasm_bindgen_test]
 async fn ag_35_acting_with_no_presence_is_reported_under_warn() {
     let engine = open_with(r#"{"ceiling": "auto"}"#).await;
-    engine.register(manifest(), participant(&element().into(), 0, 0));
+    engine.mount(manifest(), participant(&element().into(), 0, 0));
     let seen = record(&engine, Some("presence-missing"));
     let run = engine.delegate(plan(1)).unwrap();
     assert_eq!(
@@ -606,7 +625,7 @@ async fn ag_35_acting_with_no_presence_is_reported_under_warn() {
 async fn ag_35_require_refuses_until_a_presence_attaches() {
     let engine = open_with(r#"{"ceiling": "auto", "presence": "require"}"#).await;
     let board = participant(&element().into(), 0, 0);
-    engine.register(manifest(), board.clone());
+    engine.mount(manifest(), board.clone());
     let refused = engine.delegate(plan(1)).unwrap();
     let state = engine.state(&refused).unwrap();
     assert_eq!(get(&state, "outcome").as_string().as_deref(), Some("error"));
@@ -620,7 +639,7 @@ async fn ag_35_require_refuses_until_a_presence_attaches() {
         "nothing acted"
     );
     // A surface attaches: the next run acts; detached again, it is refused again.
-    let presence = engine.presence();
+    let presence = engine.presence().unwrap();
     let attach: js_sys::Function = get(&presence, "attach").dyn_into().unwrap();
     let detach: js_sys::Function = attach
         .call1(&JsValue::NULL, &js_sys::Object::new())
@@ -643,8 +662,8 @@ async fn ag_23_and_ag_41_an_ambiguous_address_is_answered_in_js() {
         js_sys::Reflect::set(p, &"instance".into(), &instance.into()).unwrap();
         p.clone()
     };
-    engine.register(manifest(), behaviour(&sprint, "sprint"));
-    engine.register(manifest(), behaviour(&backlog, "backlog"));
+    engine.mount(manifest(), behaviour(&sprint, "sprint"));
+    engine.mount(manifest(), behaviour(&backlog, "backlog"));
     let questions = record(&engine, Some("question"));
     let actors = keep_actors(&backlog);
     let run = engine.delegate(plan(1)).unwrap();
@@ -697,7 +716,7 @@ async fn ag_40_a_participant_is_busy_while_it_reverts_for_an_undo() {
     let heard = listen().await;
     let section = element();
     let board = slow_to_revert(&section.clone().into(), 200);
-    engine.register(manifest(), board.clone());
+    engine.mount(manifest(), board.clone());
     let run = engine.delegate(plan(1)).unwrap();
     assert_eq!(returned(&engine, &run).await.as_deref(), Some("completed"));
     let undone = JsFuture::from(engine.undo(&run, JsValue::UNDEFINED).unwrap());
@@ -738,17 +757,25 @@ async fn ag_10_kill_all_spans_every_engine_of_the_page_and_the_origins_tabs() {
     let first = open().await;
     let second = open().await;
     let heard = listen().await;
-    first.register(manifest(), participant(&element().into(), 30, 0));
-    second.register(manifest(), participant(&element().into(), 30, 0));
+    first.mount(manifest(), participant(&element().into(), 30, 0));
+    second.mount(manifest(), participant(&element().into(), 30, 0));
     let a = first.delegate(plan(3)).unwrap();
     let b = second.delegate(plan(3)).unwrap();
     settle(5).await;
-    assert_eq!(first.kill_all(), 2, "both engines' runs");
+    assert_eq!(first.kill_all().unwrap(), 2, "both engines' runs");
     assert_eq!(outcome(&first, &a).as_deref(), Some("aborted"));
     assert_eq!(outcome(&second, &b).as_deref(), Some("aborted"));
     let written = || {
-        first.inner.read(|i| i.persistence.writes_in_flight) == 0
-            && second.inner.read(|i| i.persistence.writes_in_flight) == 0
+        first
+            .live()
+            .unwrap()
+            .read(|i| i.persistence.writes_in_flight)
+            == 0
+            && second
+                .live()
+                .unwrap()
+                .read(|i| i.persistence.writes_in_flight)
+                == 0
     };
     assert!(until(written).await);
     // Said once, for every run in the page: one message, not one per engine.
@@ -800,7 +827,7 @@ fn js(value: serde_json::Value) -> JsValue {
 #[wasm_bindgen_test]
 async fn ag_7_and_ag_30_authorization_scope_and_standing_grants_from_js() {
     let engine = open().await;
-    engine.register(manifest(), participant(&element().into(), 0, 0));
+    engine.mount(manifest(), participant(&element().into(), 0, 0));
     let run = reviewed_plan(&engine);
     assert!(until(|| engine.review(&run).is_ok_and(|sheet| !sheet.is_null())).await);
     let revision = engine.revision(&run).unwrap();
@@ -883,4 +910,44 @@ async fn ag_7_and_ag_30_authorization_scope_and_standing_grants_from_js() {
         get(&unknown, "requirement").as_string().as_deref(),
         Some("AG-30")
     );
+}
+
+#[wasm_bindgen_test]
+async fn a_closed_engine_throws_closed_from_every_method_and_closing_again_does_nothing() {
+    let engine = open().await;
+    let participant = engine.mount(manifest(), participant(&element().into(), 0, 0));
+    let run = engine.delegate(plan(1)).unwrap();
+    engine.close();
+    let code = |thrown: JsValue| get(&thrown, "code").as_string();
+    let closed = Some("closed".to_owned());
+    assert_eq!(code(engine.state(&run).unwrap_err()), closed, "state");
+    assert_eq!(
+        code(engine.delegate(plan(1)).unwrap_err()),
+        closed,
+        "delegate"
+    );
+    assert_eq!(code(engine.storage().unwrap_err()), closed, "storage");
+    assert_eq!(code(engine.session().unwrap_err()), closed, "session");
+    let listener: js_sys::Function = Closure::<dyn Fn()>::new(|| {})
+        .into_js_value()
+        .unchecked_into();
+    assert_eq!(
+        code(engine.subscribe(listener).unwrap_err()),
+        closed,
+        "subscribe"
+    );
+    let refused = engine.register(manifest(), JsValue::UNDEFINED).unwrap_err();
+    assert_eq!(code(refused), closed, "register");
+    assert_eq!(code(engine.kill_all().unwrap_err()), closed, "killAll");
+    let stamp = js_sys::JSON::parse(r#"{"version": 2}"#).unwrap();
+    let published = participant.publish("board", stamp);
+    assert_eq!(code(published.unwrap_err()), closed, "a participant of it");
+    engine.close();
+}
+
+impl Engine {
+    /// `register`, on an engine the test knows is open.
+    pub(super) fn mount(&self, manifest: JsValue, behaviour: JsValue) -> Participant {
+        self.register(manifest, behaviour).unwrap()
+    }
 }

@@ -70,7 +70,7 @@ pub(super) async fn open_with(
 pub(super) async fn board_with(transport: &JsValue) -> (Engine, JsValue) {
     let engine = open_with(transport, serde_json::json!({})).await.unwrap();
     let board = participant(&element().into(), 0, 0);
-    engine.register(manifest(), board.clone());
+    engine.mount(manifest(), board.clone());
     (engine, board)
 }
 
@@ -258,11 +258,11 @@ async fn deep_reads_follow_attention_and_carry_their_stamp() {
     };
     let far = element();
     let near = element();
-    let first = engine.register(
+    let first = engine.mount(
         with_reads("far"),
         readable(&participant(&far.clone().into(), 0, 0), "far away"),
     );
-    let second = engine.register(
+    let second = engine.mount(
         with_reads("near"),
         readable(&participant(&near.clone().into(), 0, 0), "in focus"),
     );
@@ -310,7 +310,8 @@ async fn deep_reads_follow_attention_and_carry_their_stamp() {
     second.unregister().unwrap();
     let near = ParticipantId::new("near");
     assert!(engine
-        .inner
+        .live()
+        .unwrap()
         .read(|inner| inner.core.registry().get(&near).is_none()));
 }
 
@@ -387,7 +388,7 @@ async fn ag_41_questions_reach_surfaces_and_can_be_dismissed() {
     });
     js_sys::Reflect::set(&surface, &"handleEvent".into(), handle.as_ref()).unwrap();
     handle.forget();
-    let attach = get(&engine.presence(), "attach");
+    let attach = get(&engine.presence().unwrap(), "attach");
     let detach: js_sys::Function = attach
         .unchecked_ref::<js_sys::Function>()
         .call1(&JsValue::NULL, &surface)
@@ -426,7 +427,7 @@ async fn ag_41_questions_reach_surfaces_and_can_be_dismissed() {
         "the acting party heard what became of its question"
     );
     detach.call0(&JsValue::NULL).unwrap();
-    assert_eq!(engine.inner.read(|i| i.page.surfaces.len()), 0);
+    assert_eq!(engine.live().unwrap().read(|i| i.page.surfaces.len()), 0);
 }
 
 #[wasm_bindgen_test]
@@ -443,7 +444,7 @@ async fn an_out_of_scope_call_escalates_and_resolve_escalation_allows_it() {
         .await
         .unwrap();
     let board = participant(&element().into(), 0, 0);
-    engine.register(manifest(), board.clone());
+    engine.mount(manifest(), board.clone());
     let request = js(serde_json::json!({
         "intent": "Rename card 1", "initiative": "user", "autonomy": "review",
         "budget": {"maxTurns": 4, "maxCalls": 8, "runDeadlineMs": 60_000, "turnDeadlineMs": 10_000}
@@ -486,7 +487,7 @@ async fn disable_refuses_new_runs_until_enabled_and_leaves_active_ones() {
     let transport = pushing_transport(&js(serde_json::json!([[{"type": "turn-started"}]])), "hang");
     let (engine, _board) = board_with(&transport).await;
     let run = engine.delegate(delegation("Think")).unwrap();
-    engine.disable();
+    engine.disable().unwrap();
     assert_eq!(outcome(&engine, &run), None, "the active run goes on");
     let refused = engine.delegate(delegation("Again")).unwrap_err();
     assert_eq!(
@@ -497,7 +498,7 @@ async fn disable_refuses_new_runs_until_enabled_and_leaves_active_ones() {
         get(&refused, "requirement").as_string().as_deref(),
         Some("AG-10")
     );
-    engine.enable();
+    engine.enable().unwrap();
     assert!(engine.delegate(delegation("Again")).is_ok());
 }
 
@@ -564,15 +565,17 @@ async fn a_subscriber_may_call_commands_from_inside_a_notification() {
     let (engine, board) = board_with(&JsValue::UNDEFINED).await;
     let _ = board;
     let calls = Rc::new(std::cell::Cell::new(0u32));
-    let inner = engine.inner.downgrade();
+    let inner = engine.live().unwrap().downgrade();
     let seen = Rc::clone(&calls);
     let listener = Closure::<dyn Fn(JsValue)>::new(move |_event: JsValue| {
         // Commands from inside a notification (each pumps, nested in the
         // step being drained).
         if let Some(inner) = inner.upgrade() {
-            let again = Engine { inner };
+            let again = Engine {
+                inner: std::cell::Cell::new(Some(inner)),
+            };
             let _ = again.counters().unwrap();
-            again.enable();
+            again.enable().unwrap();
         }
         seen.set(seen.get() + 1);
     });

@@ -77,7 +77,7 @@ async fn ag_31_an_escalated_call_is_allowed_only_after_its_preview_arrived() {
     );
     let (engine, _board) = board_with(&transport).await;
     let mail = previewing_mail(150);
-    engine.register(
+    engine.mount(
         js(serde_json::json!({
             "id": "mail", "label": "Mail", "tier": "full-acts", "history": "none", "preview": true,
             "description": "The person's outgoing mail.",
@@ -136,7 +136,7 @@ async fn ag_28_a_declared_third_party_read_published_as_author_still_lowers_the_
         "hang",
     );
     let (engine, board) = board_with(&transport).await;
-    let inbox = engine.register(
+    let inbox = engine.mount(
         js(serde_json::json!({
             "id": "inbox", "label": "Inbox", "tier": "reads-only", "history": "none",
             "description": "Messages pasted in from email, as received.",
@@ -182,7 +182,14 @@ async fn ag_37_and_ag_39_later_batches_are_announced_once_each_and_a_reply_says_
     let heard = listen().await;
     let run = engine.delegate(delegation("Rename two cards")).unwrap();
     assert_eq!(returned(&engine, &run).await.as_deref(), Some("completed"));
-    assert!(until(|| engine.inner.read(|i| i.persistence.writes_in_flight) == 0).await);
+    assert!(
+        until(|| engine
+            .live()
+            .unwrap()
+            .read(|i| i.persistence.writes_in_flight)
+            == 0)
+        .await
+    );
     assert_eq!(
         heard.messages(),
         [
@@ -200,7 +207,12 @@ async fn ag_37_and_ag_39_later_batches_are_announced_once_each_and_a_reply_says_
         .unwrap();
     let ended = || {
         let state: Value = serde_wasm_bindgen::from_value(engine.state(&run).unwrap()).unwrap();
-        state["state"] == "cancelled" && engine.inner.read(|i| i.persistence.writes_in_flight) == 0
+        state["state"] == "cancelled"
+            && engine
+                .live()
+                .unwrap()
+                .read(|i| i.persistence.writes_in_flight)
+                == 0
     };
     assert!(until(ended).await);
     assert_eq!(
