@@ -275,7 +275,8 @@ impl Engine {
 
 #[wasm_bindgen]
 impl Engine {
-    /// `Engine.open`: see [`Engine::open`].
+    /// `Engine.open`: opens an engine (what it reads and does: `Engine::open`
+    /// in this crate).
     #[wasm_bindgen(js_name = open)]
     pub fn open_js(options: JsValue) -> js_sys::Promise {
         let opening = Engine::open(options);
