@@ -36,12 +36,7 @@ async fn history(engine: &Engine, run: &str) -> Vec<serde_json::Value> {
 /// Waits until every step is written.
 async fn written(engine: &Engine) {
     assert!(
-        until(|| engine
-            .live()
-            .unwrap()
-            .read(|i| i.persistence.writes_in_flight)
-            == 0)
-        .await,
+        until(|| super::tests::written_all(engine)).await,
         "the writes finished"
     );
 }

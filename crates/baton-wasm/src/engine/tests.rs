@@ -185,12 +185,7 @@ pub(super) async fn until(done: impl Fn() -> bool) -> bool {
 pub(super) async fn returned(engine: &Engine, run: &str) -> Option<String> {
     for _ in 0..200 {
         if let Some(outcome) = outcome(engine, run) {
-            if engine
-                .live()
-                .unwrap()
-                .read(|i| i.persistence.writes_in_flight)
-                == 0
-            {
+            if written_all(engine) {
                 return Some(outcome);
             }
         }
@@ -492,14 +487,7 @@ async fn ag_10_kill_all_returns_every_run_with_one_message() {
     assert_eq!(outcome(&engine, &first).as_deref(), Some("aborted"));
     assert_eq!(outcome(&engine, &second).as_deref(), Some("aborted"));
     // The message comes once the step is written (AG-39).
-    assert!(
-        until(|| engine
-            .live()
-            .unwrap()
-            .read(|i| i.persistence.writes_in_flight)
-            == 0)
-        .await
-    );
+    assert!(until(|| written_all(&engine)).await);
     let announced = heard.messages();
     assert_eq!(
         announced.last().unwrap(),
@@ -571,14 +559,7 @@ async fn ag_42_escape_returns_control_while_a_run_is_active_and_only_then() {
         get(&get(&state, "reason"), "kind").as_string().as_deref(),
         Some("user-interrupt")
     );
-    assert!(
-        until(|| engine
-            .live()
-            .unwrap()
-            .read(|i| i.persistence.writes_in_flight)
-            == 0)
-        .await
-    );
+    assert!(until(|| written_all(&engine)).await);
     let announced = heard.messages();
     assert_eq!(
         announced.last().unwrap(),
@@ -765,18 +746,7 @@ async fn ag_10_kill_all_spans_every_engine_of_the_page_and_the_origins_tabs() {
     assert_eq!(first.kill_all().unwrap(), 2, "both engines' runs");
     assert_eq!(outcome(&first, &a).as_deref(), Some("aborted"));
     assert_eq!(outcome(&second, &b).as_deref(), Some("aborted"));
-    let written = || {
-        first
-            .live()
-            .unwrap()
-            .read(|i| i.persistence.writes_in_flight)
-            == 0
-            && second
-                .live()
-                .unwrap()
-                .read(|i| i.persistence.writes_in_flight)
-                == 0
-    };
+    let written = || written_all(&first) && written_all(&second);
     assert!(until(written).await);
     // Said once, for every run in the page: one message, not one per engine.
     let said = heard.messages();
@@ -943,6 +913,14 @@ async fn a_closed_engine_throws_closed_from_every_method_and_closing_again_does_
     let published = participant.publish("board", stamp);
     assert_eq!(code(published.unwrap_err()), closed, "a participant of it");
     engine.close();
+}
+
+/// Whether every step the engine took is written.
+pub(super) fn written_all(engine: &Engine) -> bool {
+    engine
+        .live()
+        .unwrap()
+        .read(|inner| inner.persistence.writes_in_flight == 0)
 }
 
 impl Engine {

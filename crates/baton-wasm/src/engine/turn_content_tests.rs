@@ -182,14 +182,7 @@ async fn ag_37_and_ag_39_later_batches_are_announced_once_each_and_a_reply_says_
     let heard = listen().await;
     let run = engine.delegate(delegation("Rename two cards")).unwrap();
     assert_eq!(returned(&engine, &run).await.as_deref(), Some("completed"));
-    assert!(
-        until(|| engine
-            .live()
-            .unwrap()
-            .read(|i| i.persistence.writes_in_flight)
-            == 0)
-        .await
-    );
+    assert!(until(|| super::tests::written_all(&engine)).await);
     assert_eq!(
         heard.messages(),
         [
@@ -207,12 +200,7 @@ async fn ag_37_and_ag_39_later_batches_are_announced_once_each_and_a_reply_says_
         .unwrap();
     let ended = || {
         let state: Value = serde_wasm_bindgen::from_value(engine.state(&run).unwrap()).unwrap();
-        state["state"] == "cancelled"
-            && engine
-                .live()
-                .unwrap()
-                .read(|i| i.persistence.writes_in_flight)
-                == 0
+        state["state"] == "cancelled" && super::tests::written_all(&engine)
     };
     assert!(until(ended).await);
     assert_eq!(
