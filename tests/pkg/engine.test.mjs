@@ -166,6 +166,11 @@ async function delegateThroughTransport({ manifest, undo }) {
   return result;
 }
 
+test("the glue asks V8 to compile all of it while it streams in, not function by function on the main thread", () => {
+  const glue = readFileSync(join(root, "pkg/baton_engine.js"), "utf8");
+  assert.equal(glue.split("\n", 1)[0], "//# allFunctionsCalledOnLoad", "the compile hint is the glue's first line");
+});
+
 test("the package imports the way an app does, and init is idempotent", { timeout: TIMEOUT }, async () => {
   await withPage(async (page) => {
     const wasmFetches = [];

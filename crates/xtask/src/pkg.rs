@@ -68,12 +68,18 @@ pub(crate) fn pkg() -> Result<String, String> {
     // `new URL(…, import.meta.url)` kept, so bundlers still find the wasm):
     // about 6 KiB of brotli less for every app. Its inline snippets are
     // bundled into it, so a page loads the engine's JavaScript in two
-    // requests one after the other, not three (the manual, "Size").
+    // requests one after the other, not three (the manual, "Size"). Its
+    // first line asks V8 to compile every function of it at once, off the
+    // main thread while it streams in (`allFunctionsCalledOnLoad`): a page
+    // calls most of them while the engine opens, and compiling them lazily,
+    // one by one on the main thread, was 175 compiles there (the manual,
+    // "Performance"). A bundler that rewrites the file drops the hint.
     let glue = out.join("baton_engine.js");
     let mut minify = Command::new(root().join(PKG_TESTS).join("node_modules/.bin/esbuild"));
     minify
         .arg(&glue)
         .args(["--bundle", "--minify", "--format=esm", "--allow-overwrite"])
+        .arg("--banner:js=//# allFunctionsCalledOnLoad")
         .arg(format!("--outfile={}", glue.display()));
     run(minify)?;
     let snippets = out.join("snippets");
