@@ -11,8 +11,13 @@
 /** What `init` accepts: where to fetch the engine's WebAssembly from, its bytes, or a compiled module. */
 export type InitInput = RequestInfo | URL | Response | BufferSource | WebAssembly.Module;
 
+/** What `init` resolves with: the WebAssembly instance's exports, its linear memory among them. */
+export interface InitOutput {
+  readonly memory: WebAssembly.Memory;
+}
+
 /** Loads and instantiates the engine's WebAssembly (next to this file by default); safe to call more than once. */
-export default function init(input?: InitInput | Promise<InitInput>): Promise<void>;
+export default function init(input?: InitInput | Promise<InitInput>): Promise<InitOutput>;
 
 // ----- errors -----------------------------------------------------------------
 

@@ -2,12 +2,10 @@
 // Baton and one for its peer, measured alternately in the same page.
 
 import init, { AgUiTransport, Engine, Schema } from "baton-engine";
-import load from "baton-engine/wasm";
 import { Ajv, addFormats, Dexie, HttpAgent } from "peers";
 
-await init();
 // The loaded module's exports (its linear memory among them).
-const wasm = await load();
+const wasm = await init();
 
 /** Operations per second of `fn`, over at least `ms` milliseconds. */
 function opsPerSecond(fn, ms = 250) {

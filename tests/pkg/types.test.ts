@@ -16,6 +16,7 @@ import type {
   Acceptance,
   ActorIdentity,
   BatonErrorCode,
+  InitOutput,
   BatonEvent,
   Behaviour,
   Budget,
@@ -74,7 +75,8 @@ assertType<Equal<ReturnType<Engine["undo"]>, Promise<UndoReport>>>();
 assertType<Equal<ReturnType<Engine["review"]>, ReviewSheet | null>>();
 assertType<Equal<ReturnType<Engine["resolveActor"]>, ActorIdentity | null>>();
 assertType<Equal<ReturnType<Engine["answer"]>, Acceptance>>();
-assertType<Equal<ReturnType<typeof init>, Promise<void>>>();
+assertType<Equal<ReturnType<typeof init>, Promise<InitOutput>>>();
+assertType<Equal<Awaited<ReturnType<typeof init>>["memory"], WebAssembly.Memory>>();
 assertType<Equal<Validation["errors"][number], { instancePath: string; keyword: string; message: string }>>();
 assertType<Equal<Extract<JournalEntry, { kind: "turn-reserved" }>["deadlineAt"], number>>();
 assertType<Equal<Extract<Effect, { kind: "invoke" }>["actor"], string>>();

@@ -46,7 +46,7 @@ async function copyPackage(modules, name, source, from = join(here, "node_module
  * warn or above, and `close()`.
  */
 export async function buildApp({ from = ".", sources, packages = {} }) {
-  for (const file of ["baton_engine.js", "baton_engine_bg.wasm", "baton.js"]) {
+  for (const file of ["baton_engine_bg.wasm", "baton.js"]) {
     if (!existsSync(join(pkg, file))) {
       throw new Error(`pkg/${file} is missing: build the package first (cargo xtask pkg)`);
     }

@@ -345,7 +345,7 @@ test("fault_ten_thousand_runs_in_one_page_load: memory stays bounded — finishe
   const result = await withPage((page) =>
     scenario(page, async ({ baton, engine, until, plan, codeOf }) => {
       // The engine's linear memory, which never shrinks: bounded means it stops growing.
-      const { memory } = await (await import("/pkg/baton_engine.js")).default();
+      const { memory } = await baton.default();
       const returned = new Set();
       let heard = 0;
       engine.subscribe((event) => {

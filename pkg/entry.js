@@ -1,6 +1,8 @@
-// The entry point of the npm package `baton-engine`: the wasm-bindgen output
-// in ./baton_engine.js, plus an `init` that is safe to call more than once
-// and publishes the `BatonError` class once the engine is loaded.
+// The source of the npm package's entry point, `baton.js`: the wasm-bindgen
+// output in ./baton_engine.js, plus an `init` that is safe to call more than
+// once and publishes the `BatonError` class once the engine is loaded, and
+// the `Run` handle. `cargo xtask pkg` bundles the two into `baton.js`, so a
+// page loads the engine's JavaScript in one request.
 
 import load, {
   Engine,
@@ -104,14 +106,15 @@ let loading;
 
 /**
  * Loads the engine's WebAssembly (from next to this file by default, or from
- * `input`: a URL, a Response, bytes or a compiled module). Calling it again,
- * even concurrently, waits for the same load; after a failed load it tries
- * again.
+ * `input`: a URL, a Response, bytes or a compiled module) and resolves with
+ * its exports (`memory` among them). Calling it again, even concurrently,
+ * waits for the same load; after a failed load it tries again.
  */
 export default function init(input) {
   loading ??= (async () => {
-    await load(input === undefined ? undefined : { module_or_path: input });
+    const exports = await load(input === undefined ? undefined : { module_or_path: input });
     BatonError = errorClass();
+    return exports;
   })().catch((error) => {
     loading = undefined;
     throw error;
