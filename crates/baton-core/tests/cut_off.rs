@@ -98,7 +98,12 @@ fn ag_11_a_plan_under_review_cut_off_by_a_reload_is_reviewed_again_as_a_chained_
     // The next page adopts it and reviews it again: a chained run of its
     // own puts the plan before the person.
     let mut next = next_page(1);
+    next.engine.take_header_changed();
     next.engine.adopt(gone.take_offered());
+    assert!(
+        next.engine.take_header_changed(),
+        "the adopted run's row is this session's: its header is written beside it"
+    );
     assert!(gone.cut_off().is_empty(), "handed over");
     assert_eq!(next.engine.cut_off(), offered);
     let chained = next.engine.review_again(next.now, &run).unwrap();

@@ -28,6 +28,10 @@ impl Engine {
     /// Adopts runs another engine offered again ([`Engine::take_offered`]):
     /// they are this engine's to offer, written as its own.
     pub fn adopt(&mut self, runs: Vec<Run>) {
+        if !runs.is_empty() {
+            // Rows of this session now stored: its header goes beside them.
+            self.header_seen = None;
+        }
         for run in runs {
             let (id, revision) = (run.id().clone(), run.revision());
             self.runs.insert(id.clone(), run);

@@ -197,8 +197,13 @@ impl<'a> Step<'a> {
 impl Engine {
     /// A new engine with no runs. `secret` keys the actor references it
     /// mints (AG-33); draw it from a cryptographic random source.
+    ///
+    /// Its header is the one a session without a stored header opens with,
+    /// so there is nothing to write until it changes
+    /// ([`Engine::take_header_changed`]): opening a new session writes
+    /// nothing, and its first step writes the header with its rows.
     pub fn new(config: EngineConfig, secret: ActorSecret) -> Self {
-        Engine {
+        let mut engine = Engine {
             shared: Shared {
                 config,
                 registry: Registry::default(),
@@ -217,7 +222,9 @@ impl Engine {
             written: BTreeMap::new(),
             header_seen: None,
             changes: Changes::default(),
-        }
+        };
+        engine.take_header_changed();
+        engine
     }
 
     /// The settings.

@@ -86,8 +86,10 @@ impl Engine {
 
     /// Whether the header ([`Engine::header`]) differs from the one this was
     /// last asked about: what a store must write again. Disabling, grants
-    /// given, revoked or dropped change it without a journal record; the
-    /// first ask of a new engine is always yes.
+    /// given, revoked or dropped change it without a journal record. A new
+    /// engine's header, and a restored one, count as written; runs adopted
+    /// from another session do not (their rows need this session's header
+    /// beside them).
     pub fn take_header_changed(&mut self) -> bool {
         let header = serde_json::to_string(&self.header()).unwrap_or_default();
         let changed = self.header_seen.as_deref() != Some(header.as_str());
