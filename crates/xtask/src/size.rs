@@ -21,9 +21,10 @@ use crate::compressed_sizes;
 /// (343.7, after its sort was made the retention's and its page moved, not
 /// cloned); typed protocol violations, a stable code on every integrity
 /// finding (344.6); one `Engine::report` for every host answer, a refused
-/// one recorded as a finding with its code (345.4); lowered to 345 when
-/// `baton.js` and the glue became one module (344.9).
-pub const BUDGET_KIB: u64 = 345;
+/// one recorded as a finding with its code (345.4); 344.9 once `baton.js`
+/// and the glue became one module, then a new session that writes nothing
+/// at open (345.0: 4 bytes over 345, so the ratchet stays at 346).
+pub const BUDGET_KIB: u64 = 346;
 
 /// Where the ratchet is going.
 pub const TARGET_KIB: u64 = 350;
