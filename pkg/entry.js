@@ -122,20 +122,18 @@ export default function init(input) {
   return loading;
 }
 
-// A `Run` handle goes wherever a run id does, and the methods that start a
-// run return one. (A closed engine's methods throw `closed` on their own.)
-const TAKES_A_RUN = [
-  "authorize", "discard", "editCall", "escalation", "history", "journal", "pause", "reject",
-  "resolveEscalation", "resume", "review", "reviewAgain", "revision", "state", "stop", "undo",
-];
-for (const name of new Set([...TAKES_A_RUN, ...STARTS_A_RUN])) {
-  const original = Engine.prototype[name];
-  const takesRun = TAKES_A_RUN.includes(name);
+// A `Run` handle goes wherever a run id does (it is a JS class, so the
+// engine's methods take its id), and the methods that start a run return
+// one. A closed engine's methods throw `closed` on their own, in Rust.
+for (const name of Object.getOwnPropertyNames(Engine.prototype)) {
+  const original = Object.getOwnPropertyDescriptor(Engine.prototype, name).value;
+  // Getters, the constructor and wasm-bindgen's own helpers stay as they are.
+  if (typeof original !== "function" || name === "constructor" || name.startsWith("__")) continue;
   const startsRun = STARTS_A_RUN.has(name);
   Object.defineProperty(Engine.prototype, name, {
     value(...args) {
-      if (takesRun && args[0] instanceof Run) args[0] = args[0].id;
-      const result = original.apply(this, args);
+      const ids = args.map((arg) => (arg instanceof Run ? arg.id : arg));
+      const result = original.apply(this, ids);
       return startsRun ? new Run(this, result) : result;
     },
     writable: true,

@@ -26,7 +26,9 @@ impl Engine {
         } else {
             None
         };
-        let registered = self.live()?.with(|inner| {
+        // Taken once: a listener told below may close the engine.
+        let engine = self.live()?;
+        let registered = engine.with(|inner| {
             let registered = match &text {
                 Ok(text) => inner.core.register_text(text, instance.as_deref()),
                 Err(message) => Err(baton_core::RegistrationRefused {
@@ -47,17 +49,17 @@ impl Engine {
             Ok(id) => {
                 // What the acting party is offered changed (a bridge that
                 // lists the tools follows).
-                effects::emit(&self.live()?, serde_json::json!({"type": "tools-changed"}));
+                effects::emit(&engine, serde_json::json!({"type": "tools-changed"}));
                 Participant {
-                    engine: self.live()?.downgrade(),
+                    engine: engine.downgrade(),
                     id,
                     problems: Vec::new(),
                 }
             }
             Err(refused) => {
-                refuse_registration(&self.live()?, &refused);
+                refuse_registration(&engine, &refused);
                 Participant {
-                    engine: self.live()?.downgrade(),
+                    engine: engine.downgrade(),
                     id: refused
                         .participant
                         .unwrap_or_else(|| ParticipantId::new("")),
@@ -163,7 +165,9 @@ impl Engine {
     /// Calls `listener(event)` for every event the engine produces; returns
     /// a function that unsubscribes.
     pub fn subscribe(&self, listener: js_sys::Function) -> Result<JsValue, JsValue> {
-        let id = self.live()?.with(|inner| {
+        // Taken once: the listener, told what stands, may close the engine.
+        let engine = self.live()?;
+        let id = engine.with(|inner| {
             inner.page.next_subscriber += 1;
             let id = inner.page.next_subscriber;
             inner.page.subscribers.push((id, listener.clone()));
@@ -172,7 +176,7 @@ impl Engine {
         // A subscriber always learns that storage fell back to memory, which
         // registrations were refused and which sessions were reconciled late,
         // whenever it subscribes.
-        let (degraded, standing) = self.live()?.read(|inner| {
+        let (degraded, standing) = engine.read(|inner| {
             (
                 inner.persistence.storage.degraded.clone(),
                 inner.page.standing.clone(),
@@ -187,7 +191,7 @@ impl Engine {
                 let _ = listener.call1(&JsValue::NULL, &event);
             }
         }
-        let weak = self.live()?.downgrade();
+        let weak = engine.downgrade();
         Ok(Closure::once_into_js(move || {
             if let Some(inner) = weak.upgrade() {
                 inner.with(|inner| inner.page.subscribers.retain(|(other, _)| *other != id));
@@ -203,10 +207,11 @@ impl Engine {
     /// `warn`) or is refused (policy `require`).
     #[wasm_bindgen(getter)]
     pub fn presence(&self) -> Result<JsValue, JsValue> {
-        if let Some(made) = self.live()?.read(|inner| inner.page.presence.clone()) {
+        let engine = self.live()?;
+        if let Some(made) = engine.read(|inner| inner.page.presence.clone()) {
             return Ok(made);
         }
-        let weak = self.live()?.downgrade();
+        let weak = engine.downgrade();
         let attach = Closure::<dyn FnMut(JsValue) -> JsValue>::new(move |surface: JsValue| {
             let Some(inner) = weak.upgrade() else {
                 return JsValue::UNDEFINED;
@@ -234,8 +239,7 @@ impl Engine {
         // call it.
         attach.forget();
         let object: JsValue = object.into();
-        self.live()?
-            .with(|inner| inner.page.presence = Some(object.clone()));
+        engine.with(|inner| inner.page.presence = Some(object.clone()));
         Ok(object)
     }
 

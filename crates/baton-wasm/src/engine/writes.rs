@@ -31,7 +31,7 @@ pub(super) struct Queued {
 /// once. A failed write falls back to memory and says so; nothing already
 /// in memory is lost.
 pub(super) fn persist_step(inner: &Shared, records: Vec<Journalled>, closings: Vec<String>) {
-    let header = inner.with(|guard| {
+    let now = inner.with(|guard| {
         // Written again only when the core says it changed (asked only
         // with a store: in memory there is nothing to write).
         let header = guard.persistence.store.is_some() && guard.core.take_header_changed();
@@ -44,7 +44,8 @@ pub(super) fn persist_step(inner: &Shared, records: Vec<Journalled>, closings: V
         }
         Some((header, records, closings))
     });
-    if let Some((header, records, closings)) = header {
+    // Not queued behind a transaction in flight: written now.
+    if let Some((header, records, closings)) = now {
         write(inner, records, header, closings);
     }
 }
