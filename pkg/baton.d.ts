@@ -1,10 +1,21 @@
 // Type declarations of the npm package `baton-engine`.
 //
-// Every JSON shape below mirrors the serde definitions in crates/baton-core
-// exactly as they are serialised: tags and variant names in kebab-case,
-// fields in camelCase (struct fields and the fields of tagged enum variants
-// alike). `Option` fields arrive as `null` when empty unless marked optional
-// here; values the application or the acting party define are `unknown`.
+// Every shape the engine serialises (journal records, events, effects,
+// states, reasons, review sheets, listings) is declared in `data.d.ts`,
+// generated from the core's Rust types, and re-exported here. Written by
+// hand here: the classes' API, and the shapes an application hands in
+// (manifests, delegation requests, options), which the engine reads field
+// by field and refuses unknown fields of.
+
+import type {
+  ActorIdentity, ActorRef, Autonomy, Budget, CallId, CapabilityRef, CoreEvent, Counters,
+  CutOffRun, DeepRead, Digest, Direction, EscalationSheet, Grant, UndoConflict, Acceptance,
+  HistoryMode, Initiative, JournalRecord, ManifestProblem, MarkToken, Origin, ParticipantId,
+  PresencePolicy, Question, QuestionId, Resolution, ReviewAgain, ReviewSheet, RunId,
+  RunListing, RunsPage, RunsQuery, RunState, Script, SessionId, Tier, Tool, TurnLane,
+  TurnRequest, UndoReport, Usage, Validation, WireEvent,
+} from "./data.js";
+export type * from "./data.js";
 
 // ----- loading ----------------------------------------------------------------
 
@@ -127,24 +138,6 @@ export let BatonError: {
 
 // ----- vocabulary -------------------------------------------------------------
 
-/** A run's id, minted by the engine as `<session>/r<n>`. */
-export type RunId = string;
-/** A session's id: the long-lived identity runs belong to. */
-export type SessionId = string;
-/** A mounted participant's id (its manifest id, or `id#instance` when mounted more than once). */
-export type ParticipantId = string;
-/** A capability call's id, unique within its run (a tool-call id, or `p<n>` in a fixed plan). */
-export type CallId = string;
-/** A question's id, minted by the engine as `<session>/q<n>`. */
-export type QuestionId = string;
-/** One exchange with the acting party, numbered from 1 within its run. */
-export type TurnId = number;
-/** An opaque token a participant's history returned from `mark()` — a string or a finite number — handed back to `revertTo` exactly as given. */
-export type MarkToken = string | number;
-/** An opaque, engine-minted actor reference passed to `invoke`; resolve it with `engine.resolveActor`. */
-export type ActorRef = string;
-/** A SHA-256 digest as 64 lowercase hex digits. */
-export type Digest = string;
 /**
  * A JSON Schema 2020-12 document, self-contained: nothing is fetched. `$ref`
  * within the document, embedded `$id`s, `$anchor`, `$dynamicRef` and the
@@ -153,57 +146,7 @@ export type Digest = string;
  */
 export type JsonSchema = { readonly [keyword: string]: unknown };
 
-/** How far a run may go without the person: `suggest` < `review` < `auto`. */
-export type Autonomy = "suggest" | "review" | "auto";
-/** Why a run exists (AG-2). */
-export type Initiative = "user" | "system" | "scheduled";
-/** Where a read's content came from (AG-27); anything but `author` is untrusted. */
-export type Origin = "author" | "imported" | "third-party";
-/** What acting with no presence surface attached does (AG-35). */
-export type PresencePolicy = "warn" | "require";
-
-/** The limits of one run, fixed when it is authorized; all four are required. */
-export interface Budget {
-  /** Exchanges with the acting party, the planning turn included. */
-  maxTurns: number;
-  /** Capability calls dispatched, correctable refusals included. */
-  maxCalls: number;
-  /** Milliseconds from the run's creation until it must have returned. */
-  runDeadlineMs: number;
-  /** Milliseconds a single turn may stay open. */
-  turnDeadlineMs: number;
-}
-
-/** The address of a capability: a mounted participant and one of its capabilities. */
-export interface CapabilityRef {
-  participant: ParticipantId;
-  capability: string;
-}
-
-/** The address of a read: a mounted participant and one of its reads. */
-export interface ReadRef {
-  participant: ParticipantId;
-  read: string;
-}
-
-/** A read as it stood at one moment: its version and origin. */
-export interface ReadStamp {
-  read: ReadRef;
-  version: number;
-  origin: Origin;
-}
-
-/** The snapshot of reads a turn opened with, ordered by read. */
-export interface Context {
-  reads: ReadStamp[];
-}
-
 // ----- manifests --------------------------------------------------------------
-
-/** What a manifest may expose (AG-17). */
-export type Tier = "reads-only" | "reversible-acts" | "full-acts";
-/** Whether the participant keeps a native history the engine can mark and revert to (AG-19). */
-export type HistoryMode = "native" | "none";
 
 /** A participant's inert declaration (AG-12); unknown fields are refused. */
 export interface Manifest {
@@ -272,6 +215,8 @@ export interface ReadDeclaration {
 
 // ----- participants -----------------------------------------------------------
 
+// ----- participants -----------------------------------------------------------
+
 /** A participant's native history: one run is one undo step through it (AG-19). */
 export interface ParticipantHistory {
   /** Takes a mark before the run's first change; returns its token (anything else fails the mark). */
@@ -304,16 +249,6 @@ export interface Behaviour {
   element?: Element;
   /** The instance name, when one manifest is mounted more than once (AG-23). */
   instance?: string;
-}
-
-/** One thing wrong with a manifest, with where it is and the requirement it breaks. */
-export interface ManifestProblem {
-  /** A JSON path into the manifest (`$.capabilities[0].description`). */
-  path: string;
-  /** The requirement broken (`AG-14`), if one is. */
-  requirement: Requirement | null;
-  /** What is wrong. */
-  message: string;
 }
 
 /**
@@ -376,17 +311,6 @@ export interface GrantRequest {
   readonly ttlMs: number;
 }
 
-/** A standing decision of the person (AG-30). */
-export interface Grant {
-  id: number;
-  scope: { participant: ParticipantId; capability: string | null };
-  decision: "allow" | "deny";
-  grantedAt: number;
-  expiresAt: number;
-  /** The digest of the participant's capability set it was given against; it stops applying when that changes. */
-  capabilitySet: Digest;
-}
-
 /** One operation of a JSON Patch (RFC 6902). */
 export type JsonPatchOperation =
   | { op: "add" | "replace" | "test"; path: string; value: unknown }
@@ -412,521 +336,15 @@ export interface DelegateRequest {
   readonly transport?: Transport;
 }
 
-/** How the person resolves an escalation. */
-export type Resolution =
-  | { readonly kind: "allow"; readonly budget?: Budget | null }
-  | { readonly kind: "deny" }
-  | { readonly kind: "review" }
-  | { readonly kind: "return" };
-
-/** Who changed a participant: the person, or a run (A.2). */
-export type ChangedBy = { kind: "person" } | { kind: "run"; run: RunId };
-/** A participant a run changed that something else changed after it (A.2). */
-export interface UndoConflict {
-  participant: ParticipantId;
-  changedBy: ChangedBy;
-}
 /** How `engine.undo` treats participants changed since the run: revert only the others, or all of them. */
 export type UndoOptions = { only: "untouched"; force?: false } | { force: true; only?: undefined };
 
-/** What `engine.undo(run)` did: the participants reverted and those that failed. */
-export interface UndoReport {
-  run: RunId;
-  reverted: ParticipantId[];
-  failed: { participant: ParticipantId; message: string }[];
-}
-
-// ----- run state --------------------------------------------------------------
-
-/** The typed outcome of a returned run (AG-5). */
-export type Outcome = "completed" | "partial" | "rolled-back" | "aborted" | "error";
-/** A limit of the budget. */
-export type BudgetLimit = "turns" | "calls";
-
-/** Who holds control of a run, tagged by `state`; `returned` and `cancelled` are terminal. */
-export type RunState =
-  | { state: "offered" }
-  | { state: "planned" }
-  | { state: "reviewing" }
-  | { state: "authorized" }
-  | { state: "acting" }
-  | { state: "escalated"; reason: EscalationReason }
-  | { state: "returned"; outcome: Outcome; reason: ReturnReason }
-  | { state: "cancelled"; reason: CancelReason };
-
-/** The name of a run state. */
-export type StateName = RunState["state"];
-
-/**
- * The kind of rule a stream or a run broke: the stable `code` of an integrity finding and of a run
- * that ended for one, whatever the dialect (`baton/1`, AG-UI, its SSE framing).
- */
-export type ProtocolViolation =
-  | "not-json"
-  | "framing"
-  | "not-an-event"
-  | "unknown-event-type"
-  | "out-of-order"
-  | "already-open"
-  | "not-open"
-  | "left-open"
-  | "too-many-open"
-  | "over-limit"
-  | "wrong-direction"
-  | "wrong-thread"
-  | "duplicate-call"
-  | "duplicate-question"
-  | "too-many-questions"
-  | "illegal-transition"
-  /** Stored before violations carried a code. */
-  | "unclassified";
-
-/** Why a participant's answer was refused: its run is unknown or ended, or it did not ask for it. */
-export type ReportRefusal = "unknown-run" | "run-ended" | "no-such-call" | "not-waiting-for";
-
-/** Why a run returned, tagged by `kind`. */
-export type ReturnReason =
-  | { kind: "finished" }
-  | { kind: "plan-completed" }
-  | { kind: "user-interrupt" }
-  | { kind: "kill" }
-  | { kind: "paused" }
-  | { kind: "interrupted" }
-  | { kind: "escalation-returned" }
-  | { kind: "review-rejected"; note: string }
-  | { kind: "escalation-timeout" }
-  | { kind: "question-expired" }
-  | { kind: "presence-missing" }
-  | { kind: "budget-exhausted"; limit: BudgetLimit }
-  | { kind: "turn-deadman" }
-  | { kind: "run-deadline" }
-  | { kind: "turn-failed"; message: string }
-  | { kind: "transport-lost"; message: string }
-  | { kind: "integrity-violation"; code: ProtocolViolation; finding: string }
-  | { kind: "plan-refused"; call: CallId; capability: CapabilityRef; refusal: Refusal["code"] }
-  | { kind: "turn-over-limit"; lane: TurnLane; limit: number }
-  | { kind: "call-failed"; capability: CapabilityRef; message: string }
-  | { kind: "mark-failed"; participant: ParticipantId; message: string }
-  | { kind: "rollback-failed"; cause: ReturnReason; participants: ParticipantId[] };
-
-/** Why a run was cancelled before anything was authorized, tagged by `kind`. */
-export type CancelReason = { kind: "rejected"; note: string } | { kind: "no-plan" };
-
-/** Why a run is escalated to the person (AG-6), tagged by `kind`. */
-export type EscalationReason =
-  | { kind: "out-of-scope"; capability: CapabilityRef }
-  | { kind: "budget-exhausted"; limit: BudgetLimit }
-  | { kind: "review-required"; call: CallId; capability: CapabilityRef }
-  | { kind: "drift"; reads: ReadRef[] }
-  | { kind: "authorization-expired" }
-  | { kind: "awaiting-answer"; question: QuestionId };
-
-// ----- journal ----------------------------------------------------------------
-
-/** Who caused a journal record, tagged by `kind`. */
-export type JournalActor =
-  | { kind: "person" }
-  | { kind: "acting-party" }
-  | { kind: "engine" }
-  | { kind: "participant"; participant: ParticipantId };
-
-/** One record of a run's journal; `revision` starts at 1 and grows by exactly one per record. */
-export interface JournalRecord {
-  run: RunId;
-  /** The run's revision after this record. */
-  revision: number;
-  /** When it happened, in milliseconds since the epoch. */
-  at: number;
-  actor: JournalActor;
-  entry: JournalEntry;
-}
-
-/** What a journal record says happened, tagged by `kind` (fields as named in Rust). */
-export type JournalEntry =
-  | { kind: "created"; intent: string; initiative: Initiative; budget: Budget; resumes: RunId | null }
-  | { kind: "transition"; from: StateName; to: RunState }
-  | { kind: "turn-reserved"; turn: TurnId; deadlineAt: number; context: Context }
-  | { kind: "turn-ended"; turn: TurnId; proposed: number }
-  | { kind: "authorized"; allowlist: CapabilityRef[]; budget: Budget; fingerprint: Digest; expiresAt: number }
-  | { kind: "reauthorized"; fingerprint: Digest; drifted: ReadRef[] }
-  | { kind: "reads-pulled"; turn: TurnId; reads: PulledRead[] }
-  | { kind: "review-superseded"; read: ReadRef }
-  | { kind: "mark-requested"; participant: ParticipantId }
-  | { kind: "mark-taken"; participant: ParticipantId; token: MarkToken }
-  | { kind: "call-dispatched"; call: CallId; capability: CapabilityRef; arguments: unknown; plannedAgainst: ReadStamp[] }
-  | { kind: "call-finished"; call: CallId; result: CallResult }
-  | { kind: "call-refused"; call: CallId; capability: CapabilityRef; refusal: Refusal }
-  | { kind: "preview-rendered"; call: CallId; error: string | null }
-  | { kind: "question-asked"; question: QuestionId; digest: Digest }
-  | { kind: "question-postponed"; question: QuestionId; until: number }
-  | { kind: "question-closed"; question: QuestionId; outcome: QuestionClosure }
-  | { kind: "rollback-started"; participants: ParticipantId[] }
-  | { kind: "reverted"; participant: ParticipantId; error: string | null }
-  | { kind: "escalation-receipt"; reason: EscalationReason }
-  | { kind: "undone"; participants: ParticipantId[]; kept?: UndoConflict[]; overridden?: UndoConflict[] }
-  | { kind: "undo-held"; conflicts: UndoConflict[] }
-  | { kind: "offered-again"; waiting: Waiting }
-  | { kind: "offer-settled"; reviewedAgain: boolean }
-  | { kind: "call-edited"; call: CallId; arguments: unknown };
-
-/** Where a participant stood in the person's attention when a turn opened (A.1). */
-export type Attention = "focus" | "viewport" | "elsewhere";
-
-/** Whether a read's content went with a turn, and why. */
-export type ReadFate =
-  | { kind: "pulled"; bytes: number }
-  | { kind: "over-budget"; bytes: number; budget: number }
-  | { kind: "unavailable"; reason: string };
-
-/**
- * One read of a turn's context, as journalled in `reads-pulled`: with the
- * turn's `turn-reserved` context (the index), what the acting party saw.
- */
-export interface PulledRead {
-  stamp: ReadStamp;
-  attention: Attention;
-  fate: ReadFate;
-}
-
-/** How a dispatched call ended, tagged by `kind`. */
-export type CallResult =
-  | { kind: "applied"; value: unknown }
-  | { kind: "refused"; refusal: Refusal }
-  | { kind: "failed"; message: string };
-
-/** Why a call was answered without being applied, tagged by `code`; every refusal is correctable. */
-export type Refusal =
-  | { code: "undeclared-capability" }
-  | { code: "invalid-arguments"; errors: ArgumentError[] }
-  | { code: "stale"; read: ReadRef; planned: number | null; current: number | null }
-  | { code: "denied" }
-  | { code: "declined"; message: string }
-  | { code: "registration-refused"; problems: ManifestProblem[] };
-
-/** Why an argument was refused (AG-15, AG-16), tagged by `kind`. */
-export type ArgumentError =
-  | { kind: "not-an-object" }
-  | { kind: "too-large"; argument: string; limit: number; size: number }
-  | ({ kind: "schema" } & ValidationIssue);
-
-/** How a question closed, tagged by `kind`. */
-export type QuestionClosure =
-  | { kind: "answered"; answerDigest: Digest }
-  | { kind: "declined" }
-  | { kind: "dismissed" }
-  | { kind: "expired" }
-  | { kind: "withdrawn" };
-
-// ----- questions --------------------------------------------------------------
-
-/** Who asked a question, tagged by `kind`. */
-export type Asker =
-  | { kind: "acting-party"; request: string }
-  | { kind: "engine"; call: CallId; candidates: ParticipantId[] };
-
-/** Where a question stands, tagged by `state`. */
-export type QuestionState =
-  | { state: "open" }
-  | { state: "postponed"; until: number }
-  | { state: "answered"; answer: unknown; answerDigest: Digest; at: number; revision: number }
-  | { state: "declined"; at: number }
-  | { state: "dismissed"; at: number }
-  | { state: "expired"; at: number }
-  | { state: "withdrawn"; at: number };
-
-/** A question to the person (AG-41): never modal; answer it with its id and digest. */
-export interface Question {
-  id: QuestionId;
-  run: RunId;
-  asker: Asker;
-  /** What is asked, in words. */
-  prompt: string;
-  /** The schema the answer must satisfy; `null` means the answer is a string. */
-  schema: JsonSchema | boolean | null;
-  askedAt: number;
-  deadlineAt: number;
-  /** The digest of the exact request; `engine.answer` must repeat it. */
-  digest: Digest;
-  state: QuestionState;
-  /** Bumped by every change of state. */
-  revision: number;
-}
-
-/** The engine's confirmation that an answer was accepted; an identical retry returns the same. */
-export interface Acceptance {
-  question: QuestionId;
-  run: RunId;
-  answerDigest: Digest;
-  at: number;
-  revision: number;
-}
-
-// ----- review, counters, actors -----------------------------------------------
-
-/** The concrete change one planned call would make, tagged by `kind`. */
-export type ProposedChange =
-  | { kind: "pending" }
-  | { kind: "preview"; value: unknown }
-  | { kind: "arguments"; arguments: unknown; note: string | null };
-
-/** One planned call under review. */
-export interface ReviewItem {
-  call: CallId;
-  capability: CapabilityRef;
-  participantLabel: string | null;
-  irreversible: boolean;
-  change: ProposedChange;
-  /**
-   * Set when a read this act was planned against changed since (the
-   * person's own edit, say): the plan is superseded, and authorizing it has
-   * this act refused as stale and planned again (AG-20, A.2).
-   */
-  stale: StaleRead | null;
-  /** The person changed its arguments (`engine.editCall`); absent otherwise. */
-  edited?: true;
-  /** Its arguments, exactly as the act would receive them: what the person edits. */
-  arguments: unknown;
-}
-
-/** A read an act under review was planned against, and how it moved since. */
-export interface StaleRead {
-  read: ReadRef;
-  /** The version the acting party planned against. */
-  planned: number | null;
-  /** The version now, or `null` when it was withdrawn. */
-  current: number | null;
-}
-
-/** Everything the person reviews before authorizing a run (AG-31). */
-export interface ReviewSheet {
-  run: RunId;
-  /** The revision to authorize at. */
-  revision: number;
-  intent: string;
-  autonomy: Autonomy;
-  fingerprint: Digest;
-  items: ReviewItem[];
-  /** Whether every preview has arrived. */
-  ready: boolean;
-  /**
-   * Set when the person approved this plan before and must look again —
-   * the reads it depends on changed (a person's own edit, say) and the
-   * concrete changes with them, or the authorization lapsed (AG-29).
-   */
-  again: ReviewAgain | null;
-}
-
-/** Why a plan is before the person once more: one they approved (AG-29), or one a reload cut off while they reviewed it (AG-11). */
-export type ReviewAgain =
-  | { kind: "drift"; reads: ReadRef[] }
-  | { kind: "authorization-expired" }
-  | { kind: "cut-off"; run: RunId };
-
-/** What the person was shown when a reload cut a run off: a plan (or a call) to review, or a question to answer. */
-export type Waiting = "review" | "answer";
-/** A run a reload cut off while it waited for the person, offered again (`engine.cutOff()`). */
-export interface CutOffRun {
-  /** The cut-off run. */
-  run: RunId;
-  /** The person's intent. */
-  intent: string;
-  /** What the person was shown. */
-  waiting: Waiting;
-}
-
-/** One run of the history `engine.runs()` lists. */
-export interface RunListing {
-  run: RunId;
-  /** The session that holds it now: a run a reload cut off belongs to the session that offers it again. */
-  session: SessionId;
-  /** The person's intent, verbatim. */
-  intent: string;
-  initiative: Initiative;
-  state: RunState;
-  /** How it ended, once it has returned; otherwise `null`. */
-  outcome: Outcome | null;
-  /** When it started, in milliseconds since the epoch. */
-  createdAt: number;
-  /** When it ended; `null` while it goes on (or for a run stored before this was kept). */
-  endedAt: number | null;
-  /** The run it chains to (AG-11). */
-  resumes: RunId | null;
-  /** A reload cut it off while it waited for the person: `engine.reviewAgain(run)` puts it before them again. */
-  reviewableAgain: boolean;
-  /** It was paused: `engine.resume(run)` goes on with it. */
-  resumable: boolean;
-  /** It was undone. */
-  undone: boolean;
-}
-
-/** A page of `engine.runs()`: newest first. */
-export interface RunsPage {
-  runs: RunListing[];
-  /** Pass as `after` for the next page; `null` on the last. */
-  next: RunId | null;
-}
-
-/** Which page of the history `engine.runs()` lists; unknown fields are refused. */
-export interface RunsQuery {
-  /** 1 to 100; 20 by default. */
-  limit?: number;
-  /** The runs after this one: the `next` of the page before. */
-  after?: RunId | Run;
-  /** Only the runs this session holds; by default every session's in the database. */
-  session?: SessionId;
-}
-
-/** What a run has used of its budget. */
-export interface Usage {
-  turns: number;
-  calls: number;
-}
-
-/**
- * An escalated run as the person decides it (AG-6, AG-7, AG-29): why it
- * waits, and the resolutions that end the wait — the one that lets it go on
- * first — each accepted by `resolveEscalation` at `revision`.
- */
-export interface EscalationSheet {
-  run: RunId;
-  /** The revision to resolve at. */
-  revision: number;
-  intent: string;
-  reason: EscalationReason;
-  budget: Budget;
-  usage: Usage;
-  choices: Resolution[];
-}
-
-/** Content-free counts for a badge. */
-export interface Counters {
-  actionRequired: number;
-  awaitingReview: number;
-  awaitingAgent: number;
-  overdue: number;
-  failed: number;
-}
-
-/** What a genuine actor reference names (AG-33). */
-export interface ActorIdentity {
-  session: SessionId;
-  run: RunId;
-  call: CallId;
-}
-
 // ----- protocol baton/1 -------------------------------------------------------
 
-/** Which way state flows (AG-47). */
-export type Direction = "to-agent" | "from-agent";
-/** How the acting party ended a turn. */
-export type TurnOutcome = "completed" | "interrupted" | "cancelled";
-
 /** A `baton/1` state snapshot. */
-export type StateSnapshotWireEvent = { readonly type: "state-snapshot"; readonly direction: Direction; readonly snapshot: unknown };
+export type StateSnapshotWireEvent = Extract<WireEvent, { type: "state-snapshot" }>;
 /** A `baton/1` state change as JSON Patch (RFC 6902). */
-export type StateDeltaWireEvent = { readonly type: "state-delta"; readonly direction: Direction; readonly patch: unknown };
-
-/** One event of protocol `baton/1`, tagged by `type`; unknown fields are refused. */
-export type WireEvent =
-  | { readonly type: "turn-started" }
-  | { readonly type: "turn-finished"; readonly outcome: TurnOutcome }
-  | { readonly type: "turn-error"; readonly message: string; readonly code?: string }
-  | { readonly type: "message-start"; readonly message: string; readonly role?: string }
-  | { readonly type: "message-delta"; readonly message: string; readonly delta: string }
-  | { readonly type: "message-end"; readonly message: string }
-  | { readonly type: "tool-call-start"; readonly call: string; readonly tool: string; readonly parentMessage?: string }
-  | { readonly type: "tool-call-args"; readonly call: string; readonly delta: string }
-  | { readonly type: "tool-call-end"; readonly call: string }
-  | { readonly type: "tool-call-result"; readonly call: string; readonly content: unknown }
-  | {
-      readonly type: "elicitation";
-      readonly request: string;
-      readonly prompt: string;
-      readonly schema?: JsonSchema | boolean;
-      /** When the acting party stops waiting (epoch ms): the deadline is never later, and an expired question is never put. */
-      readonly expiresAt?: number;
-    }
-  | StateSnapshotWireEvent
-  | StateDeltaWireEvent
-  | { readonly type: "custom"; readonly name: string; readonly value: unknown };
-
-/** A capability as the acting party sees it. */
-export interface Tool {
-  /** `participant.capability`. */
-  name: string;
-  description: string;
-  /** The argument schema, exactly as declared. */
-  parameters: JsonSchema;
-  /** It changes nothing (a query); absent otherwise. */
-  readOnly?: true;
-  /** One of its effects cannot be undone or leaves the application: always reviewed (AG-18, AG-25); absent otherwise. */
-  irreversible?: true;
-  /** It acts on a read whose content comes from elsewhere, so its result may carry it (AG-27); absent otherwise. */
-  untrustedContent?: true;
-}
-
-/** One entry of the always-present context index. */
-export interface IndexEntry {
-  /** `participant`, or `participant.read`. */
-  id: string;
-  type: "participant" | "read";
-  label: string;
-  summary: string;
-  /** A read's version when the turn opened (reads only). */
-  version?: number;
-  /** A read's origin when the turn opened (reads only). */
-  origin?: Origin;
-}
-
-/** A read's full content, pulled into a turn. */
-export interface DeepRead {
-  /** `participant.read`. */
-  id: string;
-  stamp: ReadStamp;
-  content: unknown;
-}
-
-/** A call's result as the acting party sees it in the next turn. */
-export interface CallReport {
-  call: CallId;
-  capability: CapabilityRef;
-  result: CallResult;
-  /** The arguments the person set in review in place of those proposed (approve with edits): the call ran with these. */
-  edited?: unknown;
-}
-
-/** What became of a question, for the acting party, tagged by `kind`. */
-export type AnswerOutcome =
-  | { kind: "answered"; answer: unknown }
-  | { kind: "declined" }
-  | { kind: "dismissed" }
-  | { kind: "refused"; reason: string }
-  | { kind: "expired" };
-
-/** What the acting party hears about one of its questions. */
-export interface AnswerReport {
-  request: string;
-  outcome: AnswerOutcome;
-}
-
-/** What the engine sends to open a turn. */
-export interface TurnRequest {
-  /** Always `baton/1`. */
-  protocol: string;
-  session: SessionId;
-  run: RunId;
-  turn: TurnId;
-  intent: string;
-  tools: Tool[];
-  context: Context;
-  index: IndexEntry[];
-  reads: DeepRead[];
-  /** Results of the calls since the previous turn. */
-  results: CallReport[];
-  answers: AnswerReport[];
-  /** `to-agent` state (AG-47). */
-  state: unknown;
-}
+export type StateDeltaWireEvent = Extract<WireEvent, { type: "state-delta" }>;
 
 // ----- transports -------------------------------------------------------------
 
@@ -947,17 +365,6 @@ export class TurnSink {
   report(violation: string): void;
   /** Releases the wasm-side handle now instead of at garbage collection. */
   free(): void;
-}
-
-/** A scripted `baton/1` turn: its events with offsets from the turn's start. */
-export interface ScriptTurn {
-  readonly events: readonly { readonly atMs: number; readonly event: WireEvent }[];
-}
-
-/** A script for `ScriptedTransport`: one entry per turn of each run. */
-export interface Script {
-  readonly protocol: "baton/1";
-  readonly turns: readonly ScriptTurn[];
 }
 
 /** A scripted acting party for tests, fixtures and offline demos. */
@@ -994,21 +401,6 @@ export class AgUiTransport implements Transport {
 
 // ----- schemas ----------------------------------------------------------------
 
-/** One validation problem. */
-export interface ValidationIssue {
-  /** A JSON Pointer to the failing value (`""` for the root). */
-  instancePath: string;
-  /** The failing keyword, e.g. `required`. */
-  keyword: string;
-  message: string;
-}
-
-/** The result of `Schema#validate` (a valid one is shared and frozen). */
-export interface Validation {
-  readonly valid: boolean;
-  readonly errors: readonly ValidationIssue[];
-}
-
 /** A compiled JSON Schema 2020-12: the engine's own validator, for applications. */
 export class Schema {
   private constructor();
@@ -1034,84 +426,25 @@ export class Schema {
 // ----- events -----------------------------------------------------------------
 
 /** A journal record, as it is appended. */
-export type JournalEvent = { type: "journal" } & JournalRecord;
-/** Something the engine asks of its host, tagged by `kind` (carried out by the engine itself; shown to observers). */
-export type Effect =
-  | { kind: "open-turn"; run: RunId; turn: TurnId; deadlineAt: number; request: TurnRequest }
-  | { kind: "cancel-turn"; run: RunId; turn: TurnId }
-  | { kind: "mark"; run: RunId; participant: ParticipantId }
-  | {
-      kind: "invoke";
-      run: RunId;
-      call: CallId;
-      capability: CapabilityRef;
-      arguments: unknown;
-      plannedAgainst: ReadStamp[];
-      actor: ActorRef;
-    }
-  | { kind: "preview"; run: RunId; call: CallId; capability: CapabilityRef; arguments: unknown }
-  | { kind: "revert"; run: RunId; participant: ParticipantId; token: MarkToken };
+export type JournalEvent = Extract<CoreEvent, { type: "journal" }>;
 /** An effect the engine carries out. */
-export type EffectEvent = { type: "effect" } & Effect;
-/** What was wrong with traffic that broke the rules, tagged by `kind`. */
-export type FindingReason =
-  | { kind: "unknown-run" }
-  | { kind: "outside-open-turn" }
-  | { kind: "after-turn-ended" }
-  | { kind: "integrity"; code: ProtocolViolation; detail: string }
-  /** A participant's answer (a mark, a preview, a result, a revert) the engine refused: it changed nothing. */
-  | { kind: "report-refused"; code: ReportRefusal; detail: string }
-  | { kind: "unreadable-result"; call: CallId; detail: string };
-/** Traffic that broke the rules: recorded, never acted on. */
-export interface Finding {
-  at: number;
-  run: RunId | null;
-  turn: TurnId | null;
-  reason: FindingReason;
-}
+export type EffectEvent = Extract<CoreEvent, { type: "effect" }>;
 /** A finding. */
-export type FindingEvent = { type: "finding" } & Finding;
+export type FindingEvent = Extract<CoreEvent, { type: "finding" }>;
 /** A question for the person (AG-41). */
-export type QuestionEvent = { type: "question" } & Question;
+export type QuestionEvent = Extract<CoreEvent, { type: "question" }>;
 /** A run above `suggest` started acting with no presence surface attached (AG-35, policy `warn`). */
-export type PresenceMissingEvent = { type: "presence-missing"; run: RunId };
+export type PresenceMissingEvent = Extract<CoreEvent, { type: "presence-missing" }>;
 /** The one handoff to the person after unresolved budget exhaustion. */
-export type EscalationReceiptEvent = { type: "escalation-receipt"; run: RunId; reason: EscalationReason };
-/** The events of the custody machine, as serialised by the core. */
-/** How a run ended, in the terms a person uses (AG-39). */
-export type Ending =
-  | "done"
-  | "answered-without-changes"
-  | "partly-done"
-  | "rolled-back"
-  | "stopped"
-  | "paused"
-  | "rejected"
-  | "interrupted"
-  | "failed";
-/** What an announcement reports, tagged by `kind`. */
-export type Said =
-  | { kind: "acting"; intent: string; changes: number; participants: string[]; later: boolean }
-  | { kind: "needs-you"; intent: string; reason: EscalationReason }
-  | { kind: "closed"; intent: string; ending: Ending; reason: string }
-  | { kind: "killed"; count: number }
-  | { kind: "undone"; intent: string; reverted: string[]; failed: string[] }
-  | { kind: "undo-held"; intent: string; changedByYou: string[]; changedByRuns: string[] };
+export type EscalationReceiptEvent = Extract<CoreEvent, { type: "escalation-receipt" }>;
 /**
  * Something the person should hear, as the engine decided it (AG-37, AG-39):
  * once per plan or later batch, once when a run needs the person, once when it
  * closes. Its words are written to the live region; surfaces may show it too.
  */
-export type AnnouncementEvent = { type: "announcement"; speaker: "acting-party" | "person"; runs: RunId[]; said: Said };
-export type CoreEvent =
-  | JournalEvent
-  | EffectEvent
-  | FindingEvent
-  | QuestionEvent
-  | PresenceMissingEvent
-  | EscalationReceiptEvent
-  | AnnouncementEvent
-  | UndoneEvent;
+export type AnnouncementEvent = Extract<CoreEvent, { type: "announcement" }>;
+/** A run was undone through its participants' histories (A.2). */
+export type UndoneEvent = Extract<CoreEvent, { type: "undone" }>;
 /**
  * Text from the acting party, as deltas (never announced per delta). Coalesced: the deltas of one message that
  * arrive in one network read come as one event (in order, nothing lost), so
@@ -1133,11 +466,9 @@ export type StorageDegradedEvent = { type: "storage-degraded"; cause: string };
 export type StorageReconciledEvent = { type: "storage-reconciled"; session: SessionId; ended: number; offered: number };
 /** A registration was refused (AG-13); replayed to every later subscriber. */
 export type RegistrationRefusedEvent = { type: "registration-refused"; participant: ParticipantId | null; problems: ManifestProblem[] };
-/** A run was undone through its participants' histories (A.2). */
-export type UndoneEvent = { type: "undone"; report: UndoReport };
-/** Everything a subscriber or presence surface receives, tagged by `type`. */
 /** A participant was registered or unregistered: `engine.tools()` changed. */
 export type ToolsChangedEvent = { type: "tools-changed" };
+/** Everything a subscriber or presence surface receives, tagged by `type`. */
 export type BatonEvent =
   | CoreEvent
   | TextDeltaEvent
@@ -1179,8 +510,6 @@ export interface OpenOptions {
   turnLimits?: TurnLimits;
 }
 
-/** A lane of a turn's stream whose size is bounded. */
-export type TurnLane = "text" | "state" | "custom";
 /** Byte limits of one turn's stream (bounded turns); each 1 MiB by default, 256 open items. */
 export interface TurnLimits {
   maxTextBytes?: number;

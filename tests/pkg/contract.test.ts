@@ -1,4 +1,5 @@
-// The hand-written declarations (pkg/baton.d.ts) against what the build
+// The package's declarations (pkg/baton.d.ts, with the data types it
+// re-exports from the generated pkg/data.d.ts) against what the build
 // produces. Every check is a type that is `true` only when the two sides
 // agree; `tsc --noEmit` fails on the first `false`, naming it.
 //

@@ -48,6 +48,7 @@ impl fmt::Debug for ActorSecret {
 
 /// An opaque actor reference, as handed to participants.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
 #[serde(transparent)]
 pub struct ActorRef(String);
 
@@ -71,6 +72,7 @@ impl fmt::Display for ActorRef {
 
 /// What a genuine reference names.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
 #[serde(rename_all = "camelCase")]
 pub struct ActorIdentity {
     /// The session of the engine that minted it.

@@ -25,6 +25,7 @@ use crate::state::EscalationReason;
 
 /// Something the person should hear.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
 #[serde(rename_all = "camelCase")]
 pub struct Announcement {
     /// Whose act it reports.
@@ -46,6 +47,7 @@ impl Announcement {
 
 /// Whose act an announcement reports (AG-37: announcements are attributed).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
 #[serde(rename_all = "kebab-case")]
 pub enum Speaker {
     /// The acting party (an agent, a macro, a rule).
@@ -56,6 +58,7 @@ pub enum Speaker {
 
 /// What an announcement reports, tagged by `kind`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
 #[serde(
     tag = "kind",
     rename_all = "kebab-case",
@@ -117,6 +120,7 @@ pub enum Said {
 
 /// How a run ended, in the terms a person uses (AG-39).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
 #[serde(rename_all = "kebab-case")]
 pub enum Ending {
     /// The acting party finished, having changed things.

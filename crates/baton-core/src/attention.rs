@@ -21,6 +21,7 @@ pub const DEEP_READ_BYTES: u64 = 64 * 1024;
 /// Where a participant stands in the person's attention, most attended
 /// first.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
 #[serde(rename_all = "kebab-case")]
 pub enum Attention {
     /// The participant's element holds focus.
@@ -46,6 +47,7 @@ pub struct ReadCandidate {
 
 /// What became of one read of a turn's context.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
 #[serde(
     tag = "kind",
     rename_all = "kebab-case",
@@ -73,6 +75,7 @@ pub enum ReadFate {
 
 /// One read of a turn's context, as the person may see it afterwards.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
 #[serde(rename_all = "camelCase")]
 pub struct PulledRead {
     /// The read, its version and origin.
@@ -208,6 +211,7 @@ mod tests {
 
 /// A read's full content, pulled into this turn.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
 #[serde(rename_all = "camelCase")]
 pub struct DeepRead {
     /// The read, `participant.read`.

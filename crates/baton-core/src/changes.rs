@@ -13,6 +13,7 @@ use crate::ids::{ParticipantId, RunId};
 
 /// Who made a change.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
 #[serde(tag = "kind", rename_all = "kebab-case")]
 pub enum ChangedBy {
     /// The person: a read published without an actor reference (an edit of
@@ -44,6 +45,7 @@ read_by_hand!(ChangedBy);
 
 /// A participant a run changed that something else changed after it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
 #[serde(rename_all = "camelCase")]
 pub struct UndoConflict {
     /// The participant.

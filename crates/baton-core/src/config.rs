@@ -63,6 +63,7 @@ fn reachable() -> bool {
 /// The answer to the contract's open decision D.1 (AG-35): observable by
 /// default, a hard refusal for applications that want one.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
 #[serde(rename_all = "kebab-case")]
 pub enum PresencePolicy {
     /// Emit [`Event::PresenceMissing`] and act.

@@ -11,6 +11,7 @@ use crate::ids::ParticipantId;
 /// trusted. Anything but `author` is untrusted content as far as autonomy
 /// is concerned (AG-28).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
 #[serde(rename_all = "kebab-case")]
 pub enum Origin {
     /// Produced by the person or the application's own authors.
@@ -23,6 +24,7 @@ pub enum Origin {
 
 /// The address of a read: which participant, which of its reads.
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
 pub struct ReadRef {
     /// The participant that exposes the read.
     pub participant: ParticipantId,
@@ -48,6 +50,7 @@ impl fmt::Display for ReadRef {
 
 /// A read as it stood at one moment: its version and origin (AG-20, AG-27).
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
 #[serde(rename_all = "camelCase")]
 pub struct ReadStamp {
     /// Which read.
@@ -60,6 +63,7 @@ pub struct ReadStamp {
 
 /// The snapshot of reads taken when a turn opens, ordered by read.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
 #[serde(rename_all = "camelCase")]
 pub struct Context {
     /// Every published read, ordered by [`ReadRef`].

@@ -9,6 +9,7 @@ use sha2::{Digest as _, Sha256};
 
 /// A SHA-256 digest, shown and serialized as lowercase hex.
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[cfg_attr(feature = "typescript", derive(ts_rs::TS), ts(type = "string"))]
 pub struct Digest(pub [u8; 32]);
 
 impl Digest {

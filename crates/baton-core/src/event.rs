@@ -13,6 +13,8 @@ use crate::state::EscalationReason;
 
 /// Everything the engine produces, in order, from [`crate::Engine::poll_event`].
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
+#[cfg_attr(feature = "typescript", ts(rename = "CoreEvent"))]
 #[serde(
     tag = "type",
     rename_all = "kebab-case",
@@ -55,6 +57,7 @@ pub enum Event {
 
 /// A request to the host. Each names what to report back and where.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
 #[serde(
     tag = "kind",
     rename_all = "kebab-case",
@@ -131,6 +134,7 @@ pub enum Effect {
 
 /// Traffic that broke the rules. Recorded, never acted on.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
 #[serde(rename_all = "camelCase")]
 pub struct Finding {
     /// When.
@@ -145,6 +149,7 @@ pub struct Finding {
 
 /// What was wrong with the traffic.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
 #[serde(
     tag = "kind",
     rename_all = "kebab-case",
@@ -188,6 +193,7 @@ pub enum FindingReason {
 
 /// What an undo did, once every participant has answered (or run out of time).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
 #[serde(rename_all = "camelCase")]
 pub struct UndoReport {
     /// The run undone.
@@ -200,6 +206,7 @@ pub struct UndoReport {
 
 /// A participant whose revert failed during an undo.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
 #[serde(rename_all = "camelCase")]
 pub struct UndoFailure {
     /// The participant.

@@ -16,6 +16,7 @@ use crate::registry::Registry;
 
 /// What a grant decides.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
 #[serde(rename_all = "kebab-case")]
 pub enum Decision {
     /// Calls in scope may run without review, within every other rule.
@@ -26,6 +27,7 @@ pub enum Decision {
 
 /// What a grant covers.
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+#[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct GrantScope {
     /// The participant, as the acting party addresses it (its manifest id).
@@ -63,6 +65,7 @@ pub struct ListedGrant {
 
 /// A standing decision of the person.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
 #[serde(rename_all = "camelCase")]
 pub struct Grant {
     /// The grant's id.

@@ -9,6 +9,7 @@ macro_rules! string_id {
     ($(#[$doc:meta])* $name:ident) => {
         $(#[$doc])*
         #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+        #[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
         #[serde(transparent)]
         pub struct $name(String);
 
@@ -72,6 +73,7 @@ string_id!(
 /// out strings (`"h42"`) or numbers (a stack depth), so both are kept, the
 /// number as the very same number.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize)]
+#[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
 #[serde(untagged)]
 pub enum MarkToken {
     /// A string token.
@@ -140,6 +142,7 @@ impl fmt::Display for MarkToken {
 
 /// One exchange with the acting party, numbered from 1 within its run.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
 #[serde(transparent)]
 pub struct TurnId(pub u32);
 
@@ -155,6 +158,7 @@ pub const WIRE_SEPARATOR: &str = "__";
 
 /// The address of a capability: which participant, which of its capabilities.
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
 pub struct CapabilityRef {
     /// The participant that declared the capability.
     pub participant: ParticipantId,

@@ -4,6 +4,7 @@ use serde::{Deserialize, Serialize};
 
 /// Why a run exists (AG-2). Every run carries one.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
 #[serde(rename_all = "kebab-case")]
 pub enum Initiative {
     /// The person asked for it.
@@ -23,6 +24,7 @@ impl Initiative {
 
 /// How far a run may go without the person, from least to most.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
 #[serde(rename_all = "kebab-case")]
 pub enum Autonomy {
     /// The acting party proposes; the person reviews every plan.
@@ -39,6 +41,7 @@ pub enum Autonomy {
 /// charged when it is dispatched. Charges are never refunded: a failed or
 /// timed-out turn has consumed its share.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct Budget {
     /// Exchanges with the acting party, the planning turn included.
@@ -86,6 +89,7 @@ impl Budget {
 
 /// What a run has consumed of its budget.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
 #[serde(rename_all = "camelCase")]
 pub struct Usage {
     /// Turns reserved so far.

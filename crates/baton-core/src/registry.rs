@@ -60,6 +60,7 @@ impl RegisterError {
 
 /// A capability as the acting party sees it: a tool.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
 #[serde(rename_all = "camelCase")]
 pub struct Tool {
     /// `participant.capability`.

@@ -69,6 +69,7 @@ pub enum Report {
 /// Why a report was refused: the stable code of a
 /// [`crate::FindingReason::ReportRefused`] finding.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
 #[serde(rename_all = "kebab-case")]
 pub enum ReportRefusal {
     /// No run has the report's id.

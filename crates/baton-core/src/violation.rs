@@ -8,6 +8,7 @@ use serde::{Deserialize, Serialize};
 /// The kind of rule that was broken: the stable `code` of an integrity
 /// finding, of a run that ended for one, and of a dialect adapter's refusal.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
 #[serde(rename_all = "kebab-case")]
 pub enum ProtocolViolation {
     /// Text that is not JSON where JSON is required (an event, a tool

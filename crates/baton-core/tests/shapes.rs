@@ -1,7 +1,8 @@
 //! A sample of every serialised shape a host sees — journal records, events,
 //! effects, states and every reason — produced by real scenarios where a
 //! scenario reaches it and built by hand for the rest of the reasons. The
-//! package's contract type test checks `pkg/baton.d.ts` against these, both
+//! package's contract type test checks `pkg/baton.d.ts` (its data types
+//! generated into `pkg/data.d.ts` by `tests/typescript.rs`) against these, both
 //! ways: every sample is assignable to its declared type, and every declared
 //! variant has a sample. With `BATON_SHAPES_OUT` set, the samples are written
 //! there as JSON (`cargo xtask test` does, before the type test).

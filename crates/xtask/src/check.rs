@@ -73,6 +73,8 @@ const STEPS: &[Step] = &[
             "clippy",
             "--workspace",
             "--all-targets",
+            "--features",
+            "baton-core/typescript",
             "--",
             "-D",
             "warnings",
@@ -210,14 +212,23 @@ fn package_build() -> Result<String, String> {
         .unwrap_or_default())
 }
 
-/// Type-checks `pkg/baton.d.ts` against what the build produced — the
+/// Checks that `pkg/data.d.ts` is what the core's types declare, then
+/// type-checks `pkg/baton.d.ts` against what the build produced — the
 /// serialised shapes the core emits and the error codes the wasm can throw.
 fn package_types() -> Result<String, String> {
     let built = root().join(PKG_TESTS).join("built");
     std::fs::create_dir_all(&built).map_err(|e| format!("{}: {e}", built.display()))?;
     let mut shapes = cargo();
     shapes
-        .args(["test", "--quiet", "-p", "baton-core", "--test", "shapes"])
+        .args([
+            "test",
+            "--quiet",
+            "-p",
+            "baton-core",
+            "--features",
+            "typescript",
+        ])
+        .args(["--test", "typescript", "--test", "shapes"])
         .env("BATON_SHAPES_OUT", built.join("shapes.json"));
     run(shapes)?;
     let mut emit = Command::new("node");
@@ -228,7 +239,7 @@ fn package_types() -> Result<String, String> {
     tsc.args(["--noEmit", "-p", "."])
         .current_dir(root().join(PKG_TESTS));
     run(tsc).map(|()| {
-        "pkg/baton.d.ts type-checks, and agrees with the built classes, error codes and shapes"
+        "pkg/data.d.ts is generated from the core's types; pkg/baton.d.ts type-checks, and agrees with the built classes, error codes and shapes"
             .into()
     })
 }

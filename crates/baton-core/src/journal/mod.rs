@@ -15,6 +15,8 @@ mod read;
 
 /// Who caused a journal record.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
+#[cfg_attr(feature = "typescript", ts(rename = "JournalActor"))]
 #[serde(
     tag = "kind",
     rename_all = "kebab-case",
@@ -37,6 +39,7 @@ pub enum Actor {
 /// One record of a run's journal. Records are append-only; `revision` starts
 /// at 1 and increases by exactly one per record, so a store can detect gaps.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
 #[serde(rename_all = "camelCase")]
 pub struct JournalRecord {
     /// The run the record belongs to.
@@ -53,6 +56,7 @@ pub struct JournalRecord {
 
 /// What a journal record says happened.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
 #[serde(
     tag = "kind",
     rename_all = "kebab-case",
@@ -261,6 +265,7 @@ pub enum JournalEntry {
 
 /// How a dispatched capability call ended, as its participant reports it.
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
 #[serde(
     tag = "kind",
     rename_all = "kebab-case",
@@ -319,6 +324,7 @@ impl CallResult {
 /// Why a call was answered without being applied. Every refusal is
 /// correctable: the run goes on and the acting party can re-read and re-plan.
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
 #[serde(
     tag = "code",
     rename_all = "kebab-case",
@@ -372,6 +378,7 @@ impl Refusal {
 
 /// How a question closed.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
 #[serde(
     tag = "kind",
     rename_all = "kebab-case",
@@ -395,6 +402,7 @@ pub enum QuestionClosure {
 
 /// A call's result as the acting party will see it in the next turn.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
 #[serde(rename_all = "camelCase")]
 pub struct CallReport {
     /// The call.

@@ -28,6 +28,7 @@ use crate::schema::{Schema, ValidationIssue};
 
 /// What a manifest may expose (AG-17).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
 #[serde(rename_all = "kebab-case")]
 pub enum Tier {
     /// Reads only; no capability at all.
@@ -41,6 +42,8 @@ pub enum Tier {
 /// Whether the participant keeps a native history the engine can mark and
 /// revert to (AG-19).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
+#[cfg_attr(feature = "typescript", ts(rename = "HistoryMode"))]
 #[serde(rename_all = "kebab-case")]
 pub enum History {
     /// `mark()` and `revertTo(mark)` are provided.
@@ -126,6 +129,7 @@ pub struct ReadDecl {
 
 /// Why an argument was refused (AG-15, AG-16). Never a truncation.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
 #[serde(
     tag = "kind",
     rename_all = "kebab-case",

@@ -10,10 +10,12 @@ use crate::ids::WIRE_SEPARATOR;
 
 /// One thing wrong with a manifest.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
 pub struct ManifestProblem {
     /// Where, as a JSON path (`$.capabilities[0].description`).
     pub path: String,
     /// The requirement broken, if one is (`AG-14`).
+    #[cfg_attr(feature = "typescript", ts(type = "`AG-${number}` | null"))]
     pub requirement: Option<String>,
     /// What is wrong.
     pub message: String,

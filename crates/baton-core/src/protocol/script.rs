@@ -10,9 +10,11 @@ use super::{check_version, ProtocolError};
 /// of events with virtual-time offsets. It drives the conformance fixtures
 /// and the offline demo actor.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct Script {
     /// The protocol the script speaks (AG-45).
+    #[cfg_attr(feature = "typescript", ts(type = "\"baton/1\""))]
     pub protocol: String,
     /// What it plays, turn by turn.
     pub turns: Vec<ScriptTurn>,
@@ -20,6 +22,7 @@ pub struct Script {
 
 /// One turn of a [`Script`].
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct ScriptTurn {
     /// The events, in order.
@@ -28,6 +31,7 @@ pub struct ScriptTurn {
 
 /// One event of a scripted turn.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct ScriptedEvent {
     /// Milliseconds after the turn opened.

@@ -14,6 +14,7 @@ use crate::registry::{Registry, Tool};
 
 /// Which way state flows (AG-47).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
 #[serde(rename_all = "kebab-case")]
 pub enum Direction {
     /// Context from the interface to the acting party.
@@ -24,6 +25,7 @@ pub enum Direction {
 
 /// How the acting party ended a turn.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
 #[serde(rename_all = "kebab-case")]
 pub enum TurnOutcome {
     /// It said what it had to say.
@@ -40,6 +42,7 @@ pub enum TurnOutcome {
 /// uses) rather than by serde's derive for internally tagged enums, which
 /// buffers every event and costs the browser runtime tens of kilobytes.
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
 #[serde(
     tag = "type",
     rename_all = "kebab-case",
@@ -292,6 +295,7 @@ impl<'de> Deserialize<'de> for WireEvent {
 
 /// What the engine sends to open a turn.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
 #[serde(rename_all = "camelCase")]
 pub struct TurnRequest {
     /// The protocol.
@@ -323,6 +327,7 @@ pub struct TurnRequest {
 /// One entry of the context index: enough for the acting party to know a
 /// participant or a read exists, what it is, and how current it is.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
 #[serde(rename_all = "camelCase")]
 pub struct IndexEntry {
     /// `participant`, or `participant.read`.

@@ -28,6 +28,7 @@ use crate::schema::{Schema, SchemaError, ValidationIssue};
 
 /// Who asked. Read back by hand (`read.rs`).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
 #[serde(
     tag = "kind",
     rename_all = "kebab-case",
@@ -51,6 +52,7 @@ pub enum Asker {
 
 /// Where a question stands. Read back by hand (`read.rs`).
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
 #[serde(
     tag = "state",
     rename_all = "kebab-case",
@@ -120,6 +122,7 @@ impl QuestionState {
 /// (`read.rs`): serde's derived reader for its tagged parts buffers every
 /// value and costs the browser runtime kilobytes.
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
 #[serde(rename_all = "camelCase")]
 pub struct Question {
     /// Its id.
@@ -223,6 +226,7 @@ impl Question {
 /// The engine's confirmation that an answer was accepted. An identical
 /// retry returns the same acceptance.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
 #[serde(rename_all = "camelCase")]
 pub struct Acceptance {
     /// The question.
@@ -282,6 +286,7 @@ pub enum AnswerError {
 
 /// What the acting party hears about its question in the next turn.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
 #[serde(rename_all = "camelCase")]
 pub struct AnswerReport {
     /// The acting party's request id.
@@ -293,6 +298,7 @@ pub struct AnswerReport {
 /// What happened to a question, for the acting party. Read back by hand
 /// (`read.rs`).
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
 #[serde(
     tag = "kind",
     rename_all = "kebab-case",
@@ -320,6 +326,7 @@ pub enum AnswerOutcome {
 
 /// Content-free counts for a badge: what is pending, never what it says.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
 #[serde(rename_all = "camelCase")]
 pub struct Counters {
     /// Questions and escalations waiting for the person now.

@@ -22,6 +22,7 @@ use super::{AskedQuestion, PlanSource, ProposedCall, Run, Step};
 
 /// What the person was shown when the run was cut off.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
 #[serde(rename_all = "kebab-case")]
 pub enum Waiting {
     /// A plan, or a call, waiting for review.
@@ -46,6 +47,8 @@ pub(crate) struct Offered {
 
 /// A run a reload cut off while it waited for the person, offered again.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
+#[cfg_attr(feature = "typescript", ts(rename = "CutOffRun"))]
 #[serde(rename_all = "camelCase")]
 pub struct CutOff {
     /// The cut-off run.

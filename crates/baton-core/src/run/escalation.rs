@@ -13,6 +13,7 @@ use crate::state::{BudgetLimit, EscalationReason, Resolution, RunState};
 
 /// An escalated run, as the person decides it.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
 #[serde(rename_all = "camelCase")]
 pub struct EscalationSheet {
     /// The run.

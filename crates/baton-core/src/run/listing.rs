@@ -21,6 +21,7 @@ pub const RUNS_PAGE_DEFAULT: usize = 20;
 
 /// One run as a history lists it.
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
 #[serde(rename_all = "camelCase")]
 pub struct RunListing {
     /// The run.
@@ -78,6 +79,7 @@ impl Run {
 
 /// Which page of the history to list.
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
 pub struct RunsQuery {
     /// At most this many runs (1 to [`RUNS_PAGE_MAX`]).
     pub limit: usize,
@@ -167,6 +169,7 @@ impl RunsQuery {
 
 /// One page of the history.
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
 #[serde(rename_all = "camelCase")]
 pub struct RunsPage {
     /// Newest first.

@@ -20,6 +20,7 @@ use crate::state::RunState;
 
 /// The concrete change one planned act would make.
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
 #[serde(
     tag = "kind",
     rename_all = "kebab-case",
@@ -47,6 +48,7 @@ pub enum ProposedChange {
 
 /// One planned act under review.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
 #[serde(rename_all = "camelCase")]
 pub struct ReviewItem {
     /// The call.
@@ -74,6 +76,7 @@ pub struct ReviewItem {
 
 /// A read an act under review was planned against, and how it moved since.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
 #[serde(rename_all = "camelCase")]
 pub struct StaleRead {
     /// The read.
@@ -86,6 +89,7 @@ pub struct StaleRead {
 
 /// Why a plan the person already approved is before them once more.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
 #[serde(
     tag = "kind",
     rename_all = "kebab-case",
@@ -110,6 +114,7 @@ pub enum ReviewAgain {
 
 /// Everything the person reviews before authorizing a run.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
 #[serde(rename_all = "camelCase")]
 pub struct ReviewSheet {
     /// The run.

@@ -94,6 +94,7 @@ pub enum SchemaError {
 
 /// One way a value fails a schema.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
 #[serde(rename_all = "camelCase")]
 pub struct ValidationIssue {
     /// JSON Pointer to the failing part of the value (`""` is the root).
@@ -106,10 +107,13 @@ pub struct ValidationIssue {
 
 /// The result of [`Schema::validate`]: every issue, not only the first.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
 pub struct Validation {
     /// Whether the value satisfies the schema.
     pub valid: bool,
-    /// Every issue found, in the validator's order.
+    /// Every issue found, in the validator's order (a valid result is
+    /// shared and frozen in the browser: read-only).
+    #[cfg_attr(feature = "typescript", ts(type = "ReadonlyArray<ValidationIssue>"))]
     pub errors: Vec<ValidationIssue>,
 }
 

@@ -11,6 +11,7 @@ use crate::model::Budget;
 mod read;
 /// Who holds control of a run. Terminal states never reopen.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
 #[serde(
     tag = "state",
     rename_all = "kebab-case",
@@ -70,6 +71,7 @@ impl RunState {
 
 /// The name of a [`RunState`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
 #[serde(rename_all = "kebab-case")]
 pub enum StateName {
     /// See [`RunState::Offered`].
@@ -133,6 +135,7 @@ impl fmt::Display for StateName {
 
 /// The typed outcome of a returned run (AG-5).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
 #[serde(rename_all = "kebab-case")]
 pub enum Outcome {
     /// The acting party finished.
@@ -151,6 +154,7 @@ pub enum Outcome {
 
 /// Why a run returned.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
 #[serde(
     tag = "kind",
     rename_all = "kebab-case",
@@ -256,6 +260,7 @@ pub enum ReturnReason {
 
 /// A lane of a turn's stream whose size is bounded (bounded turns).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
 #[serde(rename_all = "kebab-case")]
 pub enum TurnLane {
     /// The text of the acting party's messages.
@@ -268,6 +273,7 @@ pub enum TurnLane {
 
 /// A limit of the [`Budget`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
 #[serde(rename_all = "kebab-case")]
 pub enum BudgetLimit {
     /// `max_turns`.
@@ -278,6 +284,7 @@ pub enum BudgetLimit {
 
 /// Why a run was cancelled before anything was authorized.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
 #[serde(
     tag = "kind",
     rename_all = "kebab-case",
@@ -295,6 +302,7 @@ pub enum CancelReason {
 
 /// Why a run is escalated (AG-6).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
 #[serde(
     tag = "kind",
     rename_all = "kebab-case",
@@ -352,6 +360,7 @@ impl EscalationReason {
 
 /// How the person resolves an escalation.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
 #[serde(
     tag = "kind",
     rename_all = "kebab-case",
@@ -362,6 +371,7 @@ pub enum Resolution {
     /// allowlist; for exhaustion `budget` must raise the exhausted limit.
     Allow {
         /// A replacement budget; it may only be raised relative to usage.
+        #[cfg_attr(feature = "typescript", ts(optional = nullable))]
         budget: Option<Budget>,
     },
     /// Refuse the pending call; the acting party hears it was refused and the
