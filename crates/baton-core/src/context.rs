@@ -107,9 +107,22 @@ pub(crate) mod stamps {
     pub(crate) fn deserialize<'de, D: Deserializer<'de>>(
         deserializer: D,
     ) -> Result<BTreeMap<ReadRef, ReadStamp>, D::Error> {
-        let list = Vec::<ReadStamp>::deserialize(deserializer)?;
-        let mut map = BTreeMap::new();
-        map.extend(list.into_iter().map(|stamp| (stamp.read.clone(), stamp)));
-        Ok(map)
+        Ok(keyed(Vec::<ReadStamp>::deserialize(deserializer)?))
+    }
+
+    /// The stamps of a map, serialised as their list.
+    pub(crate) struct List<'a>(pub(crate) &'a BTreeMap<ReadRef, ReadStamp>);
+
+    impl serde::Serialize for List<'_> {
+        fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+            serialize(self.0, serializer)
+        }
+    }
+
+    /// A list of stamps keyed by their read.
+    pub(crate) fn keyed(list: Vec<ReadStamp>) -> BTreeMap<ReadRef, ReadStamp> {
+        list.into_iter()
+            .map(|stamp| (stamp.read.clone(), stamp))
+            .collect()
     }
 }

@@ -20,101 +20,40 @@ use crate::ids::{CallId, CapabilityRef, ParticipantId};
 
 use super::drift::Recheck;
 use super::review::{ProposedChange, ReviewAgain};
+use super::row::columns;
 use super::AuthorizationRecord;
 
-/// What the person approved of one run.
-#[derive(Debug, Clone, PartialEq, Default)]
-pub(super) struct Approval {
-    allowlist: BTreeSet<CapabilityRef>,
-    authorization: Option<AuthorizationRecord>,
-    /// Whether the person (not the engine) authorized the run.
-    person_authorized: bool,
-    /// Calls the person approved one by one (the reviewed plan, escalations).
-    approved: BTreeSet<CallId>,
-    /// The proposed changes under review, by call (AG-31).
-    previews: BTreeMap<CallId, ProposedChange>,
-    /// The concrete changes the person approved, by call (AG-29, AG-31).
-    approved_previews: BTreeMap<CallId, ProposedChange>,
-    /// Previews rendered again after drift, before dispatch goes on.
-    recheck: Option<Recheck>,
-    /// The review under way was caused by drift, a lapsed authorization or
-    /// a reload: why, and its authorization binds the reads as they are now.
-    review_again: Option<ReviewAgain>,
-    /// Which instance the person chose for an ambiguous call (AG-23).
-    choices: BTreeMap<CallId, ParticipantId>,
-    /// When the previews asked for last are due; one that has not arrived
-    /// by then is shown as missing, and why (AG-31).
-    previews_due: Option<u64>,
-    /// Calls whose arguments the person changed in review (approve with
-    /// edits): the acting party hears so with their results.
-    edited: BTreeSet<CallId>,
-}
-
-/// A run's approval as its stored row holds it.
-pub(super) struct ApprovalRow {
-    pub allowlist: BTreeSet<CapabilityRef>,
-    pub authorization: Option<AuthorizationRecord>,
-    pub person_authorized: bool,
-    pub approved: BTreeSet<CallId>,
-    pub previews: BTreeMap<CallId, ProposedChange>,
-    pub approved_previews: BTreeMap<CallId, ProposedChange>,
-    pub recheck: Option<Recheck>,
-    pub review_again: Option<ReviewAgain>,
-    pub choices: BTreeMap<CallId, ParticipantId>,
-    pub previews_due: Option<u64>,
-    pub edited: BTreeSet<CallId>,
-}
-
-/// The stored row's view of the fields, by reference.
-pub(super) struct ApprovalRef<'a> {
-    pub allowlist: &'a BTreeSet<CapabilityRef>,
-    pub authorization: &'a Option<AuthorizationRecord>,
-    pub person_authorized: &'a bool,
-    pub approved: &'a BTreeSet<CallId>,
-    pub previews: &'a BTreeMap<CallId, ProposedChange>,
-    pub approved_previews: &'a BTreeMap<CallId, ProposedChange>,
-    pub recheck: &'a Option<Recheck>,
-    pub review_again: &'a Option<ReviewAgain>,
-    pub choices: &'a BTreeMap<CallId, ParticipantId>,
-    pub previews_due: &'a Option<u64>,
-    pub edited: &'a BTreeSet<CallId>,
+columns! {
+    /// What the person approved of one run.
+    #[derive(Debug, Clone, PartialEq, Default)]
+    pub(super) struct Approval {
+        allowlist: BTreeSet<CapabilityRef> => "allowlist",
+        authorization: Option<AuthorizationRecord> => "authorization",
+        /// Whether the person (not the engine) authorized the run.
+        person_authorized: bool => "personAuthorized",
+        /// Calls the person approved one by one (the reviewed plan, escalations).
+        approved: BTreeSet<CallId> => "approved",
+        /// The proposed changes under review, by call (AG-31).
+        previews: BTreeMap<CallId, ProposedChange> => "previews",
+        /// The concrete changes the person approved, by call (AG-29, AG-31).
+        approved_previews: BTreeMap<CallId, ProposedChange> => "approvedPreviews" (default),
+        /// Previews rendered again after drift, before dispatch goes on.
+        recheck: Option<Recheck> => "recheck" (default),
+        /// The review under way was caused by drift, a lapsed authorization or
+        /// a reload: why, and its authorization binds the reads as they are now.
+        review_again: Option<ReviewAgain> => "reviewAgain" (default),
+        /// Which instance the person chose for an ambiguous call (AG-23).
+        choices: BTreeMap<CallId, ParticipantId> => "choices",
+        /// When the previews asked for last are due; one that has not arrived
+        /// by then is shown as missing, and why (AG-31).
+        previews_due: Option<u64> => "previewsDue" (default),
+        /// Calls whose arguments the person changed in review (approve with
+        /// edits): the acting party hears so with their results.
+        edited: BTreeSet<CallId> => "edited" (default),
+    }
 }
 
 impl Approval {
-    /// Rebuilt from a stored row.
-    pub(super) fn from_row(row: ApprovalRow) -> Self {
-        Approval {
-            allowlist: row.allowlist,
-            authorization: row.authorization,
-            person_authorized: row.person_authorized,
-            approved: row.approved,
-            previews: row.previews,
-            approved_previews: row.approved_previews,
-            recheck: row.recheck,
-            review_again: row.review_again,
-            choices: row.choices,
-            previews_due: row.previews_due,
-            edited: row.edited,
-        }
-    }
-
-    /// What a stored row holds.
-    pub(super) fn row(&self) -> ApprovalRef<'_> {
-        ApprovalRef {
-            allowlist: &self.allowlist,
-            authorization: &self.authorization,
-            person_authorized: &self.person_authorized,
-            approved: &self.approved,
-            previews: &self.previews,
-            approved_previews: &self.approved_previews,
-            recheck: &self.recheck,
-            review_again: &self.review_again,
-            choices: &self.choices,
-            previews_due: &self.previews_due,
-            edited: &self.edited,
-        }
-    }
-
     // ----- scope and authorization --------------------------------------------
 
     /// The capabilities the run may call.

@@ -14,55 +14,27 @@ use std::collections::VecDeque;
 
 use crate::questions::AnswerReport;
 
+use super::row::columns;
 use super::{AskedQuestion, OpenQuestion};
 
-/// The questions of one run.
-#[derive(Debug, Clone, PartialEq, Default)]
-pub(super) struct Asking {
-    /// The question the run waits on.
-    question: Option<OpenQuestion>,
-    /// Questions the acting party asked, put to the person one at a time
-    /// once the calls of their turn are done; the next turn is sent only
-    /// when every one of them is closed.
-    pending: VecDeque<AskedQuestion>,
-    /// What became of the acting party's questions, for the next turn.
-    answers: Vec<AnswerReport>,
-    /// Request ids of the acting party's questions, never reused.
-    asked: Vec<String>,
-}
-
-/// A run's questions as its stored row holds them.
-pub(super) struct AskingRow {
-    pub question: Option<OpenQuestion>,
-    pub pending: VecDeque<AskedQuestion>,
-    pub answers: Vec<AnswerReport>,
-    pub asked: Vec<String>,
+columns! {
+    /// The questions of one run.
+    #[derive(Debug, Clone, PartialEq, Default)]
+    pub(super) struct Asking {
+        /// The question the run waits on.
+        question: Option<OpenQuestion> => "question",
+        /// Questions the acting party asked, put to the person one at a time
+        /// once the calls of their turn are done; the next turn is sent only
+        /// when every one of them is closed.
+        pending: VecDeque<AskedQuestion> => "pendingQuestions" (default),
+        /// What became of the acting party's questions, for the next turn.
+        answers: Vec<AnswerReport> => "answers",
+        /// Request ids of the acting party's questions, never reused.
+        asked: Vec<String> => "asked",
+    }
 }
 
 impl Asking {
-    /// Rebuilt from a stored row.
-    pub(super) fn from_row(row: AskingRow) -> Self {
-        Asking {
-            question: row.question,
-            pending: row.pending,
-            answers: row.answers,
-            asked: row.asked,
-        }
-    }
-
-    /// What a stored row holds: the question waited on, those pending, the
-    /// reports not yet sent and the request ids used.
-    pub(super) fn row(
-        &self,
-    ) -> (
-        &Option<OpenQuestion>,
-        &VecDeque<AskedQuestion>,
-        &Vec<AnswerReport>,
-        &Vec<String>,
-    ) {
-        (&self.question, &self.pending, &self.answers, &self.asked)
-    }
-
     /// The request ids used so far.
     pub(super) fn asked(&self) -> impl Iterator<Item = &str> {
         self.asked.iter().map(String::as_str)

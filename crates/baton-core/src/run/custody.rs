@@ -15,51 +15,28 @@ use crate::model::{Budget, Usage};
 use crate::state::{RunState, StateName};
 
 use super::cut_off::Offered;
+use super::row::columns;
 use super::Escalation;
 
-/// Who holds control of one run, and within what bounds.
-#[derive(Debug, Clone, PartialEq)]
-pub(super) struct Custody {
-    state: RunState,
-    /// The revision of the last journal record; commands are fenced on it.
-    revision: u64,
-    budget: Budget,
-    usage: Usage,
-    deadline_at: u64,
-    escalation: Option<Escalation>,
-    /// A chained run may resume this one (it was paused).
-    resumable: bool,
-    /// What a reload cut off while the person was looking at it, offered
-    /// again until they take it up or discard it.
-    offered: Option<Offered>,
-    /// When it reached a terminal state.
-    ended_at: Option<u64>,
-}
-
-/// A run's custody as its stored row holds it.
-pub(super) struct CustodyRow {
-    pub state: RunState,
-    pub revision: u64,
-    pub budget: Budget,
-    pub usage: Usage,
-    pub deadline_at: u64,
-    pub escalation: Option<Escalation>,
-    pub resumable: bool,
-    pub offered: Option<Offered>,
-    pub ended_at: Option<u64>,
-}
-
-/// The stored row's view of the fields, by reference.
-pub(super) struct CustodyRef<'a> {
-    pub state: &'a RunState,
-    pub revision: &'a u64,
-    pub budget: &'a Budget,
-    pub usage: &'a Usage,
-    pub deadline_at: &'a u64,
-    pub escalation: &'a Option<Escalation>,
-    pub resumable: &'a bool,
-    pub offered: &'a Option<Offered>,
-    pub ended_at: &'a Option<u64>,
+columns! {
+    /// Who holds control of one run, and within what bounds.
+    #[derive(Debug, Clone, PartialEq)]
+    pub(super) struct Custody {
+        state: RunState => "state",
+        /// The revision of the last journal record; commands are fenced on it.
+        revision: u64 => "revision",
+        budget: Budget => "budget",
+        usage: Usage => "usage",
+        deadline_at: u64 => "deadlineAt",
+        escalation: Option<Escalation> => "escalation",
+        /// A chained run may resume this one (it was paused).
+        resumable: bool => "resumable",
+        /// What a reload cut off while the person was looking at it, offered
+        /// again until they take it up or discard it.
+        offered: Option<Offered> => "offered" (default),
+        /// When it reached a terminal state.
+        ended_at: Option<u64> => "endedAt" (default),
+    }
 }
 
 impl Custody {
@@ -75,36 +52,6 @@ impl Custody {
             resumable: false,
             offered: None,
             ended_at: None,
-        }
-    }
-
-    /// Rebuilt from a stored row.
-    pub(super) fn from_row(row: CustodyRow) -> Self {
-        Custody {
-            state: row.state,
-            revision: row.revision,
-            budget: row.budget,
-            usage: row.usage,
-            deadline_at: row.deadline_at,
-            escalation: row.escalation,
-            resumable: row.resumable,
-            offered: row.offered,
-            ended_at: row.ended_at,
-        }
-    }
-
-    /// What a stored row holds.
-    pub(super) fn row(&self) -> CustodyRef<'_> {
-        CustodyRef {
-            state: &self.state,
-            revision: &self.revision,
-            budget: &self.budget,
-            usage: &self.usage,
-            deadline_at: &self.deadline_at,
-            escalation: &self.escalation,
-            resumable: &self.resumable,
-            offered: &self.offered,
-            ended_at: &self.ended_at,
         }
     }
 

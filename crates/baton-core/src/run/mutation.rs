@@ -16,68 +16,27 @@ use std::collections::BTreeMap;
 
 use crate::ids::{CapabilityRef, MarkToken, ParticipantId};
 
+use super::row::columns;
 use super::undo::Undoing;
 use super::{MarkState, ProposedCall, Rollback};
 
-/// What one run changed, and how it is taken back.
-#[derive(Debug, Clone, PartialEq, Default)]
-pub(super) struct Mutation {
-    in_flight: Option<ProposedCall>,
-    marks: BTreeMap<ParticipantId, MarkState>,
-    /// Capabilities whose calls were dispatched and not refused, in order.
-    mutated: Vec<CapabilityRef>,
-    rollback: Option<Rollback>,
-    /// Whether the person undid the run (one undo per run).
-    undone: bool,
-    /// An undo under way.
-    undoing: Option<Undoing>,
-}
-
-/// A run's changes as its stored row holds them.
-pub(super) struct MutationRow {
-    pub in_flight: Option<ProposedCall>,
-    pub marks: BTreeMap<ParticipantId, MarkState>,
-    pub mutated: Vec<CapabilityRef>,
-    pub rollback: Option<Rollback>,
-    pub undone: bool,
-    pub undoing: Option<Undoing>,
-}
-
-/// The stored row's view of the fields, by reference.
-pub(super) struct MutationRef<'a> {
-    pub in_flight: &'a Option<ProposedCall>,
-    pub marks: &'a BTreeMap<ParticipantId, MarkState>,
-    pub mutated: &'a Vec<CapabilityRef>,
-    pub rollback: &'a Option<Rollback>,
-    pub undone: &'a bool,
-    pub undoing: &'a Option<Undoing>,
+columns! {
+    /// What one run changed, and how it is taken back.
+    #[derive(Debug, Clone, PartialEq, Default)]
+    pub(super) struct Mutation {
+        in_flight: Option<ProposedCall> => "inFlight",
+        marks: BTreeMap<ParticipantId, MarkState> => "marks",
+        /// Capabilities whose calls were dispatched and not refused, in order.
+        mutated: Vec<CapabilityRef> => "mutated",
+        rollback: Option<Rollback> => "rollback",
+        /// Whether the person undid the run (one undo per run).
+        undone: bool => "undone" (default),
+        /// An undo under way.
+        undoing: Option<Undoing> => "undoing" (default),
+    }
 }
 
 impl Mutation {
-    /// Rebuilt from a stored row.
-    pub(super) fn from_row(row: MutationRow) -> Self {
-        Mutation {
-            in_flight: row.in_flight,
-            marks: row.marks,
-            mutated: row.mutated,
-            rollback: row.rollback,
-            undone: row.undone,
-            undoing: row.undoing,
-        }
-    }
-
-    /// What a stored row holds.
-    pub(super) fn row(&self) -> MutationRef<'_> {
-        MutationRef {
-            in_flight: &self.in_flight,
-            marks: &self.marks,
-            mutated: &self.mutated,
-            rollback: &self.rollback,
-            undone: &self.undone,
-            undoing: &self.undoing,
-        }
-    }
-
     // ----- calls --------------------------------------------------------------
 
     /// The call in flight, if a participant is mutating on the run's behalf.

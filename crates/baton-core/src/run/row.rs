@@ -1,277 +1,129 @@
 //! The stored shape of a run: one flat record, as the store has always
 //! kept it. In memory a run's fields are grouped by concern (see
-//! [`Run`]); this module is the one place that maps the groups to the
-//! record and back, without serde's `flatten` (which costs the wasm
-//! module kilobytes and buffers every value on the way in).
+//! [`Run`]); each group declares its fields and the columns that hold them
+//! once, with [`columns!`], and this module writes a run as its own columns
+//! followed by each group's, and reads it back the same way — without
+//! serde's `flatten` (which costs the wasm module kilobytes and buffers
+//! every value on the way in). A column added later is marked `(default)`:
+//! rows written before it read back with its default.
 
-use std::collections::{BTreeMap, BTreeSet, VecDeque};
-
-use serde::{Deserialize, Deserializer, Serialize, Serializer};
+use serde::ser::SerializeMap;
+use serde::{Serialize, Serializer};
 
 use serde_json::Value;
 
-use crate::context::{ReadRef, ReadStamp};
 use crate::fields::{read_by_hand, unknown_variant, Fields, Refusal};
-use crate::ids::{CallId, CapabilityRef, ParticipantId, RunId};
-use crate::journal::CallReport;
-use crate::model::{Autonomy, Budget, Initiative, Usage};
-use crate::questions::AnswerReport;
-use crate::state::RunState;
 
-use super::approval::{Approval, ApprovalRow};
-use super::asking::{Asking, AskingRow};
-use super::custody::{Custody, CustodyRow};
-use super::cut_off::Offered;
-use super::drift::Recheck;
-use super::mutation::{Mutation, MutationRow};
+use super::approval::Approval;
+use super::asking::Asking;
+use super::custody::Custody;
+use super::mutation::Mutation;
 use super::review::{ProposedChange, ReviewAgain};
-use super::turn_log::{TurnLog, TurnLogRow};
-use super::undo::Undoing;
-use super::{
-    AskedQuestion, AuthorizationRecord, Escalation, MarkState, OpenQuestion, OpenTurn, PlanSource,
-    ProposedCall, Rollback, Run,
-};
+use super::turn_log::TurnLog;
+use super::Run;
 
-/// A run as it is written: its row.
-#[derive(Serialize)]
-#[serde(rename_all = "camelCase")]
-struct RowRef<'a> {
-    id: &'a RunId,
-    intent: &'a String,
-    initiative: &'a Initiative,
-    requested: &'a Autonomy,
-    autonomy: &'a Autonomy,
-    source: &'a PlanSource,
-    resumes: &'a Option<RunId>,
-    state: &'a RunState,
-    revision: &'a u64,
-    budget: &'a Budget,
-    usage: &'a Usage,
-    created_at: &'a u64,
-    deadline_at: &'a u64,
-    plan: &'a Vec<ProposedCall>,
-    allowlist: &'a BTreeSet<CapabilityRef>,
-    queue: &'a VecDeque<ProposedCall>,
-    seen_calls: &'a BTreeSet<CallId>,
-    turn: &'a Option<OpenTurn>,
-    in_flight: &'a Option<ProposedCall>,
-    marks: &'a BTreeMap<ParticipantId, MarkState>,
-    mutated: &'a Vec<CapabilityRef>,
-    reports: &'a Vec<CallReport>,
-    escalation: &'a Option<Escalation>,
-    rollback: &'a Option<Rollback>,
-    resumable: &'a bool,
-    #[serde(serialize_with = "stamps")]
-    seen: &'a BTreeMap<ReadRef, ReadStamp>,
-    authorization: &'a Option<AuthorizationRecord>,
-    person_authorized: &'a bool,
-    approved: &'a BTreeSet<CallId>,
-    previews: &'a BTreeMap<CallId, ProposedChange>,
-    question: &'a Option<OpenQuestion>,
-    pending_questions: &'a VecDeque<AskedQuestion>,
-    answers: &'a Vec<AnswerReport>,
-    choices: &'a BTreeMap<CallId, ParticipantId>,
-    asked: &'a Vec<String>,
-    undone: &'a bool,
-    undoing: &'a Option<Undoing>,
-    plan_announced: &'a bool,
-    approved_previews: &'a BTreeMap<CallId, ProposedChange>,
-    recheck: &'a Option<Recheck>,
-    review_again: &'a Option<ReviewAgain>,
-    previews_due: &'a Option<u64>,
-    offered: &'a Option<Offered>,
-    edited: &'a BTreeSet<CallId>,
-    ended_at: &'a Option<u64>,
-}
+/// Declares a group of a run's state together with the stored row's
+/// columns that hold it, each field once: `name: Type => "column"`, then
+/// `(default)` for a column older rows may lack, or `(stamps)` for a map of
+/// read stamps stored as their list. Defines the struct (its fields private
+/// to the group's module, which keeps their rules) and its `write` into a
+/// run's row and `read` from one.
+macro_rules! columns {
+    (
+        $(#[$meta:meta])*
+        $vis:vis struct $group:ident {
+            $(
+                $(#[$field_meta:meta])*
+                $field:ident: $ty:ty => $column:literal $(($how:ident))?,
+            )*
+        }
+    ) => {
+        $(#[$meta])*
+        $vis struct $group {
+            $($(#[$field_meta])* $field: $ty,)*
+        }
 
-/// A run as it is read back.
-#[derive(Deserialize)]
-#[serde(rename_all = "camelCase")]
-struct Row {
-    id: RunId,
-    intent: String,
-    initiative: Initiative,
-    requested: Autonomy,
-    autonomy: Autonomy,
-    source: PlanSource,
-    resumes: Option<RunId>,
-    state: RunState,
-    revision: u64,
-    budget: Budget,
-    usage: Usage,
-    created_at: u64,
-    deadline_at: u64,
-    plan: Vec<ProposedCall>,
-    allowlist: BTreeSet<CapabilityRef>,
-    queue: VecDeque<ProposedCall>,
-    seen_calls: BTreeSet<CallId>,
-    turn: Option<OpenTurn>,
-    in_flight: Option<ProposedCall>,
-    marks: BTreeMap<ParticipantId, MarkState>,
-    mutated: Vec<CapabilityRef>,
-    reports: Vec<CallReport>,
-    escalation: Option<Escalation>,
-    rollback: Option<Rollback>,
-    resumable: bool,
-    #[serde(with = "crate::context::stamps")]
-    seen: BTreeMap<ReadRef, ReadStamp>,
-    authorization: Option<AuthorizationRecord>,
-    person_authorized: bool,
-    approved: BTreeSet<CallId>,
-    previews: BTreeMap<CallId, ProposedChange>,
-    question: Option<OpenQuestion>,
-    #[serde(default)]
-    pending_questions: VecDeque<AskedQuestion>,
-    answers: Vec<AnswerReport>,
-    choices: BTreeMap<CallId, ParticipantId>,
-    asked: Vec<String>,
-    #[serde(default)]
-    undone: bool,
-    #[serde(default)]
-    undoing: Option<Undoing>,
-    #[serde(default)]
-    plan_announced: bool,
-    #[serde(default)]
-    approved_previews: BTreeMap<CallId, ProposedChange>,
-    #[serde(default)]
-    recheck: Option<Recheck>,
-    #[serde(default)]
-    review_again: Option<ReviewAgain>,
-    #[serde(default)]
-    previews_due: Option<u64>,
-    #[serde(default)]
-    offered: Option<Offered>,
-    #[serde(default)]
-    edited: BTreeSet<CallId>,
-    #[serde(default)]
-    ended_at: Option<u64>,
-}
+        impl $group {
+            /// Writes the group's columns into a run's row.
+            pub(super) fn write<M: serde::ser::SerializeMap>(&self, row: &mut M) -> Result<(), M::Error> {
+                $($crate::run::row::write_column!(row, $column, &self.$field $(, $how)?);)*
+                Ok(())
+            }
 
-fn stamps<S: Serializer>(
-    map: &&BTreeMap<ReadRef, ReadStamp>,
-    serializer: S,
-) -> Result<S::Ok, S::Error> {
-    crate::context::stamps::serialize(map, serializer)
+            /// Reads the group back from a stored row.
+            pub(super) fn read(row: &$crate::fields::Fields<'_>) -> Result<Self, $crate::fields::Refusal> {
+                Ok($group {
+                    $($field: $crate::run::row::read_column!(row, $column $(, $how)?),)*
+                })
+            }
+        }
+    };
 }
+pub(super) use columns;
+
+/// One column written (see [`columns!`]).
+macro_rules! write_column {
+    ($row:ident, $column:literal, $value:expr $(, default)?) => {
+        $row.serialize_entry($column, $value)?
+    };
+    ($row:ident, $column:literal, $value:expr, stamps) => {
+        $row.serialize_entry($column, &$crate::context::stamps::List($value))?
+    };
+}
+pub(super) use write_column;
+
+/// One column read (see [`columns!`]).
+macro_rules! read_column {
+    ($row:ident, $column:literal) => {
+        $row.required($column)?
+    };
+    ($row:ident, $column:literal, default) => {
+        $row.optional($column)?.unwrap_or_default()
+    };
+    ($row:ident, $column:literal, stamps) => {
+        $crate::context::stamps::keyed($row.required($column)?)
+    };
+}
+pub(super) use read_column;
 
 impl Serialize for Run {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        let run = self;
-        let asking = run.asking.row();
-        let custody = run.custody.row();
-        let mutation = run.mutation.row();
-        let approval = run.approval.row();
-        let turns = run.turns.row();
-        RowRef {
-            id: &run.id,
-            intent: &run.intent,
-            initiative: &run.initiative,
-            requested: &run.requested,
-            autonomy: &run.autonomy,
-            source: &run.source,
-            resumes: &run.resumes,
-            state: custody.state,
-            revision: custody.revision,
-            budget: custody.budget,
-            usage: custody.usage,
-            created_at: &run.created_at,
-            deadline_at: custody.deadline_at,
-            plan: turns.plan,
-            allowlist: approval.allowlist,
-            queue: turns.queue,
-            seen_calls: turns.seen_calls,
-            turn: turns.turn,
-            in_flight: mutation.in_flight,
-            marks: mutation.marks,
-            mutated: mutation.mutated,
-            reports: turns.reports,
-            escalation: custody.escalation,
-            rollback: mutation.rollback,
-            resumable: custody.resumable,
-            seen: turns.seen,
-            authorization: approval.authorization,
-            person_authorized: approval.person_authorized,
-            approved: approval.approved,
-            previews: approval.previews,
-            question: asking.0,
-            pending_questions: asking.1,
-            answers: asking.2,
-            choices: approval.choices,
-            asked: asking.3,
-            undone: mutation.undone,
-            undoing: mutation.undoing,
-            plan_announced: turns.plan_announced,
-            approved_previews: approval.approved_previews,
-            recheck: approval.recheck,
-            review_again: approval.review_again,
-            previews_due: approval.previews_due,
-            offered: custody.offered,
-            edited: approval.edited,
-            ended_at: custody.ended_at,
-        }
-        .serialize(serializer)
+        let mut row = serializer.serialize_map(None)?;
+        row.serialize_entry("id", &self.id)?;
+        row.serialize_entry("intent", &self.intent)?;
+        row.serialize_entry("initiative", &self.initiative)?;
+        row.serialize_entry("requested", &self.requested)?;
+        row.serialize_entry("autonomy", &self.autonomy)?;
+        row.serialize_entry("source", &self.source)?;
+        row.serialize_entry("resumes", &self.resumes)?;
+        row.serialize_entry("createdAt", &self.created_at)?;
+        self.custody.write(&mut row)?;
+        self.turns.write(&mut row)?;
+        self.mutation.write(&mut row)?;
+        self.approval.write(&mut row)?;
+        self.asking.write(&mut row)?;
+        row.end()
     }
 }
 
-impl<'de> Deserialize<'de> for Run {
-    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        let row = Row::deserialize(deserializer)?;
+impl Run {
+    /// A run read back from its row (its journal is stored apart).
+    fn read(value: &Value) -> Result<Run, Refusal> {
+        let row = Fields::lenient(value, "$".into())?;
         Ok(Run {
-            id: row.id,
-            intent: row.intent,
-            initiative: row.initiative,
-            requested: row.requested,
-            autonomy: row.autonomy,
-            source: row.source,
-            resumes: row.resumes,
-            created_at: row.created_at,
-            custody: Custody::from_row(CustodyRow {
-                state: row.state,
-                revision: row.revision,
-                budget: row.budget,
-                usage: row.usage,
-                deadline_at: row.deadline_at,
-                escalation: row.escalation,
-                resumable: row.resumable,
-                offered: row.offered,
-                ended_at: row.ended_at,
-            }),
-            turns: TurnLog::from_row(TurnLogRow {
-                plan: row.plan,
-                queue: row.queue,
-                seen_calls: row.seen_calls,
-                turn: row.turn,
-                reports: row.reports,
-                seen: row.seen,
-                plan_announced: row.plan_announced,
-            }),
-            mutation: Mutation::from_row(MutationRow {
-                in_flight: row.in_flight,
-                marks: row.marks,
-                mutated: row.mutated,
-                rollback: row.rollback,
-                undone: row.undone,
-                undoing: row.undoing,
-            }),
-            approval: Approval::from_row(ApprovalRow {
-                allowlist: row.allowlist,
-                authorization: row.authorization,
-                person_authorized: row.person_authorized,
-                approved: row.approved,
-                previews: row.previews,
-                choices: row.choices,
-                approved_previews: row.approved_previews,
-                recheck: row.recheck,
-                review_again: row.review_again,
-                previews_due: row.previews_due,
-                edited: row.edited,
-            }),
-            asking: Asking::from_row(AskingRow {
-                question: row.question,
-                pending: row.pending_questions,
-                answers: row.answers,
-                asked: row.asked,
-            }),
+            id: row.required("id")?,
+            intent: row.required("intent")?,
+            initiative: row.required("initiative")?,
+            requested: row.required("requested")?,
+            autonomy: row.required("autonomy")?,
+            source: row.required("source")?,
+            resumes: row.optional("resumes")?,
+            created_at: row.required("createdAt")?,
+            custody: Custody::read(&row)?,
+            turns: TurnLog::read(&row)?,
+            mutation: Mutation::read(&row)?,
+            approval: Approval::read(&row)?,
+            asking: Asking::read(&row)?,
             journal: Vec::new(),
         })
     }
@@ -315,16 +167,18 @@ impl ReviewAgain {
     }
 }
 
-read_by_hand!(ProposedChange, ReviewAgain);
+read_by_hand!(Run, ProposedChange, ReviewAgain);
 
 #[cfg(test)]
 mod tests {
-    use super::super::Charter;
+    use super::super::{Charter, PlanSource};
     use super::*;
+    use crate::context::ReadRef;
+    use crate::ids::RunId;
+    use crate::model::{Autonomy, Budget, Initiative};
 
-    #[test]
-    fn a_run_is_stored_as_one_flat_row_and_reads_back_equal() {
-        let run = Run::new(
+    fn a_run() -> Run {
+        Run::new(
             Charter {
                 id: RunId::new("s/r1"),
                 intent: "tidy".into(),
@@ -336,7 +190,100 @@ mod tests {
                 resumes: None,
             },
             5,
-        );
+        )
+    }
+
+    /// The columns rows already stored in browsers have: renaming one
+    /// would leave those runs unreadable.
+    #[test]
+    fn the_row_keeps_the_columns_stored_rows_have() {
+        let row = serde_json::to_value(a_run()).unwrap();
+        let mut keys: Vec<&str> = row
+            .as_object()
+            .unwrap()
+            .keys()
+            .map(String::as_str)
+            .collect();
+        keys.sort_unstable();
+        let mut expected = vec![
+            "id",
+            "intent",
+            "initiative",
+            "requested",
+            "autonomy",
+            "source",
+            "resumes",
+            "state",
+            "revision",
+            "budget",
+            "usage",
+            "createdAt",
+            "deadlineAt",
+            "plan",
+            "allowlist",
+            "queue",
+            "seenCalls",
+            "turn",
+            "inFlight",
+            "marks",
+            "mutated",
+            "reports",
+            "escalation",
+            "rollback",
+            "resumable",
+            "seen",
+            "authorization",
+            "personAuthorized",
+            "approved",
+            "previews",
+            "question",
+            "pendingQuestions",
+            "answers",
+            "choices",
+            "asked",
+            "undone",
+            "undoing",
+            "planAnnounced",
+            "approvedPreviews",
+            "recheck",
+            "reviewAgain",
+            "previewsDue",
+            "offered",
+            "edited",
+            "endedAt",
+        ];
+        expected.sort_unstable();
+        assert_eq!(keys, expected);
+    }
+
+    #[test]
+    fn a_row_from_before_a_later_column_reads_back_with_its_default() {
+        let run = a_run();
+        let mut row = serde_json::to_value(&run).unwrap();
+        for later in [
+            "pendingQuestions",
+            "undone",
+            "undoing",
+            "planAnnounced",
+            "endedAt",
+            "edited",
+        ] {
+            row.as_object_mut().unwrap().remove(later);
+        }
+        assert_eq!(serde_json::from_value::<Run>(row).unwrap(), run);
+    }
+
+    #[test]
+    fn a_row_missing_a_column_it_always_had_is_refused_with_the_column() {
+        let mut row = serde_json::to_value(a_run()).unwrap();
+        row.as_object_mut().unwrap().remove("deadlineAt");
+        let refused = serde_json::from_value::<Run>(row).unwrap_err().to_string();
+        assert!(refused.contains("deadlineAt"), "{refused}");
+    }
+
+    #[test]
+    fn a_run_is_stored_as_one_flat_row_and_reads_back_equal() {
+        let run = a_run();
         let row = serde_json::to_value(&run).unwrap();
         let keys: Vec<&str> = row
             .as_object()

@@ -21,76 +21,31 @@ use crate::context::{ReadRef, ReadStamp};
 use crate::ids::CallId;
 use crate::journal::CallReport;
 
+use super::row::columns;
 use super::{OpenTurn, ProposedCall};
 
-/// The dialogue of one run.
-#[derive(Debug, Clone, PartialEq, Default)]
-pub(super) struct TurnLog {
-    /// The plan the person reviews: the first turn's proposals.
-    plan: Vec<ProposedCall>,
-    /// Whether the plan's start was announced (once per plan, AG-37).
-    plan_announced: bool,
-    turn: Option<OpenTurn>,
-    /// Every call id proposed in the run (ids are never reused).
-    seen_calls: BTreeSet<CallId>,
-    /// Calls waiting to be dispatched, in order.
-    queue: VecDeque<ProposedCall>,
-    /// What the acting party last saw of each read: the latest turn's
-    /// context, advanced by the run's own writes (AG-20).
-    seen: BTreeMap<ReadRef, ReadStamp>,
-    /// Call results for the next turn.
-    reports: Vec<CallReport>,
-}
-
-/// A run's dialogue as its stored row holds it.
-pub(super) struct TurnLogRow {
-    pub plan: Vec<ProposedCall>,
-    pub plan_announced: bool,
-    pub turn: Option<OpenTurn>,
-    pub seen_calls: BTreeSet<CallId>,
-    pub queue: VecDeque<ProposedCall>,
-    pub seen: BTreeMap<ReadRef, ReadStamp>,
-    pub reports: Vec<CallReport>,
-}
-
-/// The stored row's view of the fields, by reference.
-pub(super) struct TurnLogRef<'a> {
-    pub plan: &'a Vec<ProposedCall>,
-    pub plan_announced: &'a bool,
-    pub turn: &'a Option<OpenTurn>,
-    pub seen_calls: &'a BTreeSet<CallId>,
-    pub queue: &'a VecDeque<ProposedCall>,
-    pub seen: &'a BTreeMap<ReadRef, ReadStamp>,
-    pub reports: &'a Vec<CallReport>,
+columns! {
+    /// The dialogue of one run.
+    #[derive(Debug, Clone, PartialEq, Default)]
+    pub(super) struct TurnLog {
+        /// The plan the person reviews: the first turn's proposals.
+        plan: Vec<ProposedCall> => "plan",
+        /// Whether the plan's start was announced (once per plan, AG-37).
+        plan_announced: bool => "planAnnounced" (default),
+        turn: Option<OpenTurn> => "turn",
+        /// Every call id proposed in the run (ids are never reused).
+        seen_calls: BTreeSet<CallId> => "seenCalls",
+        /// Calls waiting to be dispatched, in order.
+        queue: VecDeque<ProposedCall> => "queue",
+        /// What the acting party last saw of each read: the latest turn's
+        /// context, advanced by the run's own writes (AG-20).
+        seen: BTreeMap<ReadRef, ReadStamp> => "seen" (stamps),
+        /// Call results for the next turn.
+        reports: Vec<CallReport> => "reports",
+    }
 }
 
 impl TurnLog {
-    /// Rebuilt from a stored row.
-    pub(super) fn from_row(row: TurnLogRow) -> Self {
-        TurnLog {
-            plan: row.plan,
-            plan_announced: row.plan_announced,
-            turn: row.turn,
-            seen_calls: row.seen_calls,
-            queue: row.queue,
-            seen: row.seen,
-            reports: row.reports,
-        }
-    }
-
-    /// What a stored row holds.
-    pub(super) fn row(&self) -> TurnLogRef<'_> {
-        TurnLogRef {
-            plan: &self.plan,
-            plan_announced: &self.plan_announced,
-            turn: &self.turn,
-            seen_calls: &self.seen_calls,
-            queue: &self.queue,
-            seen: &self.seen,
-            reports: &self.reports,
-        }
-    }
-
     // ----- the plan and the queue ----------------------------------------------
 
     /// The plan the person reviews.
