@@ -10,8 +10,8 @@
 import type {
   ActorIdentity, ActorRef, Autonomy, Budget, CallId, CapabilityRef, CoreEvent, Counters,
   CutOffRun, DeepRead, Digest, Direction, EscalationSheet, Grant, UndoConflict, Acceptance,
-  HistoryMode, Initiative, JournalRecord, ManifestProblem, MarkToken, Origin, ParticipantId,
-  PresencePolicy, Question, QuestionId, Resolution, ReviewAgain, ReviewSheet, RunId,
+  HistoryMode, HostEvent, Initiative, JournalRecord, ManifestProblem, MarkToken, Origin, ParticipantId,
+  PresencePolicy, StorageStatus, Question, QuestionId, Resolution, ReviewAgain, ReviewSheet, RunId,
   RunListing, RunsPage, RunsQuery, RunState, Script, SessionId, Tier, Tool, TurnLane,
   TurnRequest, UndoReport, Usage, Validation, WireEvent,
 } from "./data.js";
@@ -445,39 +445,22 @@ export type EscalationReceiptEvent = Extract<CoreEvent, { type: "escalation-rece
 export type AnnouncementEvent = Extract<CoreEvent, { type: "announcement" }>;
 /** A run was undone through its participants' histories (A.2). */
 export type UndoneEvent = Extract<CoreEvent, { type: "undone" }>;
-/**
- * Text from the acting party, as deltas (never announced per delta). Coalesced: the deltas of one message that
- * arrive in one network read come as one event (in order, nothing lost), so
- * a fast stream never floods the page with one event per token.
- */
-export type TextDeltaEvent = { type: "text"; run: RunId; message: string; delta: string };
+/** Text from the acting party, as deltas, coalesced per network read. */
+export type TextDeltaEvent = Extract<HostEvent, { type: "text" }>;
 /** The acting party's own state (AG-47). */
-export type AgentStateEvent = { type: "state"; run: RunId; direction: Direction; event: StateSnapshotWireEvent | StateDeltaWireEvent };
+export type AgentStateEvent = Extract<HostEvent, { type: "state" }>;
 /** An escape-hatch event from the acting party (AG-46). */
-export type AgentCustomEvent = { type: "custom"; run: RunId; name: string; value: unknown };
+export type AgentCustomEvent = Extract<HostEvent, { type: "custom" }>;
 /** Persistence fell back to memory; the engine keeps running (§8). */
-export type StorageDegradedEvent = { type: "storage-degraded"; cause: string };
-/**
- * A session whose engine still held it when this one opened (a reload whose
- * old page was not gone yet) was reconciled once it let go: `ended` of its
- * runs and questions were ended (`interrupted`, `expired`), and `offered` of
- * them are offered again (`engine.cutOff()`).
- */
-export type StorageReconciledEvent = { type: "storage-reconciled"; session: SessionId; ended: number; offered: number };
+export type StorageDegradedEvent = Extract<HostEvent, { type: "storage-degraded" }>;
+/** A session still held when this engine opened was reconciled once it let go. */
+export type StorageReconciledEvent = Extract<HostEvent, { type: "storage-reconciled" }>;
 /** A registration was refused (AG-13); replayed to every later subscriber. */
-export type RegistrationRefusedEvent = { type: "registration-refused"; participant: ParticipantId | null; problems: ManifestProblem[] };
+export type RegistrationRefusedEvent = Extract<HostEvent, { type: "registration-refused" }>;
 /** A participant was registered or unregistered: `engine.tools()` changed. */
-export type ToolsChangedEvent = { type: "tools-changed" };
+export type ToolsChangedEvent = Extract<HostEvent, { type: "tools-changed" }>;
 /** Everything a subscriber or presence surface receives, tagged by `type`. */
-export type BatonEvent =
-  | CoreEvent
-  | TextDeltaEvent
-  | AgentStateEvent
-  | AgentCustomEvent
-  | StorageDegradedEvent
-  | RegistrationRefusedEvent
-  | StorageReconciledEvent
-  | ToolsChangedEvent;
+export type BatonEvent = CoreEvent | HostEvent;
 
 // ----- the engine -------------------------------------------------------------
 
@@ -519,21 +502,6 @@ export interface TurnLimits {
   maxOpen?: number;
 }
 
-/** Where an engine keeps its state (`engine.storage`). */
-export interface StorageStatus {
-  /** `indexeddb` while writing there; `memory` by choice or after a failure. */
-  readonly mode: "indexeddb" | "memory";
-  /** Why the engine fell back to memory, if it did. */
-  readonly degraded?: string;
-  /** The database, when IndexedDB is used. */
-  readonly dbName?: string;
-  /** Transactions committed: one per engine step that changed anything (group commit). */
-  readonly transactions: number;
-  /** Journal records committed. */
-  readonly records: number;
-  /** Runs that sessions no longer alive had left active, ended `interrupted` when this engine opened. */
-  readonly reconciled: number;
-}
 
 /**
  * A delegation as the app holds it (`engine.delegate` returns one). Every engine method that
@@ -676,7 +644,7 @@ export class Engine {
   /** A run's whole journal from IndexedDB, runs of earlier page loads included. */
   history(run: RunId | Run): Promise<JournalRecord[]>;
   /** Where the engine keeps its state. */
-  readonly storage: StorageStatus;
+  readonly storage: Readonly<StorageStatus>;
   /** The session's questions. */
   questions(): Question[];
   /** What an actor reference names, or `null` for one this engine did not mint (AG-33). */

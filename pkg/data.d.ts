@@ -2306,3 +2306,126 @@ export type Said =
      */
     failed: Array<string>,
   };
+
+/**
+ * What subscribers and presence surfaces hear beside the custody
+ * machine's events, tagged by `type`.
+ */
+export type HostEvent =
+  | {
+    "type": "text",
+    /**
+     * The run.
+     */
+    run: RunId,
+    /**
+     * The message the text belongs to.
+     */
+    message: string,
+    /**
+     * The text.
+     */
+    delta: string,
+  }
+  | {
+    "type": "state",
+    /**
+     * The run.
+     */
+    run: RunId,
+    /**
+     * Which way it went.
+     */
+    direction: Direction,
+    /**
+     * The snapshot or the change.
+     */
+    event: Extract<WireEvent, { type: "state-snapshot" | "state-delta" }>,
+  }
+  | {
+    "type": "custom",
+    /**
+     * The run.
+     */
+    run: RunId,
+    /**
+     * What it is.
+     */
+    name: string,
+    /**
+     * Its value, as the acting party sent it.
+     */
+    value: JsonValue,
+  }
+  | {
+    "type": "storage-degraded",
+    /**
+     * Why.
+     */
+    cause: string,
+  }
+  | {
+    "type": "storage-reconciled",
+    /**
+     * The session.
+     */
+    session: SessionId,
+    /**
+     * Runs and questions ended.
+     */
+    ended: number,
+    /**
+     * Runs offered again.
+     */
+    offered: number,
+  }
+  | {
+    "type": "registration-refused",
+    /**
+     * The id it would have been mounted under, when the manifest says.
+     */
+    participant: ParticipantId | null,
+    /**
+     * Each problem, with its requirement and JSON path.
+     */
+    problems: Array<ManifestProblem>,
+  }
+  | { "type": "tools-changed" };
+
+/**
+ * Where an engine keeps its state.
+ */
+export type StorageMode = "indexeddb" | "memory";
+
+/**
+ * What `engine.storage` reports.
+ */
+export type StorageStatus = {
+  /**
+   * `indexeddb` while writing there; `memory` by choice or after a
+   * failure.
+   */
+  mode: StorageMode,
+  /**
+   * Why the engine fell back to memory, if it did.
+   */
+  degraded?: string,
+  /**
+   * The database, when IndexedDB is used.
+   */
+  dbName?: string,
+  /**
+   * Transactions committed: one per engine step that changed anything
+   * (group commit).
+   */
+  transactions: number,
+  /**
+   * Journal records committed.
+   */
+  records: number,
+  /**
+   * Runs that sessions no longer alive had left active, ended
+   * `interrupted` when this engine opened.
+   */
+  reconciled: number,
+};

@@ -204,6 +204,7 @@ mod error;
 mod event;
 mod fields;
 mod grants;
+mod host;
 mod host_failure;
 mod ids;
 mod journal;
@@ -238,6 +239,7 @@ pub use error::{
 };
 pub use event::{Effect, Event, Finding, FindingReason, UndoFailure, UndoReport, FINDINGS_KEPT};
 pub use grants::{Decision, Grant, GrantError, GrantScope, Grants, ListedGrant};
+pub use host::{HostEvent, StorageMode, StorageStatus};
 pub use ids::{
     CallId, CapabilityRef, MarkToken, ParticipantId, QuestionId, RunId, SessionId, TurnId,
     WIRE_SEPARATOR,

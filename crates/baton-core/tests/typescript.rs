@@ -1,6 +1,7 @@
 //! The package's data types, generated from the core's types: every shape
-//! the core serialises for a host (journal records, events, effects, states,
-//! reasons, review sheets, listings) is declared in `pkg/data.d.ts` from
+//! the engine serialises for an application (journal records, events,
+//! effects, states, reasons, review sheets, listings, and the host's own
+//! events and storage status) is declared in `pkg/data.d.ts` from
 //! the Rust type itself, with its doc comments. `pkg/baton.d.ts` re-exports
 //! them and keeps by hand only the classes' API and the shapes hosts hand
 //! in, which the core reads field by field rather than through a derive
@@ -187,6 +188,8 @@ fn generated() -> Declared {
         ValidationIssue, Validation,
         // events
         Event, Effect, FindingReason, Finding, Announcement, Speaker, Ending, Said,
+        // the host's
+        HostEvent, StorageMode, StorageStatus,
     );
     declared
 }

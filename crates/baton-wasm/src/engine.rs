@@ -17,8 +17,8 @@ use std::collections::BTreeMap;
 use std::rc::Rc;
 
 use baton_core::{
-    Attention, Autonomy, CallResult, DeepRead, Delegation, Effect, EngineConfig, MarkToken,
-    ParticipantId, ReadCandidate, ReadRef, RunId, TurnId, TurnRequest, Verified,
+    Attention, Autonomy, CallResult, DeepRead, Delegation, Effect, EngineConfig, HostEvent,
+    MarkToken, ParticipantId, ReadCandidate, ReadRef, RunId, TurnId, TurnRequest, Verified,
 };
 use serde::Deserialize;
 use serde_json::Value;
@@ -494,7 +494,11 @@ fn sweep_when_free(inner: &Shared, db_name: &str, sessions: Vec<String>, key: [u
             let sessions = (session.as_str(), own.as_str());
             let swept = persist::sweep_when_free(&store, &db_name, sessions, key, &signal).await;
             if let (Some(Ok((ended, offered))), Some(inner)) = (swept, weak.upgrade()) {
-                let event = serde_json::json!({"type": "storage-reconciled", "session": session, "ended": ended, "offered": offered.len()});
+                let event = HostEvent::StorageReconciled {
+                    session: baton_core::SessionId::new(session),
+                    ended,
+                    offered: u32::try_from(offered.len()).unwrap_or(u32::MAX),
+                };
                 inner.with(|guard| {
                     guard.persistence.storage.reconciled += ended;
                     guard.page.standing.push(event.clone());
@@ -502,7 +506,7 @@ fn sweep_when_free(inner: &Shared, db_name: &str, sessions: Vec<String>, key: [u
                     // this engine's to offer again.
                     guard.core.adopt(offered);
                 });
-                emit(&inner, event);
+                emit(&inner, &event);
             }
         });
     }
@@ -556,14 +560,13 @@ fn listen_for_escape(inner: &Shared, window: &web_sys::Window) {
 /// Reports a refused registration once: an event for subscribers now and
 /// later, and one console warning for the developer (AG-13).
 fn refuse_registration(inner: &Shared, refused: &baton_core::RegistrationRefused) {
-    let event = serde_json::json!({
-        "type": "registration-refused",
-        "participant": refused.participant,
-        "problems": refused.problems,
-    });
+    let event = HostEvent::RegistrationRefused {
+        participant: refused.participant.clone(),
+        problems: refused.problems.clone(),
+    };
     web_sys::console::warn_1(&JsValue::from_str(&format!("Baton: {refused}")));
     inner.with(|inner| inner.page.standing.push(event.clone()));
-    emit(inner, event);
+    emit(inner, &event);
 }
 
 mod api;

@@ -49,7 +49,7 @@ impl Engine {
             Ok(id) => {
                 // What the acting party is offered changed (a bridge that
                 // lists the tools follows).
-                effects::emit(&engine, serde_json::json!({"type": "tools-changed"}));
+                effects::emit(&engine, HostEvent::ToolsChanged);
                 Participant {
                     engine: engine.downgrade(),
                     id,
@@ -183,7 +183,7 @@ impl Engine {
             )
         });
         let standing = degraded
-            .map(|cause| serde_json::json!({"type": "storage-degraded", "cause": cause}))
+            .map(|cause| HostEvent::StorageDegraded { cause })
             .into_iter()
             .chain(standing);
         for event in standing {

@@ -389,15 +389,27 @@ impl TurnHost for EngineHost {
                 // they are never announced one by one (AG-37).
                 Verified::Text { message, delta } => emit(
                     &inner,
-                    serde_json::json!({"type": "text", "run": run, "message": message, "delta": delta}),
+                    HostEvent::Text {
+                        run: run.clone(),
+                        message,
+                        delta,
+                    },
                 ),
                 Verified::State { direction, event } => emit(
                     &inner,
-                    serde_json::json!({"type": "state", "run": run, "direction": direction, "event": event}),
+                    HostEvent::State {
+                        run: run.clone(),
+                        direction,
+                        event,
+                    },
                 ),
                 Verified::Custom { name, value } => emit(
                     &inner,
-                    serde_json::json!({"type": "custom", "run": run, "name": name, "value": value}),
+                    HostEvent::Custom {
+                        run: run.clone(),
+                        name,
+                        value,
+                    },
                 ),
             }
         }
@@ -430,9 +442,9 @@ fn coalesce(items: Vec<Verified>) -> Vec<Verified> {
 }
 
 /// An adapter event (not the core's) for subscribers and surfaces.
-pub(super) fn emit(inner: &Shared, event: Value) {
+pub(super) fn emit(inner: &Shared, event: impl std::borrow::Borrow<HostEvent>) {
     if inner.read(Inner::has_listeners) {
-        if let Ok(value) = to_js(&event) {
+        if let Ok(value) = to_js(event.borrow()) {
             notify_value(inner, &value);
         }
     }

@@ -29,7 +29,7 @@ pub(super) struct Page {
     pub(super) next_subscriber: u32,
     /// Events every later subscriber hears too: `registration-refused`,
     /// `storage-reconciled`.
-    pub(super) standing: Vec<serde_json::Value>,
+    pub(super) standing: Vec<baton_core::HostEvent>,
     /// How many calls or reverts are changing each participant now (AG-40).
     pub(super) busy: std::collections::BTreeMap<baton_core::ParticipantId, u32>,
 }

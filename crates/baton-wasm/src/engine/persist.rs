@@ -5,22 +5,12 @@ use std::collections::BTreeMap;
 use std::rc::Rc;
 
 use baton_core::{ActorSecret, EngineConfig, EngineSnapshot, JournalRecord, Question, Run, RunId};
-use serde::{Deserialize, Serialize};
 use wasm_bindgen::prelude::*;
 
 use crate::errors::{error, Code};
 use crate::store::{hold_lock, lock_name, Batch, FirstLook, Leftover, Row, Store, StoreError};
 
-/// Where the engine keeps its state.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub(crate) enum StorageMode {
-    /// IndexedDB, falling back to memory if it fails.
-    #[default]
-    Indexeddb,
-    /// Memory only, by choice.
-    Memory,
-}
+pub(crate) use baton_core::{StorageMode, StorageStatus};
 
 /// Where an engine's steps are written, and the state of that writing:
 /// the store (none in memory), what the engine reports of it, the session's
@@ -41,26 +31,6 @@ pub(super) struct Persistence {
     pub(super) sweeping: Option<web_sys::AbortController>,
 }
 
-/// What `engine.storage` reports.
-#[derive(Debug, Clone, Default, Serialize)]
-#[serde(rename_all = "camelCase")]
-pub(crate) struct StorageStatus {
-    /// `indexeddb` while writing there, `memory` otherwise.
-    pub(crate) mode: &'static str,
-    /// Why the engine fell back to memory, if it did.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub(crate) degraded: Option<String>,
-    /// The database.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub(crate) db_name: Option<String>,
-    /// Transactions committed (one per engine step that changed anything).
-    pub(crate) transactions: u32,
-    /// Journal records committed.
-    pub(crate) records: u32,
-    /// Runs other engines left behind that opening reconciled.
-    pub(crate) reconciled: u32,
-}
-
 /// The core engine an `Engine.open` starts with, and where it persists.
 pub(crate) struct Opened {
     pub(crate) core: baton_core::Engine,
@@ -78,7 +48,7 @@ fn in_memory(config: EngineConfig, key: [u8; 32], degraded: Option<String>) -> O
         core: baton_core::Engine::new(config, ActorSecret::new(key)),
         store: None,
         status: StorageStatus {
-            mode: "memory",
+            mode: StorageMode::Memory,
             degraded,
             ..StorageStatus::default()
         },
@@ -124,7 +94,7 @@ pub(crate) async fn open(
             core,
             store: Some(Rc::new(store)),
             status: StorageStatus {
-                mode: "indexeddb",
+                mode: StorageMode::Indexeddb,
                 degraded: None,
                 db_name: Some(db_name.to_owned()),
                 reconciled,

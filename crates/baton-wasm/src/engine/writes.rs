@@ -10,7 +10,7 @@
 
 use std::collections::BTreeMap;
 
-use baton_core::RunId;
+use baton_core::{HostEvent, RunId};
 use wasm_bindgen_futures::spawn_local;
 
 use super::persist::{self, Journalled};
@@ -167,15 +167,12 @@ pub(super) fn degrade(inner: &Shared, cause: StoreError) {
             return false;
         };
         store.close();
-        guard.persistence.storage.mode = "memory";
+        guard.persistence.storage.mode = baton_core::StorageMode::Memory;
         guard.persistence.storage.degraded = Some(cause.clone());
         true
     });
     if !degraded {
         return;
     }
-    emit(
-        inner,
-        serde_json::json!({"type": "storage-degraded", "cause": cause}),
-    );
+    emit(inner, HostEvent::StorageDegraded { cause });
 }
