@@ -103,7 +103,73 @@ async function once(browser, url, workload, env) {
       return { import: imported - start, init: initialised - imported, open: opened - initialised };
     }, name);
     const peer = workload.against ? await peerStartup(browser, url, `${name}-peer`) : null;
-    return { baton: parts.import + parts.init + parts.open, peer, parts };
+    const floor = workload.records === 0 ? await floorStartup(browser, url, `${name}-floor`) : undefined;
+    return { baton: parts.import + parts.init + parts.open, peer, parts, floor };
+  } finally {
+    await page.close();
+  }
+}
+
+/**
+ * The main thread's compile work in one fresh start (import, init, open),
+ * from a Chromium trace: how many WebAssembly functions were compiled on
+ * first call (lazy Liftoff) and how many JS functions were compiled, with
+ * their time. Counts hold steady across machines where milliseconds do not,
+ * so they show what a change to the start path did.
+ */
+async function tracedStartup(browser, url, name) {
+  const page = await browser.newPage();
+  try {
+    await page.goto(`${url}/tests/bench/bench.html`);
+    await browser.startTracing(page, { categories: ["v8.wasm", "disabled-by-default-v8.compile", "devtools.timeline"] });
+    await page.evaluate(async (name) => {
+      const module = await import("baton-engine");
+      await module.default();
+      const engine = await module.Engine.open({ appName: "Bench", storage: "indexeddb", dbName: name, session: "bench" });
+      engine.close();
+    }, name);
+    const { traceEvents } = JSON.parse((await browser.stopTracing()).toString());
+    const main = traceEvents.find((event) => event.name === "thread_name" && event.args?.name === "CrRendererMain")?.tid;
+    const on = (name) => traceEvents.filter((event) => event.name === name && event.tid === main && event.ph === "X");
+    const total = (events) => events.reduce((sum, event) => sum + event.dur / 1000, 0);
+    const wasm = on("wasm.CompileLazy");
+    const js = on("V8.CompileCode");
+    return { wasmCompiles: wasm.length, wasmCompileMs: total(wasm), jsCompiles: js.length, jsCompileMs: total(js) };
+  } finally {
+    await page.close();
+  }
+}
+
+/**
+ * The floor under any start like Baton's, in a fresh page: import a module
+ * (an empty one), compile the same WebAssembly while it streams in, open a
+ * new IndexedDB database creating two stores, take a Web Lock. Nothing of
+ * Baton runs; what Baton takes above it is its own.
+ */
+async function floorStartup(browser, url, name) {
+  const page = await browser.newPage();
+  try {
+    await page.goto(`${url}/tests/bench/bench.html`);
+    return await page.evaluate(async (name) => {
+      const start = performance.now();
+      await import("/tests/bench/empty.mjs");
+      await WebAssembly.compileStreaming(fetch("/pkg/baton_engine_bg.wasm"));
+      const db = await new Promise((resolve, reject) => {
+        const request = indexedDB.open(name, 1);
+        request.onupgradeneeded = () => {
+          request.result.createObjectStore("journal");
+          request.result.createObjectStore("runs");
+        };
+        request.onsuccess = () => resolve(request.result);
+        request.onerror = () => reject(request.error);
+      });
+      let release;
+      await new Promise((held) => navigator.locks.request(name, () => { held(); return new Promise((done) => { release = done; }); }));
+      const ready = performance.now();
+      release();
+      db.close();
+      return ready - start;
+    }, name);
   } finally {
     await page.close();
   }
@@ -151,6 +217,7 @@ try {
     const peer = [];
     const p99 = [];
     const parts = [];
+    const floor = [];
     // The long workloads (about a minute a repetition) run fewer times.
     const repetitions = workload.id.startsWith("memory") || workload.id === "startup-100k" ? Math.min(REPETITIONS, 2) : REPETITIONS;
     for (let repetition = 0; repetition < repetitions; repetition += 1) {
@@ -159,8 +226,10 @@ try {
       if (figures.peer !== null) peer.push(figures.peer);
       if (figures.p99 !== undefined) p99.push(figures.p99);
       if (figures.parts !== undefined) parts.push(figures.parts);
+      if (figures.floor !== undefined) floor.push(figures.floor);
     }
-    results[workload.id] = { ...workload, baton, peer, p99, parts };
+    const traced = workload.records === 0 ? await tracedStartup(browser, server.url, `bench-traced-${Math.random()}`) : null;
+    results[workload.id] = { ...workload, baton, peer, p99, parts, traced, floor };
     console.log(`  ${workload.id}: done`);
   }
 } finally {
@@ -188,6 +257,14 @@ for (const result of Object.values(results)) {
       ? `: ${stages.join(" + ")}`
       : "";
   lines.push(`| ${result.what} | ${result.against ?? "—"} | ${peerFigure} | ${figure(b)} ${result.unit} (${spread(result.baton)})${tail} | ${ratio} | ${result.target} |`);
+}
+for (const result of Object.values(results).filter((result) => result.floor?.length)) {
+  const f = median(result.floor);
+  lines.push("", `${result.what} — the floor under it (an empty module imported, the same wasm compiled while it streams, a new IndexedDB database opened, a Web Lock taken; nothing of Baton): ${figure(f)} ms (${spread(result.floor)}); Baton takes ${(median(result.baton) / f).toFixed(2)}× the floor, ${figure(median(result.baton) - f)} ms above it.`);
+}
+for (const result of Object.values(results).filter((result) => result.traced)) {
+  const { wasmCompiles, wasmCompileMs, jsCompiles, jsCompileMs } = result.traced;
+  lines.push("", `${result.what}, traced once — compiled on the main thread: ${wasmCompiles} WebAssembly functions on first call (${figure(wasmCompileMs)} ms), ${jsCompiles} JS functions (${figure(jsCompileMs)} ms).`);
 }
 const table = lines.join("\n");
 console.log(table);
