@@ -125,10 +125,10 @@ async function tracedStartup(browser, url, name) {
     await page.evaluate(async (name) => {
       const module = await import("baton-engine");
       await module.default();
-      const engine = await module.Engine.open({ appName: "Bench", storage: "indexeddb", dbName: name, session: "bench" });
-      engine.close();
+      globalThis.opened = await module.Engine.open({ appName: "Bench", storage: "indexeddb", dbName: name, session: "bench" });
     }, name);
     const { traceEvents } = JSON.parse((await browser.stopTracing()).toString());
+    await page.evaluate(() => globalThis.opened.close());
     const main = traceEvents.find((event) => event.name === "thread_name" && event.args?.name === "CrRendererMain")?.tid;
     const on = (name) => traceEvents.filter((event) => event.name === name && event.tid === main && event.ph === "X");
     const total = (events) => events.reduce((sum, event) => sum + event.dur / 1000, 0);
@@ -153,7 +153,9 @@ async function floorStartup(browser, url, name) {
     return await page.evaluate(async (name) => {
       const start = performance.now();
       await import("/tests/bench/empty.mjs");
+      const imported = performance.now();
       await WebAssembly.compileStreaming(fetch("/pkg/baton_engine_bg.wasm"));
+      const compiled = performance.now();
       const db = await new Promise((resolve, reject) => {
         const request = indexedDB.open(name, 1);
         request.onupgradeneeded = () => {
@@ -168,7 +170,7 @@ async function floorStartup(browser, url, name) {
       const ready = performance.now();
       release();
       db.close();
-      return ready - start;
+      return { total: ready - start, import: imported - start, compile: compiled - imported, storage: ready - compiled };
     }, name);
   } finally {
     await page.close();
@@ -259,8 +261,10 @@ for (const result of Object.values(results)) {
   lines.push(`| ${result.what} | ${result.against ?? "—"} | ${peerFigure} | ${figure(b)} ${result.unit} (${spread(result.baton)})${tail} | ${ratio} | ${result.target} |`);
 }
 for (const result of Object.values(results).filter((result) => result.floor?.length)) {
-  const f = median(result.floor);
-  lines.push("", `${result.what} — the floor under it (an empty module imported, the same wasm compiled while it streams, a new IndexedDB database opened, a Web Lock taken; nothing of Baton): ${figure(f)} ms (${spread(result.floor)}); Baton takes ${(median(result.baton) / f).toFixed(2)}× the floor, ${figure(median(result.baton) - f)} ms above it.`);
+  const totals = result.floor.map((part) => part.total);
+  const f = median(totals);
+  const [imported, compiled, storage] = ["import", "compile", "storage"].map((stage) => figure(median(result.floor.map((part) => part[stage]))));
+  lines.push("", `${result.what} — the floor under it, nothing of Baton running (an empty module imported ${imported} + the same wasm compiled while it streams ${compiled} + a new IndexedDB database opened and a Web Lock taken ${storage}): ${figure(f)} ms (${spread(totals)}); Baton takes ${(median(result.baton) / f).toFixed(2)}× the floor, ${figure(median(result.baton) - f)} ms above it.`);
 }
 for (const result of Object.values(results).filter((result) => result.traced)) {
   const { wasmCompiles, wasmCompileMs, jsCompiles, jsCompileMs } = result.traced;

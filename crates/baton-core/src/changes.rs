@@ -104,6 +104,11 @@ pub struct Changes {
 }
 
 impl Changes {
+    /// Whether no change is known.
+    pub(crate) fn is_empty(&self) -> bool {
+        self.last.is_empty()
+    }
+
     /// `by` changed `participant`.
     pub(crate) fn record(&mut self, participant: &ParticipantId, by: ChangedBy) {
         self.last.insert(participant.clone(), by);

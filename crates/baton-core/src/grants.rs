@@ -110,6 +110,16 @@ pub struct Grants {
 }
 
 impl Grants {
+    /// Whether no grant stands.
+    pub fn is_empty(&self) -> bool {
+        self.grants.is_empty()
+    }
+
+    /// Whether no grant was ever given: as a new engine's are.
+    pub(crate) fn is_new(&self) -> bool {
+        self.grants.is_empty() && self.next == 0
+    }
+
     /// Gives a grant, bound to the participant's current capability set.
     pub fn give(
         &mut self,

@@ -645,6 +645,23 @@ fn reconcile_returns_interrupted_runs_idempotently() {
 }
 
 #[test]
+fn a_new_engine_has_nothing_to_reconcile_until_it_holds_a_run() {
+    let fresh = Engine::new(config(), secret());
+    assert!(!fresh.has_anything_to_reconcile());
+    let mut sim = Sim::new();
+    assert!(!sim.engine.has_anything_to_reconcile());
+    let run = sim.delegate(Autonomy::Auto);
+    assert!(sim.engine.has_anything_to_reconcile());
+    let mut restored = Engine::restore(config(), secret(), sim.engine.snapshot());
+    assert!(restored.has_anything_to_reconcile());
+    assert_eq!(
+        restored.reconcile(sim.now).interrupted,
+        1,
+        "{run} was acting"
+    );
+}
+
+#[test]
 fn a_header_with_live_rows_restores_what_a_whole_snapshot_does() {
     let mut sim = Sim::new();
     let acting = sim.delegate(Autonomy::Auto);

@@ -162,3 +162,26 @@ fn the_header_is_written_again_only_when_it_changed() {
         "what was restored is what the store holds"
     );
 }
+
+#[test]
+fn a_grant_given_and_revoked_between_two_writes_still_writes_the_header() {
+    let mut sim = Sim::new();
+    assert!(!sim.engine.take_header_changed());
+    let grant = sim
+        .engine
+        .grant(
+            sim.now,
+            baton_core::GrantScope {
+                participant: baton_core::ParticipantId::new("tasks"),
+                capability: None,
+            },
+            baton_core::Decision::Allow,
+            60_000,
+        )
+        .unwrap();
+    assert!(sim.engine.revoke_grant(grant.id));
+    assert!(
+        sim.engine.take_header_changed(),
+        "no grant stands, but the grants' counter moved: a grant id is never reused after a reload"
+    );
+}

@@ -265,7 +265,11 @@ impl Engine {
             page::join(&shared);
             // Runs a reload or crash left active return `interrupted`, overdue
             // questions expire, lapsed grants drop — and that is written back.
-            shared.step(|inner| inner.core.reconcile(now()));
+            // A new session holds none of them: nothing to step (nor to
+            // compile the step loop for, before anything happens).
+            if shared.read(|inner| inner.core.has_anything_to_reconcile()) {
+                shared.step(|inner| inner.core.reconcile(now()));
+            }
             Ok(Engine {
                 inner: std::cell::Cell::new(Some(shared)),
             })

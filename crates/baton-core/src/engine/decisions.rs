@@ -315,6 +315,9 @@ impl Engine {
     /// `returned{aborted, interrupted}`. Idempotent: a second call right
     /// after changes nothing.
     pub fn reconcile(&mut self, now: u64) -> Reconciliation {
+        if !self.has_anything_to_reconcile() {
+            return Reconciliation::default();
+        }
         let overdue: Vec<RunId> = self
             .questions
             .all()
@@ -342,5 +345,14 @@ impl Engine {
         let dropped = self.shared.grants.expire(now);
         result.grants_dropped = u32::try_from(dropped).unwrap_or(u32::MAX);
         result
+    }
+
+    /// Whether [`Engine::reconcile`] has anything to look at — a run, a
+    /// question or a grant. A new engine has none: a host may skip
+    /// reconciling it, and the step that would carry out nothing.
+    pub fn has_anything_to_reconcile(&self) -> bool {
+        !self.runs.is_empty()
+            || self.questions.all().next().is_some()
+            || !self.shared.grants.is_empty()
     }
 }

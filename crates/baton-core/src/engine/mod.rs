@@ -141,7 +141,7 @@ pub struct Engine {
     /// [`Engine::written`]).
     written: BTreeMap<RunId, u64>,
     /// The header as last handed out by [`Engine::take_header_changed`].
-    header_seen: Option<String>,
+    header_seen: Option<snapshot::HeaderSeen>,
     /// Who changed each participant last, for undo (A.2).
     changes: Changes,
 }

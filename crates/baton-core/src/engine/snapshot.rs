@@ -91,8 +91,21 @@ impl Engine {
     /// from another session do not (their rows need this session's header
     /// beside them).
     pub fn take_header_changed(&mut self) -> bool {
-        let header = serde_json::to_string(&self.header()).unwrap_or_default();
-        let changed = self.header_seen.as_deref() != Some(header.as_str());
+        // A new engine's header (as `Engine::new` leaves it) is known
+        // without writing it out: while it is still that one, nothing is
+        // serialised.
+        let new = self.quota_starts.is_empty()
+            && self.next_run == 1
+            && !self.disabled
+            && self.shared.grants.is_new()
+            && self.questions.next == 0
+            && self.changes.is_empty();
+        let header = if new {
+            HeaderSeen::New
+        } else {
+            HeaderSeen::Text(serde_json::to_string(&self.header()).unwrap_or_default())
+        };
+        let changed = self.header_seen.as_ref() != Some(&header);
         self.header_seen = Some(header);
         changed
     }
@@ -109,4 +122,13 @@ impl Engine {
             changes: self.changes.clone(),
         }
     }
+}
+
+/// An engine's header as last handed out by [`Engine::take_header_changed`].
+#[derive(Debug, PartialEq)]
+pub(super) enum HeaderSeen {
+    /// A new engine's.
+    New,
+    /// Any other, as its JSON.
+    Text(String),
 }
