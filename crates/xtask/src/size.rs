@@ -23,7 +23,9 @@ use crate::compressed_sizes;
 /// finding (344.6); one `Engine::report` for every host answer, a refused
 /// one recorded as a finding with its code (345.4); 344.9 once `baton.js`
 /// and the glue became one module, then a new session that writes nothing
-/// at open (345.0: 4 bytes over 345, so the ratchet stays at 346).
+/// at open (345.0: 4 bytes over 345, so the ratchet stays at 346); the
+/// run's row declared once (345.6), the host's events typed (345.1), and
+/// fewer first calls at open (345.1).
 pub const BUDGET_KIB: u64 = 346;
 
 /// Where the ratchet is going.
