@@ -215,8 +215,6 @@ export interface ReadDeclaration {
 
 // ----- participants -----------------------------------------------------------
 
-// ----- participants -----------------------------------------------------------
-
 /** A participant's native history: one run is one undo step through it (AG-19). */
 export interface ParticipantHistory {
   /** Takes a mark before the run's first change; returns its token (anything else fails the mark). */
@@ -549,7 +547,6 @@ export class Engine {
   readonly presence: { attach(surface: PresenceSurface): () => void };
   /** Mounts a participant from its manifest (object or JSON text) and behaviour; never throws for the manifest's problems (see `Participant.problems`). */
   register(manifest: Manifest | string, behaviour: Behaviour): Participant;
-  /** Starts a delegation and returns its run id. */
   /** Starts a delegation: a `Run` handle (its `id`, `returned`, and its own commands). */
   delegate(request: DelegateRequest): Run;
   /**
