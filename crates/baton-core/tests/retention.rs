@@ -117,6 +117,21 @@ fn findings_are_kept_for_inspection_only_up_to_a_bound() {
     );
 }
 
+/// A standing `allow` grant on every capability of `tasks`, for a minute.
+fn allow_tasks(sim: &mut Sim) -> baton_core::Grant {
+    sim.engine
+        .grant(
+            sim.now,
+            baton_core::GrantScope {
+                participant: baton_core::ParticipantId::new("tasks"),
+                capability: None,
+            },
+            baton_core::Decision::Allow,
+            60_000,
+        )
+        .unwrap()
+}
+
 #[test]
 fn the_header_is_written_again_only_when_it_changed() {
     let mut sim = Sim::new();
@@ -136,18 +151,7 @@ fn the_header_is_written_again_only_when_it_changed() {
     );
     sim.engine.enable();
     assert!(sim.engine.take_header_changed());
-    let grant = sim
-        .engine
-        .grant(
-            sim.now,
-            baton_core::GrantScope {
-                participant: baton_core::ParticipantId::new("tasks"),
-                capability: None,
-            },
-            baton_core::Decision::Allow,
-            60_000,
-        )
-        .unwrap();
+    let grant = allow_tasks(&mut sim);
     assert!(sim.engine.take_header_changed(), "a grant given");
     assert!(sim.engine.revoke_grant(grant.id));
     assert!(sim.engine.take_header_changed(), "a grant revoked");
@@ -167,18 +171,7 @@ fn the_header_is_written_again_only_when_it_changed() {
 fn a_grant_given_and_revoked_between_two_writes_still_writes_the_header() {
     let mut sim = Sim::new();
     assert!(!sim.engine.take_header_changed());
-    let grant = sim
-        .engine
-        .grant(
-            sim.now,
-            baton_core::GrantScope {
-                participant: baton_core::ParticipantId::new("tasks"),
-                capability: None,
-            },
-            baton_core::Decision::Allow,
-            60_000,
-        )
-        .unwrap();
+    let grant = allow_tasks(&mut sim);
     assert!(sim.engine.revoke_grant(grant.id));
     assert!(
         sim.engine.take_header_changed(),
