@@ -70,44 +70,41 @@ function agent() {
   return new Promise((resolve) => server.listen(0, "127.0.0.1", () => resolve({ url: `http://127.0.0.1:${server.address().port}`, close: () => server.close() })));
 }
 
+/** Runs `body(page)` in a fresh bench page, closed afterwards. */
+async function inFreshPage(browser, url, body) {
+  const page = await browser.newPage();
+  try {
+    await page.goto(`${url}/tests/bench/bench.html`);
+    return await body(page);
+  } finally {
+    await page.close();
+  }
+}
+
 /** One repetition of a workload, each in a fresh page (startup: a filled database first). */
 async function once(browser, url, workload, env) {
-  const evaluate = async (id, args) => {
-    const page = await browser.newPage();
-    try {
-      await page.goto(`${url}/tests/bench/bench.html`);
-      return await page.evaluate(async ([id, args]) => {
-        const { workloads } = await import("workloads");
-        return workloads[id](args);
-      }, [id, args]);
-    } finally {
-      await page.close();
-    }
-  };
+  const evaluate = (id, args) => inFreshPage(browser, url, (page) => page.evaluate(async ([id, args]) => {
+    const { workloads } = await import("workloads");
+    return workloads[id](args);
+  }, [id, args]));
   if (workload.records === undefined) return evaluate(workload.id, env);
   const name = `bench-startup-${Math.random()}`;
   if (workload.records > 0) await evaluate("fill-journal", { name, records: workload.records });
   // A page that has not imported the engine yet measures its startup.
-  const page = await browser.newPage();
-  try {
-    await page.goto(`${url}/tests/bench/bench.html`);
-    const parts = await page.evaluate(async (name) => {
-      const start = performance.now();
-      const module = await import("baton-engine");
-      const imported = performance.now();
-      await module.default();
-      const initialised = performance.now();
-      const engine = await module.Engine.open({ appName: "Bench", storage: "indexeddb", dbName: name, session: "bench" });
-      const opened = performance.now();
-      engine.close();
-      return { import: imported - start, init: initialised - imported, open: opened - initialised };
-    }, name);
-    const peer = workload.against ? await peerStartup(browser, url, `${name}-peer`) : null;
-    const floor = workload.records === 0 ? await floorStartup(browser, url, `${name}-floor`) : undefined;
-    return { baton: parts.import + parts.init + parts.open, peer, parts, floor };
-  } finally {
-    await page.close();
-  }
+  const parts = await inFreshPage(browser, url, (page) => page.evaluate(async (name) => {
+    const start = performance.now();
+    const module = await import("baton-engine");
+    const imported = performance.now();
+    await module.default();
+    const initialised = performance.now();
+    const engine = await module.Engine.open({ appName: "Bench", storage: "indexeddb", dbName: name, session: "bench" });
+    const opened = performance.now();
+    engine.close();
+    return { import: imported - start, init: initialised - imported, open: opened - initialised };
+  }, name));
+  const peer = workload.against ? await peerStartup(browser, url, `${name}-peer`) : null;
+  const floor = workload.records === 0 ? await floorStartup(browser, url, `${name}-floor`) : undefined;
+  return { baton: parts.import + parts.init + parts.open, peer, parts, floor };
 }
 
 /**
@@ -118,9 +115,7 @@ async function once(browser, url, workload, env) {
  * so they show what a change to the start path did.
  */
 async function tracedStartup(browser, url, name) {
-  const page = await browser.newPage();
-  try {
-    await page.goto(`${url}/tests/bench/bench.html`);
+  return inFreshPage(browser, url, async (page) => {
     await browser.startTracing(page, { categories: ["v8.wasm", "disabled-by-default-v8.compile", "devtools.timeline"] });
     await page.evaluate(async (name) => {
       const module = await import("baton-engine");
@@ -135,9 +130,7 @@ async function tracedStartup(browser, url, name) {
     const wasm = on("wasm.CompileLazy");
     const js = on("V8.CompileCode");
     return { wasmCompiles: wasm.length, wasmCompileMs: total(wasm), jsCompiles: js.length, jsCompileMs: total(js) };
-  } finally {
-    await page.close();
-  }
+  });
 }
 
 /**
@@ -147,9 +140,7 @@ async function tracedStartup(browser, url, name) {
  * Baton runs; what Baton takes above it is its own.
  */
 async function floorStartup(browser, url, name) {
-  const page = await browser.newPage();
-  try {
-    await page.goto(`${url}/tests/bench/bench.html`);
+  return inFreshPage(browser, url, async (page) => {
     return await page.evaluate(async (name) => {
       const start = performance.now();
       await import("/tests/bench/empty.mjs");
@@ -172,16 +163,12 @@ async function floorStartup(browser, url, name) {
       db.close();
       return { total: ready - start, import: imported - start, compile: compiled - imported, storage: ready - compiled };
     }, name);
-  } finally {
-    await page.close();
-  }
+  });
 }
 
 /** What the peers take to start in a fresh page: import, then set up as an app would. */
 async function peerStartup(browser, url, name) {
-  const page = await browser.newPage();
-  try {
-    await page.goto(`${url}/tests/bench/bench.html`);
+  return inFreshPage(browser, url, async (page) => {
     return await page.evaluate(async (name) => {
       const start = performance.now();
       const peers = await import("peers");
@@ -195,9 +182,7 @@ async function peerStartup(browser, url, name) {
       db.close();
       return ready - start;
     }, name);
-  } finally {
-    await page.close();
-  }
+  });
 }
 
 const median = (values) => {

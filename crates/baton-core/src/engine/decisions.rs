@@ -315,9 +315,6 @@ impl Engine {
     /// `returned{aborted, interrupted}`. Idempotent: a second call right
     /// after changes nothing.
     pub fn reconcile(&mut self, now: u64) -> Reconciliation {
-        if !self.has_anything_to_reconcile() {
-            return Reconciliation::default();
-        }
         let overdue: Vec<RunId> = self
             .questions
             .all()

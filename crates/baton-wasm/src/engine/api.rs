@@ -49,7 +49,7 @@ impl Engine {
             Ok(id) => {
                 // What the acting party is offered changed (a bridge that
                 // lists the tools follows).
-                effects::emit(&engine, HostEvent::ToolsChanged);
+                effects::emit(&engine, &HostEvent::ToolsChanged);
                 Participant {
                     engine: engine.downgrade(),
                     id,

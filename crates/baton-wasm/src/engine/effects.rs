@@ -389,7 +389,7 @@ impl TurnHost for EngineHost {
                 // they are never announced one by one (AG-37).
                 Verified::Text { message, delta } => emit(
                     &inner,
-                    HostEvent::Text {
+                    &HostEvent::Text {
                         run: run.clone(),
                         message,
                         delta,
@@ -397,7 +397,7 @@ impl TurnHost for EngineHost {
                 ),
                 Verified::State { direction, event } => emit(
                     &inner,
-                    HostEvent::State {
+                    &HostEvent::State {
                         run: run.clone(),
                         direction,
                         event,
@@ -405,7 +405,7 @@ impl TurnHost for EngineHost {
                 ),
                 Verified::Custom { name, value } => emit(
                     &inner,
-                    HostEvent::Custom {
+                    &HostEvent::Custom {
                         run: run.clone(),
                         name,
                         value,
@@ -442,9 +442,9 @@ fn coalesce(items: Vec<Verified>) -> Vec<Verified> {
 }
 
 /// An adapter event (not the core's) for subscribers and surfaces.
-pub(super) fn emit(inner: &Shared, event: impl std::borrow::Borrow<HostEvent>) {
+pub(super) fn emit(inner: &Shared, event: &HostEvent) {
     if inner.read(Inner::has_listeners) {
-        if let Ok(value) = to_js(event.borrow()) {
+        if let Ok(value) = to_js(event) {
             notify_value(inner, &value);
         }
     }

@@ -98,7 +98,7 @@ impl Participant {
             inner.core.unregister(&self.id);
             inner.behaviours.remove(&self.id);
         });
-        super::effects::emit(&engine, baton_core::HostEvent::ToolsChanged);
+        super::effects::emit(&engine, &baton_core::HostEvent::ToolsChanged);
         Ok(())
     }
 }

@@ -174,5 +174,5 @@ pub(super) fn degrade(inner: &Shared, cause: StoreError) {
     if !degraded {
         return;
     }
-    emit(inner, HostEvent::StorageDegraded { cause });
+    emit(inner, &HostEvent::StorageDegraded { cause });
 }
