@@ -436,6 +436,17 @@ export type ReturnReason =
     message: string,
   }
   | {
+    "kind": "agent-error",
+    /**
+     * The status it answered (HTTP).
+     */
+    status: number,
+    /**
+     * What it said, cut to a few hundred characters.
+     */
+    message: string,
+  }
+  | {
     "kind": "transport-lost",
     /**
      * What the transport said.
@@ -575,7 +586,7 @@ export type EscalationReason =
 /**
  * A lane of a turn's stream whose size is bounded (bounded turns).
  */
-export type TurnLane = "text" | "state" | "custom";
+export type TurnLane = "text" | "state" | "custom" | "reasoning";
 
 /**
  * What a run has consumed of its budget.
@@ -692,6 +703,44 @@ export type JournalEntry =
      * How many calls it proposed.
      */
     proposed: number,
+  }
+  | {
+    "kind": "said",
+    /**
+     * The turn.
+     */
+    turn: TurnId,
+    /**
+     * The acting party's id for the message.
+     */
+    message: string,
+    /**
+     * What it said.
+     */
+    text: string,
+  }
+  | {
+    "kind": "agent-acted",
+    /**
+     * The turn.
+     */
+    turn: TurnId,
+    /**
+     * The acting party's id for the call.
+     */
+    call: CallId,
+    /**
+     * The tool, as the acting party named it.
+     */
+    tool: string,
+    /**
+     * Its arguments.
+     */
+    arguments: JsonValue,
+    /**
+     * What it produced.
+     */
+    result: JsonValue,
   }
   | {
     "kind": "authorized",
@@ -1744,6 +1793,41 @@ export type WireEvent =
     patch: JsonValue,
   }
   | {
+    "type": "reasoning",
+    /**
+     * The reasoning message (for an encrypted value, the entity it
+     * belongs to).
+     */
+    message: string,
+    /**
+     * A piece of its text, or the encrypted value.
+     */
+    delta: string,
+    /**
+     * Whether `delta` is an encrypted value.
+     */
+    encrypted?: boolean,
+  }
+  | {
+    "type": "activity",
+    /**
+     * The activity's message.
+     */
+    message: string,
+    /**
+     * Its kind (`PLAN`, `SEARCH`, as the acting party names it).
+     */
+    activity: string,
+    /**
+     * The whole activity, or (with `patch`) a JSON Patch to it.
+     */
+    content: JsonValue,
+    /**
+     * Whether `content` is a JSON Patch (RFC 6902).
+     */
+    patch?: boolean,
+  }
+  | {
     "type": "custom",
     /**
      * What it is.
@@ -2341,6 +2425,48 @@ export type HostEvent =
      * The snapshot or the change.
      */
     event: Extract<WireEvent, { type: "state-snapshot" | "state-delta" }>,
+  }
+  | {
+    "type": "reasoning",
+    /**
+     * The run.
+     */
+    run: RunId,
+    /**
+     * The reasoning message.
+     */
+    message: string,
+    /**
+     * A piece of its text, or an encrypted value.
+     */
+    delta: string,
+    /**
+     * Whether `delta` is an encrypted value (never decoded).
+     */
+    encrypted: boolean,
+  }
+  | {
+    "type": "activity",
+    /**
+     * The run.
+     */
+    run: RunId,
+    /**
+     * The activity's message.
+     */
+    message: string,
+    /**
+     * Its kind, as the acting party names it.
+     */
+    activity: string,
+    /**
+     * The whole activity, or (with `patch`) a JSON Patch to it.
+     */
+    content: JsonValue,
+    /**
+     * Whether `content` is a JSON Patch.
+     */
+    patch: boolean,
   }
   | {
     "type": "custom",

@@ -13,7 +13,7 @@
 use std::time::Instant;
 
 use baton_agui::{AgUiTurn, DEFAULT_MAX_EVENT_BYTES};
-use baton_core::StreamLimits;
+use baton_core::{StreamLimits, TurnVerifier};
 
 const DELTAS: usize = 100_000;
 
@@ -87,21 +87,23 @@ fn main() {
                 .sum::<usize>()
         });
         let full = best_of(5, || {
-            let mut turn = AgUiTurn::new(DEFAULT_MAX_EVENT_BYTES, limits);
+            let mut turn = AgUiTurn::new(DEFAULT_MAX_EVENT_BYTES);
+            let mut verifier = TurnVerifier::new(limits);
             let mut n = 0;
             for frame in &frames {
-                n += turn.feed(frame).len();
+                n += turn.feed(frame, &mut verifier).len();
             }
-            n + turn.finish().len()
+            n + turn.finish(&mut verifier).len()
         });
         // Throughput by tenth of the stream, in one pass.
         let tenth = frames.len() / 10;
         let mut per_tenth = Vec::new();
-        let mut turn = AgUiTurn::new(DEFAULT_MAX_EVENT_BYTES, limits);
+        let mut turn = AgUiTurn::new(DEFAULT_MAX_EVENT_BYTES);
+        let mut verifier = TurnVerifier::new(limits);
         for slice in frames.chunks(tenth) {
             let start = Instant::now();
             for frame in slice {
-                std::hint::black_box(turn.feed(frame));
+                std::hint::black_box(turn.feed(frame, &mut verifier));
             }
             per_tenth.push(slice.len() as f64 / start.elapsed().as_secs_f64());
         }

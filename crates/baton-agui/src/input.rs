@@ -1,14 +1,48 @@
 //! `RunAgentInput`: what one AG-UI run receives (one Baton turn).
 
-use baton_core::{AnswerOutcome, CallResult, CapabilityRef, TurnRequest};
+use std::collections::BTreeSet;
+
+use baton_core::{AnswerOutcome, CallResult, CapabilityRef, RunId, TurnRequest};
 use serde_json::{json, Value};
 
-/// The conversation of one run as the AG-UI agent sees it: the person's
-/// intent, then each turn's assistant message and the tool results that
-/// answered it. The transport keeps one per run.
+/// Which conversation a run's turns belong to, on the AG-UI wire.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum ThreadScope {
+    /// One thread per engine session (`threadId` is the session): every
+    /// delegation continues the same conversation. The default.
+    #[default]
+    Session,
+    /// One thread per delegation (`threadId` is the run): each starts a
+    /// conversation of its own.
+    Run,
+}
+
+impl ThreadScope {
+    /// The thread a turn belongs to.
+    pub fn thread_of(self, request: &TurnRequest) -> String {
+        match self {
+            ThreadScope::Session => request.session.to_string(),
+            ThreadScope::Run => request.run.to_string(),
+        }
+    }
+}
+
+/// One conversation as the AG-UI agent sees it, kept whole: each
+/// delegation's intent, then what the agent said and did — its messages
+/// under its own ids, with their tool calls — and a `tool` message answering
+/// every call, whether the page carried it out, refused it, or never got to
+/// it. Every request on the thread carries all of it, so an agent that keeps
+/// history on the client and one that keeps it on the server (a
+/// checkpointer keyed by `threadId`) see the same conversation.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Thread {
     messages: Vec<Value>,
+    /// The runs whose intent is in the transcript.
+    runs: BTreeSet<String>,
+    /// Tool calls in the transcript, with the run that made each.
+    calls: Vec<(String, String)>,
+    /// Tool calls a `tool` message answers.
+    answered: BTreeSet<String>,
 }
 
 impl Thread {
@@ -17,23 +51,79 @@ impl Thread {
         Self::default()
     }
 
-    /// The messages so far.
+    /// The transcript so far.
     pub fn messages(&self) -> &[Value] {
         &self.messages
     }
 
-    /// Adds what the agent said in a turn (its text and tool calls).
-    pub fn push_assistant(&mut self, message: Value) {
+    /// Records what the agent said and did in a turn of `run`
+    /// ([`crate::AgUiTurn::messages`]), before the engine hears the turn
+    /// ended, so the next request already carries it.
+    pub fn record(&mut self, run: &RunId, messages: Vec<Value>) {
+        for message in messages {
+            if let Some(calls) = message.get("toolCalls").and_then(Value::as_array) {
+                for call in calls {
+                    if let Some(id) = call.get("id").and_then(Value::as_str) {
+                        self.calls.push((id.to_owned(), run.to_string()));
+                    }
+                }
+            }
+            if let Some(id) = message.get("toolCallId").and_then(Value::as_str) {
+                self.answered.insert(id.to_owned());
+            }
+            self.messages.push(message);
+        }
+    }
+
+    /// A `tool` message for a call, unless one already answers it.
+    fn answer(&mut self, id: String, call: &str, content: String, error: Option<String>) {
+        if !self.answered.insert(call.to_owned()) {
+            return;
+        }
+        let mut message = json!({"id": id, "role": "tool", "toolCallId": call, "content": content});
+        if let Some(error) = error {
+            message["error"] = json!(error);
+        }
         self.messages.push(message);
     }
 
-    /// Builds the `RunAgentInput` for a turn: `threadId` is the session,
-    /// `runId` names the run and turn, the tools come from the manifests and
-    /// the context from the reads; call results become tool messages and
-    /// question answers become `resume` entries.
-    pub fn input(&mut self, request: &TurnRequest) -> Value {
-        if self.messages.is_empty() {
-            self.messages.push(json!({"id": format!("{}/intent", request.run), "role": "user", "content": request.intent}));
+    /// Answers every call still unanswered that `closes` says will never be
+    /// carried out: the agent is told, so no call is left hanging in its
+    /// history (model APIs refuse a history with one).
+    fn close_unanswered(&mut self, closes: impl Fn(&str) -> bool) {
+        let open: Vec<(String, String)> = self
+            .calls
+            .iter()
+            .filter(|(call, run)| !self.answered.contains(call) && closes(run))
+            .cloned()
+            .collect();
+        for (call, run) in open {
+            let content = json!({
+                "code": "not-carried-out",
+                "message": "the delegation went on or ended without carrying this call out",
+            });
+            self.answer(
+                format!("{run}/result/{call}"),
+                &call,
+                content.to_string(),
+                Some("not carried out".into()),
+            );
+        }
+    }
+
+    /// Builds the `RunAgentInput` for a turn on thread `thread`: the whole
+    /// transcript, with this turn's call results as `tool` messages and its
+    /// question answers as `resume` entries; the tools from the manifests,
+    /// the context from the reads.
+    pub fn input(&mut self, thread: &str, request: &TurnRequest) -> Value {
+        let run = request.run.to_string();
+        if self.runs.insert(run.clone()) {
+            // A new delegation on the thread: the calls of those before it
+            // that are still unanswered never will be.
+            self.close_unanswered(|other| other != run);
+            self.messages.push(
+                json!({"id": format!("{run}/intent"), "role": "user", "content": request.intent}),
+            );
         }
         for report in &request.results {
             let (mut content, error) = match &report.result {
@@ -54,17 +144,11 @@ impl Thread {
                     serde_json::from_str::<Value>(&content).unwrap_or(Value::String(content));
                 content = json!({"result": result, "editedArgs": edited}).to_string();
             }
-            let mut message = json!({
-                "id": format!("{}/result/{}", request.run, report.call),
-                "role": "tool",
-                "toolCallId": report.call,
-                "content": content,
-            });
-            if let Some(error) = error {
-                message["error"] = json!(error);
-            }
-            self.messages.push(message);
+            let call = report.call.to_string();
+            self.answer(format!("{run}/result/{call}"), &call, content, error);
         }
+        // This run's calls the engine did not answer now, it never will.
+        self.close_unanswered(|other| other == run);
         let tools: Vec<Value> = request
             .tools
             .iter()
@@ -92,7 +176,7 @@ impl Thread {
                 .map(|read| json!({"description": format!("{} (version {})", read.id, read.stamp.version), "value": read.content.to_string()})),
         );
         let mut input = json!({
-            "threadId": request.session,
+            "threadId": thread,
             "runId": format!("{}/{}", request.run, request.turn),
             "protocolVersion": crate::AGUI_VERSION,
             "state": if request.state.is_null() { json!({}) } else { request.state.clone() },

@@ -8,22 +8,27 @@
 //! * [`SseDecoder`] turns response bytes into Server-Sent Events;
 //! * [`AgUiMapper`] checks each AG-UI event against the protocol's rules and
 //!   maps it to [`baton_core::WireEvent`]s (the table is on [`mapping`]);
-//! * [`AgUiTurn`] puts both in front of a [`baton_core::TurnVerifier`] for one
-//!   turn and yields what the engine consumes;
-//! * [`Thread::input`] encodes the `RunAgentInput` the agent receives.
+//! * [`AgUiTurn`] puts both in front of the turn's own
+//!   [`baton_core::TurnVerifier`] (lent by whoever opened the turn, so one
+//!   verifier applies the turn's limits whatever the transport) and yields
+//!   what the engine consumes, keeping what the agent said for the thread;
+//! * [`Thread`] keeps one conversation's transcript and encodes the
+//!   `RunAgentInput` the agent receives.
 #![warn(missing_docs)]
 #![forbid(unsafe_code)]
 
 mod input;
 pub mod mapping;
+mod spoken;
 mod sse;
 mod violation;
 
-use baton_core::{StreamLimits, TurnVerifier, Verified, WireEvent};
-use serde_json::{json, Value};
+use baton_core::{TurnVerifier, Verified};
+use serde_json::Value;
 
-pub use input::Thread;
+pub use input::{Thread, ThreadScope};
 pub use mapping::AgUiMapper;
+use spoken::Spoken;
 pub use sse::{SseDecoder, SseEvent, SseOutput};
 use violation::broke;
 pub use violation::{ProtocolViolation, Violation};
@@ -38,39 +43,27 @@ pub const AGUI_VERSION: &str = "1.0.0";
 /// The largest single SSE event accepted by default (1 MiB).
 pub const DEFAULT_MAX_EVENT_BYTES: usize = 1 << 20;
 
-/// A tool call the agent made this turn, as its history will tell it back.
-#[derive(Debug, Clone)]
-struct SpokenCall {
-    id: String,
-    /// The tool's name on the wire, as the agent called it.
-    tool: String,
-    /// The JSON arguments, as streamed.
-    arguments: String,
-}
-
-/// One Baton turn over one AG-UI run: response bytes in, verified events out.
+/// One Baton turn over one AG-UI run: response bytes in, decoded and
+/// checked against AG-UI's rules, then through the turn's own
+/// [`TurnVerifier`] — the one that applies the turn's limits and decides
+/// which calls are the page's. The verifier belongs to the turn, not to
+/// this decoder: whoever opened the turn lends it to [`AgUiTurn::feed`].
 #[derive(Debug, Clone)]
 pub struct AgUiTurn {
     sse: SseDecoder,
     mapper: AgUiMapper,
-    verifier: TurnVerifier,
-    text: String,
-    message_id: Option<String>,
-    calls: Vec<SpokenCall>,
+    spoken: Spoken,
     /// Events that arrived after the turn ended (never acted on).
     after_end: u32,
 }
 
 impl AgUiTurn {
-    /// A turn with the given limits.
-    pub fn new(max_event_bytes: usize, limits: StreamLimits) -> Self {
+    /// A turn whose SSE events may be at most `max_event_bytes` long.
+    pub fn new(max_event_bytes: usize) -> Self {
         AgUiTurn {
             sse: SseDecoder::new(max_event_bytes),
             mapper: AgUiMapper::new(),
-            verifier: TurnVerifier::new(limits),
-            text: String::new(),
-            message_id: None,
-            calls: Vec::new(),
+            spoken: Spoken::default(),
             after_end: 0,
         }
     }
@@ -84,45 +77,40 @@ impl AgUiTurn {
         }
     }
 
-    /// Feeds response bytes, in chunks of any size.
-    pub fn feed(&mut self, bytes: &[u8]) -> Vec<Verified> {
+    /// Feeds response bytes, in chunks of any size, through the turn's
+    /// verifier.
+    pub fn feed(&mut self, bytes: &[u8], verifier: &mut TurnVerifier) -> Vec<Verified> {
         let mut out = Vec::new();
         for item in self.sse.feed(bytes) {
             match item {
                 SseOutput::Finding(reason) => out.extend(
-                    self.verifier
-                        .break_off(broke(ProtocolViolation::Framing, format!("SSE: {reason}"))),
+                    verifier.break_off(broke(ProtocolViolation::Framing, format!("SSE: {reason}"))),
                 ),
-                SseOutput::Event(event) => out.extend(self.event(&event.data)),
+                SseOutput::Event(event) => out.extend(self.event(&event.data, verifier)),
             }
         }
         out
     }
 
     /// The response ended (or broke off).
-    pub fn finish(&mut self) -> Vec<Verified> {
+    pub fn finish(&mut self, verifier: &mut TurnVerifier) -> Vec<Verified> {
         let mut out = Vec::new();
         // What the decoder still held is an event cut off by the close: the
         // transport's failure (reported below as a lost stream), not a
         // protocol breach.
         let _cut_off = self.sse.finish();
-        if !self.verifier.is_over() {
+        if !verifier.is_over() {
             match self.mapper.finish() {
                 Ok(events) => {
                     for event in events {
-                        out.extend(self.verifier.push(event));
+                        out.extend(verifier.push(event));
                     }
                 }
-                Err(violation) => out.extend(self.verifier.break_off(violation)),
+                Err(violation) => out.extend(verifier.break_off(violation)),
             }
         }
-        out.extend(self.verifier.close());
+        out.extend(verifier.close());
         out
-    }
-
-    /// Whether the turn is over.
-    pub fn is_over(&self) -> bool {
-        self.verifier.is_over()
     }
 
     /// How many events arrived after the turn ended. They are never acted
@@ -136,78 +124,38 @@ impl AgUiTurn {
         self.mapper.state()
     }
 
-    /// What the agent said this turn, as an AG-UI assistant message for the
-    /// next turn's history.
-    pub fn assistant_message(&self, fallback_id: &str) -> Option<Value> {
-        if self.text.is_empty() && self.calls.is_empty() {
-            return None;
-        }
-        let mut message = json!({
-            "id": self.message_id.clone().unwrap_or_else(|| fallback_id.to_owned()),
-            "role": "assistant",
-        });
-        if !self.text.is_empty() {
-            message["content"] = json!(self.text);
-        }
-        if !self.calls.is_empty() {
-            message["toolCalls"] = self
-                .calls
-                .iter()
-                .map(|call| json!({"id": call.id, "type": "function", "function": {"name": call.tool, "arguments": call.arguments}}))
-                .collect();
-        }
-        Some(message)
+    /// What the agent said and did this turn, as AG-UI messages for the
+    /// thread's transcript: each assistant message under the agent's own id
+    /// with its tool calls, and a `tool` message for each of its own tools'
+    /// results.
+    pub fn messages(&self) -> Vec<Value> {
+        self.spoken.messages()
     }
 
-    fn event(&mut self, data: &str) -> Vec<Verified> {
-        if self.verifier.is_over() {
+    fn event(&mut self, data: &str, verifier: &mut TurnVerifier) -> Vec<Verified> {
+        if verifier.is_over() {
             self.after_end = self.after_end.saturating_add(1);
             return Vec::new();
         }
         let value: Value = match serde_json::from_str(data) {
             Ok(value) => value,
             Err(error) => {
-                return self.verifier.break_off(broke(
+                return verifier.break_off(broke(
                     ProtocolViolation::NotJson,
                     format!("an event that is not JSON: {error}"),
                 ))
             }
         };
         match self.mapper.map(&value) {
-            Err(violation) => self.verifier.break_off(violation),
+            Err(violation) => verifier.break_off(violation),
             Ok(events) => {
                 let mut out = Vec::new();
                 for event in events {
-                    self.remember(&event);
-                    out.extend(self.verifier.push(event));
+                    self.spoken.remember(&event, &value);
+                    out.extend(verifier.push(event));
                 }
                 out
             }
-        }
-    }
-
-    /// Keeps the assistant message for the history. Text is appended per
-    /// delta (amortised O(delta)); nothing accumulated is copied.
-    fn remember(&mut self, event: &WireEvent) {
-        match event {
-            WireEvent::MessageStart { message, .. } if self.message_id.is_none() => {
-                self.message_id = Some(message.clone());
-            }
-            WireEvent::MessageDelta { delta, .. } => self.text.push_str(delta),
-            WireEvent::ToolCallStart { call, tool, .. } => {
-                // The history speaks the wire's names, as the agent did.
-                self.calls.push(SpokenCall {
-                    id: call.clone(),
-                    tool: crate::input::wire_name(tool),
-                    arguments: String::new(),
-                })
-            }
-            WireEvent::ToolCallArgs { call, delta } => {
-                if let Some(spoken) = self.calls.iter_mut().rev().find(|c| c.id == *call) {
-                    spoken.arguments.push_str(delta);
-                }
-            }
-            _ => {}
         }
     }
 }

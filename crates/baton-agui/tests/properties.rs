@@ -2,7 +2,7 @@
 //! memory beyond the configured bound.
 
 use baton_agui::{AgUiMapper, AgUiTurn, SseDecoder, SseOutput};
-use baton_core::StreamLimits;
+use baton_core::{StreamLimits, TurnVerifier};
 use proptest::prelude::*;
 use serde_json::{json, Value};
 
@@ -127,9 +127,10 @@ proptest! {
 
     #[test]
     fn a_turn_never_panics_on_arbitrary_bytes(bytes in sse_bytes()) {
-        let mut turn = AgUiTurn::new(MAX_EVENT, StreamLimits { max_arguments_bytes: 512, max_open: 8, ..StreamLimits::default() });
-        let _ = turn.feed(&bytes);
-        let _ = turn.finish();
-        prop_assert!(turn.is_over());
+        let mut turn = AgUiTurn::new(MAX_EVENT);
+        let mut verifier = TurnVerifier::new(StreamLimits { max_arguments_bytes: 512, max_open: 8, ..StreamLimits::default() });
+        let _ = turn.feed(&bytes, &mut verifier);
+        let _ = turn.finish(&mut verifier);
+        prop_assert!(verifier.is_over());
     }
 }

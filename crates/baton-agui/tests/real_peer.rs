@@ -141,7 +141,7 @@ fn delegate_with(
             Event::Effect(Effect::OpenTurn {
                 run, turn, request, ..
             }) => {
-                let input = thread.input(&request);
+                let input = thread.input(request.session.as_str(), &request);
                 let (status, body) = post(peer.port, scenario, &input);
                 assert_eq!(
                     status,
@@ -149,20 +149,19 @@ fn delegate_with(
                     "the SDK refused Baton's RunAgentInput: {}",
                     String::from_utf8_lossy(&body)
                 );
-                let mut stream = AgUiTurn::new(DEFAULT_MAX_EVENT_BYTES, StreamLimits::default())
-                    .for_thread(request.session.as_str());
+                let mut stream =
+                    AgUiTurn::new(DEFAULT_MAX_EVENT_BYTES).for_thread(request.session.as_str());
+                let mut verifier = TurnVerifier::for_turn(StreamLimits::default(), &request);
                 let mut verified = Vec::new();
                 let mut rest = &body[..];
                 while !rest.is_empty() {
                     let size = chunks.next().min(rest.len());
-                    verified.extend(stream.feed(&rest[..size]));
+                    verified.extend(stream.feed(&rest[..size], &mut verifier));
                     rest = &rest[size..];
                 }
-                verified.extend(stream.finish());
+                verified.extend(stream.finish(&mut verifier));
                 record.state = stream.state().clone();
-                if let Some(message) = stream.assistant_message(&format!("{run}/{turn}")) {
-                    thread.push_assistant(message);
-                }
+                thread.record(&run, stream.messages());
                 for item in verified {
                     match item {
                         Verified::Inbound(inbound) => {
@@ -173,7 +172,9 @@ fn delegate_with(
                             record.text.push_str(&delta);
                         }
                         Verified::State { event, .. } => record.states.push(event),
-                        Verified::Custom { .. } => {}
+                        Verified::Custom { .. }
+                        | Verified::Reasoning { .. }
+                        | Verified::Activity { .. } => {}
                     }
                 }
             }

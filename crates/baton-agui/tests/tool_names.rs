@@ -43,7 +43,7 @@ fn sse(events: &[serde_json::Value]) -> Vec<u8> {
 
 #[test]
 fn tools_are_named_as_model_apis_accept() {
-    let input = Thread::default().input(&request());
+    let input = Thread::default().input("s", &request());
     let tools = input["tools"].as_array().unwrap();
     assert_eq!(tools[0]["name"], "task-board__rename_card");
     for tool in tools {
@@ -61,14 +61,15 @@ fn tools_are_named_as_model_apis_accept() {
 
 #[test]
 fn a_tool_call_by_its_wire_name_reaches_the_capability() {
-    let mut turn = AgUiTurn::new(DEFAULT_MAX_EVENT_BYTES, StreamLimits::default());
+    let mut turn = AgUiTurn::new(DEFAULT_MAX_EVENT_BYTES);
+    let mut verifier = TurnVerifier::new(StreamLimits::default());
     let verified = turn.feed(&sse(&[
         json!({"type": "RUN_STARTED", "threadId": "s", "runId": "r"}),
         json!({"type": "TOOL_CALL_START", "toolCallId": "c1", "toolCallName": "task-board__rename_card"}),
         json!({"type": "TOOL_CALL_ARGS", "toolCallId": "c1", "delta": "{\"id\": \"a\"}"}),
         json!({"type": "TOOL_CALL_END", "toolCallId": "c1"}),
         json!({"type": "RUN_FINISHED", "threadId": "s", "runId": "r"}),
-    ]));
+    ]), &mut verifier);
     let call = verified
         .iter()
         .find_map(|item| match item {
@@ -78,22 +79,23 @@ fn a_tool_call_by_its_wire_name_reaches_the_capability() {
         .expect("the call arrived");
     assert_eq!(call, CapabilityRef::new("task-board", "rename_card"));
     // The next turn's history repeats the call under the name the agent used.
-    let message = turn.assistant_message("m").unwrap();
+    let messages = turn.messages();
     assert_eq!(
-        message["toolCalls"][0]["function"]["name"],
+        messages[0]["toolCalls"][0]["function"]["name"],
         "task-board__rename_card"
     );
 }
 
 #[test]
 fn events_after_the_turn_ended_are_counted_and_never_delivered() {
-    let mut turn = AgUiTurn::new(DEFAULT_MAX_EVENT_BYTES, StreamLimits::default());
+    let mut turn = AgUiTurn::new(DEFAULT_MAX_EVENT_BYTES);
+    let mut verifier = TurnVerifier::new(StreamLimits::default());
     let verified = turn.feed(&sse(&[
         json!({"type": "RUN_STARTED", "threadId": "s", "runId": "r"}),
         json!({"type": "RUN_FINISHED", "threadId": "s", "runId": "r"}),
         json!({"type": "TOOL_CALL_START", "toolCallId": "c9", "toolCallName": "task-board__rename_card"}),
         json!({"type": "TOOL_CALL_END", "toolCallId": "c9"}),
-    ]));
+    ]), &mut verifier);
     assert!(verified
         .iter()
         .all(|item| !matches!(item, Verified::Inbound(Inbound::ToolCall { .. }))));
@@ -121,7 +123,7 @@ fn a_call_the_person_edited_tells_the_agent_its_edited_args_with_the_result() {
             edited: None,
         },
     ];
-    let input = Thread::new().input(&request);
+    let input = Thread::new().input("s", &request);
     let tool = |id: &str| {
         input["messages"]
             .as_array()

@@ -276,8 +276,10 @@ impl CoreSubject {
                     }
                     self.settle();
                 }
-                Verified::Text { .. } => self.texts += 1,
-                Verified::State { .. } => self.states += 1,
+                // Reasoning is the acting party's text, activity its state:
+                // counted in the lanes that bound them.
+                Verified::Text { .. } | Verified::Reasoning { .. } => self.texts += 1,
+                Verified::State { .. } | Verified::Activity { .. } => self.states += 1,
                 Verified::Custom { .. } => self.customs += 1,
             }
         }

@@ -47,6 +47,31 @@ pub enum HostEvent {
         )]
         event: WireEvent,
     },
+    /// The acting party's reasoning, as deltas, for surfaces that show it as
+    /// its own; never announced. An encrypted value comes as it was sent.
+    Reasoning {
+        /// The run.
+        run: RunId,
+        /// The reasoning message.
+        message: String,
+        /// A piece of its text, or an encrypted value.
+        delta: String,
+        /// Whether `delta` is an encrypted value (never decoded).
+        encrypted: bool,
+    },
+    /// What the acting party is busy with (a plan, a search in progress).
+    Activity {
+        /// The run.
+        run: RunId,
+        /// The activity's message.
+        message: String,
+        /// Its kind, as the acting party names it.
+        activity: String,
+        /// The whole activity, or (with `patch`) a JSON Patch to it.
+        content: Value,
+        /// Whether `content` is a JSON Patch.
+        patch: bool,
+    },
     /// An escape-hatch event from the acting party (AG-46).
     Custom {
         /// The run.

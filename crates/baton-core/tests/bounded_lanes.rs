@@ -139,3 +139,70 @@ fn a_run_whose_turn_goes_over_a_limit_returns_typed() {
         Ok(ReturnReason::TurnOverLimit { .. })
     ));
 }
+
+#[test]
+fn reasoning_has_a_lane_of_its_own_bounded_by_max_reasoning_bytes() {
+    let limits = StreamLimits {
+        max_reasoning_bytes: 10,
+        ..StreamLimits::default()
+    };
+    let thought = |delta: &str| WireEvent::Reasoning {
+        message: "r1".into(),
+        delta: delta.into(),
+        encrypted: false,
+    };
+    let out = verified(limits, vec![thought("think "), thought("harder")]);
+    assert_eq!(
+        out,
+        vec![
+            Verified::Reasoning {
+                message: "r1".into(),
+                delta: "think ".into(),
+                encrypted: false
+            },
+            over(TurnLane::Reasoning, 10),
+        ]
+    );
+    // It is not the text lane: text still has its whole limit.
+    let out = verified(
+        StreamLimits {
+            max_text_bytes: 10,
+            ..StreamLimits::default()
+        },
+        vec![thought(&"x".repeat(100))],
+    );
+    assert!(!out
+        .iter()
+        .any(|v| matches!(v, Verified::Inbound(Inbound::OverLimit { .. }))));
+    // An encrypted value counts too, and is carried as it came.
+    let sealed = WireEvent::Reasoning {
+        message: "r1".into(),
+        delta: "gAAAAB".repeat(4),
+        encrypted: true,
+    };
+    assert_eq!(
+        verified(limits, vec![sealed]).last(),
+        Some(&over(TurnLane::Reasoning, 10))
+    );
+    let limits: StreamLimits = serde_json::from_value(json!({"maxReasoningBytes": 7})).unwrap();
+    assert_eq!(limits.max_reasoning_bytes, 7);
+    assert_eq!(StreamLimits::default().max_reasoning_bytes, 1 << 20);
+}
+
+#[test]
+fn activity_is_bounded_as_state() {
+    let activity = WireEvent::Activity {
+        message: "a1".into(),
+        activity: "PLAN".into(),
+        content: json!({"steps": ["x".repeat(50)]}),
+        patch: false,
+    };
+    assert_eq!(
+        verified(small(), vec![activity.clone()]).last(),
+        Some(&over(TurnLane::State, 40))
+    );
+    assert!(matches!(
+        verified(StreamLimits::default(), vec![activity]).last(),
+        Some(Verified::Activity { .. })
+    ));
+}

@@ -88,6 +88,11 @@ fn ag_46_turn_lifecycle_text_tool_calls_and_an_escape_hatch() {
     assert_eq!(
         inbound(&out),
         [
+            // The whole message, for the run's history.
+            Inbound::Said {
+                message: "m1".into(),
+                text: "Renaming the card.".into()
+            },
             Inbound::ToolCall {
                 call: CallId::new("c1"),
                 capability: CapabilityRef::new("tasks", "rename"),

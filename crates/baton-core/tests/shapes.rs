@@ -44,6 +44,8 @@ fn journal_kind(entry: &JournalEntry) -> &'static str {
         JournalEntry::OfferedAgain { .. } => "offered-again",
         JournalEntry::OfferSettled { .. } => "offer-settled",
         JournalEntry::CallEdited { .. } => "call-edited",
+        JournalEntry::Said { .. } => "said",
+        JournalEntry::AgentActed { .. } => "agent-acted",
     }
 }
 
@@ -225,6 +227,27 @@ fn scenario_events() -> Vec<Event> {
     sim.drain();
     log.extend(sim.log);
 
+    // The acting party's words, and a tool of its own.
+    let mut sim = Sim::new();
+    let run = sim.delegate(Autonomy::Auto);
+    sim.inbound(
+        &run,
+        Inbound::Said {
+            message: "m1".into(),
+            text: "Looking first.".into(),
+        },
+    );
+    sim.inbound(
+        &run,
+        Inbound::AgentAct {
+            call: CallId::new("w1"),
+            tool: "web_search".into(),
+            arguments: json!({"q": "x"}),
+            result: json!("found"),
+        },
+    );
+    log.extend(sim.log);
+
     // A kill: one announcement for all.
     let mut sim = Sim::new();
     sim.delegate(Autonomy::Auto);
@@ -256,6 +279,10 @@ fn return_reasons() -> Vec<ReturnReason> {
         ReturnReason::RunDeadline,
         ReturnReason::TurnFailed {
             message: "overloaded".into(),
+        },
+        ReturnReason::AgentError {
+            status: 500,
+            message: "the agent answered HTTP 500".into(),
         },
         ReturnReason::TransportLost {
             message: "reset".into(),
@@ -565,7 +592,7 @@ fn coverage_every_journal_entry_event_and_effect_has_a_sample() {
         }
     }
     // Built from the exhaustive matches above, so nothing can be left out.
-    let expected: Vec<String> = [("journal", 25), ("event", 8), ("effect", 6)]
+    let expected: Vec<String> = [("journal", 27), ("event", 8), ("effect", 6)]
         .iter()
         .map(|(kind, count)| {
             let found = seen

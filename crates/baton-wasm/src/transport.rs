@@ -17,14 +17,15 @@ use std::cell::{Cell, RefCell};
 use std::collections::BTreeMap;
 use std::rc::Rc;
 
-use baton_agui::{AgUiTurn, Thread, DEFAULT_MAX_EVENT_BYTES};
+mod agui;
+
+pub use agui::AgUiTransport;
+
 use baton_core::{
     Inbound, ProtocolViolation, RunId, Script, StreamLimits, TurnId, TurnRequest, TurnVerifier,
     Verified, Violation, WireEvent,
 };
 use wasm_bindgen::prelude::*;
-use wasm_bindgen::JsCast;
-use wasm_bindgen_futures::JsFuture;
 
 use crate::errors::{error, refused, Code};
 
@@ -109,18 +110,19 @@ impl TurnSink {
 }
 
 impl TurnSink {
+    /// The sink of the turn `request` opens: its verifier — the turn's one
+    /// — applies `limits` and knows the tools the turn declared.
     pub(crate) fn new(
         host: Box<dyn TurnHost>,
-        run: RunId,
-        turn: TurnId,
+        request: &TurnRequest,
         limits: StreamLimits,
     ) -> TurnSink {
         TurnSink {
             state: Rc::new(SinkState {
                 host,
-                run,
-                turn,
-                verifier: RefCell::new(TurnVerifier::new(limits)),
+                run: request.run.clone(),
+                turn: request.turn,
+                verifier: RefCell::new(TurnVerifier::for_turn(limits, request)),
                 over: Cell::new(false),
                 stray_reported: Cell::new(false),
             }),
@@ -137,8 +139,22 @@ impl TurnSink {
         self.forward(out);
     }
 
-    /// Traffic another verifier already checked (a dialect adapter that
-    /// verifies as it decodes).
+    /// Lends the turn's verifier to a dialect decoder (the AG-UI stream in
+    /// wasm), which verifies as it decodes; hand what it yields to
+    /// [`TurnSink::deliver`].
+    pub(crate) fn verify(
+        &self,
+        decode: impl FnOnce(&mut TurnVerifier) -> Vec<Verified>,
+    ) -> Vec<Verified> {
+        decode(&mut self.state.verifier.borrow_mut())
+    }
+
+    /// Whether the turn's stream is over, as far as its verifier knows.
+    pub(crate) fn is_over(&self) -> bool {
+        self.state.over.get() || self.state.verifier.borrow().is_over()
+    }
+
+    /// Traffic the turn's verifier checked ([`TurnSink::verify`]).
     pub(crate) fn deliver(&self, out: Vec<Verified>) {
         if self.state.over.get() {
             if !out.is_empty() {
@@ -198,7 +214,7 @@ impl TurnSink {
     }
 }
 
-fn request_of(request: JsValue) -> Result<TurnRequest, JsValue> {
+pub(crate) fn request_of(request: JsValue) -> Result<TurnRequest, JsValue> {
     crate::convert::from_js(&request)
         .map_err(|e| error(Code::InvalidTransport, &format!("not a turn request: {e}")))
 }
@@ -272,163 +288,5 @@ impl ScriptedTransport {
             }
             Ok(JsValue::UNDEFINED)
         }))
-    }
-}
-
-/// Options of [`AgUiTransport`].
-#[derive(serde::Deserialize)]
-#[serde(deny_unknown_fields)]
-struct AgUiOptions {
-    url: String,
-    #[serde(default)]
-    headers: BTreeMap<String, String>,
-}
-
-/// AG-UI 1.0 over HTTP: each turn POSTs a `RunAgentInput` with `fetch` and
-/// feeds the response's Server-Sent Events, as bytes, to the sans-IO AG-UI
-/// decoder in wasm. One AG-UI run is one Baton turn; a Baton run keeps one
-/// AG-UI thread of messages.
-#[wasm_bindgen]
-pub struct AgUiTransport {
-    options: Rc<AgUiOptions>,
-    threads: Rc<RefCell<BTreeMap<RunId, Thread>>>,
-}
-
-#[wasm_bindgen]
-impl AgUiTransport {
-    /// `new AgUiTransport({ url, headers })`.
-    #[wasm_bindgen(constructor)]
-    pub fn new(options: JsValue) -> Result<AgUiTransport, JsValue> {
-        let options: AgUiOptions =
-            crate::convert::from_js(&options).map_err(|e| e.thrown_as(Code::InvalidTransport))?;
-        Ok(AgUiTransport {
-            options: Rc::new(options),
-            threads: Rc::default(),
-        })
-    }
-
-    /// What it speaks toward the engine: `baton/1` (AG-45); AG-UI stays on
-    /// the wire.
-    #[wasm_bindgen(getter, js_name = protocolVersion)]
-    pub fn protocol_version(&self) -> String {
-        baton_agui::PROTOCOL_VERSION.to_owned()
-    }
-
-    /// Runs one AG-UI run for the turn. Resolves when the response ends;
-    /// rejects when the request fails or the connection breaks.
-    #[wasm_bindgen(js_name = openTurn)]
-    pub fn open_turn(
-        &self,
-        request: JsValue,
-        sink: &TurnSink,
-        signal: web_sys::AbortSignal,
-    ) -> Result<js_sys::Promise, JsValue> {
-        let request = request_of(request)?;
-        let input = self
-            .threads
-            .borrow_mut()
-            .entry(request.run.clone())
-            .or_default()
-            .input(&request);
-        let options = Rc::clone(&self.options);
-        let threads = Rc::clone(&self.threads);
-        let sink = sink.clone();
-        Ok(wasm_bindgen_futures::future_to_promise(async move {
-            let mut turn = AgUiTurn::new(DEFAULT_MAX_EVENT_BYTES, StreamLimits::default())
-                .for_thread(request.session.as_str());
-            let outcome = stream(&options, &input, &signal, &mut turn, &sink).await;
-            if let Some(message) =
-                turn.assistant_message(&format!("{}/{}", request.run, request.turn))
-            {
-                if let Some(thread) = threads.borrow_mut().get_mut(&request.run) {
-                    thread.push_assistant(message);
-                }
-            }
-            match outcome {
-                Ok(()) => {
-                    sink.deliver(turn.finish());
-                    Ok(JsValue::UNDEFINED)
-                }
-                Err(Failure::Http(message)) => {
-                    sink.deliver(vec![Verified::Inbound(Inbound::TurnFailed { message })]);
-                    Ok(JsValue::UNDEFINED)
-                }
-                Err(Failure::Lost(message)) => Err(error(Code::TransportLost, &message)),
-            }
-        }))
-    }
-}
-
-enum Failure {
-    /// The agent answered, with an HTTP error.
-    Http(String),
-    /// No answer, or the connection broke.
-    Lost(String),
-}
-
-async fn stream(
-    options: &AgUiOptions,
-    input: &serde_json::Value,
-    signal: &web_sys::AbortSignal,
-    turn: &mut AgUiTurn,
-    sink: &TurnSink,
-) -> Result<(), Failure> {
-    let lost = |thrown: JsValue| Failure::Lost(crate::calls::message_of(&thrown));
-    let headers = web_sys::Headers::new().map_err(lost)?;
-    headers
-        .set("Content-Type", "application/json")
-        .map_err(lost)?;
-    headers.set("Accept", "text/event-stream").map_err(lost)?;
-    for (name, value) in &options.headers {
-        headers.set(name, value).map_err(lost)?;
-    }
-    let init = web_sys::RequestInit::new();
-    init.set_method("POST");
-    init.set_headers(&headers);
-    init.set_body(&JsValue::from_str(&input.to_string()));
-    init.set_signal(Some(signal));
-    let window = web_sys::window().ok_or_else(|| Failure::Lost("no window".into()))?;
-    let response: web_sys::Response =
-        JsFuture::from(window.fetch_with_str_and_init(&options.url, &init))
-            .await
-            .map_err(lost)?
-            .unchecked_into();
-    if !response.ok() {
-        let body = match response.text() {
-            Ok(promise) => JsFuture::from(promise)
-                .await
-                .ok()
-                .and_then(|v| v.as_string())
-                .unwrap_or_default(),
-            Err(_) => String::new(),
-        };
-        let body: String = body.chars().take(500).collect();
-        return Err(Failure::Http(format!(
-            "the agent answered HTTP {}: {body}",
-            response.status()
-        )));
-    }
-    let body = response
-        .body()
-        .ok_or_else(|| Failure::Lost("the response has no body".into()))?;
-    let reader: web_sys::ReadableStreamDefaultReader = body.get_reader().unchecked_into();
-    loop {
-        let chunk = JsFuture::from(reader.read()).await.map_err(lost)?;
-        if js_sys::Reflect::get(&chunk, &"done".into())
-            .map(|done| done.is_truthy())
-            .unwrap_or(true)
-        {
-            return Ok(());
-        }
-        let value = js_sys::Reflect::get(&chunk, &"value".into()).map_err(lost)?;
-        let bytes = js_sys::Uint8Array::new(&value).to_vec();
-        sink.deliver(turn.feed(&bytes));
-        if turn.events_after_end() > 0 {
-            sink.stray();
-        }
-        if turn.is_over() {
-            let _ = JsFuture::from(reader.cancel()).await;
-            return Ok(());
-        }
     }
 }

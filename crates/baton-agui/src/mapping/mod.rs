@@ -19,7 +19,9 @@
 //! | `STATE_SNAPSHOT` | `state-snapshot{from-agent}` |
 //! | `STATE_DELTA` (JSON Patch, applied to the `from-agent` state) | `state-delta{from-agent}` |
 //! | `CUSTOM` | `custom{name, value}` |
-//! | `STEP_*`, `MESSAGES_SNAPSHOT`, `ACTIVITY_*`, `REASONING_*`, `SUBAGENT_*`, `RAW` | `custom{"ag-ui/<TYPE>", event}` |
+//! | `REASONING_MESSAGE_CONTENT` / `REASONING_ENCRYPTED_VALUE` | `reasoning` (bounded by `maxReasoningBytes`; an encrypted value carried, never decoded) |
+//! | `ACTIVITY_SNAPSHOT` / `ACTIVITY_DELTA` | `activity` (bounded as state) |
+//! | `STEP_*`, `MESSAGES_SNAPSHOT`, `REASONING_START`/`_END`, `REASONING_MESSAGE_START`/`_END`, `SUBAGENT_*`, `RAW` | `custom{"ag-ui/<TYPE>", event}` |
 
 //!
 //! Tool names: on the AG-UI wire a tool is `participant__capability`
@@ -204,19 +206,44 @@ impl AgUiMapper {
             "STEP_STARTED" | "STEP_FINISHED" => self
                 .step(&kind, event, subagent)
                 .map(|()| vec![escape(event)]),
+            "REASONING_MESSAGE_CONTENT" => {
+                self.reasoning(&kind, event)?;
+                Ok(vec![WireEvent::Reasoning {
+                    message: text(event, "messageId")?.to_owned(),
+                    delta: text(event, "delta")?.to_owned(),
+                    encrypted: false,
+                }])
+            }
             "REASONING_START"
             | "REASONING_MESSAGE_START"
-            | "REASONING_MESSAGE_CONTENT"
             | "REASONING_MESSAGE_END"
             | "REASONING_END" => self.reasoning(&kind, event).map(|()| vec![escape(event)]),
+            // Carried as it came, never decoded: bounded as reasoning.
+            "REASONING_ENCRYPTED_VALUE" => Ok(vec![WireEvent::Reasoning {
+                message: text(event, "entityId")?.to_owned(),
+                delta: text(event, "encryptedValue")?.to_owned(),
+                encrypted: true,
+            }]),
+            "ACTIVITY_SNAPSHOT" | "ACTIVITY_DELTA" => {
+                let patch = kind == "ACTIVITY_DELTA";
+                let field = if patch { "patch" } else { "content" };
+                let content = event.get(field).cloned().ok_or_else(|| {
+                    broke(
+                        ProtocolViolation::NotAnEvent,
+                        format!("{kind} without `{field}`"),
+                    )
+                })?;
+                Ok(vec![WireEvent::Activity {
+                    message: text(event, "messageId")?.to_owned(),
+                    activity: text(event, "activityType")?.to_owned(),
+                    content,
+                    patch,
+                }])
+            }
             "SUBAGENT_STARTED" | "SUBAGENT_FINISHED" | "SUBAGENT_ERROR" => {
                 self.subagent(&kind, event).map(|()| vec![escape(event)])
             }
-            "MESSAGES_SNAPSHOT"
-            | "ACTIVITY_SNAPSHOT"
-            | "ACTIVITY_DELTA"
-            | "REASONING_ENCRYPTED_VALUE"
-            | "RAW" => Ok(vec![escape(event)]),
+            "MESSAGES_SNAPSHOT" | "RAW" => Ok(vec![escape(event)]),
             "CUSTOM" => Ok(vec![WireEvent::Custom {
                 name: text(event, "name")?.to_owned(),
                 value: event.get("value").cloned().unwrap_or(Value::Null),

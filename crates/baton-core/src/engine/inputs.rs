@@ -45,9 +45,22 @@ impl Engine {
                 deadline_ms,
                 expires_at,
             }),
+            Inbound::AgentAct {
+                call,
+                tool,
+                arguments,
+                result,
+            } => TurnInput::AgentAct {
+                call,
+                tool,
+                arguments,
+                result,
+            },
+            Inbound::Said { message, text } => TurnInput::Said { message, text },
             Inbound::TurnEnd => TurnInput::End,
             Inbound::TurnFailed { message } => TurnInput::Failed(message),
             Inbound::TransportLost { message } => TurnInput::Lost(message),
+            Inbound::AgentError { status, message } => TurnInput::AgentError { status, message },
             Inbound::Malformed { code, detail } => {
                 TurnInput::Malformed(crate::violation::Violation::new(code, detail))
             }

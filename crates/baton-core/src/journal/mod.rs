@@ -97,6 +97,30 @@ pub enum JournalEntry {
         /// How many calls it proposed.
         proposed: u32,
     },
+    /// The acting party finished a message to the person: its words, whole.
+    Said {
+        /// The turn.
+        turn: TurnId,
+        /// The acting party's id for the message.
+        message: String,
+        /// What it said.
+        text: String,
+    },
+    /// The acting party carried out a tool of its own — not one the page
+    /// declared — and reported what it produced. Its act, not the page's:
+    /// nothing in the page changed, and nothing the run may do did.
+    AgentActed {
+        /// The turn.
+        turn: TurnId,
+        /// The acting party's id for the call.
+        call: CallId,
+        /// The tool, as the acting party named it.
+        tool: String,
+        /// Its arguments.
+        arguments: Value,
+        /// What it produced.
+        result: Value,
+    },
     /// The run was authorized (or re-authorized by the person).
     Authorized {
         /// The capabilities the run may call.

@@ -24,11 +24,41 @@ pub enum Inbound {
         /// With what.
         arguments: Value,
     },
+    /// The acting party carried out a tool of its own — one the engine did
+    /// not declare — and reported its result in the same turn. It is the
+    /// acting party's act, recorded as such; it changes nothing in the page
+    /// and nothing the engine may do.
+    AgentAct {
+        /// The acting party's id for the call.
+        call: CallId,
+        /// The tool, as the acting party named it.
+        tool: String,
+        /// Its arguments.
+        arguments: Value,
+        /// What it produced.
+        result: Value,
+    },
+    /// The acting party finished a message to the person: its words, for
+    /// the run's history.
+    Said {
+        /// The message.
+        message: String,
+        /// Its whole text.
+        text: String,
+    },
     /// The turn ended normally.
     TurnEnd,
     /// The turn failed (the acting party reported an error, the stream broke).
     TurnFailed {
         /// What happened.
+        message: String,
+    },
+    /// The acting party's server answered the request with an error status
+    /// instead of a stream.
+    AgentError {
+        /// The status (HTTP).
+        status: u16,
+        /// What it said.
         message: String,
     },
     /// The connection broke before the turn ended (the stream closed early,

@@ -35,6 +35,26 @@ pub enum Verified {
         /// The event.
         event: WireEvent,
     },
+    /// The acting party's reasoning, for surfaces (never announced).
+    Reasoning {
+        /// The reasoning message.
+        message: String,
+        /// A piece of its text, or an encrypted value (never decoded).
+        delta: String,
+        /// Whether `delta` is an encrypted value.
+        encrypted: bool,
+    },
+    /// What the acting party is busy with, for surfaces.
+    Activity {
+        /// The activity's message.
+        message: String,
+        /// Its kind.
+        activity: String,
+        /// The whole activity, or a JSON Patch to it.
+        content: Value,
+        /// Whether `content` is a JSON Patch.
+        patch: bool,
+    },
     /// An escape-hatch event.
     Custom {
         /// What it is.
@@ -60,6 +80,8 @@ pub struct StreamLimits {
     pub max_state_bytes: usize,
     /// Bytes of custom events and tool results (as JSON) one turn may send.
     pub max_custom_bytes: usize,
+    /// Bytes of reasoning (text, or encrypted values) one turn may send.
+    pub max_reasoning_bytes: usize,
 }
 
 impl Default for StreamLimits {
@@ -70,6 +92,7 @@ impl Default for StreamLimits {
             max_text_bytes: 1 << 20,
             max_state_bytes: 1 << 20,
             max_custom_bytes: 1 << 20,
+            max_reasoning_bytes: 1 << 20,
         }
     }
 }
@@ -78,12 +101,13 @@ impl StreamLimits {
     /// Read by hand: every key optional (the default holds), no other key
     /// allowed (the manual, "Size").
     fn read(value: &Value) -> Result<StreamLimits, fields::Refusal> {
-        const KEYS: [&str; 5] = [
+        const KEYS: [&str; 6] = [
             "maxArgumentsBytes",
             "maxOpen",
             "maxTextBytes",
             "maxStateBytes",
             "maxCustomBytes",
+            "maxReasoningBytes",
         ];
         let fields = Fields::of(value, String::from("$"), &KEYS)?;
         let default = StreamLimits::default();
@@ -96,6 +120,7 @@ impl StreamLimits {
             max_text_bytes: or(KEYS[2], default.max_text_bytes)?,
             max_state_bytes: or(KEYS[3], default.max_state_bytes)?,
             max_custom_bytes: or(KEYS[4], default.max_custom_bytes)?,
+            max_reasoning_bytes: or(KEYS[5], default.max_reasoning_bytes)?,
         })
     }
 }
@@ -108,17 +133,32 @@ struct Sent {
     text: usize,
     state: usize,
     custom: usize,
+    reasoning: usize,
 }
 
 /// Verifies one turn's stream of [`WireEvent`]s as it arrives.
+///
+/// One verifier per turn, owned by the turn, whatever carries the stream:
+/// it applies the turn's [`StreamLimits`] to every lane, and it decides
+/// which calls are the page's. A call to a tool the engine declared for the
+/// turn is the page's to carry out ([`Inbound::ToolCall`]). A call to any
+/// other name is the acting party's own when the stream reports its result
+/// ([`Inbound::AgentAct`]); one still without a result when the turn ends
+/// was meant for the page after all, and the engine refuses it as
+/// undeclared (AG-21).
 #[derive(Debug, Clone)]
 pub struct TurnVerifier {
     limits: StreamLimits,
+    /// The tools declared for the turn; `None`: every call is the page's.
+    declared: Option<BTreeSet<String>>,
     started: bool,
     ended: bool,
-    messages: BTreeSet<String>,
+    /// Open messages, with the text of each the acting party says.
+    messages: BTreeMap<String, Option<String>>,
     calls: BTreeMap<String, OpenCall>,
     seen_calls: BTreeSet<String>,
+    /// Complete calls to undeclared tools, waiting for their result.
+    undeclared: BTreeMap<String, (String, Value)>,
     violation: Option<Violation>,
     sent: Sent,
 }
@@ -130,17 +170,28 @@ struct OpenCall {
 }
 
 impl TurnVerifier {
-    /// A verifier for a new turn.
+    /// A verifier for a new turn that treats every call as the page's.
     pub fn new(limits: StreamLimits) -> Self {
         TurnVerifier {
             limits,
+            declared: None,
             started: false,
             ended: false,
-            messages: BTreeSet::new(),
+            messages: BTreeMap::new(),
             calls: BTreeMap::new(),
             seen_calls: BTreeSet::new(),
+            undeclared: BTreeMap::new(),
             violation: None,
             sent: Sent::default(),
+        }
+    }
+
+    /// The verifier of the turn `request` opens: the page's calls are those
+    /// to the tools it declares.
+    pub fn for_turn(limits: StreamLimits, request: &super::TurnRequest) -> Self {
+        TurnVerifier {
+            declared: Some(request.tools.iter().map(|tool| tool.name.clone()).collect()),
+            ..TurnVerifier::new(limits)
         }
     }
 
@@ -207,15 +258,23 @@ impl TurnVerifier {
                 snapshot: value, ..
             }
             | WireEvent::StateDelta { patch: value, .. } => (TurnLane::State, json(value)),
+            WireEvent::Activity {
+                content, activity, ..
+            } => (
+                TurnLane::State,
+                json(content).saturating_add(activity.len()),
+            ),
             WireEvent::Custom { value, .. } | WireEvent::ToolCallResult { content: value, .. } => {
                 (TurnLane::Custom, json(value))
             }
+            WireEvent::Reasoning { delta, .. } => (TurnLane::Reasoning, delta.len()),
             _ => return None,
         };
         let (sent, limit) = match lane {
             TurnLane::Text => (&mut self.sent.text, self.limits.max_text_bytes),
             TurnLane::State => (&mut self.sent.state, self.limits.max_state_bytes),
             TurnLane::Custom => (&mut self.sent.custom, self.limits.max_custom_bytes),
+            TurnLane::Reasoning => (&mut self.sent.reasoning, self.limits.max_reasoning_bytes),
         };
         *sent = sent.saturating_add(bytes);
         (*sent > limit).then_some((lane, limit))
@@ -255,40 +314,81 @@ impl TurnVerifier {
                 self.ended = true;
                 Ok(vec![Verified::Inbound(Inbound::TurnFailed { message })])
             }
-            WireEvent::MessageStart { message, .. } => {
+            WireEvent::MessageStart { message, role } => {
                 self.check_room()?;
-                if !self.messages.insert(message.clone()) {
+                if self.messages.contains_key(&message) {
                     return Err(Violation::new(
                         ProtocolViolation::AlreadyOpen,
                         format!("message `{message}` started twice"),
                     ));
                 }
+                // Only the acting party's own words go to the run's history.
+                let said = matches!(role.as_deref(), None | Some("assistant"));
+                self.messages.insert(message, said.then(String::new));
                 Ok(Vec::new())
             }
             WireEvent::MessageDelta { message, delta } => {
-                if !self.messages.contains(&message) {
+                let Some(said) = self.messages.get_mut(&message) else {
                     return Err(Violation::new(
                         ProtocolViolation::NotOpen,
                         format!("text for message `{message}`, which is not open"),
                     ));
+                };
+                // Bounded by the text lane, which counted this delta first.
+                if let Some(said) = said {
+                    said.push_str(&delta);
                 }
                 Ok(vec![Verified::Text { message, delta }])
             }
             WireEvent::MessageEnd { message } => {
-                if !self.messages.remove(&message) {
+                let Some(said) = self.messages.remove(&message) else {
                     return Err(Violation::new(
                         ProtocolViolation::NotOpen,
                         format!("end of message `{message}`, which is not open"),
                     ));
-                }
-                Ok(Vec::new())
+                };
+                Ok(said
+                    .filter(|text| !text.is_empty())
+                    .map(|text| Verified::Inbound(Inbound::Said { message, text }))
+                    .into_iter()
+                    .collect())
             }
             WireEvent::ToolCallStart { call, tool, .. } => self.open_call(call, tool),
             WireEvent::ToolCallArgs { call, delta } => self.append_arguments(&call, &delta),
             WireEvent::ToolCallEnd { call } => self.close_call(call),
-            WireEvent::ToolCallResult { call, content } => Ok(vec![Verified::Custom {
-                name: "tool-call-result".into(),
-                value: serde_json::json!({ "call": call, "content": content }),
+            WireEvent::ToolCallResult { call, content } => {
+                if let Some((tool, arguments)) = self.undeclared.remove(&call) {
+                    return Ok(vec![Verified::Inbound(Inbound::AgentAct {
+                        call: CallId::new(call),
+                        tool,
+                        arguments,
+                        result: content,
+                    })]);
+                }
+                Ok(vec![Verified::Custom {
+                    name: "tool-call-result".into(),
+                    value: serde_json::json!({ "call": call, "content": content }),
+                }])
+            }
+            WireEvent::Reasoning {
+                message,
+                delta,
+                encrypted,
+            } => Ok(vec![Verified::Reasoning {
+                message,
+                delta,
+                encrypted,
+            }]),
+            WireEvent::Activity {
+                message,
+                activity,
+                content,
+                patch,
+            } => Ok(vec![Verified::Activity {
+                message,
+                activity,
+                content,
+                patch,
             }]),
             WireEvent::Elicitation {
                 request,
@@ -336,9 +436,11 @@ impl TurnVerifier {
         }
     }
 
-    /// The turn ends only with nothing left open.
+    /// The turn ends only with nothing left open. A call to an undeclared
+    /// tool that got no result of the acting party's own was meant for the
+    /// page: it goes to the engine now, which refuses it (AG-21).
     fn finish(&mut self, outcome: TurnOutcome) -> Result<Vec<Verified>, Violation> {
-        if let Some(message) = self.messages.iter().next() {
+        if let Some(message) = self.messages.keys().next() {
             return Err(Violation::new(
                 ProtocolViolation::LeftOpen,
                 format!("turn-finished while message `{message}` is open"),
@@ -351,12 +453,23 @@ impl TurnVerifier {
             ));
         }
         self.ended = true;
-        Ok(vec![Verified::Inbound(match outcome {
+        let mut out: Vec<Verified> = std::mem::take(&mut self.undeclared)
+            .into_iter()
+            .map(|(call, (tool, arguments))| {
+                Verified::Inbound(Inbound::ToolCall {
+                    call: CallId::new(call),
+                    capability: capability_of(&tool),
+                    arguments,
+                })
+            })
+            .collect();
+        out.push(Verified::Inbound(match outcome {
             TurnOutcome::Completed | TurnOutcome::Interrupted => Inbound::TurnEnd,
             TurnOutcome::Cancelled => Inbound::TurnFailed {
                 message: "the acting party cancelled the turn".into(),
             },
-        })])
+        }));
+        Ok(out)
     }
 
     /// Room for one more open message or tool call.
@@ -433,14 +546,26 @@ impl TurnVerifier {
                 )
             })?
         };
-        let capability = CapabilityRef::parse_tool_name(&open.tool)
-            .unwrap_or_else(|| CapabilityRef::new("", open.tool.clone()));
+        let declared = self
+            .declared
+            .as_ref()
+            .is_none_or(|declared| declared.contains(&open.tool));
+        if !declared {
+            self.undeclared.insert(call, (open.tool, arguments));
+            return Ok(Vec::new());
+        }
         Ok(vec![Verified::Inbound(Inbound::ToolCall {
             call: CallId::new(call),
-            capability,
+            capability: capability_of(&open.tool),
             arguments,
         })])
     }
+}
+
+/// The capability a tool name addresses; one that is not
+/// `participant.capability` addresses none, and is refused as undeclared.
+fn capability_of(tool: &str) -> CapabilityRef {
+    CapabilityRef::parse_tool_name(tool).unwrap_or_else(|| CapabilityRef::new("", tool))
 }
 
 fn name(event: &WireEvent) -> &'static str {
@@ -458,6 +583,8 @@ fn name(event: &WireEvent) -> &'static str {
         WireEvent::Elicitation { .. } => "elicitation",
         WireEvent::StateSnapshot { .. } => "state-snapshot",
         WireEvent::StateDelta { .. } => "state-delta",
+        WireEvent::Reasoning { .. } => "reasoning",
+        WireEvent::Activity { .. } => "activity",
         WireEvent::Custom { .. } => "custom",
     }
 }

@@ -140,6 +140,31 @@ pub enum WireEvent {
         /// The operations.
         patch: Value,
     },
+    /// The acting party's reasoning: shown by surfaces as its own, never
+    /// announced. An encrypted value is carried as it came, never decoded.
+    Reasoning {
+        /// The reasoning message (for an encrypted value, the entity it
+        /// belongs to).
+        message: String,
+        /// A piece of its text, or the encrypted value.
+        delta: String,
+        /// Whether `delta` is an encrypted value.
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        encrypted: bool,
+    },
+    /// What the acting party is busy with between messages (a plan, a
+    /// search in progress): shown by surfaces, bounded as state.
+    Activity {
+        /// The activity's message.
+        message: String,
+        /// Its kind (`PLAN`, `SEARCH`, as the acting party names it).
+        activity: String,
+        /// The whole activity, or (with `patch`) a JSON Patch to it.
+        content: Value,
+        /// Whether `content` is a JSON Patch (RFC 6902).
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        patch: bool,
+    },
     /// Anything else, by name (AG-46's escape hatch).
     Custom {
         /// What it is.
@@ -234,6 +259,21 @@ impl WireEvent {
                 Ok(WireEvent::StateDelta {
                     direction: f.required("direction")?,
                     patch: f.required("patch")?,
+                })
+            }),
+            "reasoning" => read(&["message", "delta", "encrypted"]).and_then(|f| {
+                Ok(WireEvent::Reasoning {
+                    message: f.required("message")?,
+                    delta: f.required("delta")?,
+                    encrypted: f.optional("encrypted")?.unwrap_or(false),
+                })
+            }),
+            "activity" => read(&["message", "activity", "content", "patch"]).and_then(|f| {
+                Ok(WireEvent::Activity {
+                    message: f.required("message")?,
+                    activity: f.required("activity")?,
+                    content: f.required("content")?,
+                    patch: f.optional("patch")?.unwrap_or(false),
                 })
             }),
             "custom" => read(&["name", "value"]).and_then(|f| {

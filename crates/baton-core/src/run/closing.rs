@@ -29,6 +29,7 @@ impl ReturnReason {
             | ReturnReason::EscalationReturned
             | ReturnReason::ReviewRejected { .. }
             | ReturnReason::TurnFailed { .. }
+            | ReturnReason::AgentError { .. }
             | ReturnReason::TransportLost { .. }
             | ReturnReason::CallFailed { .. }
             | ReturnReason::PlanRefused { .. }
@@ -57,6 +58,7 @@ impl ReturnReason {
             | ReturnReason::TurnDeadman
             | ReturnReason::RunDeadline
             | ReturnReason::TurnFailed { .. }
+            | ReturnReason::AgentError { .. }
             | ReturnReason::TransportLost { .. }
             | ReturnReason::IntegrityViolation { .. }
             | ReturnReason::CallFailed { .. }

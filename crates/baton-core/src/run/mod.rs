@@ -180,10 +180,25 @@ pub(crate) struct Step<'a> {
 /// What an inbound message does to the open turn.
 pub(crate) enum TurnInput {
     Call(ProposedCall),
+    /// The acting party's own tool, carried out and reported by it.
+    AgentAct {
+        call: CallId,
+        tool: String,
+        arguments: Value,
+        result: Value,
+    },
+    Said {
+        message: String,
+        text: String,
+    },
     Question(AskedQuestion),
     End,
     Failed(String),
     Lost(String),
+    AgentError {
+        status: u16,
+        message: String,
+    },
     Malformed(crate::violation::Violation),
     OverLimit {
         lane: crate::state::TurnLane,

@@ -120,6 +120,10 @@ impl Run {
             TurnInput::Lost(message) => Some(ReturnReason::TransportLost {
                 message: message.clone(),
             }),
+            TurnInput::AgentError { status, message } => Some(ReturnReason::AgentError {
+                status: *status,
+                message: message.clone(),
+            }),
             TurnInput::OverLimit { lane, limit } => Some(ReturnReason::TurnOverLimit {
                 lane: *lane,
                 limit: *limit,
@@ -168,6 +172,35 @@ impl Run {
                     turn.questions.push(asked);
                 }
             }
+            // The acting party's own words and acts: recorded as its own,
+            // and nothing else — they change nothing the run may do.
+            TurnInput::Said { message, text } => {
+                if let Some(turn) = self.open_turn() {
+                    let entry = JournalEntry::Said {
+                        turn,
+                        message,
+                        text,
+                    };
+                    self.record(step, Actor::ActingParty, entry);
+                }
+            }
+            TurnInput::AgentAct {
+                call,
+                tool,
+                arguments,
+                result,
+            } => {
+                if let Some(turn) = self.open_turn() {
+                    let entry = JournalEntry::AgentActed {
+                        turn,
+                        call,
+                        tool,
+                        arguments,
+                        result,
+                    };
+                    self.record(step, Actor::ActingParty, entry);
+                }
+            }
             TurnInput::Failed(message) => {
                 self.end(
                     step,
@@ -180,6 +213,13 @@ impl Run {
                     step,
                     Actor::ActingParty,
                     ReturnReason::TransportLost { message },
+                );
+            }
+            TurnInput::AgentError { status, message } => {
+                self.end(
+                    step,
+                    Actor::ActingParty,
+                    ReturnReason::AgentError { status, message },
                 );
             }
             TurnInput::Malformed(_) => {}

@@ -202,6 +202,14 @@ pub enum ReturnReason {
         /// What the transport said.
         message: String,
     },
+    /// The acting party's server answered the turn's request with an error
+    /// (an HTTP status) instead of a stream: it is there, and it refused.
+    AgentError {
+        /// The status it answered (HTTP).
+        status: u16,
+        /// What it said, cut to a few hundred characters.
+        message: String,
+    },
     /// The connection to the acting party broke before the turn ended; the
     /// engine does not reconnect on its own (a chained run resumes).
     TransportLost {
@@ -269,6 +277,8 @@ pub enum TurnLane {
     State,
     /// Custom events and tool results (AG-46's escape hatch).
     Custom,
+    /// The acting party's reasoning.
+    Reasoning,
 }
 
 /// A limit of the [`Budget`].

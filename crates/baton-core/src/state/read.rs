@@ -72,6 +72,10 @@ impl ReturnReason {
             "turn-failed" => ReturnReason::TurnFailed {
                 message: message()?,
             },
+            "agent-error" => ReturnReason::AgentError {
+                status: fields.required("status")?,
+                message: message()?,
+            },
             "transport-lost" => ReturnReason::TransportLost {
                 message: message()?,
             },
@@ -122,6 +126,7 @@ impl ReturnReason {
                         "turn-deadman",
                         "run-deadline",
                         "turn-failed",
+                        "agent-error",
                         "transport-lost",
                         "integrity-violation",
                         "turn-over-limit",

@@ -267,12 +267,7 @@ pub(super) fn open_turn(inner: &Shared, run: RunId, turn: TurnId, mut request: T
             .upgrade()
             .map(|inner| inner.read(|inner| inner.core.config().turn_limits))
             .unwrap_or_default();
-        let sink = TurnSink::new(
-            Box::new(EngineHost(weak.clone())),
-            run.clone(),
-            turn,
-            limits,
-        );
+        let sink = TurnSink::new(Box::new(EngineHost(weak.clone())), &request, limits);
         let ended = match to_js(&request) {
             Err(thrown) => Err(CallError::Threw(message_of(&thrown))),
             Ok(value) => {
@@ -401,6 +396,34 @@ impl TurnHost for EngineHost {
                         run: run.clone(),
                         direction,
                         event,
+                    },
+                ),
+                Verified::Reasoning {
+                    message,
+                    delta,
+                    encrypted,
+                } => emit(
+                    &inner,
+                    &HostEvent::Reasoning {
+                        run: run.clone(),
+                        message,
+                        delta,
+                        encrypted,
+                    },
+                ),
+                Verified::Activity {
+                    message,
+                    activity,
+                    content,
+                    patch,
+                } => emit(
+                    &inner,
+                    &HostEvent::Activity {
+                        run: run.clone(),
+                        message,
+                        activity,
+                        content,
+                        patch,
                     },
                 ),
                 Verified::Custom { name, value } => emit(

@@ -106,6 +106,7 @@ fn why(reason: &str) -> &str {
         "budget-exhausted" => "it used up its budget",
         "transport-lost" => "the connection was lost",
         "turn-failed" => "it reported an error",
+        "agent-error" => "the agent answered with an error",
         "integrity-violation" => "it broke the protocol",
         "mark-failed" => "a change could not be prepared",
         "rollback-failed" => "not every change could be undone",

@@ -1,0 +1,121 @@
+//! What the agent said and did in one AG-UI run, as messages of its
+//! thread's transcript, grouped as AG-UI's reference client groups them: a
+//! text message under its own id, a tool call under its `parentMessageId`
+//! (joining that message when it is the last one), and the result of one of
+//! the agent's own tools as a `tool` message under the agent's id for it.
+
+use baton_core::WireEvent;
+use serde_json::{json, Map, Value};
+
+/// The messages of one run, in the order the agent produced them.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct Spoken {
+    messages: Vec<Map<String, Value>>,
+}
+
+impl Spoken {
+    /// The messages, leaving out an assistant message that said nothing.
+    pub(crate) fn messages(&self) -> Vec<Value> {
+        self.messages
+            .iter()
+            .filter(|message| {
+                message.get("role") != Some(&json!("assistant"))
+                    || message.contains_key("content")
+                    || message.contains_key("toolCalls")
+            })
+            .map(|message| Value::Object(message.clone()))
+            .collect()
+    }
+
+    /// Takes in one mapped event; `raw` is the AG-UI event it came from.
+    pub(crate) fn remember(&mut self, event: &WireEvent, raw: &Value) {
+        match event {
+            WireEvent::MessageStart { message, role }
+                if matches!(role.as_deref(), None | Some("assistant"))
+                    && self.assistant(message).is_none() =>
+            {
+                self.messages.push(assistant_message(message));
+            }
+            WireEvent::MessageDelta { message, delta } => {
+                if let Some(said) = self.assistant(message) {
+                    let content = said
+                        .entry("content")
+                        .or_insert_with(|| Value::String(String::new()));
+                    if let Value::String(content) = content {
+                        content.push_str(delta);
+                    }
+                }
+            }
+            WireEvent::ToolCallStart {
+                call,
+                tool,
+                parent_message,
+            } => {
+                let spoken = json!({
+                    "id": call,
+                    "type": "function",
+                    "function": {"name": crate::input::wire_name(tool), "arguments": ""},
+                });
+                let parent = parent_message.as_deref().unwrap_or(call);
+                let joins_last = self.messages.last().is_some_and(|last| {
+                    last.get("id").and_then(Value::as_str) == Some(parent)
+                        && last.get("role") == Some(&json!("assistant"))
+                });
+                if !joins_last {
+                    self.messages.push(assistant_message(parent));
+                }
+                if let Some(last) = self.messages.last_mut() {
+                    if let Value::Array(calls) = last
+                        .entry("toolCalls")
+                        .or_insert_with(|| Value::Array(Vec::new()))
+                    {
+                        calls.push(spoken);
+                    }
+                }
+            }
+            WireEvent::ToolCallArgs { call, delta } => {
+                let arguments = self
+                    .messages
+                    .iter_mut()
+                    .rev()
+                    .filter_map(|message| message.get_mut("toolCalls")?.as_array_mut())
+                    .flat_map(|calls| calls.iter_mut())
+                    .find(|spoken| spoken["id"] == call.as_str())
+                    .and_then(|spoken| spoken.pointer_mut("/function/arguments"));
+                if let Some(Value::String(arguments)) = arguments {
+                    arguments.push_str(delta);
+                }
+            }
+            WireEvent::ToolCallResult { call, content } => {
+                let id = raw
+                    .get("messageId")
+                    .and_then(Value::as_str)
+                    .map_or_else(|| format!("{call}/result"), str::to_owned);
+                let content = match content {
+                    Value::String(text) => text.clone(),
+                    other => other.to_string(),
+                };
+                let message =
+                    json!({"id": id, "role": "tool", "toolCallId": call, "content": content});
+                if let Value::Object(message) = message {
+                    self.messages.push(message);
+                }
+            }
+            _ => {}
+        }
+    }
+
+    fn assistant(&mut self, id: &str) -> Option<&mut Map<String, Value>> {
+        self.messages.iter_mut().rev().find(|message| {
+            message.get("id").and_then(Value::as_str) == Some(id)
+                && message.get("role") == Some(&json!("assistant"))
+        })
+    }
+}
+
+fn assistant_message(id: &str) -> Map<String, Value> {
+    let mut message = Map::new();
+    message.insert("id".into(), json!(id));
+    message.insert("role".into(), json!("assistant"));
+    message
+}

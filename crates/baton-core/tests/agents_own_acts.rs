@@ -1,0 +1,229 @@
+//! The acting party's own tools and words. Under AG-UI 1.0 a frontend tool
+//! is one the client declared; a call to any other name, whose result the
+//! acting party reports itself, is its own act: recorded as such, never
+//! answered or refused by the engine, never a change in the page. A call to
+//! an undeclared name left without a result was meant for the page, and is
+//! refused as undeclared — correctably (AG-21).
+
+mod common;
+
+use baton_core::*;
+use common::*;
+use serde_json::json;
+
+/// The turn request of a new run's first turn.
+fn first_request(sim: &mut Sim) -> (RunId, TurnRequest) {
+    let run = sim.delegate(Autonomy::Auto);
+    let request = sim
+        .log
+        .iter()
+        .rev()
+        .find_map(|event| match event {
+            Event::Effect(Effect::OpenTurn { request, .. }) => Some((**request).clone()),
+            _ => None,
+        })
+        .expect("a turn opened");
+    (run, request)
+}
+
+fn call(id: &str, tool: &str, arguments: &str) -> Vec<WireEvent> {
+    vec![
+        WireEvent::ToolCallStart {
+            call: id.into(),
+            tool: tool.into(),
+            parent_message: None,
+        },
+        WireEvent::ToolCallArgs {
+            call: id.into(),
+            delta: arguments.into(),
+        },
+        WireEvent::ToolCallEnd { call: id.into() },
+    ]
+}
+
+fn verify(verifier: &mut TurnVerifier, events: Vec<WireEvent>) -> Vec<Inbound> {
+    let mut out = verifier.push(WireEvent::TurnStarted);
+    for event in events {
+        out.extend(verifier.push(event));
+    }
+    out.into_iter()
+        .filter_map(|item| match item {
+            Verified::Inbound(inbound) => Some(inbound),
+            _ => None,
+        })
+        .collect()
+}
+
+#[test]
+fn ag_21_a_call_to_an_undeclared_tool_with_its_own_result_is_the_agents_act() {
+    let mut sim = Sim::new();
+    let (run, request) = first_request(&mut sim);
+    let mut verifier = TurnVerifier::for_turn(StreamLimits::default(), &request);
+    let mut events = call("w1", "web_search", r#"{"q":"ship dates"}"#);
+    events.push(WireEvent::ToolCallResult {
+        call: "w1".into(),
+        content: json!("three results"),
+    });
+    events.extend(call("c1", &rename().to_string(), r#"{"id":"c9"}"#));
+    events.push(WireEvent::TurnFinished {
+        outcome: TurnOutcome::Completed,
+    });
+    let inbound = verify(&mut verifier, events);
+    assert_eq!(
+        inbound[0],
+        Inbound::AgentAct {
+            call: CallId::new("w1"),
+            tool: "web_search".into(),
+            arguments: json!({"q": "ship dates"}),
+            result: json!("three results"),
+        }
+    );
+    assert!(
+        matches!(&inbound[1], Inbound::ToolCall { capability, .. } if *capability == rename()),
+        "the declared tool is the page's: {inbound:?}"
+    );
+    assert_eq!(inbound[2], Inbound::TurnEnd);
+
+    // The engine records the act as the acting party's and goes on with
+    // the page's call: nothing refused, nothing ended.
+    let turn = sim.turn(&run);
+    for item in inbound {
+        sim.engine.handle_inbound(sim.now, &run, turn, item);
+    }
+    sim.drain();
+    let journal = sim.engine.run(&run).unwrap().journal().to_vec();
+    let act = journal
+        .iter()
+        .find(|record| matches!(record.entry, JournalEntry::AgentActed { .. }))
+        .expect("the act is journalled");
+    assert_eq!(act.actor, Actor::ActingParty);
+    assert!(!journal
+        .iter()
+        .any(|record| matches!(record.entry, JournalEntry::CallRefused { .. })));
+    assert_eq!(sim.apply_all(), 1, "the page's call runs");
+    assert_eq!(
+        sim.invoked(&CapabilityRef::new("", "web_search")),
+        0,
+        "nothing in the page ran the agent's tool"
+    );
+    assert!(!sim.state(&run).is_terminal());
+}
+
+#[test]
+fn ag_21_an_undeclared_call_left_without_a_result_is_refused_correctably() {
+    let mut sim = Sim::new();
+    let (run, request) = first_request(&mut sim);
+    let mut verifier = TurnVerifier::for_turn(StreamLimits::default(), &request);
+    let mut events = call("t1", "tasks.teleport", "{}");
+    events.push(WireEvent::TurnFinished {
+        outcome: TurnOutcome::Completed,
+    });
+    let inbound = verify(&mut verifier, events);
+    assert!(
+        matches!(&inbound[0], Inbound::ToolCall { capability, .. } if capability.capability == "teleport"),
+        "held until the turn ended, then handed to the engine: {inbound:?}"
+    );
+    assert_eq!(inbound[1], Inbound::TurnEnd);
+    let turn = sim.turn(&run);
+    for item in inbound {
+        sim.engine.handle_inbound(sim.now, &run, turn, item);
+    }
+    sim.drain();
+    let refused = sim.journal_of(&run, |entry| match entry {
+        JournalEntry::CallRefused { refusal, .. } => Some(refusal.clone()),
+        _ => None,
+    });
+    assert_eq!(
+        refused,
+        vec![Refusal::UndeclaredCapability],
+        "refused as undeclared (AG-21)"
+    );
+}
+
+#[test]
+fn a_verifier_that_knows_no_declared_tools_hands_every_call_to_the_page() {
+    let mut verifier = TurnVerifier::new(StreamLimits::default());
+    let inbound = verify(&mut verifier, call("w1", "web_search", "{}"));
+    assert!(matches!(&inbound[0], Inbound::ToolCall { .. }));
+}
+
+#[test]
+fn the_agents_words_are_in_the_runs_history_as_its_own() {
+    let mut sim = Sim::new();
+    let (run, request) = first_request(&mut sim);
+    let mut verifier = TurnVerifier::for_turn(StreamLimits::default(), &request);
+    let start = |id: &str, role: Option<&str>| WireEvent::MessageStart {
+        message: id.into(),
+        role: role.map(str::to_owned),
+    };
+    let delta = |id: &str, text: &str| WireEvent::MessageDelta {
+        message: id.into(),
+        delta: text.into(),
+    };
+    let end = |id: &str| WireEvent::MessageEnd { message: id.into() };
+    let inbound = verify(
+        &mut verifier,
+        vec![
+            start("m1", Some("assistant")),
+            delta("m1", "Nothing to "),
+            delta("m1", "change."),
+            end("m1"),
+            start("m2", Some("developer")),
+            delta("m2", "not the agent's words to the person"),
+            end("m2"),
+            WireEvent::TurnFinished {
+                outcome: TurnOutcome::Completed,
+            },
+        ],
+    );
+    assert_eq!(
+        inbound,
+        vec![
+            Inbound::Said {
+                message: "m1".into(),
+                text: "Nothing to change.".into()
+            },
+            Inbound::TurnEnd
+        ]
+    );
+    let turn = sim.turn(&run);
+    for item in inbound {
+        sim.engine.handle_inbound(sim.now, &run, turn, item);
+    }
+    sim.drain();
+    let said: Vec<_> = sim
+        .engine
+        .run(&run)
+        .unwrap()
+        .journal()
+        .iter()
+        .filter_map(|record| match &record.entry {
+            JournalEntry::Said { text, .. } => Some((record.actor.clone(), text.clone())),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(
+        said,
+        vec![(Actor::ActingParty, "Nothing to change.".to_owned())]
+    );
+}
+
+#[test]
+fn an_agent_that_answers_with_an_http_error_ends_the_run_typed_with_its_status() {
+    let mut sim = Sim::new();
+    let run = sim.delegate(Autonomy::Auto);
+    sim.inbound(
+        &run,
+        Inbound::AgentError {
+            status: 500,
+            message: "the agent answered HTTP 500: Tool call not found".into(),
+        },
+    );
+    assert!(matches!(
+        sim.state(&run),
+        RunState::Returned {
+            outcome: Outcome::Error,
+            reason: ReturnReason::AgentError { status: 500, .. }
+        }
+    ));
+}

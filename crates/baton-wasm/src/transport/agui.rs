@@ -1,0 +1,233 @@
+//! AG-UI 1.0 over HTTP, in wasm end to end: the response's bytes go to the
+//! sans-IO AG-UI decoder and through the turn's own verifier (lent by its
+//! [`TurnSink`]), so the limits the app set hold on this transport as on any
+//! other; nothing crosses into JS values on the way.
+
+use std::cell::RefCell;
+use std::collections::BTreeMap;
+use std::rc::Rc;
+
+use baton_agui::{AgUiTurn, Thread, ThreadScope, DEFAULT_MAX_EVENT_BYTES};
+use baton_core::{Inbound, RunId, Verified};
+use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
+use wasm_bindgen_futures::JsFuture;
+
+use super::{request_of, TurnSink};
+use crate::errors::{error, Code};
+
+/// Options of [`AgUiTransport`].
+#[derive(serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+struct AgUiOptions {
+    url: String,
+    #[serde(default)]
+    headers: BTreeMap<String, String>,
+    /// `"session"` (the default) or `"run"`.
+    #[serde(default)]
+    thread: Scope,
+}
+
+#[derive(serde::Deserialize, Default, Clone, Copy)]
+#[serde(rename_all = "lowercase")]
+enum Scope {
+    #[default]
+    Session,
+    Run,
+}
+
+impl From<Scope> for ThreadScope {
+    fn from(scope: Scope) -> ThreadScope {
+        match scope {
+            Scope::Session => ThreadScope::Session,
+            Scope::Run => ThreadScope::Run,
+        }
+    }
+}
+
+type Threads = Rc<RefCell<BTreeMap<String, Thread>>>;
+
+/// AG-UI 1.0 over HTTP: each turn POSTs a `RunAgentInput` with `fetch` and
+/// feeds the response's Server-Sent Events, as bytes, to the sans-IO AG-UI
+/// decoder in wasm. One AG-UI run is one Baton turn. A thread — by default
+/// one per engine session, or one per delegation (`thread: "run"`) — keeps
+/// one transcript, and every request on it carries the whole of it.
+#[wasm_bindgen]
+pub struct AgUiTransport {
+    options: Rc<AgUiOptions>,
+    threads: Threads,
+}
+
+#[wasm_bindgen]
+impl AgUiTransport {
+    /// `new AgUiTransport({ url, headers, thread })`.
+    #[wasm_bindgen(constructor)]
+    pub fn new(options: JsValue) -> Result<AgUiTransport, JsValue> {
+        let options: AgUiOptions =
+            crate::convert::from_js(&options).map_err(|e| e.thrown_as(Code::InvalidTransport))?;
+        Ok(AgUiTransport {
+            options: Rc::new(options),
+            threads: Rc::default(),
+        })
+    }
+
+    /// What it speaks toward the engine: `baton/1` (AG-45); AG-UI stays on
+    /// the wire.
+    #[wasm_bindgen(getter, js_name = protocolVersion)]
+    pub fn protocol_version(&self) -> String {
+        baton_agui::PROTOCOL_VERSION.to_owned()
+    }
+
+    /// Runs one AG-UI run for the turn. Resolves when the response ends;
+    /// rejects when the request fails or the connection breaks.
+    #[wasm_bindgen(js_name = openTurn)]
+    pub fn open_turn(
+        &self,
+        request: JsValue,
+        sink: &TurnSink,
+        signal: web_sys::AbortSignal,
+    ) -> Result<js_sys::Promise, JsValue> {
+        let request = request_of(request)?;
+        let thread = ThreadScope::from(self.options.thread).thread_of(&request);
+        let input = self
+            .threads
+            .borrow_mut()
+            .entry(thread.clone())
+            .or_default()
+            .input(&thread, &request);
+        let options = Rc::clone(&self.options);
+        let mut transcript = Transcript {
+            threads: Rc::clone(&self.threads),
+            thread: thread.clone(),
+            run: request.run.clone(),
+            recorded: false,
+        };
+        let sink = sink.clone();
+        Ok(wasm_bindgen_futures::future_to_promise(async move {
+            let mut turn = AgUiTurn::new(DEFAULT_MAX_EVENT_BYTES).for_thread(thread);
+            let outcome =
+                stream(&options, &input, &signal, &mut turn, &sink, &mut transcript).await;
+            transcript.record(&turn);
+            match outcome {
+                Ok(()) => {
+                    let out = sink.verify(|verifier| turn.finish(verifier));
+                    sink.deliver(out);
+                    Ok(JsValue::UNDEFINED)
+                }
+                Err(Failure::Http { status, message }) => {
+                    sink.deliver(vec![Verified::Inbound(Inbound::AgentError {
+                        status,
+                        message,
+                    })]);
+                    Ok(JsValue::UNDEFINED)
+                }
+                Err(Failure::Lost(message)) => Err(error(Code::TransportLost, &message)),
+            }
+        }))
+    }
+}
+
+/// What one turn adds to its thread's transcript, recorded once: as soon
+/// as its stream is over and before the engine hears so, because the
+/// engine may open the next turn — whose request carries the transcript —
+/// the moment it does.
+struct Transcript {
+    threads: Threads,
+    thread: String,
+    run: RunId,
+    recorded: bool,
+}
+
+impl Transcript {
+    fn record(&mut self, turn: &AgUiTurn) {
+        if std::mem::replace(&mut self.recorded, true) {
+            return;
+        }
+        self.threads
+            .borrow_mut()
+            .entry(self.thread.clone())
+            .or_default()
+            .record(&self.run, turn.messages());
+    }
+}
+
+enum Failure {
+    /// The agent answered, with an HTTP error.
+    Http { status: u16, message: String },
+    /// No answer, or the connection broke.
+    Lost(String),
+}
+
+async fn stream(
+    options: &AgUiOptions,
+    input: &serde_json::Value,
+    signal: &web_sys::AbortSignal,
+    turn: &mut AgUiTurn,
+    sink: &TurnSink,
+    transcript: &mut Transcript,
+) -> Result<(), Failure> {
+    let lost = |thrown: JsValue| Failure::Lost(crate::calls::message_of(&thrown));
+    let headers = web_sys::Headers::new().map_err(lost)?;
+    headers
+        .set("Content-Type", "application/json")
+        .map_err(lost)?;
+    headers.set("Accept", "text/event-stream").map_err(lost)?;
+    for (name, value) in &options.headers {
+        headers.set(name, value).map_err(lost)?;
+    }
+    let init = web_sys::RequestInit::new();
+    init.set_method("POST");
+    init.set_headers(&headers);
+    init.set_body(&JsValue::from_str(&input.to_string()));
+    init.set_signal(Some(signal));
+    let window = web_sys::window().ok_or_else(|| Failure::Lost("no window".into()))?;
+    let response: web_sys::Response =
+        JsFuture::from(window.fetch_with_str_and_init(&options.url, &init))
+            .await
+            .map_err(lost)?
+            .unchecked_into();
+    if !response.ok() {
+        let body = match response.text() {
+            Ok(promise) => JsFuture::from(promise)
+                .await
+                .ok()
+                .and_then(|v| v.as_string())
+                .unwrap_or_default(),
+            Err(_) => String::new(),
+        };
+        let body: String = body.chars().take(500).collect();
+        let status = response.status();
+        return Err(Failure::Http {
+            status,
+            message: format!("the agent answered HTTP {status}: {body}"),
+        });
+    }
+    let body = response
+        .body()
+        .ok_or_else(|| Failure::Lost("the response has no body".into()))?;
+    let reader: web_sys::ReadableStreamDefaultReader = body.get_reader().unchecked_into();
+    loop {
+        let chunk = JsFuture::from(reader.read()).await.map_err(lost)?;
+        if js_sys::Reflect::get(&chunk, &"done".into())
+            .map(|done| done.is_truthy())
+            .unwrap_or(true)
+        {
+            return Ok(());
+        }
+        let value = js_sys::Reflect::get(&chunk, &"value".into()).map_err(lost)?;
+        let bytes = js_sys::Uint8Array::new(&value).to_vec();
+        let out = sink.verify(|verifier| turn.feed(&bytes, verifier));
+        let over = sink.is_over();
+        if over {
+            transcript.record(turn);
+        }
+        sink.deliver(out);
+        if turn.events_after_end() > 0 {
+            sink.stray();
+        }
+        if over {
+            let _ = JsFuture::from(reader.cancel()).await;
+            return Ok(());
+        }
+    }
+}
