@@ -30,7 +30,13 @@ from ag_ui.core import (
     TextMessageStartEvent,
     ToolCallArgsEvent,
     ToolCallEndEvent,
+    ToolCallResultEvent,
     ToolCallStartEvent,
+    ReasoningEndEvent,
+    ReasoningMessageContentEvent,
+    ReasoningMessageEndEvent,
+    ReasoningMessageStartEvent,
+    ReasoningStartEvent,
 )
 from ag_ui.encoder import EventEncoder
 
@@ -82,6 +88,15 @@ class Peer(BaseHTTPRequestHandler):
             self.end_headers()
             self.wfile.write(str(error).encode())
             return
+        broken = history_problem(run.messages)
+        if broken or self.path.strip("/") == "refuse":
+            # What agent frameworks answer a history a model API would refuse
+            # (pydantic-ai: HTTP 500): the call must precede its result.
+            self.send_response(500)
+            self.send_header("Content-Type", "text/plain")
+            self.end_headers()
+            self.wfile.write((broken or "Tool call with ID call-0 not found in the history").encode())
+            return
         encoder = EventEncoder()
         self.send_response(200)
         self.send_header("Content-Type", encoder.get_content_type())
@@ -119,7 +134,8 @@ class Peer(BaseHTTPRequestHandler):
         yield ToolCallEndEvent(tool_call_id=call_id)
 
     def tool_results(self, run):
-        return [m for m in run.messages if m.role == "tool"]
+        """The tool results of the current delegation (after its intent)."""
+        return [m for m in current(run.messages) if m.role == "tool"]
 
     # --- scenarios -----------------------------------------------------------
 
@@ -258,6 +274,46 @@ class Peer(BaseHTTPRequestHandler):
         yield self.finished(run)
 
 
+    def scenario_chatty(self, run):
+        # Thirty bytes of text, for a turn limited to fewer.
+        yield self.start(run)
+        yield from self.say(run, "Thirty bytes of text, exactly.", size=5)
+        yield self.finished(run)
+
+    def scenario_reasoning(self, run):
+        # A lot of reasoning before a short answer.
+        yield self.start(run)
+        yield ReasoningStartEvent(message_id="think-1")
+        yield ReasoningMessageStartEvent(message_id="think-1", role="reasoning")
+        for piece in pieces("Weighing every card on the board. " * 40, 100):
+            yield ReasoningMessageContentEvent(message_id="think-1", delta=piece)
+        yield ReasoningMessageEndEvent(message_id="think-1")
+        yield ReasoningEndEvent(message_id="think-1")
+        yield from self.say(run, "Nothing to change.")
+        yield self.finished(run)
+
+    def scenario_own_tool(self, run):
+        # A tool of the agent's own (never declared by the page), with its
+        # result, then one of the page's; the follow-up checks both are in
+        # the history it was sent.
+        yield self.start(run)
+        results = self.tool_results(run)
+        if any(m.tool_call_id == "page-1" for m in results):
+            mine = [m for m in results if m.tool_call_id == "search-1"]
+            calls = [c.function.name for m in current(run.messages) if m.role == "assistant"
+                     for c in (m.tool_calls or [])]
+            if not mine or "web_search" not in calls:
+                yield RunErrorEvent(message=f"my own call is missing from the history: {calls}", code="history")
+                return
+            yield from self.say(run, "Renamed, after searching: " + mine[0].content)
+            yield self.finished(run)
+            return
+        yield from self.call(run, "search-1", "web_search", {"query": "release name"})
+        yield ToolCallResultEvent(message_id="search-1-result", tool_call_id="search-1",
+                                  content="Ship the release", role="tool")
+        yield from self.call(run, "page-1", run.tools[0].name, {"id": "card-7", "title": "Ship the release"})
+        yield self.finished(run)
+
     def scenario_demo(self, run):
         # A small agent for the demo app (`www/?agent=…/demo`): it renames
         # and moves cards on the task board, through the tools it was sent.
@@ -276,7 +332,7 @@ class Peer(BaseHTTPRequestHandler):
                 yield from self.say(run, "Done, through AG-UI.")
             yield self.finished(run)
             return
-        intent = next((m.content for m in run.messages if m.role == "user"), "") or ""
+        intent = next((m.content for m in reversed(run.messages) if m.role == "user"), "") or ""
         tools = {tool.name for tool in run.tools}
         rename = re.fullmatch(r"rename card (\d+) to (.+)", intent.strip(), re.IGNORECASE)
         move = re.fullmatch(r"move card (\d+) to (todo|doing|done)", intent.strip(), re.IGNORECASE)
@@ -289,6 +345,34 @@ class Peer(BaseHTTPRequestHandler):
         else:
             yield from self.say(run, "Over AG-UI I can rename or move a card.")
         yield self.finished(run)
+
+
+def current(messages):
+    """The messages since the last user message: the current delegation."""
+    last = max((i for i, m in enumerate(messages) if m.role == "user"), default=-1)
+    return messages[last + 1 :]
+
+
+def history_problem(messages):
+    """What a model API refuses in a history, as agent frameworks check it:
+    a tool result whose call no earlier assistant message made, or a call
+    left unanswered when the conversation moves on to the person."""
+    made, answered, pending = set(), set(), []
+    for message in messages:
+        if message.role == "assistant":
+            for call in message.tool_calls or []:
+                made.add(call.id)
+                pending.append(call.id)
+        elif message.role == "tool":
+            if message.tool_call_id not in made:
+                return f"Tool call with ID {message.tool_call_id} not found in the history"
+            answered.add(message.tool_call_id)
+        elif message.role == "user":
+            unanswered = [call for call in pending if call not in answered]
+            if unanswered:
+                return f"Tool calls {unanswered} were never answered"
+            made, answered, pending = set(), set(), []
+    return None
 
 
 def main():

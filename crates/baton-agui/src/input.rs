@@ -39,10 +39,11 @@ pub struct Thread {
     messages: Vec<Value>,
     /// The runs whose intent is in the transcript.
     runs: BTreeSet<String>,
-    /// Tool calls in the transcript, with the run that made each.
+    /// Tool calls in the transcript, as (run, call): an agent may use the
+    /// same call id again in a later delegation.
     calls: Vec<(String, String)>,
-    /// Tool calls a `tool` message answers.
-    answered: BTreeSet<String>,
+    /// The calls a `tool` message answers, as (run, call).
+    answered: BTreeSet<(String, String)>,
 }
 
 impl Thread {
@@ -60,26 +61,28 @@ impl Thread {
     /// ([`crate::AgUiTurn::messages`]), before the engine hears the turn
     /// ended, so the next request already carries it.
     pub fn record(&mut self, run: &RunId, messages: Vec<Value>) {
+        let run = run.to_string();
         for message in messages {
             if let Some(calls) = message.get("toolCalls").and_then(Value::as_array) {
                 for call in calls {
                     if let Some(id) = call.get("id").and_then(Value::as_str) {
-                        self.calls.push((id.to_owned(), run.to_string()));
+                        self.calls.push((run.clone(), id.to_owned()));
                     }
                 }
             }
             if let Some(id) = message.get("toolCallId").and_then(Value::as_str) {
-                self.answered.insert(id.to_owned());
+                self.answered.insert((run.clone(), id.to_owned()));
             }
             self.messages.push(message);
         }
     }
 
-    /// A `tool` message for a call, unless one already answers it.
-    fn answer(&mut self, id: String, call: &str, content: String, error: Option<String>) {
-        if !self.answered.insert(call.to_owned()) {
+    /// A `tool` message for a call of `run`, unless one already answers it.
+    fn answer(&mut self, run: &str, call: &str, content: String, error: Option<String>) {
+        if !self.answered.insert((run.to_owned(), call.to_owned())) {
             return;
         }
+        let id = format!("{run}/result/{call}");
         let mut message = json!({"id": id, "role": "tool", "toolCallId": call, "content": content});
         if let Some(error) = error {
             message["error"] = json!(error);
@@ -94,16 +97,16 @@ impl Thread {
         let open: Vec<(String, String)> = self
             .calls
             .iter()
-            .filter(|(call, run)| !self.answered.contains(call) && closes(run))
+            .filter(|pair| !self.answered.contains(*pair) && closes(&pair.0))
             .cloned()
             .collect();
-        for (call, run) in open {
+        for (run, call) in open {
             let content = json!({
                 "code": "not-carried-out",
                 "message": "the delegation went on or ended without carrying this call out",
             });
             self.answer(
-                format!("{run}/result/{call}"),
+                &run,
                 &call,
                 content.to_string(),
                 Some("not carried out".into()),
@@ -144,8 +147,7 @@ impl Thread {
                     serde_json::from_str::<Value>(&content).unwrap_or(Value::String(content));
                 content = json!({"result": result, "editedArgs": edited}).to_string();
             }
-            let call = report.call.to_string();
-            self.answer(format!("{run}/result/{call}"), &call, content, error);
+            self.answer(&run, report.call.as_str(), content, error);
         }
         // This run's calls the engine did not answer now, it never will.
         self.close_unanswered(|other| other == run);

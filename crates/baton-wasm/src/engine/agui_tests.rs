@@ -1,8 +1,9 @@
 //! AG-UI over `fetch` in the browser, against the real peer under
 //! `tests/peers/` (the official Python SDK) that `cargo xtask test` starts.
 
+use super::tests::participant;
 use super::tests::{listen, record, returned, until};
-use super::transport_tests::{board_with, delegation, js, reason, title};
+use super::transport_tests::{board_with, delegation, js, open_with, reason, title};
 use super::*;
 use crate::AgUiTransport;
 use wasm_bindgen_test::*;
@@ -100,4 +101,150 @@ async fn agui_an_unreachable_agent_is_transport_lost() {
     let run = engine.delegate(delegation("Anything")).unwrap();
     assert_eq!(returned(&engine, &run).await.as_deref(), Some("error"));
     assert_eq!(reason(&engine, &run).as_deref(), Some("transport-lost"));
+}
+
+/// An engine with `transport`, the task board mounted, and `options`.
+async fn board_opened(transport: &JsValue, options: serde_json::Value) -> (Engine, JsValue) {
+    let engine = open_with(transport, options).await.unwrap();
+    let board = participant(&super::tests::element().into(), 0, 0);
+    engine.mount(super::tests::manifest(), board.clone());
+    (engine, board)
+}
+
+/// The kinds of a run's journal entries, in order.
+fn journal_kinds(engine: &Engine, run: &str) -> Vec<String> {
+    let journal: js_sys::Array = engine.journal(run).unwrap().unchecked_into();
+    journal
+        .iter()
+        .map(|record| {
+            get(&get(&record, "entry"), "kind")
+                .as_string()
+                .unwrap_or_default()
+        })
+        .collect()
+}
+
+#[wasm_bindgen_test]
+async fn turn_limits_hold_on_the_agui_transport() {
+    // Thirty bytes of text against a limit of eight: the run ends, typed.
+    let limits = serde_json::json!({"turnLimits": {"maxTextBytes": 8}});
+    let (engine, _board) = board_opened(&agui("chatty"), limits).await;
+    let run = engine.delegate(delegation("Say something")).unwrap();
+    assert_eq!(
+        returned(&engine, &run).await.as_deref(),
+        Some("error"),
+        "is the AG-UI peer running at {PEER}?"
+    );
+    let state = engine.state(&run).unwrap();
+    let why = get(&state, "reason");
+    assert_eq!(
+        get(&why, "kind").as_string().as_deref(),
+        Some("turn-over-limit")
+    );
+    assert_eq!(get(&why, "lane").as_string().as_deref(), Some("text"));
+    assert_eq!(get(&why, "limit").as_f64(), Some(8.0));
+    // A limit the text fits: the same stream is an answer without changes.
+    let roomy = serde_json::json!({"turnLimits": {"maxTextBytes": 1000}});
+    let (engine, _board) = board_opened(&agui("chatty"), roomy).await;
+    let run = engine.delegate(delegation("Say something")).unwrap();
+    assert_eq!(cancelled(&engine, &run).await.as_deref(), Some("no-plan"));
+}
+
+/// Waits (up to two seconds) for the run to be cancelled, and gives why.
+async fn cancelled(engine: &Engine, run: &str) -> Option<String> {
+    let why = || {
+        let state = engine.state(run).ok()?;
+        (get(&state, "state").as_string().as_deref() == Some("cancelled"))
+            .then(|| get(&get(&state, "reason"), "kind").as_string())
+            .flatten()
+    };
+    until(|| why().is_some()).await;
+    why()
+}
+
+#[wasm_bindgen_test]
+async fn agui_reasoning_is_its_own_bounded_lane_and_reaches_subscribers() {
+    let (engine, _board) = board_opened(&agui("reasoning"), serde_json::json!({})).await;
+    let reasoning = record(&engine, Some("reasoning"));
+    let run = engine.delegate(delegation("Think first")).unwrap();
+    assert_eq!(cancelled(&engine, &run).await.as_deref(), Some("no-plan"));
+    assert!(reasoning.length() > 0, "the reasoning reached subscribers");
+    assert_eq!(get(&reasoning.get(0), "encrypted").as_bool(), Some(false));
+    let limits = serde_json::json!({"turnLimits": {"maxReasoningBytes": 100}});
+    let (engine, _board) = board_opened(&agui("reasoning"), limits).await;
+    let run = engine.delegate(delegation("Think first")).unwrap();
+    assert_eq!(returned(&engine, &run).await.as_deref(), Some("error"));
+    let why = get(&engine.state(&run).unwrap(), "reason");
+    assert_eq!(get(&why, "lane").as_string().as_deref(), Some("reasoning"));
+}
+
+#[wasm_bindgen_test]
+async fn agui_the_agents_own_tool_is_its_act_and_the_run_goes_on() {
+    let (engine, board) = board_with(&agui("own_tool")).await;
+    let run = engine.delegate(delegation("Rename card 7")).unwrap();
+    assert_eq!(
+        returned(&engine, &run).await.as_deref(),
+        Some("completed"),
+        "{:?}",
+        engine
+            .state(&run)
+            .ok()
+            .map(|s| js_sys::JSON::stringify(&s).unwrap())
+    );
+    assert_eq!(title(&board, "card-7").as_deref(), Some("Ship the release"));
+    let kinds = journal_kinds(&engine, &run);
+    assert!(kinds.iter().any(|k| k == "agent-acted"), "{kinds:?}");
+    assert!(!kinds.iter().any(|k| k == "call-refused"), "{kinds:?}");
+    // The agent's closing words are in the run's history.
+    assert!(kinds.iter().any(|k| k == "said"), "{kinds:?}");
+    let journal: js_sys::Array = engine.journal(&run).unwrap().unchecked_into();
+    let act = journal
+        .iter()
+        .find(|record| {
+            get(&get(record, "entry"), "kind").as_string().as_deref() == Some("agent-acted")
+        })
+        .unwrap();
+    assert_eq!(
+        get(&get(&act, "actor"), "kind").as_string().as_deref(),
+        Some("acting-party")
+    );
+    assert_eq!(
+        get(&get(&act, "entry"), "tool").as_string().as_deref(),
+        Some("web_search")
+    );
+}
+
+#[wasm_bindgen_test]
+async fn agui_an_http_error_from_the_agent_is_agent_error_with_its_status() {
+    let (engine, _board) = board_with(&agui("refuse")).await;
+    let run = engine.delegate(delegation("Anything")).unwrap();
+    assert_eq!(returned(&engine, &run).await.as_deref(), Some("error"));
+    let why = get(&engine.state(&run).unwrap(), "reason");
+    assert_eq!(
+        get(&why, "kind").as_string().as_deref(),
+        Some("agent-error")
+    );
+    assert_eq!(get(&why, "status").as_f64(), Some(500.0));
+}
+
+/// The follow-up request carries the assistant message that made the call
+/// it answers, however fast the participant answers: the peer refuses a
+/// history that lacks it (HTTP 500), as pydantic-ai does. Twenty
+/// delegations on one thread, each with an instant `invoke`.
+#[wasm_bindgen_test]
+async fn agui_every_follow_up_carries_the_call_it_answers_on_one_thread() {
+    let (engine, board) = board_with(&agui("tool")).await;
+    for attempt in 0..20 {
+        let run = engine.delegate(delegation("Rename card 7")).unwrap();
+        assert_eq!(
+            returned(&engine, &run).await.as_deref(),
+            Some("completed"),
+            "delegation {attempt}: {:?}",
+            engine
+                .state(&run)
+                .ok()
+                .map(|s| js_sys::JSON::stringify(&s).unwrap())
+        );
+    }
+    assert_eq!(title(&board, "card-7").as_deref(), Some("Ship the release"));
 }

@@ -640,7 +640,7 @@ async fn a_turn_over_the_engines_text_limit_returns_turn_over_limit() {
         "resolve",
     );
     let limits = serde_json::json!({"turnLimits": {"maxTextBytes": 10}});
-    let engine = open_with(&chatty, limits).await.unwrap();
+    let engine = open_with(&chatty, limits.clone()).await.unwrap();
     let run = engine.delegate(delegation("Say a lot")).unwrap();
     assert_eq!(returned(&engine, &run).await.as_deref(), Some("error"));
     let reason = get(&engine.state(&run).unwrap(), "reason");
@@ -650,6 +650,31 @@ async fn a_turn_over_the_engines_text_limit_returns_turn_over_limit() {
     );
     assert_eq!(get(&reason, "lane").as_string().as_deref(), Some("text"));
     assert_eq!(get(&reason, "limit").as_f64(), Some(10.0));
+    // The same limit holds on the scripted transport: one verifier per
+    // turn, owned by the turn, whatever the transport.
+    let events = closing_turn()
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|event| {
+            let mut event = event.clone();
+            if event["type"] == "message-delta" {
+                event["delta"] = serde_json::json!("more than ten bytes of text");
+            }
+            serde_json::json!({"atMs": 0, "event": event})
+        })
+        .collect::<Vec<_>>();
+    let script = serde_json::json!({"protocol": "baton/1", "turns": [{"events": events}]});
+    let scripted: JsValue = ScriptedTransport::new(js(script)).unwrap().into();
+    let engine = open_with(&scripted, limits.clone()).await.unwrap();
+    let run = engine.delegate(delegation("Say a lot")).unwrap();
+    assert_eq!(returned(&engine, &run).await.as_deref(), Some("error"));
+    assert_eq!(
+        get(&get(&engine.state(&run).unwrap(), "reason"), "kind")
+            .as_string()
+            .as_deref(),
+        Some("turn-over-limit")
+    );
     // A limit the engine does not know is refused when it opens.
     let unknown = serde_json::json!({"turnLimits": {"maxWords": 10}});
     let refused = open_with(&chatty, unknown).await.err().unwrap();

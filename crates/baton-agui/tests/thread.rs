@@ -1,0 +1,205 @@
+//! A thread's transcript: the conversation the agent sees is the one that
+//! happened — every delegation's intent, the agent's messages under its own
+//! ids with their tool calls, and a `tool` message answering every call —
+//! and every request on the thread carries all of it.
+
+use baton_agui::{AgUiTurn, Thread, ThreadScope, DEFAULT_MAX_EVENT_BYTES};
+use baton_core::*;
+use serde_json::{json, Value};
+
+fn sse(events: &[Value]) -> Vec<u8> {
+    events
+        .iter()
+        .map(|event| format!("data: {event}\n\n"))
+        .collect::<String>()
+        .into_bytes()
+}
+
+/// The first turn request of a new delegation of `intent` on `engine`.
+fn delegate(engine: &mut Engine, intent: &str) -> TurnRequest {
+    engine
+        .delegate(0, Delegation::new(intent, Initiative::User, Autonomy::Auto))
+        .unwrap();
+    std::iter::from_fn(|| engine.poll_event())
+        .find_map(|event| match event {
+            Event::Effect(Effect::OpenTurn { request, .. }) => Some(*request),
+            _ => None,
+        })
+        .unwrap()
+}
+
+fn engine() -> Engine {
+    let mut engine = Engine::new(EngineConfig::new("session-1"), ActorSecret::new([3; 32]));
+    engine
+        .register_text(
+            include_str!("../../../tests/fixtures/task-board.json"),
+            None,
+        )
+        .expect("the shared fixture");
+    engine
+}
+
+/// One turn of the agent: a sentence, then a call under the same message.
+fn agent_turn(request: &TurnRequest, call: &str) -> Vec<Value> {
+    let thread = ThreadScope::Session.thread_of(request);
+    let mut turn = AgUiTurn::new(DEFAULT_MAX_EVENT_BYTES).for_thread(thread.as_str());
+    let mut verifier = TurnVerifier::for_turn(StreamLimits::default(), request);
+    let tool = request.tools[0].name.replace('.', "__");
+    turn.feed(
+        &sse(&[
+            json!({"type": "RUN_STARTED", "threadId": thread, "runId": "r"}),
+            json!({"type": "TEXT_MESSAGE_START", "messageId": "msg-a", "role": "assistant"}),
+            json!({"type": "TEXT_MESSAGE_CONTENT", "messageId": "msg-a", "delta": "On it."}),
+            json!({"type": "TEXT_MESSAGE_END", "messageId": "msg-a"}),
+            json!({"type": "TOOL_CALL_START", "toolCallId": call, "toolCallName": tool, "parentMessageId": "msg-a"}),
+            json!({"type": "TOOL_CALL_ARGS", "toolCallId": call, "delta": "{\"id\":\"7\",\"title\":\"x\"}"}),
+            json!({"type": "TOOL_CALL_END", "toolCallId": call}),
+            json!({"type": "RUN_FINISHED", "threadId": thread, "runId": "r"}),
+        ]),
+        &mut verifier,
+    );
+    turn.messages()
+}
+
+fn roles(input: &Value) -> Vec<String> {
+    input["messages"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|message| message["role"].as_str().unwrap().to_owned())
+        .collect()
+}
+
+#[test]
+fn the_assistant_message_is_the_agents_own_with_its_call_under_its_parent_id() {
+    let mut engine = engine();
+    let request = delegate(&mut engine, "Rename card 7");
+    let messages = agent_turn(&request, "call-1");
+    assert_eq!(messages.len(), 1, "one message: the text and its call");
+    assert_eq!(messages[0]["id"], "msg-a", "the agent's id, not Baton's");
+    assert_eq!(messages[0]["content"], "On it.");
+    assert_eq!(messages[0]["toolCalls"][0]["id"], "call-1");
+    assert_eq!(
+        messages[0]["toolCalls"][0]["function"]["arguments"],
+        "{\"id\":\"7\",\"title\":\"x\"}"
+    );
+}
+
+#[test]
+fn every_delegation_on_a_thread_sends_the_whole_transcript() {
+    let mut engine = engine();
+    let first = delegate(&mut engine, "Rename card 7");
+    let mut thread = Thread::new();
+    let session = ThreadScope::Session.thread_of(&first);
+    let input = thread.input(&session, &first);
+    assert_eq!(roles(&input), ["user"]);
+    thread.record(&first.run, agent_turn(&first, "call-1"));
+    // The follow-up carries the result after the call it answers.
+    let mut follow_up = first.clone();
+    follow_up.turn = TurnId(2);
+    follow_up.results = vec![CallReport {
+        call: CallId::new("call-1"),
+        capability: CapabilityRef::new("tasks", "rename"),
+        result: CallResult::Applied {
+            value: json!({"ok": true}),
+        },
+        edited: None,
+    }];
+    let input = thread.input(&session, &follow_up);
+    assert_eq!(roles(&input), ["user", "assistant", "tool"]);
+    assert_eq!(input["messages"][2]["toolCallId"], "call-1");
+    assert_eq!(input["threadId"], "session-1");
+
+    // A second delegation on the same thread: the first is all there, and
+    // the agent may use the same call id again.
+    let second = delegate(&mut engine, "Rename card 8");
+    let input = thread.input(&session, &second);
+    assert_eq!(roles(&input), ["user", "assistant", "tool", "user"]);
+    assert_eq!(input["messages"][3]["content"], "Rename card 8");
+    thread.record(&second.run, agent_turn(&second, "call-1"));
+    let mut follow_up = second.clone();
+    follow_up.turn = TurnId(2);
+    follow_up.results = vec![CallReport {
+        call: CallId::new("call-1"),
+        capability: CapabilityRef::new("tasks", "rename"),
+        result: CallResult::Applied {
+            value: json!({"ok": 2}),
+        },
+        edited: None,
+    }];
+    let input = thread.input(&session, &follow_up);
+    assert_eq!(
+        roles(&input),
+        ["user", "assistant", "tool", "user", "assistant", "tool"],
+        "the reused id is answered in its own delegation"
+    );
+    assert_eq!(input["messages"][5]["content"], "{\"ok\":2}");
+}
+
+#[test]
+fn a_call_never_carried_out_is_answered_with_an_error_before_the_next_delegation() {
+    let mut engine = engine();
+    let first = delegate(&mut engine, "Rename card 7");
+    let mut thread = Thread::new();
+    let session = ThreadScope::Session.thread_of(&first);
+    thread.input(&session, &first);
+    // The person rejected the plan: no follow-up of that run ever comes.
+    thread.record(&first.run, agent_turn(&first, "call-1"));
+    let second = delegate(&mut engine, "Something else");
+    let input = thread.input(&session, &second);
+    assert_eq!(roles(&input), ["user", "assistant", "tool", "user"]);
+    let closed = &input["messages"][2];
+    assert_eq!(closed["toolCallId"], "call-1");
+    assert_eq!(closed["error"], "not carried out");
+}
+
+#[test]
+fn the_agents_own_tool_and_its_result_stay_in_the_transcript() {
+    let mut engine = engine();
+    let request = delegate(&mut engine, "Find the ship date");
+    let mut turn = AgUiTurn::new(DEFAULT_MAX_EVENT_BYTES).for_thread("session-1");
+    let mut verifier = TurnVerifier::for_turn(StreamLimits::default(), &request);
+    let verified = turn.feed(
+        &sse(&[
+            json!({"type": "RUN_STARTED", "threadId": "session-1", "runId": "r"}),
+            json!({"type": "TOOL_CALL_START", "toolCallId": "w1", "toolCallName": "web_search", "parentMessageId": "msg-w"}),
+            json!({"type": "TOOL_CALL_ARGS", "toolCallId": "w1", "delta": "{\"q\":\"ship\"}"}),
+            json!({"type": "TOOL_CALL_END", "toolCallId": "w1"}),
+            json!({"type": "TOOL_CALL_RESULT", "messageId": "res-w1", "toolCallId": "w1", "content": "May 4", "role": "tool"}),
+            json!({"type": "RUN_FINISHED", "threadId": "session-1", "runId": "r"}),
+        ]),
+        &mut verifier,
+    );
+    assert!(verified.iter().any(|item| matches!(
+        item,
+        Verified::Inbound(Inbound::AgentAct { tool, .. }) if tool == "web_search"
+    )));
+    assert!(!verified
+        .iter()
+        .any(|item| matches!(item, Verified::Inbound(Inbound::ToolCall { .. }))));
+    let mut thread = Thread::new();
+    thread.input("session-1", &request);
+    thread.record(&request.run, turn.messages());
+    let mut next = request.clone();
+    next.turn = TurnId(2);
+    let input = thread.input("session-1", &next);
+    assert_eq!(roles(&input), ["user", "assistant", "tool"]);
+    assert_eq!(input["messages"][1]["id"], "msg-w");
+    assert_eq!(input["messages"][2]["id"], "res-w1");
+    assert_eq!(input["messages"][2]["content"], "May 4");
+    assert!(
+        input["messages"][2].get("error").is_none(),
+        "answered by the agent itself, never closed as not carried out"
+    );
+}
+
+#[test]
+fn a_thread_per_run_is_named_by_the_run() {
+    let mut engine = engine();
+    let request = delegate(&mut engine, "Rename card 7");
+    assert_eq!(
+        ThreadScope::Run.thread_of(&request),
+        request.run.to_string()
+    );
+    assert_eq!(ThreadScope::Session.thread_of(&request), "session-1");
+}
