@@ -110,8 +110,8 @@ impl CoreSubject {
                     .entry(run.clone())
                     .or_default()
                     .push(request.protocol.clone());
-                self.verifiers
-                    .insert((run, turn), TurnVerifier::new(StreamLimits::default()));
+                let verifier = TurnVerifier::for_turn(StreamLimits::default(), &request);
+                self.verifiers.insert((run, turn), verifier);
             }
             Effect::CancelTurn { run, turn } => {
                 self.verifiers.remove(&(run, turn));
