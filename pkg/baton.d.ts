@@ -383,6 +383,13 @@ export interface AgUiTransportOptions {
   readonly url: string;
   /** Extra request headers. */
   readonly headers?: Readonly<Record<string, string>>;
+  /**
+   * Which conversation a delegation continues: one thread per engine session (`"session"`, the
+   * default: `threadId` is the session, and every delegation continues the same transcript) or one
+   * per delegation (`"run"`: `threadId` is the run). Every request carries the thread's whole
+   * transcript either way.
+   */
+  readonly thread?: "session" | "run";
 }
 
 /** AG-UI 1.0 over HTTP POST and Server-Sent Events: one AG-UI run per Baton turn. */
@@ -449,6 +456,10 @@ export type TextDeltaEvent = Extract<HostEvent, { type: "text" }>;
 export type AgentStateEvent = Extract<HostEvent, { type: "state" }>;
 /** An escape-hatch event from the acting party (AG-46). */
 export type AgentCustomEvent = Extract<HostEvent, { type: "custom" }>;
+/** The acting party's reasoning, as deltas (an encrypted value carried, never decoded); never announced. */
+export type ReasoningEvent = Extract<HostEvent, { type: "reasoning" }>;
+/** What the acting party is busy with between messages (a plan, a search), a snapshot or a JSON Patch. */
+export type ActivityEvent = Extract<HostEvent, { type: "activity" }>;
 /** Persistence fell back to memory; the engine keeps running (§8). */
 export type StorageDegradedEvent = Extract<HostEvent, { type: "storage-degraded" }>;
 /** A session still held when this engine opened was reconciled once it let go. */
@@ -496,6 +507,8 @@ export interface TurnLimits {
   maxTextBytes?: number;
   maxStateBytes?: number;
   maxCustomBytes?: number;
+  /** The acting party's reasoning (text, or encrypted values). */
+  maxReasoningBytes?: number;
   maxArgumentsBytes?: number;
   maxOpen?: number;
 }

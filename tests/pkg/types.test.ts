@@ -14,6 +14,8 @@ import init, {
 } from "baton-engine";
 import type {
   Acceptance,
+  ActivityEvent,
+  ReasoningEvent,
   ActorIdentity,
   BatonErrorCode,
   InitOutput,
@@ -202,6 +204,21 @@ async function usage(): Promise<void> {
   const scripted = await Engine.open({ transport: new ScriptedTransport(script) });
   const fromText = new ScriptedTransport(JSON.stringify(script));
   const agui = await Engine.open({ transport: new AgUiTransport({ url: "/agent", headers: { authorization: "Bearer x" } }) });
+  const perRun = await Engine.open({
+    transport: new AgUiTransport({ url: "/agent", thread: "run" }),
+    turnLimits: { maxTextBytes: 8, maxReasoningBytes: 1 << 16 },
+  });
+  perRun.subscribe((event) => {
+    if (event.type === "reasoning") {
+      const thought: ReasoningEvent = event;
+      const sealed: boolean = thought.encrypted;
+      void [thought.delta, sealed];
+    }
+    if (event.type === "activity") {
+      const busy: ActivityEvent = event;
+      void [busy.activity, busy.content, busy.patch];
+    }
+  });
   const session: string = engine.session;
 
   const participant: Participant = engine.register(manifest, board);
@@ -630,6 +647,8 @@ async function misuse(engine: Engine, participant: Participant, question: Questi
   new ScriptedTransport({ protocol: "baton/1", turns: [{ events: [{ atMs: "0", event: { type: "turn-started" } }] }] });
   // @ts-expect-error an AG-UI transport needs its url
   new AgUiTransport({ headers: {} });
+  // @ts-expect-error a thread is one per session or one per run
+  new AgUiTransport({ url: "/agent", thread: "forever" });
   // @ts-expect-error sinks are made by the engine
   new TurnSink();
   // @ts-expect-error engines are opened, not constructed
