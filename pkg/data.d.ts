@@ -826,6 +826,12 @@ export type JournalEntry =
      * The read versions it was planned against (AG-20).
      */
     plannedAgainst: Array<ReadStamp>,
+    /**
+     * Who acted inside the acting party, outermost first: the
+     * subagents it was made through (empty: the acting party
+     * itself).
+     */
+    via?: Array<string>,
   }
   | {
     "kind": "call-finished",
@@ -1397,6 +1403,11 @@ export type ReviewItem = {
    * The person changed its arguments (approve with edits).
    */
   edited?: boolean,
+  /**
+   * The subagents the acting party proposes it through, outermost first
+   * (empty: the acting party itself).
+   */
+  via?: Array<string>,
 };
 
 /**
@@ -1639,6 +1650,12 @@ export type ActorIdentity = {
    * The capability call.
    */
   call: CallId,
+  /**
+   * The subagents the acting party made the call through, outermost
+   * first (empty: the acting party itself). Part of what the reference
+   * is keyed over: altering the chain is forging the reference.
+   */
+  via?: Array<string>,
 };
 
 /**
@@ -1721,6 +1738,11 @@ export type WireEvent =
      * The message it belongs to.
      */
     parentMessage?: string | null,
+    /**
+     * The subagents the acting party makes it through, outermost
+     * first (empty: the acting party itself).
+     */
+    via?: Array<string>,
   }
   | {
     "type": "tool-call-args",
@@ -2326,6 +2348,12 @@ export type Said =
      * Whether this is a later batch, not the reviewed plan.
      */
     later: boolean,
+    /**
+     * The subagents the acting party acts through, outermost first,
+     * when every change of the batch is made through the same ones
+     * (the announcement names the innermost, for the acting party).
+     */
+    via?: Array<string>,
   }
   | {
     "kind": "needs-you",

@@ -37,6 +37,8 @@ from ag_ui.core import (
     ReasoningMessageEndEvent,
     ReasoningMessageStartEvent,
     ReasoningStartEvent,
+    SubagentFinishedEvent,
+    SubagentStartedEvent,
 )
 from ag_ui.encoder import EventEncoder
 
@@ -273,6 +275,22 @@ class Peer(BaseHTTPRequestHandler):
             yield from self.call(run, "call-9", run.tools[0].name, {"id": "card-7", "title": "x" * 5000}, size=500)
         yield self.finished(run)
 
+
+    def scenario_subagent(self, run):
+        # The agent works through a subagent, which makes the page's call.
+        yield self.start(run)
+        if self.tool_results(run):
+            yield from self.say(run, "The researcher renamed it.")
+            yield self.finished(run)
+            return
+        yield SubagentStartedEvent(subagent_run_id="sa-1", name="researcher")
+        tool = run.tools[0].name
+        arguments = json.dumps({"id": "card-7", "title": "Researched title"})
+        yield ToolCallStartEvent(tool_call_id="call-1", tool_call_name=tool, subagent_run_id="sa-1")
+        yield ToolCallArgsEvent(tool_call_id="call-1", delta=arguments, subagent_run_id="sa-1")
+        yield ToolCallEndEvent(tool_call_id="call-1", subagent_run_id="sa-1")
+        yield SubagentFinishedEvent(subagent_run_id="sa-1")
+        yield self.finished(run)
 
     def scenario_chatty(self, run):
         # Thirty bytes of text, for a turn limited to fewer.

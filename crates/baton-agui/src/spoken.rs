@@ -50,6 +50,7 @@ impl Spoken {
                 call,
                 tool,
                 parent_message,
+                ..
             } => {
                 let spoken = json!({
                     "id": call,

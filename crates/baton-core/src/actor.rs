@@ -81,6 +81,11 @@ pub struct ActorIdentity {
     pub run: RunId,
     /// The capability call.
     pub call: CallId,
+    /// The subagents the acting party made the call through, outermost
+    /// first (empty: the acting party itself). Part of what the reference
+    /// is keyed over: altering the chain is forging the reference.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub via: Vec<String>,
 }
 
 /// Who a mutation is attributed to after [`crate::Engine::admit_mutation`].
@@ -102,11 +107,17 @@ fn mac(secret: &ActorSecret, payload: &[u8]) -> Hmac<Sha256> {
 }
 
 pub(crate) fn mint(secret: &ActorSecret, identity: &ActorIdentity) -> ActorRef {
-    let payload = serde_json::to_vec(&(
+    let (session, run, call) = (
         identity.session.as_str(),
         identity.run.as_str(),
         identity.call.as_str(),
-    ))
+    );
+    // Without subagents, the payload references had before there were any.
+    let payload = if identity.via.is_empty() {
+        serde_json::to_vec(&(session, run, call))
+    } else {
+        serde_json::to_vec(&(session, run, call, &identity.via))
+    }
     .unwrap_or_default();
     let tag = mac(secret, &payload).finalize().into_bytes();
     ActorRef(format!("{PREFIX}.{}.{}", hex(&payload), hex(&tag)))
@@ -121,11 +132,18 @@ pub(crate) fn verify(secret: &ActorSecret, reference: &ActorRef) -> Option<Actor
     let payload = unhex(payload)?;
     let tag = unhex(tag)?;
     mac(secret, &payload).verify_slice(&tag).ok()?;
-    let (session, run, call): (String, String, String) = serde_json::from_slice(&payload).ok()?;
+    let (session, run, call, via) =
+        match serde_json::from_slice::<(String, String, String)>(&payload) {
+            Ok((session, run, call)) => (session, run, call, Vec::new()),
+            Err(_) => {
+                serde_json::from_slice::<(String, String, String, Vec<String>)>(&payload).ok()?
+            }
+        };
     Some(ActorIdentity {
         session: SessionId::new(session),
         run: RunId::new(run),
         call: CallId::new(call),
+        via,
     })
 }
 
@@ -149,7 +167,25 @@ mod tests {
             session: SessionId::new("s"),
             run: RunId::new("s/r1"),
             call: CallId::new("c1"),
+            via: Vec::new(),
         }
+    }
+
+    #[test]
+    fn ag_33_a_subagent_chain_is_keyed_into_the_reference() {
+        let ours = ActorSecret::new([7; 32]);
+        let through = ActorIdentity {
+            via: vec!["researcher".into()],
+            ..identity()
+        };
+        let reference = mint(&ours, &through);
+        assert_eq!(verify(&ours, &reference), Some(through.clone()));
+        assert_ne!(reference, mint(&ours, &identity()));
+        // The chain changed by hand, the tag kept: nothing.
+        let payload = serde_json::to_vec(&("s", "s/r1", "c1", ["someone-else"])).unwrap();
+        let tag = reference.as_str().rsplit('.').next().unwrap();
+        let swapped = ActorRef::new(format!("{PREFIX}.{}.{tag}", hex(&payload)));
+        assert_eq!(verify(&ours, &swapped), None);
     }
 
     #[test]

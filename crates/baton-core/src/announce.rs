@@ -75,6 +75,11 @@ pub enum Said {
         participants: Vec<String>,
         /// Whether this is a later batch, not the reviewed plan.
         later: bool,
+        /// The subagents the acting party acts through, outermost first,
+        /// when every change of the batch is made through the same ones
+        /// (the announcement names the innermost, for the acting party).
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        via: Vec<String>,
     },
     /// The run waits for the person.
     NeedsYou {

@@ -137,6 +137,7 @@
 //!     call: CallId::new("call-1"),
 //!     capability: CapabilityRef::new("tasks", "move"),
 //!     arguments: json!({"card": "c7", "column": "done"}),
+//!     via: Vec::new(),
 //! });
 //! engine.handle_inbound(0, &run, turn, Inbound::TurnEnd);
 //!

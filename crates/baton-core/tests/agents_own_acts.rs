@@ -32,6 +32,7 @@ fn call(id: &str, tool: &str, arguments: &str) -> Vec<WireEvent> {
             call: id.into(),
             tool: tool.into(),
             parent_message: None,
+            via: Vec::new(),
         },
         WireEvent::ToolCallArgs {
             call: id.into(),

@@ -36,6 +36,7 @@ fn ag_37_one_announcement_per_plan_never_per_act_and_never_again_on_reentry() {
             changes: 3,
             participants: vec!["Task board".into(), "Settings".into()],
             later: false,
+            via: Vec::new(),
         }],
         "one for the plan of three acts"
     );

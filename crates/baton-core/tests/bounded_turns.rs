@@ -268,6 +268,7 @@ fn terminal_precedence_deadman_beats_a_late_ordinary_input() {
             call: CallId::new("late"),
             capability: rename(),
             arguments: serde_json::json!({}),
+            via: Vec::new(),
         },
     );
     sim.drain();
@@ -322,6 +323,7 @@ fn arrival_never_starts_run() {
             call: CallId::new("c"),
             capability: rename(),
             arguments: serde_json::json!({}),
+            via: Vec::new(),
         },
     );
     sim.drain();
@@ -354,6 +356,7 @@ fn arrival_never_starts_run() {
                 call: CallId::new("again"),
                 capability: rename(),
                 arguments: serde_json::json!({}),
+                via: Vec::new(),
             },
         );
         sim.engine

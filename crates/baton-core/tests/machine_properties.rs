@@ -304,6 +304,7 @@ impl Harness {
                         call: CallId::new(format!("c{}", self.calls)),
                         capability: capability(index),
                         arguments: json!({}),
+                        via: Vec::new(),
                     };
                     self.engine.handle_inbound(now, &run, turn, inbound);
                 }

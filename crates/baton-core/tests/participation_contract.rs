@@ -134,6 +134,7 @@ fn ag_15_arguments_are_typed_by_json_schema_and_projected_unchanged() {
             call: CallId::new("bad"),
             capability: rename(),
             arguments: json!({"id": 7, "colour": "red"}),
+            via: Vec::new(),
         },
     );
     sim.call(&run, "good", rename());
@@ -178,6 +179,7 @@ fn ag_16_an_oversized_argument_is_a_typed_failure_never_a_truncation() {
             call: CallId::new("big"),
             capability: rename(),
             arguments: json!({"id": long}),
+            via: Vec::new(),
         },
     );
     sim.end_turn(&run);

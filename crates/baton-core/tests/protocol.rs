@@ -96,7 +96,8 @@ fn ag_46_turn_lifecycle_text_tool_calls_and_an_escape_hatch() {
             Inbound::ToolCall {
                 call: CallId::new("c1"),
                 capability: CapabilityRef::new("tasks", "rename"),
-                arguments: json!({"id": "7", "title": "Ship"})
+                arguments: json!({"id": "7", "title": "Ship"}),
+                via: Vec::new(),
             },
             Inbound::TurnEnd
         ]
@@ -307,6 +308,7 @@ fn an_event_with_an_unknown_type_or_field_is_refused_with_where() {
             call: "c".into(),
             tool: "t.r".into(),
             parent_message: Some("m".into()),
+            via: Vec::new(),
         },
         WireEvent::ToolCallResult {
             call: "c".into(),
@@ -417,6 +419,7 @@ fn verifier_bounds_what_a_hostile_stream_can_accumulate() {
         call: "c".into(),
         tool: "t.x".into(),
         parent_message: None,
+        via: Vec::new(),
     });
     let mut out = Vec::new();
     for _ in 0..10 {
@@ -480,7 +483,8 @@ fn arbitrary_event() -> impl Strategy<Value = WireEvent> {
         id.clone().prop_map(|call| WireEvent::ToolCallStart {
             call,
             tool: "tasks.rename".into(),
-            parent_message: None
+            parent_message: None,
+            via: Vec::new(),
         }),
         (
             id.clone(),

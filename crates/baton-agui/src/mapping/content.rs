@@ -75,6 +75,7 @@ impl AgUiMapper {
                     call: id,
                     tool,
                     parent_message: optional_text(event, "parentMessageId")?.map(str::to_owned),
+                    via: self.chain(event),
                 }]
             }
             "TOOL_CALL_ARGS" => {

@@ -70,6 +70,8 @@ pub struct AgUiMapper {
     reasoning_messages: BTreeSet<String>,
     subagents_active: BTreeSet<String>,
     subagents_done: BTreeSet<String>,
+    /// Every subagent started on the stream: its name and its parent.
+    subagents: BTreeMap<String, (String, Option<String>)>,
     lanes: BTreeMap<Option<String>, Lane>,
     state: Value,
     /// The conversation the stream answers, when the caller knows it.
@@ -95,6 +97,7 @@ impl AgUiMapper {
             reasoning_messages: BTreeSet::new(),
             subagents_active: BTreeSet::new(),
             subagents_done: BTreeSet::new(),
+            subagents: BTreeMap::new(),
             lanes: BTreeMap::new(),
             state: Value::Object(Default::default()),
             thread: None,
@@ -123,6 +126,27 @@ impl AgUiMapper {
             )),
             _ => Ok(()),
         }
+    }
+
+    /// The names of the subagents an event was made through, outermost
+    /// first: its `subagentRunId`, then that subagent's parents.
+    pub(super) fn chain(&self, event: &Value) -> Vec<String> {
+        let mut chain = Vec::new();
+        let mut next = event.get("subagentRunId").and_then(Value::as_str);
+        while let Some(id) = next {
+            let Some((name, parent)) = self.subagents.get(id) else {
+                break;
+            };
+            // A parent is always started before its child: no cycle, but
+            // never loop past the subagents there are.
+            if chain.len() > self.subagents.len() {
+                break;
+            }
+            chain.push(name.clone());
+            next = parent.as_deref();
+        }
+        chain.reverse();
+        chain
     }
 
     /// The `from-agent` state as the snapshots and deltas built it.

@@ -27,10 +27,12 @@ impl Engine {
                 call,
                 capability,
                 arguments,
+                via,
             } => TurnInput::Call(ProposedCall {
                 call,
                 capability,
                 arguments,
+                via,
             }),
             Inbound::Question {
                 request,

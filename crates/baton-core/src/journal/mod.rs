@@ -181,6 +181,11 @@ pub enum JournalEntry {
         arguments: Value,
         /// The read versions it was planned against (AG-20).
         planned_against: Vec<ReadStamp>,
+        /// Who acted inside the acting party, outermost first: the
+        /// subagents it was made through (empty: the acting party
+        /// itself).
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        via: Vec<String>,
     },
     /// A call finished.
     CallFinished {

@@ -23,6 +23,11 @@ pub enum Inbound {
         capability: CapabilityRef,
         /// With what.
         arguments: Value,
+        /// Who acted inside the acting party, outermost first: the
+        /// subagents the call was made through (empty: the acting party
+        /// itself).
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        via: Vec<String>,
     },
     /// The acting party carried out a tool of its own — one the engine did
     /// not declare — and reported its result in the same turn. It is the

@@ -158,7 +158,7 @@ pub struct TurnVerifier {
     calls: BTreeMap<String, OpenCall>,
     seen_calls: BTreeSet<String>,
     /// Complete calls to undeclared tools, waiting for their result.
-    undeclared: BTreeMap<String, (String, Value)>,
+    undeclared: BTreeMap<String, OwnCall>,
     violation: Option<Violation>,
     sent: Sent,
 }
@@ -167,6 +167,7 @@ pub struct TurnVerifier {
 struct OpenCall {
     tool: String,
     arguments: String,
+    via: Vec<String>,
 }
 
 impl TurnVerifier {
@@ -353,15 +354,17 @@ impl TurnVerifier {
                     .into_iter()
                     .collect())
             }
-            WireEvent::ToolCallStart { call, tool, .. } => self.open_call(call, tool),
+            WireEvent::ToolCallStart {
+                call, tool, via, ..
+            } => self.open_call(call, tool, via),
             WireEvent::ToolCallArgs { call, delta } => self.append_arguments(&call, &delta),
             WireEvent::ToolCallEnd { call } => self.close_call(call),
             WireEvent::ToolCallResult { call, content } => {
-                if let Some((tool, arguments)) = self.undeclared.remove(&call) {
+                if let Some(own) = self.undeclared.remove(&call) {
                     return Ok(vec![Verified::Inbound(Inbound::AgentAct {
                         call: CallId::new(call),
-                        tool,
-                        arguments,
+                        tool: own.tool,
+                        arguments: own.arguments,
                         result: content,
                     })]);
                 }
@@ -455,11 +458,12 @@ impl TurnVerifier {
         self.ended = true;
         let mut out: Vec<Verified> = std::mem::take(&mut self.undeclared)
             .into_iter()
-            .map(|(call, (tool, arguments))| {
+            .map(|(call, own)| {
                 Verified::Inbound(Inbound::ToolCall {
                     call: CallId::new(call),
-                    capability: capability_of(&tool),
-                    arguments,
+                    capability: capability_of(&own.tool),
+                    arguments: own.arguments,
+                    via: own.via,
                 })
             })
             .collect();
@@ -486,7 +490,12 @@ impl TurnVerifier {
         Ok(())
     }
 
-    fn open_call(&mut self, call: String, tool: String) -> Result<Vec<Verified>, Violation> {
+    fn open_call(
+        &mut self,
+        call: String,
+        tool: String,
+        via: Vec<String>,
+    ) -> Result<Vec<Verified>, Violation> {
         self.check_room()?;
         if self.calls.contains_key(&call) {
             return Err(Violation::new(
@@ -504,6 +513,7 @@ impl TurnVerifier {
         let open = OpenCall {
             tool,
             arguments: String::new(),
+            via,
         };
         self.calls.insert(call, open);
         Ok(Vec::new())
@@ -551,13 +561,19 @@ impl TurnVerifier {
             .as_ref()
             .is_none_or(|declared| declared.contains(&open.tool));
         if !declared {
-            self.undeclared.insert(call, (open.tool, arguments));
+            let own = OwnCall {
+                tool: open.tool,
+                arguments,
+                via: open.via,
+            };
+            self.undeclared.insert(call, own);
             return Ok(Vec::new());
         }
         Ok(vec![Verified::Inbound(Inbound::ToolCall {
             call: CallId::new(call),
             capability: capability_of(&open.tool),
             arguments,
+            via: open.via,
         })])
     }
 }
@@ -566,6 +582,14 @@ impl TurnVerifier {
 /// `participant.capability` addresses none, and is refused as undeclared.
 fn capability_of(tool: &str) -> CapabilityRef {
     CapabilityRef::parse_tool_name(tool).unwrap_or_else(|| CapabilityRef::new("", tool))
+}
+
+/// A complete call to a tool the turn did not declare.
+#[derive(Debug, Clone)]
+struct OwnCall {
+    tool: String,
+    arguments: Value,
+    via: Vec<String>,
 }
 
 fn name(event: &WireEvent) -> &'static str {

@@ -93,6 +93,10 @@ pub enum WireEvent {
         /// The message it belongs to.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         parent_message: Option<String>,
+        /// The subagents the acting party makes it through, outermost
+        /// first (empty: the acting party itself).
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        via: Vec<String>,
     },
     /// More of its JSON arguments.
     ToolCallArgs {
@@ -217,11 +221,12 @@ impl WireEvent {
                     message: f.required("message")?,
                 })
             }),
-            "tool-call-start" => read(&["call", "tool", "parentMessage"]).and_then(|f| {
+            "tool-call-start" => read(&["call", "tool", "parentMessage", "via"]).and_then(|f| {
                 Ok(WireEvent::ToolCallStart {
                     call: f.required("call")?,
                     tool: f.required("tool")?,
                     parent_message: f.optional("parentMessage")?,
+                    via: f.optional("via")?.unwrap_or_default(),
                 })
             }),
             "tool-call-args" => read(&["call", "delta"]).and_then(|f| {

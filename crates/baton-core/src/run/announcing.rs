@@ -119,11 +119,20 @@ impl Run {
                 participants.push(name);
             }
         }
+        // Who acts is a chain: said when the whole batch comes through
+        // the same subagents.
+        let via = match calls.split_first() {
+            Some((first, rest)) if rest.iter().all(|call| call.via == first.via) => {
+                first.via.clone()
+            }
+            _ => Vec::new(),
+        };
         Said::Acting {
             intent: self.intent.clone(),
             changes: u32::try_from(calls.len()).unwrap_or(u32::MAX),
             participants,
             later,
+            via,
         }
     }
 

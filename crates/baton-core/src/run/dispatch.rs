@@ -326,6 +326,7 @@ impl Run {
                 capability: call.capability.clone(),
                 arguments: call.arguments.clone(),
                 planned_against: planned_against.clone(),
+                via: call.via.clone(),
             },
         );
         Self::emit(

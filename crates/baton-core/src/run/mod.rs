@@ -34,6 +34,11 @@ pub struct ProposedCall {
     pub capability: CapabilityRef,
     /// With what.
     pub arguments: Value,
+    /// The subagents the acting party made it through, outermost first
+    /// (empty: the acting party itself). Who acted is a chain; a subagent
+    /// acts within its run's authorization, never beyond it.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub via: Vec<String>,
 }
 
 /// Where a run's calls come from.

@@ -132,6 +132,7 @@ impl Run {
                 session: session.clone(),
                 run: self.id.clone(),
                 call: call.call.clone(),
+                via: call.via.clone(),
             },
         ))
     }

@@ -72,6 +72,10 @@ pub struct ReviewItem {
     /// The person changed its arguments (approve with edits).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub edited: bool,
+    /// The subagents the acting party proposes it through, outermost first
+    /// (empty: the acting party itself).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub via: Vec<String>,
 }
 
 /// A read an act under review was planned against, and how it moved since.
@@ -396,6 +400,7 @@ impl Run {
                     irreversible,
                     stale,
                     edited: self.approval.is_edited(&call.call),
+                    via: call.via.clone(),
                     change: self.approval.preview(&call.call).cloned().unwrap_or(
                         ProposedChange::Arguments {
                             arguments: call.arguments.clone(),

@@ -30,6 +30,7 @@ impl Run {
                         call: CallId::new(format!("p{}", index + 1)),
                         capability: planned.capability,
                         arguments: planned.arguments,
+                        via: Vec::new(),
                     })
                     .collect();
                 self.accept_plan(step, actor, plan);

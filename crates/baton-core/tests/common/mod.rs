@@ -299,6 +299,7 @@ impl Sim {
                 call: CallId::new(id),
                 capability,
                 arguments: json!({ "id": id }),
+                via: Vec::new(),
             },
         );
         self.drain();

@@ -248,3 +248,36 @@ async fn agui_every_follow_up_carries_the_call_it_answers_on_one_thread() {
     }
     assert_eq!(title(&board, "card-7").as_deref(), Some("Ship the release"));
 }
+
+/// Who acted is a chain: a call made through the peer's subagent is
+/// announced, journalled and attributed as the subagent's, for the acting
+/// party (AG-32, AG-37).
+#[wasm_bindgen_test]
+async fn agui_a_subagents_call_is_announced_and_journalled_as_the_chain() {
+    let (engine, board) = board_with(&agui("subagent")).await;
+    let heard = listen().await;
+    let run = engine.delegate(delegation("Rename card 7")).unwrap();
+    assert_eq!(returned(&engine, &run).await.as_deref(), Some("completed"));
+    assert_eq!(title(&board, "card-7").as_deref(), Some("Researched title"));
+    assert!(
+        heard
+            .messages()
+            .iter()
+            .any(|said| said.starts_with("Researcher, for Assistant, is making 1 change in")),
+        "{:?}",
+        heard.messages()
+    );
+    let journal: js_sys::Array = engine.journal(&run).unwrap().unchecked_into();
+    let dispatched = journal
+        .iter()
+        .map(|record| get(&record, "entry"))
+        .find(|entry| get(entry, "kind").as_string().as_deref() == Some("call-dispatched"))
+        .unwrap();
+    assert_eq!(
+        js_sys::JSON::stringify(&get(&dispatched, "via"))
+            .unwrap()
+            .as_string()
+            .as_deref(),
+        Some("[\"researcher\"]")
+    );
+}

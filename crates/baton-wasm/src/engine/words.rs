@@ -16,7 +16,26 @@ pub(super) fn render(announcement: &Announcement, actor: &str, app: &str) -> Str
             intent,
             changes,
             participants,
+            later,
+            via,
+        } if !via.is_empty() => {
+            // "Researcher, for Assistant, is acting in …": the chain's
+            // innermost link acts for the acting party.
+            let inner = via.last().map_or("", String::as_str);
+            let more = if *later { " more" } else { "" };
+            format!(
+                "{}, for {who}, is making {}{more} in {} for “{intent}”.",
+                capitalised(inner),
+                count(*changes, "change", "changes"),
+                places(participants)
+            )
+        }
+        Said::Acting {
+            intent,
+            changes,
+            participants,
             later: false,
+            ..
         } => format!(
             "{who} is acting in {}: {} for “{intent}”.",
             places(participants),
@@ -27,6 +46,7 @@ pub(super) fn render(announcement: &Announcement, actor: &str, app: &str) -> Str
             changes,
             participants,
             later: true,
+            ..
         } => format!(
             "{who} is making {changes} more {} in {} for “{intent}”.",
             if *changes == 1 { "change" } else { "changes" },
@@ -94,6 +114,14 @@ fn closed(who: &str, intent: &str, ending: Ending, reason: &str) -> String {
         }
         Ending::Failed => format!("{who}: “{intent}” failed because {}.", why(reason)),
     }
+}
+
+/// A name as the start of a sentence.
+fn capitalised(name: &str) -> String {
+    let mut letters = name.chars();
+    letters.next().map_or_else(String::new, |first| {
+        first.to_uppercase().chain(letters).collect()
+    })
 }
 
 fn why(reason: &str) -> &str {
