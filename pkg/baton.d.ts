@@ -8,7 +8,7 @@
 // by field and refuses unknown fields of.
 
 import type {
-  ActorIdentity, ActorRef, Autonomy, Budget, CallId, CapabilityRef, CoreEvent, Counters,
+  ActorIdentity, ActorRef, Autonomy, Budget, CallId, CallReport, CapabilityRef, CoreEvent, Counters,
   CutOffRun, DeepRead, Digest, Direction, EscalationSheet, Grant, UndoConflict, Acceptance,
   HistoryMode, HostEvent, Initiative, JournalRecord, ManifestProblem, MarkToken, Origin, ParticipantId,
   PresencePolicy, StorageStatus, Question, QuestionId, Resolution, ReviewAgain, ReviewSheet, RunId,
@@ -352,6 +352,18 @@ export interface Transport {
   readonly protocolVersion: string;
   /** Streams one turn into `sink`; resolve when the stream ends, reject when the transport is lost; stop on `signal`. */
   openTurn(request: TurnRequest, sink: TurnSink, signal: AbortSignal): void | Promise<void>;
+  /**
+   * Optional: what became of calls whose outcome the acting party had not heard when their run
+   * ended — results not sent yet, and calls never carried out (a rejected plan: `not-carried-out`,
+   * with the person's note). A transport that keeps a conversation tells the acting party there.
+   */
+  settle?(settled: SettledCalls): void;
+}
+
+/** The calls a run's end settled for its acting party (`Transport.settle`). */
+export interface SettledCalls {
+  readonly run: RunId;
+  readonly results: readonly CallReport[];
 }
 
 /** Where a transport pushes a turn's events; created by the engine, one per turn. */
@@ -400,6 +412,8 @@ export class AgUiTransport implements Transport {
   readonly protocolVersion: string;
   /** Runs one AG-UI run for the turn. */
   openTurn(request: TurnRequest, sink: TurnSink, signal: AbortSignal): Promise<void>;
+  /** Answers the settled calls in the thread's transcript, so the next request tells the agent. */
+  settle(settled: SettledCalls): void;
   /** Releases the wasm-side handle now instead of at garbage collection. */
   free(): void;
 }

@@ -1095,6 +1095,18 @@ export type Refusal =
     message: string,
   }
   | {
+    "code": "not-carried-out",
+    /**
+     * How the run ended: its reason's `kind` (`rejected`,
+     * `user-interrupt`, `kill`, …).
+     */
+    reason: string,
+    /**
+     * The person's words, when they rejected it with some.
+     */
+    note?: string | null,
+  }
+  | {
     "code": "registration-refused",
     /**
      * Each problem, with its requirement and JSON path.
@@ -2119,6 +2131,17 @@ export type CoreEvent =
     reason: EscalationReason,
   }
   | { "type": "announcement" } & Announcement
+  | {
+    "type": "calls-settled",
+    /**
+     * The run.
+     */
+    run: RunId,
+    /**
+     * What became of each call.
+     */
+    results: Array<CallReport>,
+  }
   | {
     "type": "undone",
     /**

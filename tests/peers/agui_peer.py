@@ -292,6 +292,17 @@ class Peer(BaseHTTPRequestHandler):
         yield SubagentFinishedEvent(subagent_run_id="sa-1")
         yield self.finished(run)
 
+    def scenario_heard(self, run):
+        # Proposes a rename; on a later delegation of the thread, says what
+        # it heard became of an earlier call that was never carried out.
+        yield self.start(run)
+        errors = [m.error for m in run.messages if m.role == "tool" and m.error]
+        if errors:
+            yield from self.say(run, "Heard: " + errors[-1])
+        else:
+            yield from self.call(run, "call-1", run.tools[0].name, {"id": "card-7", "title": "Rejected title"})
+        yield self.finished(run)
+
     def scenario_chatty(self, run):
         # Thirty bytes of text, for a turn limited to fewer.
         yield self.start(run)

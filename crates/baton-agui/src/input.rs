@@ -2,7 +2,9 @@
 
 use std::collections::BTreeSet;
 
-use baton_core::{AnswerOutcome, CallResult, CapabilityRef, RunId, TurnRequest};
+use baton_core::{
+    AnswerOutcome, CallReport, CallResult, CapabilityRef, Refusal, RunId, TurnRequest,
+};
 use serde_json::{json, Value};
 
 /// Which conversation a run's turns belong to, on the AG-UI wire.
@@ -90,6 +92,18 @@ impl Thread {
         self.messages.push(message);
     }
 
+    /// What became of calls of `run`, each as a `tool` message — a result
+    /// the engine sends with the next turn, or, once a run has ended, the
+    /// results it never sent and the calls it never carried out (a rejected
+    /// plan: `error` says so, with the person's note).
+    pub fn settle(&mut self, run: &RunId, results: &[CallReport]) {
+        let run = run.to_string();
+        for report in results {
+            let (content, error) = tool_content(report);
+            self.answer(&run, report.call.as_str(), content, error);
+        }
+    }
+
     /// Answers every call still unanswered that `closes` says will never be
     /// carried out: the agent is told, so no call is left hanging in its
     /// history (model APIs refuse a history with one).
@@ -128,27 +142,7 @@ impl Thread {
                 json!({"id": format!("{run}/intent"), "role": "user", "content": request.intent}),
             );
         }
-        for report in &request.results {
-            let (mut content, error) = match &report.result {
-                CallResult::Applied { value } => (value.to_string(), None),
-                CallResult::Refused { refusal } => (
-                    serde_json::to_string(refusal).unwrap_or_default(),
-                    Some(format!("refused: {}", refusal.code())),
-                ),
-                CallResult::Failed { message } => {
-                    (json!({"error": message}).to_string(), Some(message.clone()))
-                }
-            };
-            // Approve with edits: the person replaced the arguments the agent
-            // proposed — a full replacement, AG-UI's `editedArgs` — and the
-            // call ran with them.
-            if let Some(edited) = &report.edited {
-                let result =
-                    serde_json::from_str::<Value>(&content).unwrap_or(Value::String(content));
-                content = json!({"result": result, "editedArgs": edited}).to_string();
-            }
-            self.answer(&run, report.call.as_str(), content, error);
-        }
+        self.settle(&request.run, &request.results);
         // This run's calls the engine did not answer now, it never will.
         self.close_unanswered(|other| other == run);
         let tools: Vec<Value> = request
@@ -220,4 +214,36 @@ pub(crate) fn wire_name(tool: &str) -> String {
 pub(crate) fn baton_name(wire: &str) -> String {
     CapabilityRef::parse_wire_name(wire)
         .map_or_else(|| wire.to_owned(), |capability| capability.to_string())
+}
+
+/// A call's outcome as a `tool` message's content and, when it did not run
+/// as asked, its `error`.
+fn tool_content(report: &CallReport) -> (String, Option<String>) {
+    let (mut content, error) = match &report.result {
+        CallResult::Applied { value } => (value.to_string(), None),
+        CallResult::Refused { refusal } => {
+            let error = match refusal {
+                Refusal::NotCarriedOut { reason, note } => match note {
+                    Some(note) => format!("not carried out ({reason}): {note}"),
+                    None => format!("not carried out ({reason})"),
+                },
+                other => format!("refused: {}", other.code()),
+            };
+            (
+                serde_json::to_string(refusal).unwrap_or_default(),
+                Some(error),
+            )
+        }
+        CallResult::Failed { message } => {
+            (json!({"error": message}).to_string(), Some(message.clone()))
+        }
+    };
+    // Approve with edits: the person replaced the arguments the agent
+    // proposed — a full replacement, AG-UI's `editedArgs` — and the call ran
+    // with them.
+    if let Some(edited) = &report.edited {
+        let result = serde_json::from_str::<Value>(&content).unwrap_or(Value::String(content));
+        content = json!({"result": result, "editedArgs": edited}).to_string();
+    }
+    (content, error)
 }

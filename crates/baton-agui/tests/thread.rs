@@ -203,3 +203,35 @@ fn a_thread_per_run_is_named_by_the_run() {
     );
     assert_eq!(ThreadScope::Session.thread_of(&request), "session-1");
 }
+
+#[test]
+fn a_rejected_plan_is_answered_with_the_persons_note() {
+    let mut engine = engine();
+    let first = delegate(&mut engine, "Rename card 7");
+    let mut thread = Thread::new();
+    thread.input("session-1", &first);
+    thread.record(&first.run, agent_turn(&first, "call-1"));
+    thread.settle(
+        &first.run,
+        &[CallReport {
+            call: CallId::new("call-1"),
+            capability: CapabilityRef::new("tasks", "rename"),
+            result: CallResult::Refused {
+                refusal: Refusal::NotCarriedOut {
+                    reason: "rejected".into(),
+                    note: Some("not that card".into()),
+                },
+            },
+            edited: None,
+        }],
+    );
+    let second = delegate(&mut engine, "Something else");
+    let input = thread.input("session-1", &second);
+    assert_eq!(roles(&input), ["user", "assistant", "tool", "user"]);
+    let answered = &input["messages"][2];
+    assert_eq!(answered["toolCallId"], "call-1");
+    assert_eq!(
+        answered["error"],
+        "not carried out (rejected): not that card"
+    );
+}

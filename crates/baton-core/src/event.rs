@@ -48,6 +48,17 @@ pub enum Event {
     /// and write it to the one live region — a closing one only once its
     /// step is stored ([`crate::Announcement::closes`]).
     Announcement(crate::announce::Announcement),
+    /// The run ended with calls whose outcome the acting party has not
+    /// heard: results not sent yet, and calls never carried out (a
+    /// rejected plan, a stop). A transport that keeps a conversation tells
+    /// the acting party there (AG-UI: a `tool` message each), so no call is
+    /// left hanging in its history.
+    CallsSettled {
+        /// The run.
+        run: RunId,
+        /// What became of each call.
+        results: Vec<crate::journal::CallReport>,
+    },
     /// An undo the person asked for has finished (A.2).
     Undone {
         /// What was reverted and what failed.

@@ -228,3 +228,77 @@ fn an_agent_that_answers_with_an_http_error_ends_the_run_typed_with_its_status()
         }
     ));
 }
+
+/// What a run's end settles for the acting party, if anything.
+fn settled(sim: &Sim, run: &RunId) -> Vec<CallReport> {
+    sim.log
+        .iter()
+        .filter_map(|event| match event {
+            Event::CallsSettled { run: r, results } if r == run => Some(results.clone()),
+            _ => None,
+        })
+        .flatten()
+        .collect()
+}
+
+#[test]
+fn a_rejected_plan_is_told_to_the_acting_party_with_the_persons_note() {
+    let mut sim = Sim::new();
+    let run = sim.delegate(Autonomy::Review);
+    sim.propose(&run, &[rename(), archive()]);
+    let revision = sim.revision(&run);
+    sim.engine
+        .reject(sim.now, &run, revision, "not those cards")
+        .unwrap();
+    sim.drain();
+    let results = settled(&sim, &run);
+    assert_eq!(results.len(), 2, "each call of the plan: {results:?}");
+    for report in &results {
+        assert_eq!(
+            report.result,
+            CallResult::Refused {
+                refusal: Refusal::NotCarriedOut {
+                    reason: "rejected".into(),
+                    note: Some("not those cards".into()),
+                }
+            }
+        );
+    }
+}
+
+#[test]
+fn a_stop_tells_the_acting_party_the_results_it_had_not_heard_and_what_never_ran() {
+    let mut sim = Sim::new();
+    let run = sim.delegate(Autonomy::Auto);
+    sim.propose(&run, &[rename(), archive()]);
+    sim.give_marks();
+    sim.apply();
+    sim.engine.stop(sim.now, &run).unwrap();
+    sim.drain();
+    let results = settled(&sim, &run);
+    let kinds: Vec<_> = results
+        .iter()
+        .map(|report| match &report.result {
+            CallResult::Applied { .. } => "applied".to_owned(),
+            CallResult::Refused { refusal } => refusal.code().to_owned(),
+            CallResult::Failed { .. } => "failed".to_owned(),
+        })
+        .collect();
+    assert!(kinds.contains(&"applied".to_owned()), "{kinds:?}");
+}
+
+#[test]
+fn a_fixed_plan_has_no_one_to_tell() {
+    let mut sim = Sim::new();
+    let plan = vec![PlannedCall {
+        capability: rename(),
+        arguments: json!({"id": "c1"}),
+    }];
+    let run = sim.delegate_with(
+        Delegation::new("rename", Initiative::User, Autonomy::Review).with_plan(plan),
+    );
+    let revision = sim.revision(&run);
+    sim.engine.reject(sim.now, &run, revision, "no").unwrap();
+    sim.drain();
+    assert!(settled(&sim, &run).is_empty());
+}

@@ -59,6 +59,7 @@ fn event_kind(event: &Event) -> &'static str {
         Event::EscalationReceipt { .. } => "escalation-receipt",
         Event::Announcement(_) => "announcement",
         Event::Undone { .. } => "undone",
+        Event::CallsSettled { .. } => "calls-settled",
     }
 }
 
@@ -227,6 +228,17 @@ fn scenario_events() -> Vec<Event> {
     sim.drain();
     log.extend(sim.log);
 
+    // A plan the person rejected: the acting party hears of each call.
+    let mut sim = Sim::new();
+    let run = sim.delegate(Autonomy::Review);
+    sim.propose(&run, &[rename()]);
+    let revision = sim.revision(&run);
+    sim.engine
+        .reject(sim.now, &run, revision, "not that card")
+        .unwrap();
+    sim.drain();
+    log.extend(sim.log);
+
     // The acting party's words, and a tool of its own.
     let mut sim = Sim::new();
     let run = sim.delegate(Autonomy::Auto);
@@ -313,6 +325,21 @@ fn return_reasons() -> Vec<ReturnReason> {
             participants: vec![board],
         },
     ]
+}
+
+#[test]
+fn every_reason_names_the_kind_it_is_stored_under() {
+    for reason in return_reasons() {
+        let stored = serde_json::to_value(&reason).unwrap();
+        assert_eq!(stored["kind"], reason.kind(), "{reason:?}");
+    }
+    for reason in [
+        CancelReason::Rejected { note: "no".into() },
+        CancelReason::NoPlan,
+    ] {
+        let stored = serde_json::to_value(&reason).unwrap();
+        assert_eq!(stored["kind"], reason.kind(), "{reason:?}");
+    }
 }
 
 fn escalation_reasons() -> Vec<EscalationReason> {
@@ -402,6 +429,10 @@ fn refusals() -> Vec<Refusal> {
         Refusal::Denied,
         Refusal::Declined {
             message: "no".into(),
+        },
+        Refusal::NotCarriedOut {
+            reason: "rejected".into(),
+            note: Some("not that card".into()),
         },
         Refusal::RegistrationRefused {
             problems: vec![ManifestProblem {
@@ -592,7 +623,7 @@ fn coverage_every_journal_entry_event_and_effect_has_a_sample() {
         }
     }
     // Built from the exhaustive matches above, so nothing can be left out.
-    let expected: Vec<String> = [("journal", 27), ("event", 8), ("effect", 6)]
+    let expected: Vec<String> = [("journal", 27), ("event", 9), ("effect", 6)]
         .iter()
         .map(|(kind, count)| {
             let found = seen

@@ -586,7 +586,7 @@ mod words;
 mod writes;
 
 use drive::{pump, Shared, WeakShared};
-use effects::{carry_out, emit};
+use effects::{carry_out, emit, settle_calls};
 pub use participant::Participant;
 use timers::arm_timer;
 use writes::{degrade, persist_step};

@@ -383,6 +383,16 @@ pub enum Refusal {
         /// What the participant said.
         message: String,
     },
+    /// The run ended before the call was carried out: the person rejected
+    /// the plan, stopped the run, or it ended for another reason.
+    NotCarriedOut {
+        /// How the run ended: its reason's `kind` (`rejected`,
+        /// `user-interrupt`, `kill`, …).
+        reason: String,
+        /// The person's words, when they rejected it with some.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        note: Option<String>,
+    },
     /// The participant's manifest was refused at registration (AG-13), so
     /// it offers nothing; these are the problems it must fix.
     RegistrationRefused {
@@ -400,6 +410,7 @@ impl Refusal {
             Refusal::Stale { .. } => "stale",
             Refusal::Denied => "denied",
             Refusal::Declined { .. } => "declined",
+            Refusal::NotCarriedOut { .. } => "not-carried-out",
             Refusal::RegistrationRefused { .. } => "registration-refused",
         }
     }

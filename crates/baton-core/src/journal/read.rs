@@ -62,6 +62,10 @@ impl Refusal {
             "declined" => Refusal::Declined {
                 message: fields.required("message")?,
             },
+            "not-carried-out" => Refusal::NotCarriedOut {
+                reason: fields.required("reason")?,
+                note: fields.optional("note")?,
+            },
             "registration-refused" => Refusal::RegistrationRefused {
                 problems: fields.required("problems")?,
             },
@@ -74,6 +78,7 @@ impl Refusal {
                         "stale",
                         "denied",
                         "declined",
+                        "not-carried-out",
                         "registration-refused",
                     ],
                 ))

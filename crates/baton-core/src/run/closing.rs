@@ -2,6 +2,7 @@
 //! aborting, keeping a partial result and rolling back (AG-4, AG-8, AG-9).
 
 use super::*;
+use crate::journal::Refusal;
 
 /// How a closing cause turns into an outcome.
 enum Category {
@@ -189,6 +190,17 @@ impl Run {
         self.mutation.settle();
         self.custody.clear_escalation();
         self.approval.take_recheck();
+        // A run that can be resumed keeps what its acting party has not
+        // heard: the chained run carries it on (AG-11).
+        if !resumable {
+            let note = match &reason {
+                ReturnReason::ReviewRejected { note } => {
+                    Some(note.clone()).filter(|n| !n.is_empty())
+                }
+                _ => None,
+            };
+            self.settle_unheard(step, reason.kind(), note);
+        }
         self.turns.clear_queue();
         self.transition(step, actor, RunState::Returned { outcome, reason });
     }
@@ -288,6 +300,43 @@ impl Run {
             )
         };
         self.finish(step, Actor::Engine, outcome, reason);
+    }
+
+    /// The run is ending: the acting party is owed what became of every
+    /// call it proposed and has not heard of — the results not sent yet,
+    /// and each call never carried out, with how the run ended and the
+    /// person's note ([`Event::CallsSettled`]). A fixed plan has no one to
+    /// tell.
+    pub(super) fn settle_unheard(
+        &mut self,
+        step: &mut Step<'_>,
+        reason: &str,
+        note: Option<String>,
+    ) {
+        if self.source != PlanSource::ActingParty {
+            return;
+        }
+        let mut results = self.turns.take_reports();
+        let unheard: Vec<ProposedCall> = self
+            .turns
+            .queue()
+            .iter()
+            .filter(|call| !results.iter().any(|report| report.call == call.call))
+            .cloned()
+            .collect();
+        for call in unheard {
+            let refusal = Refusal::NotCarriedOut {
+                reason: reason.to_owned(),
+                note: note.clone(),
+            };
+            results.push(self.report_of(call, CallResult::Refused { refusal }));
+        }
+        if !results.is_empty() {
+            step.events.push_back(Event::CallsSettled {
+                run: self.id.clone(),
+                results,
+            });
+        }
     }
 
     /// The engine stops waiting for the open turn: the host aborts it.

@@ -152,6 +152,11 @@ impl Run {
     pub(super) fn cancel(&mut self, step: &mut Step<'_>, actor: Actor, reason: CancelReason) {
         self.cancel_open_turn(step);
         self.drop_questions(step, false);
+        let note = match &reason {
+            CancelReason::Rejected { note } => Some(note.clone()).filter(|n| !n.is_empty()),
+            CancelReason::NoPlan => None,
+        };
+        self.settle_unheard(step, reason.kind(), note);
         self.transition(step, actor, RunState::Cancelled { reason });
     }
 }

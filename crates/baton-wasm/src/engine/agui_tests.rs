@@ -281,3 +281,46 @@ async fn agui_a_subagents_call_is_announced_and_journalled_as_the_chain() {
         Some("[\"researcher\"]")
     );
 }
+
+/// A plan the person rejected is told to the agent: the next delegation on
+/// the thread carries a `tool` message for the call, its `error` saying it
+/// was not carried out, with the person's note.
+#[wasm_bindgen_test]
+async fn agui_a_rejection_reaches_the_agent_with_the_persons_note() {
+    let (engine, board) = board_with(&agui("heard")).await;
+    let review = js(serde_json::json!({
+        "intent": "Rename card 7", "initiative": "user", "autonomy": "review",
+    }));
+    let run = engine.delegate(review).unwrap();
+    assert!(
+        until(|| get(&engine.state(&run).unwrap(), "state")
+            .as_string()
+            .as_deref()
+            == Some("reviewing"))
+        .await,
+        "the plan came for review"
+    );
+    let revision = get(&engine.review(&run).unwrap(), "revision")
+        .as_f64()
+        .unwrap();
+    engine
+        .reject(&run, revision, Some("not that card".into()))
+        .unwrap();
+    let next = engine.delegate(delegation("Anything else?")).unwrap();
+    assert!(
+        until(|| journal_kinds(&engine, &next).iter().any(|k| k == "said")).await,
+        "{:?}",
+        journal_kinds(&engine, &next)
+    );
+    let journal: js_sys::Array = engine.journal(&next).unwrap().unchecked_into();
+    let said = journal
+        .iter()
+        .map(|record| get(&record, "entry"))
+        .find(|entry| get(entry, "kind").as_string().as_deref() == Some("said"))
+        .unwrap();
+    assert_eq!(
+        get(&said, "text").as_string().as_deref(),
+        Some("Heard: not carried out (rejected): not that card")
+    );
+    assert_eq!(title(&board, "card-7"), None, "nothing ran");
+}

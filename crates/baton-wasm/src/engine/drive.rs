@@ -19,7 +19,7 @@ use baton_core::Event;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
-use super::{carry_out, persist, words, Inner};
+use super::{carry_out, persist, settle_calls, words, Inner};
 use crate::calls::get;
 use crate::convert::to_js;
 
@@ -202,6 +202,7 @@ fn carry(
             }
         }
         Event::Effect(effect) => carry_out(inner, effect),
+        Event::CallsSettled { run, results } => settle_calls(inner, &run, &results),
         Event::Journal(_)
         | Event::Finding(_)
         | Event::Question(_)

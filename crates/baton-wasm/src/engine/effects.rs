@@ -237,13 +237,7 @@ pub(super) fn open_turn(inner: &Shared, run: RunId, turn: TurnId, mut request: T
     // The core opens no turn without a transport (AG-50): delegating to an
     // acting party, or resuming one, is refused up front. Should one come
     // anyway, the fact is reported and the core ends the run now.
-    let transport = inner.read(|inner| {
-        let reach = &inner.reach;
-        let own = reach.run_transports.iter().find(|(id, _)| *id == run);
-        own.map(|(_, transport)| transport.clone())
-            .or_else(|| reach.transport.clone())
-    });
-    let Some(transport) = transport else {
+    let Some(transport) = transport_of(inner, &run) else {
         let lost = Inbound::TransportLost {
             message: "no transport is configured".into(),
         };
@@ -287,6 +281,34 @@ pub(super) fn open_turn(inner: &Shared, run: RunId, turn: TurnId, mut request: T
             inner.with(|inner| inner.reach.turns.remove(&(run, turn)));
         }
     });
+}
+
+/// The transport that reaches a run's acting party: its own, or the
+/// engine's.
+fn transport_of(inner: &Shared, run: &RunId) -> Option<JsValue> {
+    inner.read(|inner| {
+        let reach = &inner.reach;
+        let own = reach.run_transports.iter().find(|(id, _)| id == run);
+        own.map(|(_, transport)| transport.clone())
+            .or_else(|| reach.transport.clone())
+    })
+}
+
+/// The core settled calls whose outcome the acting party had not heard
+/// when its run ended: a transport that keeps a conversation
+/// (`settle({run, results})`, optional in the port) tells the acting party
+/// there. What it does is its own; a throw changes nothing in the engine.
+pub(super) fn settle_calls(inner: &Shared, run: &RunId, results: &[baton_core::CallReport]) {
+    let Some(transport) = transport_of(inner, run) else {
+        return;
+    };
+    if !get(&transport, "settle").is_function() {
+        return;
+    }
+    let settled = serde_json::json!({ "run": run, "results": results });
+    if let Ok(value) = to_js(&settled) {
+        let _ignored_by_design = call(&transport, "settle", &[value]);
+    }
 }
 
 /// Deep reads for a turn: the host gathers every read of the turn's

@@ -56,6 +56,8 @@ type Threads = Rc<RefCell<BTreeMap<String, Thread>>>;
 pub struct AgUiTransport {
     options: Rc<AgUiOptions>,
     threads: Threads,
+    /// The thread each run's turns went to.
+    runs: RefCell<BTreeMap<RunId, String>>,
 }
 
 #[wasm_bindgen]
@@ -68,6 +70,7 @@ impl AgUiTransport {
         Ok(AgUiTransport {
             options: Rc::new(options),
             threads: Rc::default(),
+            runs: RefCell::default(),
         })
     }
 
@@ -76,6 +79,28 @@ impl AgUiTransport {
     #[wasm_bindgen(getter, js_name = protocolVersion)]
     pub fn protocol_version(&self) -> String {
         baton_agui::PROTOCOL_VERSION.to_owned()
+    }
+
+    /// What became of a run's calls its agent had not heard of when the run
+    /// ended (`{run, results}`, from the engine): each is answered in the
+    /// thread's transcript with a `tool` message — a rejected plan's calls
+    /// with `error` saying so, and the person's note — so the next request
+    /// on the thread tells the agent.
+    pub fn settle(&self, settled: JsValue) -> Result<(), JsValue> {
+        #[derive(serde::Deserialize)]
+        struct Settled {
+            run: RunId,
+            results: Vec<baton_core::CallReport>,
+        }
+        let settled: Settled =
+            crate::convert::from_js(&settled).map_err(|e| e.thrown_as(Code::InvalidTransport))?;
+        let Some(thread) = self.runs.borrow().get(&settled.run).cloned() else {
+            return Ok(());
+        };
+        if let Some(transcript) = self.threads.borrow_mut().get_mut(&thread) {
+            transcript.settle(&settled.run, &settled.results);
+        }
+        Ok(())
     }
 
     /// Runs one AG-UI run for the turn. Resolves when the response ends;
@@ -89,6 +114,9 @@ impl AgUiTransport {
     ) -> Result<js_sys::Promise, JsValue> {
         let request = request_of(request)?;
         let thread = ThreadScope::from(self.options.thread).thread_of(&request);
+        self.runs
+            .borrow_mut()
+            .insert(request.run.clone(), thread.clone());
         let input = self
             .threads
             .borrow_mut()
