@@ -33,13 +33,19 @@ export interface WebMcpOptions {
   idleMs?: number;
 }
 
-/** What a call the engine did not carry out gives the agent: typed, never a hang. */
+/**
+ * What a call the engine did not carry out gives the agent — typed, never a hang: MCP's
+ * `CallToolResult` for a tool error, Baton's refusal in `structuredContent`.
+ */
 export interface WebMcpRefusal {
+  content: [{ type: "text"; text: string }];
   isError: true;
-  /** `invalid-arguments`, `denied`, `stale`, `declined`, `run-ended`, `detached`, … */
-  code: string;
-  message: string;
-  details?: object;
+  structuredContent: {
+    /** `invalid-arguments`, `denied`, `stale`, `declined`, `run-ended`, `cancelled`, `detached`, … */
+    code: string;
+    message: string;
+    details?: object;
+  };
 }
 
 /** The bridge, attached. */

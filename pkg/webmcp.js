@@ -27,9 +27,18 @@ function webMcpName(name) {
   return name.replace(UNSAFE, "_").slice(0, 128);
 }
 
-/** What goes back to the agent when a call does not apply: typed, never a hang. */
+/**
+ * What goes back to the agent when a call does not apply: typed, never a
+ * hang. It is MCP's `CallToolResult` for a tool error — the words as text
+ * content, `isError`, and Baton's typed refusal as `structuredContent` — so
+ * an agent that speaks MCP reads it as it reads any tool's failure.
+ */
 function refusal(code, message, details) {
-  return { isError: true, code, message, ...(details ? { details } : {}) };
+  return {
+    content: [{ type: "text", text: message }],
+    isError: true,
+    structuredContent: { code, message, ...(details ? { details } : {}) },
+  };
 }
 
 /** A call refused by the engine, as the agent hears it: its code and why. */
@@ -64,16 +73,45 @@ class AgentSession {
     this.#options = options;
   }
 
-  /** One call of the agent: resolves with the participant's result or a refusal. */
-  call(tool, input) {
+  /**
+   * One call of the agent: resolves with the participant's result or a
+   * refusal. When the agent cancels (`signal`, from WebMCP's `execute`), the
+   * call stops: one not yet handed to the run is dropped; one the run holds
+   * (waiting for review, or running) stops the run — the person hears it
+   * ended, the journal says so — and either way the agent's promise settles
+   * `cancelled`.
+   */
+  call(tool, input, signal) {
     return new Promise((resolve) => {
       this.#calls += 1;
       const call = `webmcp-${this.#calls}`;
+      if (signal?.aborted) {
+        resolve(refusal("cancelled", "the agent cancelled the call before it was made"));
+        return;
+      }
       this.#pending.set(call, resolve);
       this.#queue.push({ call, tool, input });
+      signal?.addEventListener("abort", () => this.#cancel(call), { once: true });
       if (this.#active) this.#flush();
       else this.#start();
     });
+  }
+
+  #cancel(call) {
+    if (!this.#pending.has(call)) return;
+    const queued = this.#queue.findIndex((waiting) => waiting.call === call);
+    if (queued >= 0) {
+      this.#queue.splice(queued, 1);
+    } else if (this.#active && this.run) {
+      // The run holds the call: stopping it is the only way to be sure it
+      // never happens later.
+      try {
+        this.#engine.stop(this.run);
+      } catch {
+        // Already ended.
+      }
+    }
+    this.#settle(call, refusal("cancelled", "the agent cancelled the call; it was not carried out"));
   }
 
   #start() {
@@ -229,7 +267,7 @@ export function attachWebMcp(engine, options = {}) {
           consequentialHint: tool.irreversible === true,
           untrustedContentHint: tool.untrustedContent === true,
         },
-        execute: (input) => session.call(tool.name, input),
+        execute: (input, client) => session.call(tool.name, input, client?.signal),
       };
       Promise.resolve(context.registerTool(definition, { signal: controller.signal })).catch(() => {
         if (registered.get(name) === controller) registered.delete(name);
@@ -240,6 +278,24 @@ export function attachWebMcp(engine, options = {}) {
   const unsubscribe = engine.subscribe((event) => {
     if (event.type === "tools-changed") sync();
   });
+  // The page's other scripts change the model context too: a tool of ours
+  // that went missing from it is registered again.
+  const following = async () => {
+    if (typeof context.getTools !== "function") return;
+    const present = new Set((await context.getTools()).map((tool) => tool.name));
+    let missing = false;
+    for (const name of [...registered.keys()]) {
+      if (!present.has(name)) {
+        registered.delete(name);
+        missing = true;
+      }
+    }
+    if (missing) sync();
+  };
+  const onToolChange = () => {
+    following().catch(() => {});
+  };
+  context.addEventListener?.("toolchange", onToolChange);
   return {
     attached: true,
     get tools() {
@@ -250,6 +306,7 @@ export function attachWebMcp(engine, options = {}) {
     },
     detach() {
       unsubscribe();
+      context.removeEventListener?.("toolchange", onToolChange);
       for (const controller of registered.values()) controller.abort();
       registered.clear();
       session.end();

@@ -46,5 +46,7 @@ if (bridge.attached) {
 }
 bridge.detach();
 declare const refusal: WebMcpRefusal;
-const code: string = refusal.code;
+const code: string = refusal.structuredContent.code;
+const words: string = refusal.content[0].text;
+void words;
 void code;

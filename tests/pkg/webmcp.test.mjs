@@ -141,7 +141,9 @@ test("WebMCP: a browser agent drives the page through document.modelContext insi
     const before = await page.evaluate(() => window.invoked.length);
     const refused = await page.evaluate(() => window.agent("tasks.rename", { id: "a", title: 5 }));
     assert.equal(refused.isError, true);
-    assert.equal(refused.code, "invalid-arguments");
+    assert.equal(refused.structuredContent.code, "invalid-arguments");
+    assert.equal(refused.content[0].type, "text", "an MCP CallToolResult");
+    assert.match(refused.content[0].text, /refused before anything ran/);
     assert.equal(await page.evaluate(() => window.invoked.length), before, "nothing invoked");
     // A capability the session has not used yet is outside what was
     // authorized: the person is asked (AG-7), then it answers.
@@ -183,7 +185,7 @@ test("WebMCP: a browser agent drives the page through document.modelContext insi
     });
     assert.equal(killed.state, "reviewing", "a session that starts with an irreversible call starts with a review");
     assert.equal(killed.result.isError, true);
-    assert.equal(killed.result.code, "run-ended");
+    assert.equal(killed.result.structuredContent.code, "run-ended");
     // And Escape, the person's keyboard exit (AG-42), likewise.
     await page.evaluate(async () => {
       window.escaping = window.agent("tasks.share", { id: "a" });
@@ -191,8 +193,8 @@ test("WebMCP: a browser agent drives the page through document.modelContext insi
     });
     await page.keyboard.press("Escape");
     const escaped = await page.evaluate(() => window.escaping);
-    assert.equal(escaped.code, "run-ended");
-    assert.match(escaped.message, /user-interrupt/);
+    assert.equal(escaped.structuredContent.code, "run-ended");
+    assert.match(escaped.content[0].text, /user-interrupt/);
     // Participants come and go: their tools follow. Detach withdraws them all.
     await page.evaluate(() => window.board.unregister());
     assert.deepEqual(await listTools(page), {});
@@ -238,9 +240,76 @@ test("WebMCP: through the @mcp-b/webmcp-polyfill, an agent's call runs inside a 
       return sharing;
     }, run);
     assert.equal(denied.isError, true);
-    assert.equal(denied.code, "denied");
+    assert.equal(denied.structuredContent.code, "denied");
     assert.equal(await page.evaluate(() => window.invoked.includes("share")), false);
     await page.evaluate(() => window.bridge.detach());
     assert.deepEqual(await listTools(page), {});
+  });
+});
+
+test("WebMCP as drafted: the agent cancelling through execute's signal stops the call and the run says so; a tool another script removed comes back on toolchange", { timeout: TIMEOUT }, async () => {
+  await without.withPage(async (page) => {
+    const seen = await page.evaluate(async (manifest) => {
+      // A model context of our own, as the draft describes it: execute gets
+      // the agent's signal, and the context fires `toolchange`.
+      class Context extends EventTarget {
+        tools = new Map();
+        registerTool(tool, { signal } = {}) {
+          this.tools.set(tool.name, tool);
+          signal?.addEventListener("abort", () => this.unregister(tool.name));
+          this.dispatchEvent(new Event("toolchange"));
+        }
+        unregister(name) {
+          if (this.tools.delete(name)) this.dispatchEvent(new Event("toolchange"));
+        }
+        async getTools() {
+          return [...this.tools.values()];
+        }
+        execute(name, input, signal) {
+          return this.tools.get(name).execute(input, { signal });
+        }
+      }
+      const context = new Context();
+      const baton = await import("baton-engine");
+      const { attachWebMcp } = await import("baton-engine/webmcp");
+      await baton.default();
+      const engine = await baton.Engine.open({ appName: "Board", ceiling: "auto", storage: "memory" });
+      const invoked = [];
+      engine.register(manifest, {
+        invoke: (capability) => (invoked.push(capability), { ok: true }),
+        history: { mark: () => "m", revertTo() {} },
+      });
+      const bridge = attachWebMcp(engine, { autonomy: "auto", initiative: "user", idleMs: 60_000, modelContext: context });
+      const until = async (done) => {
+        for (let i = 0; i < 500 && !done(); i++) await new Promise((resolve) => setTimeout(resolve, 10));
+        return done();
+      };
+      // An irreversible share waits for review; the agent gives up on it.
+      const agent = new AbortController();
+      const sharing = context.execute("tasks.share", { id: "a" }, agent.signal);
+      await until(() => bridge.run && engine.state(bridge.run).state === "reviewing");
+      const run = bridge.run;
+      agent.abort();
+      const cancelled = await sharing;
+      await until(() => engine.state(run).state === "returned");
+      const ended = engine.state(run);
+      // Aborted before it was made: settled at once, nothing started.
+      const early = new AbortController();
+      early.abort();
+      const never = await context.execute("tasks.rename", { id: "a", title: "x" }, early.signal);
+      // Another script removes one of our tools: it is registered again.
+      context.unregister("tasks.rename");
+      const back = await until(() => context.tools.has("tasks.rename"));
+      bridge.detach();
+      return { cancelled, ended, invoked, never: never.structuredContent.code, back, left: context.tools.size };
+    }, BOARD);
+    assert.equal(seen.cancelled.isError, true);
+    assert.equal(seen.cancelled.structuredContent.code, "cancelled");
+    assert.equal(seen.ended.state, "returned");
+    assert.equal(seen.ended.outcome, "aborted", "the run says it was stopped");
+    assert.deepEqual(seen.invoked, [], "the cancelled share never ran");
+    assert.equal(seen.never, "cancelled");
+    assert.equal(seen.back, true, "the missing tool came back on toolchange");
+    assert.equal(seen.left, 0, "detach withdrew every tool");
   });
 });
