@@ -8,7 +8,7 @@
 // by field and refuses unknown fields of.
 
 import type {
-  ActorIdentity, ActorRef, Autonomy, Budget, CallId, CallReport, CapabilityRef, CoreEvent, Counters,
+  ActorIdentity, ActorRef, Autonomy, Budget, CallId, CapabilityRef, CoreEvent, Counters,
   CutOffRun, DeepRead, Digest, Direction, EscalationSheet, Grant, UndoConflict, Acceptance,
   HistoryMode, HostEvent, Initiative, JournalRecord, ManifestProblem, MarkToken, Origin, ParticipantId,
   PresencePolicy, StorageStatus, Question, QuestionId, Resolution, ReviewAgain, ReviewSheet, RunId,
@@ -357,13 +357,7 @@ export interface Transport {
    * ended — results not sent yet, and calls never carried out (a rejected plan: `not-carried-out`,
    * with the person's note). A transport that keeps a conversation tells the acting party there.
    */
-  settle?(settled: SettledCalls): void;
-}
-
-/** The calls a run's end settled for its acting party (`Transport.settle`). */
-export interface SettledCalls {
-  readonly run: RunId;
-  readonly results: readonly CallReport[];
+  settle?(settled: CallsSettledEvent): void;
 }
 
 /** Where a transport pushes a turn's events; created by the engine, one per turn. */
@@ -413,7 +407,7 @@ export class AgUiTransport implements Transport {
   /** Runs one AG-UI run for the turn. */
   openTurn(request: TurnRequest, sink: TurnSink, signal: AbortSignal): Promise<void>;
   /** Answers the settled calls in the thread's transcript, so the next request tells the agent. */
-  settle(settled: SettledCalls): void;
+  settle(settled: CallsSettledEvent): void;
   /** Releases the wasm-side handle now instead of at garbage collection. */
   free(): void;
 }
@@ -464,6 +458,8 @@ export type EscalationReceiptEvent = Extract<CoreEvent, { type: "escalation-rece
 export type AnnouncementEvent = Extract<CoreEvent, { type: "announcement" }>;
 /** A run was undone through its participants' histories (A.2). */
 export type UndoneEvent = Extract<CoreEvent, { type: "undone" }>;
+/** A run ended owing its acting party the outcome of these calls (results not sent, calls never carried out). */
+export type CallsSettledEvent = Extract<CoreEvent, { type: "calls-settled" }>;
 /** Text from the acting party, as deltas, coalesced per network read. */
 export type TextDeltaEvent = Extract<HostEvent, { type: "text" }>;
 /** The acting party's own state (AG-47). */

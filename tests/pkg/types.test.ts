@@ -434,6 +434,12 @@ async function usage(): Promise<void> {
         void [entry.call, entry.arguments];
         engine.editCall(run, engine.revision(run), entry.call, entry.arguments);
         break;
+      case "said":
+        void entry.text.length;
+        break;
+      case "agent-acted":
+        void [entry.tool, entry.arguments, entry.result];
+        break;
       default:
         exhaustive(entry);
     }
@@ -488,6 +494,17 @@ async function usage(): Promise<void> {
         break;
       case "tools-changed":
         void engine.tools().map((tool) => [tool.name, tool.readOnly === true, tool.irreversible === true, tool.untrustedContent === true]);
+        break;
+      case "calls-settled":
+        for (const report of event.results) {
+          if (report.result.kind === "refused" && report.result.refusal.code === "not-carried-out") void report.result.refusal.note;
+        }
+        break;
+      case "reasoning":
+        void (event.encrypted ? null : event.delta);
+        break;
+      case "activity":
+        void (event.patch ? event.content : event.activity);
         break;
       default:
         exhaustive(event);

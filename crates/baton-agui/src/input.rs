@@ -1,7 +1,5 @@
 //! `RunAgentInput`: what one AG-UI run receives (one Baton turn).
 
-use std::collections::BTreeSet;
-
 use baton_core::{
     AnswerOutcome, CallReport, CallResult, CapabilityRef, Refusal, RunId, TurnRequest,
 };
@@ -40,12 +38,12 @@ impl ThreadScope {
 pub struct Thread {
     messages: Vec<Value>,
     /// The runs whose intent is in the transcript.
-    runs: BTreeSet<String>,
+    runs: Vec<String>,
     /// Tool calls in the transcript, as (run, call): an agent may use the
     /// same call id again in a later delegation.
     calls: Vec<(String, String)>,
     /// The calls a `tool` message answers, as (run, call).
-    answered: BTreeSet<(String, String)>,
+    answered: Vec<(String, String)>,
 }
 
 impl Thread {
@@ -73,7 +71,7 @@ impl Thread {
                 }
             }
             if let Some(id) = message.get("toolCallId").and_then(Value::as_str) {
-                self.answered.insert((run.clone(), id.to_owned()));
+                self.answered.push((run.clone(), id.to_owned()));
             }
             self.messages.push(message);
         }
@@ -81,9 +79,10 @@ impl Thread {
 
     /// A `tool` message for a call of `run`, unless one already answers it.
     fn answer(&mut self, run: &str, call: &str, content: String, error: Option<String>) {
-        if !self.answered.insert((run.to_owned(), call.to_owned())) {
+        if self.is_answered(run, call) {
             return;
         }
+        self.answered.push((run.to_owned(), call.to_owned()));
         let id = format!("{run}/result/{call}");
         let mut message = json!({"id": id, "role": "tool", "toolCallId": call, "content": content});
         if let Some(error) = error {
@@ -104,6 +103,10 @@ impl Thread {
         }
     }
 
+    fn is_answered(&self, run: &str, call: &str) -> bool {
+        self.answered.iter().any(|(r, c)| r == run && c == call)
+    }
+
     /// Answers every call still unanswered that `closes` says will never be
     /// carried out: the agent is told, so no call is left hanging in its
     /// history (model APIs refuse a history with one).
@@ -111,7 +114,7 @@ impl Thread {
         let open: Vec<(String, String)> = self
             .calls
             .iter()
-            .filter(|pair| !self.answered.contains(*pair) && closes(&pair.0))
+            .filter(|(run, call)| !self.is_answered(run, call) && closes(run))
             .cloned()
             .collect();
         for (run, call) in open {
@@ -134,7 +137,8 @@ impl Thread {
     /// the context from the reads.
     pub fn input(&mut self, thread: &str, request: &TurnRequest) -> Value {
         let run = request.run.to_string();
-        if self.runs.insert(run.clone()) {
+        if !self.runs.contains(&run) {
+            self.runs.push(run.clone());
             // A new delegation on the thread: the calls of those before it
             // that are still unanswered never will be.
             self.close_unanswered(|other| other != run);

@@ -132,17 +132,24 @@ pub(crate) fn verify(secret: &ActorSecret, reference: &ActorRef) -> Option<Actor
     let payload = unhex(payload)?;
     let tag = unhex(tag)?;
     mac(secret, &payload).verify_slice(&tag).ok()?;
-    let (session, run, call, via) =
-        match serde_json::from_slice::<(String, String, String)>(&payload) {
-            Ok((session, run, call)) => (session, run, call, Vec::new()),
-            Err(_) => {
-                serde_json::from_slice::<(String, String, String, Vec<String>)>(&payload).ok()?
-            }
-        };
+    // `[session, run, call]`, then the subagent chain when there is one.
+    let parts: serde_json::Value =
+        serde_json::from_str(std::str::from_utf8(&payload).ok()?).ok()?;
+    let parts = parts.as_array()?;
+    let text = |index: usize| parts.get(index)?.as_str();
+    let via = match parts.get(3) {
+        None if parts.len() == 3 => Vec::new(),
+        Some(chain) if parts.len() == 4 => chain
+            .as_array()?
+            .iter()
+            .map(|name| name.as_str().map(str::to_owned))
+            .collect::<Option<Vec<_>>>()?,
+        _ => return None,
+    };
     Some(ActorIdentity {
-        session: SessionId::new(session),
-        run: RunId::new(run),
-        call: CallId::new(call),
+        session: SessionId::new(text(0)?),
+        run: RunId::new(text(1)?),
+        call: CallId::new(text(2)?),
         via,
     })
 }

@@ -70,8 +70,8 @@ pub struct AgUiMapper {
     reasoning_messages: BTreeSet<String>,
     subagents_active: BTreeSet<String>,
     subagents_done: BTreeSet<String>,
-    /// Every subagent started on the stream: its name and its parent.
-    subagents: BTreeMap<String, (String, Option<String>)>,
+    /// Every subagent started on the stream: its id, name and parent.
+    subagents: Vec<(String, String, Option<String>)>,
     lanes: BTreeMap<Option<String>, Lane>,
     state: Value,
     /// The conversation the stream answers, when the caller knows it.
@@ -97,7 +97,7 @@ impl AgUiMapper {
             reasoning_messages: BTreeSet::new(),
             subagents_active: BTreeSet::new(),
             subagents_done: BTreeSet::new(),
-            subagents: BTreeMap::new(),
+            subagents: Vec::new(),
             lanes: BTreeMap::new(),
             state: Value::Object(Default::default()),
             thread: None,
@@ -134,7 +134,8 @@ impl AgUiMapper {
         let mut chain = Vec::new();
         let mut next = event.get("subagentRunId").and_then(Value::as_str);
         while let Some(id) = next {
-            let Some((name, parent)) = self.subagents.get(id) else {
+            let Some((_, name, parent)) = self.subagents.iter().find(|(known, ..)| known == id)
+            else {
                 break;
             };
             // A parent is always started before its child: no cycle, but

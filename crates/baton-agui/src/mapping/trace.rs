@@ -99,7 +99,7 @@ impl AgUiMapper {
             }
             let name = text(event, "name")?.to_owned();
             let parent = optional_text(event, "parentSubagentRunId")?.map(str::to_owned);
-            self.subagents.insert(id.clone(), (name, parent));
+            self.subagents.push((id.clone(), name, parent));
             self.subagents_active.insert(id);
             Ok(())
         } else {

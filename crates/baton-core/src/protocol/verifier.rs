@@ -150,15 +150,18 @@ struct Sent {
 pub struct TurnVerifier {
     limits: StreamLimits,
     /// The tools declared for the turn; `None`: every call is the page's.
-    declared: Option<BTreeSet<String>>,
+    declared: Option<Vec<String>>,
     started: bool,
     ended: bool,
-    /// Open messages, with the text of each the acting party says.
-    messages: BTreeMap<String, Option<String>>,
+    /// Open messages.
+    messages: BTreeSet<String>,
+    /// The text so far of each open message the acting party says to the
+    /// person (a few at most: a list, not another map in the runtime).
+    said: Vec<(String, String)>,
     calls: BTreeMap<String, OpenCall>,
     seen_calls: BTreeSet<String>,
     /// Complete calls to undeclared tools, waiting for their result.
-    undeclared: BTreeMap<String, OwnCall>,
+    undeclared: Vec<(String, OwnCall)>,
     violation: Option<Violation>,
     sent: Sent,
 }
@@ -178,10 +181,11 @@ impl TurnVerifier {
             declared: None,
             started: false,
             ended: false,
-            messages: BTreeMap::new(),
+            messages: BTreeSet::new(),
+            said: Vec::new(),
             calls: BTreeMap::new(),
             seen_calls: BTreeSet::new(),
-            undeclared: BTreeMap::new(),
+            undeclared: Vec::new(),
             violation: None,
             sent: Sent::default(),
         }
@@ -317,38 +321,41 @@ impl TurnVerifier {
             }
             WireEvent::MessageStart { message, role } => {
                 self.check_room()?;
-                if self.messages.contains_key(&message) {
+                if !self.messages.insert(message.clone()) {
                     return Err(Violation::new(
                         ProtocolViolation::AlreadyOpen,
                         format!("message `{message}` started twice"),
                     ));
                 }
                 // Only the acting party's own words go to the run's history.
-                let said = matches!(role.as_deref(), None | Some("assistant"));
-                self.messages.insert(message, said.then(String::new));
+                if matches!(role.as_deref(), None | Some("assistant")) {
+                    self.said.push((message, String::new()));
+                }
                 Ok(Vec::new())
             }
             WireEvent::MessageDelta { message, delta } => {
-                let Some(said) = self.messages.get_mut(&message) else {
+                if !self.messages.contains(&message) {
                     return Err(Violation::new(
                         ProtocolViolation::NotOpen,
                         format!("text for message `{message}`, which is not open"),
                     ));
-                };
+                }
                 // Bounded by the text lane, which counted this delta first.
-                if let Some(said) = said {
+                if let Some((_, said)) = self.said.iter_mut().find(|(id, _)| *id == message) {
                     said.push_str(&delta);
                 }
                 Ok(vec![Verified::Text { message, delta }])
             }
             WireEvent::MessageEnd { message } => {
-                let Some(said) = self.messages.remove(&message) else {
+                if !self.messages.remove(&message) {
                     return Err(Violation::new(
                         ProtocolViolation::NotOpen,
                         format!("end of message `{message}`, which is not open"),
                     ));
-                };
+                }
+                let said = self.said.iter().position(|(id, _)| *id == message);
                 Ok(said
+                    .map(|index| self.said.swap_remove(index).1)
                     .filter(|text| !text.is_empty())
                     .map(|text| Verified::Inbound(Inbound::Said { message, text }))
                     .into_iter()
@@ -360,7 +367,8 @@ impl TurnVerifier {
             WireEvent::ToolCallArgs { call, delta } => self.append_arguments(&call, &delta),
             WireEvent::ToolCallEnd { call } => self.close_call(call),
             WireEvent::ToolCallResult { call, content } => {
-                if let Some(own) = self.undeclared.remove(&call) {
+                let own = self.undeclared.iter().position(|(id, _)| *id == call);
+                if let Some((_, own)) = own.map(|index| self.undeclared.remove(index)) {
                     return Ok(vec![Verified::Inbound(Inbound::AgentAct {
                         call: CallId::new(call),
                         tool: own.tool,
@@ -443,7 +451,7 @@ impl TurnVerifier {
     /// tool that got no result of the acting party's own was meant for the
     /// page: it goes to the engine now, which refuses it (AG-21).
     fn finish(&mut self, outcome: TurnOutcome) -> Result<Vec<Verified>, Violation> {
-        if let Some(message) = self.messages.keys().next() {
+        if let Some(message) = self.messages.iter().next() {
             return Err(Violation::new(
                 ProtocolViolation::LeftOpen,
                 format!("turn-finished while message `{message}` is open"),
@@ -566,7 +574,7 @@ impl TurnVerifier {
                 arguments,
                 via: open.via,
             };
-            self.undeclared.insert(call, own);
+            self.undeclared.push((call, own));
             return Ok(Vec::new());
         }
         Ok(vec![Verified::Inbound(Inbound::ToolCall {

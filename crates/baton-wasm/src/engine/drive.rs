@@ -202,7 +202,7 @@ fn carry(
             }
         }
         Event::Effect(effect) => carry_out(inner, effect),
-        Event::CallsSettled { run, results } => settle_calls(inner, &run, &results),
+        settled @ Event::CallsSettled { .. } => settle_calls(inner, &settled),
         Event::Journal(_)
         | Event::Finding(_)
         | Event::Question(_)

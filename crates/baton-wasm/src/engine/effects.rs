@@ -298,15 +298,18 @@ fn transport_of(inner: &Shared, run: &RunId) -> Option<JsValue> {
 /// when its run ended: a transport that keeps a conversation
 /// (`settle({run, results})`, optional in the port) tells the acting party
 /// there. What it does is its own; a throw changes nothing in the engine.
-pub(super) fn settle_calls(inner: &Shared, run: &RunId, results: &[baton_core::CallReport]) {
+/// The transport gets the event as subscribers do.
+pub(super) fn settle_calls(inner: &Shared, settled: &baton_core::Event) {
+    let baton_core::Event::CallsSettled { run, .. } = settled else {
+        return;
+    };
     let Some(transport) = transport_of(inner, run) else {
         return;
     };
     if !get(&transport, "settle").is_function() {
         return;
     }
-    let settled = serde_json::json!({ "run": run, "results": results });
-    if let Ok(value) = to_js(&settled) {
+    if let Ok(value) = to_js(settled) {
         let _ignored_by_design = call(&transport, "settle", &[value]);
     }
 }

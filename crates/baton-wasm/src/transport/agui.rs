@@ -45,7 +45,21 @@ impl From<Scope> for ThreadScope {
     }
 }
 
-type Threads = Rc<RefCell<BTreeMap<String, Thread>>>;
+/// Each thread's transcript, by thread id: a handful (one per session, or
+/// one per run), so a list.
+type Threads = Rc<RefCell<Vec<(String, Thread)>>>;
+
+/// The transcript of `thread`, begun if it is new.
+fn transcript<'a>(threads: &'a mut Vec<(String, Thread)>, thread: &str) -> &'a mut Thread {
+    let index = match threads.iter().position(|(id, _)| id == thread) {
+        Some(index) => index,
+        None => {
+            threads.push((thread.to_owned(), Thread::new()));
+            threads.len() - 1
+        }
+    };
+    &mut threads[index].1
+}
 
 /// AG-UI 1.0 over HTTP: each turn POSTs a `RunAgentInput` with `fetch` and
 /// feeds the response's Server-Sent Events, as bytes, to the sans-IO AG-UI
@@ -57,7 +71,7 @@ pub struct AgUiTransport {
     options: Rc<AgUiOptions>,
     threads: Threads,
     /// The thread each run's turns went to.
-    runs: RefCell<BTreeMap<RunId, String>>,
+    runs: RefCell<Vec<(RunId, String)>>,
 }
 
 #[wasm_bindgen]
@@ -94,12 +108,13 @@ impl AgUiTransport {
         }
         let settled: Settled =
             crate::convert::from_js(&settled).map_err(|e| e.thrown_as(Code::InvalidTransport))?;
-        let Some(thread) = self.runs.borrow().get(&settled.run).cloned() else {
+        let thread = (self.runs.borrow().iter())
+            .find(|(run, _)| *run == settled.run)
+            .map(|(_, thread)| thread.clone());
+        let Some(thread) = thread else {
             return Ok(());
         };
-        if let Some(transcript) = self.threads.borrow_mut().get_mut(&thread) {
-            transcript.settle(&settled.run, &settled.results);
-        }
+        transcript(&mut self.threads.borrow_mut(), &thread).settle(&settled.run, &settled.results);
         Ok(())
     }
 
@@ -114,17 +129,14 @@ impl AgUiTransport {
     ) -> Result<js_sys::Promise, JsValue> {
         let request = request_of(request)?;
         let thread = ThreadScope::from(self.options.thread).thread_of(&request);
-        self.runs
-            .borrow_mut()
-            .insert(request.run.clone(), thread.clone());
-        let input = self
-            .threads
-            .borrow_mut()
-            .entry(thread.clone())
-            .or_default()
-            .input(&thread, &request);
+        let mut runs = self.runs.borrow_mut();
+        if !runs.iter().any(|(run, _)| *run == request.run) {
+            runs.push((request.run.clone(), thread.clone()));
+        }
+        drop(runs);
+        let input = transcript(&mut self.threads.borrow_mut(), &thread).input(&thread, &request);
         let options = Rc::clone(&self.options);
-        let mut transcript = Transcript {
+        let mut spoken = Transcript {
             threads: Rc::clone(&self.threads),
             thread: thread.clone(),
             run: request.run.clone(),
@@ -133,9 +145,8 @@ impl AgUiTransport {
         let sink = sink.clone();
         Ok(wasm_bindgen_futures::future_to_promise(async move {
             let mut turn = AgUiTurn::new(DEFAULT_MAX_EVENT_BYTES).for_thread(thread);
-            let outcome =
-                stream(&options, &input, &signal, &mut turn, &sink, &mut transcript).await;
-            transcript.record(&turn);
+            let outcome = stream(&options, &input, &signal, &mut turn, &sink, &mut spoken).await;
+            spoken.record(&turn);
             match outcome {
                 Ok(()) => {
                     let out = sink.verify(|verifier| turn.finish(verifier));
@@ -171,11 +182,7 @@ impl Transcript {
         if std::mem::replace(&mut self.recorded, true) {
             return;
         }
-        self.threads
-            .borrow_mut()
-            .entry(self.thread.clone())
-            .or_default()
-            .record(&self.run, turn.messages());
+        transcript(&mut self.threads.borrow_mut(), &self.thread).record(&self.run, turn.messages());
     }
 }
 
