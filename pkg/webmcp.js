@@ -100,9 +100,10 @@ class AgentSession {
   #cancel(call) {
     if (!this.#pending.has(call)) return;
     const queued = this.#queue.findIndex((waiting) => waiting.call === call);
-    if (queued >= 0) {
-      this.#queue.splice(queued, 1);
-    } else if (this.#active && this.run) {
+    if (queued >= 0) this.#queue.splice(queued, 1);
+    // Settled first: the stop below settles whatever is left as `run-ended`.
+    this.#settle(call, refusal("cancelled", "the agent cancelled the call; it was not carried out"));
+    if (queued < 0 && this.#active && this.run) {
       // The run holds the call: stopping it is the only way to be sure it
       // never happens later.
       try {
@@ -111,7 +112,6 @@ class AgentSession {
         // Already ended.
       }
     }
-    this.#settle(call, refusal("cancelled", "the agent cancelled the call; it was not carried out"));
   }
 
   #start() {
