@@ -65,6 +65,10 @@ const STEPS: &[Step] = &[
     ("setup: Vite scratch app (npm)", || {
         done(ensure_npm(VITE_APP, "react-dom-18"))
     }),
+    (
+        "setup: agent frameworks (pydantic-ai, LangGraph; venv)",
+        || done(ensure_frameworks()),
+    ),
     ("cargo fmt --check", || {
         cargo_step(&["fmt", "--all", "--", "--check"], None)
     }),
@@ -107,6 +111,14 @@ const STEPS: &[Step] = &[
     ("package: faults in Chromium", || {
         node_tests(PKG_TESTS, "faults/", "fault tests", &[])
     }),
+    (
+        "package: real agent frameworks (pydantic-ai, LangGraph) in Chromium",
+        || {
+            let python = frameworks_python().display().to_string();
+            let env = [("BATON_FRAMEWORKS_PYTHON", python)];
+            node_tests(PKG_TESTS, "frameworks.test.mjs", "framework tests", &env)
+        },
+    ),
     ("end-to-end: the demo in Chromium", demo::journeys),
     ("conformance kit (JS, in Chromium)", || {
         node_tests(PKG_TESTS, "conformance.test.mjs", "JS conformance kit", &[])

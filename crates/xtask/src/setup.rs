@@ -95,6 +95,53 @@ pub(crate) fn ensure_agui_python() -> Result<(), String> {
     run(install)
 }
 
+/// The pinned agent frameworks the framework tests serve (pydantic-ai and
+/// LangGraph with `ag-ui-langgraph`): their own venv, so their dozens of
+/// dependencies never meet the machine's Python.
+pub(crate) const FRAMEWORKS: &str = "tests/peers/frameworks-requirements.txt";
+
+/// The venv's Python.
+pub(crate) fn frameworks_python() -> PathBuf {
+    root().join("target/frameworks-venv/bin/python")
+}
+
+/// Creates the frameworks' venv and installs the pinned requirements into
+/// it, unless every pin is there already.
+pub(crate) fn ensure_frameworks() -> Result<(), String> {
+    let python = frameworks_python();
+    let mut probe = Command::new(&python);
+    probe
+        .args(["-m", "pip", "install", "--dry-run", "--no-deps", "--quiet"])
+        .args(["--disable-pip-version-check", "--no-index", "-r"])
+        .arg(root().join(FRAMEWORKS));
+    if python.exists()
+        && probe
+            .output()
+            .map(|out| out.status.success())
+            .unwrap_or(false)
+    {
+        println!("  {FRAMEWORKS}: present");
+        return Ok(());
+    }
+    println!("  {FRAMEWORKS}: installing into target/frameworks-venv");
+    let mut venv = Command::new("python3");
+    venv.args(["-m", "venv"])
+        .arg(root().join("target/frameworks-venv"));
+    run(venv)?;
+    let mut install = Command::new(&python);
+    install
+        .args([
+            "-m",
+            "pip",
+            "install",
+            "--quiet",
+            "--disable-pip-version-check",
+            "-r",
+        ])
+        .arg(root().join(FRAMEWORKS));
+    run(install)
+}
+
 /// npm packages of the test helpers, installed from their lockfiles.
 pub(crate) fn ensure_npm(dir: &str, marker: &str) -> Result<(), String> {
     let path = root().join(dir);

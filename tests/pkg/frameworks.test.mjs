@@ -1,0 +1,173 @@
+// Baton against agent frameworks no one here wrote: a pydantic-ai agent
+// (its own AG-UI adapter) and a LangGraph graph (served by the official
+// `ag-ui-langgraph`), each with a deterministic offline model
+// (`tests/peers/pydantic_agent.py`, `tests/peers/langgraph_agent.py`).
+// `cargo xtask test` installs both into a venv with pinned versions
+// (`tests/peers/frameworks-requirements.txt`) and passes its Python in
+// `BATON_FRAMEWORKS_PYTHON`; each test starts the servers itself. The built
+// package runs in Chromium and reaches them with `AgUiTransport`.
+//
+//   BATON_FRAMEWORKS_PYTHON=…/bin/python node --test frameworks.test.mjs
+
+import { test, before, after } from "node:test";
+import assert from "node:assert/strict";
+import { spawn } from "node:child_process";
+import { createInterface } from "node:readline";
+import { fileURLToPath } from "node:url";
+
+import { TASKS, packagePages } from "./harness.mjs";
+
+const TIMEOUT = 60_000;
+const PYTHON = process.env.BATON_FRAMEWORKS_PYTHON;
+const PEERS = fileURLToPath(new URL("../peers/", import.meta.url));
+
+const { withPage } = packagePages(() => {
+  if (!PYTHON) throw new Error("BATON_FRAMEWORKS_PYTHON is not set: `cargo xtask test` installs the frameworks' venv and sets it");
+});
+
+/** Starts a framework's server and resolves with its base URL once it listens. */
+function start(script) {
+  const child = spawn(PYTHON, [PEERS + script, "0"], { stdio: ["ignore", "pipe", "pipe"] });
+  let stderr = "";
+  child.stderr.on("data", (chunk) => {
+    stderr = (stderr + chunk).slice(-4000);
+  });
+  const url = new Promise((resolve, reject) => {
+    const lines = createInterface({ input: child.stdout });
+    lines.once("line", (line) => {
+      const port = /^PORT (\d+)$/.exec(line.trim())?.[1];
+      if (port) resolve(`http://127.0.0.1:${port}`);
+      else reject(new Error(`${script} did not start: ${line}\n${stderr}`));
+    });
+    child.once("exit", (code) => reject(new Error(`${script} exited (${code}) before listening:\n${stderr}`)));
+  });
+  return { child, url, stderr: () => stderr };
+}
+
+const FRAMEWORKS = [
+  { name: "pydantic-ai", script: "pydantic_agent.py" },
+  { name: "LangGraph", script: "langgraph_agent.py" },
+];
+const servers = new Map();
+
+before(async () => {
+  for (const framework of FRAMEWORKS) {
+    const server = start(framework.script);
+    servers.set(framework.name, { ...server, base: await server.url });
+  }
+});
+
+after(() => {
+  for (const { child } of servers.values()) child.kill();
+});
+
+/**
+ * In the page: an engine on `url` (a framework's scenario) with the shared
+ * task board mounted (its `invoke` answers at once), then `delegations`
+ * intents delegated one after another on the same thread. Returns each
+ * run's end, its journal's kinds, the agent's words, and the board.
+ */
+function delegate(page, url, { delegations = 1, stopOnText = false } = {}) {
+  return page.evaluate(
+    async ({ url, manifest, delegations, stopOnText }) => {
+      const baton = await import("baton-engine");
+      await baton.default();
+      const transport = new baton.AgUiTransport({ url });
+      const engine = await baton.Engine.open({ appName: "Board", ceiling: "auto", storage: "memory", transport });
+      const titles = {};
+      const invoked = [];
+      engine.register(manifest, {
+        invoke: (capability, args) => {
+          invoked.push([capability, args]);
+          titles[args.id] = args.title;
+          return { renamed: args.id, title: args.title };
+        },
+        history: { mark: () => "m", revertTo() {} },
+      });
+      const runs = [];
+      for (let i = 0; i < delegations; i++) {
+        const run = engine.delegate({ intent: "Rename card 7", initiative: "user", autonomy: "auto" });
+        let stoppedAfter = null;
+        if (stopOnText) {
+          await new Promise((resolve) => {
+            const unsubscribe = run.subscribe((event) => {
+              if (event.type === "text") {
+                unsubscribe();
+                resolve();
+              }
+            });
+          });
+          const asked = performance.now();
+          run.stop();
+          await run.returned;
+          stoppedAfter = performance.now() - asked;
+        }
+        const ended = await run.returned;
+        const journal = engine.journal(run.id);
+        runs.push({
+          ended,
+          stoppedAfter,
+          kinds: journal.map((record) => record.entry.kind),
+          said: journal.filter((record) => record.entry.kind === "said").map((record) => record.entry.text),
+          acted: journal.filter((record) => record.entry.kind === "agent-acted").map((record) => [record.entry.tool, record.entry.result]),
+          refused: journal.filter((record) => record.entry.kind === "call-refused").map((record) => record.entry.refusal.code),
+        });
+      }
+      engine.close();
+      return { runs, titles, invoked: invoked.length };
+    },
+    { url, manifest: TASKS, delegations, stopOnText },
+  );
+}
+
+for (const { name } of FRAMEWORKS) {
+  const url = (scenario) => `${servers.get(name).base}/${scenario}`;
+
+  test(`${name}: a frontend tool end to end — the call invoked in the page, its result read by the framework, which answers`, { timeout: TIMEOUT }, async () => {
+    const seen = await withPage((page) => delegate(page, url("frontend")));
+    const [run] = seen.runs;
+    assert.equal(run.ended.state, "returned", `${JSON.stringify(run.ended)}\n${servers.get(name).stderr()}`);
+    assert.equal(run.ended.outcome, "completed");
+    assert.deepEqual(seen.titles, { "card-7": "Ship the release" });
+    assert.ok(run.said.some((text) => text.startsWith("Renamed:")), `the framework answered: ${run.said}`);
+  });
+
+  test(`${name}: a tool of the framework's own — its result recorded as the agent's act, the run going on to the page's call (AG-21)`, { timeout: TIMEOUT }, async () => {
+    const seen = await withPage((page) => delegate(page, url("own_tool")));
+    const [run] = seen.runs;
+    assert.equal(run.ended.outcome, "completed", `${JSON.stringify(run)}\n${servers.get(name).stderr()}`);
+    assert.deepEqual(run.acted, [["web_search", "Ship the release"]]);
+    assert.deepEqual(run.refused, [], "nothing refused: the agent's own tool is not the page's to refuse");
+    assert.deepEqual(seen.titles, { "card-7": "Ship the release" });
+    assert.ok(run.said.includes("Renamed after searching."), `${run.said}`);
+  });
+
+  test(`${name}: invalid arguments refused before invoke, and the framework told (AG-15)`, { timeout: TIMEOUT }, async () => {
+    const seen = await withPage((page) => delegate(page, url("invalid")));
+    const [run] = seen.runs;
+    assert.equal(seen.invoked, 0, "nothing ran");
+    assert.deepEqual(run.refused, ["invalid-arguments"]);
+    assert.equal(run.ended.state, "returned", `${JSON.stringify(run)}\n${servers.get(name).stderr()}`);
+    assert.ok(run.said.some((text) => text.startsWith("Understood:") && text.includes("invalid-arguments")), `the framework heard why: ${run.said}`);
+  });
+
+  test(`${name}: the person stops mid-stream — a typed end within 2 s (AG-4)`, { timeout: TIMEOUT }, async () => {
+    const seen = await withPage((page) => delegate(page, url("slow"), { stopOnText: true }));
+    const [run] = seen.runs;
+    assert.deepEqual(run.ended, { state: "returned", outcome: "aborted", reason: { kind: "user-interrupt" } });
+    assert.ok(run.stoppedAfter < 2_000, `returned ${run.stoppedAfter} ms after the stop`);
+  });
+
+  // The follow-up after an instant `invoke` is where the transcript used to
+  // lose the call it answers (pydantic-ai then refuses the history): a
+  // hundred delegations on one thread, every one of them completed.
+  test(`${name}: a hundred delegations on one thread, every follow-up carrying the call it answers`, { timeout: 180_000 }, async () => {
+    const seen = await withPage((page) => delegate(page, url("frontend"), { delegations: 100 }));
+    const completed = seen.runs.filter((run) => run.ended.outcome === "completed" && run.said.some((text) => text.startsWith("Renamed:")));
+    assert.equal(completed.length, 100, `${JSON.stringify(seen.runs.find((run) => !completed.includes(run)))}\n${servers.get(name).stderr()}`);
+  });
+
+  test(`${name}: an approval interrupt about the framework's own call, approved with edits and rejected`, {
+    skip: "not yet: Baton puts such an interrupt to the person as a plain question and refuses the call it names as undeclared; reviewing the agent's own call (name, arguments, Approve / Edit / Reject) is still to build",
+  }, () => {});
+}
