@@ -77,6 +77,36 @@ impl Thread {
         }
     }
 
+    /// The agent's own account of the conversation (`MESSAGES_SNAPSHOT`,
+    /// sent by a server that keeps the thread's history) becomes the
+    /// transcript, so what it holds and what the next request sends are the
+    /// same messages under the same ids — nothing sent twice. Calls already
+    /// known keep their run; new ones are `run`'s.
+    pub fn adopt(&mut self, run: &RunId, snapshot: &[Value]) {
+        let known = std::mem::take(&mut self.calls);
+        self.answered.clear();
+        self.messages.clear();
+        let run = run.to_string();
+        for message in snapshot {
+            if let Some(calls) = message.get("toolCalls").and_then(Value::as_array) {
+                for call in calls.iter().filter_map(|call| call.get("id")?.as_str()) {
+                    let owner = known
+                        .iter()
+                        .find(|(_, id)| id == call)
+                        .map_or_else(|| run.clone(), |(owner, _)| owner.clone());
+                    self.calls.push((owner, call.to_owned()));
+                }
+            }
+            if let Some(call) = message.get("toolCallId").and_then(Value::as_str) {
+                let owner = (self.calls.iter().rev())
+                    .find(|(_, id)| id == call)
+                    .map_or_else(|| run.clone(), |(owner, _)| owner.clone());
+                self.answered.push((owner, call.to_owned()));
+            }
+            self.messages.push(message.clone());
+        }
+    }
+
     /// A `tool` message for a call of `run`, unless one already answers it.
     fn answer(&mut self, run: &str, call: &str, content: String, error: Option<String>) {
         if self.is_answered(run, call) {

@@ -132,6 +132,13 @@ impl AgUiTurn {
         self.spoken.messages()
     }
 
+    /// The whole conversation as the agent last said it holds it
+    /// (`MESSAGES_SNAPSHOT`), if it said so this turn; [`AgUiTurn::messages`]
+    /// are then only what came after it.
+    pub fn snapshot(&self) -> Option<&[Value]> {
+        self.spoken.snapshot()
+    }
+
     fn event(&mut self, data: &str, verifier: &mut TurnVerifier) -> Vec<Verified> {
         if verifier.is_over() {
             self.after_end = self.after_end.saturating_add(1);

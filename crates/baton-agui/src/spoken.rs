@@ -11,9 +11,17 @@ use serde_json::{json, Map, Value};
 #[derive(Debug, Clone, Default)]
 pub(crate) struct Spoken {
     messages: Vec<Map<String, Value>>,
+    /// The whole conversation as the agent last said it holds it
+    /// (`MESSAGES_SNAPSHOT`); the messages above are what came after it.
+    snapshot: Option<Vec<Value>>,
 }
 
 impl Spoken {
+    /// The conversation as the agent's last `MESSAGES_SNAPSHOT` gave it.
+    pub(crate) fn snapshot(&self) -> Option<&[Value]> {
+        self.snapshot.as_deref()
+    }
+
     /// The messages, leaving out an assistant message that said nothing.
     pub(crate) fn messages(&self) -> Vec<Value> {
         self.messages
@@ -85,6 +93,15 @@ impl Spoken {
                     .and_then(|spoken| spoken.pointer_mut("/function/arguments"));
                 if let Some(Value::String(arguments)) = arguments {
                     arguments.push_str(delta);
+                }
+            }
+            // The agent's own account of the whole conversation (as a
+            // server that keeps history sends it): it replaces what this
+            // run said so far, as AG-UI's reference client does.
+            WireEvent::Custom { name, value } if name == "ag-ui/MESSAGES_SNAPSHOT" => {
+                if let Some(messages) = value.get("messages").and_then(Value::as_array) {
+                    self.snapshot = Some(messages.clone());
+                    self.messages.clear();
                 }
             }
             WireEvent::ToolCallResult { call, content } => {

@@ -235,3 +235,66 @@ fn a_rejected_plan_is_answered_with_the_persons_note() {
         "not carried out (rejected): not that card"
     );
 }
+
+/// A server that keeps the thread's history (LangGraph's checkpointer) says
+/// what it holds with `MESSAGES_SNAPSHOT`, under its own ids: the transcript
+/// becomes exactly that, so the next request sends nothing twice.
+#[test]
+fn the_agents_messages_snapshot_becomes_the_transcript() {
+    let mut engine = engine();
+    let request = delegate(&mut engine, "Find the ship date");
+    let tool = request.tools[0].name.replace('.', "__");
+    let mut turn = AgUiTurn::new(DEFAULT_MAX_EVENT_BYTES).for_thread("session-1");
+    let mut verifier = TurnVerifier::for_turn(StreamLimits::default(), &request);
+    let intent = json!({"id": format!("{}/intent", request.run), "role": "user", "content": "Find the ship date"});
+    let held = vec![
+        intent.clone(),
+        json!({"id": "lc_run--1", "role": "assistant", "toolCalls": [{"id": "w1", "type": "function", "function": {"name": "web_search", "arguments": "{}"}}]}),
+        json!({"id": "0b6e-uuid", "role": "tool", "toolCallId": "w1", "content": "May 4"}),
+        json!({"id": "lc_run--2", "role": "assistant", "toolCalls": [{"id": "c1", "type": "function", "function": {"name": tool, "arguments": "{\"id\":\"7\",\"title\":\"x\"}"}}]}),
+    ];
+    turn.feed(
+        &sse(&[
+            json!({"type": "RUN_STARTED", "threadId": "session-1", "runId": "r"}),
+            json!({"type": "TOOL_CALL_START", "toolCallId": "w1", "toolCallName": "web_search", "parentMessageId": "lc_run--1"}),
+            json!({"type": "TOOL_CALL_END", "toolCallId": "w1"}),
+            // The result under the call's id, not the id the server keeps.
+            json!({"type": "TOOL_CALL_RESULT", "messageId": "w1", "toolCallId": "w1", "content": "May 4"}),
+            json!({"type": "TOOL_CALL_START", "toolCallId": "c1", "toolCallName": tool, "parentMessageId": "lc_run--2"}),
+            json!({"type": "TOOL_CALL_ARGS", "toolCallId": "c1", "delta": "{\"id\":\"7\",\"title\":\"x\"}"}),
+            json!({"type": "TOOL_CALL_END", "toolCallId": "c1"}),
+            json!({"type": "MESSAGES_SNAPSHOT", "messages": held}),
+            json!({"type": "RUN_FINISHED", "threadId": "session-1", "runId": "r"}),
+        ]),
+        &mut verifier,
+    );
+    let mut thread = Thread::new();
+    thread.input("session-1", &request);
+    thread.adopt(&request.run, turn.snapshot().expect("the snapshot"));
+    thread.record(&request.run, turn.messages());
+    assert_eq!(
+        thread.messages(),
+        held.as_slice(),
+        "exactly what the agent holds"
+    );
+    let mut next = request.clone();
+    next.turn = TurnId(2);
+    next.results = vec![CallReport {
+        call: CallId::new("c1"),
+        capability: CapabilityRef::new("tasks", "rename"),
+        result: CallResult::Applied {
+            value: json!({"ok": true}),
+        },
+        edited: None,
+    }];
+    let input = thread.input("session-1", &next);
+    assert_eq!(
+        roles(&input),
+        ["user", "assistant", "tool", "assistant", "tool"]
+    );
+    assert_eq!(
+        input["messages"][2]["id"], "0b6e-uuid",
+        "the agent's own id for its result"
+    );
+    assert_eq!(input["messages"][4]["toolCallId"], "c1");
+}

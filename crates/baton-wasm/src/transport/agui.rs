@@ -182,7 +182,12 @@ impl Transcript {
         if std::mem::replace(&mut self.recorded, true) {
             return;
         }
-        transcript(&mut self.threads.borrow_mut(), &self.thread).record(&self.run, turn.messages());
+        let mut threads = self.threads.borrow_mut();
+        let thread = transcript(&mut threads, &self.thread);
+        if let Some(snapshot) = turn.snapshot() {
+            thread.adopt(&self.run, snapshot);
+        }
+        thread.record(&self.run, turn.messages());
     }
 }
 
