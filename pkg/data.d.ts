@@ -1131,6 +1131,25 @@ export type QuestionClosure =
   | { "kind": "withdrawn" };
 
 /**
+ * One of the acting party's own calls, put to the person for approval.
+ * Read back by hand (`read.rs`).
+ */
+export type AgentCall = {
+  /**
+   * The acting party's id for the call.
+   */
+  call: CallId,
+  /**
+   * The tool, as the acting party named it.
+   */
+  tool: string,
+  /**
+   * Its arguments, as streamed.
+   */
+  arguments: JsonValue,
+};
+
+/**
  * Who asked. Read back by hand (`read.rs`).
  */
 export type Asker =
@@ -1140,6 +1159,13 @@ export type Asker =
      * The acting party's id for the request.
      */
     request: string,
+    /**
+     * When it asks the person to approve one of its own calls (an
+     * AG-UI interrupt about a tool call): that call, as it streamed it
+     * — what the person reviews, and (being part of the asker) bound
+     * into the question's digest, so an answer names what was shown.
+     */
+    approval?: AgentCall | null,
   }
   | {
     "kind": "engine",
@@ -1803,6 +1829,11 @@ export type WireEvent =
      * When the acting party stops waiting for the answer (epoch ms).
      */
     expiresAt?: number | null,
+    /**
+     * One of the acting party's own calls of this turn (a tool the
+     * turn did not declare) that it asks the person to approve.
+     */
+    call?: string | null,
   }
   | {
     "type": "state-snapshot",

@@ -11,6 +11,8 @@ label { display: block; margin: 0.25em 0; }
 [part=fields] > fieldset { border: 0; padding: 0; margin: 0; }
 [part=group] { margin: 0.25em 0; }
 [part=error]:empty { display: none; }
+[part=call]:empty { display: none; }
+[part=call] { font-family: ui-monospace, monospace; white-space: pre-wrap; overflow-wrap: anywhere; }
 [part=controls] { display: flex; gap: var(--baton-gap, 0.5em); flex-wrap: wrap; margin-top: 0.5em; }
 @media (forced-colors: active) { button, input, select, textarea { border: 1px solid ButtonText; } }
 `;
@@ -35,6 +37,7 @@ export class BatonQuestion extends Surface {
   #latest = null;
   #form;
   #prompt;
+  #call;
   #fields;
   #editor = null;
   #error;
@@ -48,6 +51,9 @@ export class BatonQuestion extends Surface {
     this.#form.noValidate = true;
     this.#prompt = make("p", "prompt");
     this.#prompt.id = "prompt";
+    // An approval of the acting party's own call: the call itself, as it
+    // was streamed, is what the person reviews.
+    this.#call = make("p", "call");
     this.#fields = make("div", "fields");
     this.#error = make("p", "error");
     this.#error.setAttribute("role", "alert");
@@ -67,7 +73,7 @@ export class BatonQuestion extends Surface {
       event.preventDefault();
       this.#answer();
     });
-    this.#form.append(this.#prompt, this.#fields, this.#error, this.#deadline, controls);
+    this.#form.append(this.#prompt, this.#call, this.#fields, this.#error, this.#deadline, controls);
     shadow(this, QUESTION_STYLE).append(this.#form);
     this.render();
   }
@@ -126,6 +132,8 @@ export class BatonQuestion extends Surface {
     }
     this.#form.removeAttribute("data-empty");
     this.#prompt.textContent = question.prompt;
+    const approval = question.asker.kind === "acting-party" ? question.asker.approval : undefined;
+    this.#call.textContent = approval ? `${approval.tool} ${JSON.stringify(approval.arguments, null, 1)}` : "";
     this.#deadline.textContent = `Open for ${inWords(question.deadlineAt)}.`;
     if (this.#fields.dataset.for !== question.id) {
       this.#fields.dataset.for = question.id;

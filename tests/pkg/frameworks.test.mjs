@@ -167,7 +167,44 @@ for (const { name } of FRAMEWORKS) {
     assert.equal(completed.length, 100, `${JSON.stringify(seen.runs.find((run) => !completed.includes(run)))}\n${servers.get(name).stderr()}`);
   });
 
-  test(`${name}: an approval interrupt about the framework's own call, approved with edits and rejected`, {
-    skip: "not yet: Baton puts such an interrupt to the person as a plain question and refuses the call it names as undeclared; reviewing the agent's own call (name, arguments, Approve / Edit / Reject) is still to build",
-  }, () => {});
+  // The framework asks the person to approve one of its own consequential
+  // calls (RUN_FINISHED with an interrupt naming the call): the person sees
+  // the call as streamed, and the resume carries `{approved, editedArgs}`.
+  for (const approved of [true, false]) {
+    test(`${name}: an approval interrupt about the framework's own call, ${approved ? "approved with edits" : "rejected"}`, { timeout: TIMEOUT }, async () => {
+      const seen = await withPage((page) =>
+        page.evaluate(
+          async ({ url, manifest, approved }) => {
+            const baton = await import("baton-engine");
+            await baton.default();
+            const engine = await baton.Engine.open({ appName: "Board", ceiling: "auto", storage: "memory", transport: new baton.AgUiTransport({ url }) });
+            engine.register(manifest, { invoke: () => ({}), history: { mark: () => "m", revertTo() {} } });
+            const asked = new Promise((resolve) => engine.subscribe((event) => event.type === "question" && resolve(event)));
+            const run = engine.delegate({ intent: "Tell ops the release ships", initiative: "user", autonomy: "auto" });
+            const question = await asked;
+            const arguments_ = question.asker.approval.arguments;
+            const answer = approved
+              ? { approved: true, editedArgs: { ...arguments_, body: "The release ships today, at five." } }
+              : { approved: false, reason: "not today" };
+            engine.answer(question.id, question.digest, answer);
+            const ended = await run.returned;
+            const journal = engine.journal(run.id);
+            engine.close();
+            return {
+              approval: question.asker.approval,
+              ended,
+              said: journal.filter((record) => record.entry.kind === "said").map((record) => record.entry.text),
+              refused: journal.filter((record) => record.entry.kind === "call-refused").map((record) => record.entry.refusal.code),
+            };
+          },
+          { url: url("approval"), manifest: TASKS, approved },
+        ),
+      );
+      assert.equal(seen.approval.tool, "send_email", "the person reviews the framework's own call");
+      assert.equal(seen.approval.arguments.to, "ops@example.com");
+      assert.deepEqual(seen.refused, [], "the call is the question's, not refused as undeclared");
+      const expected = approved ? "Approved: sent to ops@example.com." : "Rejected: the email to ops@example.com was not sent.";
+      assert.ok(seen.said.includes(expected), `${JSON.stringify(seen)}\n${servers.get(name).stderr()}`);
+    });
+  }
 }

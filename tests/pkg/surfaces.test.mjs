@@ -659,3 +659,53 @@ test("AG-7: <baton-review> shows an exhausted budget in words with the engine's 
   });
   assert.deepEqual(result.after, { outcome: "completed", titles: { a: "One", b: "Two" }, hidden: true, sheet: null });
 });
+
+test("<baton-question> puts the acting party's own call before the person when it asks to approve it, and answers with AG-UI's {approved}", { timeout: TIMEOUT }, async () => {
+  const result = await withPage((page) =>
+    page.evaluate(async (manifest) => {
+      const baton = await import("baton-engine");
+      await import("baton-engine/elements");
+      await baton.default();
+      const at = (event) => ({ atMs: 0, event });
+      const transport = new baton.ScriptedTransport({
+        protocol: "baton/1",
+        turns: [
+          {
+            events: [
+              at({ type: "turn-started" }),
+              at({ type: "tool-call-start", call: "e1", tool: "send_email" }),
+              at({ type: "tool-call-args", call: "e1", delta: '{"to":"ops@example.com"}' }),
+              at({ type: "tool-call-end", call: "e1" }),
+              at({ type: "elicitation", request: "int-e1", prompt: "Send the email?", call: "e1" }),
+              at({ type: "turn-finished", outcome: "interrupted" }),
+            ],
+          },
+          { events: [at({ type: "turn-started" }), at({ type: "turn-finished", outcome: "completed" })] },
+        ],
+      });
+      const engine = await baton.Engine.open({ appName: "Board", ceiling: "auto", storage: "memory", transport });
+      engine.register(manifest, { invoke: () => ({}), history: { mark: () => "m", revertTo() {} } });
+      const asking = document.createElement("baton-question");
+      document.body.append(asking);
+      asking.engine = engine;
+      engine.delegate({ intent: "Tell ops", initiative: "user", autonomy: "review" });
+      const root = asking.shadowRoot;
+      const part = (name) => root.querySelector(`[part=${name}]`);
+      const deadline = Date.now() + 3000;
+      while (part("form").hasAttribute("data-empty") && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+      const call = part("call").textContent;
+      const fields = [...root.querySelectorAll("[part=field]")].map((field) => field.name);
+      root.querySelector("[part=field][name=approved]").checked = true;
+      part("answer").click();
+      const question = engine.questions()[0];
+      engine.close();
+      return { call, fields, state: question.state.state, answer: question.state.answer, approval: question.asker.approval };
+    }, TASKS),
+  );
+  assert.match(result.call, /^send_email \{/, "the call, as streamed, is what the person reviews");
+  assert.match(result.call, /ops@example\.com/);
+  assert.ok(result.fields.includes("approved"), `AG-UI's answer: ${result.fields}`);
+  assert.deepEqual(result.approval, { call: "e1", tool: "send_email", arguments: { to: "ops@example.com" } });
+  assert.equal(result.state, "answered");
+  assert.equal(result.answer.approved, true);
+});

@@ -107,6 +107,15 @@ impl Thread {
         }
     }
 
+    /// Calls of `run` the agent asked the person to approve: the `resume`
+    /// answers them, so no `tool` message ever will — not even once the run
+    /// has moved on.
+    pub fn await_resume(&mut self, run: &RunId, calls: &[String]) {
+        for call in calls {
+            self.answered.push((run.to_string(), call.clone()));
+        }
+    }
+
     /// A `tool` message for a call of `run`, unless one already answers it.
     fn answer(&mut self, run: &str, call: &str, content: String, error: Option<String>) {
         if self.is_answered(run, call) {

@@ -132,6 +132,13 @@ impl AgUiTurn {
         self.spoken.messages()
     }
 
+    /// The agent's own calls it asked the person to approve this turn
+    /// (interrupts naming a `toolCallId`): answered by the next request's
+    /// `resume`, never by a `tool` message ([`Thread::await_resume`]).
+    pub fn approvals(&self) -> &[String] {
+        self.spoken.approvals()
+    }
+
     /// The whole conversation as the agent last said it holds it
     /// (`MESSAGES_SNAPSHOT`), if it said so this turn; [`AgUiTurn::messages`]
     /// are then only what came after it.

@@ -14,9 +14,17 @@ pub(crate) struct Spoken {
     /// The whole conversation as the agent last said it holds it
     /// (`MESSAGES_SNAPSHOT`); the messages above are what came after it.
     snapshot: Option<Vec<Value>>,
+    /// The agent's own calls it asked the person to approve: the `resume`
+    /// answers them, never a `tool` message.
+    approvals: Vec<String>,
 }
 
 impl Spoken {
+    /// The calls the agent asked the person to approve this run.
+    pub(crate) fn approvals(&self) -> &[String] {
+        &self.approvals
+    }
+
     /// The conversation as the agent's last `MESSAGES_SNAPSHOT` gave it.
     pub(crate) fn snapshot(&self) -> Option<&[Value]> {
         self.snapshot.as_deref()
@@ -104,6 +112,9 @@ impl Spoken {
                     self.messages.clear();
                 }
             }
+            WireEvent::Elicitation {
+                call: Some(call), ..
+            } => self.approvals.push(call.clone()),
             WireEvent::ToolCallResult { call, content } => {
                 let id = raw
                     .get("messageId")

@@ -381,7 +381,8 @@ fn an_interrupt_with_a_response_schema_is_answered_and_resumed() {
             assert_eq!(
                 question.asker,
                 Asker::ActingParty {
-                    request: "ask-title".into()
+                    request: "ask-title".into(),
+                    approval: None,
                 }
             );
             assert_eq!(

@@ -260,8 +260,8 @@ pub use protocol::{
     TurnVerifier, Verified, Violation, WireEvent, WireEventError, PROTOCOL_VERSION,
 };
 pub use questions::{
-    Acceptance, AnswerError, AnswerOutcome, AnswerReport, Asker, Counters, Question, QuestionState,
-    Questions, Reconciliation,
+    Acceptance, AgentCall, AnswerError, AnswerOutcome, AnswerReport, Asker, Counters, Question,
+    QuestionState, Questions, Reconciliation,
 };
 pub use registry::{Mounted, RegisterError, Registry, Tool};
 pub use report::{HostFailure, Report, ReportRefusal};

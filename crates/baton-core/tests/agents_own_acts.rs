@@ -302,3 +302,115 @@ fn a_fixed_plan_has_no_one_to_tell() {
     sim.drain();
     assert!(settled(&sim, &run).is_empty());
 }
+
+/// An AG-UI interrupt about one of the acting party's own calls: the call
+/// is put to the person as it was streamed, bound into the question's
+/// digest, answered with AG-UI's `{approved, editedArgs}` — never refused as
+/// undeclared, never carried out in the page.
+#[test]
+fn an_approval_of_the_agents_own_call_puts_that_call_to_the_person() {
+    let mut sim = Sim::new();
+    let (run, request) = first_request(&mut sim);
+    let mut verifier = TurnVerifier::for_turn(StreamLimits::default(), &request);
+    let mut events = call("e1", "send_email", r#"{"to":"ops@example.com"}"#);
+    events.push(WireEvent::Elicitation {
+        request: "int-e1".into(),
+        prompt: "Send it?".into(),
+        schema: None,
+        expires_at: None,
+        call: Some("e1".into()),
+    });
+    events.push(WireEvent::TurnFinished {
+        outcome: TurnOutcome::Interrupted,
+    });
+    let inbound = verify(&mut verifier, events);
+    assert!(
+        !inbound
+            .iter()
+            .any(|item| matches!(item, Inbound::ToolCall { .. })),
+        "the call is the question's: {inbound:?}"
+    );
+    let turn = sim.turn(&run);
+    for item in inbound {
+        sim.engine.handle_inbound(sim.now, &run, turn, item);
+    }
+    sim.drain();
+    let question = sim.last_question();
+    let Asker::ActingParty {
+        approval: Some(approval),
+        ..
+    } = &question.asker
+    else {
+        panic!("an approval: {:?}", question.asker);
+    };
+    assert_eq!(approval.tool, "send_email");
+    assert_eq!(approval.arguments, json!({"to": "ops@example.com"}));
+    assert!(sim
+        .journal_of(&run, |entry| match entry {
+            JournalEntry::CallRefused { .. } => Some(()),
+            _ => None,
+        })
+        .is_empty());
+    // AG-UI's answer: a boolean `approved`, nothing else will do.
+    assert!(sim
+        .engine
+        .answer(
+            sim.now,
+            &question.id,
+            &question.digest,
+            json!({"approved": "yes"})
+        )
+        .is_err());
+    sim.engine
+        .answer(
+            sim.now,
+            &question.id,
+            &question.digest,
+            json!({"approved": true, "editedArgs": {"to": "dev@example.com"}}),
+        )
+        .unwrap();
+    sim.drain();
+    let resume = sim
+        .effects_of(|effect| matches!(effect, Effect::OpenTurn { run: r, .. } if *r == run))
+        .into_iter()
+        .filter_map(|effect| match effect {
+            Effect::OpenTurn { request, .. } => Some(request.answers.clone()),
+            _ => None,
+        })
+        .next_back()
+        .unwrap();
+    assert_eq!(resume.len(), 1);
+    assert_eq!(resume[0].request, "int-e1");
+    assert_eq!(
+        resume[0].outcome,
+        AnswerOutcome::Answered {
+            answer: json!({"approved": true, "editedArgs": {"to": "dev@example.com"}})
+        }
+    );
+}
+
+#[test]
+fn the_call_shown_for_approval_is_bound_into_the_questions_digest() {
+    let digest = |to: &str| {
+        let mut sim = Sim::new();
+        let run = sim.delegate(Autonomy::Auto);
+        sim.inbound(
+            &run,
+            Inbound::Question {
+                request: "int-e1".into(),
+                prompt: "Send it?".into(),
+                schema: None,
+                deadline_ms: None,
+                expires_at: None,
+                approval: Some(AgentCall {
+                    call: CallId::new("e1"),
+                    tool: "send_email".into(),
+                    arguments: json!({ "to": to }),
+                }),
+            },
+        );
+        sim.end_turn(&run);
+        sim.last_question().digest
+    };
+    assert_ne!(digest("ops@example.com"), digest("all@example.com"));
+}

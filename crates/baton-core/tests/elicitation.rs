@@ -75,7 +75,8 @@ fn ag_48_the_question_keeps_its_reserved_shape() {
     assert_eq!(
         question.asker,
         Asker::ActingParty {
-            request: "q-7".into()
+            request: "q-7".into(),
+            approval: None,
         }
     );
     assert_eq!(question.schema, Some(column_schema()));
@@ -403,6 +404,7 @@ fn question(request: &str, expires_at: Option<u64>) -> Inbound {
         schema: None,
         deadline_ms: None,
         expires_at,
+        approval: None,
     }
 }
 

@@ -442,6 +442,7 @@ impl Harness {
                         schema: schema.then(|| json!({"type": "object"})),
                         deadline_ms: None,
                         expires_at: None,
+                        approval: None,
                     };
                     self.engine.handle_inbound(now, &run, turn, inbound);
                 }

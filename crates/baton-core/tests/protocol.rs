@@ -219,7 +219,8 @@ fn ag_48_elicitation_keeps_its_reserved_shape_end_to_end() {
     assert_eq!(
         question.asker,
         Asker::ActingParty {
-            request: "q1".into()
+            request: "q1".into(),
+            approval: None,
         }
     );
     assert_eq!(question.prompt, "Which column?");
@@ -319,6 +320,7 @@ fn an_event_with_an_unknown_type_or_field_is_refused_with_where() {
             prompt: "p".into(),
             schema: Some(json!({"type": "string"})),
             expires_at: Some(5),
+            call: None,
         },
         WireEvent::StateSnapshot {
             direction: Direction::FromAgent,
@@ -501,7 +503,8 @@ fn arbitrary_event() -> impl Strategy<Value = WireEvent> {
             request: "q".into(),
             prompt: "?".into(),
             schema: None,
-            expires_at: None
+            expires_at: None,
+            call: None,
         }),
         Just(WireEvent::StateDelta {
             direction: Direction::ToAgent,

@@ -176,7 +176,7 @@ fn generated() -> Declared {
         JournalRecord, Actor, JournalEntry, Attention, ReadFate, PulledRead, CallResult,
         Refusal, QuestionClosure,
         // questions
-        Asker, QuestionState, Question, Acceptance, Counters, AnswerOutcome, AnswerReport,
+        AgentCall, Asker, QuestionState, Question, Acceptance, Counters, AnswerOutcome, AnswerReport,
         // review
         ProposedChange, ReviewItem, StaleRead, ReviewSheet, ReviewAgain, EscalationSheet,
         // listings

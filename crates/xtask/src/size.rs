@@ -30,8 +30,10 @@ use crate::compressed_sizes;
 /// deployed: one verifier per turn, the agent's own tools and words,
 /// reasoning and activity lanes, subagent chains, `agent-error`, one
 /// transcript per thread and the calls a run's end settles (352.5, over the
-/// 350 target: the manual names the cut to make next).
-pub const BUDGET_KIB: u64 = 353;
+/// 350 target: the manual names the cut to make next); the agent's
+/// `MESSAGES_SNAPSHOT` adopted (352.8); approving the agent's own call
+/// (355.2).
+pub const BUDGET_KIB: u64 = 356;
 
 /// Where the ratchet is going.
 pub const TARGET_KIB: u64 = 350;

@@ -119,6 +119,8 @@ impl AgUiMapper {
                         prompt,
                         schema: interrupt.get("responseSchema").cloned(),
                         expires_at,
+                        // An approval of one of the agent's own calls.
+                        call: optional_text(interrupt, "toolCallId")?.map(str::to_owned),
                     });
                 }
                 out.push(WireEvent::TurnFinished {

@@ -40,12 +40,14 @@ impl Engine {
                 schema,
                 deadline_ms,
                 expires_at,
+                approval,
             } => TurnInput::Question(AskedQuestion {
                 request,
                 prompt,
                 schema,
                 deadline_ms,
                 expires_at,
+                approval,
             }),
             Inbound::AgentAct {
                 call,

@@ -90,6 +90,10 @@ pub enum Inbound {
         /// has expired is never put to the person.
         #[serde(default)]
         expires_at: Option<u64>,
+        /// The acting party's own call the question asks the person to
+        /// approve (an AG-UI interrupt about a tool call).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        approval: Option<crate::questions::AgentCall>,
     },
     /// The stream broke the protocol (found by the stream verifier).
     Malformed {

@@ -406,13 +406,29 @@ impl TurnVerifier {
                 prompt,
                 schema,
                 expires_at,
-            } => Ok(vec![Verified::Inbound(Inbound::Question {
-                request,
-                prompt,
-                schema,
-                deadline_ms: None,
-                expires_at,
-            })]),
+                call,
+            } => {
+                // An approval of one of the acting party's own calls: the
+                // call is the question's, put to the person — neither
+                // refused as undeclared nor carried out.
+                let held = call.and_then(|id| {
+                    let index = self.undeclared.iter().position(|(own, _)| *own == id)?;
+                    Some(self.undeclared.remove(index))
+                });
+                let approval = held.map(|(id, own)| crate::questions::AgentCall {
+                    call: CallId::new(id),
+                    tool: own.tool,
+                    arguments: own.arguments,
+                });
+                Ok(vec![Verified::Inbound(Inbound::Question {
+                    request,
+                    prompt,
+                    schema,
+                    deadline_ms: None,
+                    expires_at,
+                    approval,
+                })])
+            }
             WireEvent::StateSnapshot { direction, .. } | WireEvent::StateDelta { direction, .. }
                 if direction == Direction::ToAgent =>
             {

@@ -129,6 +129,10 @@ pub enum WireEvent {
         /// When the acting party stops waiting for the answer (epoch ms).
         #[serde(default, skip_serializing_if = "Option::is_none")]
         expires_at: Option<u64>,
+        /// One of the acting party's own calls of this turn (a tool the
+        /// turn did not declare) that it asks the person to approve.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        call: Option<String>,
     },
     /// The whole state in one direction (AG-47).
     StateSnapshot {
@@ -246,14 +250,17 @@ impl WireEvent {
                     content: f.required("content")?,
                 })
             }),
-            "elicitation" => read(&["request", "prompt", "schema", "expiresAt"]).and_then(|f| {
-                Ok(WireEvent::Elicitation {
-                    request: f.required("request")?,
-                    prompt: f.required("prompt")?,
-                    schema: f.optional("schema")?,
-                    expires_at: f.optional("expiresAt")?,
+            "elicitation" => {
+                read(&["request", "prompt", "schema", "expiresAt", "call"]).and_then(|f| {
+                    Ok(WireEvent::Elicitation {
+                        request: f.required("request")?,
+                        prompt: f.required("prompt")?,
+                        schema: f.optional("schema")?,
+                        expires_at: f.optional("expiresAt")?,
+                        call: f.optional("call")?,
+                    })
                 })
-            }),
+            }
             "state-snapshot" => read(&["direction", "snapshot"]).and_then(|f| {
                 Ok(WireEvent::StateSnapshot {
                     direction: f.required("direction")?,

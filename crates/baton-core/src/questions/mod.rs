@@ -39,6 +39,12 @@ pub enum Asker {
     ActingParty {
         /// The acting party's id for the request.
         request: String,
+        /// When it asks the person to approve one of its own calls (an
+        /// AG-UI interrupt about a tool call): that call, as it streamed it
+        /// — what the person reviews, and (being part of the asker) bound
+        /// into the question's digest, so an answer names what was shown.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        approval: Option<AgentCall>,
     },
     /// The engine, because the acting party addressed a participant that is
     /// mounted more than once (AG-23).
@@ -48,6 +54,30 @@ pub enum Asker {
         /// The instances it could mean.
         candidates: Vec<ParticipantId>,
     },
+}
+
+/// One of the acting party's own calls, put to the person for approval.
+/// Read back by hand (`read.rs`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
+#[serde(rename_all = "camelCase")]
+pub struct AgentCall {
+    /// The acting party's id for the call.
+    pub call: CallId,
+    /// The tool, as the acting party named it.
+    pub tool: String,
+    /// Its arguments, as streamed.
+    pub arguments: Value,
+}
+
+/// The answer an approval takes when the acting party gives no schema of
+/// its own: approve or not, the arguments edited (a full replacement), and
+/// why — AG-UI's `{approved, editedArgs}`.
+pub(crate) fn approval_schema() -> Value {
+    // Parsed from text: the `json!` tree costs the runtime more than the
+    // reader it already has.
+    const SCHEMA: &str = r#"{"type":"object","required":["approved"],"properties":{"approved":{"type":"boolean"},"editedArgs":{"type":"object"},"reason":{"type":"string"}}}"#;
+    serde_json::from_str(SCHEMA).unwrap_or_default()
 }
 
 /// Where a question stands. Read back by hand (`read.rs`).

@@ -4,7 +4,7 @@
 
 use serde_json::Value;
 
-use super::{AnswerOutcome, Asker, Question, QuestionState};
+use super::{AgentCall, AnswerOutcome, Asker, Question, QuestionState};
 use crate::fields::{read_by_hand, unknown_variant, Fields, Refusal};
 
 impl Asker {
@@ -13,12 +13,24 @@ impl Asker {
         Ok(match kind {
             "acting-party" => Asker::ActingParty {
                 request: fields.required("request")?,
+                approval: fields.optional("approval")?,
             },
             "engine" => Asker::Engine {
                 call: fields.required("call")?,
                 candidates: fields.required("candidates")?,
             },
             other => return Err(unknown_variant(other, &["acting-party", "engine"])),
+        })
+    }
+}
+
+impl AgentCall {
+    fn read(value: &Value) -> Result<AgentCall, Refusal> {
+        let fields = Fields::of(value, String::from("$"), &["call", "tool", "arguments"])?;
+        Ok(AgentCall {
+            call: fields.required("call")?,
+            tool: fields.required("tool")?,
+            arguments: fields.required("arguments")?,
         })
     }
 }
@@ -102,7 +114,7 @@ impl Question {
     }
 }
 
-read_by_hand!(Asker, QuestionState, AnswerOutcome, Question);
+read_by_hand!(AgentCall, Asker, QuestionState, AnswerOutcome, Question);
 
 #[cfg(test)]
 mod tests {
@@ -147,6 +159,15 @@ mod tests {
         for asker in [
             Asker::ActingParty {
                 request: "q".into(),
+                approval: None,
+            },
+            Asker::ActingParty {
+                request: "q".into(),
+                approval: Some(crate::AgentCall {
+                    call: CallId::new("c"),
+                    tool: "send_email".into(),
+                    arguments: json!({"to": "ops@example.com"}),
+                }),
             },
             Asker::Engine {
                 call: CallId::new("c"),

@@ -82,7 +82,7 @@ impl Run {
         if let Some(open) = self.asking.open() {
             let question = step.questions.by_id.get(&open.id)?;
             return match &question.asker {
-                crate::questions::Asker::ActingParty { request } => Some((
+                crate::questions::Asker::ActingParty { request, approval } => Some((
                     Offered {
                         waiting: Waiting::Answer,
                         calls: Vec::new(),
@@ -93,6 +93,7 @@ impl Run {
                         schema: question.schema.clone(),
                         deadline_ms: None,
                         expires_at: None,
+                        approval: approval.clone(),
                     }),
                 )),
                 // Which instance to act on: the plan is reviewed again instead.

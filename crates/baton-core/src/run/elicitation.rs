@@ -38,6 +38,7 @@ impl Run {
             schema,
             deadline_ms,
             expires_at,
+            approval,
         } = asked;
         if expires_at.is_some_and(|at| at <= step.now) {
             self.asking.report(AnswerReport {
@@ -52,8 +53,14 @@ impl Run {
             .now
             .saturating_add(wait)
             .min(expires_at.unwrap_or(u64::MAX));
+        // An approval without a schema of its own takes AG-UI's answer.
+        let schema = match (&approval, schema) {
+            (Some(_), None) => Some(crate::questions::approval_schema()),
+            (_, schema) => schema,
+        };
         let asker = Asker::ActingParty {
             request: request.clone(),
+            approval,
         };
         match self.put_question(step, asker, prompt, schema, deadline_at) {
             Ok(()) => {}
@@ -209,7 +216,7 @@ impl Run {
             question.asker.clone()
         });
         match asker {
-            Some(Asker::ActingParty { request }) => {
+            Some(Asker::ActingParty { request, .. }) => {
                 self.asking.report(AnswerReport { request, outcome })
             }
             Some(Asker::Engine { call, .. }) => self.apply_instance_choice(step, &call, outcome),

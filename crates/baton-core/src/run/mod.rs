@@ -80,6 +80,9 @@ pub(crate) struct AskedQuestion {
     /// When the acting party stops waiting for the answer (epoch ms).
     #[serde(default)]
     pub expires_at: Option<u64>,
+    /// The acting party's own call it asks the person to approve.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub approval: Option<crate::questions::AgentCall>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]

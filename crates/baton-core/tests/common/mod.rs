@@ -579,6 +579,7 @@ impl Sim {
                 schema,
                 deadline_ms: None,
                 expires_at: None,
+                approval: None,
             },
         );
         self.end_turn(run);

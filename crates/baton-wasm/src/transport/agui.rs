@@ -188,6 +188,7 @@ impl Transcript {
             thread.adopt(&self.run, snapshot);
         }
         thread.record(&self.run, turn.messages());
+        thread.await_resume(&self.run, turn.approvals());
     }
 }
 
