@@ -77,7 +77,7 @@ class VirtualClock {
 function expand(event) {
   if (event.type !== "call") return [event];
   return [
-    { type: "tool-call-start", call: event.call, tool: event.tool },
+    { type: "tool-call-start", call: event.call, tool: event.tool, ...(event.via ? { via: event.via } : {}) },
     { type: "tool-call-args", call: event.call, delta: JSON.stringify(event.arguments) },
     { type: "tool-call-end", call: event.call },
   ];
@@ -180,6 +180,8 @@ class EngineSubject {
             capability: `${event.capability.participant}.${event.capability.capability}`,
             arguments: event.arguments,
             actor: genuine ? "genuine" : "unresolved",
+            // Who acted, when a subagent did: the chain the reference names.
+            ...(genuine && identity.via?.length ? { via: identity.via } : {}),
           });
         } else if (event.kind === "revert") {
           seen.reverts.push({ run: this.#alias(event.run), participant: event.participant });

@@ -236,7 +236,9 @@ function said(record) {
     case "call-finished":
       if (entry.result.kind === "applied") return `applied ${entry.call}`;
       return entry.result.kind === "refused" ? `refused ${entry.call}: ${entry.result.refusal.code}` : `failed ${entry.call}: ${entry.result.message}`;
-    case "call-dispatched": return `handed ${call(entry.capability)} over`;
+    case "call-dispatched": return `handed ${call(entry.capability)} over${entry.via ? ` (through ${entry.via.join(" → ")})` : ""}`;
+    case "agent-acted": return `used its own tool ${entry.tool}, outside the page`;
+    case "said": return `said “${entry.text.length > 120 ? `${entry.text.slice(0, 119)}…` : entry.text}”`;
     case "call-refused": return `refused ${call(entry.capability)}: ${entry.refusal.code}`;
     case "question-asked": return "asked a question";
     case "question-closed": return `closed the question: ${entry.outcome.kind}`;

@@ -590,6 +590,7 @@ test("journey: what the assistant saw — per turn, the index and which reads' c
     assert.ok(lines.includes("The assistant proposed 1 change"), lines.join(" | "));
     assert.ok(lines.includes("You authorized the plan"), lines.join(" | "));
     assert.ok(lines.some((line) => /^Task board applied /.test(line)), lines.join(" | "));
+    assert.ok(lines.some((line) => /^The assistant said “.+”$/.test(line)), `its own words, in the history: ${lines.join(" | ")}`);
     // It stays open across re-renders, and the next turn is there too.
     await until(page, async () => (await saw.locator("[data-turn]").count()) >= 2, "the second turn");
     assert.equal(await saw.evaluate((details) => details.open), true);

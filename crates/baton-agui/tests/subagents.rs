@@ -2,17 +2,13 @@
 //! parent, for nesting), and `subagentRunId` on a tool call says it was made
 //! through it. The call reaches the engine with its chain, outermost first.
 
+mod common;
+
+use common::sse;
+
 use baton_agui::{AgUiTurn, DEFAULT_MAX_EVENT_BYTES};
 use baton_core::*;
 use serde_json::{json, Value};
-
-fn sse(events: &[Value]) -> Vec<u8> {
-    events
-        .iter()
-        .map(|event| format!("data: {event}\n\n"))
-        .collect::<String>()
-        .into_bytes()
-}
 
 fn calls(events: &[Value]) -> Vec<(String, Vec<String>)> {
     let mut turn = AgUiTurn::new(DEFAULT_MAX_EVENT_BYTES);

@@ -3,17 +3,13 @@
 //! ids with their tool calls, and a `tool` message answering every call —
 //! and every request on the thread carries all of it.
 
+mod common;
+
+use common::sse;
+
 use baton_agui::{AgUiTurn, Thread, ThreadScope, DEFAULT_MAX_EVENT_BYTES};
 use baton_core::*;
 use serde_json::{json, Value};
-
-fn sse(events: &[Value]) -> Vec<u8> {
-    events
-        .iter()
-        .map(|event| format!("data: {event}\n\n"))
-        .collect::<String>()
-        .into_bytes()
-}
 
 /// The first turn request of a new delegation of `intent` on `engine`.
 fn delegate(engine: &mut Engine, intent: &str) -> TurnRequest {

@@ -3,6 +3,10 @@
 //! `participant__capability` in `RunAgentInput.tools` and comes back from
 //! `toolCallName` the same way.
 
+mod common;
+
+use common::sse;
+
 use baton_agui::{AgUiTurn, Thread, DEFAULT_MAX_EVENT_BYTES};
 use baton_core::*;
 use serde_json::json;
@@ -31,14 +35,6 @@ fn request() -> TurnRequest {
             _ => None,
         })
         .unwrap()
-}
-
-fn sse(events: &[serde_json::Value]) -> Vec<u8> {
-    events
-        .iter()
-        .map(|event| format!("data: {event}\n\n"))
-        .collect::<String>()
-        .into_bytes()
 }
 
 #[test]

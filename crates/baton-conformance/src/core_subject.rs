@@ -195,17 +195,25 @@ impl CoreSubject {
     ) {
         let now = self.now;
         // A genuine reference names this very call (AG-32, AG-33).
-        let genuine = self
+        let identity = self
             .engine
             .as_ref()
             .and_then(|engine| engine.resolve_actor(&actor))
-            .is_some_and(|identity| identity.run == run && identity.call == call);
-        self.invocations.push(json!({
+            .filter(|identity| identity.run == run && identity.call == call);
+        let mut invocation = json!({
             "run": self.alias_of(&run),
             "capability": capability.to_string(),
             "arguments": arguments,
-            "actor": if genuine { "genuine" } else { "unresolved" },
-        }));
+            "actor": if identity.is_some() { "genuine" } else { "unresolved" },
+        });
+        // Who acted, when a subagent did: the chain the reference names.
+        if let Some(via) = identity
+            .map(|identity| identity.via)
+            .filter(|via| !via.is_empty())
+        {
+            invocation["via"] = json!(via);
+        }
+        self.invocations.push(invocation);
         let result = match self.behaviour(&capability.participant).invoke {
             Reply::Ok => CallResult::Applied {
                 value: json!({ "ok": true }),
@@ -550,8 +558,12 @@ fn expand(event: &Value) -> Result<Vec<WireEvent>, SubjectError> {
     };
     if event["type"] == "call" {
         let call = event["call"].clone();
+        let mut start = json!({"type": "tool-call-start", "call": call, "tool": event["tool"]});
+        if let Some(via) = event.get("via") {
+            start["via"] = via.clone();
+        }
         return Ok(vec![
-            parse(json!({"type": "tool-call-start", "call": call, "tool": event["tool"]}))?,
+            parse(start)?,
             parse(
                 json!({"type": "tool-call-args", "call": call, "delta": event["arguments"].to_string()}),
             )?,
