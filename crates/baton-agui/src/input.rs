@@ -117,7 +117,13 @@ impl Thread {
     }
 
     /// A `tool` message for a call of `run`, unless one already answers it.
+    /// A result a chained run carries (a resumed run's) answers the call
+    /// under the run that made it.
     fn answer(&mut self, run: &str, call: &str, content: String, error: Option<String>) {
+        let owner = (self.calls.iter().rev())
+            .find(|(owner, id)| id == call && (owner == run || !self.is_answered(owner, call)))
+            .map_or_else(|| run.to_owned(), |(owner, _)| owner.clone());
+        let run = owner.as_str();
         if self.is_answered(run, call) {
             return;
         }
@@ -176,6 +182,8 @@ impl Thread {
     /// the context from the reads.
     pub fn input(&mut self, thread: &str, request: &TurnRequest) -> Value {
         let run = request.run.to_string();
+        // The results first: a chained run's carry its predecessor's calls.
+        self.settle(&request.run, &request.results);
         if !self.runs.contains(&run) {
             self.runs.push(run.clone());
             // A new delegation on the thread: the calls of those before it
@@ -185,7 +193,6 @@ impl Thread {
                 json!({"id": format!("{run}/intent"), "role": "user", "content": request.intent}),
             );
         }
-        self.settle(&request.run, &request.results);
         // This run's calls the engine did not answer now, it never will.
         self.close_unanswered(|other| other == run);
         let tools: Vec<Value> = request

@@ -294,3 +294,33 @@ fn the_agents_messages_snapshot_becomes_the_transcript() {
     );
     assert_eq!(input["messages"][4]["toolCallId"], "c1");
 }
+
+/// A resumed run (a chained run with a new id) carries the results its
+/// predecessor's agent had not heard: they answer the calls that run made,
+/// once each, before the new delegation's intent closes anything.
+#[test]
+fn a_resumed_runs_carried_results_answer_the_calls_of_the_run_it_resumes() {
+    let mut engine = engine();
+    let first = delegate(&mut engine, "Rename card 7");
+    let mut thread = Thread::new();
+    thread.input("session-1", &first);
+    thread.record(&first.run, agent_turn(&first, "call-1"));
+    let mut resumed = delegate(&mut engine, "Rename card 7");
+    resumed.results = vec![CallReport {
+        call: CallId::new("call-1"),
+        capability: CapabilityRef::new("tasks", "rename"),
+        result: CallResult::Applied {
+            value: json!({"ok": true}),
+        },
+        edited: None,
+    }];
+    let input = thread.input("session-1", &resumed);
+    assert_eq!(roles(&input), ["user", "assistant", "tool", "user"]);
+    let answered = &input["messages"][2];
+    assert_eq!(answered["toolCallId"], "call-1");
+    assert_eq!(
+        answered["content"], "{\"ok\":true}",
+        "the real result, not `not carried out`"
+    );
+    assert!(answered.get("error").is_none());
+}

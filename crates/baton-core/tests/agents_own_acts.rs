@@ -414,3 +414,21 @@ fn the_call_shown_for_approval_is_bound_into_the_questions_digest() {
     };
     assert_ne!(digest("ops@example.com"), digest("all@example.com"));
 }
+
+#[test]
+fn a_run_a_reload_cut_off_keeps_what_its_agent_has_not_heard_for_the_run_that_picks_it_up() {
+    let mut sim = Sim::new();
+    let run = sim.delegate(Autonomy::Auto);
+    sim.propose(&run, &[rename(), archive()]);
+    sim.give_marks();
+    sim.apply();
+    // The page goes away with the first result unheard and the second call
+    // queued; the next engine cuts the run off.
+    sim.engine.reconcile(sim.now);
+    sim.drain();
+    assert!(sim.state(&run).is_terminal());
+    assert!(
+        settled(&sim, &run).is_empty(),
+        "nothing settled as not carried out: a chained run may carry it on"
+    );
+}

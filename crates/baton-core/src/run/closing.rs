@@ -190,16 +190,17 @@ impl Run {
         self.mutation.settle();
         self.custody.clear_escalation();
         self.approval.take_recheck();
-        // A run that can be resumed keeps what its acting party has not
-        // heard: the chained run carries it on (AG-11).
-        if !resumable {
+        // A run that can be resumed, or one a reload cut off (offered again
+        // in a chained run), keeps what its acting party has not heard: the
+        // chained run carries it on (AG-11).
+        if !resumable && reason != ReturnReason::Interrupted {
             let note = match &reason {
                 ReturnReason::ReviewRejected { note } => {
                     Some(note.clone()).filter(|n| !n.is_empty())
                 }
                 _ => None,
             };
-            self.settle_unheard(step, reason.kind(), note);
+            self.settle_unheard(step, &crate::announce::code_of(&reason), note);
         }
         self.turns.clear_queue();
         self.transition(step, actor, RunState::Returned { outcome, reason });

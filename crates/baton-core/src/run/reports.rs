@@ -156,7 +156,7 @@ impl Run {
             CancelReason::Rejected { note } => Some(note.clone()).filter(|n| !n.is_empty()),
             CancelReason::NoPlan => None,
         };
-        self.settle_unheard(step, reason.kind(), note);
+        self.settle_unheard(step, &crate::announce::code_of(&reason), note);
         self.transition(step, actor, RunState::Cancelled { reason });
     }
 }

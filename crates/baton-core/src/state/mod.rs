@@ -393,47 +393,6 @@ pub enum Resolution {
     Return,
 }
 
-impl ReturnReason {
-    /// The reason's `kind`, as it is serialised.
-    pub fn kind(&self) -> &'static str {
-        match self {
-            ReturnReason::Finished => "finished",
-            ReturnReason::PlanCompleted => "plan-completed",
-            ReturnReason::UserInterrupt => "user-interrupt",
-            ReturnReason::Kill => "kill",
-            ReturnReason::Paused => "paused",
-            ReturnReason::Interrupted => "interrupted",
-            ReturnReason::EscalationReturned => "escalation-returned",
-            ReturnReason::ReviewRejected { .. } => "review-rejected",
-            ReturnReason::EscalationTimeout => "escalation-timeout",
-            ReturnReason::QuestionExpired => "question-expired",
-            ReturnReason::PresenceMissing => "presence-missing",
-            ReturnReason::BudgetExhausted { .. } => "budget-exhausted",
-            ReturnReason::TurnDeadman => "turn-deadman",
-            ReturnReason::RunDeadline => "run-deadline",
-            ReturnReason::TurnFailed { .. } => "turn-failed",
-            ReturnReason::AgentError { .. } => "agent-error",
-            ReturnReason::TransportLost { .. } => "transport-lost",
-            ReturnReason::IntegrityViolation { .. } => "integrity-violation",
-            ReturnReason::TurnOverLimit { .. } => "turn-over-limit",
-            ReturnReason::PlanRefused { .. } => "plan-refused",
-            ReturnReason::CallFailed { .. } => "call-failed",
-            ReturnReason::MarkFailed { .. } => "mark-failed",
-            ReturnReason::RollbackFailed { .. } => "rollback-failed",
-        }
-    }
-}
-
-impl CancelReason {
-    /// The reason's `kind`, as it is serialised.
-    pub fn kind(&self) -> &'static str {
-        match self {
-            CancelReason::Rejected { .. } => "rejected",
-            CancelReason::NoPlan => "no-plan",
-        }
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::StateName::{self, *};

@@ -22,11 +22,11 @@ pub(super) fn render(announcement: &Announcement, actor: &str, app: &str) -> Str
             // "Researcher, for Assistant, is acting in …": the chain's
             // innermost link acts for the acting party.
             let inner = via.last().map_or("", String::as_str);
-            let more = if *later { " more" } else { "" };
+            let more = if *later { "more " } else { "" };
+            let noun = if *changes == 1 { "change" } else { "changes" };
             format!(
-                "{}, for {who}, is making {}{more} in {} for “{intent}”.",
+                "{}, for {who}, is making {changes} {more}{noun} in {} for “{intent}”.",
                 capitalised(inner),
-                count(*changes, "change", "changes"),
                 places(participants)
             )
         }

@@ -146,7 +146,11 @@ impl AgUiTransport {
         Ok(wasm_bindgen_futures::future_to_promise(async move {
             let mut turn = AgUiTurn::new(DEFAULT_MAX_EVENT_BYTES).for_thread(thread);
             let outcome = stream(&options, &input, &signal, &mut turn, &sink, &mut spoken).await;
-            spoken.record(&turn);
+            // A turn the engine cut off is not part of the conversation: what
+            // it streamed may stop mid-call (arguments that are not JSON).
+            if !signal.aborted() {
+                spoken.record(&turn);
+            }
             match outcome {
                 Ok(()) => {
                     let out = sink.verify(|verifier| turn.finish(verifier));
