@@ -32,7 +32,7 @@ use crate::compressed_sizes;
 /// transcript per thread and the calls a run's end settles (352.5, over the
 /// 350 target: the manual names the cut to make next); the agent's
 /// `MESSAGES_SNAPSHOT` adopted (352.8); approving the agent's own call
-/// (355.2).
+/// (355.4).
 pub const BUDGET_KIB: u64 = 356;
 
 /// Where the ratchet is going.
