@@ -5,7 +5,7 @@
 
 mod common;
 
-use common::sse;
+use common::{next_turn_request, sse};
 
 use baton_agui::{AgUiTurn, Thread, ThreadScope, DEFAULT_MAX_EVENT_BYTES};
 use baton_core::*;
@@ -16,12 +16,7 @@ fn delegate(engine: &mut Engine, intent: &str) -> TurnRequest {
     engine
         .delegate(0, Delegation::new(intent, Initiative::User, Autonomy::Auto))
         .unwrap();
-    std::iter::from_fn(|| engine.poll_event())
-        .find_map(|event| match event {
-            Event::Effect(Effect::OpenTurn { request, .. }) => Some(*request),
-            _ => None,
-        })
-        .unwrap()
+    next_turn_request(engine)
 }
 
 fn engine() -> Engine {

@@ -5,7 +5,7 @@
 
 mod common;
 
-use common::sse;
+use common::{next_turn_request, sse};
 
 use baton_agui::{AgUiTurn, Thread, DEFAULT_MAX_EVENT_BYTES};
 use baton_core::*;
@@ -29,12 +29,7 @@ fn request() -> TurnRequest {
     engine
         .delegate(0, Delegation::new("x", Initiative::User, Autonomy::Review))
         .unwrap();
-    std::iter::from_fn(|| engine.poll_event())
-        .find_map(|event| match event {
-            Event::Effect(Effect::OpenTurn { request, .. }) => Some(*request),
-            _ => None,
-        })
-        .unwrap()
+    next_turn_request(&mut engine)
 }
 
 #[test]

@@ -55,6 +55,15 @@ fn verify(verifier: &mut TurnVerifier, events: Vec<WireEvent>) -> Vec<Inbound> {
         .collect()
 }
 
+/// Hands a verified turn's inbound traffic to the run's open turn, in order.
+fn deliver(sim: &mut Sim, run: &RunId, inbound: Vec<Inbound>) {
+    let turn = sim.turn(run);
+    for item in inbound {
+        sim.engine.handle_inbound(sim.now, run, turn, item);
+    }
+    sim.drain();
+}
+
 #[test]
 fn ag_21_a_call_to_an_undeclared_tool_with_its_own_result_is_the_agents_act() {
     let mut sim = Sim::new();
@@ -87,11 +96,7 @@ fn ag_21_a_call_to_an_undeclared_tool_with_its_own_result_is_the_agents_act() {
 
     // The engine records the act as the acting party's and goes on with
     // the page's call: nothing refused, nothing ended.
-    let turn = sim.turn(&run);
-    for item in inbound {
-        sim.engine.handle_inbound(sim.now, &run, turn, item);
-    }
-    sim.drain();
+    deliver(&mut sim, &run, inbound);
     let journal = sim.engine.run(&run).unwrap().journal().to_vec();
     let act = journal
         .iter()
@@ -125,11 +130,7 @@ fn ag_21_an_undeclared_call_left_without_a_result_is_refused_correctably() {
         "held until the turn ended, then handed to the engine: {inbound:?}"
     );
     assert_eq!(inbound[1], Inbound::TurnEnd);
-    let turn = sim.turn(&run);
-    for item in inbound {
-        sim.engine.handle_inbound(sim.now, &run, turn, item);
-    }
-    sim.drain();
+    deliver(&mut sim, &run, inbound);
     let refused = sim.journal_of(&run, |entry| match entry {
         JournalEntry::CallRefused { refusal, .. } => Some(refusal.clone()),
         _ => None,
@@ -187,11 +188,7 @@ fn the_agents_words_are_in_the_runs_history_as_its_own() {
             Inbound::TurnEnd
         ]
     );
-    let turn = sim.turn(&run);
-    for item in inbound {
-        sim.engine.handle_inbound(sim.now, &run, turn, item);
-    }
-    sim.drain();
+    deliver(&mut sim, &run, inbound);
     let said: Vec<_> = sim
         .engine
         .run(&run)
@@ -330,11 +327,7 @@ fn an_approval_of_the_agents_own_call_puts_that_call_to_the_person() {
             .any(|item| matches!(item, Inbound::ToolCall { .. })),
         "the call is the question's: {inbound:?}"
     );
-    let turn = sim.turn(&run);
-    for item in inbound {
-        sim.engine.handle_inbound(sim.now, &run, turn, item);
-    }
-    sim.drain();
+    deliver(&mut sim, &run, inbound);
     let question = sim.last_question();
     let Asker::ActingParty {
         approval: Some(approval),
