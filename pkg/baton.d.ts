@@ -412,6 +412,27 @@ export class AgUiTransport implements Transport {
   free(): void;
 }
 
+/**
+ * The public half of this origin's approval key (ECDSA P-256), as a JWK with its RFC 7638
+ * thumbprint as `kid`. Every decision the person makes about one of an AG-UI agent's own calls
+ * goes out in the resume entry's `metadata.approval` as `{record, alg, kid, signature}`, signed
+ * with the private half, which WebCrypto keeps non-extractable in IndexedDB. Publish this key to
+ * the agent's server; it verifies `signature` over the exact text of `record`.
+ */
+export function approvalKey(): Promise<ApprovalKey>;
+
+/** See `approvalKey`. */
+export interface ApprovalKey {
+  readonly kty: "EC";
+  readonly crv: "P-256";
+  readonly x: string;
+  readonly y: string;
+  /** The key's RFC 7638 SHA-256 thumbprint, base64url; each signature names it. */
+  readonly kid: string;
+  readonly alg: "ES256";
+  readonly use: "sig";
+}
+
 // ----- schemas ----------------------------------------------------------------
 
 /** A compiled JSON Schema 2020-12: the engine's own validator, for applications. */

@@ -11,10 +11,11 @@ import load, {
   ScriptedTransport,
   AgUiTransport,
   TurnSink,
+  approvalKey,
   errorClass,
 } from "./baton_engine.js";
 
-export { Engine, Participant, Schema, ScriptedTransport, AgUiTransport, TurnSink };
+export { Engine, Participant, Schema, ScriptedTransport, AgUiTransport, TurnSink, approvalKey };
 
 /** Whether an event concerns the run `id`. */
 function concerns(event, id) {

@@ -22,6 +22,7 @@ import uuid
 from typing import Annotated, Any
 
 import uvicorn
+from approval_record import Witness
 from ag_ui_langgraph import LangGraphAgent, add_langgraph_fastapi_endpoint
 from fastapi import Depends, FastAPI, Request
 from fastapi.middleware.cors import CORSMiddleware
@@ -208,18 +209,32 @@ async def log_request(request: Request):
         sent = json.loads(await request.body())
         roles = [m.get("role") for m in sent.get("messages", [])]
         resume = sent.get("resume") or []
+        WITNESS.saw(sent)
     except (ValueError, AttributeError):
         roles, resume = ["<unreadable body>"], []
     scenario = request.url.path.strip("/")
     print(f"langgraph {scenario}: {len(roles)} messages {roles} resume={len(resume)}", file=sys.stderr, flush=True)
 
 
+WITNESS = Witness()
 app = FastAPI()
+
+
+@app.post("/approval-key")
+async def approval_key(request: Request):
+    WITNESS.key = await request.json()
+    return {}
+
+
+@app.get("/approval-verdicts")
+async def approval_verdicts():
+    return WITNESS.verdicts
+
 app.add_middleware(
     # The browser tests call from another origin.
     CORSMiddleware,
     allow_origins=["*"],
-    allow_methods=["POST", "OPTIONS"],
+    allow_methods=["GET", "POST", "OPTIONS"],
     allow_headers=["Content-Type", "Accept", "traceparent", "tracestate", "X-Test"],
 )
 for name in ("frontend", "own_tool", "invalid", "slow", "approval"):

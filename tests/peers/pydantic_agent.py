@@ -19,6 +19,7 @@ import socket
 import sys
 
 import uvicorn
+from approval_record import Witness
 from pydantic_ai import Agent, DeferredToolRequests, Tool
 from pydantic_ai.messages import ModelRequest, ToolReturnPart, UserPromptPart
 from pydantic_ai.models.function import AgentInfo, DeltaToolCall, FunctionModel
@@ -27,7 +28,7 @@ from starlette.applications import Starlette
 from starlette.middleware import Middleware
 from starlette.middleware.cors import CORSMiddleware
 from starlette.requests import Request
-from starlette.responses import PlainTextResponse
+from starlette.responses import JSONResponse, PlainTextResponse
 from starlette.routing import Route
 
 RECIPIENT = "ops@example.com"
@@ -163,6 +164,7 @@ async def run_agent(request: Request):
         sent = json.loads(body)
         roles = [m.get("role") for m in sent.get("messages", [])]
         resume = sent.get("resume") or []
+        WITNESS.saw(sent)
     except (ValueError, AttributeError):
         roles, resume = ["<unreadable body>"], []
     print(f"pydantic {scenario}: {len(roles)} messages {roles} resume={len(resume)}", file=sys.stderr, flush=True)
@@ -172,14 +174,30 @@ async def run_agent(request: Request):
     return await AGUIAdapter.dispatch_request(request, agent=agent)
 
 
+WITNESS = Witness()
+
+
+async def approval_key(request: Request):
+    WITNESS.key = await request.json()
+    return JSONResponse({})
+
+
+async def approval_verdicts(request: Request):
+    return JSONResponse(WITNESS.verdicts)
+
+
 app = Starlette(
-    routes=[Route("/{scenario}", run_agent, methods=["POST"])],
+    routes=[
+        Route("/approval-key", approval_key, methods=["POST"]),
+        Route("/approval-verdicts", approval_verdicts, methods=["GET"]),
+        Route("/{scenario}", run_agent, methods=["POST"]),
+    ],
     middleware=[
         # The browser tests call from another origin.
         Middleware(
             CORSMiddleware,
             allow_origins=["*"],
-            allow_methods=["POST", "OPTIONS"],
+            allow_methods=["GET", "POST", "OPTIONS"],
             allow_headers=["Content-Type", "Accept", "traceparent", "tracestate", "X-Test"],
         )
     ],

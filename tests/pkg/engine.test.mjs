@@ -658,6 +658,44 @@ test("a reload loses nothing: the journal and the actor key survive in IndexedDB
   }
 });
 
+test("the approval key is one per origin: kept across a reload in IndexedDB, its private half not extractable, its JWK's kid its thumbprint", { timeout: TIMEOUT }, async () => {
+  const page = await pages.browser.newPage();
+  try {
+    await page.goto(`${pages.server.url}/tests/pkg/page.html`);
+    const key = () =>
+      page.evaluate(async () => {
+        const baton = await import("baton-engine");
+        await baton.default();
+        const jwk = await baton.approvalKey();
+        const stored = await new Promise((resolve, reject) => {
+          const open = indexedDB.open("baton-approval-key");
+          open.onerror = () => reject(open.error);
+          open.onsuccess = () => {
+            const read = open.result.transaction("keys").objectStore("keys").get("approval");
+            read.onsuccess = () => resolve(read.result);
+          };
+        });
+        const members = JSON.stringify({ crv: jwk.crv, kty: jwk.kty, x: jwk.x, y: jwk.y });
+        const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(members)));
+        const thumbprint = btoa(String.fromCharCode(...digest)).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+        const exported = await crypto.subtle.exportKey("jwk", stored.privateKey).then(() => "exported", (error) => error.name);
+        return { jwk, thumbprint, privateExtractable: stored.privateKey.extractable, exported, usages: stored.privateKey.usages };
+      });
+    const before = await key();
+    assert.deepEqual(Object.keys(before.jwk).sort(), ["alg", "crv", "kid", "kty", "use", "x", "y"], "a public JWK: no private member");
+    assert.equal(before.jwk.crv, "P-256");
+    assert.equal(before.jwk.kid, before.thumbprint, "kid is the RFC 7638 thumbprint");
+    assert.equal(before.privateExtractable, false);
+    assert.equal(before.exported, "InvalidAccessError", "the private key cannot be exported");
+    assert.deepEqual(before.usages, ["sign"]);
+    await page.reload();
+    const after = await key();
+    assert.deepEqual(after.jwk, before.jwk, "the same key after a reload");
+  } finally {
+    await page.close();
+  }
+});
+
 test("engine.runs() lists the history newest first and paged, a run from before a reload included, with what can still be done with each", { timeout: TIMEOUT }, async () => {
   const page = await pages.browser.newPage();
   try {

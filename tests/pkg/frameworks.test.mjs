@@ -13,6 +13,7 @@ import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
 import { createInterface } from "node:readline";
+import { readFile } from "node:fs/promises";
 import { fileURLToPath } from "node:url";
 
 import { TASKS, packagePages } from "./harness.mjs";
@@ -120,6 +121,15 @@ function delegate(page, url, { delegations = 1, stopOnText = false } = {}) {
   );
 }
 
+test("the package README's approval-record check is the one the framework servers run", async () => {
+  const readme = await readFile(new URL("../../pkg/README.md", import.meta.url), "utf8");
+  const snippet = /```python\n([\s\S]*?)```/.exec(readme)?.[1];
+  assert.ok(snippet, "the README shows the check");
+  const unindented = snippet.split("\n").map((line) => line.replace(/^  /, "")).join("\n");
+  const source = await readFile(new URL("../peers/approval_record.py", import.meta.url), "utf8");
+  assert.ok(source.includes(unindented), "approval_record.py holds the README's snippet verbatim");
+});
+
 for (const { name } of FRAMEWORKS) {
   const url = (scenario) => `${servers.get(name).base}/${scenario}`;
 
@@ -174,9 +184,12 @@ for (const { name } of FRAMEWORKS) {
     test(`${name}: an approval interrupt about the framework's own call, ${approved ? "approved with edits" : "rejected"}`, { timeout: TIMEOUT }, async () => {
       const seen = await withPage((page) =>
         page.evaluate(
-          async ({ url, manifest, approved }) => {
+          async ({ url, base, manifest, approved }) => {
             const baton = await import("baton-engine");
             await baton.default();
+            // The app publishes its approval key to the agent's server.
+            const key = await baton.approvalKey();
+            await fetch(`${base}/approval-key`, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(key) });
             const engine = await baton.Engine.open({ appName: "Board", ceiling: "auto", storage: "memory", transport: new baton.AgUiTransport({ url }) });
             engine.register(manifest, { invoke: () => ({}), history: { mark: () => "m", revertTo() {} } });
             const asked = new Promise((resolve) => engine.subscribe((event) => event.type === "question" && resolve(event)));
@@ -197,9 +210,21 @@ for (const { name } of FRAMEWORKS) {
               refused: journal.filter((record) => record.entry.kind === "call-refused").map((record) => record.entry.refusal.code),
             };
           },
-          { url: url("approval"), manifest: TASKS, approved },
+          { url: url("approval"), base: servers.get(name).base, manifest: TASKS, approved },
         ),
       );
+      // The framework's server verified the signed record of the decision
+      // (tests/peers/approval_record.py): the key the page published signed
+      // exactly what the person was shown and decided, and no record with
+      // any one byte changed verifies.
+      const verdicts = await (await fetch(`${servers.get(name).base}/approval-verdicts`)).json();
+      const verdict = verdicts.at(-1);
+      assert.ok(verdict, `the server saw a signed record: ${JSON.stringify(verdicts)}`);
+      assert.equal(verdict.verified, true, JSON.stringify(verdict));
+      assert.equal(verdict.matches, true, `the record names the call, the interrupt and the decision sent: ${JSON.stringify(verdict)}`);
+      assert.ok(verdict.bytes > 200, `a whole record: ${verdict.bytes} bytes`);
+      assert.equal(verdict.tamperedVerified, 0, "a record with any byte changed does not verify");
+      assert.equal(verdict.decision.answer.approved, approved);
       assert.equal(seen.approval.tool, "send_email", "the person reviews the framework's own call");
       assert.equal(seen.approval.arguments.to, "ops@example.com");
       assert.deepEqual(seen.refused, [], "the call is the question's, not refused as undeclared");

@@ -235,12 +235,20 @@ impl Thread {
             let resume: Vec<Value> = request
                 .answers
                 .iter()
-                .map(|answer| match &answer.outcome {
-                    AnswerOutcome::Answered { answer: payload } => {
-                        json!({"interruptId": answer.request, "status": "resolved", "payload": payload})
+                .map(|answer| {
+                    let mut entry = match &answer.outcome {
+                        AnswerOutcome::Answered { answer: payload } => {
+                            json!({"interruptId": answer.request, "status": "resolved", "payload": payload})
+                        }
+                        // AG-UI 1.0: a cancellation carries no payload; why is metadata.
+                        other => json!({"interruptId": answer.request, "status": "cancelled", "metadata": {"baton": other}}),
+                    };
+                    // The person's decision about the agent's own call: its
+                    // record, which the transport signs (`signature`).
+                    if let Some(record) = &answer.record {
+                        entry["metadata"]["approval"] = json!({"record": record});
                     }
-                    // AG-UI 1.0: a cancellation carries no payload; why is metadata.
-                    other => json!({"interruptId": answer.request, "status": "cancelled", "metadata": {"baton": other}}),
+                    entry
                 })
                 .collect();
             input["resume"] = json!(resume);

@@ -319,3 +319,37 @@ fn a_resumed_runs_carried_results_answer_the_calls_of_the_run_it_resumes() {
     );
     assert!(answered.get("error").is_none());
 }
+
+/// The person's decision about one of the agent's own calls goes out with
+/// its record in the resume entry's `metadata.approval` (which the page's
+/// transport signs); an ordinary answer has none.
+#[test]
+fn a_decision_about_the_agents_own_call_carries_its_record_in_the_resume() {
+    let mut engine = engine();
+    let mut request = delegate(&mut engine, "Tell ops");
+    let record = r#"{"record":"baton.approval/1","interruptId":"int-1"}"#;
+    request.answers = vec![
+        AnswerReport {
+            request: "int-1".into(),
+            outcome: AnswerOutcome::Answered {
+                answer: json!({"approved": false, "reason": "not today"}),
+            },
+            record: Some(record.into()),
+        },
+        AnswerReport {
+            request: "int-2".into(),
+            outcome: AnswerOutcome::Declined,
+            record: None,
+        },
+    ];
+    let input = Thread::new().input("session-1", &request);
+    let resume = input["resume"].as_array().unwrap();
+    assert_eq!(resume[0]["status"], "resolved");
+    assert_eq!(resume[0]["payload"]["approved"], false);
+    assert_eq!(resume[0]["metadata"]["approval"]["record"], record);
+    assert_eq!(resume[1]["status"], "cancelled");
+    assert_eq!(
+        resume[1]["metadata"],
+        json!({"baton": {"kind": "declined"}})
+    );
+}

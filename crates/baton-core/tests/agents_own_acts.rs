@@ -380,6 +380,73 @@ fn an_approval_of_the_agents_own_call_puts_that_call_to_the_person() {
             answer: json!({"approved": true, "editedArgs": {"to": "dev@example.com"}})
         }
     );
+    // The decision, bound to what the person was shown, as the text a
+    // transport signs: the question's digest, the call and the words as
+    // shown, the decision and its time.
+    let record: serde_json::Value =
+        serde_json::from_str(resume[0].record.as_deref().expect("a decision record")).unwrap();
+    assert_eq!(
+        record,
+        json!({
+            "record": "baton.approval/1",
+            "question": question.id,
+            "interruptId": "int-e1",
+            "shown": question.digest,
+            "call": {"call": "e1", "tool": "send_email", "arguments": {"to": "ops@example.com"}},
+            "prompt": "Send it?",
+            "decision": {"kind": "answered", "answer": {"approved": true, "editedArgs": {"to": "dev@example.com"}}},
+            "decidedAt": sim.now,
+        })
+    );
+}
+
+/// A rejection is a decision too, recorded like an approval; a declined
+/// approval is recorded as declined.
+#[test]
+fn every_decision_about_the_agents_own_call_is_recorded_and_only_those() {
+    let decided = |decide: &dyn Fn(&mut Sim, &Question)| {
+        let mut sim = Sim::new();
+        let run = sim.delegate(Autonomy::Auto);
+        sim.inbound(
+            &run,
+            Inbound::Question {
+                request: "int-e1".into(),
+                prompt: "Send it?".into(),
+                schema: None,
+                deadline_ms: None,
+                expires_at: None,
+                approval: Some(AgentCall {
+                    call: CallId::new("e1"),
+                    tool: "send_email".into(),
+                    arguments: json!({"to": "ops@example.com"}),
+                }),
+            },
+        );
+        sim.end_turn(&run);
+        let question = sim.last_question();
+        decide(&mut sim, &question);
+        sim.drain();
+        let report = sim.last_request().answers.pop().unwrap();
+        let record: serde_json::Value =
+            serde_json::from_str(report.record.as_deref().unwrap()).unwrap();
+        record["decision"].clone()
+    };
+    let rejected = decided(&|sim, question| {
+        sim.engine
+            .answer(
+                sim.now,
+                &question.id,
+                &question.digest,
+                json!({"approved": false, "reason": "not today"}),
+            )
+            .unwrap();
+    });
+    assert_eq!(
+        rejected,
+        json!({"kind": "answered", "answer": {"approved": false, "reason": "not today"}})
+    );
+    let declined = decided(&|sim, question| sim.engine.decline(sim.now, &question.id).unwrap());
+    assert_eq!(declined, json!({"kind": "declined"}));
 }
 
 #[test]

@@ -63,7 +63,8 @@ fn ag_41_a_question_is_not_modal_and_can_be_dismissed_or_postponed() {
         answers,
         [AnswerReport {
             request: "q-7".into(),
-            outcome: AnswerOutcome::Dismissed
+            outcome: AnswerOutcome::Dismissed,
+            record: None,
         }]
     );
 }
@@ -121,7 +122,9 @@ fn elicitation_answer_reaches_the_acting_party_and_commits_with_the_state_change
         answers,
         [AnswerReport {
             request: "q-7".into(),
-            outcome: AnswerOutcome::Answered { answer }
+            outcome: AnswerOutcome::Answered { answer },
+            // An ordinary question: no decision about a call to record.
+            record: None,
         }]
     );
     assert_eq!(sim.state(&run), RunState::Acting);

@@ -247,6 +247,29 @@ impl Question {
         }
     }
 
+    /// The decision record of the person's `decision` at `at`, when the
+    /// question is an approval of one of the acting party's own calls.
+    pub(crate) fn decision_record(&self, decision: &AnswerOutcome, at: u64) -> Option<String> {
+        let Asker::ActingParty {
+            request,
+            approval: Some(call),
+        } = &self.asker
+        else {
+            return None;
+        };
+        serde_json::to_string(&DecisionRecord {
+            record: "baton.approval/1",
+            question: &self.id,
+            interrupt_id: request,
+            shown: &self.digest,
+            call,
+            prompt: &self.prompt,
+            decision,
+            decided_at: at,
+        })
+        .ok()
+    }
+
     pub(crate) fn set_state(&mut self, state: QuestionState) {
         self.state = state;
         self.revision += 1;
@@ -323,6 +346,38 @@ pub struct AnswerReport {
     pub request: String,
     /// What happened.
     pub outcome: AnswerOutcome,
+    /// When the person decided about one of the acting party's own calls:
+    /// the decision record, as the exact text a transport signs
+    /// ([`Question::decision_record`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "typescript", ts(optional))]
+    pub record: Option<String>,
+}
+
+/// What the person decided about one of the acting party's own calls, bound
+/// to exactly what they were shown: the record a transport signs and an
+/// agent's server can verify (`metadata.approval` of an AG-UI resume).
+/// Its fields serialize in this order; the text is what is signed.
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct DecisionRecord<'a> {
+    /// What this is, and its version.
+    record: &'static str,
+    /// The question the person answered.
+    question: &'a QuestionId,
+    /// The acting party's id for its request (the interrupt's id).
+    interrupt_id: &'a str,
+    /// The digest of exactly what the person was shown: the call, the
+    /// acting party's words, the form and its deadline.
+    shown: &'a Digest,
+    /// The call, as the acting party streamed it and the person saw it.
+    call: &'a AgentCall,
+    /// The acting party's words, as shown.
+    prompt: &'a str,
+    /// What the person decided.
+    decision: &'a AnswerOutcome,
+    /// When, in epoch milliseconds.
+    decided_at: u64,
 }
 
 /// What happened to a question, for the acting party. Read back by hand

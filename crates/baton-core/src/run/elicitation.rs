@@ -44,6 +44,7 @@ impl Run {
             self.asking.report(AnswerReport {
                 request,
                 outcome: AnswerOutcome::Expired,
+                record: None,
             });
             self.continue_after_question(step, Actor::Engine);
             return;
@@ -70,6 +71,7 @@ impl Run {
                 self.asking.report(AnswerReport {
                     request,
                     outcome: AnswerOutcome::Refused { reason },
+                    record: None,
                 });
                 self.continue_after_question(step, Actor::Engine);
             }
@@ -213,13 +215,22 @@ impl Run {
                 other => other,
             };
             question.set_state(state);
-            question.asker.clone()
+            // The person's decision about the acting party's own call is
+            // recorded as the text a transport signs.
+            let record = question.decision_record(&outcome, step.now);
+            (question.asker.clone(), record)
         });
         match asker {
-            Some(Asker::ActingParty { request, .. }) => {
-                self.asking.report(AnswerReport { request, outcome })
+            Some((Asker::ActingParty { request, .. }, record)) => {
+                self.asking.report(AnswerReport {
+                    request,
+                    outcome,
+                    record,
+                })
             }
-            Some(Asker::Engine { call, .. }) => self.apply_instance_choice(step, &call, outcome),
+            Some((Asker::Engine { call, .. }, _)) => {
+                self.apply_instance_choice(step, &call, outcome)
+            }
             None => {}
         }
         self.continue_after_question(step, Actor::Person);

@@ -16,6 +16,29 @@ use wasm_bindgen_futures::JsFuture;
 use super::{request_of, TurnSink};
 use crate::errors::{error, Code};
 
+#[wasm_bindgen(module = "/src/transport/approval_key.js")]
+extern "C" {
+    #[wasm_bindgen(js_name = publicJwk)]
+    fn public_jwk() -> js_sys::Promise;
+    /// The request body `input` (JSON text) with the decision records of
+    /// its resume entries signed in place (`metadata.approval`: `alg`,
+    /// `kid`, `signature` beside its `record`; `unsigned`, saying why, when
+    /// it cannot be). Never rejects.
+    #[wasm_bindgen(js_name = signApprovals)]
+    fn sign_approvals(input: String) -> js_sys::Promise;
+}
+
+/// `approvalKey()`: the public half of this origin's approval key, as a JWK
+/// (`kty`, `crv`, `x`, `y`, its RFC 7638 thumbprint as `kid`, `alg:
+/// "ES256"`). The AG-UI transport signs every decision the person makes
+/// about an agent's own call with the private half, which WebCrypto keeps
+/// non-extractable in IndexedDB; the app publishes this for agent servers
+/// to verify the records with.
+#[wasm_bindgen(js_name = approvalKey)]
+pub fn approval_key() -> js_sys::Promise {
+    public_jwk()
+}
+
 /// Options of [`AgUiTransport`].
 #[derive(serde::Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -135,6 +158,12 @@ impl AgUiTransport {
         }
         drop(runs);
         let input = transcript(&mut self.threads.borrow_mut(), &thread).input(&thread, &request);
+        let approvals = (input.get("resume").and_then(|r| r.as_array())).is_some_and(|resume| {
+            resume
+                .iter()
+                .any(|e| e.pointer("/metadata/approval").is_some())
+        });
+        let body = input.to_string();
         let options = Rc::clone(&self.options);
         let mut spoken = Transcript {
             threads: Rc::clone(&self.threads),
@@ -144,8 +173,17 @@ impl AgUiTransport {
         };
         let sink = sink.clone();
         Ok(wasm_bindgen_futures::future_to_promise(async move {
+            // The person's decisions about the agent's own calls go out signed.
+            let body = match approvals {
+                true => JsFuture::from(sign_approvals(body.clone()))
+                    .await
+                    .ok()
+                    .and_then(|signed| signed.as_string())
+                    .unwrap_or(body),
+                false => body,
+            };
             let mut turn = AgUiTurn::new(DEFAULT_MAX_EVENT_BYTES).for_thread(thread);
-            let outcome = stream(&options, &input, &signal, &mut turn, &sink, &mut spoken).await;
+            let outcome = stream(&options, &body, &signal, &mut turn, &sink, &mut spoken).await;
             // A turn the engine cut off is not part of the conversation: what
             // it streamed may stop mid-call (arguments that are not JSON).
             if !signal.aborted() {
@@ -205,7 +243,7 @@ enum Failure {
 
 async fn stream(
     options: &AgUiOptions,
-    input: &serde_json::Value,
+    body: &str,
     signal: &web_sys::AbortSignal,
     turn: &mut AgUiTurn,
     sink: &TurnSink,
@@ -223,7 +261,7 @@ async fn stream(
     let init = web_sys::RequestInit::new();
     init.set_method("POST");
     init.set_headers(&headers);
-    init.set_body(&JsValue::from_str(&input.to_string()));
+    init.set_body(&JsValue::from_str(body));
     init.set_signal(Some(signal));
     let window = web_sys::window().ok_or_else(|| Failure::Lost("no window".into()))?;
     let response: web_sys::Response =
