@@ -1375,6 +1375,12 @@ export type AnswerReport = {
    * What happened.
    */
   outcome: AnswerOutcome,
+  /**
+   * When the person decided about one of the acting party's own calls:
+   * the decision record, as the exact text a transport signs
+   * ([`Question::decision_record`]).
+   */
+  record?: string,
 };
 
 /**

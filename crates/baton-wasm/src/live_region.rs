@@ -38,10 +38,12 @@ impl LiveRegion {
         parent: Option<&Element>,
     ) -> Result<LiveRegion, JsValue> {
         if let Some(existing) = document.query_selector(&format!("[{MARKER}]"))? {
+            // Whole milliseconds: integers, so the runtime carries no float
+            // printer or parser for them.
             let created_at = existing
                 .get_attribute(MARKER)
-                .and_then(|value| value.parse().ok())
-                .unwrap_or(0.0);
+                .and_then(|value| value.parse::<u64>().ok())
+                .map_or(0.0, |ms| ms as f64);
             return Ok(LiveRegion {
                 element: existing.dyn_into()?,
                 created_at,
@@ -49,8 +51,8 @@ impl LiveRegion {
             });
         }
         let element: HtmlElement = document.create_element("div")?.dyn_into()?;
-        let created_at = crate::clock::now_ms();
-        element.set_attribute(MARKER, &created_at.to_string())?;
+        let created_at = crate::clock::now_ms().floor();
+        element.set_attribute(MARKER, &(created_at as u64).to_string())?;
         element.set_attribute("aria-live", "polite")?;
         element.set_attribute("aria-atomic", "true")?;
         element.set_attribute("role", "status")?;

@@ -257,7 +257,9 @@ impl Question {
         else {
             return None;
         };
-        serde_json::to_string(&DecisionRecord {
+        // Through a value: its keys come out sorted, and the runtime
+        // already has that serializer for every part.
+        serde_json::to_value(DecisionRecord {
             record: "baton.approval/1",
             question: &self.id,
             interrupt_id: request,
@@ -268,6 +270,7 @@ impl Question {
             decided_at: at,
         })
         .ok()
+        .map(|record| record.to_string())
     }
 
     pub(crate) fn set_state(&mut self, state: QuestionState) {
@@ -357,7 +360,7 @@ pub struct AnswerReport {
 /// What the person decided about one of the acting party's own calls, bound
 /// to exactly what they were shown: the record a transport signs and an
 /// agent's server can verify (`metadata.approval` of an AG-UI resume).
-/// Its fields serialize in this order; the text is what is signed.
+/// Its text — keys sorted, no spaces — is what is signed.
 #[derive(Serialize)]
 #[serde(rename_all = "camelCase")]
 struct DecisionRecord<'a> {
