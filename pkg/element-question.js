@@ -13,6 +13,9 @@ label { display: block; margin: 0.25em 0; }
 [part=error]:empty { display: none; }
 [part=call]:empty { display: none; }
 [part=call] { font-family: ui-monospace, monospace; white-space: pre-wrap; overflow-wrap: anywhere; }
+[part=approval] label { display: block; margin: 0.25em 0; }
+[part=form]:not([data-approval]) [part=approval], [part=form][data-approval] [part=controls] > :is([part=answer], [part=decline]) { display: none; }
+[part=form][data-approval]:not([data-editing]) [part=fields] { display: none; }
 [part=controls] { display: flex; gap: var(--baton-gap, 0.5em); flex-wrap: wrap; margin-top: 0.5em; }
 @media (forced-colors: active) { button, input, select, textarea { border: 1px solid ButtonText; } }
 `;
@@ -31,6 +34,14 @@ function inWords(deadline) {
  * and "Later" (AG-41). The engine's own validator checks the answer; its
  * message is shown inline. The deadline is said in words. It shows the
  * latest open question, or the one named by `question`.
+ *
+ * When the acting party asks to approve one of its own calls (the asker's
+ * `approval`, answered with AG-UI's `{approved, editedArgs?, reason?}`), the
+ * person reviews the call as streamed and chooses Approve, Edit or Reject,
+ * with an optional note for the agent. Edit offers the arguments, as a form
+ * when the answer's schema describes them (`editedArgs` with properties) and
+ * as JSON otherwise, checked as JSON here and then by the engine's validator
+ * before anything is sent.
  */
 export class BatonQuestion extends Surface {
   #question = null;
@@ -42,6 +53,11 @@ export class BatonQuestion extends Surface {
   #editor = null;
   #error;
   #deadline;
+  #approval;
+  #note;
+  #approve;
+  #editing = false;
+  #shown = null;
 
   constructor() {
     super();
@@ -69,11 +85,34 @@ export class BatonQuestion extends Surface {
     button("decline", "Decline", () => this.#close("decline"));
     button("dismiss", "Dismiss", () => this.#close("dismiss"));
     button("later", "Later", () => this.#close("postpone"));
+    // An approval of the acting party's own call: Approve, Edit, Reject.
+    this.#approval = make("div", "approval");
+    const note = document.createElement("label");
+    note.textContent = "Note for the agent (optional) ";
+    this.#note = document.createElement("input");
+    this.#note.setAttribute("part", "note");
+    note.append(this.#note);
+    const decide = make("div", "controls");
+    const choice = (part, text, act) => {
+      const node = make("button", part, text);
+      node.type = "button";
+      node.addEventListener("click", act);
+      decide.append(node);
+      return node;
+    };
+    this.#approve = choice("approve", "Approve", () => this.#decide(true));
+    choice("edit", "Edit", () => {
+      this.#editing = true;
+      this.render();
+    });
+    choice("reject", "Reject", () => this.#decide(false));
+    this.#approval.append(note, decide);
     this.#form.addEventListener("submit", (event) => {
       event.preventDefault();
-      this.#answer();
+      if (this.#form.hasAttribute("data-approval")) this.#decide(true);
+      else this.#answer();
     });
-    this.#form.append(this.#prompt, this.#call, this.#fields, this.#error, this.#deadline, controls);
+    this.#form.append(this.#prompt, this.#call, this.#fields, this.#approval, this.#error, this.#deadline, controls);
     shadow(this, QUESTION_STYLE).append(this.#form);
     this.render();
   }
@@ -114,6 +153,30 @@ export class BatonQuestion extends Surface {
     this.render();
   }
 
+  /** Approves (with the edited arguments, when editing) or rejects the call. */
+  #decide(approved) {
+    const question = this.#current();
+    if (!question) return;
+    const answer = { approved };
+    if (approved && this.#editing && this.#editor) {
+      const edited = this.#editor.value();
+      if (edited === undefined || typeof edited !== "object" || Array.isArray(edited)) {
+        this.#error.textContent = "The edited arguments must be a JSON object.";
+        return;
+      }
+      answer.editedArgs = edited;
+    }
+    const reason = this.#note.value.trim();
+    if (reason) answer.reason = reason;
+    try {
+      this.engine.answer(question.id, question.digest, answer);
+      this.#error.textContent = "";
+    } catch (error) {
+      this.#error.textContent = error.message;
+    }
+    this.render();
+  }
+
   #close(how) {
     const question = this.#current();
     if (!question) return;
@@ -128,6 +191,7 @@ export class BatonQuestion extends Surface {
       this.#form.setAttribute("data-empty", "");
       this.#fields.replaceChildren();
       this.#fields.dataset.for = "";
+      this.#shown = null;
       return;
     }
     this.#form.removeAttribute("data-empty");
@@ -135,9 +199,30 @@ export class BatonQuestion extends Surface {
     const approval = question.asker.kind === "acting-party" ? question.asker.approval : undefined;
     this.#call.textContent = approval ? `${approval.tool} ${JSON.stringify(approval.arguments, null, 1)}` : "";
     this.#deadline.textContent = `Open for ${inWords(question.deadlineAt)}.`;
-    if (this.#fields.dataset.for !== question.id) {
-      this.#fields.dataset.for = question.id;
+    // Approve / Edit / Reject when AG-UI's `approved` is the answer.
+    const deciding = approval !== undefined && question.schema?.properties?.approved?.type === "boolean";
+    this.#form.toggleAttribute("data-approval", deciding);
+    if (this.#shown !== question.id) {
+      // Another question: nothing of the last one's decision carries over.
+      this.#shown = question.id;
+      this.#editing = false;
+      this.#note.value = "";
       this.#error.textContent = "";
+    }
+    const key = `${question.id}${deciding && this.#editing ? "/edit" : ""}`;
+    this.#form.toggleAttribute("data-editing", deciding && this.#editing);
+    this.#approve.textContent = this.#editing ? "Approve with edits" : "Approve";
+    if (deciding && this.#fields.dataset.for !== key) {
+      this.#fields.dataset.for = key;
+      // The arguments as a form when the answer's schema describes them, else as JSON.
+      const described = question.schema.properties.editedArgs;
+      const schema = described?.properties ? { ...described, title: `${approval.tool}'s arguments` } : { type: "object", title: `${approval.tool}'s arguments` };
+      this.#editor = editor("editedArgs", schema, approval.arguments);
+      this.#fields.replaceChildren(this.#editor.element);
+      return;
+    }
+    if (!deciding && this.#fields.dataset.for !== question.id) {
+      this.#fields.dataset.for = question.id;
       const schema = question.schema ?? { type: "string", title: "Your answer" };
       this.#editor = editor("answer", schema);
       // The prompt names the question; the root object's own legend would repeat it.

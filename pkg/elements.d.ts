@@ -66,8 +66,11 @@ export class BatonReview extends HTMLElement {
  * has none; optional members left empty are left out), with Answer, Decline,
  * Dismiss and Later (AG-41); the engine's validator's message shown inline;
  * the deadline in words. Shows the latest open question, or the one named by
- * `question`.
- * Parts: `form`, `prompt`, `fields`, `group`, `legend`, `field`, `error`, `deadline`, `controls`, `answer`, `decline`, `dismiss`, `later`.
+ * `question`. An approval of the acting party's own call (`asker.approval`,
+ * answered with AG-UI's `{approved, editedArgs?, reason?}`) shows the call
+ * with Approve, Edit (its arguments as a form when the answer's schema
+ * describes them, as JSON otherwise) and Reject, and a note for the agent.
+ * Parts: `form`, `prompt`, `call`, `fields`, `group`, `legend`, `field`, `error`, `deadline`, `controls`, `answer`, `decline`, `dismiss`, `later`, `approval`, `note`, `approve`, `edit`, `reject`.
  */
 export class BatonQuestion extends HTMLElement {
   /** The engine to show; setting it attaches the element as a presence surface. */

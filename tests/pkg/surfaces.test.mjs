@@ -660,9 +660,17 @@ test("AG-7: <baton-review> shows an exhausted budget in words with the engine's 
   assert.deepEqual(result.after, { outcome: "completed", titles: { a: "One", b: "Two" }, hidden: true, sheet: null });
 });
 
-test("<baton-question> puts the acting party's own call before the person when it asks to approve it, and answers with AG-UI's {approved}", { timeout: TIMEOUT }, async () => {
-  const result = await withPage((page) =>
-    page.evaluate(async (manifest) => {
+/**
+ * In the page: an acting party asks to approve its own call `send_email`
+ * (an elicitation naming it, with `schema` if given); `<baton-question>`
+ * shows it and the person does `act` — "approve", "reject" (with a note),
+ * "edit-json" or "edit-form" (the recipient changed, then approved), or
+ * "edit-bad" (arguments that are not a JSON object). Returns what was
+ * shown and what the engine recorded.
+ */
+function approveOwnCall(page, { act, schema }) {
+  return page.evaluate(
+    async ({ manifest, act, schema }) => {
       const baton = await import("baton-engine");
       await import("baton-engine/elements");
       await baton.default();
@@ -674,9 +682,9 @@ test("<baton-question> puts the acting party's own call before the person when i
             events: [
               at({ type: "turn-started" }),
               at({ type: "tool-call-start", call: "e1", tool: "send_email" }),
-              at({ type: "tool-call-args", call: "e1", delta: '{"to":"ops@example.com"}' }),
+              at({ type: "tool-call-args", call: "e1", delta: '{"to":"ops@example.com","body":"Ships today"}' }),
               at({ type: "tool-call-end", call: "e1" }),
-              at({ type: "elicitation", request: "int-e1", prompt: "Send the email?", call: "e1" }),
+              at({ type: "elicitation", request: "int-e1", prompt: "Send the email?", call: "e1", ...(schema ? { schema } : {}) }),
               at({ type: "turn-finished", outcome: "interrupted" }),
             ],
           },
@@ -691,21 +699,70 @@ test("<baton-question> puts the acting party's own call before the person when i
       engine.delegate({ intent: "Tell ops", initiative: "user", autonomy: "review" });
       const root = asking.shadowRoot;
       const part = (name) => root.querySelector(`[part=${name}]`);
+      const visible = (name) => part(name).checkVisibility();
       const deadline = Date.now() + 3000;
       while (part("form").hasAttribute("data-empty") && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
-      const call = part("call").textContent;
-      const fields = [...root.querySelectorAll("[part=field]")].map((field) => field.name);
-      root.querySelector("[part=field][name=approved]").checked = true;
-      part("answer").click();
+      const shown = {
+        call: part("call").textContent,
+        buttons: [...root.querySelectorAll("button")].filter((b) => b.checkVisibility()).map((b) => b.textContent),
+        argumentsVisible: visible("fields"),
+      };
+      let editor = null;
+      if (act.startsWith("edit")) {
+        part("edit").click();
+        editor = { visible: visible("fields"), approve: part("approve").textContent, fields: [...root.querySelectorAll("[part=fields] [part=field]")].map((f) => f.name) };
+        const field = root.querySelector("[part=fields] [part=field]");
+        if (act === "edit-json") field.value = JSON.stringify({ to: "dev@example.com", body: "Ships today" });
+        if (act === "edit-bad") field.value = "to: dev";
+        if (act === "edit-form") root.querySelector("[part=fields] [part=field][name=to]").value = "dev@example.com";
+        part("approve").click();
+      } else if (act === "reject") {
+        part("note").value = "not today";
+        part("reject").click();
+      } else {
+        part("approve").click();
+      }
       const question = engine.questions()[0];
+      const error = part("error").textContent;
       engine.close();
-      return { call, fields, state: question.state.state, answer: question.state.answer, approval: question.asker.approval };
-    }, TASKS),
+      return { shown, editor, error, state: question.state.state, answer: question.state.answer, approval: question.asker.approval };
+    },
+    { manifest: TASKS, act, schema },
   );
-  assert.match(result.call, /^send_email \{/, "the call, as streamed, is what the person reviews");
-  assert.match(result.call, /ops@example\.com/);
-  assert.ok(result.fields.includes("approved"), `AG-UI's answer: ${result.fields}`);
-  assert.deepEqual(result.approval, { call: "e1", tool: "send_email", arguments: { to: "ops@example.com" } });
-  assert.equal(result.state, "answered");
-  assert.equal(result.answer.approved, true);
+}
+
+test("<baton-question> puts the acting party's own call before the person when it asks to approve it: Approve, Edit, Reject, answered with AG-UI's {approved}", { timeout: TIMEOUT }, async () => {
+  const approved = await withPage((page) => approveOwnCall(page, { act: "approve" }));
+  assert.match(approved.shown.call, /^send_email \{/, "the call, as streamed, is what the person reviews");
+  assert.match(approved.shown.call, /ops@example\.com/);
+  assert.deepEqual(approved.shown.buttons, ["Approve", "Edit", "Reject", "Dismiss", "Later"]);
+  assert.equal(approved.shown.argumentsVisible, false, "the arguments' editor waits for Edit");
+  assert.deepEqual(approved.approval, { call: "e1", tool: "send_email", arguments: { to: "ops@example.com", body: "Ships today" } });
+  assert.equal(approved.state, "answered");
+  assert.deepEqual(approved.answer, { approved: true });
+
+  const rejected = await withPage((page) => approveOwnCall(page, { act: "reject" }));
+  assert.deepEqual(rejected.answer, { approved: false, reason: "not today" }, "the person's note goes with the rejection");
+});
+
+test("<baton-question>'s Edit offers the call's arguments as JSON when their schema is unknown, and as a form when the answer's schema describes them; what is not an object is refused before it is sent", { timeout: TIMEOUT }, async () => {
+  const json = await withPage((page) => approveOwnCall(page, { act: "edit-json" }));
+  assert.deepEqual(json.editor, { visible: true, approve: "Approve with edits", fields: ["editedArgs"] });
+  assert.deepEqual(json.answer, { approved: true, editedArgs: { to: "dev@example.com", body: "Ships today" } });
+
+  const schema = {
+    type: "object",
+    required: ["approved"],
+    properties: {
+      approved: { type: "boolean" },
+      editedArgs: { type: "object", properties: { to: { type: "string", format: "email" }, body: { type: "string" } }, required: ["to", "body"] },
+    },
+  };
+  const form = await withPage((page) => approveOwnCall(page, { act: "edit-form", schema }));
+  assert.deepEqual(form.editor.fields, ["to", "body"], "a field per argument, filled with the call's");
+  assert.deepEqual(form.answer, { approved: true, editedArgs: { to: "dev@example.com", body: "Ships today" } });
+
+  const bad = await withPage((page) => approveOwnCall(page, { act: "edit-bad" }));
+  assert.equal(bad.state, "open", "nothing was sent");
+  assert.match(bad.error, /must be a JSON object/);
 });
