@@ -332,6 +332,12 @@ export interface DelegateRequest {
    * agent's session, as `baton-engine/webmcp` runs it); its protocol is checked as the engine's is (AG-45).
    */
   readonly transport?: Transport;
+  /**
+   * The conversation with the acting party this run continues (1 to 256 bytes): a transport that
+   * keeps conversations — AG-UI's `threadId` — puts the run on it instead of its default (one per
+   * session, or one per run), and a run that resumes this one continues it too.
+   */
+  readonly thread?: string;
 }
 
 /** How `engine.undo` treats participants changed since the run: revert only the others, or all of them. */

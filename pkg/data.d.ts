@@ -2039,6 +2039,11 @@ export type TurnRequest = {
    */
   intent: string,
   /**
+   * The conversation the app named for the run (`delegate({ thread })`),
+   * if any: a transport that keeps conversations continues that one.
+   */
+  thread?: string,
+  /**
    * The capabilities, as tools (AG-14, AG-15).
    */
   tools: Array<Tool>,

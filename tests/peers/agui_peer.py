@@ -303,6 +303,14 @@ class Peer(BaseHTTPRequestHandler):
             yield from self.call(run, "call-1", run.tools[0].name, {"id": "card-7", "title": "Rejected title"})
         yield self.finished(run)
 
+    def scenario_thread(self, run):
+        # Says which thread the run is on and how many delegations (user
+        # messages) its transcript holds.
+        yield self.start(run)
+        intents = sum(1 for m in run.messages if m.role == "user")
+        yield from self.say(run, f"Thread {run.thread_id}: {intents} delegations")
+        yield self.finished(run)
+
     def scenario_chatty(self, run):
         # Thirty bytes of text, for a turn limited to fewer.
         yield self.start(run)

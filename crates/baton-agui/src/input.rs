@@ -18,8 +18,12 @@ pub enum ThreadScope {
 }
 
 impl ThreadScope {
-    /// The thread a turn belongs to.
+    /// The thread a turn belongs to: the one the app named for its run
+    /// (`delegate({ thread })`), else this scope's.
     pub fn thread_of(self, request: &TurnRequest) -> String {
+        if let Some(thread) = &request.thread {
+            return thread.clone();
+        }
         match self {
             ThreadScope::Session => request.session.to_string(),
             ThreadScope::Run => request.run.to_string(),

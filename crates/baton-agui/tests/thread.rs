@@ -353,3 +353,23 @@ fn a_decision_about_the_agents_own_call_carries_its_record_in_the_resume() {
         json!({"baton": {"kind": "declined"}})
     );
 }
+
+/// A run whose delegation named a thread continues that conversation,
+/// whatever the transport's default scope; one that named none takes the
+/// scope's.
+#[test]
+fn a_named_thread_is_the_runs_thread_id_whatever_the_scope() {
+    let mut engine = engine();
+    let mut request = delegate(&mut engine, "Tidy");
+    assert_eq!(ThreadScope::Session.thread_of(&request), "session-1");
+    assert_eq!(
+        ThreadScope::Run.thread_of(&request),
+        request.run.to_string()
+    );
+    request.thread = Some("support-42".into());
+    for scope in [ThreadScope::Session, ThreadScope::Run] {
+        assert_eq!(scope.thread_of(&request), "support-42");
+    }
+    let input = Thread::new().input(&ThreadScope::Run.thread_of(&request), &request);
+    assert_eq!(input["threadId"], "support-42");
+}

@@ -32,6 +32,10 @@ pub struct Delegation {
     /// run's own (a browser agent's session, say), whether or not the
     /// engine has one: set by the host, never read from a request.
     pub own_transport: bool,
+    /// The conversation with the acting party the run continues, when the
+    /// app names one (`thread`): a transport that keeps conversations
+    /// (AG-UI's `threadId`) puts the run on it instead of its default.
+    pub thread: Option<String>,
 }
 
 impl Delegation {
@@ -44,6 +48,7 @@ impl Delegation {
             budget: None,
             plan: None,
             own_transport: false,
+            thread: None,
         }
     }
 
@@ -84,6 +89,13 @@ impl Delegation {
             DelegateError::InvalidRequest(format!("at `{}`: {}", refusal.path, refusal.message))
         })?;
         let initiative = request.initiative.ok_or(DelegateError::MissingInitiative)?;
+        if let Some(thread) = &request.thread {
+            if thread.is_empty() || thread.len() > MAX_THREAD_BYTES {
+                return Err(DelegateError::InvalidRequest(format!(
+                    "at `$.thread`: a thread is named by 1 to {MAX_THREAD_BYTES} bytes"
+                )));
+            }
+        }
         let plan = request
             .plan
             .map(|steps| {
@@ -112,9 +124,13 @@ impl Delegation {
             budget: request.budget,
             plan,
             own_transport: false,
+            thread: request.thread,
         })
     }
 }
+
+/// The longest name of a thread (`delegate({ thread })`), in UTF-8 bytes.
+pub const MAX_THREAD_BYTES: usize = 256;
 
 /// One call of a fixed plan.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -133,6 +149,7 @@ struct Request {
     autonomy: Option<Autonomy>,
     budget: Option<Budget>,
     plan: Option<Vec<RequestStep>>,
+    thread: Option<String>,
 }
 
 struct RequestStep {
@@ -145,7 +162,14 @@ impl Request {
         let fields = Fields::of(
             value,
             "$".into(),
-            &["intent", "initiative", "autonomy", "budget", "plan"],
+            &[
+                "intent",
+                "initiative",
+                "autonomy",
+                "budget",
+                "plan",
+                "thread",
+            ],
         )?;
         let plan = if fields.is_set("plan") {
             let steps = fields.each("plan")?.into_iter().map(|(path, step)| {
@@ -165,6 +189,7 @@ impl Request {
             autonomy: fields.optional("autonomy")?,
             budget: fields.optional("budget")?,
             plan,
+            thread: fields.optional("thread")?,
         })
     }
 }
@@ -187,6 +212,31 @@ mod tests {
             Delegation::from_json(json!({"intent": "x", "initiative": "system"})).unwrap();
         assert_eq!(request.initiative, Initiative::System);
         assert_eq!(request.autonomy, Autonomy::Review);
+    }
+
+    #[test]
+    fn a_request_may_name_its_thread_within_bounds() {
+        let named = |thread: Value| {
+            Delegation::from_json(json!({"intent": "x", "initiative": "user", "thread": thread}))
+        };
+        assert_eq!(
+            named(json!("support-42")).unwrap().thread.as_deref(),
+            Some("support-42")
+        );
+        for bad in [
+            json!(""),
+            json!("x".repeat(MAX_THREAD_BYTES + 1)),
+            json!(42),
+        ] {
+            let error = named(bad).unwrap_err();
+            assert!(error.to_string().contains("thread"), "{error}");
+        }
+        assert_eq!(
+            Delegation::from_json(json!({"intent": "x", "initiative": "user"}))
+                .unwrap()
+                .thread,
+            None
+        );
     }
 
     #[test]

@@ -231,7 +231,7 @@ pub use authorization::Authorization;
 pub use changes::{ChangedBy, Changes, UndoConflict, UndoScope};
 pub use config::{EngineConfig, PresencePolicy, PREVIEW_TIMEOUT_MS};
 pub use context::{Context, Origin, ReadRef, ReadStamp};
-pub use delegation::{Delegation, PlannedCall};
+pub use delegation::{Delegation, PlannedCall, MAX_THREAD_BYTES};
 pub use digest::Digest;
 pub use engine::{Engine, EngineSnapshot, KillScope, FINISHED_RUNS_KEPT};
 pub use error::{

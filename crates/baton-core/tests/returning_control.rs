@@ -165,3 +165,36 @@ fn ag_11_pause_is_a_return_and_resume_is_a_fresh_chained_run() {
     sim.engine.stop(sim.now, &second).unwrap();
     assert!(sim.engine.resume(sim.now, &second, None).is_err());
 }
+
+/// A delegation may name its conversation with the acting party
+/// (`delegate({ thread })`): every turn request of the run says so, a
+/// stored run keeps it, and the run that resumes it continues it.
+#[test]
+fn a_named_thread_goes_with_every_turn_of_the_run_and_of_the_run_resuming_it() {
+    let mut sim = Sim::new();
+    let mut delegation = Delegation::new("tidy the board", Initiative::User, Autonomy::Auto);
+    delegation.thread = Some("support-42".into());
+    let first = sim.delegate_with(delegation);
+    sim.drain();
+    assert_eq!(sim.last_request().thread.as_deref(), Some("support-42"));
+    assert_eq!(sim.engine.run(&first).unwrap().thread(), Some("support-42"));
+    // Stored and read back, as after a reload.
+    let row = serde_json::to_value(sim.engine.run(&first).unwrap()).unwrap();
+    assert_eq!(row["thread"], "support-42");
+    sim.propose(&first, &[rename()]);
+    sim.apply();
+    sim.engine.pause(sim.now, &first).unwrap();
+    sim.drain();
+    let second = sim.engine.resume(sim.now, &first, None).unwrap();
+    sim.drain();
+    assert_eq!(
+        sim.engine.run(&second).unwrap().thread(),
+        Some("support-42")
+    );
+    assert_eq!(sim.last_request().thread.as_deref(), Some("support-42"));
+    // A delegation that names none leaves the transport its default.
+    let other = sim.delegate(Autonomy::Auto);
+    sim.drain();
+    assert_eq!(sim.engine.run(&other).unwrap().thread(), None);
+    assert_eq!(sim.last_request().thread, None);
+}

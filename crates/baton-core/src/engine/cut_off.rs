@@ -61,6 +61,7 @@ impl Engine {
             .ok_or_else(|| DelegateError::NotCutOff {
                 run: cut_off.clone(),
             })?;
+        let thread = (self.runs.get(cut_off)).and_then(|run| run.thread().map(str::to_owned));
         let autonomy = self.run_autonomy(again.requested, Initiative::User);
         let id = self.mint_run_id();
         let mut run = Run::new(
@@ -73,6 +74,7 @@ impl Engine {
                 source: again.source,
                 budget: again.budget,
                 resumes: Some(cut_off.clone()),
+                thread,
             },
             now,
         );

@@ -40,6 +40,7 @@ impl Engine {
                 source,
                 budget,
                 resumes: None,
+                thread: delegation.thread,
             },
             now,
         );

@@ -360,6 +360,11 @@ pub struct TurnRequest {
     pub turn: TurnId,
     /// The person's intent.
     pub intent: String,
+    /// The conversation the app named for the run (`delegate({ thread })`),
+    /// if any: a transport that keeps conversations continues that one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "typescript", ts(optional))]
+    pub thread: Option<String>,
     /// The capabilities, as tools (AG-14, AG-15).
     pub tools: Vec<Tool>,
     /// The read stamps the turn opened with (version and origin of each).

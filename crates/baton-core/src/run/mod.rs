@@ -142,6 +142,8 @@ pub struct Run {
     autonomy: Autonomy,
     source: PlanSource,
     resumes: Option<RunId>,
+    /// The conversation the app named for it, if any.
+    thread: Option<String>,
     created_at: u64,
     // Stored as one flat record (`row.rs`).
     custody: Custody,
@@ -166,6 +168,8 @@ pub(crate) struct Charter {
     pub budget: Budget,
     /// The paused run this one resumes (AG-11).
     pub resumes: Option<RunId>,
+    /// The conversation the app named for it, if any.
+    pub thread: Option<String>,
 }
 
 /// The engine-wide context a run step works in.
@@ -226,6 +230,7 @@ impl Run {
             autonomy: charter.autonomy,
             source: charter.source,
             resumes: charter.resumes,
+            thread: charter.thread,
             created_at: now,
             custody: Custody::new(budget, now),
             turns: TurnLog::default(),
@@ -245,6 +250,10 @@ impl Run {
     /// The person's intent, verbatim.
     pub fn intent(&self) -> &str {
         &self.intent
+    }
+    /// The conversation the app named for it, if any (chained runs keep it).
+    pub fn thread(&self) -> Option<&str> {
+        self.thread.as_deref()
     }
     /// Why the run exists (AG-2).
     pub fn initiative(&self) -> Initiative {

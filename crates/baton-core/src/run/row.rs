@@ -96,6 +96,9 @@ impl Serialize for Run {
         row.serialize_entry("autonomy", &self.autonomy)?;
         row.serialize_entry("source", &self.source)?;
         row.serialize_entry("resumes", &self.resumes)?;
+        if let Some(thread) = &self.thread {
+            row.serialize_entry("thread", thread)?;
+        }
         row.serialize_entry("createdAt", &self.created_at)?;
         self.custody.write(&mut row)?;
         self.turns.write(&mut row)?;
@@ -118,6 +121,7 @@ impl Run {
             autonomy: row.required("autonomy")?,
             source: row.required("source")?,
             resumes: row.optional("resumes")?,
+            thread: row.optional("thread")?,
             created_at: row.required("createdAt")?,
             custody: Custody::read(&row)?,
             turns: TurnLog::read(&row)?,
@@ -188,6 +192,7 @@ mod tests {
                 source: PlanSource::ActingParty,
                 budget: Budget::default(),
                 resumes: None,
+                thread: None,
             },
             5,
         )

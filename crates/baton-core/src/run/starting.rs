@@ -76,6 +76,7 @@ impl Run {
                 source: PlanSource::ActingParty,
                 budget,
                 resumes: Some(self.id.clone()),
+                thread: self.thread.clone(),
             },
             now,
         );

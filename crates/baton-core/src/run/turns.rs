@@ -62,6 +62,7 @@ impl Run {
             run: self.id.clone(),
             turn: id,
             intent: self.intent.clone(),
+            thread: self.thread.clone(),
             tools: step.registry.tools(),
             index: crate::protocol::index(step.registry, &context),
             context,

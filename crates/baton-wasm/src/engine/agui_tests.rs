@@ -324,3 +324,53 @@ async fn agui_a_rejection_reaches_the_agent_with_the_persons_note() {
     );
     assert_eq!(title(&board, "card-7"), None, "nothing ran");
 }
+
+/// `delegate({ thread })` names the conversation a run continues: two
+/// delegations on `support-42` share one transcript and `threadId`, while
+/// one that names none stays on the session's own.
+#[wasm_bindgen_test]
+async fn agui_a_named_thread_is_its_own_conversation() {
+    let (engine, _board) = board_with(&agui("thread")).await;
+    let said_by = |run: &str| {
+        let journal: js_sys::Array = engine.journal(run).unwrap().unchecked_into();
+        journal
+            .iter()
+            .map(|record| get(&record, "entry"))
+            .find(|entry| get(entry, "kind").as_string().as_deref() == Some("said"))
+            .and_then(|entry| get(&entry, "text").as_string())
+    };
+    let mut said = Vec::new();
+    for thread in [Some("support-42"), None, Some("support-42")] {
+        let mut request =
+            serde_json::json!({"intent": "Hello", "initiative": "user", "autonomy": "auto"});
+        if let Some(thread) = thread {
+            request["thread"] = thread.into();
+        }
+        let run = engine.delegate(js(request)).unwrap();
+        assert!(
+            until(|| said_by(&run).is_some()).await,
+            "{:?}",
+            journal_kinds(&engine, &run)
+        );
+        said.push(said_by(&run).unwrap());
+    }
+    let session = engine.session().unwrap();
+    assert_eq!(
+        said,
+        [
+            "Thread support-42: 1 delegations".to_owned(),
+            format!("Thread {session}: 1 delegations"),
+            "Thread support-42: 2 delegations".to_owned(),
+        ]
+    );
+    // A thread is named by 1 to 256 bytes: an empty name is refused, typed.
+    let refused = engine
+        .delegate(js(
+            serde_json::json!({"intent": "x", "initiative": "user", "thread": ""}),
+        ))
+        .unwrap_err();
+    assert_eq!(
+        get(&refused, "code").as_string().as_deref(),
+        Some("invalid-delegation")
+    );
+}
