@@ -560,8 +560,10 @@ export class Run {
   /** The run's id. */
   readonly id: RunId;
   /**
-   * Settles with the run's terminal state — `{ state: "returned", outcome, reason }` or
+   * Settles with the run's terminal state — `{ state: "returned", outcome, reason, refused? }` or
    * `{ state: "cancelled", reason }` — once it has ended; never rejects because of how it ended.
+   * `refused` counts the acting party's calls the engine refused on the way: a run can end
+   * `completed` having done less than was asked.
    */
   readonly returned: Promise<Extract<RunState, { state: "returned" | "cancelled" }>>;
   /** Its state now. */

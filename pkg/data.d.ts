@@ -372,6 +372,12 @@ export type RunState =
      * Why.
      */
     reason: ReturnReason,
+    /**
+     * How many of the acting party's calls the engine refused on the
+     * way (invalid arguments, undeclared tools, denied, …): a run can
+     * finish `completed` having done less than was asked, and says so.
+     */
+    refused?: number,
   }
   | {
     "state": "cancelled",
@@ -2445,6 +2451,10 @@ export type Said =
      * The typed reason's code (`call-failed`, `turn-deadman`, …).
      */
     reason: string,
+    /**
+     * How many of its calls were refused on the way.
+     */
+    refused?: number,
   }
   | {
     "kind": "killed",

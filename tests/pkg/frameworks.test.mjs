@@ -158,6 +158,8 @@ for (const { name } of FRAMEWORKS) {
     assert.equal(seen.invoked, 0, "nothing ran");
     assert.deepEqual(run.refused, ["invalid-arguments"]);
     assert.equal(run.ended.state, "returned", `${JSON.stringify(run)}\n${servers.get(name).stderr()}`);
+    assert.equal(run.ended.outcome, "completed");
+    assert.equal(run.ended.refused, 1, "the run's end says a call was refused");
     assert.ok(run.said.some((text) => text.startsWith("Understood:") && text.includes("invalid-arguments")), `the framework heard why: ${run.said}`);
   });
 

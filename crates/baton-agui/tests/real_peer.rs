@@ -334,7 +334,8 @@ fn a_tool_call_in_many_small_deltas_reaches_the_participant() {
             state,
             RunState::Returned {
                 outcome: Outcome::Completed,
-                reason: ReturnReason::Finished
+                reason: ReturnReason::Finished,
+                refused: 0,
             }
         );
     }
@@ -404,7 +405,8 @@ fn an_interrupt_with_a_response_schema_is_answered_and_resumed() {
             state,
             RunState::Returned {
                 outcome: Outcome::Completed,
-                reason: ReturnReason::Finished
+                reason: ReturnReason::Finished,
+                refused: 0,
             }
         );
     }
@@ -441,7 +443,8 @@ fn run_error_returns_control_with_the_agents_message() {
             outcome: Outcome::Error,
             reason: ReturnReason::TurnFailed {
                 message: "model overloaded".into()
-            }
+            },
+            refused: 0,
         }
     );
 }
@@ -454,6 +457,7 @@ fn the_server_closing_mid_stream_is_transport_lost() {
         let RunState::Returned {
             outcome: Outcome::Error,
             reason: ReturnReason::TransportLost { message },
+            ..
         } = state
         else {
             panic!("{state:?}");
@@ -469,6 +473,7 @@ fn a_run_of_another_thread_on_the_stream_is_foreign_and_nothing_is_applied() {
     let RunState::Returned {
         outcome: Outcome::Error,
         reason: ReturnReason::IntegrityViolation { code, finding },
+        ..
     } = state
     else {
         panic!("{state:?}");
@@ -487,6 +492,7 @@ fn a_malformed_event_is_an_integrity_violation() {
     let RunState::Returned {
         outcome: Outcome::Error,
         reason: ReturnReason::IntegrityViolation { code, finding },
+        ..
     } = state
     else {
         panic!("{state:?}");
@@ -510,11 +516,13 @@ fn an_oversized_argument_is_refused_typed_and_the_agent_hears_it() {
             }]
         );
         assert_eq!(record.text, "Understood: refused: invalid-arguments");
+        // The agent finished, having done less than asked: the outcome says so.
         assert_eq!(
             state,
             RunState::Returned {
                 outcome: Outcome::Completed,
-                reason: ReturnReason::Finished
+                reason: ReturnReason::Finished,
+                refused: 1,
             }
         );
     }

@@ -96,6 +96,10 @@ pub enum Said {
         ending: Ending,
         /// The typed reason's code (`call-failed`, `turn-deadman`, …).
         reason: String,
+        /// How many of its calls were refused on the way.
+        #[serde(default, skip_serializing_if = "crate::state::is_zero")]
+        #[cfg_attr(feature = "typescript", ts(as = "Option<u32>", optional))]
+        refused: u32,
     },
     /// The person ended several runs at once (a kill, AG-10).
     Killed {

@@ -221,7 +221,8 @@ fn an_agent_that_answers_with_an_http_error_ends_the_run_typed_with_its_status()
         sim.state(&run),
         RunState::Returned {
             outcome: Outcome::Error,
-            reason: ReturnReason::AgentError { status: 500, .. }
+            reason: ReturnReason::AgentError { status: 500, .. },
+            ..
         }
     ));
 }

@@ -8,6 +8,7 @@ mod common;
 
 use baton_core::*;
 use common::*;
+use serde_json::json;
 
 fn announcements(sim: &Sim) -> Vec<Announcement> {
     sim.log
@@ -275,7 +276,8 @@ fn ag_10_a_kill_across_engines_is_announced_once_by_one_of_them() {
             quiet.state(&ended_elsewhere),
             RunState::Returned {
                 outcome: Outcome::Aborted,
-                reason: ReturnReason::Kill
+                reason: ReturnReason::Kill,
+                ..
             }
         ),
         "journalled and ended as a kill"
@@ -308,4 +310,53 @@ fn ag_10_a_kill_across_engines_is_announced_once_by_one_of_them() {
         announcements(&nothing).is_empty(),
         "a kill that ended nothing says nothing"
     );
+}
+
+/// A run whose only failure was a refused call finishes `completed`, and its
+/// end says how many of the acting party's calls were refused on the way —
+/// in the state `run.returned` gives and in the closing announcement.
+#[test]
+fn ag_39_a_run_that_finished_with_a_refused_call_says_so() {
+    let mut sim = Sim::new();
+    let run = sim.delegate(Autonomy::Auto);
+    sim.inbound(
+        &run,
+        Inbound::ToolCall {
+            call: CallId::new("c1"),
+            capability: rename(),
+            arguments: json!("not an object"),
+            via: Vec::new(),
+        },
+    );
+    sim.end_turn(&run);
+    sim.give_marks();
+    // The acting party hears why, and finishes without another call.
+    sim.propose(&run, &[]);
+    assert_eq!(
+        sim.state(&run),
+        RunState::Returned {
+            outcome: Outcome::Completed,
+            reason: ReturnReason::Finished,
+            refused: 1,
+        }
+    );
+    assert!(matches!(
+        said(&sim).pop(),
+        Some(Said::Closed {
+            ending: Ending::AnsweredWithoutChanges,
+            refused: 1,
+            ..
+        })
+    ));
+    // A run that had nothing refused says nothing of refusals.
+    let mut sim = Sim::new();
+    let run = sim.delegate(Autonomy::Auto);
+    sim.propose(&run, &[]);
+    assert!(matches!(
+        said(&sim).pop(),
+        Some(Said::Closed { refused: 0, .. })
+    ));
+    assert!(!serde_json::to_string(&sim.state(&run))
+        .unwrap()
+        .contains("refused"));
 }

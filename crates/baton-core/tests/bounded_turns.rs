@@ -94,7 +94,8 @@ fn a_lost_transport_returns_an_error_and_nothing_reconnects() {
             outcome: Outcome::Error,
             reason: ReturnReason::TransportLost {
                 message: "the stream closed before the turn ended".into()
-            }
+            },
+            refused: 0,
         }
     );
     let serialized = serde_json::to_value(sim.engine.run(&run).unwrap().state()).unwrap();

@@ -492,6 +492,7 @@ fn ag_8_a_failed_revert_is_reported_not_hidden() {
                 cause,
                 participants,
             },
+        ..
     } = sim.state(&run)
     else {
         panic!(
@@ -519,7 +520,8 @@ fn ag_8_a_revert_that_never_answers_is_reported() {
         sim.state(&run),
         RunState::Returned {
             outcome: Outcome::Error,
-            reason: ReturnReason::RollbackFailed { .. }
+            reason: ReturnReason::RollbackFailed { .. },
+            ..
         }
     ));
 }

@@ -42,14 +42,15 @@ fn ag_3_a_fixed_plan_whose_only_call_is_refused_returns_error_not_completed() {
     );
     assert_eq!(
         sim.state(&run),
-        returned(
-            Outcome::Error,
-            ReturnReason::PlanRefused {
+        RunState::Returned {
+            outcome: Outcome::Error,
+            reason: ReturnReason::PlanRefused {
                 call: CallId::new("p1"),
                 capability: rename(),
                 refusal: "invalid-arguments".into(),
-            }
-        )
+            },
+            refused: 1,
+        }
     );
     let refused: Vec<&'static str> = sim.journal_of(&run, |entry| match entry {
         JournalEntry::CallRefused { refusal, .. } => Some(refusal.code()),
@@ -78,7 +79,8 @@ fn ag_8_a_fixed_plan_refused_after_it_acted_is_rolled_back() {
         sim.state(&run),
         RunState::Returned {
             outcome: Outcome::RolledBack,
-            reason: ReturnReason::PlanRefused { .. }
+            reason: ReturnReason::PlanRefused { .. },
+            ..
         }
     ));
     assert_eq!(closed_ending(&sim), Some(Ending::RolledBack));

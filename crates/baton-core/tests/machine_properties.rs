@@ -717,7 +717,10 @@ fn generator_reaches_every_outcome() {
             }
         }
         for run in harness.engine.runs() {
-            if let RunState::Returned { outcome, reason } = run.state() {
+            if let RunState::Returned {
+                outcome, reason, ..
+            } = run.state()
+            {
                 *seen.entry(format!("{outcome:?}")).or_default() += 1;
                 if let ReturnReason::RollbackFailed { .. } = reason {
                     *seen.entry("rollback-failed".into()).or_default() += 1;

@@ -383,6 +383,7 @@ fn run_states() -> Vec<RunState> {
             .map(|(reason, outcome)| RunState::Returned {
                 outcome: *outcome,
                 reason,
+                refused: 0,
             }),
     );
     states

@@ -597,31 +597,7 @@ fn signal() -> (js_sys::Promise, js_sys::Function) {
     (promise, resolve)
 }
 
-#[wasm_bindgen(inline_js = "
-export function holdLock(name) {
-  // Resolves to a function that releases the lock, or to null when another
-  // holder has it. Without Web Locks every lock is free.
-  if (!globalThis.navigator || !navigator.locks) return Promise.resolve(() => {});
-  return new Promise((granted) => {
-    navigator.locks
-      .request(name, { ifAvailable: true }, (lock) => {
-        if (!lock) { granted(null); return undefined; }
-        return new Promise((release) => granted(release));
-      })
-      .catch(() => granted(null));
-  });
-}
-export function waitLock(name, signal) {
-  // Resolves to a function that releases the lock once it is granted — when
-  // its holder goes away — or to null if `signal` aborts first.
-  if (!globalThis.navigator || !navigator.locks) return Promise.resolve(null);
-  return new Promise((granted) => {
-    navigator.locks
-      .request(name, { signal }, () => new Promise((release) => granted(release)))
-      .catch(() => granted(null));
-  });
-}
-")]
+#[wasm_bindgen(module = "/src/page_apis.js")]
 extern "C" {
     #[wasm_bindgen(js_name = holdLock)]
     fn hold_lock_js(name: &str) -> js_sys::Promise;

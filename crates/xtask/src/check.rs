@@ -447,9 +447,16 @@ mod tests {
                     dirs.push(path);
                 } else if path.extension().is_some_and(|ext| ext == "rs") {
                     let text = std::fs::read_to_string(&path).unwrap();
-                    let found = text.matches("#[wasm_bindgen(inline_js").count()
-                        + text.matches("#[wasm_bindgen(module = ").count();
-                    snippets.extend(std::iter::repeat_n(path.display().to_string(), found));
+                    let inline = text.matches("#[wasm_bindgen(inline_js").count();
+                    snippets.extend(std::iter::repeat_n(path.display().to_string(), inline));
+                    // A module file is imported once, however many blocks name it.
+                    for (at, _) in text.match_indices("#[wasm_bindgen(module = \"") {
+                        let rest = &text[at + "#[wasm_bindgen(module = \"".len()..];
+                        let module = rest.split('"').next().unwrap_or_default().to_owned();
+                        if !snippets.contains(&module) {
+                            snippets.push(module);
+                        }
+                    }
                 }
             }
         }

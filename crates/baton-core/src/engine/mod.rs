@@ -125,7 +125,7 @@ pub enum KillScope {
 /// }
 /// assert_eq!(
 ///     engine.run(&run).unwrap().state(),
-///     &RunState::Returned { outcome: Outcome::Completed, reason: ReturnReason::PlanCompleted }
+///     &RunState::Returned { outcome: Outcome::Completed, reason: ReturnReason::PlanCompleted, refused: 0 }
 /// );
 /// ```
 #[derive(Debug)]

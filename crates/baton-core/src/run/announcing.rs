@@ -30,10 +30,15 @@ impl Run {
                     intent: self.intent.clone(),
                     reason: reason.clone(),
                 },
-                RunState::Returned { outcome, reason } if !step.hush_closings => Said::Closed {
+                RunState::Returned {
+                    outcome,
+                    reason,
+                    refused,
+                } if !step.hush_closings => Said::Closed {
                     intent: self.intent.clone(),
                     ending: self.ending(*outcome, reason),
                     reason: code_of(reason),
+                    refused: *refused,
                 },
                 RunState::Cancelled { reason } if !step.hush_closings => Said::Closed {
                     intent: self.intent.clone(),
@@ -42,6 +47,7 @@ impl Run {
                         CancelReason::NoPlan => Ending::AnsweredWithoutChanges,
                     },
                     reason: code_of(reason),
+                    refused: 0,
                 },
                 _ => return,
             },

@@ -203,7 +203,16 @@ impl Run {
             self.settle_unheard(step, &crate::announce::code_of(&reason), note);
         }
         self.turns.clear_queue();
-        self.transition(step, actor, RunState::Returned { outcome, reason });
+        let refused = self.turns.refused();
+        self.transition(
+            step,
+            actor,
+            RunState::Returned {
+                outcome,
+                reason,
+                refused,
+            },
+        );
     }
 
     pub(super) fn start_rollback(&mut self, step: &mut Step<'_>, cause: ReturnReason) {

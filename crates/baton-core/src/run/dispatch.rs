@@ -380,6 +380,9 @@ impl Run {
                 refusal: refusal.clone(),
             },
         );
+        if !matches!(refusal, Refusal::NotCarriedOut { .. }) {
+            self.turns.count_refusal();
+        }
         let report = self.report_of(call, CallResult::Refused { refusal });
         self.turns.report(report);
     }

@@ -256,6 +256,7 @@ mod tests {
             "offered",
             "edited",
             "endedAt",
+            "refused",
         ];
         expected.sort_unstable();
         assert_eq!(keys, expected);
@@ -272,6 +273,7 @@ mod tests {
             "planAnnounced",
             "endedAt",
             "edited",
+            "refused",
         ] {
             row.as_object_mut().unwrap().remove(later);
         }

@@ -42,6 +42,8 @@ columns! {
         seen: BTreeMap<ReadRef, ReadStamp> => "seen" (stamps),
         /// Call results for the next turn.
         reports: Vec<CallReport> => "reports",
+        /// How many of the acting party's calls the engine refused.
+        refused: u32 => "refused" (default),
     }
 }
 
@@ -171,6 +173,16 @@ impl TurnLog {
         if let Some(seen) = self.seen.get_mut(&stamp.read) {
             *seen = stamp.clone();
         }
+    }
+
+    /// One more of the acting party's calls was refused.
+    pub(super) fn count_refusal(&mut self) {
+        self.refused = self.refused.saturating_add(1);
+    }
+
+    /// How many of the acting party's calls were refused.
+    pub(super) fn refused(&self) -> u32 {
+        self.refused
     }
 
     /// A result for the next turn.

@@ -40,12 +40,22 @@ pub enum RunState {
         outcome: Outcome,
         /// Why.
         reason: ReturnReason,
+        /// How many of the acting party's calls the engine refused on the
+        /// way (invalid arguments, undeclared tools, denied, …): a run can
+        /// finish `completed` having done less than was asked, and says so.
+        #[serde(default, skip_serializing_if = "crate::state::is_zero")]
+        #[cfg_attr(feature = "typescript", ts(as = "Option<u32>", optional))]
+        refused: u32,
     },
     /// The delegation ended before anything was authorized.
     Cancelled {
         /// Why.
         reason: CancelReason,
     },
+}
+
+pub(crate) fn is_zero(count: &u32) -> bool {
+    *count == 0
 }
 
 impl RunState {

@@ -23,6 +23,7 @@ impl RunState {
             "returned" => RunState::Returned {
                 outcome: fields.required("outcome")?,
                 reason: fields.required("reason")?,
+                refused: fields.optional("refused")?.unwrap_or(0),
             },
             "cancelled" => RunState::Cancelled {
                 reason: fields.required("reason")?,

@@ -614,7 +614,11 @@ impl Sim {
 }
 
 pub fn returned(outcome: Outcome, reason: ReturnReason) -> RunState {
-    RunState::Returned { outcome, reason }
+    RunState::Returned {
+        outcome,
+        reason,
+        refused: 0,
+    }
 }
 
 pub fn args(value: Value) -> Value {

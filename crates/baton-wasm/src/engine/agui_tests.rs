@@ -374,3 +374,24 @@ async fn agui_a_named_thread_is_its_own_conversation() {
         Some("invalid-delegation")
     );
 }
+
+/// A run whose only failure was a refused call ends `completed`, and says
+/// so: `refused` in the state `run.returned` gives, and in what the person
+/// hears.
+#[wasm_bindgen_test]
+async fn agui_a_run_that_finished_with_a_refused_call_says_so() {
+    let (engine, board) = board_with(&agui("oversized")).await;
+    let heard = listen().await;
+    let run = engine.delegate(delegation("Rename card 7")).unwrap();
+    assert_eq!(returned(&engine, &run).await.as_deref(), Some("completed"));
+    assert_eq!(title(&board, "card-7"), None, "nothing ran");
+    assert_eq!(
+        get(&engine.state(&run).unwrap(), "refused").as_f64(),
+        Some(1.0)
+    );
+    assert!(until(|| super::tests::written_all(&engine)).await);
+    assert_eq!(
+        heard.messages().last().map(String::as_str),
+        Some("Assistant answered “Rename card 7” without changes; 1 call was refused.")
+    );
+}

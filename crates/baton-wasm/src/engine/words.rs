@@ -59,7 +59,19 @@ pub(super) fn render(announcement: &Announcement, actor: &str, app: &str) -> Str
             intent,
             ending,
             reason,
-        } => closed(who, intent, *ending, reason),
+            refused,
+        } => {
+            let mut said = closed(who, intent, *ending, reason);
+            // Done less than asked: the calls refused on the way are said.
+            if *refused > 0 {
+                said.pop();
+                said.push_str(&format!(
+                    "; {} refused.",
+                    count(*refused, "call was", "calls were")
+                ));
+            }
+            said
+        }
         Said::Killed { count: n } => format!(
             "{who} stopped {} in {app}; control is back with you.",
             count(*n, "delegation", "delegations")

@@ -16,7 +16,7 @@ use wasm_bindgen_futures::JsFuture;
 use super::{request_of, TurnSink};
 use crate::errors::{error, Code};
 
-#[wasm_bindgen(module = "/src/transport/approval_key.js")]
+#[wasm_bindgen(module = "/src/page_apis.js")]
 extern "C" {
     #[wasm_bindgen(js_name = publicJwk)]
     fn public_jwk() -> js_sys::Promise;
