@@ -23,6 +23,7 @@ from typing import Annotated, Any
 
 import uvicorn
 from approval_record import Witness
+from streams import Streams
 from ag_ui_langgraph import LangGraphAgent, add_langgraph_fastapi_endpoint
 from fastapi import Depends, FastAPI, Request
 from fastapi.middleware.cors import CORSMiddleware
@@ -230,6 +231,11 @@ async def approval_key(request: Request):
 async def approval_verdicts():
     return WITNESS.verdicts
 
+
+@app.get("/streams")
+async def streams():
+    return STREAMS.ended
+
 app.add_middleware(
     # The browser tests call from another origin.
     CORSMiddleware,
@@ -249,6 +255,9 @@ for name in ("frontend", "own_tool", "invalid", "slow", "approval"):
     )
     add_langgraph_fastapi_endpoint(app, agent, path=f"/{name}", dependencies=[Depends(log_request)])
 
+# The connection of every `/slow` response, watched (GET /streams).
+STREAMS = Streams(app)
+
 
 def main():
     port = int(sys.argv[1]) if len(sys.argv) > 1 else 0
@@ -260,7 +269,7 @@ def main():
     sock.listen(64)
     print(f"PORT {sock.getsockname()[1]}", flush=True)
     # No access log: uvicorn writes it to stdout, which holds only the PORT line.
-    config = uvicorn.Config(app, log_level="warning", access_log=False)
+    config = uvicorn.Config(STREAMS, log_level="warning", access_log=False)
     uvicorn.Server(config).run(sockets=[sock])
 
 

@@ -20,6 +20,7 @@ import sys
 
 import uvicorn
 from approval_record import Witness
+from streams import Streams
 from pydantic_ai import Agent, DeferredToolRequests, Tool
 from pydantic_ai.messages import ModelRequest, ToolReturnPart, UserPromptPart
 from pydantic_ai.models.function import AgentInfo, DeltaToolCall, FunctionModel
@@ -186,10 +187,15 @@ async def approval_verdicts(request: Request):
     return JSONResponse(WITNESS.verdicts)
 
 
+async def streams(request: Request):
+    return JSONResponse(STREAMS.ended)
+
+
 app = Starlette(
     routes=[
         Route("/approval-key", approval_key, methods=["POST"]),
         Route("/approval-verdicts", approval_verdicts, methods=["GET"]),
+        Route("/streams", streams, methods=["GET"]),
         Route("/{scenario}", run_agent, methods=["POST"]),
     ],
     middleware=[
@@ -203,6 +209,9 @@ app = Starlette(
     ],
 )
 
+# The connection of every `/slow` response, watched (GET /streams).
+STREAMS = Streams(app)
+
 
 def main():
     port = int(sys.argv[1]) if len(sys.argv) > 1 else 0
@@ -214,7 +223,7 @@ def main():
     sock.listen(64)
     print(f"PORT {sock.getsockname()[1]}", flush=True)
     # No access log: uvicorn writes it to stdout, which holds only the PORT line.
-    config = uvicorn.Config(app, log_level="warning", access_log=False)
+    config = uvicorn.Config(STREAMS, log_level="warning", access_log=False)
     uvicorn.Server(config).run(sockets=[sock])
 
 

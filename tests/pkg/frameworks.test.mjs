@@ -163,11 +163,22 @@ for (const { name } of FRAMEWORKS) {
     assert.ok(run.said.some((text) => text.startsWith("Understood:") && text.includes("invalid-arguments")), `the framework heard why: ${run.said}`);
   });
 
-  test(`${name}: the person stops mid-stream — a typed end within 2 s (AG-4)`, { timeout: TIMEOUT }, async () => {
+  test(`${name}: the person stops mid-stream — a typed end within 2 s, and the server's stream closed (AG-4)`, { timeout: TIMEOUT }, async () => {
     const seen = await withPage((page) => delegate(page, url("slow"), { stopOnText: true }));
     const [run] = seen.runs;
     assert.deepEqual(run.ended, { state: "returned", outcome: "aborted", reason: { kind: "user-interrupt" } });
     assert.ok(run.stoppedAfter < 2_000, `returned ${run.stoppedAfter} ms after the stop`);
+    // The HTTP stream is closed on the server too, long before the model's
+    // 200 chunks (tests/peers/streams.py watches the connection).
+    const base = servers.get(name).base;
+    let ended = [];
+    for (let i = 0; i < 50 && ended.length === 0; i++) {
+      ended = await (await fetch(`${base}/streams`)).json();
+      if (ended.length === 0) await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    assert.equal(ended.length, 1, `the server's stream ended within 5 s of the stop: ${JSON.stringify(ended)}\n${servers.get(name).stderr()}`);
+    assert.equal(ended[0].closed, true, `closed by the client going away, not run out: ${JSON.stringify(ended)}`);
+    assert.ok(ended[0].chunks < 150, `${ended[0].chunks} chunks sent`);
   });
 
   // The follow-up after an instant `invoke` is where the transcript used to
