@@ -1383,8 +1383,9 @@ export type AnswerReport = {
   outcome: AnswerOutcome,
   /**
    * When the person decided about one of the acting party's own calls:
-   * the decision record, as the exact text a transport signs
-   * ([`Question::decision_record`]).
+   * the decision record, as the exact text a transport signs: the
+   * question's digest, the call and the words shown, the decision and
+   * its time, keys sorted.
    */
   record?: string,
 };

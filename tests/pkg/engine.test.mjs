@@ -241,6 +241,7 @@ test("the package imports the way an app does, and init is idempotent", { timeou
       "Schema",
       "ScriptedTransport",
       "TurnSink",
+      "approvalKey",
       "default",
     ]);
     assert.deepEqual(dynamic.classes, Array(7).fill("function"));

@@ -65,7 +65,7 @@ function exhaustive(value: never): never {
 // ----- shapes that must match the Rust serialisation exactly -------------------
 
 assertType<Equal<StateName, "offered" | "planned" | "reviewing" | "authorized" | "acting" | "escalated" | "returned" | "cancelled">>();
-assertType<Equal<Extract<RunState, { state: "returned" }>, { state: "returned"; outcome: Outcome; reason: ReturnReason }>>();
+assertType<Equal<Extract<RunState, { state: "returned" }>, { state: "returned"; outcome: Outcome; reason: ReturnReason; refused?: number }>>();
 assertType<Equal<Outcome, "completed" | "partial" | "rolled-back" | "aborted" | "error">>();
 assertType<Equal<Digest, string>>();
 assertType<Equal<TurnRequest["turn"], number>>();

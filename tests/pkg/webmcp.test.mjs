@@ -173,7 +173,8 @@ test("WebMCP: a browser agent drives the page through document.modelContext insi
       const report = await window.engine.undo(run);
       return { state, report: report.participants ?? report.reverted, titles: { ...window.titles } };
     }, run);
-    assert.deepEqual(undone.state, { state: "returned", outcome: "completed", reason: { kind: "finished" } });
+    // Completed, and the bad arguments refused on the way are in the outcome.
+    assert.deepEqual(undone.state, { state: "returned", outcome: "completed", reason: { kind: "finished" }, refused: 1 });
     assert.deepEqual(undone.titles, { a: "Draft" }, "the whole session reverted");
     // A new session: the kill switch settles the call the person was asked about.
     const killed = await page.evaluate(async () => {

@@ -12,8 +12,8 @@ use hmac::{Hmac, Mac};
 use serde::{Deserialize, Serialize};
 use sha2::Sha256;
 
-use crate::digest::{hex, unhex};
 use crate::ids::{CallId, RunId, SessionId};
+use baton_schema::digest::{hex, unhex};
 
 const PREFIX: &str = "baton1";
 
@@ -30,13 +30,13 @@ impl ActorSecret {
 
     /// Key bytes as a store keeps them: 64 lowercase hex digits.
     pub fn encode_key(bytes: &[u8; 32]) -> String {
-        crate::digest::hex(bytes)
+        baton_schema::digest::hex(bytes)
     }
 
     /// Key bytes a store kept ([`ActorSecret::encode_key`]); `None` unless
     /// the text is exactly 64 hex digits.
     pub fn decode_key(text: &str) -> Option<[u8; 32]> {
-        <[u8; 32]>::try_from(crate::digest::unhex(text)?).ok()
+        <[u8; 32]>::try_from(baton_schema::digest::unhex(text)?).ok()
     }
 }
 

@@ -382,11 +382,10 @@ impl crate::protocol::ScriptError {
     }
 }
 
-impl crate::schema::SchemaError {
-    /// The requirement this refusal enforces: schemas are AG-15's.
-    pub fn requirement(&self) -> Option<&'static str> {
-        Some("AG-15")
-    }
+/// The requirement a schema's refusal enforces: schemas are AG-15's. (The
+/// schema engine knows no contract; the core says which rule it serves.)
+pub fn schema_requirement(_refused: &baton_schema::SchemaError) -> Option<&'static str> {
+    Some("AG-15")
 }
 
 /// Options a host passed that are not what the call takes: an unknown

@@ -10,9 +10,9 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
-use crate::digest::Digest;
 use crate::ids::{CapabilityRef, ParticipantId};
 use crate::registry::Registry;
+use baton_schema::digest::Digest;
 
 /// What a grant decides.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]

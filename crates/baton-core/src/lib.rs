@@ -199,7 +199,6 @@ mod changes;
 mod config;
 mod context;
 mod delegation;
-mod digest;
 mod engine;
 mod error;
 mod event;
@@ -218,7 +217,6 @@ mod questions;
 mod registry;
 mod report;
 mod run;
-mod schema;
 mod state;
 mod violation;
 
@@ -228,15 +226,20 @@ pub use attention::{
     select_deep_reads, Attention, PulledRead, ReadCandidate, ReadFate, DEEP_READ_BYTES,
 };
 pub use authorization::Authorization;
+pub use baton_schema::digest::Digest;
+pub use baton_schema::{
+    install_pattern_engine, CompiledPattern, Hazard, InvalidPattern, PatternEngine, PatternError,
+    Schema, SchemaCache, SchemaError, Validation, ValidationIssue, MAX_SCHEMA_BYTES,
+    MAX_SCHEMA_DEPTH,
+};
 pub use changes::{ChangedBy, Changes, UndoConflict, UndoScope};
 pub use config::{EngineConfig, PresencePolicy, PREVIEW_TIMEOUT_MS};
 pub use context::{Context, Origin, ReadRef, ReadStamp};
 pub use delegation::{Delegation, PlannedCall, MAX_THREAD_BYTES};
-pub use digest::Digest;
 pub use engine::{Engine, EngineSnapshot, KillScope, FINISHED_RUNS_KEPT};
 pub use error::{
-    AgentStateError, CommandError, DelegateError, InvalidOptions, MutationRefused, PublishError,
-    RegistrationRefused, ReportError,
+    schema_requirement, AgentStateError, CommandError, DelegateError, InvalidOptions,
+    MutationRefused, PublishError, RegistrationRefused, ReportError,
 };
 pub use event::{Effect, Event, Finding, FindingReason, UndoFailure, UndoReport, FINDINGS_KEPT};
 pub use grants::{Decision, Grant, GrantError, GrantScope, Grants, ListedGrant};
@@ -273,11 +276,6 @@ pub use run::listing::{
 };
 pub use run::review::{ProposedChange, ReviewAgain, ReviewItem, ReviewSheet, StaleRead};
 pub use run::{PlanSource, ProposedCall, Run};
-pub use schema::{
-    install_pattern_engine, CompiledPattern, Hazard, InvalidPattern, PatternEngine, PatternError,
-    Schema, SchemaCache, SchemaError, Validation, ValidationIssue, MAX_SCHEMA_BYTES,
-    MAX_SCHEMA_DEPTH,
-};
 pub use state::{
     BudgetLimit, CancelReason, EscalationReason, Outcome, Resolution, ReturnReason, RunState,
     StateName, TurnLane,

@@ -9,7 +9,7 @@ use thiserror::Error;
 
 use crate::ids::{CapabilityRef, ParticipantId};
 use crate::manifest::{CapabilityDecl, Manifest, ManifestError, ManifestProblem};
-use crate::schema::SchemaCache;
+use baton_schema::SchemaCache;
 
 /// A mounted participant: a manifest and the instance it was mounted as.
 #[derive(Debug, Clone)]

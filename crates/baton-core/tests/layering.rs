@@ -170,7 +170,7 @@ fn the_layering_check_sees_use_lists_and_super_paths() {
     );
     assert_eq!(module_path(Path::new("engine/mod.rs")), at(&["engine"]));
     assert_eq!(
-        module_path(Path::new("schema/pattern/hazard.rs")),
-        at(&["schema", "pattern", "hazard"])
+        module_path(Path::new("run/review/sheet.rs")),
+        at(&["run", "review", "sheet"])
     );
 }

@@ -239,7 +239,15 @@ one_code! {
     AgentStateError => InvalidState,
     ProtocolError => InvalidTransport,
     ScriptError => InvalidTransport,
-    SchemaError => InvalidSchema,
+}
+
+impl Coded for SchemaError {
+    fn code(&self) -> Code {
+        Code::InvalidSchema
+    }
+    fn requirement(&self) -> Option<&'static str> {
+        baton_core::schema_requirement(self)
+    }
 }
 
 #[cfg(test)]

@@ -6,7 +6,7 @@
 
 use std::cell::RefCell;
 
-use baton_core::{CompiledPattern, InvalidPattern, PatternEngine};
+use baton_schema::{CompiledPattern, InvalidPattern, PatternEngine};
 use wasm_bindgen::prelude::*;
 
 #[wasm_bindgen]
@@ -90,7 +90,7 @@ pub(crate) fn ensure() {
         static INSTALLED: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
     }
     if !INSTALLED.get() {
-        baton_core::install_pattern_engine(Box::new(PageRegExp));
+        baton_schema::install_pattern_engine(Box::new(PageRegExp));
         INSTALLED.set(true);
     }
 }

@@ -16,7 +16,7 @@ use crate::errors::{error, refused, Code};
 /// A compiled JSON Schema 2020-12.
 #[wasm_bindgen]
 pub struct Schema {
-    inner: baton_core::Schema,
+    inner: baton_schema::Schema,
     /// The shared, frozen result for every valid value.
     valid: OnceCell<JsValue>,
 }
@@ -28,7 +28,7 @@ impl Schema {
     /// with code `invalid-schema`.
     pub fn compile(schema: JsValue) -> Result<Schema, JsValue> {
         crate::patterns::ensure();
-        baton_core::Schema::compile_str(&json_text(&schema, Code::InvalidSchema, "schema")?)
+        baton_schema::Schema::compile_str(&json_text(&schema, Code::InvalidSchema, "schema")?)
             .map(|inner| Schema {
                 inner,
                 valid: OnceCell::new(),

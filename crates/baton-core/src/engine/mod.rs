@@ -21,7 +21,6 @@ use crate::changes::{ChangedBy, Changes, UndoScope};
 use crate::config::EngineConfig;
 use crate::context::{ReadRef, ReadStamp};
 use crate::delegation::Delegation;
-use crate::digest::Digest;
 use crate::error::{
     AgentStateError, CommandError, DelegateError, MutationRefused, PublishError,
     RegistrationRefused, ReportError,
@@ -42,6 +41,7 @@ use crate::run::escalation::EscalationSheet;
 use crate::run::review::ReviewSheet;
 use crate::run::{AskedQuestion, Charter, PlanSource, ProposedCall, Run, Step, TurnInput};
 use crate::state::{EscalationReason, Outcome, Resolution, ReturnReason, RunState};
+use baton_schema::digest::Digest;
 
 const HOUR_MS: u64 = 60 * 60 * 1000;
 

@@ -5,11 +5,11 @@ use serde_json::Value;
 
 use crate::attention::PulledRead;
 use crate::context::{Context, ReadRef, ReadStamp};
-use crate::digest::Digest;
 use crate::ids::{CallId, CapabilityRef, MarkToken, ParticipantId, QuestionId, RunId, TurnId};
 use crate::manifest::ArgumentError;
 use crate::model::{Budget, Initiative};
 use crate::state::{EscalationReason, RunState, StateName};
+use baton_schema::digest::Digest;
 
 mod read;
 

@@ -7,7 +7,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use serde_json::Value;
 
 use crate::ids::ParticipantId;
-use crate::schema::{Schema, SchemaCache, SchemaError};
+use baton_schema::{Schema, SchemaCache, SchemaError};
 
 use super::parse::{CapabilitySource, ManifestSource};
 use super::problems::Problems;

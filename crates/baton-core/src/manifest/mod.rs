@@ -14,9 +14,9 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use crate::context::Origin;
-use crate::digest::Digest;
 use crate::ids::ParticipantId;
 use crate::model::Autonomy;
+use baton_schema::digest::Digest;
 mod check;
 mod parse;
 mod problems;
@@ -24,7 +24,7 @@ mod stored;
 
 pub use problems::{ManifestError, ManifestProblem};
 
-use crate::schema::{Schema, ValidationIssue};
+use baton_schema::{Schema, ValidationIssue};
 
 /// What a manifest may expose (AG-17).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]

@@ -8,7 +8,7 @@ use serde_json::Value;
 use crate::context::Origin;
 use crate::fields::{Fields, Refusal};
 use crate::model::Autonomy;
-use crate::schema::SchemaCache;
+use baton_schema::SchemaCache;
 
 use super::{EffectDecl, History, Manifest, ManifestError, Tier};
 

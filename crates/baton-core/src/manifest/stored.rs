@@ -6,7 +6,7 @@ use serde_json::Value;
 
 use super::ArgumentError;
 use crate::fields::{read_by_hand, unknown_variant, Fields, Refusal};
-use crate::schema::ValidationIssue;
+use baton_schema::ValidationIssue;
 
 impl ArgumentError {
     fn read(value: &Value) -> Result<ArgumentError, Refusal> {

@@ -22,9 +22,9 @@ use thiserror::Error;
 
 mod read;
 
-use crate::digest::Digest;
 use crate::ids::{CallId, ParticipantId, QuestionId, RunId};
-use crate::schema::{Schema, SchemaError, ValidationIssue};
+use baton_schema::digest::Digest;
+use baton_schema::{Schema, SchemaError, ValidationIssue};
 
 /// Who asked. Read back by hand (`read.rs`).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -350,8 +350,9 @@ pub struct AnswerReport {
     /// What happened.
     pub outcome: AnswerOutcome,
     /// When the person decided about one of the acting party's own calls:
-    /// the decision record, as the exact text a transport signs
-    /// ([`Question::decision_record`]).
+    /// the decision record, as the exact text a transport signs: the
+    /// question's digest, the call and the words shown, the decision and
+    /// its time, keys sorted.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[cfg_attr(feature = "typescript", ts(optional))]
     pub record: Option<String>,

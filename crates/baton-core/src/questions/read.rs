@@ -119,9 +119,9 @@ read_by_hand!(AgentCall, Asker, QuestionState, AnswerOutcome, Question);
 #[cfg(test)]
 mod tests {
     use super::super::{AnswerOutcome, Asker, Question, QuestionState};
-    use crate::digest::Digest;
     use crate::fields::reads_back;
     use crate::ids::{CallId, ParticipantId, QuestionId, RunId};
+    use baton_schema::digest::Digest;
     use serde_json::json;
 
     fn back<T: serde::Serialize + serde::de::DeserializeOwned>(value: &T) -> T {

@@ -8,7 +8,6 @@ use std::collections::{BTreeMap, BTreeSet};
 use crate::autonomy::Verdict;
 use crate::config::PresencePolicy;
 use crate::context::{ReadRef, ReadStamp};
-use crate::digest::Digest;
 use crate::event::Event;
 use crate::ids::{CapabilityRef, ParticipantId};
 use crate::journal::{Actor, JournalEntry};
@@ -17,6 +16,7 @@ use crate::registry::Address;
 use crate::run::review::ReviewAgain;
 use crate::run::{AuthorizationRecord, ProposedCall, Run, Step};
 use crate::state::{EscalationReason, ReturnReason, RunState};
+use baton_schema::digest::Digest;
 
 /// Where a fresh authorization takes its baseline from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

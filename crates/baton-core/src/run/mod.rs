@@ -9,10 +9,10 @@ use serde_json::Value;
 use crate::actor::{ActorIdentity, ActorRef, ActorSecret};
 use crate::config::EngineConfig;
 use crate::context::{Context, ReadRef, ReadStamp};
-use crate::digest::Digest;
 use crate::event::{Effect, Event, Finding, FindingReason};
 use crate::grants::Grants;
 use crate::ids::{CallId, CapabilityRef, MarkToken, ParticipantId, QuestionId, RunId, TurnId};
+use baton_schema::digest::Digest;
 
 use crate::journal::{Actor, CallResult, JournalEntry, JournalRecord};
 use crate::model::{Autonomy, Budget, Initiative, Usage};

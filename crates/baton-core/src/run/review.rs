@@ -9,7 +9,6 @@ use serde_json::Value;
 use std::collections::BTreeMap;
 
 use crate::context::{ReadRef, ReadStamp};
-use crate::digest::Digest;
 use crate::event::Effect;
 use crate::ids::{CallId, CapabilityRef, RunId};
 use crate::journal::{Actor, JournalEntry, Refusal};
@@ -17,6 +16,7 @@ use crate::model::Autonomy;
 use crate::registry::{Address, Registry};
 use crate::run::{ProposedCall, Run, Step};
 use crate::state::RunState;
+use baton_schema::digest::Digest;
 
 /// The concrete change one planned act would make.
 #[derive(Debug, Clone, PartialEq, Serialize)]

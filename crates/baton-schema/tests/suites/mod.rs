@@ -3,7 +3,7 @@
 //! JSON-Schema-Test-Suite and building a ReDoS corpus case's attack text.
 #![allow(dead_code)]
 
-use baton_core::{PatternError, Schema, SchemaError};
+use baton_schema::{PatternError, Schema, SchemaError};
 use serde_json::{json, Value};
 
 /// IDNA2008's contextual rules and its tables of disallowed code points

@@ -63,7 +63,7 @@ impl<'de> Deserialize<'de> for Digest {
 }
 
 /// Appends the canonical encoding of `value` to `out`.
-pub(crate) fn write_canonical(value: &Value, out: &mut Vec<u8>) {
+pub fn write_canonical(value: &Value, out: &mut Vec<u8>) {
     match value {
         Value::Object(map) => {
             // In key order, placed by binary search: a sort here would cost
@@ -103,7 +103,7 @@ fn write_scalar(value: &Value, out: &mut Vec<u8>) {
     let _ = serde_json::to_writer(&mut *out, value);
 }
 
-pub(crate) fn hex(bytes: &[u8]) -> String {
+pub fn hex(bytes: &[u8]) -> String {
     const DIGITS: &[u8; 16] = b"0123456789abcdef";
     let mut text = String::with_capacity(bytes.len() * 2);
     for byte in bytes {
@@ -113,7 +113,7 @@ pub(crate) fn hex(bytes: &[u8]) -> String {
     text
 }
 
-pub(crate) fn unhex(text: &str) -> Option<Vec<u8>> {
+pub fn unhex(text: &str) -> Option<Vec<u8>> {
     if text.len() % 2 != 0 {
         return None;
     }

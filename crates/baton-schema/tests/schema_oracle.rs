@@ -5,7 +5,7 @@
 //! `unevaluated*` — and the patterns and formats from those both sides read
 //! the same way.
 
-use baton_core::Schema;
+use baton_schema::Schema;
 use proptest::prelude::*;
 use serde_json::{json, Map, Value};
 

@@ -1,4 +1,10 @@
-//! JSON Schema 2020-12, compiled once and validated many times.
+//! Baton's JSON Schema engine: JSON Schema 2020-12, compiled once and
+//! validated many times, pure and deterministic like the delegation core
+//! that depends on it. Its one seam is the pattern port
+//! ([`PatternEngine`]): the browser backs it with the page's own `RegExp`,
+//! native tools with `regress` (feature `native-patterns`). A schema is
+//! named by the SHA-256 of its canonical JSON ([`digest`]), which the
+//! delegation core uses for everything else it fingerprints.
 //!
 //! The same validator guards capability arguments, question answers, and the
 //! `Schema` that applications use directly. It is Baton's own, built for the
@@ -15,11 +21,12 @@
 //! which ship with it, compile as the specification says; a reference that
 //! would need the network or the file system is refused.
 //!
-//! The layout: [`uri`] resolves identifiers, `index` finds them in a
+//! The layout: `uri` resolves identifiers, `index` finds them in a
 //! document, `compile` turns a document into a graph of keyword nodes,
 //! `validate` walks a value through it, `format` and `pattern` check strings.
 
 mod compile;
+pub mod digest;
 mod format;
 mod index;
 mod meta;
@@ -245,7 +252,7 @@ impl Schema {
     }
 
     /// The property names the root declares in `properties`.
-    pub(crate) fn root_properties(&self) -> BTreeSet<String> {
+    pub fn root_properties(&self) -> BTreeSet<String> {
         self.inner
             .source
             .get("properties")
@@ -259,7 +266,7 @@ impl Schema {
     }
 
     /// Whether the root forbids properties beyond those it declares.
-    pub(crate) fn closes_root(&self) -> bool {
+    pub fn closes_root(&self) -> bool {
         self.inner.source.get("additionalProperties") == Some(&Value::Bool(false))
             || self.inner.source.get("unevaluatedProperties") == Some(&Value::Bool(false))
     }

@@ -8,7 +8,7 @@ mod suites;
 
 use std::time::Instant;
 
-use baton_core::{PatternError, Schema, SchemaError};
+use baton_schema::{PatternError, Schema, SchemaError};
 use serde_json::{json, Value};
 
 #[test]
