@@ -308,29 +308,7 @@ fn is_email(text: &str, international: bool) -> bool {
 }
 
 fn is_hostname(text: &str, international: bool) -> bool {
-    // IDNA's other full stops separate labels as `.` does (RFC 3490 §3.1).
-    let separator =
-        |c: char| c == '.' || (international && matches!(c, '\u{3002}' | '\u{FF0E}' | '\u{FF61}'));
-    let text = text.strip_suffix(separator).unwrap_or(text);
-    if text.is_empty() || text.len() > 253 {
-        return false;
-    }
-    text.split(separator).all(|label| {
-        let ascii = label.is_ascii();
-        // `ab--` is reserved for A-labels (`xn--`), RFC 5891 §4.2.3.1.
-        let reserved = label.get(2..4) == Some("--")
-            && !label.get(..2).is_some_and(|p| p.eq_ignore_ascii_case("xn"));
-        !label.is_empty()
-            && label.len() <= 63
-            && !label.starts_with('-')
-            && !label.ends_with('-')
-            && !reserved
-            && label.chars().all(|c| {
-                c.is_ascii_alphanumeric()
-                    || c == '-'
-                    || (international && !ascii && !c.is_ascii() && !c.is_whitespace())
-            })
-    })
+    crate::idna::is_hostname(text, international)
 }
 
 fn is_ipv4(text: &str) -> bool {
@@ -401,6 +379,10 @@ fn is_uri(text: &str, reference: bool, international: bool) -> bool {
 }
 
 fn is_authority(authority: &str, international: bool) -> bool {
+    // One `@` at most: it ends the user information.
+    if authority.matches('@').count() > 1 {
+        return false;
+    }
     let host_port = authority
         .rsplit_once('@')
         .map_or(authority, |(user, host)| {
@@ -436,28 +418,71 @@ fn is_authority(authority: &str, international: bool) -> bool {
             .all(|c| c == '%' || (uri_char(c, international) && !"/?@:[]".contains(c)))
 }
 
-/// RFC 6570: braces pair up around non-empty expressions.
+/// RFC 6570 §2: literals and `{operator? varspec,…}` expressions, each
+/// varspec a dotted name of letters, digits, `_` and `%XX`, with an
+/// optional prefix (`:1`…`:9999`) or explode (`*`).
 fn is_uri_template(text: &str) -> bool {
-    let mut open = false;
-    let mut empty = true;
-    for c in text.chars() {
-        match (c, open) {
-            ('{', false) => {
-                open = true;
-                empty = true;
+    let mut rest = text;
+    while let Some(c) = rest.chars().next() {
+        if c == '{' {
+            let Some(end) = rest.find('}') else {
+                return false;
+            };
+            if !is_expression(&rest[1..end]) {
+                return false;
             }
-            ('}', true) => {
-                if empty {
-                    return false;
-                }
-                open = false;
+            rest = &rest[end + 1..];
+        } else if c == '%' {
+            let hex = rest.as_bytes().get(1..3);
+            if !hex.is_some_and(|h| h.iter().all(u8::is_ascii_hexdigit)) {
+                return false;
             }
-            ('{' | '}', _) => return false,
-            (_, true) => empty = false,
-            _ => {}
+            rest = &rest[3..];
+        } else {
+            // Any character but controls, space and `"<>\^`{|}` (the
+            // apostrophe is one, as the JSON-Schema-Test-Suite reads RFC 6570).
+            let literal = if c.is_ascii() {
+                c.is_ascii_graphic() && !"\"<>\\^`{|}".contains(c)
+            } else {
+                !c.is_control() && !c.is_whitespace()
+            };
+            if !literal {
+                return false;
+            }
+            rest = &rest[c.len_utf8()..];
         }
     }
-    !open
+    true
+}
+
+/// The inside of one RFC 6570 expression.
+fn is_expression(inside: &str) -> bool {
+    let list = inside
+        .strip_prefix(['+', '#', '.', '/', ';', '?', '&', '=', ',', '!', '@', '|'])
+        .unwrap_or(inside);
+    list.split(',').all(|varspec| {
+        let (name, modifier) = match varspec.find([':', '*']) {
+            Some(at) => varspec.split_at(at),
+            None => (varspec, ""),
+        };
+        let modifier_ok = match modifier.strip_prefix(':') {
+            Some(length) => {
+                (1..=4).contains(&length.len())
+                    && !length.starts_with('0')
+                    && length.bytes().all(|b| b.is_ascii_digit())
+            }
+            None => modifier.is_empty() || modifier == "*",
+        };
+        modifier_ok
+            && !name.is_empty()
+            && name.split('.').all(|part| {
+                !part.is_empty()
+                    && percent_ok(part)
+                    && part
+                        .bytes()
+                        .all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'%')
+            })
+    })
 }
 
 fn is_uuid(text: &str) -> bool {

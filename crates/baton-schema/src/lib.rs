@@ -28,6 +28,7 @@
 mod compile;
 pub mod digest;
 mod format;
+mod idna;
 mod index;
 mod meta;
 mod pattern;

@@ -78,7 +78,7 @@ pub fn install_pattern_engine(engine: Box<dyn PatternEngine>) -> bool {
     INSTALLED.set(engine).is_ok()
 }
 
-fn engine() -> Option<&'static dyn PatternEngine> {
+pub(crate) fn engine() -> Option<&'static dyn PatternEngine> {
     if let Some(engine) = INSTALLED.get() {
         return Some(engine.as_ref());
     }
