@@ -207,17 +207,9 @@ impl Schema {
         })
     }
 
-    /// Checks a value, reporting every issue with its path and keyword.
-    ///
-    /// A valid value is answered by the validator's fast path, which builds
-    /// no error values; only an invalid one is walked again for every issue.
+    /// Checks a value, reporting every issue with its path and keyword, in
+    /// one walk that builds an error only where a keyword fails.
     pub fn validate(&self, value: &Value) -> Validation {
-        if self.is_valid(value) {
-            return Validation {
-                valid: true,
-                errors: Vec::new(),
-            };
-        }
         let errors: Vec<ValidationIssue> = validate::issues(&self.inner.program, value)
             .into_iter()
             .map(|issue| ValidationIssue {

@@ -105,3 +105,15 @@ fn the_redos_corpus_cannot_freeze_the_page() {
         "{refused} refused, {bounded} bounded"
     );
 }
+
+/// One `validate` call holding many long strings against a polynomial
+/// pattern stays under 100 ms on the page's `RegExp`: past the
+/// validation's budget the strings left are refused, not run.
+#[wasm_bindgen_test]
+fn one_validation_of_many_long_strings_stays_under_100_ms() {
+    crate::patterns::ensure();
+    let performance = web_sys::window().unwrap().performance().unwrap();
+    let (issues, took) = suites::validate_many_long_strings(|| performance.now());
+    assert_eq!(issues.len(), 32, "{issues:?}");
+    assert!(took < 100.0, "one validate call took {took} ms");
+}

@@ -96,7 +96,23 @@ pub(crate) fn engine() -> Option<&'static dyn PatternEngine> {
 pub(crate) struct Pattern {
     source: String,
     compiled: Box<dyn CompiledPattern>,
+    degree: u32,
     max_chars: Option<usize>,
+}
+
+/// What one validation may still spend on matching patterns
+/// ([`hazard::STEP_BUDGET`] across all its strings, not per string).
+pub(crate) struct Budget {
+    left: f64,
+}
+
+impl Budget {
+    /// The budget of one validation.
+    pub(crate) fn per_validation() -> Budget {
+        Budget {
+            left: hazard::STEP_BUDGET,
+        }
+    }
 }
 
 impl fmt::Debug for Pattern {
@@ -116,6 +132,9 @@ pub(crate) enum Matched {
     TooLong {
         max_chars: usize,
     },
+    /// This text fits, but not with what the validation matched before it:
+    /// the validation's budget is spent.
+    OverBudget,
 }
 
 impl Pattern {
@@ -151,6 +170,7 @@ impl Pattern {
         Ok(Pattern {
             source: pattern.to_owned(),
             compiled,
+            degree,
             max_chars: hazard::max_chars(degree),
         })
     }
@@ -165,13 +185,27 @@ impl Pattern {
         &self.source
     }
 
-    pub(crate) fn matches(&self, text: &str) -> Matched {
+    /// Matches `text`, spending from `budget` what its worst case costs.
+    pub(crate) fn matches(&self, text: &str, budget: &mut Budget) -> Matched {
+        // Bytes bound characters from above: count only when it may matter.
+        let mut chars = text.len();
         if let Some(max_chars) = self.max_chars {
-            // Bytes bound characters from above: count only when it may matter.
-            if text.len() > max_chars && text.chars().count() > max_chars {
-                return Matched::TooLong { max_chars };
+            if chars > max_chars {
+                chars = text.chars().count();
+                if chars > max_chars {
+                    return Matched::TooLong { max_chars };
+                }
             }
         }
+        let cost = |n: usize| (n as f64).powi(self.degree.max(1) as i32);
+        let mut steps = cost(chars);
+        if steps > budget.left && chars == text.len() {
+            steps = cost(text.chars().count());
+        }
+        if steps > budget.left {
+            return Matched::OverBudget;
+        }
+        budget.left -= steps;
         if self.compiled.is_match(text) {
             Matched::Yes
         } else {

@@ -4,7 +4,7 @@ use serde_json::Value;
 
 use super::super::compile::{Keyword, Program};
 use super::super::pattern::Matched;
-use super::{equal, mark, plural, show, Eval, Marks, Path};
+use super::{equal, mark, over_budget, plural, show, Eval, Marks, Path};
 
 fn names(names: &[&str]) -> String {
     names
@@ -182,7 +182,7 @@ impl Eval<'_> {
                 let mut ok = true;
                 for (i, (key, item)) in map.iter().enumerate() {
                     for (pattern, node) in patterns {
-                        match pattern.matches(key) {
+                        match pattern.matches(key, &mut self.budget) {
                             Matched::Yes => {
                                 ok &= self.node(*node, item, &Path::Key(path, key), None);
                                 mark(&mut marks, Some(i), None);
@@ -191,6 +191,12 @@ impl Eval<'_> {
                             Matched::TooLong { max_chars } => {
                                 self.fail(&Path::Key(path, key), "patternProperties", || {
                                     format!("the property name is too long to check against \"{}\" safely (at most {max_chars} characters)", pattern.source())
+                                });
+                                ok = false;
+                            }
+                            Matched::OverBudget => {
+                                self.fail(&Path::Key(path, key), "patternProperties", || {
+                                    over_budget(pattern.source())
                                 });
                                 ok = false;
                             }
@@ -207,17 +213,21 @@ impl Eval<'_> {
                 declared,
                 patterns,
             } => {
-                let extra: Vec<(usize, &String, &Value)> = map
-                    .iter()
-                    .enumerate()
-                    .filter(|(_, (key, _))| {
-                        !declared.contains(*key)
-                            && !patterns
-                                .iter()
-                                .any(|p| !matches!(p.matches(key), Matched::No))
-                    })
-                    .map(|(i, (key, item))| (i, key, item))
-                    .collect();
+                // A name a pattern could not be checked against counts as
+                // matched here: `patternProperties` reports it.
+                let mut extra: Vec<(usize, &String, &Value)> = Vec::new();
+                for (i, (key, item)) in map.iter().enumerate() {
+                    if declared.contains(key) {
+                        continue;
+                    }
+                    let budget = &mut self.budget;
+                    if !patterns
+                        .iter()
+                        .any(|p| !matches!(p.matches(key, budget), Matched::No))
+                    {
+                        extra.push((i, key, item));
+                    }
+                }
                 self.extra_properties(
                     *node,
                     "additionalProperties",

@@ -8,7 +8,7 @@ use std::cmp::Ordering;
 use serde_json::{Number, Value};
 
 use super::compile::{Bound, Counted, Keyword, NodeId, Program};
-use super::pattern::Matched;
+use super::pattern::{Budget, Matched};
 
 /// How deep references and subschemas may nest while checking one value.
 const MAX_DEPTH: usize = 500;
@@ -101,6 +101,8 @@ struct Eval<'p> {
     scope: Vec<u32>,
     errors: Option<Vec<Issue>>,
     depth: usize,
+    /// What this validation may still spend on patterns, across its strings.
+    budget: Budget,
 }
 
 impl<'p> Eval<'p> {
@@ -111,6 +113,7 @@ impl<'p> Eval<'p> {
             scope: Vec::new(),
             errors: errors.then(Vec::new),
             depth: 0,
+            budget: Budget::per_validation(),
         }
     }
 }
@@ -120,11 +123,19 @@ pub(super) fn is_valid(program: &Program, value: &Value) -> bool {
     Eval::new(program, false).node(0, value, &Path::Root, None)
 }
 
-/// Every issue `value` has against the program.
+/// Every issue `value` has against the program, in one walk: errors are
+/// built only where a keyword fails, so a valid value costs what
+/// [`is_valid`] does, and the patterns' budget is spent once.
 pub(super) fn issues(program: &Program, value: &Value) -> Vec<Issue> {
     let mut eval = Eval::new(program, true);
     eval.node(0, value, &Path::Root, None);
     eval.errors.unwrap_or_default()
+}
+
+/// Why a string was not matched: the validation's strings are, together,
+/// too costly to check against their patterns (never a frozen page).
+pub(super) fn over_budget(pattern: &str) -> String {
+    format!("checking this text against \"{pattern}\" would take this validation over what it may spend on patterns: the value holds too much text for them together")
 }
 
 fn show(value: &Value) -> String {
@@ -411,21 +422,27 @@ impl Eval<'_> {
             }
             (Keyword::Bound(bound, limit), Value::Number(n)) => self.bound(*bound, limit, n, path),
             (Keyword::Count(counted, limit), _) => self.count(*counted, *limit, value, path),
-            (Keyword::Pattern(pattern), Value::String(s)) => match pattern.matches(s) {
-                Matched::Yes => true,
-                Matched::No => {
-                    self.fail(path, "pattern", || {
-                        format!("{} does not match \"{}\"", show(value), pattern.source())
-                    });
-                    false
-                }
-                Matched::TooLong { max_chars } => {
-                    self.fail(path, "pattern", || {
+            (Keyword::Pattern(pattern), Value::String(s)) => {
+                match pattern.matches(s, &mut self.budget) {
+                    Matched::Yes => true,
+                    Matched::No => {
+                        self.fail(path, "pattern", || {
+                            format!("{} does not match \"{}\"", show(value), pattern.source())
+                        });
+                        false
+                    }
+                    Matched::TooLong { max_chars } => {
+                        self.fail(path, "pattern", || {
                         format!("the text is too long to check against \"{}\" safely (at most {max_chars} characters)", pattern.source())
                     });
-                    false
+                        false
+                    }
+                    Matched::OverBudget => {
+                        self.fail(path, "pattern", || over_budget(pattern.source()));
+                        false
+                    }
                 }
-            },
+            }
             (Keyword::Format(format), Value::String(s)) => {
                 self.check(format.accepts(s), path, "format", || {
                     format!("{} is not a \"{}\"", show(value), format.name())

@@ -147,3 +147,27 @@ pub fn attack(case: &Value, len: usize) -> String {
 /// The lengths every accepted pattern is run at: up to and past every
 /// limit a degree can set.
 pub const ATTACK_LENGTHS: [usize; 6] = [10, 100, 464, 1_000, 10_000, 50_000];
+
+/// One validation of many long strings against a polynomial pattern
+/// (`^a*a*b$`, degree 2): 32 strings of 4,000 `a`s and a `c`, each within
+/// the pattern's length limit, together far over what one validation may
+/// spend. Returns the issues' keywords and messages and how long the
+/// `validate` call took, by `now` (milliseconds).
+pub fn validate_many_long_strings(now: impl Fn() -> f64) -> (Vec<(String, String)>, f64) {
+    let schema = Schema::compile(&json!({
+        "type": "array",
+        "items": {"type": "string", "pattern": "^a*a*b$"}
+    }))
+    .expect("a polynomial pattern is accepted");
+    let attack = format!("{}c", "a".repeat(4_000));
+    let value = Value::Array(vec![Value::String(attack); 32]);
+    let started = now();
+    let validation = schema.validate(&value);
+    let took = now() - started;
+    let issues = validation
+        .errors
+        .into_iter()
+        .map(|issue| (issue.instance_path, issue.message))
+        .collect();
+    (issues, took)
+}
