@@ -139,10 +139,13 @@ export let BatonError: {
 // ----- vocabulary -------------------------------------------------------------
 
 /**
- * A JSON Schema 2020-12 document, self-contained: nothing is fetched. `$ref`
- * within the document, embedded `$id`s, `$anchor`, `$dynamicRef` and the
- * standard 2020-12 meta-schemas resolve; a reference that would need the
- * network is refused with `invalid-schema`.
+ * A JSON Schema document, self-contained: nothing is fetched. Draft 2020-12 by default; a
+ * `$schema` of draft-07, draft-06 or draft-04 (what `zod-to-json-schema` and most published
+ * schemas declare) is compiled with that draft's own semantics (`items` arrays and
+ * `additionalItems`, `dependencies`, `definitions`, a `$ref` that overrides its siblings, draft
+ * 04's boolean `exclusiveMaximum`); any other draft is refused with `invalid-schema`. `$ref`
+ * within the document, embedded `$id`s, anchors, `$dynamicRef` and the standard 2020-12
+ * meta-schemas resolve; a reference that would need the network is refused with `invalid-schema`.
  */
 export type JsonSchema = { readonly [keyword: string]: unknown };
 
@@ -441,7 +444,7 @@ export interface ApprovalKey {
 
 // ----- schemas ----------------------------------------------------------------
 
-/** A compiled JSON Schema 2020-12: the engine's own validator, for applications. */
+/** A compiled JSON Schema (2020-12, or the draft its `$schema` declares): the engine's own validator, for applications. */
 export class Schema {
   private constructor();
   /** Compiles a schema (an object or JSON text); an invalid one throws `invalid-schema`. */

@@ -695,3 +695,33 @@ fn ag_50_without_a_transport_only_what_needs_an_acting_party_is_refused() {
         }
     ));
 }
+
+/// Argument schemas as teams already write them: what `zod-to-json-schema`
+/// emits by default — draft-07, `definitions` with `$ref`s to them — is
+/// registered as it is, and validates with draft-07's semantics (AG-15).
+#[test]
+fn ag_15_a_zod_to_json_schema_output_registers_as_it_is() {
+    let zod = json!({
+        "$schema": "http://json-schema.org/draft-07/schema#",
+        "type": "object",
+        "properties": {
+            "id": {"type": "string"},
+            "title": {"$ref": "#/definitions/title"},
+            "tags": {"type": "array", "items": [{"type": "string"}], "additionalItems": false}
+        },
+        "required": ["id", "title"],
+        "additionalProperties": false,
+        "definitions": {"title": {"type": "string", "minLength": 1, "maxLength": 120}}
+    });
+    let manifest = with(tasks_manifest(), "/capabilities/0/arguments", zod.clone());
+    let mut manifest = manifest;
+    manifest["defaultArgumentLimit"] = json!(1_000);
+    let manifest = parse(&manifest).expect("a draft-07 schema registers");
+    let mut engine = Engine::new(config(), secret());
+    engine.register(manifest, None).expect("and mounts");
+    let schema = Schema::compile(&zod).unwrap();
+    assert!(schema.is_valid(&json!({"id": "7", "title": "Ship", "tags": ["a"]})));
+    // Draft-07's own semantics: `items` as an array, then `additionalItems`.
+    assert!(!schema.is_valid(&json!({"id": "7", "title": "Ship", "tags": ["a", "b"]})));
+    assert!(!schema.is_valid(&json!({"id": "7", "title": ""})));
+}

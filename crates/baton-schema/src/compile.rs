@@ -11,6 +11,7 @@ use std::sync::Arc;
 
 use serde_json::{Map, Number, Value};
 
+use super::dialect::Draft;
 use super::format::Format;
 use super::index::{Index, Loc};
 use super::meta;
@@ -175,6 +176,9 @@ struct Compiler<'a> {
     docs: Vec<&'a Value>,
     index: Index,
     assert_formats: bool,
+    /// The draft the schema (document 0) declares; the meta-schemas are
+    /// 2020-12.
+    draft: Draft,
     nodes: Vec<Node>,
     memo: HashMap<Loc, NodeId>,
     resources: HashMap<String, u32>,
@@ -188,10 +192,11 @@ struct Compiler<'a> {
 pub(super) fn compile(
     schema: Option<&Value>,
     assert_formats: bool,
+    draft: Draft,
 ) -> Result<Program, SchemaError> {
     let mut docs = vec![schema.unwrap_or(&Value::Null)];
     docs.extend(meta::documents().iter());
-    let mut index = Index::over(meta::index());
+    let mut index = Index::over(meta::index(), draft);
     if let Some(schema) = schema {
         index.walk(0, schema, DEFAULT_BASE);
     }
@@ -200,6 +205,7 @@ pub(super) fn compile(
         docs,
         index,
         assert_formats,
+        draft,
         nodes: Vec::new(),
         memo: HashMap::new(),
         resources: HashMap::new(),
@@ -219,6 +225,41 @@ pub(super) fn compile(
         nodes: compiler.nodes,
         dynamic,
     })
+}
+
+/// Draft 04's bounds: `exclusiveMaximum` and `exclusiveMinimum` are
+/// booleans that make `maximum` and `minimum` exclusive.
+fn draft4_bound(
+    map: &Map<String, Value>,
+    loc: &Loc,
+    keyword: &str,
+    bound: Bound,
+    out: &mut Vec<Keyword>,
+) -> Result<(), SchemaError> {
+    let (limit, exclusive) = match bound {
+        Bound::Minimum => ("minimum", "exclusiveMinimum"),
+        Bound::Maximum => ("maximum", "exclusiveMaximum"),
+        // Read with their limits.
+        _ => return Ok(()),
+    };
+    let Some(value) = map.get(keyword) else {
+        return Ok(());
+    };
+    let n = value
+        .as_number()
+        .ok_or_else(|| invalid(loc, limit, "must be a number"))?;
+    let exclusive = match map.get(exclusive) {
+        None | Some(Value::Bool(false)) => false,
+        Some(Value::Bool(true)) => true,
+        Some(_) => return Err(invalid(loc, exclusive, "must be a boolean in draft 04")),
+    };
+    let bound = match (bound, exclusive) {
+        (Bound::Minimum, true) => Bound::ExclusiveMinimum,
+        (Bound::Maximum, true) => Bound::ExclusiveMaximum,
+        (bound, _) => bound,
+    };
+    out.push(Keyword::Bound(bound, n.clone()));
+    Ok(())
 }
 
 fn invalid(loc: &Loc, keyword: &str, what: &str) -> SchemaError {
@@ -265,6 +306,15 @@ impl Compiler<'_> {
 
     /// The node for the schema at `loc`, whose base URI (before its own
     /// `$id`) is `base`.
+    /// The draft at `loc`: the schema's own, or 2020-12 in the meta-schemas.
+    fn draft_at(&self, loc: &Loc) -> Draft {
+        if loc.doc == 0 {
+            self.draft
+        } else {
+            Draft::Draft2020
+        }
+    }
+
     fn node(&mut self, loc: Loc, base: &str) -> Result<NodeId, SchemaError> {
         if let Some(&id) = self.memo.get(&loc) {
             return Ok(id);
@@ -272,9 +322,12 @@ impl Compiler<'_> {
         self.touched.insert(loc.doc);
         let value = Index::value_at(&self.docs, &loc)
             .ok_or_else(|| SchemaError::Invalid(format!("nothing at `#{}`", loc.pointer)))?;
-        let base = match value.get("$id").and_then(Value::as_str) {
-            Some(id) => uri::resolve(base, id),
-            None => base.to_owned(),
+        let draft = self.draft_at(&loc);
+        // Before 2019-09, `$ref` overrides its siblings, `$id` among them.
+        let overridden = draft.is_legacy() && value.get("$ref").is_some();
+        let base = match value.get(draft.id_keyword()).and_then(Value::as_str) {
+            Some(id) if !overridden => uri::resolve(base, id),
+            _ => base.to_owned(),
         };
         let base = uri::split_fragment(&base).0.to_owned();
         let resource = self.resource(&base);
@@ -357,13 +410,18 @@ impl Compiler<'_> {
         base: &str,
     ) -> Result<Vec<Keyword>, SchemaError> {
         let mut out = Vec::new();
+        let draft = self.draft_at(loc);
         if let Some(reference) = map.get("$ref") {
             let reference = reference
                 .as_str()
                 .ok_or_else(|| invalid(loc, "$ref", "must be a string"))?;
             out.push(Keyword::Ref(self.reference(base, reference)?));
+            // Before 2019-09, `$ref` overrides its siblings.
+            if draft.is_legacy() {
+                return Ok(out);
+            }
         }
-        if let Some(reference) = map.get("$dynamicRef") {
+        if let (true, Some(reference)) = (draft.has("$dynamicRef"), map.get("$dynamicRef")) {
             let reference = reference
                 .as_str()
                 .ok_or_else(|| invalid(loc, "$dynamicRef", "must be a string"))?;
@@ -404,7 +462,7 @@ impl Compiler<'_> {
                 .ok_or_else(|| invalid(loc, "enum", "must be an array"))?;
             out.push(Keyword::Enum(values.clone()));
         }
-        if let Some(value) = map.get("const") {
+        if let (true, Some(value)) = (draft.has("const"), map.get("const")) {
             out.push(Keyword::Const(value.clone()));
         }
         if let Some(value) = map.get("multipleOf") {
@@ -421,6 +479,10 @@ impl Compiler<'_> {
             ("exclusiveMinimum", Bound::ExclusiveMinimum),
             ("exclusiveMaximum", Bound::ExclusiveMaximum),
         ] {
+            if draft == Draft::Draft4 {
+                draft4_bound(map, loc, keyword, bound, &mut out)?;
+                continue;
+            }
             if let Some(value) = map.get(keyword) {
                 let n = value
                     .as_number()
@@ -450,6 +512,9 @@ impl Compiler<'_> {
         self.array_keywords(map, loc, base, &mut out)?;
         self.object_keywords(map, loc, base, &mut out)?;
         self.combinators(map, loc, base, &mut out)?;
+        if draft.is_legacy() {
+            return Ok(out);
+        }
         if map.contains_key("unevaluatedItems") {
             out.push(Keyword::UnevaluatedItems(self.child(
                 loc,
@@ -477,20 +542,39 @@ impl Compiler<'_> {
         if map.get("uniqueItems") == Some(&Value::Bool(true)) {
             out.push(Keyword::UniqueItems);
         }
+        let draft = self.draft_at(loc);
         let mut after = 0;
-        if let Some(prefix) = map.get("prefixItems") {
+        if let (true, Some(prefix)) = (draft.has("prefixItems"), map.get("prefixItems")) {
             let nodes = self.children(loc, base, "prefixItems", prefix)?;
             after = nodes.len();
             out.push(Keyword::PrefixItems(nodes));
         }
-        if map.contains_key("items") {
-            let node = self.child(loc, base, &["items"])?;
-            out.push(Keyword::Items { node, after });
+        match map.get("items") {
+            // Before 2019-09: an array of schemas, then `additionalItems`.
+            Some(items @ Value::Array(_)) if draft.is_legacy() => {
+                let nodes = self.children(loc, base, "items", items)?;
+                let after = nodes.len();
+                out.push(Keyword::PrefixItems(nodes));
+                if map.contains_key("additionalItems") {
+                    let node = self.child(loc, base, &["additionalItems"])?;
+                    out.push(Keyword::Items { node, after });
+                }
+            }
+            Some(_) => {
+                let node = self.child(loc, base, &["items"])?;
+                out.push(Keyword::Items { node, after });
+            }
+            None => {}
         }
-        if map.contains_key("contains") {
+        if let (true, true) = (draft.has("contains"), map.contains_key("contains")) {
             let node = self.child(loc, base, &["contains"])?;
-            let min = count_at(map, loc, "minContains")?;
-            let max = count_at(map, loc, "maxContains")?;
+            let (min, max) = match draft.has("minContains") {
+                true => (
+                    count_at(map, loc, "minContains")?,
+                    count_at(map, loc, "maxContains")?,
+                ),
+                false => (None, None),
+            };
             out.push(Keyword::Contains {
                 node,
                 min: min.unwrap_or(1),
@@ -518,10 +602,33 @@ impl Compiler<'_> {
                 })
                 .ok_or_else(|| invalid(loc, keyword, "must be an array of strings"))
         };
+        let draft = self.draft_at(loc);
         if let Some(required) = map.get("required") {
             out.push(Keyword::Required(names(required, "required")?));
         }
-        if let Some(dependent) = map.get("dependentRequired") {
+        if let (true, Some(Value::Object(dependencies))) =
+            (draft.is_legacy(), map.get("dependencies"))
+        {
+            // Before 2019-09: names required, or a schema, per property.
+            let mut required = Vec::new();
+            let mut schemas = Vec::new();
+            for (name, dependency) in dependencies {
+                match dependency {
+                    Value::Array(_) => {
+                        required.push((name.clone(), names(dependency, "dependencies")?))
+                    }
+                    _ => schemas.push((
+                        name.clone(),
+                        self.child(loc, base, &["dependencies", name])?,
+                    )),
+                }
+            }
+            out.push(Keyword::DependentRequired(required));
+            out.push(Keyword::DependentSchemas(schemas));
+        }
+        if let (true, Some(dependent)) =
+            (draft.has("dependentRequired"), map.get("dependentRequired"))
+        {
             let dependent = dependent
                 .as_object()
                 .ok_or_else(|| invalid(loc, "dependentRequired", "must be an object"))?;
@@ -556,14 +663,16 @@ impl Compiler<'_> {
                 patterns,
             });
         }
-        if map.contains_key("propertyNames") {
+        if draft.has("propertyNames") && map.contains_key("propertyNames") {
             out.push(Keyword::PropertyNames(self.child(
                 loc,
                 base,
                 &["propertyNames"],
             )?));
         }
-        if let Some(dependent) = map.get("dependentSchemas") {
+        if let (true, Some(dependent)) =
+            (draft.has("dependentSchemas"), map.get("dependentSchemas"))
+        {
             out.push(Keyword::DependentSchemas(self.named_children(
                 loc,
                 base,
@@ -593,7 +702,7 @@ impl Compiler<'_> {
         if map.contains_key("not") {
             out.push(Keyword::Not(self.child(loc, base, &["not"])?));
         }
-        if map.contains_key("if") {
+        if self.draft_at(loc).has("if") && map.contains_key("if") {
             let condition = self.child(loc, base, &["if"])?;
             let then = map
                 .contains_key("then")

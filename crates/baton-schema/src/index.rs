@@ -6,6 +6,7 @@ use std::collections::{HashMap, HashSet};
 
 use serde_json::Value;
 
+use super::dialect::Draft;
 use super::uri;
 use super::SchemaError;
 
@@ -51,6 +52,8 @@ pub(super) struct Index {
     dynamic: Vec<(String, String, Loc, String)>,
     dynamic_keys: HashSet<String>,
     below: Option<&'static Index>,
+    /// The draft of the documents this layer indexes.
+    draft: Draft,
 }
 
 const SINGLE: [&str; 11] = [
@@ -73,12 +76,17 @@ const NAMED: [&str; 4] = [
     "dependentSchemas",
 ];
 const LISTED: [&str; 4] = ["allOf", "anyOf", "oneOf", "prefixItems"];
+/// Where drafts before 2019-09 hold subschemas besides.
+const LEGACY_SINGLE: [&str; 1] = ["additionalItems"];
+const LEGACY_NAMED: [&str; 2] = ["definitions", "dependencies"];
+const LEGACY_LISTED: [&str; 1] = ["items"];
 
 impl Index {
     /// An index of further documents over `below`.
-    pub(super) fn over(below: &'static Index) -> Index {
+    pub(super) fn over(below: &'static Index, draft: Draft) -> Index {
         Index {
             below: Some(below),
+            draft,
             ..Index::default()
         }
     }
@@ -90,7 +98,7 @@ impl Index {
 
     /// Indexes document `doc`, whose base URI is `base`.
     pub(super) fn walk(&mut self, doc: usize, value: &Value, base: &str) {
-        if value.get("$id").is_none() {
+        if value.get(self.draft.id_keyword()).is_none() {
             self.resources
                 .insert(base.to_owned(), (Loc::root(doc), base.to_owned()));
         }
@@ -102,10 +110,28 @@ impl Index {
             return;
         };
         let mut base = outer.to_owned();
-        if let Some(id) = map.get("$id").and_then(Value::as_str) {
-            base = uri::split_fragment(&uri::resolve(outer, id)).0.to_owned();
-            self.resources
-                .insert(base.clone(), (loc.clone(), outer.to_owned()));
+        let legacy = self.draft.is_legacy();
+        // Before 2019-09, `$ref` overrides its siblings, `$id` among them.
+        let id = match legacy && map.contains_key("$ref") {
+            true => None,
+            false => map.get(self.draft.id_keyword()).and_then(Value::as_str),
+        };
+        if let Some(id) = id {
+            let resolved = uri::resolve(outer, id);
+            let (resource, fragment) = uri::split_fragment(&resolved);
+            // Before 2019-09, an `$id` with a plain-name fragment is an
+            // anchor (`"$id": "#foo"`, or `"other.json#foo"`).
+            if legacy && !fragment.is_empty() && !fragment.starts_with('/') {
+                self.anchors
+                    .insert(resolved.clone(), (loc.clone(), outer.to_owned()));
+            }
+            // A resource of its own only when it names another one than
+            // the schema around it (`"$id": "#foo"` alone does not).
+            if uri::split_fragment(outer).0 != resource {
+                base = resource.to_owned();
+                self.resources
+                    .insert(base.clone(), (loc.clone(), outer.to_owned()));
+            }
         }
         if let Some(anchor) = map.get("$anchor").and_then(Value::as_str) {
             self.anchors
@@ -123,20 +149,24 @@ impl Index {
                 outer.to_owned(),
             ));
         }
-        for keyword in SINGLE {
-            if let Some(child) = map.get(keyword) {
+        let (single, named, listed): (&[&str], &[&str], &[&str]) = match legacy {
+            true => (&LEGACY_SINGLE, &LEGACY_NAMED, &LEGACY_LISTED),
+            false => (&[], &[], &[]),
+        };
+        for keyword in SINGLE.iter().chain(single) {
+            if let Some(child) = map.get(*keyword) {
                 self.walk_at(loc.join(&[keyword]), child, &base);
             }
         }
-        for keyword in NAMED {
-            if let Some(Value::Object(children)) = map.get(keyword) {
+        for keyword in NAMED.iter().chain(named) {
+            if let Some(Value::Object(children)) = map.get(*keyword) {
                 for (name, child) in children {
                     self.walk_at(loc.join(&[keyword, name]), child, &base);
                 }
             }
         }
-        for keyword in LISTED {
-            if let Some(Value::Array(children)) = map.get(keyword) {
+        for keyword in LISTED.iter().chain(listed) {
+            if let Some(Value::Array(children)) = map.get(*keyword) {
                 for (i, child) in children.iter().enumerate() {
                     self.walk_at(loc.join(&[keyword, &i.to_string()]), child, &base);
                 }
@@ -178,7 +208,7 @@ impl Index {
         let mut base = outer.clone();
         let mut loc = root.clone();
         for token in &tokens {
-            if let Some(id) = value.get("$id").and_then(Value::as_str) {
+            if let Some(id) = value.get(self.draft.id_keyword()).and_then(Value::as_str) {
                 base = uri::split_fragment(&uri::resolve(&base, id)).0.to_owned();
             }
             value = match value {

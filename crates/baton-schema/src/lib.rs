@@ -26,6 +26,7 @@
 //! `validate` walks a value through it, `format` and `pattern` check strings.
 
 mod compile;
+mod dialect;
 pub mod digest;
 mod format;
 mod idna;
@@ -45,6 +46,7 @@ use thiserror::Error;
 
 use crate::digest::Digest;
 
+pub use dialect::Draft;
 pub use pattern::{
     install_pattern_engine, CompiledPattern, Hazard, InvalidPattern, PatternEngine, PatternError,
 };
@@ -53,7 +55,6 @@ pub use pattern::{
 pub const MAX_SCHEMA_BYTES: usize = 64 * 1024;
 /// The deepest nesting of objects and arrays accepted in a schema.
 pub const MAX_SCHEMA_DEPTH: usize = 64;
-const DRAFT_2020_12: &str = "https://json-schema.org/draft/2020-12/schema";
 
 /// Why a schema was refused.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
@@ -76,8 +77,8 @@ pub enum SchemaError {
     /// Not JSON at all.
     #[error("the schema is not JSON: {0}")]
     NotJson(String),
-    /// `$schema` names a draft other than 2020-12.
-    #[error("the schema declares `$schema: {declared}`; only JSON Schema 2020-12 is accepted")]
+    /// `$schema` names a draft Baton does not compile.
+    #[error("the schema declares `$schema: {declared}`; JSON Schema 2020-12, draft-07, draft-06 and draft-04 are accepted")]
     WrongDraft {
         /// What it declared.
         declared: String,
@@ -177,15 +178,13 @@ impl Schema {
                 limit: MAX_SCHEMA_BYTES,
             });
         }
-        if let Some(declared) = schema.get("$schema") {
-            let declared = declared.as_str().unwrap_or_default();
-            if declared.trim_end_matches('#') != DRAFT_2020_12 {
-                return Err(SchemaError::WrongDraft {
-                    declared: declared.to_owned(),
-                });
-            }
-        }
-        if let Some(issue) = validate::issues(meta_program()?, schema).into_iter().next() {
+        let draft = Draft::of(schema)?;
+        // The 2020-12 meta-schema ships; older drafts' do not (`dialect`).
+        let meta_issue = match draft {
+            Draft::Draft2020 => validate::issues(meta_program()?, schema).into_iter().next(),
+            _ => None,
+        };
+        if let Some(issue) = meta_issue {
             return Err(SchemaError::Invalid(format!(
                 "{} (at `{}`, keyword `{}`)",
                 issue.message,
@@ -197,7 +196,7 @@ impl Schema {
                 issue.keyword
             )));
         }
-        let program = compile::compile(Some(schema), true)?;
+        let program = compile::compile(Some(schema), true, draft)?;
         Ok(Schema {
             inner: Arc::new(Compiled {
                 digest: Digest::of_bytes(&canonical),
@@ -327,7 +326,7 @@ fn meta_program() -> Result<&'static compile::Program, SchemaError> {
     if let Some(program) = META.get() {
         return Ok(program);
     }
-    let program = compile::compile(None, false)?;
+    let program = compile::compile(None, false, Draft::Draft2020)?;
     Ok(META.get_or_init(|| program))
 }
 
@@ -478,10 +477,12 @@ mod tests {
         );
     }
 
+    const DRAFT_2020_12: &str = "https://json-schema.org/draft/2020-12/schema";
+
     #[test]
     fn other_drafts_oversize_deep_and_invalid_schemas_are_refused() {
         assert!(matches!(
-            Schema::compile(&json!({"$schema": "http://json-schema.org/draft-07/schema#"})),
+            Schema::compile(&json!({"$schema": "https://json-schema.org/draft/2019-09/schema"})),
             Err(SchemaError::WrongDraft { .. })
         ));
         assert!(Schema::compile(&json!({"$schema": DRAFT_2020_12})).is_ok());
