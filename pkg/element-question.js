@@ -142,12 +142,15 @@ export class BatonQuestion extends Surface {
   #answer() {
     const question = this.#current();
     if (!question || !this.#editor) return;
-    const answer = this.#editor.value() ?? null;
+    this.#send(question, this.#editor.value() ?? null);
+  }
+
+  /** Sends `answer`; the engine's validator says what is wrong, and the form stays open. */
+  #send(question, answer) {
     try {
       this.engine.answer(question.id, question.digest, answer);
       this.#error.textContent = "";
     } catch (error) {
-      // The engine's validator says what is wrong; the form stays open.
       this.#error.textContent = error.message;
     }
     this.render();
@@ -168,13 +171,7 @@ export class BatonQuestion extends Surface {
     }
     const reason = this.#note.value.trim();
     if (reason) answer.reason = reason;
-    try {
-      this.engine.answer(question.id, question.digest, answer);
-      this.#error.textContent = "";
-    } catch (error) {
-      this.#error.textContent = error.message;
-    }
-    this.render();
+    this.#send(question, answer);
   }
 
   #close(how) {

@@ -180,6 +180,9 @@ for (const [major, packages] of Object.entries(REACTS)) {
         });
         assert.ok(busy.seen.includes("was-busy"), `aria-busy was set while the call ran: ${JSON.stringify(busy)}`);
         assert.equal(busy.now, null, "and cleared after");
+        // React renders the state the call set on its own schedule (React 18
+        // batches it after the run returns): wait for the card to show it.
+        await page.waitForFunction(() => document.querySelector('[data-card="card-2"]')?.textContent === "Busy", null, { timeout: 5_000 });
         assert.equal(await title(page, "card-2"), "Busy");
         assert.deepEqual(problems, []);
       } finally {

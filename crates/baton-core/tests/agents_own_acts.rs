@@ -401,30 +401,37 @@ fn an_approval_of_the_agents_own_call_puts_that_call_to_the_person() {
     );
 }
 
+/// A run whose acting party asks the person to approve its own call
+/// `send_email` to `to`, and the question put.
+fn asked_to_approve(to: &str) -> (Sim, Question) {
+    let mut sim = Sim::new();
+    let run = sim.delegate(Autonomy::Auto);
+    sim.inbound(
+        &run,
+        Inbound::Question {
+            request: "int-e1".into(),
+            prompt: "Send it?".into(),
+            schema: None,
+            deadline_ms: None,
+            expires_at: None,
+            approval: Some(AgentCall {
+                call: CallId::new("e1"),
+                tool: "send_email".into(),
+                arguments: json!({ "to": to }),
+            }),
+        },
+    );
+    sim.end_turn(&run);
+    let question = sim.last_question();
+    (sim, question)
+}
+
 /// A rejection is a decision too, recorded like an approval; a declined
 /// approval is recorded as declined.
 #[test]
 fn every_decision_about_the_agents_own_call_is_recorded_and_only_those() {
     let decided = |decide: &dyn Fn(&mut Sim, &Question)| {
-        let mut sim = Sim::new();
-        let run = sim.delegate(Autonomy::Auto);
-        sim.inbound(
-            &run,
-            Inbound::Question {
-                request: "int-e1".into(),
-                prompt: "Send it?".into(),
-                schema: None,
-                deadline_ms: None,
-                expires_at: None,
-                approval: Some(AgentCall {
-                    call: CallId::new("e1"),
-                    tool: "send_email".into(),
-                    arguments: json!({"to": "ops@example.com"}),
-                }),
-            },
-        );
-        sim.end_turn(&run);
-        let question = sim.last_question();
+        let (mut sim, question) = asked_to_approve("ops@example.com");
         decide(&mut sim, &question);
         sim.drain();
         let report = sim.last_request().answers.pop().unwrap();
@@ -452,27 +459,7 @@ fn every_decision_about_the_agents_own_call_is_recorded_and_only_those() {
 
 #[test]
 fn the_call_shown_for_approval_is_bound_into_the_questions_digest() {
-    let digest = |to: &str| {
-        let mut sim = Sim::new();
-        let run = sim.delegate(Autonomy::Auto);
-        sim.inbound(
-            &run,
-            Inbound::Question {
-                request: "int-e1".into(),
-                prompt: "Send it?".into(),
-                schema: None,
-                deadline_ms: None,
-                expires_at: None,
-                approval: Some(AgentCall {
-                    call: CallId::new("e1"),
-                    tool: "send_email".into(),
-                    arguments: json!({ "to": to }),
-                }),
-            },
-        );
-        sim.end_turn(&run);
-        sim.last_question().digest
-    };
+    let digest = |to: &str| asked_to_approve(to).1.digest;
     assert_ne!(digest("ops@example.com"), digest("all@example.com"));
 }
 
