@@ -140,10 +140,11 @@ export let BatonError: {
 
 /**
  * A JSON Schema document, self-contained: nothing is fetched. Draft 2020-12 by default; a
- * `$schema` of draft-07, draft-06 or draft-04 (what `zod-to-json-schema` and most published
- * schemas declare) is compiled with that draft's own semantics (`items` arrays and
- * `additionalItems`, `dependencies`, `definitions`, a `$ref` that overrides its siblings, draft
- * 04's boolean `exclusiveMaximum`); any other draft is refused with `invalid-schema`. `$ref`
+ * `$schema` of 2019-09, draft-07, draft-06 or draft-04 (what `zod-to-json-schema` and most
+ * published schemas declare) is compiled with that draft's own semantics (`items` arrays and
+ * `additionalItems`, `$recursiveRef`, `dependencies`, `definitions`, a `$ref` that overrides its
+ * siblings, draft 04's boolean `exclusiveMaximum`); any other draft is refused with
+ * `invalid-schema`. `$ref`
  * within the document, embedded `$id`s, anchors, `$dynamicRef` and the standard 2020-12
  * meta-schemas resolve; a reference that would need the network is refused with `invalid-schema`.
  */

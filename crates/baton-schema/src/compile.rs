@@ -437,6 +437,24 @@ impl Compiler<'_> {
             }
             out.push(Keyword::DynamicRef { target, anchor });
         }
+        if let (true, Some(reference)) = (draft.has("$recursiveRef"), map.get("$recursiveRef")) {
+            // 2019-09: like `$ref`, but when its target's resource has
+            // `$recursiveAnchor: true`, the outermost resource in the dynamic
+            // scope that has one too.
+            let reference = reference
+                .as_str()
+                .ok_or_else(|| invalid(loc, "$recursiveRef", "must be a string"))?;
+            let target = self.reference(base, reference)?;
+            let resource = uri::split_fragment(&uri::resolve(base, reference))
+                .0
+                .to_owned();
+            let anchored = self.index.is_dynamic_anchor(&format!("{resource}#"));
+            let anchor = anchored.then(String::new);
+            if anchored {
+                self.dynamic_names.insert(String::new());
+            }
+            out.push(Keyword::DynamicRef { target, anchor });
+        }
         if let Some(types) = map.get("type") {
             let names: Vec<&Value> = match types {
                 Value::Array(names) => names.iter().collect(),
@@ -551,7 +569,7 @@ impl Compiler<'_> {
         }
         match map.get("items") {
             // Before 2019-09: an array of schemas, then `additionalItems`.
-            Some(items @ Value::Array(_)) if draft.is_legacy() => {
+            Some(items @ Value::Array(_)) if draft.has_item_arrays() => {
                 let nodes = self.children(loc, base, "items", items)?;
                 let after = nodes.len();
                 out.push(Keyword::PrefixItems(nodes));

@@ -2,10 +2,11 @@
 //! they differ. A schema without `$schema` is JSON Schema 2020-12.
 //!
 //! Drafts 04, 06 and 07 — what most schemas in the wild and tools such as
-//! `zod-to-json-schema` write — are compiled with their own semantics:
-//! `items` as an array with `additionalItems`, `dependencies`,
-//! `definitions`, a `$ref` that overrides its siblings, and in draft 04
-//! `id` and the boolean `exclusiveMaximum`/`exclusiveMinimum`. Keywords a
+//! `zod-to-json-schema` write — and 2019-09 are compiled with their own
+//! semantics: `items` as an array with `additionalItems` (before 2020-12),
+//! `dependencies`, `definitions` and a `$ref` that overrides its siblings
+//! (before 2019-09), `$recursiveRef` and `$recursiveAnchor` (2019-09), and
+//! in draft 04 `id` and the boolean `exclusiveMaximum`/`exclusiveMinimum`. Keywords a
 //! draft does not have are ignored in it, as annotations. Their
 //! meta-schemas are not shipped: such a schema is checked by the
 //! compiler's own rules for each keyword, not against its meta-schema, and
@@ -24,6 +25,8 @@ pub enum Draft {
     Draft6,
     /// Draft 07 (`http://json-schema.org/draft-07/schema#`).
     Draft7,
+    /// Draft 2019-09 (`https://json-schema.org/draft/2019-09/schema`).
+    Draft2019,
     /// Draft 2020-12, the default.
     #[default]
     Draft2020,
@@ -43,6 +46,7 @@ impl Draft {
             .unwrap_or_default();
         Ok(match uri {
             "json-schema.org/draft/2020-12/schema" => Draft::Draft2020,
+            "json-schema.org/draft/2019-09/schema" => Draft::Draft2019,
             "json-schema.org/draft-07/schema" => Draft::Draft7,
             "json-schema.org/draft-06/schema" => Draft::Draft6,
             "json-schema.org/draft-04/schema" => Draft::Draft4,
@@ -54,9 +58,15 @@ impl Draft {
         })
     }
 
-    /// Drafts before 2019-09: `$ref` overrides its siblings, `items` may be
-    /// an array, `dependencies` and `definitions`.
+    /// Drafts before 2019-09: `$ref` overrides its siblings, `dependencies`
+    /// and `definitions`.
     pub(crate) fn is_legacy(self) -> bool {
+        self < Draft::Draft2019
+    }
+
+    /// Drafts before 2020-12: `items` may be an array, then
+    /// `additionalItems`.
+    pub(crate) fn has_item_arrays(self) -> bool {
         self < Draft::Draft2020
     }
 
@@ -74,14 +84,14 @@ impl Draft {
         match keyword {
             "const" | "contains" | "propertyNames" => self >= Draft::Draft6,
             "if" => self >= Draft::Draft7,
-            "prefixItems"
-            | "$dynamicRef"
-            | "dependentRequired"
+            "prefixItems" | "$dynamicRef" => self == Draft::Draft2020,
+            "dependentRequired"
             | "dependentSchemas"
             | "unevaluatedItems"
             | "unevaluatedProperties"
             | "minContains"
-            | "maxContains" => self == Draft::Draft2020,
+            | "maxContains"
+            | "$recursiveRef" => self >= Draft::Draft2019,
             _ => true,
         }
     }

@@ -76,10 +76,11 @@ const NAMED: [&str; 4] = [
     "dependentSchemas",
 ];
 const LISTED: [&str; 4] = ["allOf", "anyOf", "oneOf", "prefixItems"];
-/// Where drafts before 2019-09 hold subschemas besides.
+/// Where drafts before 2020-12 hold subschemas besides (`items` as an
+/// array, `additionalItems`), and those before 2019-09 too.
 const LEGACY_SINGLE: [&str; 1] = ["additionalItems"];
-const LEGACY_NAMED: [&str; 2] = ["definitions", "dependencies"];
 const LEGACY_LISTED: [&str; 1] = ["items"];
+const LEGACY_NAMED: [&str; 2] = ["definitions", "dependencies"];
 
 impl Index {
     /// An index of further documents over `below`.
@@ -137,6 +138,17 @@ impl Index {
             self.anchors
                 .insert(format!("{base}#{anchor}"), (loc.clone(), outer.to_owned()));
         }
+        // 2019-09: `$recursiveAnchor: true` at a resource's root is that
+        // resource's dynamic anchor, under the empty name no `$dynamicAnchor`
+        // can have.
+        let recursive = self.draft == Draft::Draft2019
+            && map.get("$recursiveAnchor") == Some(&Value::Bool(true))
+            && (id.is_some() || loc.pointer.is_empty());
+        if recursive {
+            self.dynamic_keys.insert(format!("{base}#"));
+            self.dynamic
+                .push((base.clone(), String::new(), loc.clone(), outer.to_owned()));
+        }
         if let Some(anchor) = map.get("$dynamicAnchor").and_then(Value::as_str) {
             let key = format!("{base}#{anchor}");
             self.anchors
@@ -149,10 +161,12 @@ impl Index {
                 outer.to_owned(),
             ));
         }
-        let (single, named, listed): (&[&str], &[&str], &[&str]) = match legacy {
-            true => (&LEGACY_SINGLE, &LEGACY_NAMED, &LEGACY_LISTED),
-            false => (&[], &[], &[]),
+        let arrays = self.draft.has_item_arrays();
+        let (single, listed): (&[&str], &[&str]) = match arrays {
+            true => (&LEGACY_SINGLE, &LEGACY_LISTED),
+            false => (&[], &[]),
         };
+        let named: &[&str] = if legacy { &LEGACY_NAMED } else { &[] };
         for keyword in SINGLE.iter().chain(single) {
             if let Some(child) = map.get(*keyword) {
                 self.walk_at(loc.join(&[keyword]), child, &base);

@@ -62,6 +62,10 @@ fn the_optional_format_tests_pass() {
 #[test]
 fn every_required_test_of_drafts_07_06_and_04_passes_but_remote_documents() {
     for (dir, uri) in [
+        (
+            "draft2019-09",
+            "https://json-schema.org/draft/2019-09/schema",
+        ),
         ("draft7", "http://json-schema.org/draft-07/schema#"),
         ("draft6", "http://json-schema.org/draft-06/schema#"),
         ("draft4", "http://json-schema.org/draft-04/schema#"),
@@ -95,6 +99,7 @@ fn the_browser_runs_every_file_of_the_suite() {
     for (dir, prefix) in [
         (suite(), ""),
         (suite().join("optional/format"), "optional/format/"),
+        (suite().join("../draft2019-09"), "draft2019-09/"),
         (suite().join("../draft7"), "draft7/"),
         (suite().join("../draft6"), "draft6/"),
         (suite().join("../draft4"), "draft4/"),

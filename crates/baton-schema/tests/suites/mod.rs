@@ -45,9 +45,14 @@ pub fn run_file(name: &str, text: &str, tally: &mut Tally) {
 /// Whether a schema refers to one of the older drafts' meta-schemas.
 fn needs_meta(schema: &Value) -> bool {
     let text = schema.to_string();
-    ["draft-04/schema", "draft-06/schema", "draft-07/schema"]
-        .iter()
-        .any(|meta| text.contains(&format!("json-schema.org/{meta}")))
+    [
+        "draft-04/schema",
+        "draft-06/schema",
+        "draft-07/schema",
+        "draft/2019-09/",
+    ]
+    .iter()
+    .any(|meta| text.contains(&format!("json-schema.org/{meta}")))
 }
 
 /// Runs one file of an older draft's suite, each schema declaring `draft`
