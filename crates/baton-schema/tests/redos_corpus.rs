@@ -80,3 +80,27 @@ fn one_validation_of_many_long_strings_is_bounded_as_a_whole() {
     assert_eq!(over[0], "/1");
     assert!(took < 1_000.0, "one validate call took {took} ms");
 }
+
+/// Real patterns with an exact count inside a repetition compile and match
+/// their own examples: a hex colour (`#rgb` or `#rrggbb`), a GUID.
+#[test]
+fn exact_counts_inside_repetitions_are_safe_and_accepted() {
+    let colour =
+        Schema::compile(&json!({"type": "string", "pattern": "^#(?:[0-9a-fA-F]{3}){1,2}$"}))
+            .expect("a hex colour pattern is accepted");
+    for (text, valid) in [
+        ("#fff", true),
+        ("#a1B2c3", true),
+        ("#abcd", false),
+        ("fff", false),
+    ] {
+        assert_eq!(colour.is_valid(&json!(text)), valid, "{text}");
+    }
+    let guid = Schema::compile(&json!({
+        "type": "string",
+        "pattern": "^[0-9a-f]{8}(?:-[0-9a-f]{4}){3}-[0-9a-f]{12}$"
+    }))
+    .expect("a GUID pattern is accepted");
+    assert!(guid.is_valid(&json!("123e4567-e89b-12d3-a456-426614174000")));
+    assert!(!guid.is_valid(&json!("123e4567-e89b-12d3-a456")));
+}

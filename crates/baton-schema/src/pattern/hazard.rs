@@ -168,6 +168,14 @@ impl Walk {
                     .iter()
                     .try_for_each(|branch| self.node(branch, follow, in_loop))
             }
+            // An exact count of one character class (`[0-9a-f]{3}`) is a
+            // run of fixed width: it can match a text in one way only, so
+            // it hands nothing on, wherever it stands.
+            Node::Repeat { body, min, max }
+                if Some(*min) == *max && matches!(**body, Node::Char(_)) =>
+            {
+                Ok(())
+            }
             Node::Repeat { body, max, .. } if repeats(*max) => {
                 let consumed = chars(body);
                 if in_loop && consumed.overlaps(follow) {
@@ -221,6 +229,9 @@ mod tests {
     #[test]
     fn common_safe_shapes_are_linear() {
         for pattern in [
+            // Hex colours: the inner count is exact, the outer bounded.
+            "^#(?:[0-9a-fA-F]{3}){1,2}$",
+            "^(?:[0-9a-f]{4}-?){2}$",
             "^[a-z0-9]+(-[a-z0-9]+)*$",
             "^\\d{4}-\\d{2}-\\d{2}$",
             "^[A-Z][a-z]*$",
