@@ -16,13 +16,12 @@ Scenarios: frontend, own_tool, invalid, slow, approval.
 
 import asyncio
 import json
-import socket
 import sys
 import uuid
 from typing import Annotated, Any
 
-import uvicorn
 from approval_record import Witness
+from serving import CORS, serve
 from streams import Streams
 from ag_ui_langgraph import LangGraphAgent, add_langgraph_fastapi_endpoint
 from fastapi import Depends, FastAPI, Request
@@ -236,13 +235,7 @@ async def approval_verdicts():
 async def streams():
     return STREAMS.ended
 
-app.add_middleware(
-    # The browser tests call from another origin.
-    CORSMiddleware,
-    allow_origins=["*"],
-    allow_methods=["GET", "POST", "OPTIONS"],
-    allow_headers=["Content-Type", "Accept", "traceparent", "tracestate", "X-Test"],
-)
+app.add_middleware(CORSMiddleware, **CORS)
 for name in ("frontend", "own_tool", "invalid", "slow", "approval"):
     agent = LangGraphAgent(
         name=name,
@@ -259,19 +252,5 @@ for name in ("frontend", "own_tool", "invalid", "slow", "approval"):
 STREAMS = Streams(app)
 
 
-def main():
-    port = int(sys.argv[1]) if len(sys.argv) > 1 else 0
-    # Bound here, not by uvicorn, so port 0 can be reported before serving:
-    # connections wait in the backlog until uvicorn accepts them.
-    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-    sock.bind(("127.0.0.1", port))
-    sock.listen(64)
-    print(f"PORT {sock.getsockname()[1]}", flush=True)
-    # No access log: uvicorn writes it to stdout, which holds only the PORT line.
-    config = uvicorn.Config(STREAMS, log_level="warning", access_log=False)
-    uvicorn.Server(config).run(sockets=[sock])
-
-
 if __name__ == "__main__":
-    main()
+    serve(STREAMS)
