@@ -6,6 +6,8 @@
 //! reference to a meta-schema resolves without leaving the process; any other
 //! document is refused, never fetched.
 
+mod drafts;
+
 use std::collections::{BTreeSet, HashMap, HashSet};
 use std::sync::Arc;
 
@@ -227,39 +229,17 @@ pub(super) fn compile(
     })
 }
 
-/// Draft 04's bounds: `exclusiveMaximum` and `exclusiveMinimum` are
-/// booleans that make `maximum` and `minimum` exclusive.
-fn draft4_bound(
-    map: &Map<String, Value>,
-    loc: &Loc,
-    keyword: &str,
-    bound: Bound,
-    out: &mut Vec<Keyword>,
-) -> Result<(), SchemaError> {
-    let (limit, exclusive) = match bound {
-        Bound::Minimum => ("minimum", "exclusiveMinimum"),
-        Bound::Maximum => ("maximum", "exclusiveMaximum"),
-        // Read with their limits.
-        _ => return Ok(()),
-    };
-    let Some(value) = map.get(keyword) else {
-        return Ok(());
-    };
-    let n = value
-        .as_number()
-        .ok_or_else(|| invalid(loc, limit, "must be a number"))?;
-    let exclusive = match map.get(exclusive) {
-        None | Some(Value::Bool(false)) => false,
-        Some(Value::Bool(true)) => true,
-        Some(_) => return Err(invalid(loc, exclusive, "must be a boolean in draft 04")),
-    };
-    let bound = match (bound, exclusive) {
-        (Bound::Minimum, true) => Bound::ExclusiveMinimum,
-        (Bound::Maximum, true) => Bound::ExclusiveMaximum,
-        (bound, _) => bound,
-    };
-    out.push(Keyword::Bound(bound, n.clone()));
-    Ok(())
+/// A keyword's array of property names.
+fn names(loc: &Loc, value: &Value, keyword: &str) -> Result<Vec<String>, SchemaError> {
+    value
+        .as_array()
+        .and_then(|names| {
+            names
+                .iter()
+                .map(|n| n.as_str().map(str::to_owned))
+                .collect()
+        })
+        .ok_or_else(|| invalid(loc, keyword, "must be an array of strings"))
 }
 
 fn invalid(loc: &Loc, keyword: &str, what: &str) -> SchemaError {
@@ -438,22 +418,7 @@ impl Compiler<'_> {
             out.push(Keyword::DynamicRef { target, anchor });
         }
         if let (true, Some(reference)) = (draft.has("$recursiveRef"), map.get("$recursiveRef")) {
-            // 2019-09: like `$ref`, but when its target's resource has
-            // `$recursiveAnchor: true`, the outermost resource in the dynamic
-            // scope that has one too.
-            let reference = reference
-                .as_str()
-                .ok_or_else(|| invalid(loc, "$recursiveRef", "must be a string"))?;
-            let target = self.reference(base, reference)?;
-            let resource = uri::split_fragment(&uri::resolve(base, reference))
-                .0
-                .to_owned();
-            let anchored = self.index.is_dynamic_anchor(&format!("{resource}#"));
-            let anchor = anchored.then(String::new);
-            if anchored {
-                self.dynamic_names.insert(String::new());
-            }
-            out.push(Keyword::DynamicRef { target, anchor });
+            out.push(self.recursive_ref(loc, base, reference)?);
         }
         if let Some(types) = map.get("type") {
             let names: Vec<&Value> = match types {
@@ -498,7 +463,7 @@ impl Compiler<'_> {
             ("exclusiveMaximum", Bound::ExclusiveMaximum),
         ] {
             if draft == Draft::Draft4 {
-                draft4_bound(map, loc, keyword, bound, &mut out)?;
+                drafts::draft4_bound(map, loc, keyword, bound, &mut out)?;
                 continue;
             }
             if let Some(value) = map.get(keyword) {
@@ -570,13 +535,7 @@ impl Compiler<'_> {
         match map.get("items") {
             // Before 2019-09: an array of schemas, then `additionalItems`.
             Some(items @ Value::Array(_)) if draft.has_item_arrays() => {
-                let nodes = self.children(loc, base, "items", items)?;
-                let after = nodes.len();
-                out.push(Keyword::PrefixItems(nodes));
-                if map.contains_key("additionalItems") {
-                    let node = self.child(loc, base, &["additionalItems"])?;
-                    out.push(Keyword::Items { node, after });
-                }
+                self.item_array(map, items, loc, base, out)?;
             }
             Some(_) => {
                 let node = self.child(loc, base, &["items"])?;
@@ -609,17 +568,7 @@ impl Compiler<'_> {
         base: &str,
         out: &mut Vec<Keyword>,
     ) -> Result<(), SchemaError> {
-        let names = |value: &Value, keyword: &str| -> Result<Vec<String>, SchemaError> {
-            value
-                .as_array()
-                .and_then(|names| {
-                    names
-                        .iter()
-                        .map(|n| n.as_str().map(str::to_owned))
-                        .collect()
-                })
-                .ok_or_else(|| invalid(loc, keyword, "must be an array of strings"))
-        };
+        let names = |value: &Value, keyword: &str| names(loc, value, keyword);
         let draft = self.draft_at(loc);
         if let Some(required) = map.get("required") {
             out.push(Keyword::Required(names(required, "required")?));
@@ -627,22 +576,7 @@ impl Compiler<'_> {
         if let (true, Some(Value::Object(dependencies))) =
             (draft.is_legacy(), map.get("dependencies"))
         {
-            // Before 2019-09: names required, or a schema, per property.
-            let mut required = Vec::new();
-            let mut schemas = Vec::new();
-            for (name, dependency) in dependencies {
-                match dependency {
-                    Value::Array(_) => {
-                        required.push((name.clone(), names(dependency, "dependencies")?))
-                    }
-                    _ => schemas.push((
-                        name.clone(),
-                        self.child(loc, base, &["dependencies", name])?,
-                    )),
-                }
-            }
-            out.push(Keyword::DependentRequired(required));
-            out.push(Keyword::DependentSchemas(schemas));
+            self.dependencies(dependencies, loc, base, out)?;
         }
         if let (true, Some(dependent)) =
             (draft.has("dependentRequired"), map.get("dependentRequired"))
