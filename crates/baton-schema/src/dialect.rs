@@ -79,6 +79,21 @@ impl Draft {
         }
     }
 
+    /// Whether the draft defines the format `name`; one it does not is an
+    /// annotation in it, as other keywords it lacks are.
+    pub(crate) fn has_format(self, name: &str) -> bool {
+        match name {
+            "uri-reference" | "uri-template" | "json-pointer" => self >= Draft::Draft6,
+            // `date` and `time` are checked in every draft, as `jsonschema`
+            // (the oracle) and most validators do.
+            "idn-email" | "idn-hostname" | "iri" | "iri-reference" | "relative-json-pointer" => {
+                self >= Draft::Draft7
+            }
+            "duration" | "uuid" => self >= Draft::Draft2019,
+            _ => true,
+        }
+    }
+
     /// Whether the draft has `keyword`; one it lacks is an annotation.
     pub(crate) fn has(self, keyword: &str) -> bool {
         match keyword {

@@ -488,7 +488,8 @@ impl Compiler<'_> {
             let name = format
                 .as_str()
                 .ok_or_else(|| invalid(loc, "format", "must be a string"))?;
-            if let Some(format) = Format::named(name) {
+            // A format the draft does not define is an annotation in it.
+            if let Some(format) = Format::named(name).filter(|_| draft.has_format(name)) {
                 out.push(Keyword::Format(format));
             }
         }
