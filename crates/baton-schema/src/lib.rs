@@ -49,6 +49,7 @@ use crate::digest::Digest;
 pub use dialect::Draft;
 pub use pattern::{
     install_pattern_engine, CompiledPattern, Hazard, InvalidPattern, PatternEngine, PatternError,
+    MIN_CHARS,
 };
 
 /// The largest schema accepted, in bytes of its canonical JSON.

@@ -3,23 +3,33 @@
 //!
 //! The browser's own `RegExp` backtracks, and a pattern comes from an acting
 //! party or a manifest that may be wrong: `^(a+)+$` against forty `a`s and a
-//! `!` would freeze the page. So every pattern is read first and
+//! `!` would freeze the page. So every pattern is read into the automaton a
+//! backtracking engine walks ([`super::automaton`]), and its ambiguity is
+//! decided there ([`super::ambiguity`]):
 //!
-//! * refused when a repetition could match the same text in more than one
-//!   way — an ambiguous alternation or a nested repetition inside a
-//!   repetition, an empty repetition, a back-reference (the shapes behind
-//!   exponential time);
-//! * otherwise given a **degree**, an upper bound on the power of the text's
-//!   length its matching time can grow with: one for a pattern a backtracking
-//!   engine runs in linear time, one more for each repetition whose end is
-//!   ambiguous with what follows it, and one more when the pattern is not
-//!   anchored at the start (every start position is tried). Text longer than
-//!   the degree allows ([`max_chars`]) is not matched but refused.
+//! * **exponential** — a repetition can match the same text in more than one
+//!   way — is refused, naming the repetition;
+//! * otherwise the pattern gets a **degree**, the power of the text's length
+//!   its matching time can grow with: one for a pattern matched in linear
+//!   time, which needs no length limit. Text longer than a higher degree
+//!   allows within the step budget ([`max_chars`]) is not matched but
+//!   refused, and one validation's matches share one budget.
 //!
-//! The analysis is conservative: it may refuse a pattern that is in fact
-//! safe (`(ab|ac)*`), never the other way round.
+//! What the automaton cannot decide is judged conservatively:
+//!
+//! * a back-reference is refused (matching with them is NP-hard);
+//! * `^`, `$`, `\b` and lookarounds are read as always passing, which only
+//!   adds paths; a lookaround's body is judged as a pattern of its own, and
+//!   one that can repeat without bound adds its degree to the pattern's;
+//! * `\p{…}` is read as any character;
+//! * a pattern whose automaton is too large to analyse is judged by its
+//!   shape alone ([`super::shape`]), which may refuse a safe pattern but
+//!   never accepts an unsafe one.
 
-use super::syntax::{CharSet, Node};
+use super::ambiguity::{analyse, Ambiguity};
+use super::automaton::{anchored, Automaton};
+use super::shape;
+use super::syntax::Node;
 
 /// Steps of backtracking one validation may cost at most, across every
 /// string it matches: a match of degree `d` on `n` characters is counted as
@@ -29,41 +39,132 @@ use super::syntax::{CharSet, Node};
 pub(crate) const STEP_BUDGET: f64 = 2e7;
 
 /// Why a pattern is refused.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum Hazard {
     /// `\1`, `\k<name>`: matching with back-references is NP-hard.
     Backreference,
-    /// Inside a repetition, two alternatives can begin with the same character.
-    AmbiguousAlternation,
-    /// A repetition inside a repetition can hand characters to what follows it.
-    NestedRepetition,
-    /// An unbounded repetition of something that can match nothing.
-    EmptyRepetition,
+    /// A repetition can match the same text in more than one way.
+    Exponential {
+        /// The repetition, as the pattern writes it.
+        part: String,
+    },
+    /// Matching time grows with so high a power of the text's length that
+    /// only text shorter than [`MIN_CHARS`] could be checked.
+    Polynomial {
+        /// The power.
+        degree: u32,
+        /// The longest text it could be checked on.
+        max_chars: usize,
+    },
+    /// Too large to analyse, and its shape alone does not prove it safe.
+    TooComplex,
 }
+
+/// The shortest text a pattern must be checkable on to be accepted.
+pub const MIN_CHARS: usize = 64;
 
 impl std::fmt::Display for Hazard {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(match self {
-            Hazard::Backreference => "it uses a back-reference",
-            Hazard::AmbiguousAlternation => {
-                "alternatives inside a repetition can begin with the same character"
-            }
-            Hazard::NestedRepetition => {
-                "a repetition inside a repetition can match the same text in more than one way"
-            }
-            Hazard::EmptyRepetition => "an unbounded repetition can match nothing",
-        })
+        match self {
+            Hazard::Backreference => f.write_str(
+                "it uses a back-reference, which can take exponential time to match",
+            ),
+            Hazard::Exponential { part } => write!(
+                f,
+                "`{part}` can match the same text in more than one way, which can take exponential time"
+            ),
+            Hazard::Polynomial { degree, max_chars } => write!(
+                f,
+                "its matching time can grow with the text's length to the power {degree}, so it could be checked on at most {max_chars} characters"
+            ),
+            Hazard::TooComplex => f.write_str(
+                "it is too large to prove that it matches in polynomial time",
+            ),
+        }
     }
 }
 
 /// The degree of a pattern that is not refused: its matching time grows at
 /// most with the text's length to this power.
-pub(crate) fn assess(node: &Node, anchored: bool) -> Result<u32, Hazard> {
-    let mut walk = Walk::default();
-    walk.node(node, &CharSet::empty(), false)?;
-    let unanchored = u32::from(!anchored && walk.unbounded);
-    Ok(1 + walk.ambiguous_ends + unanchored)
+pub(crate) fn assess(node: &Node, source: &str) -> Result<u32, Hazard> {
+    if has_backreference(node) {
+        return Err(Hazard::Backreference);
+    }
+    let mut degree = judge(node, anchored(node), source)?;
+    let mut looks = Vec::new();
+    lookarounds(node, &mut looks);
+    for body in looks {
+        let body_degree = judge(body, true, source)?;
+        if repeats_without_bound(body) {
+            degree += body_degree;
+        }
+    }
+    match max_chars(degree) {
+        Some(max_chars) if max_chars < MIN_CHARS => Err(Hazard::Polynomial { degree, max_chars }),
+        _ => Ok(degree),
+    }
+}
+
+fn judge(node: &Node, anchored: bool, source: &str) -> Result<u32, Hazard> {
+    let automaton = Automaton::build(node, anchored);
+    match automaton
+        .as_ref()
+        .map(|automaton| (analyse(automaton), automaton))
+    {
+        Ok((Ambiguity::Degree(degree), _)) => Ok(degree),
+        Ok((Ambiguity::Exponential(edges), automaton)) => Err(Hazard::Exponential {
+            part: repetition_around(automaton, &edges, source),
+        }),
+        Ok((Ambiguity::Undecided, _)) | Err(_) => {
+            shape::assess(node, anchored).map_err(|_| Hazard::TooComplex)
+        }
+    }
+}
+
+/// The outermost repetition whose next round one of `edges` steps into,
+/// as the pattern writes it (the whole pattern when there is none).
+fn repetition_around(automaton: &Automaton, edges: &[u32], source: &str) -> String {
+    let outermost = edges
+        .iter()
+        .filter_map(|&edge| automaton.rounds[edge as usize])
+        .max_by_key(|&(start, end)| (end - start, usize::MAX - start));
+    match outermost {
+        Some((start, end)) => source.chars().skip(start).take(end - start).collect(),
+        None => source.to_owned(),
+    }
+}
+
+fn has_backreference(node: &Node) -> bool {
+    match node {
+        Node::Backref => true,
+        Node::Char(_) | Node::Assert(_) => false,
+        Node::Seq(parts) | Node::Alt(parts) => parts.iter().any(has_backreference),
+        Node::Repeat { body, .. } | Node::Look(body) => has_backreference(body),
+    }
+}
+
+fn lookarounds<'a>(node: &'a Node, found: &mut Vec<&'a Node>) {
+    match node {
+        Node::Look(body) => {
+            found.push(body);
+            lookarounds(body, found);
+        }
+        Node::Seq(parts) | Node::Alt(parts) => {
+            parts.iter().for_each(|part| lookarounds(part, found));
+        }
+        Node::Repeat { body, .. } => lookarounds(body, found),
+        Node::Char(_) | Node::Assert(_) | Node::Backref => {}
+    }
+}
+
+fn repeats_without_bound(node: &Node) -> bool {
+    match node {
+        Node::Repeat { max: None, .. } => true,
+        Node::Repeat { body, .. } | Node::Look(body) => repeats_without_bound(body),
+        Node::Seq(parts) | Node::Alt(parts) => parts.iter().any(repeats_without_bound),
+        Node::Char(_) | Node::Assert(_) | Node::Backref => false,
+    }
 }
 
 /// The longest text, in characters, a pattern of this degree is matched
@@ -72,182 +173,92 @@ pub(crate) fn max_chars(degree: u32) -> Option<usize> {
     (degree > 1).then(|| STEP_BUDGET.powf(1.0 / f64::from(degree)).floor() as usize)
 }
 
-#[derive(Default)]
-struct Walk {
-    ambiguous_ends: u32,
-    unbounded: bool,
-}
-
-fn repeats(max: Option<u32>) -> bool {
-    max.is_none_or(|max| max > 1)
-}
-
-fn nullable(node: &Node) -> bool {
-    match node {
-        Node::Char(_) => false,
-        Node::Seq(terms) => terms.iter().all(nullable),
-        Node::Alt(branches) => branches.iter().any(nullable),
-        Node::Repeat { body, min, .. } => *min == 0 || nullable(body),
-        Node::Assert | Node::Look(_) | Node::Backref => true,
-    }
-}
-
-/// The characters a match of `node` can begin with.
-fn first(node: &Node) -> CharSet {
-    match node {
-        Node::Char(set) => set.clone(),
-        Node::Seq(terms) => {
-            let mut set = CharSet::empty();
-            for term in terms {
-                set.add(&first(term));
-                if !nullable(term) {
-                    break;
-                }
-            }
-            set
-        }
-        Node::Alt(branches) => union(branches.iter().map(first)),
-        Node::Repeat { body, .. } => first(body),
-        Node::Assert | Node::Look(_) => CharSet::empty(),
-        Node::Backref => CharSet::any(),
-    }
-}
-
-/// Every character a match of `node` can consume.
-fn chars(node: &Node) -> CharSet {
-    match node {
-        Node::Char(set) => set.clone(),
-        Node::Seq(parts) | Node::Alt(parts) => union(parts.iter().map(chars)),
-        Node::Repeat { body, .. } => chars(body),
-        Node::Assert | Node::Look(_) => CharSet::empty(),
-        Node::Backref => CharSet::any(),
-    }
-}
-
-fn union(sets: impl Iterator<Item = CharSet>) -> CharSet {
-    let mut all = CharSet::empty();
-    for set in sets {
-        all.add(&set);
-    }
-    all
-}
-
-impl Walk {
-    /// `follow`: what can come right after `node`; `in_loop`: whether
-    /// `node` sits inside a repetition.
-    fn node(&mut self, node: &Node, follow: &CharSet, in_loop: bool) -> Result<(), Hazard> {
-        match node {
-            Node::Char(_) | Node::Assert => Ok(()),
-            Node::Backref => Err(Hazard::Backreference),
-            Node::Look(body) => self.node(body, &CharSet::empty(), false),
-            Node::Seq(terms) => {
-                let mut after = follow.clone();
-                for term in terms.iter().rev() {
-                    self.node(term, &after, in_loop)?;
-                    let mut before = first(term);
-                    if nullable(term) {
-                        before.add(&after);
-                    }
-                    after = before;
-                }
-                Ok(())
-            }
-            Node::Alt(branches) => {
-                if in_loop {
-                    let firsts: Vec<CharSet> = branches.iter().map(first).collect();
-                    for (i, a) in firsts.iter().enumerate() {
-                        for (j, b) in firsts.iter().enumerate().skip(i + 1) {
-                            let both_empty = nullable(&branches[i]) && nullable(&branches[j]);
-                            if a.overlaps(b) || both_empty {
-                                return Err(Hazard::AmbiguousAlternation);
-                            }
-                        }
-                    }
-                }
-                branches
-                    .iter()
-                    .try_for_each(|branch| self.node(branch, follow, in_loop))
-            }
-            // An exact count of one character class (`[0-9a-f]{3}`) is a
-            // run of fixed width: it can match a text in one way only, so
-            // it hands nothing on, wherever it stands.
-            Node::Repeat { body, min, max }
-                if Some(*min) == *max && matches!(**body, Node::Char(_)) =>
-            {
-                Ok(())
-            }
-            Node::Repeat { body, max, .. } if repeats(*max) => {
-                let consumed = chars(body);
-                if in_loop && consumed.overlaps(follow) {
-                    return Err(Hazard::NestedRepetition);
-                }
-                if max.is_none() {
-                    if nullable(body) && !consumed.is_empty() {
-                        return Err(Hazard::EmptyRepetition);
-                    }
-                    self.unbounded = true;
-                    if consumed.overlaps(follow) {
-                        self.ambiguous_ends += 1;
-                    }
-                }
-                let mut inner = first(body);
-                inner.add(follow);
-                self.node(body, &inner, true)
-            }
-            Node::Repeat { body, .. } => self.node(body, follow, in_loop),
-        }
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::super::syntax::parse;
     use super::*;
 
     fn verdict(pattern: &str) -> Result<u32, Hazard> {
-        assess(&parse(pattern).unwrap(), pattern.starts_with('^'))
+        assess(&parse(pattern).unwrap(), pattern)
     }
 
-    #[test]
-    fn exponential_shapes_are_refused() {
-        for (pattern, hazard) in [
-            ("^(a+)+$", Hazard::NestedRepetition),
-            ("^(a*)*$", Hazard::EmptyRepetition),
-            ("^(a|aa)+$", Hazard::AmbiguousAlternation),
-            ("^(a|a?)+$", Hazard::EmptyRepetition),
-            ("^(a|ab)+$", Hazard::AmbiguousAlternation),
-            ("^(\\w+\\s?)+$", Hazard::NestedRepetition),
-            ("^(([a-z])+.)+[A-Z]([a-z])+$", Hazard::NestedRepetition),
-            ("(.*a){12}", Hazard::NestedRepetition),
-            ("^(a?)*$", Hazard::EmptyRepetition),
-            ("(a)\\1", Hazard::Backreference),
-        ] {
-            assert_eq!(verdict(pattern), Err(hazard), "{pattern}");
+    fn part(pattern: &str) -> Option<String> {
+        match verdict(pattern) {
+            Err(Hazard::Exponential { part }) => Some(part),
+            _ => None,
         }
     }
 
     #[test]
-    fn common_safe_shapes_are_linear() {
+    fn exponential_patterns_are_refused_naming_the_repetition() {
+        for (pattern, named) in [
+            ("^(a+)+$", "(a+)+"),
+            ("^(a*)*$", "(a*)*"),
+            ("^(a|aa)+$", "(a|aa)+"),
+            ("^(a|a?)+$", "(a|a?)+"),
+            ("^(\\w+\\s?)+$", "(\\w+\\s?)+"),
+            ("^(([a-z])+.)+[A-Z]([a-z])+$", "(([a-z])+.)+"),
+            ("^x(?:(a+)+b)?", "(a+)+"),
+            ("(a*b*)*c", "(a*b*)*"),
+            ("^(?:a|a)*$", "(?:a|a)*"),
+            ("^(?=(a+)+$)", "(a+)+"),
+        ] {
+            assert_eq!(part(pattern).as_deref(), Some(named), "{pattern}");
+        }
+        assert_eq!(verdict("(a)\\1"), Err(Hazard::Backreference));
+        assert_eq!(
+            verdict("(.*a){12}"),
+            Err(Hazard::Polynomial {
+                degree: 13,
+                max_chars: 3
+            })
+        );
+    }
+
+    #[test]
+    fn unambiguous_patterns_are_linear() {
         for pattern in [
-            // Hex colours: the inner count is exact, the outer bounded.
             "^#(?:[0-9a-fA-F]{3}){1,2}$",
             "^(?:[0-9a-f]{4}-?){2}$",
             "^[a-z0-9]+(-[a-z0-9]+)*$",
             "^\\d{4}-\\d{2}-\\d{2}$",
             "^[A-Z][a-z]*$",
             "^(foo|bar)*$",
-            "^#[0-9a-f]{6}$",
+            "^(a|ab)+$",
+            "^(ab|ac)*$",
+            // With no condition at its end, the match ends at the first
+            // text it covers: nothing after is backtracked over.
+            "^(a+)+",
+            "^(\\w+\\s?)+",
+            // semver.org
+            "^(0|[1-9]\\d*)\\.(0|[1-9]\\d*)\\.(0|[1-9]\\d*)(?:-((?:0|[1-9]\\d*|\\d*[a-zA-Z-][0-9a-zA-Z-]*)(?:\\.(?:0|[1-9]\\d*|\\d*[a-zA-Z-][0-9a-zA-Z-]*))*))?(?:\\+([0-9a-zA-Z-]+(?:\\.[0-9a-zA-Z-]+)*))?$",
+            // IPv4, dotted quads
+            "^((25[0-5]|(2[0-4]|1\\d|[1-9]|)\\d)\\.?\\b){4}$",
+            // RFC 5322-style email
+            "^[a-z0-9!#$%&'*+/=?^_`{|}~-]+(?:\\.[a-z0-9!#$%&'*+/=?^_`{|}~-]+)*@(?:[a-z0-9](?:[a-z0-9-]*[a-z0-9])?\\.)+[a-z0-9](?:[a-z0-9-]*[a-z0-9])?$",
+            // DNS-1123 subdomain
+            "^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$",
+            // Go-style durations
+            "^([0-9]+(\\.[0-9]+)?(ns|us|µs|ms|s|m|h))+$",
         ] {
             assert_eq!(verdict(pattern), Ok(1), "{pattern}");
         }
     }
 
     #[test]
-    fn polynomial_shapes_get_a_degree_and_a_length_limit() {
-        assert_eq!(verdict("[0-9]+x"), Ok(2));
-        // Conservative: the last label could start where another iteration could.
-        assert_eq!(verdict("^([a-zA-Z0-9-]+\\.)+[a-z]{2,}$"), Ok(2));
+    fn patterns_too_large_to_analyse_are_judged_by_their_shape() {
+        assert_eq!(verdict("^[a-z]{3000}$"), Ok(1));
+        assert_eq!(verdict("^(?:[a-z]{2100}-)+$"), Ok(1));
+        assert_eq!(verdict("^(?:(a+)+[a-z]{3000})$"), Err(Hazard::TooComplex));
+    }
+
+    #[test]
+    fn polynomial_patterns_get_their_degree_and_a_length_limit() {
+        assert_eq!(verdict("^a*a*$"), Ok(2));
         assert_eq!(verdict("^\\d+\\.?\\d+$"), Ok(2));
+        assert_eq!(verdict("^a*a*a*$"), Ok(3));
+        // Not anchored: every start position is tried.
+        assert_eq!(verdict("a+b"), Ok(2));
         assert_eq!(verdict("^\\S+@\\S+\\.\\S+$"), Ok(3));
         assert_eq!(max_chars(1), None);
         assert_eq!(max_chars(2), Some(4_472));

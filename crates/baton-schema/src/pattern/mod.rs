@@ -14,7 +14,10 @@
 //! ones a backtracking engine could freeze on (see [`Hazard`]); a pattern it
 //! accepts with a polynomial degree matches text only up to a length.
 
+mod ambiguity;
+mod automaton;
 mod hazard;
+mod shape;
 mod syntax;
 
 use std::fmt;
@@ -22,7 +25,7 @@ use std::sync::OnceLock;
 
 use thiserror::Error;
 
-pub use hazard::Hazard;
+pub use hazard::{Hazard, MIN_CHARS};
 
 /// A compiled pattern, as the host's engine keeps it.
 pub trait CompiledPattern: Send + Sync {
@@ -55,7 +58,7 @@ pub enum PatternError {
         reason: String,
     },
     /// A backtracking engine could take exponential time on it.
-    #[error("`{pattern}` is refused because {hazard}, which can take exponential time")]
+    #[error("`{pattern}` is refused: {hazard}")]
     Catastrophic {
         /// The pattern.
         pattern: String,
@@ -161,9 +164,8 @@ impl Pattern {
     /// Compiles a pattern that will be run on values.
     pub(crate) fn compile(pattern: &str) -> Result<Pattern, PatternError> {
         let (compiled, node) = Self::read(pattern)?;
-        let anchored = pattern.starts_with('^') && !matches!(node, syntax::Node::Alt(_));
         let degree =
-            hazard::assess(&node, anchored).map_err(|hazard| PatternError::Catastrophic {
+            hazard::assess(&node, pattern).map_err(|hazard| PatternError::Catastrophic {
                 pattern: pattern.to_owned(),
                 hazard,
             })?;

@@ -100,6 +100,11 @@ impl CharSet {
     pub(crate) fn is_empty(&self) -> bool {
         self.ranges.is_empty()
     }
+
+    /// The inclusive ranges of code points, sorted and disjoint.
+    pub(crate) fn ranges(&self) -> &[(u32, u32)] {
+        &self.ranges
+    }
 }
 
 /// The structure of a pattern.
@@ -111,18 +116,31 @@ pub(crate) enum Node {
     Seq(Vec<Node>),
     /// Alternatives.
     Alt(Vec<Node>),
-    /// A quantified part; `max` is `None` when unbounded.
+    /// A quantified part; `max` is `None` when unbounded. `span` is where
+    /// it stands in the pattern, in characters, quantifier included.
     Repeat {
         body: Box<Node>,
         min: u32,
         max: Option<u32>,
+        span: (usize, usize),
     },
     /// `^`, `$`, `\b`, `\B`: zero-width, consumes nothing.
-    Assert,
+    Assert(Anchor),
     /// A lookahead or lookbehind: zero-width, with a body of its own.
     Look(Box<Node>),
     /// `\1`, `\k<name>`: matches what a group matched.
     Backref,
+}
+
+/// Which zero-width assertion.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Anchor {
+    /// `^`: the start of the text (no `m` flag).
+    Start,
+    /// `$`: the end of the text.
+    End,
+    /// `\b`, `\B`: a word boundary or its absence.
+    Boundary,
 }
 
 /// Why the reader could not read a pattern.
@@ -225,13 +243,14 @@ impl Reader {
             if c == '|' || c == ')' {
                 break;
             }
+            let start = self.at;
             let atom = self.atom()?;
-            terms.push(self.quantified(atom)?);
+            terms.push(self.quantified(atom, start)?);
         }
         Ok(Node::Seq(terms))
     }
 
-    fn quantified(&mut self, atom: Node) -> Result<Node, Unreadable> {
+    fn quantified(&mut self, atom: Node, start: usize) -> Result<Node, Unreadable> {
         let simple = match self.peek() {
             Some('*') => Some((0, None)),
             Some('+') => Some((1, None)),
@@ -250,13 +269,14 @@ impl Reader {
             None => return Ok(atom),
         };
         self.eat('?');
-        if matches!(atom, Node::Assert) {
+        if matches!(atom, Node::Assert(_)) {
             return Err(self.fail());
         }
         Ok(Node::Repeat {
             body: Box::new(atom),
             min,
             max,
+            span: (start, self.at),
         })
     }
 
@@ -301,7 +321,8 @@ impl Reader {
 
     fn atom(&mut self) -> Result<Node, Unreadable> {
         match self.next()? {
-            '^' | '$' => Ok(Node::Assert),
+            '^' => Ok(Node::Assert(Anchor::Start)),
+            '$' => Ok(Node::Assert(Anchor::End)),
             '.' => Ok(Node::Char(line_terminators().complement())),
             '(' => self.group(),
             '[' => self.class().map(Node::Char),
@@ -346,7 +367,7 @@ impl Reader {
         match self.peek() {
             Some('b' | 'B') => {
                 self.at += 1;
-                Ok(Node::Assert)
+                Ok(Node::Assert(Anchor::Boundary))
             }
             Some('1'..='9') => {
                 self.number();

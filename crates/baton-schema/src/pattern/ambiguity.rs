@@ -1,0 +1,412 @@
+//! How many ways a backtracking engine can walk a pattern's automaton over
+//! the same text, decided on the automaton (Weideman, van der Merwe, Berglund
+//! and Watson, *Analyzing Matching Time Behavior of Backtracking Regular
+//! Expression Matchers by Using Ambiguity of NFA*, 2016).
+//!
+//! * **Exponential** (EDA): a state `q` from which two different paths over
+//!   the same text both come back to `q`. Pumping that text doubles the
+//!   paths each time; a failing suffix makes the engine try them all.
+//! * **Polynomial of degree k** (IDA): a chain of k loops `p₁ … pₖ₊₁` in
+//!   which, for each link, one text leads from `pᵢ` back to `pᵢ`, from `pᵢ`
+//!   to `pᵢ₊₁` and from `pᵢ₊₁` back to `pᵢ₊₁`: where the engine leaves each
+//!   loop can be chosen in n ways each, so it may try nᵏ paths.
+//!
+//! When the pattern ends with no condition (no `$`, `\b` or lookaround), a
+//! state from which every path stays final ends the match as soon as the
+//! engine reaches it, so its onward steps are never backtracked over:
+//! `^(a+)+` is linear, `^(a+)+$` is not.
+
+use std::cell::Cell;
+
+use super::automaton::Automaton;
+
+/// Steps the analysis of one pattern may take before it gives up.
+const MAX_WORK: u64 = 4_000_000;
+
+/// What the analysis found.
+#[derive(Debug, PartialEq, Eq)]
+pub(crate) enum Ambiguity {
+    /// At most this many paths grow as the power of the text's length:
+    /// matching takes time of this degree.
+    Degree(u32),
+    /// Exponentially many paths, which part by the edges listed.
+    Exponential(Vec<u32>),
+    /// Too large to decide within the work allowed.
+    Undecided,
+}
+
+struct OverWork;
+
+/// The automaton in the form the analysis walks: its live edges by source,
+/// and each state's characters as a bit set over the pattern's alphabet.
+struct Graph {
+    out: Vec<Vec<(u32, u32)>>,
+    letters: Vec<u64>,
+    words: usize,
+    work: Cell<u64>,
+}
+
+pub(crate) fn analyse(automaton: &Automaton) -> Ambiguity {
+    let graph = Graph::new(automaton);
+    let components = graph.components();
+    let looping: Vec<&Vec<u32>> = components
+        .iter()
+        .filter(|component| graph.loops(component))
+        .collect();
+    graph.verdict(&looping).unwrap_or(Ambiguity::Undecided)
+}
+
+impl Graph {
+    fn new(automaton: &Automaton) -> Graph {
+        let n = automaton.len();
+        let cut = if automaton.plain_ends {
+            ends_the_match(automaton)
+        } else {
+            vec![false; n]
+        };
+        let mut out = vec![Vec::new(); n];
+        for (index, &(from, to)) in automaton.edges.iter().enumerate() {
+            if !cut[from as usize] {
+                out[from as usize].push((index as u32, to));
+            }
+        }
+        let (letters, words) = alphabet(automaton);
+        Graph {
+            out,
+            letters,
+            words,
+            work: Cell::new(0),
+        }
+    }
+
+    fn verdict(&self, looping: &[&Vec<u32>]) -> Result<Ambiguity, OverWork> {
+        for component in looping {
+            if let Some(states) = self.exponential(component)? {
+                return Ok(Ambiguity::Exponential(states));
+            }
+        }
+        self.degree(looping).map(Ambiguity::Degree)
+    }
+
+    fn spend(&self, steps: u64) -> Result<(), OverWork> {
+        self.work.set(self.work.get() + steps);
+        if self.work.get() > MAX_WORK {
+            Err(OverWork)
+        } else {
+            Ok(())
+        }
+    }
+
+    /// Whether some character enters every one of `states`.
+    fn share(&self, states: &[u32]) -> bool {
+        (0..self.words).any(|w| {
+            states.iter().fold(u64::MAX, |bits, &s| {
+                bits & self.letters[s as usize * self.words + w]
+            }) != 0
+        })
+    }
+
+    /// Whether a component has a cycle.
+    fn loops(&self, component: &[u32]) -> bool {
+        component.len() > 1
+            || self.out[component[0] as usize]
+                .iter()
+                .any(|&(_, to)| to == component[0])
+    }
+
+    /// Strongly connected components reachable from the start, sinks first
+    /// (Tarjan's algorithm, without recursion).
+    fn components(&self) -> Vec<Vec<u32>> {
+        let n = self.out.len();
+        let (mut index, mut low) = (vec![u32::MAX; n], vec![0u32; n]);
+        let mut on_stack = vec![false; n];
+        let (mut stack, mut components, mut next) = (Vec::new(), Vec::new(), 0u32);
+        let mut calls: Vec<(u32, usize)> = vec![(0, 0)];
+        index[0] = 0;
+        low[0] = 0;
+        next += 1;
+        stack.push(0u32);
+        on_stack[0] = true;
+        while let Some(&mut (v, ref mut at)) = calls.last_mut() {
+            if let Some(&(_, w)) = self.out[v as usize].get(*at) {
+                *at += 1;
+                let w_index = index[w as usize];
+                if w_index == u32::MAX {
+                    index[w as usize] = next;
+                    low[w as usize] = next;
+                    next += 1;
+                    stack.push(w);
+                    on_stack[w as usize] = true;
+                    calls.push((w, 0));
+                } else if on_stack[w as usize] {
+                    low[v as usize] = low[v as usize].min(w_index);
+                }
+                continue;
+            }
+            calls.pop();
+            if let Some(&(parent, _)) = calls.last() {
+                low[parent as usize] = low[parent as usize].min(low[v as usize]);
+            }
+            if low[v as usize] == index[v as usize] {
+                let mut component = Vec::new();
+                while let Some(w) = stack.pop() {
+                    on_stack[w as usize] = false;
+                    component.push(w);
+                    if w == v {
+                        break;
+                    }
+                }
+                components.push(component);
+            }
+        }
+        components
+    }
+
+    /// Two different paths from one state of `component` back into it over
+    /// the same text: the edges along them, or `None`.
+    ///
+    /// From a state `q`, the paths split by two different edges on a shared
+    /// character. If from there both can again stand on one state `r` after
+    /// the same text, they can walk back from `r` to `q` together.
+    fn exponential(&self, component: &[u32]) -> Result<Option<Vec<u32>>, OverWork> {
+        let k = component.len();
+        let local = Local::new(component, self.out.len());
+        let inner: Vec<Vec<(u32, u32)>> = component
+            .iter()
+            .map(|&s| {
+                self.out[s as usize]
+                    .iter()
+                    .filter_map(|&(edge, to)| local.of(to).map(|to| (edge, to as u32)))
+                    .collect()
+            })
+            .collect();
+        // Pairs of local states, each with the pair it was reached from
+        // and the two edges it was reached by.
+        let mut from: Vec<u32> = vec![u32::MAX; k * k];
+        let mut by: Vec<(u32, u32)> = vec![(0, 0); k * k];
+        let mut queue = Vec::new();
+        for (q, steps) in inner.iter().enumerate() {
+            for (i, &(e1, t1)) in steps.iter().enumerate() {
+                for &(e2, t2) in &steps[i + 1..] {
+                    self.spend(1)?;
+                    let pair = t1 as usize * k + t2 as usize;
+                    if e1 != e2
+                        && from[pair] == u32::MAX
+                        && self.share(&[component[t1 as usize], component[t2 as usize]])
+                    {
+                        from[pair] = (q * k + q) as u32;
+                        by[pair] = (e1, e2);
+                        queue.push(pair);
+                    }
+                }
+            }
+        }
+        let mut head = 0;
+        while let Some(&pair) = queue.get(head) {
+            head += 1;
+            let (a, b) = (pair / k, pair % k);
+            if a == b {
+                let mut edges = Vec::new();
+                let mut at = pair;
+                loop {
+                    edges.extend([by[at].0, by[at].1]);
+                    let back = from[at] as usize;
+                    if back / k == back % k {
+                        break;
+                    }
+                    at = back;
+                }
+                return Ok(Some(edges));
+            }
+            for &(e1, t1) in &inner[a] {
+                for &(e2, t2) in &inner[b] {
+                    self.spend(1)?;
+                    let next = t1 as usize * k + t2 as usize;
+                    if from[next] == u32::MAX
+                        && self.share(&[component[t1 as usize], component[t2 as usize]])
+                    {
+                        from[next] = pair as u32;
+                        by[next] = (e1, e2);
+                        queue.push(next);
+                    }
+                }
+            }
+        }
+        Ok(None)
+    }
+
+    /// One more than the longest chain of loops, each linked to the next as
+    /// the module says (`looping` is in the order [`Graph::components`]
+    /// gives: sinks first).
+    fn degree(&self, looping: &[&Vec<u32>]) -> Result<u32, OverWork> {
+        let mut chain = vec![0u32; looping.len()];
+        for later in (0..looping.len()).rev() {
+            for earlier in (later + 1..looping.len()).rev() {
+                if chain[earlier] + 1 > chain[later]
+                    && self.linked(looping[earlier], looping[later])?
+                {
+                    chain[later] = chain[earlier] + 1;
+                }
+            }
+        }
+        Ok(1 + chain.into_iter().max().unwrap_or(0))
+    }
+
+    /// Whether some `p` in `first` and `q` in `second` have one text that
+    /// leads `p` to `p`, `p` to `q` and `q` to `q`.
+    fn linked(&self, first: &[u32], second: &[u32]) -> Result<bool, OverWork> {
+        let n = self.out.len();
+        let region = Local::new(&self.between(first, second), n);
+        let (one, two) = (Local::new(first, n), Local::new(second, n));
+        let (k1, kr, k2) = (first.len(), region.states.len(), second.len());
+        self.spend((k1 * kr * k2) as u64 / 64)?;
+        for (p, &p_state) in first.iter().enumerate() {
+            for (q, &q_state) in second.iter().enumerate() {
+                let Some(p_mid) = region.of(p_state) else {
+                    continue;
+                };
+                let Some(q_mid) = region.of(q_state) else {
+                    continue;
+                };
+                let id = |a: usize, b: usize, c: usize| (a * kr + b) * k2 + c;
+                let goal = id(p, q_mid, q);
+                let mut seen = vec![false; k1 * kr * k2];
+                let mut queue = vec![(p, p_mid, q)];
+                seen[id(p, p_mid, q)] = true;
+                while let Some((a, b, c)) = queue.pop() {
+                    let (sa, sb, sc) = (first[a], region.states[b], second[c]);
+                    for &(_, ta) in &self.out[sa as usize] {
+                        let Some(la) = one.of(ta) else { continue };
+                        for &(_, tb) in &self.out[sb as usize] {
+                            let Some(lb) = region.of(tb) else { continue };
+                            for &(_, tc) in &self.out[sc as usize] {
+                                let Some(lc) = two.of(tc) else { continue };
+                                self.spend(1)?;
+                                let next = id(la, lb, lc);
+                                if !seen[next] && self.share(&[ta, tb, tc]) {
+                                    if next == goal {
+                                        return Ok(true);
+                                    }
+                                    seen[next] = true;
+                                    queue.push((la, lb, lc));
+                                }
+                            }
+                        }
+                    }
+                }
+                self.spend((k1 * kr * k2) as u64 / 64)?;
+            }
+        }
+        Ok(false)
+    }
+
+    /// The states on some path from `first` to `second`, both included.
+    fn between(&self, first: &[u32], second: &[u32]) -> Vec<u32> {
+        let n = self.out.len();
+        let mut ahead = vec![false; n];
+        let mut todo: Vec<u32> = first.to_vec();
+        for &s in first {
+            ahead[s as usize] = true;
+        }
+        while let Some(s) = todo.pop() {
+            for &(_, t) in &self.out[s as usize] {
+                if !ahead[t as usize] {
+                    ahead[t as usize] = true;
+                    todo.push(t);
+                }
+            }
+        }
+        let mut into: Vec<Vec<u32>> = vec![Vec::new(); n];
+        for (s, steps) in self.out.iter().enumerate() {
+            for &(_, t) in steps {
+                into[t as usize].push(s as u32);
+            }
+        }
+        let mut behind = vec![false; n];
+        let mut todo: Vec<u32> = second.to_vec();
+        for &s in second {
+            behind[s as usize] = true;
+        }
+        while let Some(s) = todo.pop() {
+            for &t in &into[s as usize] {
+                if !behind[t as usize] {
+                    behind[t as usize] = true;
+                    todo.push(t);
+                }
+            }
+        }
+        (0..n as u32)
+            .filter(|&s| ahead[s as usize] && behind[s as usize])
+            .collect()
+    }
+}
+
+/// A subset of the states, numbered from zero.
+struct Local {
+    states: Vec<u32>,
+    index: Vec<u32>,
+}
+
+impl Local {
+    fn new(states: &[u32], n: usize) -> Local {
+        let mut index = vec![u32::MAX; n];
+        for (i, &s) in states.iter().enumerate() {
+            index[s as usize] = i as u32;
+        }
+        Local {
+            states: states.to_vec(),
+            index,
+        }
+    }
+
+    fn of(&self, state: u32) -> Option<usize> {
+        let i = self.index[state as usize];
+        (i != u32::MAX).then_some(i as usize)
+    }
+}
+
+/// States where the match ends as soon as the engine stands on them: final,
+/// and every state after them final too.
+fn ends_the_match(automaton: &Automaton) -> Vec<bool> {
+    let n = automaton.len();
+    let mut into: Vec<Vec<u32>> = vec![Vec::new(); n];
+    for &(from, to) in &automaton.edges {
+        into[to as usize].push(from);
+    }
+    // States from which a state that is not final can be reached.
+    let mut open: Vec<bool> = automaton.finals.iter().map(|&f| !f).collect();
+    let mut todo: Vec<u32> = (0..n as u32).filter(|&s| open[s as usize]).collect();
+    while let Some(s) = todo.pop() {
+        for &t in &into[s as usize] {
+            if !open[t as usize] {
+                open[t as usize] = true;
+                todo.push(t);
+            }
+        }
+    }
+    open.into_iter().map(|open| !open).collect()
+}
+
+/// Each state's set as bits over the pattern's alphabet: the pieces the
+/// boundaries of all its sets cut the code points into.
+fn alphabet(automaton: &Automaton) -> (Vec<u64>, usize) {
+    let mut cuts: Vec<u32> = automaton
+        .sets
+        .iter()
+        .flat_map(|set| set.ranges().iter().flat_map(|&(lo, hi)| [lo, hi + 1]))
+        .collect();
+    cuts.sort_unstable();
+    cuts.dedup();
+    let words = cuts.len().div_ceil(64).max(1);
+    let mut letters = vec![0u64; automaton.len() * words];
+    for (state, set) in automaton.sets.iter().enumerate() {
+        for &(lo, hi) in set.ranges() {
+            let from = cuts.partition_point(|&cut| cut < lo);
+            let to = cuts.partition_point(|&cut| cut < hi + 1);
+            for piece in from..to {
+                letters[state * words + piece / 64] |= 1 << (piece % 64);
+            }
+        }
+    }
+    (letters, words)
+}
