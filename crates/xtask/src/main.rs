@@ -5,6 +5,8 @@
 //! * `cargo xtask test` — installs whatever is missing, then runs every check.
 //! * `cargo xtask pkg` — builds the npm package `baton-engine` into `pkg/`.
 //! * `cargo xtask bench` — benchmarks, as ratios against a peer.
+//! * `cargo xtask corpus` — refreshes the SchemaStore pattern corpus and its
+//!   ReDoS verdicts (see `corpus.rs`).
 //!
 //! Each setup step is idempotent and cheap when its tool is already present:
 //! it checks first and installs only what is absent.
@@ -17,6 +19,7 @@ use std::time::Instant;
 mod bench;
 mod check;
 mod conformance;
+mod corpus;
 mod demo;
 mod peer;
 mod pkg;
@@ -36,8 +39,9 @@ fn main() -> ExitCode {
         Some("bench") => bench::bench(),
         Some("pkg") => pkg().map(|sizes| println!("{sizes}")),
         Some("demo") => demo::demo(&args[1..]),
+        Some("corpus") => corpus::corpus(&args[1..]),
         Some("help") | Some("--help") | None => {
-            println!("usage: cargo xtask <demo|test|pkg|bench>\n\n  demo   install what is missing, build the package, serve the demo on 127.0.0.1 (--port N) and print its URL\n  test   install what is missing, then fmt, clippy, doc, tests, the package and its tests, the demo's journeys\n  pkg    build the npm package into pkg/ (release wasm, wasm-bindgen, wasm-opt) and print its sizes\n  bench  the package against its peers (Ajv, @ag-ui/client, Dexie) in headless Chromium, as ratios; raw figures in target/bench");
+            println!("usage: cargo xtask <demo|test|pkg|bench|corpus>\n\n  demo   install what is missing, build the package, serve the demo on 127.0.0.1 (--port N) and print its URL\n  test   install what is missing, then fmt, clippy, doc, tests, the package and its tests, the demo's journeys\n  pkg    build the npm package into pkg/ (release wasm, wasm-bindgen, wasm-opt) and print its sizes\n  bench  the package against its peers (Ajv, @ag-ui/client, Dexie) in headless Chromium, as ratios; raw figures in target/bench\n  corpus refresh the SchemaStore pattern corpus and its recheck verdicts (--schemastore DIR: from a checkout; --verdicts: judge the recorded patterns again)");
             Ok(())
         }
         Some(other) => Err(format!("unknown command `{other}`; try `cargo xtask help`")),

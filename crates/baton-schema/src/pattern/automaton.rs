@@ -21,6 +21,11 @@ pub(crate) const MAX_STATES: usize = 2_048;
 /// Edges, likewise.
 const MAX_EDGES: usize = 65_536;
 
+/// Copies a counted repetition is written out with at most; a larger count
+/// of something that cannot match nothing is read as unbounded
+/// (`.{0,10000}` as `.*`), which admits every path the copies do.
+const MAX_COPIES: u32 = 32;
+
 /// The automaton was too large to build.
 #[derive(Debug)]
 pub(crate) struct TooLarge;
@@ -218,6 +223,10 @@ impl Builder {
         max: Option<u32>,
         span: (usize, usize),
     ) -> Result<Fragment, TooLarge> {
+        let (min, max) = match max {
+            Some(max) if max > MAX_COPIES && !body.nullable() => (min.min(1), None),
+            _ => (min, max),
+        };
         let copies = max.unwrap_or(min.max(1)) as usize;
         if copies >= MAX_STATES {
             return Err(TooLarge);

@@ -36,16 +36,6 @@ fn repeats(max: Option<u32>) -> bool {
     max.is_none_or(|max| max > 1)
 }
 
-fn nullable(node: &Node) -> bool {
-    match node {
-        Node::Char(_) => false,
-        Node::Seq(terms) => terms.iter().all(nullable),
-        Node::Alt(branches) => branches.iter().any(nullable),
-        Node::Repeat { body, min, .. } => *min == 0 || nullable(body),
-        Node::Assert(_) | Node::Look(_) | Node::Backref => true,
-    }
-}
-
 /// The characters a match of `node` can begin with.
 fn first(node: &Node) -> CharSet {
     match node {
@@ -54,7 +44,7 @@ fn first(node: &Node) -> CharSet {
             let mut set = CharSet::empty();
             for term in terms {
                 set.add(&first(term));
-                if !nullable(term) {
+                if !term.nullable() {
                     break;
                 }
             }
@@ -99,7 +89,7 @@ impl Walk {
                 for term in terms.iter().rev() {
                     self.node(term, &after, in_loop)?;
                     let mut before = first(term);
-                    if nullable(term) {
+                    if term.nullable() {
                         before.add(&after);
                     }
                     after = before;
@@ -111,7 +101,7 @@ impl Walk {
                     let firsts: Vec<CharSet> = branches.iter().map(first).collect();
                     for (i, a) in firsts.iter().enumerate() {
                         for (j, b) in firsts.iter().enumerate().skip(i + 1) {
-                            let both_empty = nullable(&branches[i]) && nullable(&branches[j]);
+                            let both_empty = branches[i].nullable() && branches[j].nullable();
                             if a.overlaps(b) || both_empty {
                                 return Err(Shape::AmbiguousAlternation);
                             }
@@ -136,7 +126,7 @@ impl Walk {
                     return Err(Shape::NestedRepetition);
                 }
                 if max.is_none() {
-                    if nullable(body) && !consumed.is_empty() {
+                    if body.nullable() && !consumed.is_empty() {
                         return Err(Shape::EmptyRepetition);
                     }
                     self.unbounded = true;

@@ -132,6 +132,20 @@ pub(crate) enum Node {
     Backref,
 }
 
+impl Node {
+    /// Whether it can match the empty text (zero-width parts are read as
+    /// passing).
+    pub(crate) fn nullable(&self) -> bool {
+        match self {
+            Node::Char(_) => false,
+            Node::Seq(terms) => terms.iter().all(Node::nullable),
+            Node::Alt(branches) => branches.iter().any(Node::nullable),
+            Node::Repeat { body, min, .. } => *min == 0 || body.nullable(),
+            Node::Assert(_) | Node::Look(_) | Node::Backref => true,
+        }
+    }
+}
+
 /// Which zero-width assertion.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Anchor {
