@@ -166,6 +166,39 @@ fn ag_15_arguments_are_typed_by_json_schema_and_projected_unchanged() {
 }
 
 #[test]
+fn ag_16_a_polynomial_pattern_needs_a_limit_it_can_be_checked_within() {
+    // `^\S+@\S+\.\S+$` may take time growing with the cube of its text:
+    // within the step budget it can be checked on 271 characters.
+    let pattern = "^\\S+@\\S+\\.\\S+$";
+    let manifest = |limit: usize| {
+        let mut manifest = with(
+            tasks_manifest(),
+            "/capabilities/0/arguments/properties/id",
+            json!({"type": "object", "properties": {"email": {"type": "string", "pattern": pattern}}}),
+        );
+        manifest["capabilities"][0]["argumentLimits"] = json!({ "id": limit });
+        manifest
+    };
+    let error = parse(&manifest(4096)).unwrap_err();
+    assert!(error.breaks("AG-16"), "{error}");
+    let problem = &error.problems[0];
+    assert_eq!(problem.path, "$.capabilities[0].argumentLimits.id");
+    assert!(
+        problem.message.contains(pattern) && problem.message.contains("at most 271"),
+        "names the pattern and the limit that would do: {}",
+        problem.message
+    );
+    assert!(parse(&manifest(271)).is_ok());
+    // A linear pattern needs no limit of its own.
+    let linear = with(
+        manifest(1 << 20),
+        "/capabilities/0/arguments/properties/id/properties/email/pattern",
+        json!("^[^@\\s]+@[^@\\s]+$"),
+    );
+    assert!(parse(&linear).is_ok());
+}
+
+#[test]
 fn ag_16_an_oversized_argument_is_a_typed_failure_never_a_truncation() {
     let mut sim = Sim::new();
     let run = sim.delegate(Autonomy::Auto);

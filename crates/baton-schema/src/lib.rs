@@ -33,6 +33,7 @@ mod idna;
 mod index;
 mod meta;
 mod pattern;
+mod reach;
 mod uri;
 mod validate;
 
@@ -51,6 +52,7 @@ pub use pattern::{
     install_pattern_engine, CompiledPattern, Hazard, InvalidPattern, PatternEngine, PatternError,
     MIN_CHARS,
 };
+pub use reach::SlowestPattern;
 
 /// The largest schema accepted, in bytes of its canonical JSON.
 pub const MAX_SCHEMA_BYTES: usize = 64 * 1024;
@@ -256,6 +258,15 @@ impl Schema {
                 names
             })
             .unwrap_or_default()
+    }
+
+    /// Of the polynomial patterns the root property `name`'s value is
+    /// matched against (its strings, its property names, at any depth),
+    /// the one that may be matched on the least text; `None` when all are
+    /// linear. A byte limit above its `max_chars` would let one argument
+    /// spend more than a validation may.
+    pub fn slowest_pattern(&self, name: &str) -> Option<SlowestPattern> {
+        reach::slowest_pattern(&self.inner.program, name)
     }
 
     /// Whether the root forbids properties beyond those it declares.

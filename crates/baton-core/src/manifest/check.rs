@@ -248,6 +248,26 @@ impl Declared<'_> {
                 format!("a limit of {limit} bytes admits nothing"),
             );
         }
+        // A polynomial pattern is matched only on as much text as the step
+        // budget allows: a limit above that would admit arguments that are
+        // then refused as too long to check.
+        for argument in schema.root_properties() {
+            let limit = limits.get(&argument).copied().or(self.default_limit);
+            let slowest = schema.slowest_pattern(&argument);
+            if let (Some(limit), Some(slowest)) = (limit, slowest) {
+                if limit > slowest.max_chars {
+                    problems.push(
+                        &format!("{path}.argumentLimits.{argument}"),
+                        Some("AG-16"),
+                        format!(
+                            "argument `{argument}` may hold {limit} bytes, but its pattern `{}` can be checked safely on at most {max} characters: set its limit to at most {max} bytes, or use a pattern that matches in linear time",
+                            slowest.pattern,
+                            max = slowest.max_chars,
+                        ),
+                    );
+                }
+            }
+        }
     }
 }
 

@@ -183,6 +183,11 @@ impl Pattern {
         Self::read(pattern).is_ok()
     }
 
+    /// The longest text it is matched against; `None` when it is linear.
+    pub(crate) fn max_chars(&self) -> Option<usize> {
+        self.max_chars
+    }
+
     pub(crate) fn source(&self) -> &str {
         &self.source
     }
