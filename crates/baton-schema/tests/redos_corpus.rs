@@ -104,3 +104,72 @@ fn exact_counts_inside_repetitions_are_safe_and_accepted() {
     assert!(guid.is_valid(&json!("123e4567-e89b-12d3-a456-426614174000")));
     assert!(!guid.is_valid(&json!("123e4567-e89b-12d3-a456")));
 }
+
+/// The patterns teams already write are judged on their automaton, not
+/// their look: the semver.org expression, hex colours and the RFC 5322-style
+/// email expression of form libraries compile, need no length limit, and
+/// match their own examples; `^(\w+\s?)+$`, which is exponential, is refused
+/// naming the repetition that makes it so.
+#[test]
+fn real_patterns_compile_and_the_exponential_one_is_refused_by_name() {
+    const SEMVER: &str = r"^(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)(?:-((?:0|[1-9]\d*|\d*[a-zA-Z-][0-9a-zA-Z-]*)(?:\.(?:0|[1-9]\d*|\d*[a-zA-Z-][0-9a-zA-Z-]*))*))?(?:\+([0-9a-zA-Z-]+(?:\.[0-9a-zA-Z-]+)*))?$";
+    const COLOUR: &str = "^#(?:[0-9a-fA-F]{3}){1,2}$";
+    const EMAIL: &str = r"^[a-z0-9!#$%&'*+/=?^_`{|}~-]+(?:\.[a-z0-9!#$%&'*+/=?^_`{|}~-]+)*@(?:[a-z0-9](?:[a-z0-9-]*[a-z0-9])?\.)+[a-z0-9](?:[a-z0-9-]*[a-z0-9])?$";
+    for (pattern, examples) in [
+        (
+            SEMVER,
+            &[
+                ("1.0.0", true),
+                ("1.0.0-alpha.1+build.5", true),
+                ("10.20.30-rc.1.x-y", true),
+                ("01.0.0", false),
+                ("1.0", false),
+            ][..],
+        ),
+        (
+            COLOUR,
+            &[("#fff", true), ("#A1b2C3", true), ("#ffff", false)][..],
+        ),
+        (
+            EMAIL,
+            &[
+                ("ada.lovelace@example.org", true),
+                ("o'brien+tag@mail.example.co.uk", true),
+                ("ada@", false),
+                ("ada..x@example.org", false),
+            ][..],
+        ),
+    ] {
+        let schema = Schema::compile(&json!({"type": "string", "pattern": pattern}))
+            .unwrap_or_else(|e| panic!("{pattern} is accepted: {e}"));
+        let wrapped = Schema::compile(&json!({
+            "type": "object",
+            "properties": {"value": {"type": "string", "pattern": pattern}}
+        }))
+        .unwrap();
+        assert_eq!(
+            wrapped.slowest_pattern("value"),
+            None,
+            "{pattern} is linear"
+        );
+        for &(text, valid) in examples {
+            assert_eq!(schema.is_valid(&json!(text)), valid, "{pattern} on {text}");
+        }
+        // Long values are matched too: a linear pattern has no length limit.
+        let long = format!("{}@example.org", "a".repeat(20_000));
+        if pattern == EMAIL {
+            assert!(schema.is_valid(&json!(long)));
+        }
+    }
+    let refused = Schema::compile(&json!({"type": "string", "pattern": r"^(\w+\s?)+$"}));
+    match refused {
+        Err(SchemaError::Pattern(error @ PatternError::Catastrophic { .. })) => {
+            let message = error.to_string();
+            assert!(
+                message.contains(r"`(\w+\s?)+` can match the same text in more than one way"),
+                "{message}"
+            );
+        }
+        other => panic!("^(\\w+\\s?)+$ is refused: {other:?}"),
+    }
+}
