@@ -390,13 +390,17 @@ fn ends_the_match(automaton: &Automaton) -> Vec<bool> {
 /// Each state's set as bits over the pattern's alphabet: the pieces the
 /// boundaries of all its sets cut the code points into.
 fn alphabet(automaton: &Automaton) -> (Vec<u64>, usize) {
-    let mut cuts: Vec<u32> = automaton
-        .sets
-        .iter()
-        .flat_map(|set| set.ranges().iter().flat_map(|&(lo, hi)| [lo, hi + 1]))
-        .collect();
-    cuts.sort_unstable();
-    cuts.dedup();
+    // Kept in order as they come (a sort would add one more instantiation
+    // of it to the module).
+    let mut cuts: Vec<u32> = Vec::new();
+    for &(lo, hi) in automaton.sets.iter().flat_map(|set| set.ranges()) {
+        for cut in [lo, hi + 1] {
+            let at = cuts.partition_point(|&c| c < cut);
+            if cuts.get(at) != Some(&cut) {
+                cuts.insert(at, cut);
+            }
+        }
+    }
     let words = cuts.len().div_ceil(64).max(1);
     let mut letters = vec![0u64; automaton.len() * words];
     for (state, set) in automaton.sets.iter().enumerate() {
