@@ -256,6 +256,8 @@ impl Graph {
     /// leads `p` to `p`, `p` to `q` and `q` to `q`.
     fn linked(&self, first: &[u32], second: &[u32]) -> Result<bool, OverWork> {
         let n = self.out.len();
+        // Finding the states between walks every edge twice.
+        self.spend(2 * self.out.iter().map(|out| out.len() as u64 + 1).sum::<u64>())?;
         let region = Local::new(&self.between(first, second), n);
         let (one, two) = (Local::new(first, n), Local::new(second, n));
         let (k1, kr, k2) = (first.len(), region.states.len(), second.len());
