@@ -41,6 +41,9 @@ struct OverWork;
 /// and each state's characters as a bit set over the pattern's alphabet.
 struct Graph {
     out: Vec<Vec<(u32, u32)>>,
+    /// The live edges' targets by source, and their sources by target.
+    next: Vec<Vec<u32>>,
+    back: Vec<Vec<u32>>,
     letters: Vec<u64>,
     words: usize,
     work: Cell<u64>,
@@ -65,14 +68,19 @@ impl Graph {
             vec![false; n]
         };
         let mut out = vec![Vec::new(); n];
+        let mut live = Vec::new();
         for (index, &(from, to)) in automaton.edges.iter().enumerate() {
             if !cut[from as usize] {
                 out[from as usize].push((index as u32, to));
+                live.push((from, to));
             }
         }
+        let (next, back) = adjacency(n, &live);
         let (letters, words) = alphabet(automaton);
         Graph {
             out,
+            next,
+            back,
             letters,
             words,
             work: Cell::new(0),
@@ -304,43 +312,39 @@ impl Graph {
 
     /// The states on some path from `first` to `second`, both included.
     fn between(&self, first: &[u32], second: &[u32]) -> Vec<u32> {
-        let n = self.out.len();
-        let mut ahead = vec![false; n];
-        let mut todo: Vec<u32> = first.to_vec();
-        for &s in first {
-            ahead[s as usize] = true;
-        }
-        while let Some(s) = todo.pop() {
-            for &(_, t) in &self.out[s as usize] {
-                if !ahead[t as usize] {
-                    ahead[t as usize] = true;
-                    todo.push(t);
-                }
-            }
-        }
-        let mut into: Vec<Vec<u32>> = vec![Vec::new(); n];
-        for (s, steps) in self.out.iter().enumerate() {
-            for &(_, t) in steps {
-                into[t as usize].push(s as u32);
-            }
-        }
-        let mut behind = vec![false; n];
-        let mut todo: Vec<u32> = second.to_vec();
-        for &s in second {
-            behind[s as usize] = true;
-        }
-        while let Some(s) = todo.pop() {
-            for &t in &into[s as usize] {
-                if !behind[t as usize] {
-                    behind[t as usize] = true;
-                    todo.push(t);
-                }
-            }
-        }
-        (0..n as u32)
+        let ahead = spread(&self.next, first);
+        let behind = spread(&self.back, second);
+        (0..self.out.len() as u32)
             .filter(|&s| ahead[s as usize] && behind[s as usize])
             .collect()
     }
+}
+
+/// Targets by source and sources by target.
+fn adjacency(n: usize, edges: &[(u32, u32)]) -> (Vec<Vec<u32>>, Vec<Vec<u32>>) {
+    let (mut next, mut back) = (vec![Vec::new(); n], vec![Vec::new(); n]);
+    for &(from, to) in edges {
+        next[from as usize].push(to);
+        back[to as usize].push(from);
+    }
+    (next, back)
+}
+
+/// The states reachable from `start` along `adjacency`, `start` included.
+fn spread(adjacency: &[Vec<u32>], start: &[u32]) -> Vec<bool> {
+    let mut reached = vec![false; adjacency.len()];
+    let mut todo = start.to_vec();
+    for &s in start {
+        reached[s as usize] = true;
+    }
+    while let Some(s) = todo.pop() {
+        for &t in &adjacency[s as usize] {
+            if !std::mem::replace(&mut reached[t as usize], true) {
+                todo.push(t);
+            }
+        }
+    }
+    reached
 }
 
 /// A subset of the states, numbered from zero.
@@ -370,23 +374,15 @@ impl Local {
 /// States where the match ends as soon as the engine stands on them: final,
 /// and every state after them final too.
 fn ends_the_match(automaton: &Automaton) -> Vec<bool> {
-    let n = automaton.len();
-    let mut into: Vec<Vec<u32>> = vec![Vec::new(); n];
-    for &(from, to) in &automaton.edges {
-        into[to as usize].push(from);
-    }
+    let (_, back) = adjacency(automaton.len(), &automaton.edges);
+    let not_final: Vec<u32> = (0..automaton.len() as u32)
+        .filter(|&s| !automaton.finals[s as usize])
+        .collect();
     // States from which a state that is not final can be reached.
-    let mut open: Vec<bool> = automaton.finals.iter().map(|&f| !f).collect();
-    let mut todo: Vec<u32> = (0..n as u32).filter(|&s| open[s as usize]).collect();
-    while let Some(s) = todo.pop() {
-        for &t in &into[s as usize] {
-            if !open[t as usize] {
-                open[t as usize] = true;
-                todo.push(t);
-            }
-        }
-    }
-    open.into_iter().map(|open| !open).collect()
+    spread(&back, &not_final)
+        .into_iter()
+        .map(|open| !open)
+        .collect()
 }
 
 /// Each state's set as bits over the pattern's alphabet: the pieces the
