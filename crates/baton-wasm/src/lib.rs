@@ -26,6 +26,11 @@ mod schema_suites;
 mod store;
 mod transport;
 
+/// The module's allocator (see the manual's Performance chapter).
+#[cfg(all(not(target_feature = "atomics"), target_family = "wasm"))]
+#[global_allocator]
+static ALLOCATOR: talc::wasm::WasmDynamicTalc = talc::wasm::new_wasm_dynamic_allocator();
+
 pub use engine::{Engine, Participant};
 pub use errors::error_class;
 pub use schema::Schema;
