@@ -3,6 +3,8 @@
 //! JSON-Schema-Test-Suite and building a ReDoS corpus case's attack text.
 #![allow(dead_code)]
 
+pub mod schemastore;
+
 use baton_schema::{PatternError, Schema, SchemaError};
 use serde_json::{json, Value};
 
