@@ -292,3 +292,23 @@ fn one_validation_of_many_long_strings_stays_under_100_ms() {
     assert_eq!(issues.len(), 32, "{issues:?}");
     assert!(took < 100.0, "one validate call took {took} ms");
 }
+
+/// Every pattern of the SchemaStore catalog, judged as `recheck` judges it
+/// (`suites::schemastore`): on the page's `RegExp`, no accepted pattern's
+/// attack, cut to the length Baton matches it on, takes more than 50 ms.
+#[wasm_bindgen_test]
+fn the_schemastore_patterns_are_judged_in_the_browser() {
+    crate::patterns::ensure();
+    let performance = web_sys::window().unwrap().performance().unwrap();
+    let report = suites::schemastore::run_schemastore_corpus(|| performance.now(), 50.0);
+    web_sys::console::log_1(&format!("{report:?}").into());
+    assert!(report.failures.is_empty(), "{:#?}", report.failures);
+    assert!(report.patterns > 1_000 && report.polynomial_accepted > 0);
+    assert_eq!(
+        (report.known_capped, report.known_refused),
+        (
+            suites::schemastore::KNOWN_CAPPED.len(),
+            suites::schemastore::KNOWN_REFUSED.len()
+        )
+    );
+}

@@ -11,10 +11,12 @@
 //!   to `pᵢ₊₁` and from `pᵢ₊₁` back to `pᵢ₊₁`: where the engine leaves each
 //!   loop can be chosen in n ways each, so it may try nᵏ paths.
 //!
-//! When the pattern ends with no condition (no `$`, `\b` or lookaround), a
-//! state from which every path stays final ends the match as soon as the
-//! engine reaches it, so its onward steps are never backtracked over:
-//! `^(a+)+` is linear, `^(a+)+$` is not.
+//! A backtracking engine never backtracks past a state where the match ends
+//! with no condition left (no `$`, `\b` or lookaround after it): it stands
+//! there once and succeeds, so paths end there and its onward steps start
+//! afresh — `^(a+)+` is linear, `^(a+)+$` is not. Nor past a state that can
+//! step into such an end on the character it reads next (its *escapes*):
+//! no path the attack multiplies steps out of a state on one of them.
 
 use std::cell::Cell;
 
@@ -44,7 +46,15 @@ struct Graph {
     /// The live edges' targets by source, and their sources by target.
     next: Vec<Vec<u32>>,
     back: Vec<Vec<u32>>,
+    /// Where paths begin: the start, and the fresh states.
+    roots: Vec<u32>,
     letters: Vec<u64>,
+    /// Each state's escapes: the characters on which it steps, passing no
+    /// condition, into a state that ends the match. Standing there with one
+    /// of them next, the
+    /// engine succeeds before it backtracks past the state, so no path the
+    /// attack multiplies steps out of it on one.
+    escapes: Vec<u64>,
     words: usize,
     work: Cell<u64>,
 }
@@ -62,28 +72,53 @@ pub(crate) fn analyse(automaton: &Automaton) -> Ambiguity {
 impl Graph {
     fn new(automaton: &Automaton) -> Graph {
         let n = automaton.len();
-        let cut = if automaton.plain_ends {
-            ends_the_match(automaton)
-        } else {
-            vec![false; n]
-        };
-        let mut out = vec![Vec::new(); n];
-        let mut live = Vec::new();
-        for (index, &(from, to)) in automaton.edges.iter().enumerate() {
-            if !cut[from as usize] {
-                out[from as usize].push((index as u32, to));
-                live.push((from, to));
+        let ends = &automaton.ends;
+        // Where the match ends as soon as the engine stands on it, the
+        // engine never backtracks past: an edge into such a state ends the
+        // paths it is on, and the state's own ways on start afresh, once,
+        // from a state of their own.
+        let mut fresh = vec![u32::MAX; n];
+        let mut total = n as u32;
+        for state in 1..n {
+            if ends[state] {
+                fresh[state] = total;
+                total += 1;
             }
         }
-        let (next, back) = adjacency(n, &live);
-        let (letters, words) = alphabet(automaton);
+        let mut out = vec![Vec::new(); total as usize];
+        let mut live = Vec::new();
+        let (mut letters, words) = alphabet(automaton);
+        letters.resize(total as usize * words, 0);
+        let mut escapes = vec![0u64; total as usize * words];
+        for (index, &(from, to)) in automaton.edges.iter().enumerate() {
+            if to == 0 && ends[0] {
+                // The start already ends the match: no later attempt.
+                continue;
+            }
+            let from = match fresh[from as usize] {
+                u32::MAX => from,
+                own => own,
+            };
+            if to != 0 && ends[to as usize] && automaton.plain[index] {
+                for w in 0..words {
+                    escapes[from as usize * words + w] |= letters[to as usize * words + w];
+                }
+            }
+            out[from as usize].push((index as u32, to));
+            live.push((from, to));
+        }
+        let (next, back) = adjacency(total as usize, &live);
         Graph {
             out,
             next,
             back,
             letters,
+            escapes,
             words,
             work: Cell::new(0),
+            roots: std::iter::once(0)
+                .chain(fresh.into_iter().filter(|&f| f != u32::MAX))
+                .collect(),
         }
     }
 
@@ -106,11 +141,17 @@ impl Graph {
     }
 
     /// Whether some character enters every one of `states`.
-    fn share(&self, states: &[u32]) -> bool {
+    /// Whether some character steps from every one of `from` into its
+    /// counterpart in `to` with no escape at any of `from` (see `escapes`).
+    fn share(&self, from: &[u32], to: &[u32]) -> bool {
         (0..self.words).any(|w| {
-            states.iter().fold(u64::MAX, |bits, &s| {
+            let entered = to.iter().fold(u64::MAX, |bits, &s| {
                 bits & self.letters[s as usize * self.words + w]
-            }) != 0
+            });
+            let escaping = from.iter().fold(0, |bits, &s| {
+                bits | self.escapes[s as usize * self.words + w]
+            });
+            entered & !escaping != 0
         })
     }
 
@@ -129,42 +170,48 @@ impl Graph {
         let (mut index, mut low) = (vec![u32::MAX; n], vec![0u32; n]);
         let mut on_stack = vec![false; n];
         let (mut stack, mut components, mut next) = (Vec::new(), Vec::new(), 0u32);
-        let mut calls: Vec<(u32, usize)> = vec![(0, 0)];
-        index[0] = 0;
-        low[0] = 0;
-        next += 1;
-        stack.push(0u32);
-        on_stack[0] = true;
-        while let Some(&mut (v, ref mut at)) = calls.last_mut() {
-            if let Some(&(_, w)) = self.out[v as usize].get(*at) {
-                *at += 1;
-                let w_index = index[w as usize];
-                if w_index == u32::MAX {
-                    index[w as usize] = next;
-                    low[w as usize] = next;
-                    next += 1;
-                    stack.push(w);
-                    on_stack[w as usize] = true;
-                    calls.push((w, 0));
-                } else if on_stack[w as usize] {
-                    low[v as usize] = low[v as usize].min(w_index);
-                }
+        let mut calls: Vec<(u32, usize)> = Vec::new();
+        for &root in &self.roots {
+            if index[root as usize] != u32::MAX {
                 continue;
             }
-            calls.pop();
-            if let Some(&(parent, _)) = calls.last() {
-                low[parent as usize] = low[parent as usize].min(low[v as usize]);
-            }
-            if low[v as usize] == index[v as usize] {
-                let mut component = Vec::new();
-                while let Some(w) = stack.pop() {
-                    on_stack[w as usize] = false;
-                    component.push(w);
-                    if w == v {
-                        break;
+            calls.push((root, 0));
+            index[root as usize] = next;
+            low[root as usize] = next;
+            next += 1;
+            stack.push(root);
+            on_stack[root as usize] = true;
+            while let Some(&mut (v, ref mut at)) = calls.last_mut() {
+                if let Some(&(_, w)) = self.out[v as usize].get(*at) {
+                    *at += 1;
+                    let w_index = index[w as usize];
+                    if w_index == u32::MAX {
+                        index[w as usize] = next;
+                        low[w as usize] = next;
+                        next += 1;
+                        stack.push(w);
+                        on_stack[w as usize] = true;
+                        calls.push((w, 0));
+                    } else if on_stack[w as usize] {
+                        low[v as usize] = low[v as usize].min(w_index);
                     }
+                    continue;
                 }
-                components.push(component);
+                calls.pop();
+                if let Some(&(parent, _)) = calls.last() {
+                    low[parent as usize] = low[parent as usize].min(low[v as usize]);
+                }
+                if low[v as usize] == index[v as usize] {
+                    let mut component = Vec::new();
+                    while let Some(w) = stack.pop() {
+                        on_stack[w as usize] = false;
+                        component.push(w);
+                        if w == v {
+                            break;
+                        }
+                    }
+                    components.push(component);
+                }
             }
         }
         components
@@ -200,7 +247,10 @@ impl Graph {
                     let pair = t1 as usize * k + t2 as usize;
                     if e1 != e2
                         && from[pair] == u32::MAX
-                        && self.share(&[component[t1 as usize], component[t2 as usize]])
+                        && self.share(
+                            &[component[q]],
+                            &[component[t1 as usize], component[t2 as usize]],
+                        )
                     {
                         from[pair] = (q * k + q) as u32;
                         by[pair] = (e1, e2);
@@ -231,7 +281,10 @@ impl Graph {
                     self.spend(1)?;
                     let next = t1 as usize * k + t2 as usize;
                     if from[next] == u32::MAX
-                        && self.share(&[component[t1 as usize], component[t2 as usize]])
+                        && self.share(
+                            &[component[a], component[b]],
+                            &[component[t1 as usize], component[t2 as usize]],
+                        )
                     {
                         from[next] = pair as u32;
                         by[next] = (e1, e2);
@@ -293,7 +346,7 @@ impl Graph {
                                 let Some(lc) = two.of(tc) else { continue };
                                 self.spend(1)?;
                                 let next = id(la, lb, lc);
-                                if !seen[next] && self.share(&[ta, tb, tc]) {
+                                if !seen[next] && self.share(&[sa, sb, sc], &[ta, tb, tc]) {
                                     if next == goal {
                                         return Ok(true);
                                     }
@@ -369,20 +422,6 @@ impl Local {
         let i = self.index[state as usize];
         (i != u32::MAX).then_some(i as usize)
     }
-}
-
-/// States where the match ends as soon as the engine stands on them: final,
-/// and every state after them final too.
-fn ends_the_match(automaton: &Automaton) -> Vec<bool> {
-    let (_, back) = adjacency(automaton.len(), &automaton.edges);
-    let not_final: Vec<u32> = (0..automaton.len() as u32)
-        .filter(|&s| !automaton.finals[s as usize])
-        .collect();
-    // States from which a state that is not final can be reached.
-    spread(&back, &not_final)
-        .into_iter()
-        .map(|open| !open)
-        .collect()
 }
 
 /// Each state's set as bits over the pattern's alphabet: the pieces the

@@ -41,25 +41,33 @@ pub(crate) struct Automaton {
     /// For each edge that steps back into a repetition's next round, that
     /// repetition, as its span in the pattern.
     pub(crate) rounds: Vec<Option<(usize, usize)>>,
-    /// Whether the match may end at each state.
-    pub(crate) finals: Vec<bool>,
-    /// Whether a state's being final depends on nothing but reaching it
-    /// (no `$`, `\b` or lookaround anywhere in the pattern).
-    pub(crate) plain_ends: bool,
+    /// For each edge, whether it passes no zero-width condition (`^`, `$`,
+    /// `\b`, a lookaround) on its way.
+    pub(crate) plain: Vec<bool>,
+    /// Whether the match ends at each state as soon as the engine stands
+    /// on it: it is final with no `$`, `\b` or lookaround left to pass.
+    pub(crate) ends: Vec<bool>,
 }
 
 struct Fragment {
-    first: Vec<u32>,
-    last: Vec<u32>,
+    /// Each state a match can begin on, and whether it is entered with no
+    /// zero-width condition before it.
+    first: Vec<(u32, bool)>,
+    /// Each state a match can end on, and whether it ends there with no
+    /// zero-width condition after it.
+    last: Vec<(u32, bool)>,
     nullable: bool,
+    /// Whether it can match nothing without passing a zero-width condition.
+    plain_empty: bool,
 }
 
 impl Fragment {
-    fn empty() -> Fragment {
+    fn empty(plain_empty: bool) -> Fragment {
         Fragment {
             first: Vec::new(),
             last: Vec::new(),
             nullable: true,
+            plain_empty,
         }
     }
 }
@@ -82,20 +90,20 @@ impl Automaton {
                 sets: vec![start_set],
                 edges: Vec::new(),
                 rounds: Vec::new(),
-                finals: vec![false],
-                plain_ends: plain_ends(node),
+                plain: Vec::new(),
+                ends: vec![false],
             },
         };
         let whole = builder.fragment(node)?;
         if !anchored {
-            builder.connect(&[0], &[0], None)?;
+            builder.connect(&[(0, true)], &[(0, true)], None)?;
         }
-        builder.connect(&[0], &whole.first, None)?;
+        builder.connect(&[(0, true)], &whole.first, None)?;
         let automaton = &mut builder.automaton;
-        for &state in &whole.last {
-            automaton.finals[state as usize] = true;
+        for &(state, plain) in &whole.last {
+            automaton.ends[state as usize] = plain;
         }
-        automaton.finals[0] = whole.nullable;
+        automaton.ends[0] = whole.nullable && whole.plain_empty;
         Ok(builder.automaton)
     }
 
@@ -114,15 +122,6 @@ pub(crate) fn anchored(node: &Node) -> bool {
     }
 }
 
-fn plain_ends(node: &Node) -> bool {
-    match node {
-        Node::Char(_) | Node::Assert(Anchor::Start) => true,
-        Node::Assert(_) | Node::Look(_) | Node::Backref => false,
-        Node::Seq(parts) | Node::Alt(parts) => parts.iter().all(plain_ends),
-        Node::Repeat { body, .. } => plain_ends(body),
-    }
-}
-
 impl Builder {
     fn state(&mut self, set: &CharSet) -> Result<u32, TooLarge> {
         let automaton = &mut self.automaton;
@@ -130,23 +129,26 @@ impl Builder {
             return Err(TooLarge);
         }
         automaton.sets.push(set.clone());
-        automaton.finals.push(false);
+        automaton.ends.push(false);
         Ok(automaton.sets.len() as u32 - 1)
     }
 
+    /// An edge from each of `from` to each of `to`; it passes no
+    /// zero-width condition when neither side does.
     fn connect(
         &mut self,
-        from: &[u32],
-        to: &[u32],
+        from: &[(u32, bool)],
+        to: &[(u32, bool)],
         round: Option<(usize, usize)>,
     ) -> Result<(), TooLarge> {
         if self.automaton.edges.len() + from.len() * to.len() > MAX_EDGES {
             return Err(TooLarge);
         }
-        for &a in from {
-            for &b in to {
+        for &(a, plain_out) in from {
+            for &(b, plain_in) in to {
                 self.automaton.edges.push((a, b));
                 self.automaton.rounds.push(round);
+                self.automaton.plain.push(plain_out && plain_in);
             }
         }
         Ok(())
@@ -157,16 +159,18 @@ impl Builder {
             Node::Char(set) => {
                 let state = self.state(set)?;
                 Ok(Fragment {
-                    first: vec![state],
-                    last: vec![state],
+                    first: vec![(state, true)],
+                    last: vec![(state, true)],
                     nullable: false,
+                    plain_empty: false,
                 })
             }
-            // Zero-width: read as always passing. A lookaround's body is
+            // Zero-width: read as always passing, but a match that ends
+            // after one ends only if it passes. A lookaround's body is
             // judged on its own (see the hazard analysis).
-            Node::Assert(_) | Node::Look(_) | Node::Backref => Ok(Fragment::empty()),
+            Node::Assert(_) | Node::Look(_) | Node::Backref => Ok(Fragment::empty(false)),
             Node::Seq(terms) => {
-                let mut whole = Fragment::empty();
+                let mut whole = Fragment::empty(true);
                 for term in terms {
                     let next = self.fragment(term)?;
                     whole = self.then(whole, next)?;
@@ -176,13 +180,14 @@ impl Builder {
             Node::Alt(branches) => {
                 let mut whole = Fragment {
                     nullable: false,
-                    ..Fragment::empty()
+                    ..Fragment::empty(false)
                 };
                 for branch in branches {
                     let next = self.fragment(branch)?;
                     whole.first.extend(next.first);
                     whole.last.extend(next.last);
                     whole.nullable |= next.nullable;
+                    whole.plain_empty |= next.nullable && next.plain_empty;
                 }
                 Ok(whole)
             }
@@ -200,16 +205,25 @@ impl Builder {
         self.connect(&a.last, &b.first, None)?;
         let mut first = a.first;
         if a.nullable {
-            first.extend(&b.first);
+            first.extend(
+                b.first
+                    .iter()
+                    .map(|&(state, plain)| (state, plain && a.plain_empty)),
+            );
         }
         let mut last = b.last;
         if b.nullable {
-            last.extend(a.last);
+            last.extend(
+                a.last
+                    .into_iter()
+                    .map(|(state, plain)| (state, plain && b.plain_empty)),
+            );
         }
         Ok(Fragment {
             first,
             last,
             nullable: a.nullable && b.nullable,
+            plain_empty: a.plain_empty && b.plain_empty,
         })
     }
 
@@ -235,7 +249,7 @@ impl Builder {
             None => min.saturating_sub(1),
             Some(_) => min,
         };
-        let mut whole = Fragment::empty();
+        let mut whole = Fragment::empty(true);
         for _ in 0..required {
             let copy = self.fragment(body)?;
             whole = self.then(whole, copy)?;
@@ -246,17 +260,19 @@ impl Builder {
                 self.connect(&copy.last, &copy.first, Some(span))?;
                 let copy = Fragment {
                     nullable: copy.nullable || min == 0,
+                    plain_empty: copy.plain_empty || min == 0,
                     ..copy
                 };
                 self.then(whole, copy)
             }
             Some(max) => {
-                let mut optional = Fragment::empty();
+                let mut optional = Fragment::empty(true);
                 for _ in min..max {
                     let copy = self.fragment(body)?;
                     let nested = self.then(copy, optional)?;
                     optional = Fragment {
                         nullable: true,
+                        plain_empty: true,
                         ..nested
                     };
                 }
