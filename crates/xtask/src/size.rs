@@ -39,8 +39,12 @@ use crate::compressed_sizes;
 /// validator as its own crate, whose helpers each crate now instantiates
 /// (340.3); host names as IDNA2008 has them and RFC 6570's URI templates
 /// (343.2); one validation's pattern work bounded as a whole (343.7);
-/// drafts 07, 06 and 04 with their own semantics (344.5).
-pub const BUDGET_KIB: u64 = 345;
+/// drafts 07, 06 and 04 with their own semantics (344.5); then patterns
+/// judged on their automaton — exponential and polynomial ambiguity decided
+/// as `recheck` does, a manifest's argument limit held to its pattern's
+/// degree — for 8.2 KiB, less 2.1 KiB for the talc allocator (350.7: over
+/// the target; the manual names the cut to make next).
+pub const BUDGET_KIB: u64 = 351;
 
 /// Where the ratchet is going.
 pub const TARGET_KIB: u64 = 350;
