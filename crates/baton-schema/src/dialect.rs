@@ -7,7 +7,9 @@
 //! `dependencies`, `definitions` and a `$ref` that overrides its siblings
 //! (before 2019-09), `$recursiveRef` and `$recursiveAnchor` (2019-09), and
 //! in draft 04 `id` and the boolean `exclusiveMaximum`/`exclusiveMinimum`. Keywords a
-//! draft does not have are ignored in it, as annotations. Their
+//! draft does not have are ignored in it, as annotations — except
+//! `dependencies`, which later drafts split in two and which is still read
+//! in them, as the suite's optional compatibility tests ask. Their
 //! meta-schemas are not shipped: such a schema is checked by the
 //! compiler's own rules for each keyword, not against its meta-schema, and
 //! a reference to the meta-schema itself is refused as not self-contained.
@@ -58,8 +60,8 @@ impl Draft {
         })
     }
 
-    /// Drafts before 2019-09: `$ref` overrides its siblings, `dependencies`
-    /// and `definitions`.
+    /// Drafts before 2019-09: `$ref` overrides its siblings, and
+    /// `definitions`.
     pub(crate) fn is_legacy(self) -> bool {
         self < Draft::Draft2019
     }

@@ -62,7 +62,8 @@ impl Compiler<'_> {
         Ok(())
     }
 
-    /// Before 2019-09: `dependencies`, names required or a schema, per
+    /// `dependencies` (before 2019-09; read in later drafts too, for
+    /// compatibility): names required or a schema, per
     /// property.
     pub(super) fn dependencies(
         &mut self,

@@ -574,9 +574,10 @@ impl Compiler<'_> {
         if let Some(required) = map.get("required") {
             out.push(Keyword::Required(names(required, "required")?));
         }
-        if let (true, Some(Value::Object(dependencies))) =
-            (draft.is_legacy(), map.get("dependencies"))
-        {
+        // Drafts before 2019-09 define `dependencies`; later ones split it in
+        // two but, as the suite's optional compatibility tests and Ajv do,
+        // still read it.
+        if let Some(Value::Object(dependencies)) = map.get("dependencies") {
             self.dependencies(dependencies, loc, base, out)?;
         }
         if let (true, Some(dependent)) =
