@@ -91,10 +91,6 @@ impl Graph {
         letters.resize(total as usize * words, 0);
         let mut escapes = vec![0u64; total as usize * words];
         for (index, &(from, to)) in automaton.edges.iter().enumerate() {
-            if to == 0 && ends[0] {
-                // The start already ends the match: no later attempt.
-                continue;
-            }
             let from = match fresh[from as usize] {
                 u32::MAX => from,
                 own => own,

@@ -9,9 +9,12 @@
 //! Counted repetitions are written out copy by copy (`x{2,4}` as
 //! `xx(x(x)?)?`), so `{1,2}` is read as the two choices it is.
 //!
-//! Zero-width parts (`^`, `$`, `\b`, lookarounds) consume nothing and are
-//! read as always passing: that admits more paths than the engine can take,
-//! never fewer, so the analysis stays on the safe side.
+//! Zero-width parts (`$`, `\b`, lookarounds) consume nothing and are read
+//! as always passing: that admits more paths than the engine can take,
+//! never fewer, so the analysis stays on the safe side. `^` (no `m` flag)
+//! passes only where nothing has been read, so a step through it from a
+//! position is no step at all, and only the first attempt, at the start of
+//! the text, may begin through it.
 
 use super::syntax::{Anchor, CharSet, Node};
 
@@ -30,46 +33,65 @@ const MAX_COPIES: u32 = 32;
 #[derive(Debug)]
 pub(crate) struct TooLarge;
 
-/// A pattern's automaton. State 0 is the start; every other state is a
-/// position, entered by reading one character of its set.
+/// A pattern's automaton. State 0 is the start of the text; when the
+/// pattern is not anchored, state 1 is every later start position (the
+/// engine tries each in turn: it loops on any character). Every other state
+/// is a position, entered by reading one character of its set.
 pub(crate) struct Automaton {
-    /// What each state is entered on; the start's is everything when the
-    /// pattern is not anchored (the engine tries every start position).
+    /// What each state is entered on.
     pub(crate) sets: Vec<CharSet>,
     /// `(from, to)`, one per way to step, duplicates kept.
     pub(crate) edges: Vec<(u32, u32)>,
     /// For each edge that steps back into a repetition's next round, that
     /// repetition, as its span in the pattern.
     pub(crate) rounds: Vec<Option<(usize, usize)>>,
-    /// For each edge, whether it passes no zero-width condition (`^`, `$`,
-    /// `\b`, a lookaround) on its way.
+    /// For each edge, whether it passes no zero-width condition on its way.
     pub(crate) plain: Vec<bool>,
     /// Whether the match ends at each state as soon as the engine stands
     /// on it: it is final with no `$`, `\b` or lookaround left to pass.
     pub(crate) ends: Vec<bool>,
 }
 
+/// One way into or out of a fragment: the state, whether the way passes no
+/// zero-width condition, and whether it passes `^`.
+#[derive(Clone, Copy)]
+struct Way {
+    state: u32,
+    plain: bool,
+    start: bool,
+}
+
+/// How a fragment matches nothing, when it can: whether some way passes no
+/// condition, and whether every way passes `^`.
+#[derive(Clone, Copy)]
+struct Empty {
+    plain: bool,
+    start: bool,
+}
+
 struct Fragment {
-    /// Each state a match can begin on, and whether it is entered with no
-    /// zero-width condition before it.
-    first: Vec<(u32, bool)>,
-    /// Each state a match can end on, and whether it ends there with no
-    /// zero-width condition after it.
-    last: Vec<(u32, bool)>,
-    nullable: bool,
-    /// Whether it can match nothing without passing a zero-width condition.
-    plain_empty: bool,
+    first: Vec<Way>,
+    last: Vec<Way>,
+    empty: Option<Empty>,
 }
 
 impl Fragment {
-    fn empty(plain_empty: bool) -> Fragment {
+    fn empty(plain: bool, start: bool) -> Fragment {
         Fragment {
             first: Vec::new(),
             last: Vec::new(),
-            nullable: true,
-            plain_empty,
+            empty: Some(Empty { plain, start }),
         }
     }
+}
+
+/// Ways through the empty match `empty` and on by `ways`.
+fn after(ways: Vec<Way>, empty: Empty) -> impl Iterator<Item = Way> {
+    ways.into_iter().map(move |way| Way {
+        plain: way.plain && empty.plain,
+        start: way.start || empty.start,
+        ..way
+    })
 }
 
 struct Builder {
@@ -80,30 +102,39 @@ impl Automaton {
     /// The automaton of `node`; `anchored` when every match must begin at
     /// the start of the text.
     pub(crate) fn build(node: &Node, anchored: bool) -> Result<Automaton, TooLarge> {
-        let start_set = if anchored {
-            CharSet::empty()
-        } else {
-            CharSet::any()
-        };
         let mut builder = Builder {
             automaton: Automaton {
-                sets: vec![start_set],
+                sets: vec![CharSet::empty()],
                 edges: Vec::new(),
                 rounds: Vec::new(),
                 plain: Vec::new(),
                 ends: vec![false],
             },
         };
+        let start = |state| Way {
+            state,
+            plain: true,
+            start: false,
+        };
+        let later = if anchored {
+            None
+        } else {
+            Some(builder.state(&CharSet::any())?)
+        };
         let whole = builder.fragment(node)?;
-        if !anchored {
-            builder.connect(&[(0, true)], &[(0, true)], None)?;
+        builder.connect(&[start(0)], &whole.first, None, true)?;
+        // A pattern that matches nothing, with no condition, ends the match
+        // at the start of the text: no later start is tried.
+        let ends_at_once = whole.empty.is_some_and(|empty| empty.plain);
+        if let (Some(later), false) = (later, ends_at_once) {
+            builder.connect(&[start(0), start(later)], &[start(later)], None, false)?;
+            builder.connect(&[start(later)], &whole.first, None, false)?;
         }
-        builder.connect(&[(0, true)], &whole.first, None)?;
         let automaton = &mut builder.automaton;
-        for &(state, plain) in &whole.last {
-            automaton.ends[state as usize] = plain;
+        for way in &whole.last {
+            automaton.ends[way.state as usize] |= way.plain;
         }
-        automaton.ends[0] = whole.nullable && whole.plain_empty;
+        automaton.ends[0] = ends_at_once;
         Ok(builder.automaton)
     }
 
@@ -133,22 +164,24 @@ impl Builder {
         Ok(automaton.sets.len() as u32 - 1)
     }
 
-    /// An edge from each of `from` to each of `to`; it passes no
-    /// zero-width condition when neither side does.
+    /// An edge from each of `from` to each of `to`; it passes no condition
+    /// when neither side does. Only `at_start` (nothing read yet) may an
+    /// edge pass `^`.
     fn connect(
         &mut self,
-        from: &[(u32, bool)],
-        to: &[(u32, bool)],
+        from: &[Way],
+        to: &[Way],
         round: Option<(usize, usize)>,
+        at_start: bool,
     ) -> Result<(), TooLarge> {
         if self.automaton.edges.len() + from.len() * to.len() > MAX_EDGES {
             return Err(TooLarge);
         }
-        for &(a, plain_out) in from {
-            for &(b, plain_in) in to {
-                self.automaton.edges.push((a, b));
+        for a in from {
+            for b in to.iter().filter(|b| at_start || !(a.start || b.start)) {
+                self.automaton.edges.push((a.state, b.state));
                 self.automaton.rounds.push(round);
-                self.automaton.plain.push(plain_out && plain_in);
+                self.automaton.plain.push(a.plain && b.plain);
             }
         }
         Ok(())
@@ -157,20 +190,24 @@ impl Builder {
     fn fragment(&mut self, node: &Node) -> Result<Fragment, TooLarge> {
         match node {
             Node::Char(set) => {
-                let state = self.state(set)?;
+                let way = Way {
+                    state: self.state(set)?,
+                    plain: true,
+                    start: false,
+                };
                 Ok(Fragment {
-                    first: vec![(state, true)],
-                    last: vec![(state, true)],
-                    nullable: false,
-                    plain_empty: false,
+                    first: vec![way],
+                    last: vec![way],
+                    empty: None,
                 })
             }
             // Zero-width: read as always passing, but a match that ends
             // after one ends only if it passes. A lookaround's body is
             // judged on its own (see the hazard analysis).
-            Node::Assert(_) | Node::Look(_) | Node::Backref => Ok(Fragment::empty(false)),
+            Node::Assert(Anchor::Start) => Ok(Fragment::empty(false, true)),
+            Node::Assert(_) | Node::Look(_) | Node::Backref => Ok(Fragment::empty(false, false)),
             Node::Seq(terms) => {
-                let mut whole = Fragment::empty(true);
+                let mut whole = Fragment::empty(true, false);
                 for term in terms {
                     let next = self.fragment(term)?;
                     whole = self.then(whole, next)?;
@@ -179,15 +216,21 @@ impl Builder {
             }
             Node::Alt(branches) => {
                 let mut whole = Fragment {
-                    nullable: false,
-                    ..Fragment::empty(false)
+                    first: Vec::new(),
+                    last: Vec::new(),
+                    empty: None,
                 };
                 for branch in branches {
                     let next = self.fragment(branch)?;
                     whole.first.extend(next.first);
                     whole.last.extend(next.last);
-                    whole.nullable |= next.nullable;
-                    whole.plain_empty |= next.nullable && next.plain_empty;
+                    whole.empty = match (whole.empty, next.empty) {
+                        (Some(a), Some(b)) => Some(Empty {
+                            plain: a.plain || b.plain,
+                            start: a.start && b.start,
+                        }),
+                        (a, b) => a.or(b),
+                    };
                 }
                 Ok(whole)
             }
@@ -202,29 +245,23 @@ impl Builder {
 
     /// `a` then `b`.
     fn then(&mut self, a: Fragment, b: Fragment) -> Result<Fragment, TooLarge> {
-        self.connect(&a.last, &b.first, None)?;
+        self.connect(&a.last, &b.first, None, false)?;
         let mut first = a.first;
-        if a.nullable {
-            first.extend(
-                b.first
-                    .iter()
-                    .map(|&(state, plain)| (state, plain && a.plain_empty)),
-            );
+        if let Some(empty) = a.empty {
+            first.extend(after(b.first, empty));
         }
         let mut last = b.last;
-        if b.nullable {
-            last.extend(
-                a.last
-                    .into_iter()
-                    .map(|(state, plain)| (state, plain && b.plain_empty)),
-            );
+        if let Some(empty) = b.empty {
+            last.extend(after(a.last, empty));
         }
-        Ok(Fragment {
-            first,
-            last,
-            nullable: a.nullable && b.nullable,
-            plain_empty: a.plain_empty && b.plain_empty,
-        })
+        let empty = match (a.empty, b.empty) {
+            (Some(a), Some(b)) => Some(Empty {
+                plain: a.plain && b.plain,
+                start: a.start || b.start,
+            }),
+            _ => None,
+        };
+        Ok(Fragment { first, last, empty })
     }
 
     /// `body{min,max}`, copy by copy: the `min` required copies, then
@@ -249,32 +286,31 @@ impl Builder {
             None => min.saturating_sub(1),
             Some(_) => min,
         };
-        let mut whole = Fragment::empty(true);
+        let skipped = Empty {
+            plain: true,
+            start: false,
+        };
+        let mut whole = Fragment::empty(true, false);
         for _ in 0..required {
             let copy = self.fragment(body)?;
             whole = self.then(whole, copy)?;
         }
         match max {
             None => {
-                let copy = self.fragment(body)?;
-                self.connect(&copy.last, &copy.first, Some(span))?;
-                let copy = Fragment {
-                    nullable: copy.nullable || min == 0,
-                    plain_empty: copy.plain_empty || min == 0,
-                    ..copy
-                };
+                let mut copy = self.fragment(body)?;
+                self.connect(&copy.last, &copy.first, Some(span), false)?;
+                if min == 0 {
+                    copy.empty = Some(skipped);
+                }
                 self.then(whole, copy)
             }
             Some(max) => {
-                let mut optional = Fragment::empty(true);
+                let mut optional = Fragment::empty(true, false);
                 for _ in min..max {
                     let copy = self.fragment(body)?;
-                    let nested = self.then(copy, optional)?;
-                    optional = Fragment {
-                        nullable: true,
-                        plain_empty: true,
-                        ..nested
-                    };
+                    let mut nested = self.then(copy, optional)?;
+                    nested.empty = Some(skipped);
+                    optional = nested;
                 }
                 self.then(whole, optional)
             }
