@@ -221,6 +221,9 @@ impl Graph {
     /// the same text, they can walk back from `r` to `q` together.
     fn exponential(&self, component: &[u32]) -> Result<Option<Vec<u32>>, OverWork> {
         let k = component.len();
+        // The pairs' tables are k² entries: charged before they are made,
+        // so a large loop falls to the shape rules, never to a huge table.
+        self.spend(k as u64 * k as u64)?;
         let local = Local::new(component, self.out.len());
         let inner: Vec<Vec<(u32, u32)>> = component
             .iter()
@@ -318,7 +321,9 @@ impl Graph {
         let region = Local::new(&self.between(first, second), n);
         let (one, two) = (Local::new(first, n), Local::new(second, n));
         let (k1, kr, k2) = (first.len(), region.states.len(), second.len());
-        self.spend((k1 * kr * k2) as u64 / 64)?;
+        // Counted in 64 bits: on wasm32 the product could wrap a `usize`.
+        let cells = k1 as u64 * kr as u64 * k2 as u64;
+        self.spend(cells)?;
         for (p, &p_state) in first.iter().enumerate() {
             for (q, &q_state) in second.iter().enumerate() {
                 let Some(p_mid) = region.of(p_state) else {
@@ -353,7 +358,7 @@ impl Graph {
                         }
                     }
                 }
-                self.spend((k1 * kr * k2) as u64 / 64)?;
+                self.spend(cells / 64)?;
             }
         }
         Ok(false)
