@@ -155,21 +155,28 @@ impl Format {
     }
 }
 
+/// The number `count` ASCII digits spell, when `text` is exactly that.
 fn digits(text: &str, count: usize) -> Option<u32> {
-    (text.len() == count && text.bytes().all(|b| b.is_ascii_digit()))
-        .then(|| text.parse().ok())
-        .flatten()
+    if text.len() != count {
+        return None;
+    }
+    text.bytes().try_fold(0u32, |n, b| {
+        b.is_ascii_digit().then(|| n * 10 + u32::from(b - b'0'))
+    })
 }
 
+/// RFC 3339 `full-date`: `YYYY-MM-DD`, a day the month has.
 fn is_date(text: &str) -> bool {
-    let mut parts = text.split('-');
-    let (Some(year), Some(month), Some(day), None) =
-        (parts.next(), parts.next(), parts.next(), parts.next())
-    else {
+    let bytes = text.as_bytes();
+    // The dashes are ASCII, so the slices below fall on characters.
+    if bytes.len() != 10 || bytes[4] != b'-' || bytes[7] != b'-' {
         return false;
-    };
-    let (Some(year), Some(month), Some(day)) = (digits(year, 4), digits(month, 2), digits(day, 2))
-    else {
+    }
+    let (Some(year), Some(month), Some(day)) = (
+        digits(&text[..4], 4),
+        digits(&text[5..7], 2),
+        digits(&text[8..], 2),
+    ) else {
         return false;
     };
     let leap = year % 4 == 0 && (year % 100 != 0 || year % 400 == 0);

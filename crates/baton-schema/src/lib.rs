@@ -31,6 +31,7 @@ pub mod digest;
 mod format;
 mod idna;
 mod index;
+mod instance;
 mod meta;
 mod pattern;
 mod reach;
@@ -46,6 +47,8 @@ use serde_json::Value;
 use thiserror::Error;
 
 use crate::digest::Digest;
+use crate::instance::Instance;
+pub use crate::instance::NotJson;
 
 pub use dialect::Draft;
 pub use pattern::{
@@ -184,7 +187,9 @@ impl Schema {
         let draft = Draft::of(schema)?;
         // The 2020-12 meta-schema ships; older drafts' do not (`dialect`).
         let meta_issue = match draft {
-            Draft::Draft2020 => validate::issues(meta_program()?, schema).into_iter().next(),
+            Draft::Draft2020 => validate::issues(meta_program()?, &Instance::from(schema))
+                .into_iter()
+                .next(),
             _ => None,
         };
         if let Some(issue) = meta_issue {
@@ -212,6 +217,26 @@ impl Schema {
     /// Checks a value, reporting every issue with its path and keyword, in
     /// one walk that builds an error only where a keyword fails.
     pub fn validate(&self, value: &Value) -> Validation {
+        self.validate_instance(&Instance::from(value))
+    }
+
+    /// [`Schema::validate`] of the value that JSON `text` holds, read
+    /// straight from the text (no `serde_json::Value` is built), or why the
+    /// text is not JSON.
+    pub fn validate_str(&self, text: &str) -> Result<Validation, NotJson> {
+        Ok(self.validate_instance(&instance::parse(text)?))
+    }
+
+    /// [`Schema::is_valid`] of the value that JSON `text` holds, or why the
+    /// text is not JSON.
+    pub fn is_valid_str(&self, text: &str) -> Result<bool, NotJson> {
+        Ok(validate::is_valid(
+            &self.inner.program,
+            &instance::parse(text)?,
+        ))
+    }
+
+    fn validate_instance(&self, value: &Instance<'_>) -> Validation {
         let errors: Vec<ValidationIssue> = validate::issues(&self.inner.program, value)
             .into_iter()
             .map(|issue| ValidationIssue {
@@ -228,7 +253,7 @@ impl Schema {
 
     /// Whether a value satisfies the schema.
     pub fn is_valid(&self, value: &Value) -> bool {
-        validate::is_valid(&self.inner.program, value)
+        validate::is_valid(&self.inner.program, &Instance::from(value))
     }
 
     /// The digest of the schema's canonical JSON; equal schemas share it.

@@ -46,7 +46,7 @@ impl Schema {
     /// throws `invalid-value`.
     #[wasm_bindgen(js_name = validateJson)]
     pub fn validate_json(&self, text: &str) -> Result<JsValue, JsValue> {
-        let result = self.inner.validate(&parse(text)?);
+        let result = self.inner.validate_str(text).map_err(not_json)?;
         if result.valid {
             return Ok(self.valid_result());
         }
@@ -63,7 +63,7 @@ impl Schema {
     /// `invalid-value`.
     #[wasm_bindgen(js_name = isValidJson)]
     pub fn is_valid_json(&self, text: &str) -> Result<bool, JsValue> {
-        Ok(self.inner.is_valid(&parse(text)?))
+        self.inner.is_valid_str(text).map_err(not_json)
     }
 
     /// The digest of the schema's canonical JSON (equal schemas share it).
@@ -94,8 +94,8 @@ fn value_text(value: &JsValue) -> Result<String, JsValue> {
     stringify(value).map_err(|why| error(Code::InvalidValue, &format!("the value: {why}")))
 }
 
-fn parse(text: &str) -> Result<serde_json::Value, JsValue> {
-    serde_json::from_str(text).map_err(|e| error(Code::InvalidValue, &format!("not JSON: {e}")))
+fn not_json(why: baton_schema::NotJson) -> JsValue {
+    error(Code::InvalidValue, &format!("not JSON: {why}"))
 }
 
 #[cfg(test)]

@@ -16,6 +16,7 @@ use serde_json::{Map, Number, Value};
 use super::dialect::Draft;
 use super::format::Format;
 use super::index::{Index, Loc};
+use super::instance::Instance;
 use super::meta;
 use super::pattern::Pattern;
 use super::uri;
@@ -88,12 +89,51 @@ impl Counted {
     }
 }
 
+/// The JSON types a `type` keyword allows: one bit each, checked without
+/// comparing names, and the names as the schema lists them, for messages.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) struct Types(u8);
+
+impl Types {
+    const NAMES: [&'static str; 7] = [
+        "null", "boolean", "object", "array", "number", "string", "integer",
+    ];
+    pub(super) const NULL: Types = Types(1);
+    pub(super) const BOOLEAN: Types = Types(1 << 1);
+    pub(super) const OBJECT: Types = Types(1 << 2);
+    pub(super) const ARRAY: Types = Types(1 << 3);
+    pub(super) const NUMBER: Types = Types(1 << 4);
+    pub(super) const STRING: Types = Types(1 << 5);
+    pub(super) const INTEGER: Types = Types(1 << 6);
+
+    /// The type called `name`, if JSON Schema has one.
+    fn named(name: &str) -> Option<Types> {
+        Self::NAMES
+            .iter()
+            .position(|&known| known == name)
+            .map(|bit| Types(1 << bit))
+    }
+
+    /// Whether every type of `other` is among these.
+    pub(super) fn has(self, other: Types) -> bool {
+        self.0 & other.0 == other.0
+    }
+
+    /// The names of these types.
+    pub(super) fn names(self) -> Vec<&'static str> {
+        (0..Self::NAMES.len())
+            .filter(|bit| self.0 & (1 << bit) != 0)
+            .map(|bit| Self::NAMES[bit])
+            .collect()
+    }
+}
+
 /// One compiled keyword.
 #[derive(Debug)]
 pub(super) enum Keyword {
-    Type(Vec<&'static str>),
-    Enum(Vec<Value>),
-    Const(Value),
+    Type(Types),
+    Enum(Vec<Instance<'static>>),
+    Const(Instance<'static>),
     MultipleOf(Number),
     Bound(Bound, Number),
     /// A bound on a count: characters, items or properties.
@@ -425,17 +465,11 @@ impl Compiler<'_> {
                 Value::Array(names) => names.iter().collect(),
                 one => vec![one],
             };
-            let mut known = Vec::new();
+            let mut known = Types(0);
             for name in names {
-                let name = name.as_str().unwrap_or_default();
-                known.push(
-                    [
-                        "null", "boolean", "object", "array", "number", "string", "integer",
-                    ]
-                    .into_iter()
-                    .find(|&n| n == name)
-                    .ok_or_else(|| invalid(loc, "type", "names an unknown type"))?,
-                );
+                known.0 |= Types::named(name.as_str().unwrap_or_default())
+                    .ok_or_else(|| invalid(loc, "type", "names an unknown type"))?
+                    .0;
             }
             out.push(Keyword::Type(known));
         }
@@ -443,10 +477,10 @@ impl Compiler<'_> {
             let values = values
                 .as_array()
                 .ok_or_else(|| invalid(loc, "enum", "must be an array"))?;
-            out.push(Keyword::Enum(values.clone()));
+            out.push(Keyword::Enum(values.iter().map(Instance::owned).collect()));
         }
         if let (true, Some(value)) = (draft.has("const"), map.get("const")) {
-            out.push(Keyword::Const(value.clone()));
+            out.push(Keyword::Const(Instance::owned(value)));
         }
         if let Some(value) = map.get("multipleOf") {
             match value {

@@ -1,10 +1,14 @@
 //! The keywords that look inside arrays and objects.
 
-use serde_json::Value;
+use std::borrow::Cow;
 
 use super::super::compile::{Keyword, Program};
+use super::super::instance::Instance;
 use super::super::pattern::Matched;
 use super::{equal, mark, over_budget, plural, show, Eval, Marks, Path};
+
+/// An object's entry the schema does not name: its position, name and value.
+type Extra<'a, 't> = (usize, &'a str, &'a Instance<'t>);
 
 fn names(names: &[&str]) -> String {
     names
@@ -22,8 +26,8 @@ impl Eval<'_> {
     pub(super) fn array_keyword(
         &mut self,
         keyword: &Keyword,
-        value: &Value,
-        items: &[Value],
+        value: &Instance<'_>,
+        items: &[Instance<'_>],
         path: &Path<'_>,
         mut marks: Option<&mut Marks>,
     ) -> bool {
@@ -112,7 +116,7 @@ impl Eval<'_> {
     fn each_item(
         &mut self,
         node: usize,
-        items: &[Value],
+        items: &[Instance<'_>],
         after: usize,
         select: impl Fn(usize) -> bool,
         path: &Path<'_>,
@@ -135,11 +139,11 @@ impl Eval<'_> {
     pub(super) fn object_keyword(
         &mut self,
         keyword: &Keyword,
-        value: &Value,
+        value: &Instance<'_>,
         path: &Path<'_>,
         mut marks: Option<&mut Marks>,
     ) -> bool {
-        let Value::Object(map) = value else {
+        let Instance::Object(map) = value else {
             return true;
         };
         match keyword {
@@ -147,7 +151,7 @@ impl Eval<'_> {
             Keyword::DependentRequired(pairs) => {
                 let mut ok = true;
                 for (name, required) in pairs {
-                    if map.contains_key(name) {
+                    if value.has(name) {
                         ok &= self.required(required, value, path);
                     }
                 }
@@ -156,7 +160,7 @@ impl Eval<'_> {
             Keyword::DependentSchemas(named) => {
                 let mut ok = true;
                 for (name, node) in named {
-                    if map.contains_key(name) {
+                    if value.has(name) {
                         ok &= self.node(*node, value, path, marks.as_deref_mut());
                         if !ok && self.errors.is_none() {
                             break;
@@ -168,7 +172,9 @@ impl Eval<'_> {
             Keyword::Properties(named) => {
                 let mut ok = true;
                 for (i, (key, item)) in map.iter().enumerate() {
-                    if let Ok(at) = named.binary_search_by(|(name, _)| name.as_str().cmp(key)) {
+                    if let Ok(at) =
+                        named.binary_search_by(|(name, _)| name.as_str().cmp(key.as_ref()))
+                    {
                         ok &= self.node(named[at].1, item, &Path::Key(path, key), None);
                         mark(&mut marks, Some(i), None);
                         if !ok && self.errors.is_none() {
@@ -215,9 +221,9 @@ impl Eval<'_> {
             } => {
                 // A name a pattern could not be checked against counts as
                 // matched here: `patternProperties` reports it.
-                let mut extra: Vec<(usize, &String, &Value)> = Vec::new();
+                let mut extra: Vec<Extra<'_, '_>> = Vec::new();
                 for (i, (key, item)) in map.iter().enumerate() {
-                    if declared.contains(key) {
+                    if declared.contains(key.as_ref()) {
                         continue;
                     }
                     let budget = &mut self.budget;
@@ -225,7 +231,7 @@ impl Eval<'_> {
                         .iter()
                         .any(|p| !matches!(p.matches(key, budget), Matched::No))
                     {
-                        extra.push((i, key, item));
+                        extra.push((i, key.as_ref(), item));
                     }
                 }
                 self.extra_properties(
@@ -242,11 +248,11 @@ impl Eval<'_> {
                     .as_deref()
                     .map(|m| m.properties.clone())
                     .unwrap_or_default();
-                let extra: Vec<(usize, &String, &Value)> = map
+                let extra: Vec<Extra<'_, '_>> = map
                     .iter()
                     .enumerate()
                     .filter(|(i, _)| !seen.get(*i).copied().unwrap_or(false))
-                    .map(|(i, (key, item))| (i, key, item))
+                    .map(|(i, (key, item))| (i, key.as_ref(), item))
                     .collect();
                 self.extra_properties(
                     *node,
@@ -259,8 +265,8 @@ impl Eval<'_> {
             }
             Keyword::PropertyNames(node) => {
                 let mut ok = true;
-                for key in map.keys() {
-                    let name = Value::String(key.clone());
+                for (key, _) in map {
+                    let name = Instance::String(Cow::Borrowed(key));
                     ok &= self.node(*node, &name, &Path::Key(path, key), None);
                     if !ok && self.errors.is_none() {
                         break;
@@ -272,10 +278,10 @@ impl Eval<'_> {
         }
     }
 
-    fn required(&mut self, required: &[String], value: &Value, path: &Path<'_>) -> bool {
+    fn required(&mut self, required: &[String], value: &Instance<'_>, path: &Path<'_>) -> bool {
         let mut ok = true;
         for name in required {
-            if value.get(name).is_none() {
+            if !value.has(name) {
                 ok = false;
                 self.fail(path, "required", || {
                     format!("\"{name}\" is a required property")
@@ -293,7 +299,7 @@ impl Eval<'_> {
         node: usize,
         keyword: &'static str,
         which: &str,
-        extra: &[(usize, &String, &Value)],
+        extra: &[Extra<'_, '_>],
         path: &Path<'_>,
         marks: &mut Option<&mut Marks>,
     ) -> bool {
@@ -301,7 +307,7 @@ impl Eval<'_> {
             return true;
         }
         if rejects_all(self.program, node) {
-            let unexpected: Vec<&str> = extra.iter().map(|(_, key, _)| key.as_str()).collect();
+            let unexpected: Vec<&str> = extra.iter().map(|(_, key, _)| *key).collect();
             self.fail(path, keyword, || {
                 let verb = if unexpected.len() == 1 { "was" } else { "were" };
                 format!(

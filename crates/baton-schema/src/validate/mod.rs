@@ -5,10 +5,13 @@
 
 use std::cmp::Ordering;
 
-use serde_json::{Number, Value};
+use serde_json::Number;
 
-use super::compile::{Bound, Counted, Keyword, NodeId, Program};
+use super::compile::{Bound, Counted, Keyword, NodeId, Program, Types};
+use super::instance::{compare, integer, Instance};
 use super::pattern::{Budget, Matched};
+
+pub(super) use super::instance::equal;
 
 /// How deep references and subschemas may nest while checking one value.
 const MAX_DEPTH: usize = 500;
@@ -30,26 +33,30 @@ enum Path<'a> {
 
 impl Path<'_> {
     fn render(&self) -> String {
-        let mut tokens = Vec::new();
-        let mut at = *self;
-        loop {
-            match at {
-                Path::Root => break,
-                Path::Key(parent, key) => {
-                    tokens.push(super::uri::escape_token(key));
-                    at = *parent;
-                }
-                Path::Index(parent, index) => {
-                    tokens.push(index.to_string());
-                    at = *parent;
+        let mut out = String::new();
+        self.write(&mut out);
+        out
+    }
+
+    /// Writes the parent's pointer first, then this token.
+    fn write(&self, out: &mut String) {
+        match *self {
+            Path::Root => {}
+            Path::Key(parent, key) => {
+                parent.write(out);
+                out.push('/');
+                if key.contains(['~', '/']) {
+                    out.push_str(&super::uri::escape_token(key));
+                } else {
+                    out.push_str(key);
                 }
             }
+            Path::Index(parent, index) => {
+                parent.write(out);
+                out.push('/');
+                out.push_str(&index.to_string());
+            }
         }
-        tokens.iter().rev().fold(String::new(), |mut out, token| {
-            out.push('/');
-            out.push_str(token);
-            out
-        })
     }
 }
 
@@ -61,13 +68,13 @@ struct Marks {
 }
 
 impl Marks {
-    fn for_value(value: &Value) -> Marks {
+    fn for_value(value: &Instance<'_>) -> Marks {
         match value {
-            Value::Object(map) => Marks {
-                properties: vec![false; map.len()],
+            Instance::Object(entries) => Marks {
+                properties: vec![false; entries.len()],
                 items: Vec::new(),
             },
-            Value::Array(items) => Marks {
+            Instance::Array(items) => Marks {
                 properties: Vec::new(),
                 items: vec![false; items.len()],
             },
@@ -119,14 +126,14 @@ impl<'p> Eval<'p> {
 }
 
 /// Whether `value` satisfies the program.
-pub(super) fn is_valid(program: &Program, value: &Value) -> bool {
+pub(super) fn is_valid(program: &Program, value: &Instance<'_>) -> bool {
     Eval::new(program, false).node(0, value, &Path::Root, None)
 }
 
 /// Every issue `value` has against the program, in one walk: errors are
 /// built only where a keyword fails, so a valid value costs what
 /// [`is_valid`] does, and the patterns' budget is spent once.
-pub(super) fn issues(program: &Program, value: &Value) -> Vec<Issue> {
+pub(super) fn issues(program: &Program, value: &Instance<'_>) -> Vec<Issue> {
     let mut eval = Eval::new(program, true);
     eval.node(0, value, &Path::Root, None);
     eval.errors.unwrap_or_default()
@@ -138,35 +145,8 @@ pub(super) fn over_budget(pattern: &str) -> String {
     format!("checking this text against \"{pattern}\" would take this validation over what it may spend on patterns: the value holds too much text for them together")
 }
 
-fn show(value: &Value) -> String {
+fn show(value: &Instance<'_>) -> String {
     value.to_string()
-}
-
-/// JSON equality: numbers by value (`1 == 1.0`).
-pub(super) fn equal(a: &Value, b: &Value) -> bool {
-    match (a, b) {
-        (Value::Number(a), Value::Number(b)) => compare(a, b) == Some(Ordering::Equal),
-        (Value::Array(a), Value::Array(b)) => {
-            a.len() == b.len() && a.iter().zip(b).all(|(a, b)| equal(a, b))
-        }
-        (Value::Object(a), Value::Object(b)) => {
-            a.len() == b.len() && a.iter().all(|(k, v)| b.get(k).is_some_and(|w| equal(v, w)))
-        }
-        _ => a == b,
-    }
-}
-
-fn integer(n: &Number) -> Option<i128> {
-    n.as_i64()
-        .map(i128::from)
-        .or_else(|| n.as_u64().map(i128::from))
-}
-
-fn compare(a: &Number, b: &Number) -> Option<Ordering> {
-    match (integer(a), integer(b)) {
-        (Some(a), Some(b)) => Some(a.cmp(&b)),
-        _ => a.as_f64()?.partial_cmp(&b.as_f64()?),
-    }
 }
 
 fn is_integer(n: &Number) -> bool {
@@ -185,17 +165,19 @@ fn is_multiple(n: &Number, of: &Number) -> bool {
         && (quotient - quotient.round()).abs() <= f64::EPSILON * quotient.abs().max(1.0) * 8.0
 }
 
-fn type_name_matches(name: &str, value: &Value) -> bool {
-    match (name, value) {
-        ("null", Value::Null)
-        | ("boolean", Value::Bool(_))
-        | ("object", Value::Object(_))
-        | ("array", Value::Array(_))
-        | ("number", Value::Number(_))
-        | ("string", Value::String(_)) => true,
-        ("integer", Value::Number(n)) => is_integer(n),
-        _ => false,
-    }
+/// Whether the value is of one of `types`.
+fn is_of(types: Types, value: &Instance<'_>) -> bool {
+    let kind = match value {
+        Instance::Null => Types::NULL,
+        Instance::Bool(_) => Types::BOOLEAN,
+        Instance::Object(_) => Types::OBJECT,
+        Instance::Array(_) => Types::ARRAY,
+        Instance::String(_) => Types::STRING,
+        Instance::Number(n) => {
+            return types.has(Types::NUMBER) || (types.has(Types::INTEGER) && is_integer(n))
+        }
+    };
+    types.has(kind)
 }
 
 fn plural(n: u64, one: &str, many: &str) -> String {
@@ -238,7 +220,7 @@ impl Eval<'_> {
     fn node(
         &mut self,
         id: NodeId,
-        value: &Value,
+        value: &Instance<'_>,
         path: &Path<'_>,
         marks: Option<&mut Marks>,
     ) -> bool {
@@ -289,16 +271,13 @@ impl Eval<'_> {
     fn keyword(
         &mut self,
         keyword: &Keyword,
-        value: &Value,
+        value: &Instance<'_>,
         path: &Path<'_>,
         mut marks: Option<&mut Marks>,
     ) -> bool {
         match (keyword, value) {
-            (Keyword::Type(names), _) => self.check(
-                names.iter().any(|name| type_name_matches(name, value)),
-                path,
-                "type",
-                || match names.as_slice() {
+            (Keyword::Type(types), _) => self.check(is_of(*types, value), path, "type", || {
+                match types.names().as_slice() {
                     [one] => format!("{} is not of type \"{one}\"", show(value)),
                     many => format!(
                         "{} is not of types {}",
@@ -308,8 +287,8 @@ impl Eval<'_> {
                             .collect::<Vec<_>>()
                             .join(", ")
                     ),
-                },
-            ),
+                }
+            }),
             (Keyword::Enum(options), _) => self.check(
                 options.iter().any(|option| equal(option, value)),
                 path,
@@ -318,7 +297,7 @@ impl Eval<'_> {
                     format!(
                         "{} is not one of {}",
                         show(value),
-                        show(&Value::Array(options.clone()))
+                        show(&Instance::Array(options.clone()))
                     )
                 },
             ),
@@ -415,14 +394,16 @@ impl Eval<'_> {
                     None => true,
                 }
             }
-            (Keyword::MultipleOf(of), Value::Number(n)) => {
+            (Keyword::MultipleOf(of), Instance::Number(n)) => {
                 self.check(is_multiple(n, of), path, "multipleOf", || {
                     format!("{n} is not a multiple of {of}")
                 })
             }
-            (Keyword::Bound(bound, limit), Value::Number(n)) => self.bound(*bound, limit, n, path),
+            (Keyword::Bound(bound, limit), Instance::Number(n)) => {
+                self.bound(*bound, limit, n, path)
+            }
             (Keyword::Count(counted, limit), _) => self.count(*counted, *limit, value, path),
-            (Keyword::Pattern(pattern), Value::String(s)) => {
+            (Keyword::Pattern(pattern), Instance::String(s)) => {
                 match pattern.matches(s, &mut self.budget) {
                     Matched::Yes => true,
                     Matched::No => {
@@ -443,27 +424,35 @@ impl Eval<'_> {
                     }
                 }
             }
-            (Keyword::Format(format), Value::String(s)) => {
+            (Keyword::Format(format), Instance::String(s)) => {
                 self.check(format.accepts(s), path, "format", || {
                     format!("{} is not a \"{}\"", show(value), format.name())
                 })
             }
-            (_, Value::Array(items)) => self.array_keyword(keyword, value, items, path, marks),
-            (_, Value::Object(_)) => self.object_keyword(keyword, value, path, marks),
+            (_, Instance::Array(items)) => self.array_keyword(keyword, value, items, path, marks),
+            (_, Instance::Object(_)) => self.object_keyword(keyword, value, path, marks),
             _ => true,
         }
     }
 
     /// `minLength` … `maxProperties`: characters, items or properties
     /// against `limit`; any other kind of value passes.
-    fn count(&mut self, counted: Counted, limit: u64, value: &Value, path: &Path<'_>) -> bool {
+    fn count(
+        &mut self,
+        counted: Counted,
+        limit: u64,
+        value: &Instance<'_>,
+        path: &Path<'_>,
+    ) -> bool {
         let (count, one, many, small, large) = match (counted, value) {
-            (Counted::MinLength | Counted::MaxLength, Value::String(s)) => {
+            (Counted::MinLength | Counted::MaxLength, Instance::String(s)) => {
                 // Bytes bound characters from above: when the byte length
                 // already decides, the characters are not counted.
+                // A character is one to four bytes: `bytes` bound the count
+                // from above, a quarter of them from below.
                 let bytes = s.len() as u64;
                 let decided = if counted.is_min() {
-                    bytes < limit
+                    bytes < limit || bytes.div_ceil(4) >= limit
                 } else {
                     bytes <= limit
                 };
@@ -480,14 +469,14 @@ impl Eval<'_> {
                     "is longer than",
                 )
             }
-            (Counted::MinItems | Counted::MaxItems, Value::Array(items)) => (
+            (Counted::MinItems | Counted::MaxItems, Instance::Array(items)) => (
                 items.len() as u64,
                 "item",
                 "items",
                 "has less than",
                 "has more than",
             ),
-            (Counted::MinProperties | Counted::MaxProperties, Value::Object(map)) => (
+            (Counted::MinProperties | Counted::MaxProperties, Instance::Object(map)) => (
                 map.len() as u64,
                 "property",
                 "properties",

@@ -93,9 +93,17 @@ pub fn run_file_as(name: &str, text: &str, draft: Option<&str>, tally: &mut Tall
             let got = schema.is_valid(&test["data"]);
             let full = schema.validate(&test["data"]);
             let test_name = test["description"].as_str().unwrap_or("?");
+            // The same value read from its JSON text (pretty, so the
+            // parser meets space too) must be judged the same way.
+            let text = serde_json::to_string_pretty(&test["data"]).expect("JSON");
+            let from_text = schema.validate_str(&text);
             if full.valid != got || full.errors.is_empty() != got {
                 tally.failures.push(format!(
                     "{name} / {description} / {test_name}: is_valid and validate disagree"
+                ));
+            } else if from_text.as_ref() != Ok(&full) || schema.is_valid_str(&text) != Ok(got) {
+                tally.failures.push(format!(
+                    "{name} / {description} / {test_name}: the value read from its text is judged otherwise: {from_text:?}"
                 ));
             } else if got == expected {
                 tally.passed += 1;
