@@ -137,21 +137,12 @@ impl<'t> Parser<'t> {
     fn array(&mut self) -> Result<Instance<'t>, NotJson> {
         self.enter()?;
         let mut items = Vec::new();
-        if self.peek() == Some(b']') {
-            self.at += 1;
-        } else {
+        if !self.closes(b']') {
             loop {
                 self.space();
                 items.push(self.value()?);
-                self.space();
-                match self.peek() {
-                    Some(b',') => self.at += 1,
-                    Some(b']') => {
-                        self.at += 1;
-                        break;
-                    }
-                    Some(_) => return Err(self.refuse("expected `,` or `]`")),
-                    None => return Err(self.refuse("EOF while parsing a list")),
+                if self.after_element(b']', "a list")? {
+                    break;
                 }
             }
         }
@@ -162,37 +153,53 @@ impl<'t> Parser<'t> {
     fn object(&mut self) -> Result<Instance<'t>, NotJson> {
         self.enter()?;
         let mut entries = Vec::new();
-        if self.peek() == Some(b'}') {
-            self.at += 1;
-        } else {
+        if !self.closes(b'}') {
             loop {
                 self.space();
-                if self.peek() != Some(b'"') {
-                    return Err(self.refuse(if self.peek().is_none() {
-                        "EOF while parsing an object"
-                    } else {
-                        "key must be a string"
-                    }));
+                match self.peek() {
+                    Some(b'"') => {}
+                    Some(_) => return Err(self.refuse("key must be a string")),
+                    None => return Err(self.refuse("EOF while parsing an object")),
                 }
                 let key = self.string()?;
                 self.expect(b':', "expected `:`")?;
                 self.space();
                 entries.push((key, self.value()?));
-                self.space();
-                match self.peek() {
-                    Some(b',') => self.at += 1,
-                    Some(b'}') => {
-                        self.at += 1;
-                        break;
-                    }
-                    Some(_) => return Err(self.refuse("expected `,` or `}`")),
-                    None => return Err(self.refuse("EOF while parsing an object")),
+                if self.after_element(b'}', "an object")? {
+                    break;
                 }
             }
         }
         self.depth -= 1;
         last_of_each_name(&mut entries);
         Ok(Instance::Object(entries))
+    }
+
+    /// Steps over `close` when it comes next: an empty array or object.
+    fn closes(&mut self, close: u8) -> bool {
+        let closed = self.peek() == Some(close);
+        if closed {
+            self.at += 1;
+        }
+        closed
+    }
+
+    /// After an element of `container`: `true` at its `close` (stepped
+    /// over), `false` at a `,`; anything else is refused.
+    fn after_element(&mut self, close: u8, container: &str) -> Result<bool, NotJson> {
+        self.space();
+        match self.peek() {
+            Some(b',') => {
+                self.at += 1;
+                Ok(false)
+            }
+            Some(byte) if byte == close => {
+                self.at += 1;
+                Ok(true)
+            }
+            Some(_) => Err(self.refuse(&format!("expected `,` or `{}`", char::from(close)))),
+            None => Err(self.refuse(&format!("EOF while parsing {container}"))),
+        }
     }
 
     /// A string, at its opening quote: borrowed from the text unless it
