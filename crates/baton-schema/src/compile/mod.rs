@@ -7,6 +7,9 @@
 //! document is refused, never fetched.
 
 mod drafts;
+mod types;
+
+pub(super) use types::Types;
 
 use std::collections::{BTreeSet, HashMap, HashSet};
 use std::sync::Arc;
@@ -86,45 +89,6 @@ impl Counted {
             self,
             Counted::MinLength | Counted::MinItems | Counted::MinProperties
         )
-    }
-}
-
-/// The JSON types a `type` keyword allows: one bit each, checked without
-/// comparing names, and the names as the schema lists them, for messages.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(super) struct Types(u8);
-
-impl Types {
-    const NAMES: [&'static str; 7] = [
-        "null", "boolean", "object", "array", "number", "string", "integer",
-    ];
-    pub(super) const NULL: Types = Types(1);
-    pub(super) const BOOLEAN: Types = Types(1 << 1);
-    pub(super) const OBJECT: Types = Types(1 << 2);
-    pub(super) const ARRAY: Types = Types(1 << 3);
-    pub(super) const NUMBER: Types = Types(1 << 4);
-    pub(super) const STRING: Types = Types(1 << 5);
-    pub(super) const INTEGER: Types = Types(1 << 6);
-
-    /// The type called `name`, if JSON Schema has one.
-    fn named(name: &str) -> Option<Types> {
-        Self::NAMES
-            .iter()
-            .position(|&known| known == name)
-            .map(|bit| Types(1 << bit))
-    }
-
-    /// Whether every type of `other` is among these.
-    pub(super) fn has(self, other: Types) -> bool {
-        self.0 & other.0 == other.0
-    }
-
-    /// The names of these types.
-    pub(super) fn names(self) -> Vec<&'static str> {
-        (0..Self::NAMES.len())
-            .filter(|bit| self.0 & (1 << bit) != 0)
-            .map(|bit| Self::NAMES[bit])
-            .collect()
     }
 }
 
@@ -465,11 +429,12 @@ impl Compiler<'_> {
                 Value::Array(names) => names.iter().collect(),
                 one => vec![one],
             };
-            let mut known = Types(0);
+            let mut known = Types::NONE;
             for name in names {
-                known.0 |= Types::named(name.as_str().unwrap_or_default())
-                    .ok_or_else(|| invalid(loc, "type", "names an unknown type"))?
-                    .0;
+                known = known.with(
+                    Types::named(name.as_str().unwrap_or_default())
+                        .ok_or_else(|| invalid(loc, "type", "names an unknown type"))?,
+                );
             }
             out.push(Keyword::Type(known));
         }
