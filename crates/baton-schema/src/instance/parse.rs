@@ -70,8 +70,11 @@ impl<'t> Parser<'t> {
         NotJson {
             what: what.to_owned(),
             line: before.iter().filter(|&&b| b == b'\n').count() + 1,
-            column: String::from_utf8_lossy(&before[line_start..])
-                .chars()
+            // Characters, not bytes: every byte but a UTF-8 continuation
+            // starts one.
+            column: before[line_start..]
+                .iter()
+                .filter(|&&b| b & 0xC0 != 0x80)
                 .count()
                 + 1,
         }
@@ -308,10 +311,9 @@ impl<'t> Parser<'t> {
 }
 
 /// Keeps, of entries that share a name, only the last one (as `JSON.parse`
-/// has it). Text rarely repeats a name, so nothing moves when none is.
+/// has it). Text rarely repeats a name: then nothing is allocated or moved.
 fn last_of_each_name<T>(entries: &mut Vec<(Cow<'_, str>, T)>) {
-    let shadowed = shadowed(entries);
-    if shadowed.iter().any(|&gone| gone) {
+    if let Some(shadowed) = shadowed(entries) {
         let mut index = 0;
         entries.retain(|_| {
             index += 1;
@@ -320,16 +322,15 @@ fn last_of_each_name<T>(entries: &mut Vec<(Cow<'_, str>, T)>) {
     }
 }
 
-/// Which entries a later entry of the same name replaces: pairwise for a
-/// few entries, through a small open-addressed table of positions for
-/// more (linear in the entries however hostile the text; no sort or hash
-/// map instantiated for it in the module).
-fn shadowed<T>(entries: &[(Cow<'_, str>, T)]) -> Vec<bool> {
+/// Which entries a later entry of the same name replaces, or `None` when
+/// a few entries repeat no name: pairwise for a few entries, through a small
+/// open-addressed table of positions for more (linear in the entries
+/// however hostile the text; no sort or hash map instantiated for it).
+fn shadowed<T>(entries: &[(Cow<'_, str>, T)]) -> Option<Vec<bool>> {
     let n = entries.len();
+    let later = |i: usize| entries[i + 1..].iter().any(|(key, _)| *key == entries[i].0);
     if n <= 16 {
-        return (0..n)
-            .map(|i| entries[i + 1..].iter().any(|(key, _)| *key == entries[i].0))
-            .collect();
+        return (0..n).any(later).then(|| (0..n).map(later).collect());
     }
     let mask = (n * 2).next_power_of_two() - 1;
     let mut slots = vec![usize::MAX; mask + 1];
@@ -352,7 +353,7 @@ fn shadowed<T>(entries: &[(Cow<'_, str>, T)]) -> Vec<bool> {
             }
         }
     }
-    shadowed
+    Some(shadowed)
 }
 
 /// FNV-1a of a name, to place it in the table.

@@ -3,9 +3,9 @@
 use std::borrow::Cow;
 
 use super::super::compile::{Keyword, Program};
-use super::super::instance::Instance;
+use super::super::instance::{equal, Instance};
 use super::super::pattern::Matched;
-use super::{equal, mark, over_budget, plural, show, Eval, Marks, Path};
+use super::{mark, over_budget, plural, show, Eval, Marks, Path};
 
 /// An object's entry the schema does not name: its position, name and value.
 type Extra<'a, 't> = (usize, &'a str, &'a Instance<'t>);

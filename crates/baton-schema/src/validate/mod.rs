@@ -8,10 +8,8 @@ use std::cmp::Ordering;
 use serde_json::Number;
 
 use super::compile::{Bound, Counted, Keyword, NodeId, Program, Types};
-use super::instance::{compare, integer, Instance};
+use super::instance::{compare, equal, integer, Instance};
 use super::pattern::{Budget, Matched};
-
-pub(super) use super::instance::equal;
 
 /// How deep references and subschemas may nest while checking one value.
 const MAX_DEPTH: usize = 500;
