@@ -48,8 +48,10 @@ use crate::compressed_sizes;
 /// the value validated read from its JSON text by the validator's own
 /// reader, strings borrowed, no `serde_json::Value` in between: validation
 /// 1.5 to 2 times faster for 3.6 KiB (354.9; 354.6 once a refusal's
-/// column was counted without a lossy copy of its line).
-pub const BUDGET_KIB: u64 = 355;
+/// column was counted without a lossy copy of its line); the engine's way
+/// of ending a match read two characters ahead, so no pattern the SchemaStore
+/// catalog holds and `recheck` proves linear is capped or refused (355.6).
+pub const BUDGET_KIB: u64 = 356;
 
 /// Where the ratchet is going.
 pub const TARGET_KIB: u64 = 350;

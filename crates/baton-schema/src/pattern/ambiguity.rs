@@ -16,7 +16,12 @@
 //! there once and succeeds, so paths end there and its onward steps start
 //! afresh — `^(a+)+` is linear, `^(a+)+$` is not. Nor past a state that can
 //! step into such an end on the character it reads next (its *escapes*):
-//! no path the attack multiplies steps out of a state on one of them.
+//! no path the attack multiplies steps out of a state on one of them. The
+//! same holds two characters ahead: a state that steps on `c` into a state
+//! that escapes on `d` is never left on `c` with `d` next — the steps of
+//! the product carry the escapes so owed to the next one, and a pumped
+//! text's first character must not be owed by its own last step, since it
+//! comes next.
 
 use std::cell::Cell;
 
@@ -55,8 +60,48 @@ struct Graph {
     /// engine succeeds before it backtracks past the state, so no path the
     /// attack multiplies steps out of it on one.
     escapes: Vec<u64>,
+    /// For each state, the states it steps into, passing no condition,
+    /// that have escapes of their own (see [`Graph::owed`]).
+    ahead: Vec<Vec<u32>>,
     words: usize,
     work: Cell<u64>,
+}
+
+/// Escape sets owed by one step of the product to the next, numbered as
+/// they are met; number 0 is the empty set.
+struct Owed {
+    words: usize,
+    sets: Vec<u64>,
+    scratch: Vec<u64>,
+}
+
+impl Owed {
+    fn new(words: usize) -> Owed {
+        Owed {
+            words,
+            sets: vec![0; words],
+            scratch: Vec::new(),
+        }
+    }
+
+    fn get(&self, id: u32) -> &[u64] {
+        &self.sets[id as usize * self.words..][..self.words]
+    }
+
+    fn id(&mut self, set: &[u64]) -> u32 {
+        let count = self.len();
+        for id in 0..count {
+            if self.get(id as u32) == set {
+                return id as u32;
+            }
+        }
+        self.sets.extend_from_slice(set);
+        count as u32
+    }
+
+    fn len(&self) -> usize {
+        self.sets.len() / self.words
+    }
 }
 
 pub(crate) fn analyse(automaton: &Automaton) -> Ambiguity {
@@ -104,12 +149,22 @@ impl Graph {
             live.push((from, to));
         }
         let (next, back) = adjacency(total as usize, &live);
+        let mut ahead = vec![Vec::new(); total as usize];
+        for (from, steps) in out.iter().enumerate() {
+            for &(edge, to) in steps {
+                let theirs = &escapes[to as usize * words..][..words];
+                if automaton.plain[edge as usize] && theirs.iter().any(|&w| w != 0) {
+                    ahead[from].push(to);
+                }
+            }
+        }
         Graph {
             out,
             next,
             back,
             letters,
             escapes,
+            ahead,
             words,
             work: Cell::new(0),
             roots: std::iter::once(0)
@@ -136,19 +191,64 @@ impl Graph {
         }
     }
 
-    /// Whether some character enters every one of `states`.
-    /// Whether some character steps from every one of `from` into its
-    /// counterpart in `to` with no escape at any of `from` (see `escapes`).
-    fn share(&self, from: &[u32], to: &[u32]) -> bool {
-        (0..self.words).any(|w| {
+    /// The ways the paths standing on `from` step together into `to` on
+    /// one character (only the piece `only` of the alphabet, if given):
+    /// none when no character enters every one of `to` without being an
+    /// escape at one of `from` or owed by the step before (`owing`);
+    /// otherwise, into `ways`, the escapes each such step owes to the
+    /// next, distinct.
+    fn share(
+        &self,
+        from: &[u32],
+        to: &[u32],
+        owing: u32,
+        only: Option<usize>,
+        owed: &mut Owed,
+        ways: &mut Vec<u32>,
+    ) {
+        ways.clear();
+        let words = self.words;
+        let lookahead = from.iter().any(|&s| !self.ahead[s as usize].is_empty());
+        let mut owes = std::mem::take(&mut owed.scratch);
+        owes.resize(words, 0);
+        for w in 0..words {
             let entered = to.iter().fold(u64::MAX, |bits, &s| {
-                bits & self.letters[s as usize * self.words + w]
+                bits & self.letters[s as usize * words + w]
             });
-            let escaping = from.iter().fold(0, |bits, &s| {
-                bits | self.escapes[s as usize * self.words + w]
+            let escaping = from.iter().fold(owed.get(owing)[w], |bits, &s| {
+                bits | self.escapes[s as usize * words + w]
             });
-            entered & !escaping != 0
-        })
+            let mut open = entered & !escaping;
+            if let Some(piece) = only {
+                open &= if piece / 64 == w {
+                    1 << (piece % 64)
+                } else {
+                    0
+                };
+            }
+            if open != 0 && !lookahead {
+                ways.push(0);
+                break;
+            }
+            while open != 0 {
+                let bit = open & open.wrapping_neg();
+                open ^= bit;
+                owes.iter_mut().for_each(|o| *o = 0);
+                for &s in from {
+                    for &t in &self.ahead[s as usize] {
+                        if self.letters[t as usize * words + w] & bit != 0 {
+                            let theirs = &self.escapes[t as usize * words..][..words];
+                            owes.iter_mut().zip(theirs).for_each(|(o, e)| *o |= e);
+                        }
+                    }
+                }
+                let id = owed.id(&owes);
+                if !ways.contains(&id) {
+                    ways.push(id);
+                }
+            }
+        }
+        owed.scratch = owes;
     }
 
     /// Whether a component has a cycle.
@@ -221,9 +321,10 @@ impl Graph {
     /// the same text, they can walk back from `r` to `q` together.
     fn exponential(&self, component: &[u32]) -> Result<Option<Vec<u32>>, OverWork> {
         let k = component.len();
+        let cells = k * k;
         // The pairs' tables are k² entries: charged before they are made,
         // so a large loop falls to the shape rules, never to a huge table.
-        self.spend(k as u64 * k as u64)?;
+        self.spend(cells as u64)?;
         let local = Local::new(component, self.out.len());
         let inner: Vec<Vec<(u32, u32)>> = component
             .iter()
@@ -234,60 +335,48 @@ impl Graph {
                     .collect()
             })
             .collect();
-        // Pairs of local states, each with the pair it was reached from
-        // and the two edges it was reached by.
-        let mut from: Vec<u32> = vec![u32::MAX; k * k];
-        let mut by: Vec<(u32, u32)> = vec![(0, 0); k * k];
-        let mut queue = Vec::new();
-        for (q, steps) in inner.iter().enumerate() {
-            for (i, &(e1, t1)) in steps.iter().enumerate() {
-                for &(e2, t2) in &steps[i + 1..] {
-                    self.spend(1)?;
-                    let pair = t1 as usize * k + t2 as usize;
-                    if e1 != e2
-                        && from[pair] == u32::MAX
-                        && self.share(
-                            &[component[q]],
-                            &[component[t1 as usize], component[t2 as usize]],
-                        )
-                    {
-                        from[pair] = (q * k + q) as u32;
-                        by[pair] = (e1, e2);
-                        queue.push(pair);
-                    }
-                }
-            }
-        }
+        // Each pair of local states, once per set of escapes owed on
+        // reaching it: the pair it was reached from and the two edges it
+        // was reached by. The walk starts from every state paired with
+        // itself, where the paths split.
+        let mut trail: Vec<(u32, u32, u32)> = Vec::new();
+        let mut queue: Vec<usize> = (0..k).map(|q| q * k + q).collect();
+        let (mut owed, mut ways) = (Owed::new(self.words), Vec::new());
         let mut head = 0;
-        while let Some(&pair) = queue.get(head) {
+        while let Some(&node) = queue.get(head) {
             head += 1;
-            let (a, b) = (pair / k, pair % k);
-            if a == b {
-                let mut edges = Vec::new();
-                let mut at = pair;
-                loop {
-                    edges.extend([by[at].0, by[at].1]);
-                    let back = from[at] as usize;
-                    if back / k == back % k {
-                        break;
-                    }
-                    at = back;
-                }
-                return Ok(Some(edges));
-            }
-            for &(e1, t1) in &inner[a] {
-                for &(e2, t2) in &inner[b] {
+            let (owing, a, b) = (node / cells, node % cells / k, node % k);
+            for (i, &(e1, t1)) in inner[a].iter().enumerate() {
+                // Where the paths split, two different edges.
+                let split = if a == b { i + 1 } else { 0 };
+                for &(e2, t2) in &inner[b][split..] {
                     self.spend(1)?;
-                    let next = t1 as usize * k + t2 as usize;
-                    if from[next] == u32::MAX
-                        && self.share(
-                            &[component[a], component[b]],
-                            &[component[t1 as usize], component[t2 as usize]],
-                        )
-                    {
-                        from[next] = pair as u32;
-                        by[next] = (e1, e2);
-                        queue.push(next);
+                    let to = [component[t1 as usize], component[t2 as usize]];
+                    let from = [component[a], component[b]];
+                    self.share(&from, &to, owing as u32, None, &mut owed, &mut ways);
+                    if ways.is_empty() {
+                        continue;
+                    }
+                    if t1 == t2 {
+                        let mut edges = vec![e1, e2];
+                        let mut at = node;
+                        while at % cells / k != at % k {
+                            let (back, e1, e2) = trail[at];
+                            edges.extend([e1, e2]);
+                            at = back as usize;
+                        }
+                        return Ok(Some(edges));
+                    }
+                    if trail.len() < owed.len() * cells {
+                        self.spend((owed.len() * cells - trail.len()) as u64)?;
+                        trail.resize(owed.len() * cells, (u32::MAX, 0, 0));
+                    }
+                    for &way in &ways {
+                        let next = way as usize * cells + t1 as usize * k + t2 as usize;
+                        if trail[next].0 == u32::MAX {
+                            trail[next] = (node as u32, e1, e2);
+                            queue.push(next);
+                        }
                     }
                 }
             }
@@ -319,44 +408,41 @@ impl Graph {
         // Finding the states between walks every edge twice.
         self.spend(2 * self.out.iter().map(|out| out.len() as u64 + 1).sum::<u64>())?;
         let region = Local::new(&self.between(first, second), n);
-        let (one, two) = (Local::new(first, n), Local::new(second, n));
-        let (k1, kr, k2) = (first.len(), region.states.len(), second.len());
+        let walk = Walk {
+            one: Local::new(first, n),
+            region,
+            two: Local::new(second, n),
+        };
         // Counted in 64 bits: on wasm32 the product could wrap a `usize`.
-        let cells = k1 as u64 * kr as u64 * k2 as u64;
+        let cells = walk.size() as u64;
         self.spend(cells)?;
+        // Where escapes are owed from one character to the next, the text
+        // repeats: its first character must not be owed by its last step,
+        // so each first character is walked on its own.
+        let owing = walk
+            .region
+            .states
+            .iter()
+            .any(|&s| !self.ahead[s as usize].is_empty());
         for (p, &p_state) in first.iter().enumerate() {
             for (q, &q_state) in second.iter().enumerate() {
-                let Some(p_mid) = region.of(p_state) else {
+                let (Some(p_mid), Some(q_mid)) = (walk.region.of(p_state), walk.region.of(q_state))
+                else {
                     continue;
                 };
-                let Some(q_mid) = region.of(q_state) else {
-                    continue;
-                };
-                let id = |a: usize, b: usize, c: usize| (a * kr + b) * k2 + c;
-                let goal = id(p, q_mid, q);
-                let mut seen = vec![false; k1 * kr * k2];
-                let mut queue = vec![(p, p_mid, q)];
-                seen[id(p, p_mid, q)] = true;
-                while let Some((a, b, c)) = queue.pop() {
-                    let (sa, sb, sc) = (first[a], region.states[b], second[c]);
-                    for &(_, ta) in &self.out[sa as usize] {
-                        let Some(la) = one.of(ta) else { continue };
-                        for &(_, tb) in &self.out[sb as usize] {
-                            let Some(lb) = region.of(tb) else { continue };
-                            for &(_, tc) in &self.out[sc as usize] {
-                                let Some(lc) = two.of(tc) else { continue };
-                                self.spend(1)?;
-                                let next = id(la, lb, lc);
-                                if !seen[next] && self.share(&[sa, sb, sc], &[ta, tb, tc]) {
-                                    if next == goal {
-                                        return Ok(true);
-                                    }
-                                    seen[next] = true;
-                                    queue.push((la, lb, lc));
-                                }
-                            }
+                let (from, goal) = (walk.id(p, p_mid, q), walk.id(p, q_mid, q));
+                if owing {
+                    for piece in 0..self.words * 64 {
+                        let (word, bit) = (piece / 64, 1 << (piece % 64));
+                        let starts = self.out[p_state as usize].iter().any(|&(_, to)| {
+                            self.letters[to as usize * self.words + word] & bit != 0
+                        });
+                        if starts && walk.reaches(self, from, goal, Some(piece))? {
+                            return Ok(true);
                         }
                     }
+                } else if walk.reaches(self, from, goal, None)? {
+                    return Ok(true);
                 }
                 self.spend(cells / 64)?;
             }
@@ -371,6 +457,92 @@ impl Graph {
         (0..self.out.len() as u32)
             .filter(|&s| ahead[s as usize] && behind[s as usize])
             .collect()
+    }
+}
+
+/// Three paths walked together over one text (see [`Graph::linked`]): one
+/// in the first loop, one from it to the second, one in the second.
+struct Walk {
+    one: Local,
+    region: Local,
+    two: Local,
+}
+
+impl Walk {
+    fn size(&self) -> usize {
+        self.one.states.len() * self.region.states.len() * self.two.states.len()
+    }
+
+    fn id(&self, a: usize, b: usize, c: usize) -> usize {
+        (a * self.region.states.len() + b) * self.two.states.len() + c
+    }
+
+    /// Whether the paths at `from` reach `goal` together; with `first`,
+    /// on a text that begins with that piece of the alphabet and whose last
+    /// step owes no escape on it.
+    fn reaches(
+        &self,
+        graph: &Graph,
+        from: usize,
+        goal: usize,
+        first: Option<usize>,
+    ) -> Result<bool, OverWork> {
+        let (kr, k2, size) = (self.region.states.len(), self.two.states.len(), self.size());
+        let mut owed = Owed::new(graph.words);
+        let mut ways = Vec::new();
+        // Each triple once per set of escapes owed on reaching it.
+        let mut seen = vec![false; size];
+        seen[from] = true;
+        let mut queue = vec![(from, 0u32)];
+        while let Some((at, owing)) = queue.pop() {
+            let (a, b, c) = (at / (kr * k2), at / k2 % kr, at % k2);
+            let tuple = [
+                self.one.states[a],
+                self.region.states[b],
+                self.two.states[c],
+            ];
+            let only = if at == from && owing == 0 {
+                first
+            } else {
+                None
+            };
+            for &(_, ta) in &graph.out[tuple[0] as usize] {
+                let Some(la) = self.one.of(ta) else { continue };
+                for &(_, tb) in &graph.out[tuple[1] as usize] {
+                    let Some(lb) = self.region.of(tb) else {
+                        continue;
+                    };
+                    for &(_, tc) in &graph.out[tuple[2] as usize] {
+                        let Some(lc) = self.two.of(tc) else { continue };
+                        graph.spend(1)?;
+                        let next = self.id(la, lb, lc);
+                        if owed.len() == 1 && seen[next] && first.is_none() {
+                            continue;
+                        }
+                        graph.share(&tuple, &[ta, tb, tc], owing, only, &mut owed, &mut ways);
+                        if next == goal
+                            && ways.iter().any(|&way| {
+                                first.is_none_or(|piece| {
+                                    owed.get(way)[piece / 64] & 1 << (piece % 64) == 0
+                                })
+                            })
+                        {
+                            return Ok(true);
+                        }
+                        if seen.len() < owed.len() * size {
+                            graph.spend((owed.len() * size - seen.len()) as u64)?;
+                            seen.resize(owed.len() * size, false);
+                        }
+                        for &way in &ways {
+                            if !std::mem::replace(&mut seen[way as usize * size + next], true) {
+                                queue.push((next, way));
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        Ok(false)
     }
 }
 

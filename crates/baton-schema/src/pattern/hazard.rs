@@ -313,6 +313,13 @@ mod tests {
             "^(\\d+\\.\\d+\\.\\d+)|(UNVERSIONED)$",
             // A lookahead right after the leading `^` is checked once.
             "^(?!.*\\bnative\\b)[a-zA-Z][a-zA-Z0-9_]*(\\.[a-zA-Z][a-zA-Z0-9_]*)+$",
+            // Two characters ahead: wherever a round ends (or an attempt
+            // starts), a letter and a word character end the match, so no
+            // round is given back past one.
+            "([A-Za-z_]\\w+\\\\)*([A-Za-z_]\\w+)",
+            // A Windows path: the two ways of a segment part on `.` then a
+            // character that ends the match.
+            "(\\/.*|[a-zA-Z]:\\\\(?:([^<>:\"\\/\\\\|?*]*[^<>:\"\\/\\\\|?*.]\\\\|..\\\\)*([^<>:\"\\/\\\\|?*]*[^<>:\"\\/\\\\|?*.]\\\\?|..\\\\))?)",
         ] {
             assert_eq!(verdict(pattern), Ok(1), "{pattern}");
         }
@@ -348,6 +355,8 @@ mod tests {
         assert_eq!(verdict("^a*a*a*$"), Ok(3));
         // Not anchored: every start position is tried.
         assert_eq!(verdict("a+b"), Ok(2));
+        // Two characters ahead end nothing here: `b\\` never starts `a\w`.
+        assert_eq!(verdict("(b\\\\)*(a\\w+)"), Ok(2));
         assert_eq!(verdict("\\s+$|^\\s+"), Ok(2));
         // A lookahead checked wherever the match may stand adds its degree.
         assert_eq!(verdict("^a*(?=.*b)c"), Ok(2));

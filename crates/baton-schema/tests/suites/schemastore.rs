@@ -13,32 +13,12 @@ use serde_json::{json, Value};
 /// does not: the longest text the ReDoS corpus tries.
 pub const LINEAR_ATTACK_CHARS: usize = 50_000;
 
-/// A pattern recheck proves linear that Baton's analysis, which reads the
-/// engine's order of trying alternatives only one character ahead, judges
-/// polynomial of degree 2: accepted, matched on up to 2,236 characters. An
-/// attempt that fails in the loop succeeds by skipping it, two characters
-/// on.
-pub const KNOWN_CAPPED: &[&str] = &[r"([A-Za-z_]\w+\\)*([A-Za-z_]\w+)"];
-
-/// A pattern recheck proves linear that Baton refuses as exponential: in
-/// the loop `(X*Y\\|..\\)*` two ways read the same segment, but every
-/// segment is followed by a way out that ends the match, so the engine
-/// never backtracks across one. Seeing that needs more than one character
-/// of lookahead.
-pub const KNOWN_REFUSED: &[&str] = &[
-    r#"(\/.*|[a-zA-Z]:\\(?:([^<>:"\/\\|?*]*[^<>:"\/\\|?*.]\\|..\\)*([^<>:"\/\\|?*]*[^<>:"\/\\|?*.]\\?|..\\))?)"#,
-];
-
 /// What the corpus came to.
 #[derive(Debug, Default)]
 pub struct CorpusReport {
     pub patterns: usize,
     /// recheck: safe; Baton: accepted, no length limit.
     pub safe: usize,
-    /// recheck: safe; Baton: capped or refused, as [`KNOWN_CAPPED`] and
-    /// [`KNOWN_REFUSED`] list.
-    pub known_capped: usize,
-    pub known_refused: usize,
     /// recheck: polynomial; Baton: accepted (its attack timed) or refused.
     pub polynomial_accepted: usize,
     pub polynomial_refused: usize,
@@ -139,19 +119,11 @@ pub fn run_schemastore_corpus(now_ms: impl Fn() -> f64, bound_ms: f64) -> Corpus
             }
             (_, Ok(schema)) => match schema.slowest_pattern("value") {
                 None => report.safe += 1,
-                Some(slowest) if KNOWN_CAPPED.contains(&pattern) && slowest.max_chars >= 2_000 => {
-                    report.known_capped += 1;
-                }
                 Some(slowest) => report.failures.push(format!(
                     "safe, capped at {} characters: {pattern}",
                     slowest.max_chars
                 )),
             },
-            (_, Err(SchemaError::Pattern(PatternError::Catastrophic { .. })))
-                if KNOWN_REFUSED.contains(&pattern) =>
-            {
-                report.known_refused += 1;
-            }
             (verdict, Err(error)) => report
                 .failures
                 .push(format!("{verdict}, refused: {pattern} ({error})")),
