@@ -37,8 +37,8 @@ pub struct CoreSubject {
     customs: usize,
 }
 
-fn error(code: &str, message: impl ToString) -> SubjectError {
-    SubjectError::new(code, message.to_string())
+fn error(code: impl std::fmt::Display, message: impl ToString) -> SubjectError {
+    SubjectError::new(code.to_string(), message.to_string())
 }
 
 impl CoreSubject {

@@ -2,6 +2,8 @@
 
 use thiserror::Error;
 
+use crate::error_code::ErrorCode;
+
 use crate::ids::{CallId, ParticipantId, RunId};
 use crate::state::StateName;
 
@@ -240,19 +242,19 @@ pub enum MutationRefused {
 
 impl DelegateError {
     /// The stable code a host gives this refusal (a JS `BatonError.code`).
-    pub fn code(&self) -> &'static str {
+    pub fn code(&self) -> ErrorCode {
         match self {
-            DelegateError::Disabled => "delegation-disabled",
-            DelegateError::QuotaExceeded { .. } => "quota-exceeded",
-            DelegateError::InvalidBudget(_) => "invalid-budget",
-            DelegateError::EmptyPlan => "empty-plan",
-            DelegateError::NotResumable { .. } => "not-resumable",
-            DelegateError::NotCutOff { .. } => "not-cut-off",
-            DelegateError::UnknownRun(_) => "unknown-run",
+            DelegateError::Disabled => ErrorCode::DelegationDisabled,
+            DelegateError::QuotaExceeded { .. } => ErrorCode::QuotaExceeded,
+            DelegateError::InvalidBudget(_) => ErrorCode::InvalidBudget,
+            DelegateError::EmptyPlan => ErrorCode::EmptyPlan,
+            DelegateError::NotResumable { .. } => ErrorCode::NotResumable,
+            DelegateError::NotCutOff { .. } => ErrorCode::NotCutOff,
+            DelegateError::UnknownRun(_) => ErrorCode::UnknownRun,
             DelegateError::MissingInitiative | DelegateError::InvalidRequest(_) => {
-                "invalid-delegation"
+                ErrorCode::InvalidDelegation
             }
-            DelegateError::NoTransport => "no-transport",
+            DelegateError::NoTransport => ErrorCode::NoTransport,
         }
     }
 
@@ -274,20 +276,20 @@ impl DelegateError {
 
 impl CommandError {
     /// The stable code a host gives this refusal (a JS `BatonError.code`).
-    pub fn code(&self) -> &'static str {
+    pub fn code(&self) -> ErrorCode {
         match self {
-            CommandError::UnknownRun(_) => "unknown-run",
-            CommandError::IllegalTransition { .. } => "illegal-transition",
-            CommandError::StaleRevision { .. } => "stale-revision",
-            CommandError::InvalidBudget(_) => "invalid-budget",
-            CommandError::PreviewPending { .. } => "preview-pending",
-            CommandError::NotUndoable { .. } => "not-undoable",
-            CommandError::UndoConflict { .. } => "undo-conflict",
-            CommandError::InvalidAuthorization(_) => "invalid-authorization",
-            CommandError::Grant(_) => "invalid-grant",
-            CommandError::AnswerRequired { .. } => "answer-required",
-            CommandError::NotUnderReview { .. } => "not-under-review",
-            CommandError::InvalidEdit { .. } => "invalid-arguments",
+            CommandError::UnknownRun(_) => ErrorCode::UnknownRun,
+            CommandError::IllegalTransition { .. } => ErrorCode::IllegalTransition,
+            CommandError::StaleRevision { .. } => ErrorCode::StaleRevision,
+            CommandError::InvalidBudget(_) => ErrorCode::InvalidBudget,
+            CommandError::PreviewPending { .. } => ErrorCode::PreviewPending,
+            CommandError::NotUndoable { .. } => ErrorCode::NotUndoable,
+            CommandError::UndoConflict { .. } => ErrorCode::UndoConflict,
+            CommandError::InvalidAuthorization(_) => ErrorCode::InvalidAuthorization,
+            CommandError::Grant(_) => ErrorCode::InvalidGrant,
+            CommandError::AnswerRequired { .. } => ErrorCode::AnswerRequired,
+            CommandError::NotUnderReview { .. } => ErrorCode::NotUnderReview,
+            CommandError::InvalidEdit { .. } => ErrorCode::InvalidArguments,
         }
     }
 
@@ -312,14 +314,14 @@ impl CommandError {
 
 impl crate::questions::AnswerError {
     /// The stable code a host gives this refusal (a JS `BatonError.code`).
-    pub fn code(&self) -> &'static str {
+    pub fn code(&self) -> ErrorCode {
         use crate::questions::AnswerError;
         match self {
-            AnswerError::UnknownQuestion(_) => "unknown-question",
-            AnswerError::DigestMismatch { .. } => "digest-mismatch",
-            AnswerError::Schema { .. } | AnswerError::NotText => "invalid-answer",
-            AnswerError::Expired(_) => "question-expired",
-            AnswerError::Closed { .. } | AnswerError::Conflict(_) => "question-closed",
+            AnswerError::UnknownQuestion(_) => ErrorCode::UnknownQuestion,
+            AnswerError::DigestMismatch { .. } => ErrorCode::DigestMismatch,
+            AnswerError::Schema { .. } | AnswerError::NotText => ErrorCode::InvalidAnswer,
+            AnswerError::Expired(_) => ErrorCode::QuestionExpired,
+            AnswerError::Closed { .. } | AnswerError::Conflict(_) => ErrorCode::QuestionClosed,
         }
     }
 
@@ -338,12 +340,12 @@ impl crate::grants::GrantError {
 
 impl PublishError {
     /// The stable code a host gives this refusal (a JS `BatonError.code`).
-    pub fn code(&self) -> &'static str {
+    pub fn code(&self) -> ErrorCode {
         match self {
             PublishError::UnknownParticipant(_) | PublishError::UndeclaredRead { .. } => {
-                "invalid-read"
+                ErrorCode::InvalidRead
             }
-            PublishError::UnknownActor { .. } => "invalid-actor",
+            PublishError::UnknownActor { .. } => ErrorCode::InvalidActor,
         }
     }
 
@@ -401,7 +403,7 @@ pub struct InvalidOptions {
 
 impl InvalidOptions {
     /// The stable code a host gives this refusal (a JS `BatonError.code`).
-    pub fn code(&self) -> &'static str {
-        "invalid-value"
+    pub fn code(&self) -> ErrorCode {
+        ErrorCode::InvalidValue
     }
 }

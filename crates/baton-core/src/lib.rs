@@ -201,6 +201,7 @@ mod context;
 mod delegation;
 mod engine;
 mod error;
+mod error_code;
 mod event;
 mod fields;
 mod grants;
@@ -241,6 +242,7 @@ pub use error::{
     schema_requirement, AgentStateError, CommandError, DelegateError, InvalidOptions,
     MutationRefused, PublishError, RegistrationRefused, ReportError,
 };
+pub use error_code::ErrorCode;
 pub use event::{Effect, Event, Finding, FindingReason, UndoFailure, UndoReport, FINDINGS_KEPT};
 pub use grants::{Decision, Grant, GrantError, GrantScope, Grants, ListedGrant};
 pub use host::{HostEvent, StorageMode, StorageStatus};

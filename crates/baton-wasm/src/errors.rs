@@ -1,10 +1,12 @@
 //! Errors thrown to JS: always an `Error` subclass (`BatonError`) with a
-//! stable `code` from one enum ([`Code`]) — one code per refusal a UI would
-//! treat differently — and, where a requirement of the Delegation Contract
-//! is enforced, its `requirement`, carried from the core as data.
+//! stable `code` from the core's one enum ([`baton_core::ErrorCode`]) — one
+//! code per refusal a UI would treat differently — and, where a requirement
+//! of the Delegation Contract is enforced, its `requirement`, carried from
+//! the core as data.
 
 use std::fmt::Display;
 
+pub(crate) use baton_core::ErrorCode as Code;
 use baton_core::{
     AgentStateError, CommandError, DelegateError, GrantError, ProtocolError, PublishError,
     SchemaError, ScriptError,
@@ -51,119 +53,6 @@ pub fn error_codes() -> Vec<String> {
         .collect()
 }
 
-macro_rules! codes {
-    ($($(#[$doc:meta])* $variant:ident => $text:literal,)*) => {
-        /// The stable code of a `BatonError`.
-        #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-        pub enum Code {
-            $($(#[$doc])* $variant,)*
-        }
-
-        impl Code {
-            /// Every code, in declaration order.
-            pub const ALL: &'static [Code] = &[$(Code::$variant,)*];
-
-            /// The code as JS sees it.
-            pub fn as_str(self) -> &'static str {
-                match self {
-                    $(Code::$variant => $text,)*
-                }
-            }
-
-            /// The code the core names; one it does not know is internal
-            /// (the package tests check the core's codes are all known).
-            pub fn named(text: &str) -> Code {
-                match text {
-                    $($text => Code::$variant,)*
-                    _ => Code::Internal,
-                }
-            }
-        }
-    };
-}
-
-codes! {
-    /// `Engine.open` was given options it does not know or cannot use.
-    InvalidOptions => "invalid-options",
-    /// Not running in a browser window with a document.
-    NoWindow => "no-window",
-    /// Another live engine drives this session.
-    SessionInUse => "session-in-use",
-    /// Storage could not be opened.
-    StorageFailed => "storage-failed",
-    /// The engine a handle belongs to is closed.
-    Closed => "closed",
-    /// Something that cannot happen did; a bug to report.
-    Internal => "internal",
-    /// A transport is not usable: no `openTurn`, another protocol (AG-45), a bad script.
-    InvalidTransport => "invalid-transport",
-    /// A capability was to be invoked through an acting party, and there is no transport (AG-50).
-    NoTransport => "no-transport",
-    /// The transport broke off.
-    TransportLost => "transport-lost",
-    /// A delegation request is not of the expected shape, or lacks its initiative (AG-2).
-    InvalidDelegation => "invalid-delegation",
-    /// Delegation is disabled until `enable()` (AG-10).
-    DelegationDisabled => "delegation-disabled",
-    /// The hourly quota of non-user runs is used up.
-    QuotaExceeded => "quota-exceeded",
-    /// A budget over the engine's maximum, below what was used, or without deadlines.
-    InvalidBudget => "invalid-budget",
-    /// A fixed plan with no calls (AG-3).
-    EmptyPlan => "empty-plan",
-    /// Only a paused run (or one whose transport was lost) can be resumed (AG-11).
-    NotResumable => "not-resumable",
-    /// The run offers nothing to review again: it was not cut off while it
-    /// waited for the person, or it was taken up or discarded already (AG-11).
-    NotCutOff => "not-cut-off",
-    /// Only a call the person is reviewing can be edited (approve with edits).
-    NotUnderReview => "not-under-review",
-    /// Edited arguments refused as proposed ones would be (AG-15, AG-16).
-    InvalidArguments => "invalid-arguments",
-    /// No run has this id.
-    UnknownRun => "unknown-run",
-    /// The command does not apply in the run's state; terminal states never reopen.
-    IllegalTransition => "illegal-transition",
-    /// The run changed since the person saw it: look again, then decide.
-    StaleRevision => "stale-revision",
-    /// The concrete change is still being rendered; it must be seen first (AG-31).
-    PreviewPending => "preview-pending",
-    /// The run cannot be undone (still active, rolled back, or undone already).
-    NotUndoable => "not-undoable",
-    /// Participants the run changed were changed since, by the person or another run: undo only the rest, or force it (A.2).
-    UndoConflict => "undo-conflict",
-    /// An actor reference this engine did not mint for this session, or for this participant (AG-33).
-    InvalidActor => "invalid-actor",
-    /// The escalation is a question: answer, decline, dismiss or postpone it (AG-41).
-    AnswerRequired => "answer-required",
-    /// An authorization's options are not of the expected shape (AG-7).
-    InvalidAuthorization => "invalid-authorization",
-    /// A standing grant was refused: no time to live, or no such scope (AG-30).
-    InvalidGrant => "invalid-grant",
-    /// A resolution is not one of allow, deny, review, return.
-    InvalidResolution => "invalid-resolution",
-    /// No question has this id (AG-41).
-    UnknownQuestion => "unknown-question",
-    /// The answer names another request digest than the question was asked with (AG-41).
-    DigestMismatch => "digest-mismatch",
-    /// The answer does not satisfy the question's schema, or is not text (AG-41).
-    InvalidAnswer => "invalid-answer",
-    /// The question expired (AG-41).
-    QuestionExpired => "question-expired",
-    /// The question was already closed another way, or answered differently (AG-41).
-    QuestionClosed => "question-closed",
-    /// A read that is not declared, or on an unmounted participant (AG-27).
-    InvalidRead => "invalid-read",
-    /// The to-agent state or its patch is not usable (AG-47).
-    InvalidState => "invalid-state",
-    /// A JSON Schema that cannot be compiled (AG-15).
-    InvalidSchema => "invalid-schema",
-    /// A value that is not JSON.
-    InvalidValue => "invalid-value",
-    /// A number that must be whole is not (a revision, a time, an id).
-    InvalidNumber => "invalid-number",
-}
-
 /// An error that knows its code and the requirement it enforces.
 pub(crate) trait Coded: Display {
     /// Its code.
@@ -203,7 +92,7 @@ macro_rules! core_code {
     ($($error:ty,)*) => {$(
         impl Coded for $error {
             fn code(&self) -> Code {
-                Code::named(<$error>::code(self))
+                <$error>::code(self)
             }
             fn requirement(&self) -> Option<&'static str> {
                 <$error>::requirement(self)
@@ -300,28 +189,5 @@ mod tests {
         let codes = error_codes();
         let unique: std::collections::BTreeSet<&String> = codes.iter().collect();
         assert_eq!(unique.len(), codes.len(), "no code twice");
-    }
-
-    #[wasm_bindgen_test]
-    fn every_code_the_core_names_is_a_code_of_the_package() {
-        let run = baton_core::RunId::new("s/r1");
-        let question = baton_core::QuestionId::new("s/q1");
-        let named = [
-            DelegateError::Disabled.code(),
-            DelegateError::EmptyPlan.code(),
-            DelegateError::MissingInitiative.code(),
-            DelegateError::UnknownRun(run.clone()).code(),
-            CommandError::UnknownRun(run.clone()).code(),
-            CommandError::InvalidBudget(String::new()).code(),
-            CommandError::InvalidAuthorization(String::new()).code(),
-            baton_core::AnswerError::UnknownQuestion(question.clone()).code(),
-            baton_core::AnswerError::NotText.code(),
-            baton_core::AnswerError::Expired(question.clone()).code(),
-            baton_core::AnswerError::Conflict(question).code(),
-        ];
-        for text in named {
-            assert_eq!(Code::named(text).as_str(), text, "{text} is a package code");
-        }
-        assert_eq!(Code::named("no-such-code"), Code::Internal);
     }
 }

@@ -118,10 +118,10 @@ pub enum ListError {
 
 impl ListError {
     /// The stable code a host gives this refusal (a JS `BatonError.code`).
-    pub fn code(&self) -> &'static str {
+    pub fn code(&self) -> crate::ErrorCode {
         match self {
-            ListError::InvalidQuery { .. } => "invalid-value",
-            ListError::UnknownRun(_) => "unknown-run",
+            ListError::InvalidQuery { .. } => crate::ErrorCode::InvalidValue,
+            ListError::UnknownRun(_) => crate::ErrorCode::UnknownRun,
         }
     }
 
