@@ -274,6 +274,14 @@ export class Participant {
    * to this participant throws `invalid-actor` (AG-33).
    */
   publish(read: string, stamp: { version: number; origin?: Origin; actor?: ActorRef }): void;
+  /**
+   * The actor reference a change published now is the run's under, as the
+   * engine judges it (A.2, AG-32): a state-changing call to this participant
+   * that is running, or returned within 100 ms, whose change is not yet
+   * published; `null` otherwise (the change is the person's). Pass it on as
+   * `publish`'s `actor`, verbatim.
+   */
+  callActor(): ActorRef | null;
   /** Withdraws a published read. */
   withdraw(read: string): void;
   /** Unmounts the participant; its capabilities are no longer offered. */

@@ -12,13 +12,13 @@
 // limits (AG-16) — is left for `engine.register` to name, with its usual
 // problems.
 
+import { isExternalVerb } from "./rules.js";
+
 /** An identifier the engine accepts: ASCII letters, digits, `-`, `_`, starting with a letter. */
 function identifier(name) {
   const cleaned = String(name).toLowerCase().replace(/[^a-z0-9_-]+/g, "-").replace(/^[^a-z]+/, "").slice(0, 64);
   return cleaned || "act";
 }
-
-const EXTERNAL_VERB = /^(send|publish|notify)([-_. ]|$)/i;
 
 /**
  * What an MCP tool becomes: a query, or an act with one effect. A tool that
@@ -28,7 +28,7 @@ function capabilityOf(tool, history, trusted) {
   const hints = tool.annotations ?? {};
   const capability = { name: tool.name, arguments: tool.inputSchema ?? { type: "object" } };
   if (tool.description !== undefined) capability.description = tool.description;
-  const sends = EXTERNAL_VERB.test(tool.name);
+  const sends = isExternalVerb(tool.name);
   if (trusted && !sends && hints.readOnlyHint === true) return { ...capability, readOnly: true, effects: [] };
   const destructive = trusted ? hints.destructiveHint !== false : true;
   const external = sends || (trusted ? hints.openWorldHint !== false : true);
@@ -64,7 +64,7 @@ export function manifestFromMcpTools(tools, participant) {
 export function mcpToolsFromManifest(manifest) {
   return (manifest.capabilities ?? []).map((capability) => {
     const effects = capability.effects ?? [];
-    const external = effects.some((effect) => effect.external === true || EXTERNAL_VERB.test(effect.name));
+    const external = effects.some((effect) => effect.external === true || isExternalVerb(effect.name));
     const irreversible = external || effects.some((effect) => effect.reversible !== true);
     const readOnly = capability.readOnly === true;
     return {

@@ -45,24 +45,19 @@ function useEngineValue(source, read, relevant, key = null) {
   return useSyncExternalStore(subscribe, take, take);
 }
 
-/** How long after a call returns its change is still taken as the call's. */
-const CALL_SETTLES_MS = 100;
-
 /**
  * Mounts a participant while the component is mounted. `versions` gives each
  * read's version (a number, or a stamp `{ version, origin }`); when one
  * changes, it is published. A change that a call made is the run's (A.2):
- * the first change committed while a state-changing call runs, or within
- * `CALL_SETTLES_MS` after it returns, is published with that call's actor;
- * any other change is the person's.
+ * the engine says which call a change is (`participant.callActor()`: the
+ * first change committed while a state-changing call runs, or just after it
+ * returns), and it is published with that call's actor; any other change is
+ * the person's.
  */
 export function useParticipant(manifest, behaviour, versions = {}) {
   const engine = useEngine();
   const latest = useRef(behaviour);
   latest.current = behaviour;
-  // The actor of a call under way, or returned and not yet settled, whose
-  // change is not yet published.
-  const pendingActor = useRef(null);
   const published = useRef(new Map());
   const [participant, setParticipant] = useState(null);
   const text = typeof manifest === "string" ? manifest : JSON.stringify(manifest);
@@ -71,32 +66,9 @@ export function useParticipant(manifest, behaviour, versions = {}) {
 
   useEffect(() => {
     const current = latest.current;
-    let declared = [];
-    try {
-      declared = JSON.parse(text).capabilities ?? [];
-    } catch {
-      // Not JSON: the engine says so in the participant's problems.
-    }
-    // A query changes nothing: no change of its is ever published.
-    const changes = (capability) => !declared.some((c) => c.name === capability && c.readOnly === true);
     // The behaviour the engine holds calls the component's latest one.
     const held = {
-      async invoke(capability, args, actor, context) {
-        const mine = changes(capability);
-        // What the call commits while it runs, and just after, is its own.
-        if (mine) pendingActor.current = actor;
-        try {
-          return await latest.current.invoke(capability, args, actor, context);
-        } finally {
-          // A call that changed nothing leaves no actor behind for a later
-          // edit of the person's to borrow.
-          if (mine) {
-            setTimeout(() => {
-              if (pendingActor.current === actor) pendingActor.current = null;
-            }, CALL_SETTLES_MS);
-          }
-        }
-      },
+      invoke: (...a) => latest.current.invoke(...a),
       // Read when the engine needs it: a ref is set after the first render.
       get element() {
         return latest.current.element;
@@ -130,9 +102,9 @@ export function useParticipant(manifest, behaviour, versions = {}) {
       moved.push([read, stamp, published.current.has(read)]);
       published.current.set(read, stamp.version);
     }
-    // The call's actor goes with the first change it made, once.
-    const actor = moved.some(([, , before]) => before) ? pendingActor.current : null;
-    if (actor) pendingActor.current = null;
+    // The call's actor goes with the change it made, as the engine judges
+    // it (a mount's first publish is no change).
+    const actor = moved.some(([, , before]) => before) ? callActor(participant) : null;
     for (const [read, stamp, before] of moved) {
       if (before && actor) stamp.actor = actor;
       publish(participant, read, stamp);
@@ -142,6 +114,15 @@ export function useParticipant(manifest, behaviour, versions = {}) {
   }, [participant, stamps]);
 
   return participant;
+}
+
+/** The actor the engine takes a change published now under; none once it is closed. */
+function callActor(participant) {
+  try {
+    return participant.callActor();
+  } catch {
+    return null;
+  }
 }
 
 /**

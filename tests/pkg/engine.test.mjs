@@ -866,7 +866,14 @@ test("MCP tools become a manifest and back: hints that ask for more control are 
       const refused = engine.register(bare, { invoke: () => ({}) });
       const offered = engine.tools().map((tool) => tool.name).sort();
       engine.close();
+      // Which names are external acts is the core's rule (its list, in
+      // pkg/rules.js): the same names, the same verdicts as
+      // crates/baton-core/tests/js_rules.rs.
+      const names = ["send", "Send_mail", "publish.post", "NOTIFY team", "notify-all", "sender", "resend", "publishing", "rename", "\u017fend"];
+      const closed = names.map((name) => ({ name, description: "An act.", inputSchema: schema, annotations: { destructiveHint: false, openWorldHint: false } }));
+      const judged = manifestFromMcpTools(closed, { ...participant, trustAnnotations: true }).capabilities.map((c) => c.effects[0].external);
       return {
+        judged,
         untrusted: { tier: untrusted.tier, capabilities: untrusted.capabilities.map((c) => [c.name, c.readOnly ?? false, c.effects]) },
         trusted: { tier: trusted.tier, capabilities: trusted.capabilities.map((c) => [c.name, c.readOnly ?? false, c.effects]) },
         problems: registered.problems,
@@ -876,6 +883,7 @@ test("MCP tools become a manifest and back: hints that ask for more control are 
       };
     }),
   );
+  assert.deepEqual(result.judged, [true, true, true, true, true, false, false, false, false, false]);
   const act = (name, reversible, external) => [{ name, reversible, external }];
   // Untrusted (the default): every tool an irreversible, external act.
   assert.deepEqual(result.untrusted, {

@@ -237,7 +237,7 @@ pub use changes::{ChangedBy, Changes, UndoConflict, UndoScope};
 pub use config::{EngineConfig, PresencePolicy, PREVIEW_TIMEOUT_MS};
 pub use context::{Context, Origin, ReadRef, ReadStamp};
 pub use delegation::{Delegation, PlannedCall, MAX_THREAD_BYTES};
-pub use engine::{Engine, EngineSnapshot, KillScope, FINISHED_RUNS_KEPT};
+pub use engine::{Engine, EngineSnapshot, KillScope, CALL_SETTLES_MS, FINISHED_RUNS_KEPT};
 pub use error::{
     schema_requirement, AgentStateError, CommandError, DelegateError, InvalidOptions,
     MutationRefused, PublishError, RegistrationRefused, ReportError,
@@ -254,8 +254,8 @@ pub use journal::{
     Actor, CallReport, CallResult, JournalEntry, JournalRecord, QuestionClosure, Refusal,
 };
 pub use manifest::{
-    ArgumentError, CapabilityDecl, EffectDecl, History, Manifest, ManifestError, ManifestProblem,
-    ReadDecl, Tier,
+    is_external_verb, ArgumentError, CapabilityDecl, EffectDecl, History, Manifest, ManifestError,
+    ManifestProblem, ReadDecl, Tier, EXTERNAL_VERBS, EXTERNAL_VERB_ENDS,
 };
 pub use model::{Autonomy, Budget, Initiative, Usage};
 pub use patch::{apply_patch, PatchError};

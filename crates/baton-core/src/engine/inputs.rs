@@ -240,6 +240,10 @@ impl Engine {
     ) -> Result<(), ReportError> {
         let failed = matches!(result, CallResult::Failed { .. });
         let applied = matches!(result, CallResult::Applied { .. });
+        let refused = matches!(result, CallResult::Refused { .. });
+        // A state-changing call that was not refused may have changed its
+        // participant, whose state is committed as the call returns.
+        let mut settles = None;
         let mut changed = None;
         let reported = self.host_report(now, id, failed, |run, step| {
             let Some(in_flight) = run.call_in_flight().filter(|c| &c.call == call) else {
@@ -254,6 +258,7 @@ impl Engine {
                 crate::registry::Address::Unique(_, decl) if decl.is_read_only()
             );
             changed = (applied && !queried).then(|| in_flight.capability.participant.clone());
+            settles = (!queried && !refused).then(|| in_flight.clone());
             run.call_result(step, result);
             Ok(())
         });
@@ -261,6 +266,10 @@ impl Engine {
         if let (Ok(()), Some(participant)) = (&reported, changed) {
             self.changes
                 .record(&participant, ChangedBy::Run { run: id.clone() });
+        }
+        if let (Ok(()), Some(call)) = (&reported, settles) {
+            let participant = call.capability.participant.clone();
+            self.settling.returned(&participant, id, &call, now);
         }
         reported
     }

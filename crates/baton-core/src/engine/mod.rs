@@ -144,6 +144,9 @@ pub struct Engine {
     header_seen: Option<snapshot::HeaderSeen>,
     /// Who changed each participant last, for undo (A.2).
     changes: Changes,
+    /// Which call a participant's next change is (A.2; not persisted: it
+    /// lasts a call and [`CALL_SETTLES_MS`] after).
+    settling: settling::Settling,
 }
 
 /// What every run step reads.
@@ -222,6 +225,7 @@ impl Engine {
             written: BTreeMap::new(),
             header_seen: None,
             changes: Changes::default(),
+            settling: settling::Settling::default(),
         };
         engine.take_header_changed();
         engine
@@ -362,7 +366,10 @@ mod inputs;
 mod participants;
 mod retention;
 mod routing;
+mod settling;
 mod snapshot;
+
+pub use settling::CALL_SETTLES_MS;
 
 use crate::authorization::Authorization;
 pub use retention::FINISHED_RUNS_KEPT;

@@ -164,6 +164,16 @@ impl Engine {
             origin: stamp.origin.max(declared),
             ..stamp
         };
+        // The change a call made is published: its window closes.
+        if let Some(run) = &writer {
+            let participant = stamp.read.participant.clone();
+            let under_way = self
+                .call_under_way(&participant)
+                .filter(|(r, _)| *r == run)
+                .map(|(_, call)| call.call.clone());
+            self.settling
+                .published(&participant, run, under_way.as_ref());
+        }
         // The run that made the change takes it as its own; nobody else does.
         if let Some(run) = writer.as_ref().and_then(|id| self.runs.get_mut(id)) {
             if !run.state().is_terminal() {

@@ -105,13 +105,24 @@ impl EffectDecl {
     }
 }
 
-fn is_external_verb(name: &str) -> bool {
+/// The verbs that make an effect external whatever is declared (AG-18):
+/// an effect named for one of them (in any ASCII case), alone or followed
+/// by one of [`EXTERNAL_VERB_ENDS`], sends, publishes or notifies. The
+/// package's `baton-engine/mcp` reads the same lists (`pkg/rules.js`,
+/// generated from these by `tests/js_rules.rs`).
+pub const EXTERNAL_VERBS: [&str; 3] = ["send", "publish", "notify"];
+
+/// What may follow an external verb in an effect's name.
+pub const EXTERNAL_VERB_ENDS: [char; 4] = ['-', '_', '.', ' '];
+
+/// Whether an effect's name makes it external (see [`EXTERNAL_VERBS`]).
+pub fn is_external_verb(name: &str) -> bool {
     let lower = name.to_ascii_lowercase();
-    ["send", "publish", "notify"].iter().any(|verb| {
+    EXTERNAL_VERBS.iter().any(|verb| {
         lower == *verb
             || lower
                 .strip_prefix(verb)
-                .is_some_and(|rest| rest.starts_with(['-', '_', '.', ' ']))
+                .is_some_and(|rest| rest.starts_with(EXTERNAL_VERB_ENDS))
     })
 }
 

@@ -80,6 +80,24 @@ impl Participant {
             .map_err(|refusal| refused(&refusal))
     }
 
+    /// The actor reference a change this participant publishes now is
+    /// the run's under, as the engine judges it (A.2, AG-32): the
+    /// reference of a state-changing call to it that is running, or that
+    /// returned within `CALL_SETTLES_MS` (100 ms), as long as no change of
+    /// it was published with that reference yet; otherwise `null`, and the
+    /// change is the person's. A binding that publishes a component's state
+    /// after it renders passes it on as `publish`'s `actor`, verbatim
+    /// (AG-34). `null` on a refused registration.
+    #[wasm_bindgen(js_name = callActor)]
+    pub fn call_actor(&self) -> Result<Option<String>, JsValue> {
+        if !self.problems.is_empty() {
+            return Ok(None);
+        }
+        let engine = self.engine()?;
+        let actor = engine.read(|inner| inner.core.call_actor(now(), &self.id));
+        Ok(actor.map(|actor| actor.to_string()))
+    }
+
     /// Withdraws a read: it leaves the context of the next turn.
     pub fn withdraw(&self, read: &str) -> Result<(), JsValue> {
         let engine = self.engine()?;

@@ -1,0 +1,121 @@
+//! Which call a participant's change is (A.2). A component commits the
+//! state a call changed while the call runs, or just after it returns: a
+//! framework renders once the call's promise settles. The first change a
+//! participant publishes while a state-changing call to it runs, or within
+//! [`CALL_SETTLES_MS`] after that call returns, is the call's; any other
+//! change is the person's. Bindings ask [`Engine::call_actor`] and publish
+//! with the reference it gives: the rule is kept here, once, and not in
+//! each binding.
+
+use super::*;
+
+/// How long after a state-changing call returns the first change its
+/// participant publishes is still taken as the call's.
+pub const CALL_SETTLES_MS: u64 = 100;
+
+/// The calls whose change a participant's next publish may be: a few at
+/// a time, one per participant at most, so kept in lists (a map type of
+/// their own would cost the module kilobytes).
+#[derive(Debug, Default)]
+pub(super) struct Settling {
+    /// Calls under way whose change their participant published already.
+    spent: Vec<(ParticipantId, RunId, CallId)>,
+    /// Per participant, the last state-changing call that returned before
+    /// its change was published, and when.
+    returned: Vec<(ParticipantId, ProposedCall, RunId, u64)>,
+}
+
+impl Settling {
+    /// A state-changing call of `run` to `participant` returned at `at`:
+    /// unless it published its change while it ran, the participant's next
+    /// change within the window is its own.
+    pub(super) fn returned(
+        &mut self,
+        participant: &ParticipantId,
+        run: &RunId,
+        call: &ProposedCall,
+        at: u64,
+    ) {
+        let spent = self.is_spent(participant, run, &call.call);
+        self.spent.retain(|(p, ..)| p != participant);
+        self.returned.retain(|(p, ..)| p != participant);
+        if !spent {
+            self.returned
+                .push((participant.clone(), call.clone(), run.clone(), at));
+        }
+    }
+
+    /// `run` published a change of `participant` as its own, from the call
+    /// `under_way` if one is: that call's change is published.
+    pub(super) fn published(
+        &mut self,
+        participant: &ParticipantId,
+        run: &RunId,
+        under_way: Option<&CallId>,
+    ) {
+        if let Some(call) = under_way {
+            self.spent.retain(|(p, ..)| p != participant);
+            self.spent
+                .push((participant.clone(), run.clone(), call.clone()));
+        }
+        self.returned
+            .retain(|(p, _, r, _)| p != participant || r != run);
+    }
+
+    fn is_spent(&self, participant: &ParticipantId, run: &RunId, call: &CallId) -> bool {
+        self.spent
+            .iter()
+            .any(|(p, r, c)| p == participant && r == run && c == call)
+    }
+}
+
+impl Engine {
+    /// The reference a change `participant` publishes now is taken to
+    /// carry (see the module): `Some` while a state-changing call to it runs
+    /// and its change is unpublished, or within [`CALL_SETTLES_MS`] after
+    /// such a call returned with its change unpublished; `None` otherwise —
+    /// the change is then the person's. Publishing with it
+    /// ([`Engine::publish_read`]) spends it.
+    pub fn call_actor(&self, now: u64, participant: &ParticipantId) -> Option<ActorRef> {
+        let found = match self.call_under_way(participant) {
+            Some((run, call)) if self.settling.is_spent(participant, run, &call.call) => None,
+            Some(under_way) => Some(under_way),
+            None => self
+                .settling
+                .returned
+                .iter()
+                .find(|(p, .., at)| p == participant && now <= at.saturating_add(CALL_SETTLES_MS))
+                .map(|(_, call, run, _)| (run, call)),
+        };
+        let (run, call) = found?;
+        let identity = ActorIdentity {
+            session: self.shared.config.session.clone(),
+            run: run.clone(),
+            call: call.call.clone(),
+            via: call.via.clone(),
+        };
+        Some(crate::actor::mint(&self.shared.secret, &identity))
+    }
+
+    /// The state-changing call to `participant` under way, if one is, and
+    /// its run.
+    pub(super) fn call_under_way(
+        &self,
+        participant: &ParticipantId,
+    ) -> Option<(&RunId, &ProposedCall)> {
+        self.runs.values().find_map(|run| {
+            let call = run
+                .call_in_flight()
+                .filter(|call| &call.capability.participant == participant)?;
+            (!self.queries(call)).then_some((run.id(), call))
+        })
+    }
+
+    /// Whether `call` is a query, which changes nothing.
+    pub(super) fn queries(&self, call: &ProposedCall) -> bool {
+        matches!(
+            self.shared.registry.resolve(&call.capability),
+            crate::registry::Address::Unique(_, decl) if decl.is_read_only()
+        )
+    }
+}

@@ -1,0 +1,128 @@
+//! Which call a participant's change is (A.2): the first change a
+//! participant publishes while a state-changing call to it runs, or within
+//! `CALL_SETTLES_MS` after that call returns, is the call's; any other is
+//! the person's. Bindings read the rule from `Engine::call_actor`.
+
+mod common;
+
+use baton_core::*;
+use common::*;
+use serde_json::json;
+
+fn tasks() -> ParticipantId {
+    ParticipantId::new("tasks")
+}
+
+/// A run of the task board whose rename is dispatched, not yet answered.
+fn a_rename_under_way(sim: &mut Sim) -> (RunId, ActorRef) {
+    sim.publish("tasks", "board", 1, Origin::Author);
+    let run = sim.delegate(Autonomy::Auto);
+    sim.propose(&run, &[rename()]);
+    sim.give_marks();
+    let actor = sim.engine.actor_for(&run).expect("the rename is in flight");
+    (run, actor)
+}
+
+#[test]
+fn ag_32_a_change_published_while_the_call_runs_is_the_calls_once() {
+    let mut sim = Sim::new();
+    let (run, actor) = a_rename_under_way(&mut sim);
+    assert_eq!(
+        sim.engine.call_actor(sim.now, &tasks()),
+        Some(actor.clone())
+    );
+    sim.publish_as(&actor, "tasks", "board", 2);
+    assert_eq!(
+        sim.engine.call_actor(sim.now, &tasks()),
+        None,
+        "a second change while the call runs is the person's"
+    );
+    sim.apply();
+    assert_eq!(
+        sim.engine.call_actor(sim.now, &tasks()),
+        None,
+        "its change was published: returning opens no window"
+    );
+    assert_eq!(
+        sim.engine.changes().last(&tasks()),
+        Some(&ChangedBy::Run { run })
+    );
+}
+
+#[test]
+fn ag_32_the_first_change_just_after_the_call_returns_is_the_calls() {
+    let mut sim = Sim::new();
+    let (run, actor) = a_rename_under_way(&mut sim);
+    sim.apply();
+    sim.advance(CALL_SETTLES_MS / 2);
+    assert_eq!(
+        sim.engine.call_actor(sim.now, &tasks()),
+        Some(actor.clone())
+    );
+    sim.publish_as(&actor, "tasks", "board", 2);
+    assert_eq!(sim.engine.call_actor(sim.now, &tasks()), None, "once");
+    assert_eq!(
+        sim.engine.changes().last(&tasks()),
+        Some(&ChangedBy::Run { run: run.clone() })
+    );
+    // The run ends; nothing holds its undo back.
+    sim.propose(&run, &[]);
+    assert!(sim.state(&run).is_terminal());
+    sim.engine.undo(sim.now, &run, UndoScope::Checked).unwrap();
+}
+
+#[test]
+fn after_the_window_a_change_is_the_persons() {
+    let mut sim = Sim::new();
+    let (_, _) = a_rename_under_way(&mut sim);
+    sim.apply();
+    sim.advance(CALL_SETTLES_MS);
+    assert!(
+        sim.engine.call_actor(sim.now, &tasks()).is_some(),
+        "the window's last moment"
+    );
+    sim.advance(1);
+    assert_eq!(sim.engine.call_actor(sim.now, &tasks()), None);
+}
+
+#[test]
+fn a_refused_call_a_query_and_another_participant_give_no_actor() {
+    let mut sim = Sim::new();
+    let (_, _) = a_rename_under_way(&mut sim);
+    assert_eq!(
+        sim.engine.call_actor(sim.now, &ParticipantId::new("notes")),
+        None,
+        "the call is not to this participant"
+    );
+    sim.answer(CallResult::Refused {
+        refusal: Refusal::Declined {
+            message: "the card is locked".into(),
+        },
+    });
+    assert_eq!(
+        sim.engine.call_actor(sim.now, &tasks()),
+        None,
+        "a refused call changed nothing"
+    );
+
+    let mut board = tasks_manifest();
+    board["capabilities"].as_array_mut().unwrap().push(json!({
+        "name": "search",
+        "description": "Find the cards whose title contains the text given as `id`.",
+        "arguments": {"type": "object", "properties": {"id": {"type": "string"}}, "additionalProperties": false},
+        "argumentLimits": {"id": 200},
+        "effects": [],
+        "readOnly": true
+    }));
+    let mut sim = sim_with(Autonomy::Auto, &[board]);
+    let searched = sim.delegate(Autonomy::Auto);
+    sim.propose(&searched, &[CapabilityRef::new("tasks", "search")]);
+    sim.give_marks();
+    assert_eq!(
+        sim.engine.call_actor(sim.now, &tasks()),
+        None,
+        "a query changes nothing"
+    );
+    sim.apply();
+    assert_eq!(sim.engine.call_actor(sim.now, &tasks()), None);
+}
