@@ -16,7 +16,10 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
+use crate::context::{ReadRef, ReadStamp};
 use crate::ids::{CallId, CapabilityRef, ParticipantId};
+use crate::run::binding::fingerprint;
+use baton_schema::digest::Digest;
 
 use super::drift::Recheck;
 use super::review::{ProposedChange, ReviewAgain};
@@ -71,9 +74,24 @@ impl Approval {
         self.authorization.as_ref()
     }
 
-    /// The authorization in force, to bind it to the reads as they are now.
-    pub(super) fn authorization_mut(&mut self) -> Option<&mut AuthorizationRecord> {
-        self.authorization.as_mut()
+    /// A read the run changed itself moves the authorization's baseline
+    /// with it (its own write is no drift), and so its fingerprint.
+    pub(super) fn follow_own_write(&mut self, stamp: &ReadStamp) {
+        if let Some(record) = self.authorization.as_mut() {
+            if record.baseline.contains_key(&stamp.read) {
+                record.baseline.insert(stamp.read.clone(), stamp.clone());
+                record.fingerprint = fingerprint(&record.baseline);
+            }
+        }
+    }
+
+    /// The authorization is bound to the reads as they are now
+    /// (`baseline`, whose fingerprint is `fingerprint`).
+    pub(super) fn rebind(&mut self, fingerprint: Digest, baseline: BTreeMap<ReadRef, ReadStamp>) {
+        if let Some(record) = self.authorization.as_mut() {
+            record.fingerprint = fingerprint;
+            record.baseline = baseline;
+        }
     }
 
     /// The run is authorized as `record` says.
@@ -168,9 +186,12 @@ impl Approval {
         self.recheck.as_ref()
     }
 
-    /// The recheck under way, to record a rendering.
-    pub(super) fn recheck_mut(&mut self) -> Option<&mut Recheck> {
-        self.recheck.as_mut()
+    /// The recheck under way got `call`'s rendering again; `same` when it
+    /// did not change.
+    pub(super) fn rendered_again(&mut self, call: &CallId, same: bool) {
+        if let Some(recheck) = self.recheck.as_mut() {
+            recheck.rendered(call, same);
+        }
     }
 
     /// Previews are rendered again before dispatch goes on.

@@ -1,6 +1,7 @@
 //! How a run ends: the closing cause's category decides between completing,
 //! aborting, keeping a partial result and rolling back (AG-4, AG-8, AG-9).
 
+use super::rollback::{RevertStep, Rollback};
 use super::*;
 use crate::journal::Refusal;
 
@@ -233,39 +234,24 @@ impl Run {
             },
         );
         let waiting_for_call = self.mutation.in_flight().is_some();
-        self.mutation.start_rollback(Rollback {
+        self.mutation.start_rollback(Rollback::new(
             cause,
-            remaining: participants.into(),
-            awaiting: None,
+            participants,
             waiting_for_call,
-            failed: Vec::new(),
-            deadline_at: step.now.saturating_add(step.config.revert_timeout_ms),
-        });
+            step.now.saturating_add(step.config.revert_timeout_ms),
+        ));
         self.next_revert(step);
     }
 
     pub(super) fn next_revert(&mut self, step: &mut Step<'_>) {
         loop {
-            let Some(rollback) = self.mutation.rollback_mut() else {
-                return;
-            };
-            if rollback.waiting_for_call || rollback.awaiting.is_some() {
-                return;
-            }
-            let Some(participant) = rollback.remaining.pop_front() else {
-                self.finish_rollback(step, false);
-                return;
-            };
-            let token = match self.mutation.mark(&participant) {
-                Some(MarkState::Taken(token)) => Some(token.clone()),
-                _ => None,
-            };
-            let Some(rollback) = self.mutation.rollback_mut() else {
-                return;
-            };
-            match token {
-                Some(token) => {
-                    rollback.awaiting = Some(participant.clone());
+            match self.mutation.next_revert() {
+                None | Some(RevertStep::Wait) => return,
+                Some(RevertStep::Done) => {
+                    self.finish_rollback(step, false);
+                    return;
+                }
+                Some(RevertStep::Revert(participant, token)) => {
                     let effect = Effect::Revert {
                         run: self.id.clone(),
                         participant,
@@ -275,8 +261,7 @@ impl Run {
                     return;
                 }
                 // Without a mark there is nothing to revert to: that is a failed revert.
-                None => {
-                    rollback.failed.push(participant.clone());
+                Some(RevertStep::NoMark(participant)) => {
                     self.record(
                         step,
                         Actor::Engine,
@@ -291,24 +276,10 @@ impl Run {
     }
 
     pub(super) fn finish_rollback(&mut self, step: &mut Step<'_>, timed_out: bool) {
-        let Some(mut rollback) = self.mutation.take_rollback() else {
+        let Some(rollback) = self.mutation.take_rollback() else {
             return;
         };
-        if timed_out {
-            rollback.failed.extend(rollback.awaiting.take());
-            rollback.failed.extend(rollback.remaining.drain(..));
-        }
-        let (outcome, reason) = if rollback.failed.is_empty() {
-            (Outcome::RolledBack, rollback.cause)
-        } else {
-            (
-                Outcome::Error,
-                ReturnReason::RollbackFailed {
-                    cause: Box::new(rollback.cause),
-                    participants: rollback.failed,
-                },
-            )
-        };
+        let (outcome, reason) = rollback.result(timed_out);
         self.finish(step, Actor::Engine, outcome, reason);
     }
 

@@ -139,9 +139,12 @@ impl Custody {
         self.escalation.as_ref()
     }
 
-    /// The escalation the run waits on, to move its deadline.
-    pub(super) fn escalation_mut(&mut self) -> Option<&mut Escalation> {
-        self.escalation.as_mut()
+    /// The escalation the run waits on lasts until `deadline_at` (a
+    /// question's own deadline).
+    pub(super) fn escalation_until(&mut self, deadline_at: u64) {
+        if let Some(escalation) = self.escalation.as_mut() {
+            escalation.deadline_at = deadline_at;
+        }
     }
 
     /// Control goes to the person, for `escalation`.

@@ -10,7 +10,6 @@
 
 use std::collections::BTreeMap;
 
-use super::binding::fingerprint;
 use crate::autonomy::{resolve, AutonomyInputs, Verdict};
 use crate::context::{ReadRef, ReadStamp};
 use crate::event::Effect;
@@ -394,11 +393,6 @@ impl Run {
     /// in here.)
     pub(crate) fn attribute_write(&mut self, stamp: &ReadStamp) {
         self.turns.advance_seen(stamp);
-        if let Some(record) = self.approval.authorization_mut() {
-            if record.baseline.contains_key(&stamp.read) {
-                record.baseline.insert(stamp.read.clone(), stamp.clone());
-                record.fingerprint = fingerprint(&record.baseline);
-            }
-        }
+        self.approval.follow_own_write(stamp);
     }
 }

@@ -39,6 +39,12 @@ pub(crate) struct Recheck {
 }
 
 impl Recheck {
+    /// `call`'s preview came again; `same` when it did not change.
+    pub(super) fn rendered(&mut self, call: &CallId, same: bool) {
+        self.pending.remove(call);
+        self.changed |= !same;
+    }
+
     /// Whether a new preview is still awaited.
     pub(crate) fn is_pending(&self) -> bool {
         !self.pending.is_empty()
@@ -116,10 +122,7 @@ impl Run {
             (Ok(value), Some(ProposedChange::Preview { value: approved })) => value == approved,
             _ => false,
         };
-        if let Some(recheck) = self.approval.recheck_mut() {
-            recheck.pending.remove(&call);
-            recheck.changed |= !same;
-        }
+        self.approval.rendered_again(&call, same);
         self.record(
             step,
             Actor::Participant { participant },
@@ -199,9 +202,6 @@ impl Run {
                 drifted,
             },
         );
-        if let Some(record) = self.approval.authorization_mut() {
-            record.fingerprint = fingerprint;
-            record.baseline = current;
-        }
+        self.approval.rebind(fingerprint, current);
     }
 }

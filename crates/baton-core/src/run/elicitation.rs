@@ -164,9 +164,7 @@ impl Run {
         });
         if self.custody.state().name() == StateName::Acting {
             self.escalate(step, EscalationReason::AwaitingAnswer { question: id });
-            if let Some(escalation) = self.custody.escalation_mut() {
-                escalation.deadline_at = deadline_at;
-            }
+            self.custody.escalation_until(deadline_at);
         }
         Ok(())
     }

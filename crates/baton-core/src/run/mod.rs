@@ -111,19 +111,6 @@ struct AuthorizationRecord {
     pub expires_at: u64,
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-struct Rollback {
-    pub cause: ReturnReason,
-    /// Participants still to be asked, in order.
-    pub remaining: VecDeque<ParticipantId>,
-    /// The participant whose revert is outstanding.
-    pub awaiting: Option<ParticipantId>,
-    /// Reverts wait for a call that was in flight when the run closed.
-    pub waiting_for_call: bool,
-    pub failed: Vec<ParticipantId>,
-    pub deadline_at: u64,
-}
-
 /// One delegation: its custody state, budget, scope, and what it touched.
 ///
 /// Serializable as a snapshot of live state; the journal is kept beside it
@@ -371,7 +358,7 @@ impl Run {
     pub fn rollback_deadline(&self) -> Option<u64> {
         self.mutation
             .rollback()
-            .map(|rollback| rollback.deadline_at)
+            .map(|rollback| rollback.deadline_at())
     }
 
     /// The next moment this run needs `handle_timeout`, if any.
@@ -383,7 +370,7 @@ impl Run {
             return None;
         }
         if let Some(rollback) = self.mutation.rollback() {
-            return Some(rollback.deadline_at);
+            return Some(rollback.deadline_at());
         }
         let mut next = self.custody.deadline_at();
         if let Some(turn) = self.turns.turn() {
@@ -448,7 +435,7 @@ impl Run {
     pub(crate) fn settle(&mut self, step: &mut Step<'_>) {
         self.settle_undo(step);
         if let Some(rollback) = self.mutation.rollback() {
-            if step.now >= rollback.deadline_at {
+            if step.now >= rollback.deadline_at() {
                 self.finish_rollback(step, true);
             }
             return;
@@ -485,6 +472,7 @@ pub(crate) mod escalation;
 pub(crate) mod listing;
 mod reports;
 pub(crate) mod review;
+mod rollback;
 mod row;
 mod starting;
 mod transitions;

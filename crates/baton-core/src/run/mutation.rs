@@ -16,9 +16,10 @@ use std::collections::BTreeMap;
 
 use crate::ids::{CapabilityRef, MarkToken, ParticipantId};
 
+use super::rollback::{RevertStep, Rollback};
 use super::row::columns;
-use super::undo::Undoing;
-use super::{MarkState, ProposedCall, Rollback};
+use super::undo::{UndoStep, Undoing};
+use super::{MarkState, ProposedCall};
 
 columns! {
     /// What one run changed, and how it is taken back.
@@ -120,9 +121,34 @@ impl Mutation {
         self.rollback.as_ref()
     }
 
-    /// The rollback under way, to advance it.
-    pub(super) fn rollback_mut(&mut self) -> Option<&mut Rollback> {
-        self.rollback.as_mut()
+    /// The rollback's next step, each participant's mark as it was taken;
+    /// `None` when no rollback is under way.
+    pub(super) fn next_revert(&mut self) -> Option<RevertStep> {
+        let marks = &self.marks;
+        let rollback = self.rollback.as_mut()?;
+        Some(rollback.next(|participant| match marks.get(participant) {
+            Some(MarkState::Taken(token)) => Some(token.clone()),
+            _ => None,
+        }))
+    }
+
+    /// The call in flight answered; `true` when a rollback waited for it.
+    pub(super) fn call_answered_in_rollback(&mut self) -> bool {
+        let Some(rollback) = self.rollback.as_mut() else {
+            return false;
+        };
+        rollback.call_answered();
+        true
+    }
+
+    /// `participant`'s revert answered (`failed` when it did not revert);
+    /// `false` when no rollback is under way.
+    pub(super) fn reverted(&mut self, participant: &ParticipantId, failed: bool) -> bool {
+        let Some(rollback) = self.rollback.as_mut() else {
+            return false;
+        };
+        rollback.reverted(participant, failed);
+        true
     }
 
     /// A rollback starts.
@@ -153,9 +179,30 @@ impl Mutation {
         self.undoing.as_ref()
     }
 
-    /// The undo under way, to advance it.
-    pub(super) fn undoing_mut(&mut self) -> Option<&mut Undoing> {
-        self.undoing.as_mut()
+    /// The undo's next step; `None` when no undo is under way.
+    pub(super) fn next_undo(&mut self) -> Option<UndoStep> {
+        self.undoing.as_mut().map(Undoing::next)
+    }
+
+    /// A revert of the undo answered; `false` when no undo is under way.
+    pub(super) fn undo_answered(
+        &mut self,
+        participant: &ParticipantId,
+        error: Option<&String>,
+    ) -> bool {
+        let Some(undoing) = self.undoing.as_mut() else {
+            return false;
+        };
+        undoing.answered(participant, error);
+        true
+    }
+
+    /// Whether an undo under way has run out of time at `now` (what was
+    /// outstanding then failed).
+    pub(super) fn expire_undo(&mut self, now: u64) -> bool {
+        self.undoing
+            .as_mut()
+            .is_some_and(|undoing| undoing.expire(now))
     }
 
     /// The undo is over: it is returned, to report it.

@@ -57,8 +57,7 @@ impl Run {
                 result: result.clone(),
             },
         );
-        if let Some(rollback) = self.mutation.rollback_mut() {
-            rollback.waiting_for_call = false;
+        if self.mutation.call_answered_in_rollback() {
             self.next_revert(step);
             return;
         }
@@ -86,12 +85,8 @@ impl Run {
         participant: ParticipantId,
         error: Option<String>,
     ) {
-        let Some(rollback) = self.mutation.rollback_mut() else {
+        if !self.mutation.reverted(&participant, error.is_some()) {
             return;
-        };
-        rollback.awaiting = None;
-        if error.is_some() {
-            rollback.failed.push(participant.clone());
         }
         self.record(
             step,
@@ -106,7 +101,7 @@ impl Run {
     pub(crate) fn is_awaiting_revert(&self, participant: &ParticipantId) -> bool {
         self.mutation
             .rollback()
-            .is_some_and(|rollback| rollback.awaiting.as_ref() == Some(participant))
+            .is_some_and(|rollback| rollback.is_awaiting(participant))
     }
 
     pub(crate) fn is_awaiting_mark(&self, participant: &ParticipantId) -> bool {

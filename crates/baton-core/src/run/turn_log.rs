@@ -22,7 +22,7 @@ use crate::ids::CallId;
 use crate::journal::CallReport;
 
 use super::row::columns;
-use super::{OpenTurn, ProposedCall};
+use super::{AskedQuestion, OpenTurn, ProposedCall};
 
 columns! {
     /// The dialogue of one run.
@@ -109,9 +109,19 @@ impl TurnLog {
         self.turn.as_ref()
     }
 
-    /// The open turn, to add what the acting party sends.
-    pub(super) fn turn_mut(&mut self) -> Option<&mut OpenTurn> {
-        self.turn.as_mut()
+    /// The acting party proposes `call` in the open turn (none open: it is
+    /// dropped, as traffic after a turn ended is).
+    pub(super) fn propose(&mut self, call: ProposedCall) {
+        if let Some(turn) = self.turn.as_mut() {
+            turn.proposals.push(call);
+        }
+    }
+
+    /// The acting party asks the person `asked` in the open turn.
+    pub(super) fn ask(&mut self, asked: AskedQuestion) {
+        if let Some(turn) = self.turn.as_mut() {
+            turn.questions.push(asked);
+        }
     }
 
     /// `turn` opens, on the reads as they are now: that is what the acting

@@ -163,16 +163,8 @@ impl Run {
             return;
         }
         match input {
-            TurnInput::Call(call) => {
-                if let Some(turn) = self.turns.turn_mut() {
-                    turn.proposals.push(call);
-                }
-            }
-            TurnInput::Question(asked) => {
-                if let Some(turn) = self.turns.turn_mut() {
-                    turn.questions.push(asked);
-                }
-            }
+            TurnInput::Call(call) => self.turns.propose(call),
+            TurnInput::Question(asked) => self.turns.ask(asked),
             // The acting party's own words and acts: recorded as its own,
             // and nothing else — they change nothing the run may do.
             TurnInput::Said { message, text } => {

@@ -29,6 +29,73 @@ pub(crate) struct Undoing {
     deadline_at: u64,
 }
 
+/// What an undo does next.
+#[derive(Debug, PartialEq)]
+pub(super) enum UndoStep {
+    /// A revert is outstanding.
+    Wait,
+    /// Ask this participant to revert to this mark.
+    Revert(ParticipantId, MarkToken),
+    /// Every participant answered: the undo is over.
+    Done,
+}
+
+impl Undoing {
+    fn new(group: &[(ParticipantId, MarkToken)], deadline_at: u64) -> Undoing {
+        Undoing {
+            remaining: group.iter().cloned().collect(),
+            awaiting: None,
+            reverted: Vec::new(),
+            failed: Vec::new(),
+            deadline_at,
+        }
+    }
+
+    /// The next revert, one at a time.
+    pub(super) fn next(&mut self) -> UndoStep {
+        if self.awaiting.is_some() {
+            return UndoStep::Wait;
+        }
+        match self.remaining.pop_front() {
+            Some((participant, token)) => {
+                self.awaiting = Some(participant.clone());
+                UndoStep::Revert(participant, token)
+            }
+            None => UndoStep::Done,
+        }
+    }
+
+    /// The outstanding revert answered: reverted, or failed with `error`.
+    pub(super) fn answered(&mut self, participant: &ParticipantId, error: Option<&String>) {
+        self.awaiting = None;
+        match error {
+            Some(message) => self.failed.push(UndoFailure {
+                participant: participant.clone(),
+                message: message.clone(),
+            }),
+            None => self.reverted.push(participant.clone()),
+        }
+    }
+
+    /// At or past the deadline (`now`), the revert outstanding and those
+    /// never asked failed; `false` before it.
+    pub(super) fn expire(&mut self, now: u64) -> bool {
+        if now < self.deadline_at {
+            return false;
+        }
+        let late = self
+            .awaiting
+            .take()
+            .into_iter()
+            .chain(self.remaining.drain(..).map(|(participant, _)| participant));
+        self.failed.extend(late.map(|participant| UndoFailure {
+            participant,
+            message: "the revert did not finish in time".into(),
+        }));
+        true
+    }
+}
+
 impl Run {
     /// Starts undoing the run: journals the undo as the person's and asks
     /// the first participant to revert. The caller has checked that the run
@@ -51,13 +118,10 @@ impl Run {
                 overridden,
             },
         );
-        self.mutation.start_undo(Undoing {
-            remaining: group.iter().cloned().collect(),
-            awaiting: None,
-            reverted: Vec::new(),
-            failed: Vec::new(),
-            deadline_at: step.now.saturating_add(step.config.revert_timeout_ms),
-        });
+        self.mutation.start_undo(Undoing::new(
+            &group,
+            step.now.saturating_add(step.config.revert_timeout_ms),
+        ));
         self.next_undo_revert(step);
         group
     }
@@ -81,16 +145,8 @@ impl Run {
         participant: ParticipantId,
         error: Option<String>,
     ) {
-        let Some(undo) = self.mutation.undoing_mut() else {
+        if !self.mutation.undo_answered(&participant, error.as_ref()) {
             return;
-        };
-        undo.awaiting = None;
-        match &error {
-            Some(message) => undo.failed.push(UndoFailure {
-                participant: participant.clone(),
-                message: message.clone(),
-            }),
-            None => undo.reverted.push(participant.clone()),
         }
         self.record(
             step,
@@ -104,44 +160,23 @@ impl Run {
 
     /// Gives up on reverts that did not answer in time.
     pub(super) fn settle_undo(&mut self, step: &mut Step<'_>) {
-        let Some(undo) = self.mutation.undoing_mut() else {
-            return;
-        };
-        if step.now < undo.deadline_at {
-            return;
+        if self.mutation.expire_undo(step.now) {
+            self.finish_undo(step);
         }
-        let late = undo
-            .awaiting
-            .take()
-            .into_iter()
-            .chain(undo.remaining.drain(..).map(|(participant, _)| participant));
-        undo.failed.extend(late.map(|participant| UndoFailure {
-            participant,
-            message: "the revert did not finish in time".into(),
-        }));
-        self.finish_undo(step);
     }
 
     fn next_undo_revert(&mut self, step: &mut Step<'_>) {
-        let Some(undo) = self.mutation.undoing_mut() else {
-            return;
-        };
-        if undo.awaiting.is_some() {
-            return;
-        }
-        match undo.remaining.pop_front() {
-            Some((participant, token)) => {
-                undo.awaiting = Some(participant.clone());
-                Self::emit(
-                    step,
-                    Effect::Revert {
-                        run: self.id.clone(),
-                        participant,
-                        token,
-                    },
-                );
-            }
-            None => self.finish_undo(step),
+        match self.mutation.next_undo() {
+            None | Some(UndoStep::Wait) => {}
+            Some(UndoStep::Revert(participant, token)) => Self::emit(
+                step,
+                Effect::Revert {
+                    run: self.id.clone(),
+                    participant,
+                    token,
+                },
+            ),
+            Some(UndoStep::Done) => self.finish_undo(step),
         }
     }
 
