@@ -180,7 +180,14 @@ fn delegate_with(
             }
             Event::Effect(Effect::Mark { run, participant }) => {
                 engine
-                    .handle_mark(now, &run, &participant, Ok(MarkToken::new("m")))
+                    .report(
+                        now,
+                        Report::Mark {
+                            run: run.clone(),
+                            participant: participant.clone(),
+                            token: Ok(MarkToken::new("m")),
+                        },
+                    )
                     .unwrap();
             }
             Event::Effect(Effect::Invoke {
@@ -199,12 +206,14 @@ fn delegate_with(
                     .titles
                     .insert(id.clone(), arguments["title"].as_str().unwrap().to_owned());
                 engine
-                    .handle_call_result(
+                    .report(
                         now,
-                        &run,
-                        &call,
-                        CallResult::Applied {
-                            value: json!({"renamed": id}),
+                        Report::Call {
+                            run: run.clone(),
+                            call: call.clone(),
+                            result: CallResult::Applied {
+                                value: json!({"renamed": id}),
+                            },
                         },
                     )
                     .unwrap();

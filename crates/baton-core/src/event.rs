@@ -96,14 +96,14 @@ pub enum Effect {
         turn: TurnId,
     },
     /// Ask a participant's native history for a mark. Report with
-    /// [`crate::Engine::handle_mark`].
+    /// [`crate::Report::Mark`].
     Mark {
         /// The run.
         run: RunId,
         /// The participant.
         participant: ParticipantId,
     },
-    /// Invoke a capability. Report with [`crate::Engine::handle_call_result`].
+    /// Invoke a capability. Report with [`crate::Report::Call`].
     Invoke {
         /// The run.
         run: RunId,
@@ -120,7 +120,7 @@ pub enum Effect {
     },
     /// Ask a participant to render the concrete change a planned act would
     /// make, for the review step (AG-31). Report with
-    /// [`crate::Engine::handle_preview`].
+    /// [`crate::Report::Preview`].
     Preview {
         /// The run.
         run: RunId,
@@ -132,7 +132,7 @@ pub enum Effect {
         arguments: Value,
     },
     /// Revert a participant to the mark it gave for this run (AG-8, AG-19).
-    /// Report with [`crate::Engine::handle_revert_result`].
+    /// Report with [`crate::Report::Revert`].
     Revert {
         /// The run.
         run: RunId,

@@ -148,7 +148,7 @@
 //!         _ => None,
 //!     })
 //!     .unwrap();
-//! engine.handle_preview(0, &run, &preview, Ok(json!({"c7": {"from": "todo", "to": "done"}}))).unwrap();
+//! engine.report(0, Report::Preview { run: run.clone(), call: preview.clone(), change: Ok(json!({"c7": {"from": "todo", "to": "done"}})) }).unwrap();
 //! let sheet = engine.review(&run).unwrap();
 //! assert_eq!(sheet.items[0].change, ProposedChange::Preview { value: json!({"c7": {"from": "todo", "to": "done"}}) });
 //!
@@ -179,10 +179,11 @@
 //!
 //! ## Driving it
 //!
-//! Inputs: commands (`delegate`, `authorize`, `stop`, …) and reports
-//! (`handle_inbound`, `handle_mark`, `handle_preview`, `handle_call_result`,
-//! `handle_revert_result`, `handle_timeout`) and answers (`answer`, `decline`,
-//! `dismiss`, `postpone`), each with `now`. Outputs:
+//! Inputs, each with `now`: commands (`delegate`, `authorize`, `stop`, …),
+//! what the acting party sends (`handle_inbound`), every host's answer to an
+//! effect through one door ([`Engine::report`] with a [`Report`]: a mark, a
+//! preview, a call's result, a revert), time (`handle_timeout`) and the
+//! person's answers (`answer`, `decline`, `dismiss`, `postpone`). Outputs:
 //! [`Engine::poll_event`] — [`Event::Journal`] records (revision-fenced,
 //! gap-free, for the store and for audit), [`Event::Effect`]s for the host to
 //! carry out, [`Event::Finding`]s — and [`Engine::poll_timeout`]. The calling

@@ -61,7 +61,14 @@ fn the_person_edits_a_planned_call_the_authorization_binds_it_and_the_acting_par
         Err(CommandError::StaleRevision { .. })
     ));
     sim.engine
-        .handle_preview(sim.now, &run, &call, Ok(json!({"id": "c7"})))
+        .report(
+            sim.now,
+            Report::Preview {
+                run: run.clone(),
+                call: call.clone(),
+                change: Ok(json!({"id": "c7"})),
+            },
+        )
         .unwrap();
     sim.drain();
     sim.authorize(&run);

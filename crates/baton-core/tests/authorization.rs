@@ -414,7 +414,14 @@ fn ag_31_review_presents_the_concrete_change_in_the_apps_own_domain() {
     assert!(error.to_string().starts_with("AG-31:"), "{error}");
     let diff = json!({"card": "c1-1", "title": {"from": "Draft", "to": "Ship it"}});
     sim.engine
-        .handle_preview(sim.now, &run, &CallId::new("c1-1"), Ok(diff.clone()))
+        .report(
+            sim.now,
+            Report::Preview {
+                run: run.clone(),
+                call: CallId::new("c1-1"),
+                change: Ok(diff.clone()),
+            },
+        )
         .unwrap();
     let sheet = sim.engine.review(&run).unwrap();
     assert!(sheet.ready);
@@ -491,7 +498,14 @@ fn ag_31_an_escalated_call_is_allowed_only_once_its_change_is_seen() {
     assert!(blind.to_string().starts_with("AG-31:"));
     let draft = json!({"to": "team@example.com", "subject": "Weekly summary"});
     sim.engine
-        .handle_preview(sim.now, &run, &sheet.items[0].call, Ok(draft.clone()))
+        .report(
+            sim.now,
+            Report::Preview {
+                run: run.clone(),
+                call: (sheet.items[0].call).clone(),
+                change: Ok(draft.clone()),
+            },
+        )
         .unwrap();
     let sheet = sim.engine.review(&run).unwrap();
     assert!(sheet.ready);
@@ -511,11 +525,13 @@ fn ag_31_a_failed_preview_falls_back_to_the_arguments_and_says_why() {
     let run = sim.delegate(Autonomy::Review);
     sim.propose(&run, &[rename()]);
     sim.engine
-        .handle_preview(
+        .report(
             sim.now,
-            &run,
-            &CallId::new("c1-1"),
-            Err("card was deleted".into()),
+            Report::Preview {
+                run: run.clone(),
+                call: CallId::new("c1-1"),
+                change: Err("card was deleted".into()),
+            },
         )
         .unwrap();
     let sheet = sim.engine.review(&run).unwrap();

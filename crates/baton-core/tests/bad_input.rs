@@ -91,35 +91,47 @@ fn reports_for_unknown_things_are_typed_errors_and_change_nothing() {
     let revision = sim.revision(&run);
     let unknown = RunId::new("s/r404");
     assert_eq!(
-        sim.engine.handle_call_result(
+        sim.engine.report(
             sim.now,
-            &unknown,
-            &CallId::new("c"),
-            CallResult::Applied { value: json!(0) }
+            Report::Call {
+                run: unknown.clone(),
+                call: CallId::new("c"),
+                result: CallResult::Applied { value: json!(0) }
+            }
         ),
         Err(ReportError::UnknownRun(unknown.clone()))
     );
     assert!(matches!(
-        sim.engine.handle_call_result(
+        sim.engine.report(
             sim.now,
-            &run,
-            &CallId::new("c"),
-            CallResult::Applied { value: json!(0) }
+            Report::Call {
+                run: run.clone(),
+                call: CallId::new("c"),
+                result: CallResult::Applied { value: json!(0) }
+            }
         ),
         Err(ReportError::NoSuchCall { .. })
     ));
     assert!(matches!(
-        sim.engine.handle_mark(
+        sim.engine.report(
             sim.now,
-            &run,
-            &ParticipantId::new("tasks"),
-            Ok(MarkToken::new("m"))
+            Report::Mark {
+                run: run.clone(),
+                participant: ParticipantId::new("tasks"),
+                token: Ok(MarkToken::new("m"))
+            }
         ),
         Err(ReportError::NotWaitingFor { .. })
     ));
     assert!(matches!(
-        sim.engine
-            .handle_preview(sim.now, &run, &CallId::new("c"), Ok(json!(0))),
+        sim.engine.report(
+            sim.now,
+            Report::Preview {
+                run: run.clone(),
+                call: CallId::new("c"),
+                change: Ok(json!(0))
+            }
+        ),
         Err(ReportError::NoSuchCall { .. })
     ));
     assert_eq!(
@@ -184,11 +196,13 @@ fn a_refused_report_is_recorded_as_a_finding_never_lost() {
     let unknown = RunId::new("s/r404");
     let refused = sim
         .engine
-        .handle_preview(
+        .report(
             sim.now,
-            &unknown,
-            &CallId::new("c"),
-            Err(HostFailure::new("x")),
+            Report::Preview {
+                run: unknown.clone(),
+                call: CallId::new("c"),
+                change: Err(HostFailure::new("x")),
+            },
         )
         .unwrap_err();
     assert_eq!(refused.refusal(), ReportRefusal::UnknownRun);

@@ -122,11 +122,13 @@ fn ag_11_a_plan_under_review_cut_off_by_a_reload_is_reviewed_again_as_a_chained_
         1
     );
     next.engine
-        .handle_preview(
+        .report(
             next.now,
-            &chained,
-            &CallId::new("c1-1"),
-            Ok(json!({"title": "Ship"})),
+            Report::Preview {
+                run: chained.clone(),
+                call: CallId::new("c1-1"),
+                change: Ok(json!({"title": "Ship"})),
+            },
         )
         .unwrap();
     next.drain();
@@ -171,7 +173,14 @@ fn ag_20_a_plan_reviewed_again_after_its_read_changed_is_marked_stale_and_refuse
     let stale = sheet.items[0].stale.clone().expect("the act is stale");
     assert_eq!((stale.planned, stale.current), (Some(1), Some(2)));
     next.engine
-        .handle_preview(next.now, &chained, &CallId::new("c1-1"), Ok(json!({})))
+        .report(
+            next.now,
+            Report::Preview {
+                run: chained.clone(),
+                call: CallId::new("c1-1"),
+                change: Ok(json!({})),
+            },
+        )
         .unwrap();
     next.drain();
     next.authorize(&chained);

@@ -113,7 +113,14 @@ fn approved_then_drifted() -> (Sim, RunId, Value) {
     let second = json!({"card": "c1-2", "title": {"from": "Draft", "to": "Ship"}});
     for (call, diff) in [("c1-1", json!({"card": "c1-1"})), ("c1-2", second.clone())] {
         sim.engine
-            .handle_preview(sim.now, &run, &CallId::new(call), Ok(diff))
+            .report(
+                sim.now,
+                Report::Preview {
+                    run: run.clone(),
+                    call: CallId::new(call),
+                    change: Ok(diff),
+                },
+            )
             .unwrap();
     }
     sim.authorize(&run);
@@ -145,7 +152,14 @@ fn ag_29_drift_recomputes_the_approved_previews_and_reapproves_only_identical_on
     let reordered = json!({"title": {"to": "Ship", "from": "Draft"}, "card": "c1-2"});
     assert_eq!(reordered, second);
     sim.engine
-        .handle_preview(sim.now, &run, &CallId::new("c1-2"), Ok(reordered))
+        .report(
+            sim.now,
+            Report::Preview {
+                run: run.clone(),
+                call: CallId::new("c1-2"),
+                change: Ok(reordered),
+            },
+        )
         .unwrap();
     sim.drain();
     assert_eq!(sim.state(&run), RunState::Acting);
@@ -162,7 +176,14 @@ fn ag_29_a_different_change_after_drift_goes_back_to_review() {
     let (mut sim, run, _) = approved_then_drifted();
     let changed = json!({"card": "c1-2", "title": {"from": "Draft", "to": "Ship it now"}});
     sim.engine
-        .handle_preview(sim.now, &run, &CallId::new("c1-2"), Ok(changed.clone()))
+        .report(
+            sim.now,
+            Report::Preview {
+                run: run.clone(),
+                call: CallId::new("c1-2"),
+                change: Ok(changed.clone()),
+            },
+        )
         .unwrap();
     sim.drain();
     assert_eq!(
@@ -186,7 +207,14 @@ fn ag_29_a_different_change_after_drift_goes_back_to_review() {
     // The review shows the new change, and authorizing it binds the reads
     // as they are now: the run goes on instead of drifting again.
     sim.engine
-        .handle_preview(sim.now, &run, &CallId::new("c1-2"), Ok(changed.clone()))
+        .report(
+            sim.now,
+            Report::Preview {
+                run: run.clone(),
+                call: CallId::new("c1-2"),
+                change: Ok(changed.clone()),
+            },
+        )
         .unwrap();
     let sheet = sim.engine.review(&run).unwrap();
     assert_eq!(

@@ -82,11 +82,13 @@ fn reviewing_on_board() -> (Sim, RunId) {
     let run = sim.delegate(Autonomy::Review);
     sim.propose(&run, &[rename()]);
     sim.engine
-        .handle_preview(
+        .report(
             sim.now,
-            &run,
-            &CallId::new("c1-1"),
-            Ok(json!({"from": "Draft"})),
+            Report::Preview {
+                run: run.clone(),
+                call: CallId::new("c1-1"),
+                change: Ok(json!({"from": "Draft"})),
+            },
         )
         .unwrap();
     assert_eq!(sim.state(&run), RunState::Reviewing);
@@ -139,11 +141,13 @@ fn a2_a_persons_edit_supersedes_the_plan_under_review() {
     // Authorizing the superseded plan: the stale act is refused, the run
     // goes on, and the acting party re-plans against the board as it is.
     sim.engine
-        .handle_preview(
+        .report(
             sim.now,
-            &run,
-            &CallId::new("c1-1"),
-            Ok(json!({"from": "Edited"})),
+            Report::Preview {
+                run: run.clone(),
+                call: CallId::new("c1-1"),
+                change: Ok(json!({"from": "Edited"})),
+            },
         )
         .unwrap();
     sim.authorize(&run);

@@ -362,7 +362,14 @@ impl Harness {
                         } else {
                             Err("no history".into())
                         };
-                        let _ = self.engine.handle_mark(now, &run, &participant, result);
+                        let _ = self.engine.report(
+                            now,
+                            Report::Mark {
+                                run: run.clone(),
+                                participant: participant.clone(),
+                                token: result,
+                            },
+                        );
                     }
                 }
             }
@@ -382,7 +389,14 @@ impl Harness {
                                 message: "boom".into(),
                             },
                         };
-                        let _ = self.engine.handle_call_result(now, &run, &call, result);
+                        let _ = self.engine.report(
+                            now,
+                            Report::Call {
+                                run: run.clone(),
+                                call: call.clone(),
+                                result,
+                            },
+                        );
                     }
                 }
             }
@@ -394,9 +408,14 @@ impl Harness {
                         .take_effect(|e| matches!(e, Effect::Revert { run: r, .. } if *r == run))
                     {
                         let result = if ok { Ok(()) } else { Err("gone".into()) };
-                        let _ = self
-                            .engine
-                            .handle_revert_result(now, &run, &participant, result);
+                        let _ = self.engine.report(
+                            now,
+                            Report::Revert {
+                                run: run.clone(),
+                                participant: participant.clone(),
+                                result,
+                            },
+                        );
                     }
                 }
             }
@@ -410,20 +429,36 @@ impl Harness {
                 let outcome = match kind {
                     0 => self
                         .engine
-                        .handle_mark(now, &run, &participant, Ok(MarkToken::new("m")))
+                        .report(
+                            now,
+                            Report::Mark {
+                                run: run.clone(),
+                                participant: participant.clone(),
+                                token: Ok(MarkToken::new("m")),
+                            },
+                        )
                         .is_err(),
                     1 => self
                         .engine
-                        .handle_call_result(
+                        .report(
                             now,
-                            &run,
-                            &CallId::new("bogus"),
-                            CallResult::Applied { value: json!(0) },
+                            Report::Call {
+                                run: run.clone(),
+                                call: CallId::new("bogus"),
+                                result: CallResult::Applied { value: json!(0) },
+                            },
                         )
                         .is_err(),
                     _ => self
                         .engine
-                        .handle_revert_result(now, &run, &participant, Ok(()))
+                        .report(
+                            now,
+                            Report::Revert {
+                                run: run.clone(),
+                                participant: participant.clone(),
+                                result: Ok(()),
+                            },
+                        )
                         .is_err(),
                 };
                 assert!(outcome, "a report naming nothing pending must be refused");

@@ -544,11 +544,13 @@ fn ag_23_an_ambiguous_address_asks_the_person_and_never_guesses() {
     assert_eq!(capability, CapabilityRef::new("tasks#sprint", "rename"));
     // An explicit address is not ambiguous.
     sim.engine
-        .handle_call_result(
+        .report(
             sim.now,
-            &run,
-            &CallId::new("c1-1"),
-            CallResult::Applied { value: json!(null) },
+            Report::Call {
+                run: run.clone(),
+                call: CallId::new("c1-1"),
+                result: CallResult::Applied { value: json!(null) },
+            },
         )
         .unwrap();
     sim.drain();

@@ -56,11 +56,13 @@ fn ag_31_a_preview_that_hangs_is_shown_missing_with_why_once_it_is_due() {
     assert_eq!(sim.state(&run), RunState::Reviewing);
     assert!(sim.engine.review(&run).unwrap().ready);
     // A preview that turns up late changes nothing the person saw.
-    let late = sim.engine.handle_preview(
+    let late = sim.engine.report(
         sim.now,
-        &run,
-        &CallId::new("c1-1"),
-        Ok(json!({"late": true})),
+        Report::Preview {
+            run: run.clone(),
+            call: CallId::new("c1-1"),
+            change: Ok(json!({"late": true})),
+        },
     );
     assert!(
         matches!(late, Err(ReportError::NoSuchCall { .. })),
@@ -82,7 +84,14 @@ fn ag_31_a_preview_that_arrives_in_time_is_not_expired() {
     sim.advance(PREVIEW_TIMEOUT_MS / 2);
     let diff = json!({"title": {"from": "Draft", "to": "Ship"}});
     sim.engine
-        .handle_preview(sim.now, &run, &CallId::new("c1-1"), Ok(diff.clone()))
+        .report(
+            sim.now,
+            Report::Preview {
+                run: run.clone(),
+                call: CallId::new("c1-1"),
+                change: Ok(diff.clone()),
+            },
+        )
         .unwrap();
     sim.drain();
     sim.advance(PREVIEW_TIMEOUT_MS);
@@ -102,7 +111,14 @@ fn ag_29_a_preview_that_hangs_after_drift_is_never_the_approved_change() {
     for call in ["c1-1", "c1-2"] {
         let diff = json!({"card": call});
         sim.engine
-            .handle_preview(sim.now, &run, &CallId::new(call), Ok(diff))
+            .report(
+                sim.now,
+                Report::Preview {
+                    run: run.clone(),
+                    call: CallId::new(call),
+                    change: Ok(diff),
+                },
+            )
             .unwrap();
     }
     sim.authorize(&run);

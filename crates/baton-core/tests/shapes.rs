@@ -182,7 +182,14 @@ fn scenario_events() -> Vec<Event> {
     sim.propose(&run, &[rename(), rename()]);
     for call in ["c1-1", "c1-2"] {
         sim.engine
-            .handle_preview(sim.now, &run, &CallId::new(call), Ok(json!({"card": call})))
+            .report(
+                sim.now,
+                Report::Preview {
+                    run: run.clone(),
+                    call: CallId::new(call),
+                    change: Ok(json!({"card": call})),
+                },
+            )
             .unwrap();
     }
     sim.authorize(&run);
@@ -190,11 +197,13 @@ fn scenario_events() -> Vec<Event> {
     sim.publish("settings", "form", 2, Origin::Author);
     sim.apply();
     sim.engine
-        .handle_preview(
+        .report(
             sim.now,
-            &run,
-            &CallId::new("c1-2"),
-            Ok(json!({"card": "c1-2"})),
+            Report::Preview {
+                run: run.clone(),
+                call: CallId::new("c1-2"),
+                change: Ok(json!({"card": "c1-2"})),
+            },
         )
         .unwrap();
     sim.drain();

@@ -15,7 +15,14 @@ fn an_unreadable_call_result_is_applied_and_reported_as_a_finding() {
     sim.give_marks();
     let (id, call, _) = sim.take_invoke().expect("an invocation is pending");
     sim.engine
-        .handle_unreadable_result(sim.now, &id, &call, "a BigInt".into())
+        .report(
+            sim.now,
+            Report::UnreadableResult {
+                run: id.clone(),
+                call: call.clone(),
+                detail: "a BigInt".into(),
+            },
+        )
         .unwrap();
     sim.drain();
     let finished: Vec<CallResult> = sim.journal_of(&run, |entry| match entry {
@@ -42,7 +49,14 @@ fn an_unreadable_call_result_is_applied_and_reported_as_a_finding() {
     let before = sim.engine.findings().len();
     assert!(sim
         .engine
-        .handle_unreadable_result(sim.now, &id, &call, "again".into())
+        .report(
+            sim.now,
+            Report::UnreadableResult {
+                run: id.clone(),
+                call: call.clone(),
+                detail: "again".into()
+            }
+        )
         .is_err());
     let after: Vec<&FindingReason> = sim.engine.findings()[before..]
         .iter()

@@ -339,11 +339,13 @@ impl Sim {
     /// The participant's preview of `call` arrives (or fails), and drains.
     pub fn preview(&mut self, run: &RunId, call: &str, rendered: Result<Value, String>) {
         self.engine
-            .handle_preview(
+            .report(
                 self.now,
-                run,
-                &CallId::new(call),
-                rendered.map_err(HostFailure::new),
+                Report::Preview {
+                    run: run.clone(),
+                    call: CallId::new(call),
+                    change: rendered.map_err(HostFailure::new),
+                },
             )
             .expect("a preview was asked for");
         self.drain();
@@ -363,7 +365,14 @@ impl Sim {
                 self.next_mark += 1;
                 let token = MarkToken::new(format!("{participant}@{}", self.next_mark));
                 self.engine
-                    .handle_mark(self.now, &run, &participant, Ok(token))
+                    .report(
+                        self.now,
+                        Report::Mark {
+                            run: run.clone(),
+                            participant: participant.clone(),
+                            token: Ok(token),
+                        },
+                    )
                     .expect("mark accepted");
                 self.drain();
             }
@@ -391,7 +400,14 @@ impl Sim {
         self.give_marks();
         let (run, call, capability) = self.take_invoke().expect("an invocation is pending");
         self.engine
-            .handle_call_result(self.now, &run, &call, result)
+            .report(
+                self.now,
+                Report::Call {
+                    run: run.clone(),
+                    call: call.clone(),
+                    result,
+                },
+            )
             .expect("result accepted");
         self.drain();
         (run, call, capability)
@@ -458,11 +474,13 @@ impl Sim {
                 let answer = result(&participant);
                 order.push((participant.clone(), token));
                 self.engine
-                    .handle_revert_result(
+                    .report(
                         self.now,
-                        &run,
-                        &participant,
-                        answer.map_err(HostFailure::new),
+                        Report::Revert {
+                            run: run.clone(),
+                            participant: participant.clone(),
+                            result: answer.map_err(HostFailure::new),
+                        },
                     )
                     .expect("revert report accepted");
                 self.drain();
