@@ -165,7 +165,12 @@ fn delegate_with(
                 for item in verified {
                     match item {
                         Verified::Inbound(inbound) => {
-                            engine.handle_inbound(now, &run, turn, inbound)
+                            let input = Input::Inbound {
+                                run: run.clone(),
+                                turn,
+                                inbound,
+                            };
+                            engine.handle(now, input).expect("traffic is never refused");
                         }
                         Verified::Text { delta, .. } => {
                             record.deltas += 1;
@@ -180,7 +185,7 @@ fn delegate_with(
             }
             Event::Effect(Effect::Mark { run, participant }) => {
                 engine
-                    .report(
+                    .handle(
                         now,
                         Report::Mark {
                             run: run.clone(),
@@ -206,7 +211,7 @@ fn delegate_with(
                     .titles
                     .insert(id.clone(), arguments["title"].as_str().unwrap().to_owned());
                 engine
-                    .report(
+                    .handle(
                         now,
                         Report::Call {
                             run: run.clone(),

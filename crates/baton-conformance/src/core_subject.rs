@@ -6,9 +6,9 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use baton_core::{
     ActorRef, ActorSecret, Authorization, CallId, CallResult, CapabilityRef, Delegation, Digest,
-    Effect, Engine, EngineConfig, Event, HostFailure, MarkToken, ParticipantId, ProtocolViolation,
-    ReadRef, ReadStamp, Refusal, Report, Resolution, RunId, StreamLimits, TurnId, TurnVerifier,
-    Verified, Violation, WireEvent,
+    Effect, Engine, EngineConfig, Event, HostFailure, Input, MarkToken, ParticipantId,
+    ProtocolViolation, ReadRef, ReadStamp, Refusal, Report, Resolution, RunId, StreamLimits,
+    TurnId, TurnVerifier, Verified, Violation, WireEvent,
 };
 use serde_json::{json, Map, Value};
 
@@ -231,7 +231,7 @@ impl CoreSubject {
     /// needs doing here.
     fn report(&mut self, now: u64, report: Report) {
         if let Some(engine) = self.engine.as_mut() {
-            let _refused_and_recorded = engine.report(now, report);
+            let _refused_and_recorded = engine.handle(now, report);
         }
     }
 
@@ -280,7 +280,14 @@ impl CoreSubject {
                 Verified::Inbound(inbound) => {
                     let now = self.now;
                     if let Some(engine) = self.engine.as_mut() {
-                        engine.handle_inbound(now, run, turn, inbound);
+                        let input = Input::Inbound {
+                            run: run.clone(),
+                            turn,
+                            inbound,
+                        };
+                        // Traffic is never refused: what does not belong to
+                        // an open turn becomes a finding.
+                        let _never_refused = engine.handle(now, input);
                     }
                     self.settle();
                 }
@@ -380,7 +387,8 @@ impl CoreSubject {
             Command::Advance { ms } => {
                 self.now += ms;
                 let now = self.now;
-                self.engine()?.handle_timeout(now);
+                // Time is never refused.
+                let _never_refused = self.engine()?.handle(now, Input::Timeout);
             }
             Command::Publish {
                 participant,

@@ -133,13 +133,13 @@
 //! // The person delegates; the acting party proposes a plan.
 //! let run = engine.delegate(0, Delegation::new("Close the done cards", Initiative::User, Autonomy::Review)).unwrap();
 //! let turn = engine.run(&run).unwrap().open_turn().unwrap();
-//! engine.handle_inbound(0, &run, turn, Inbound::ToolCall {
+//! engine.handle(0, Input::Inbound { run: run.clone(), turn, inbound: Inbound::ToolCall {
 //!     call: CallId::new("call-1"),
 //!     capability: CapabilityRef::new("tasks", "move"),
 //!     arguments: json!({"card": "c7", "column": "done"}),
 //!     via: Vec::new(),
-//! });
-//! engine.handle_inbound(0, &run, turn, Inbound::TurnEnd);
+//! } }).unwrap();
+//! engine.handle(0, Input::Inbound { run: run.clone(), turn, inbound: Inbound::TurnEnd }).unwrap();
 //!
 //! // Review: the participant renders the concrete change (AG-31)…
 //! let preview = std::iter::from_fn(|| engine.poll_event())
@@ -148,7 +148,7 @@
 //!         _ => None,
 //!     })
 //!     .unwrap();
-//! engine.report(0, Report::Preview { run: run.clone(), call: preview.clone(), change: Ok(json!({"c7": {"from": "todo", "to": "done"}})) }).unwrap();
+//! engine.handle(0, Report::Preview { run: run.clone(), call: preview.clone(), change: Ok(json!({"c7": {"from": "todo", "to": "done"}})) }).unwrap();
 //! let sheet = engine.review(&run).unwrap();
 //! assert_eq!(sheet.items[0].change, ProposedChange::Preview { value: json!({"c7": {"from": "todo", "to": "done"}}) });
 //!
@@ -179,11 +179,12 @@
 //!
 //! ## Driving it
 //!
-//! Inputs, each with `now`: commands (`delegate`, `authorize`, `stop`, …),
-//! what the acting party sends (`handle_inbound`), every host's answer to an
-//! effect through one door ([`Engine::report`] with a [`Report`]: a mark, a
-//! preview, a call's result, a revert), time (`handle_timeout`) and the
-//! person's answers (`answer`, `decline`, `dismiss`, `postpone`). Outputs:
+//! Inputs, each with `now`: what the acting party sends, every host's answer
+//! to an effect (a [`Report`]: a mark, a preview, a call's result, a revert)
+//! and time go through one door, [`Engine::handle`] with an [`Input`]; the
+//! app's commands (`delegate`, `authorize`, `stop`, …) and the person's
+//! answers (`answer`, `decline`, `dismiss`, `postpone`) are methods of their
+//! own, still to join that alphabet. Outputs:
 //! [`Engine::poll_event`] — [`Event::Journal`] records (revision-fenced,
 //! gap-free, for the store and for audit), [`Event::Effect`]s for the host to
 //! carry out, [`Event::Finding`]s — and [`Engine::poll_timeout`]. The calling
@@ -238,7 +239,7 @@ pub use changes::{ChangedBy, Changes, UndoConflict, UndoScope};
 pub use config::{EngineConfig, PresencePolicy, PREVIEW_TIMEOUT_MS};
 pub use context::{Context, Origin, ReadRef, ReadStamp};
 pub use delegation::{Delegation, PlannedCall, MAX_THREAD_BYTES};
-pub use engine::{Engine, EngineSnapshot, KillScope, CALL_SETTLES_MS, FINISHED_RUNS_KEPT};
+pub use engine::{Engine, EngineSnapshot, Input, KillScope, CALL_SETTLES_MS, FINISHED_RUNS_KEPT};
 pub use error::{
     schema_requirement, AgentStateError, CommandError, DelegateError, InvalidOptions,
     MutationRefused, PublishError, RegistrationRefused, ReportError,

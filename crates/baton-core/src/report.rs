@@ -1,6 +1,6 @@
 //! What a host answers to the effects the engine asks of it: one
 //! [`Report`] per [`crate::Effect`] that awaits an answer (a mark, a
-//! preview, a call, a revert), given to [`crate::Engine::report`] — the one
+//! preview, a call, a revert), given to [`crate::Engine::handle`] — the one
 //! place a report is judged. A report the engine refuses (its run ended, it
 //! names a call the run is not waiting for) is returned as a typed
 //! [`crate::ReportError`] and recorded as a finding, never lost.

@@ -59,7 +59,16 @@ fn verify(verifier: &mut TurnVerifier, events: Vec<WireEvent>) -> Vec<Inbound> {
 fn deliver(sim: &mut Sim, run: &RunId, inbound: Vec<Inbound>) {
     let turn = sim.turn(run);
     for item in inbound {
-        sim.engine.handle_inbound(sim.now, run, turn, item);
+        sim.engine
+            .handle(
+                sim.now,
+                Input::Inbound {
+                    run: run.clone(),
+                    turn,
+                    inbound: item,
+                },
+            )
+            .unwrap();
     }
     sim.drain();
 }

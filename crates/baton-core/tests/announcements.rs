@@ -247,7 +247,7 @@ fn an_undo_whose_reverts_never_answer_still_finishes() {
     sim.drain();
     let deadline = sim.engine.poll_timeout().expect("the undo has a deadline");
     sim.now = deadline;
-    sim.engine.handle_timeout(sim.now);
+    sim.engine.handle(sim.now, Input::Timeout).unwrap();
     sim.drain();
     let report = sim
         .log

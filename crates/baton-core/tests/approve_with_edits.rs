@@ -61,7 +61,7 @@ fn the_person_edits_a_planned_call_the_authorization_binds_it_and_the_acting_par
         Err(CommandError::StaleRevision { .. })
     ));
     sim.engine
-        .report(
+        .handle(
             sim.now,
             Report::Preview {
                 run: run.clone(),

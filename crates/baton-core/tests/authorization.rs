@@ -414,7 +414,7 @@ fn ag_31_review_presents_the_concrete_change_in_the_apps_own_domain() {
     assert!(error.to_string().starts_with("AG-31:"), "{error}");
     let diff = json!({"card": "c1-1", "title": {"from": "Draft", "to": "Ship it"}});
     sim.engine
-        .report(
+        .handle(
             sim.now,
             Report::Preview {
                 run: run.clone(),
@@ -498,7 +498,7 @@ fn ag_31_an_escalated_call_is_allowed_only_once_its_change_is_seen() {
     assert!(blind.to_string().starts_with("AG-31:"));
     let draft = json!({"to": "team@example.com", "subject": "Weekly summary"});
     sim.engine
-        .report(
+        .handle(
             sim.now,
             Report::Preview {
                 run: run.clone(),
@@ -525,7 +525,7 @@ fn ag_31_a_failed_preview_falls_back_to_the_arguments_and_says_why() {
     let run = sim.delegate(Autonomy::Review);
     sim.propose(&run, &[rename()]);
     sim.engine
-        .report(
+        .handle(
             sim.now,
             Report::Preview {
                 run: run.clone(),

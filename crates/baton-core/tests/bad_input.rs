@@ -91,7 +91,7 @@ fn reports_for_unknown_things_are_typed_errors_and_change_nothing() {
     let revision = sim.revision(&run);
     let unknown = RunId::new("s/r404");
     assert_eq!(
-        sim.engine.report(
+        sim.engine.handle(
             sim.now,
             Report::Call {
                 run: unknown.clone(),
@@ -102,7 +102,7 @@ fn reports_for_unknown_things_are_typed_errors_and_change_nothing() {
         Err(ReportError::UnknownRun(unknown.clone()))
     );
     assert!(matches!(
-        sim.engine.report(
+        sim.engine.handle(
             sim.now,
             Report::Call {
                 run: run.clone(),
@@ -113,7 +113,7 @@ fn reports_for_unknown_things_are_typed_errors_and_change_nothing() {
         Err(ReportError::NoSuchCall { .. })
     ));
     assert!(matches!(
-        sim.engine.report(
+        sim.engine.handle(
             sim.now,
             Report::Mark {
                 run: run.clone(),
@@ -124,7 +124,7 @@ fn reports_for_unknown_things_are_typed_errors_and_change_nothing() {
         Err(ReportError::NotWaitingFor { .. })
     ));
     assert!(matches!(
-        sim.engine.report(
+        sim.engine.handle(
             sim.now,
             Report::Preview {
                 run: run.clone(),
@@ -173,7 +173,7 @@ fn a_refused_report_is_recorded_as_a_finding_never_lost() {
         token: Ok(MarkToken::new("m1")),
     };
     assert_eq!(
-        sim.engine.report(sim.now, late),
+        sim.engine.handle(sim.now, late),
         Err(ReportError::RunEnded(run.clone()))
     );
     let recorded: Vec<FindingReason> = sim
@@ -196,7 +196,7 @@ fn a_refused_report_is_recorded_as_a_finding_never_lost() {
     let unknown = RunId::new("s/r404");
     let refused = sim
         .engine
-        .report(
+        .handle(
             sim.now,
             Report::Preview {
                 run: unknown.clone(),

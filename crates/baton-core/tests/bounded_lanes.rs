@@ -105,15 +105,19 @@ fn a_run_whose_turn_goes_over_a_limit_returns_typed() {
     let mut sim = Sim::new();
     let run = sim.delegate(Autonomy::Auto);
     let turn = sim.turn(&run);
-    sim.engine.handle_inbound(
-        sim.now,
-        &run,
-        turn,
-        Inbound::OverLimit {
-            lane: TurnLane::Text,
-            limit: 10,
-        },
-    );
+    sim.engine
+        .handle(
+            sim.now,
+            Input::Inbound {
+                run: run.clone(),
+                turn,
+                inbound: Inbound::OverLimit {
+                    lane: TurnLane::Text,
+                    limit: 10,
+                },
+            },
+        )
+        .unwrap();
     sim.drain();
     assert_eq!(
         sim.state(&run),

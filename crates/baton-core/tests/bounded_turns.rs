@@ -221,7 +221,15 @@ fn terminal_precedence_explicit_close_beats_deadman_and_deadline() {
     // host got round to handle_timeout.
     sim.now += 10_000;
     sim.engine
-        .handle_inbound(sim.now, &run, turn, Inbound::TurnEnd);
+        .handle(
+            sim.now,
+            Input::Inbound {
+                run: run.clone(),
+                turn,
+                inbound: Inbound::TurnEnd,
+            },
+        )
+        .unwrap();
     sim.drain();
     // A planning turn that proposes nothing is the acting party declining.
     assert_eq!(
@@ -237,15 +245,19 @@ fn terminal_precedence_integrity_beats_deadman() {
     let (mut sim, run) = coinciding_deadlines();
     let turn = sim.turn(&run);
     sim.now += 10_000;
-    sim.engine.handle_inbound(
-        sim.now,
-        &run,
-        turn,
-        Inbound::Malformed {
-            code: ProtocolViolation::NotOpen,
-            detail: "TOOL_CALL_ARGS for unknown id".into(),
-        },
-    );
+    sim.engine
+        .handle(
+            sim.now,
+            Input::Inbound {
+                run: run.clone(),
+                turn,
+                inbound: Inbound::Malformed {
+                    code: ProtocolViolation::NotOpen,
+                    detail: "TOOL_CALL_ARGS for unknown id".into(),
+                },
+            },
+        )
+        .unwrap();
     sim.drain();
     assert!(matches!(
         reason(&sim, &run),
@@ -261,17 +273,21 @@ fn terminal_precedence_deadman_beats_a_late_ordinary_input() {
     let (mut sim, run) = coinciding_deadlines();
     let turn = sim.turn(&run);
     sim.now += 10_000;
-    sim.engine.handle_inbound(
-        sim.now,
-        &run,
-        turn,
-        Inbound::ToolCall {
-            call: CallId::new("late"),
-            capability: rename(),
-            arguments: serde_json::json!({}),
-            via: Vec::new(),
-        },
-    );
+    sim.engine
+        .handle(
+            sim.now,
+            Input::Inbound {
+                run: run.clone(),
+                turn,
+                inbound: Inbound::ToolCall {
+                    call: CallId::new("late"),
+                    capability: rename(),
+                    arguments: serde_json::json!({}),
+                    via: Vec::new(),
+                },
+            },
+        )
+        .unwrap();
     sim.drain();
     assert_eq!(reason(&sim, &run), ReturnReason::TurnDeadman);
     assert!(sim
@@ -296,7 +312,7 @@ fn terminal_precedence_run_deadline_beats_budget_exhausted() {
     assert!(matches!(sim.state(&run), RunState::Escalated { .. }));
     // Escalation timeout and run deadline coincide.
     sim.now = sim.engine.run(&run).unwrap().deadline_at();
-    sim.engine.handle_timeout(sim.now);
+    sim.engine.handle(sim.now, Input::Timeout).unwrap();
     sim.drain();
     assert_eq!(reason(&sim, &run), ReturnReason::RunDeadline);
     // The exhaustion was never resolved, so the handoff still happened.
@@ -316,17 +332,21 @@ fn terminal_precedence_person_stop_beats_due_timers() {
 fn arrival_never_starts_run() {
     let mut sim = Sim::new();
     // Traffic for a run nobody started.
-    sim.engine.handle_inbound(
-        sim.now,
-        &RunId::new("s/r7"),
-        TurnId(1),
-        Inbound::ToolCall {
-            call: CallId::new("c"),
-            capability: rename(),
-            arguments: serde_json::json!({}),
-            via: Vec::new(),
-        },
-    );
+    sim.engine
+        .handle(
+            sim.now,
+            Input::Inbound {
+                run: RunId::new("s/r7"),
+                turn: TurnId(1),
+                inbound: Inbound::ToolCall {
+                    call: CallId::new("c"),
+                    capability: rename(),
+                    arguments: serde_json::json!({}),
+                    via: Vec::new(),
+                },
+            },
+        )
+        .unwrap();
     sim.drain();
     assert_eq!(sim.engine.runs().count(), 0);
     assert_eq!(sim.engine.findings()[0].reason, FindingReason::UnknownRun);
@@ -338,7 +358,15 @@ fn arrival_never_starts_run() {
     sim.apply_all();
     let old_turn = TurnId(1);
     sim.engine
-        .handle_inbound(sim.now, &run, old_turn, Inbound::TurnEnd);
+        .handle(
+            sim.now,
+            Input::Inbound {
+                run: run.clone(),
+                turn: old_turn,
+                inbound: Inbound::TurnEnd,
+            },
+        )
+        .unwrap();
     sim.drain();
     assert_eq!(
         sim.state(&run),
@@ -349,19 +377,31 @@ fn arrival_never_starts_run() {
     let frozen = (sim.state(&run), sim.revision(&run));
     let effects_before = sim.log.len();
     for turn in [TurnId(1), TurnId(2), TurnId(3)] {
-        sim.engine.handle_inbound(
-            sim.now,
-            &run,
-            turn,
-            Inbound::ToolCall {
-                call: CallId::new("again"),
-                capability: rename(),
-                arguments: serde_json::json!({}),
-                via: Vec::new(),
-            },
-        );
         sim.engine
-            .handle_inbound(sim.now, &run, turn, Inbound::TurnEnd);
+            .handle(
+                sim.now,
+                Input::Inbound {
+                    run: run.clone(),
+                    turn,
+                    inbound: Inbound::ToolCall {
+                        call: CallId::new("again"),
+                        capability: rename(),
+                        arguments: serde_json::json!({}),
+                        via: Vec::new(),
+                    },
+                },
+            )
+            .unwrap();
+        sim.engine
+            .handle(
+                sim.now,
+                Input::Inbound {
+                    run: run.clone(),
+                    turn,
+                    inbound: Inbound::TurnEnd,
+                },
+            )
+            .unwrap();
     }
     let fresh = sim.drain();
     assert_eq!((sim.state(&run), sim.revision(&run)), frozen);
@@ -500,14 +540,16 @@ fn escalation_receipt_exactly_once() {
     );
     assert_eq!(receipts(&sim), 1);
     // Replayed inputs: the same timeout again, a kill, later timeouts.
-    sim.engine.handle_timeout(sim.now);
+    sim.engine.handle(sim.now, Input::Timeout).unwrap();
     sim.engine.kill_all(sim.now);
     sim.advance(1_000_000);
     assert_eq!(receipts(&sim), 1);
     // A restore from the persisted snapshot replays nothing either.
     let mut restored = Engine::restore(config(), secret(), sim.engine.snapshot());
-    restored.handle_timeout(sim.now);
-    restored.handle_timeout(sim.now + 1_000_000);
+    restored.handle(sim.now, Input::Timeout).unwrap();
+    restored
+        .handle(sim.now + 1_000_000, Input::Timeout)
+        .unwrap();
     restored.reconcile(sim.now);
     assert!(std::iter::from_fn(|| restored.poll_event())
         .all(|e| !matches!(e, Event::EscalationReceipt { .. })));
@@ -519,8 +561,12 @@ fn escalation_receipt_once_when_restored_mid_escalation() {
     // The page reloads while the escalation is open; the restored engine
     // returns the interrupted run and hands off exactly once.
     let mut restored = Engine::restore(config(), secret(), sim.engine.snapshot());
-    restored.handle_timeout(sim.now + config().escalation_timeout_ms);
-    restored.handle_timeout(sim.now + config().escalation_timeout_ms);
+    restored
+        .handle(sim.now + config().escalation_timeout_ms, Input::Timeout)
+        .unwrap();
+    restored
+        .handle(sim.now + config().escalation_timeout_ms, Input::Timeout)
+        .unwrap();
     let count = std::iter::from_fn(|| restored.poll_event())
         .filter(|e| matches!(e, Event::EscalationReceipt { .. }))
         .count();

@@ -190,7 +190,15 @@ fn ag_4_terminal_states_never_reopen() {
         .resolve_escalation(sim.now, &run, revision, Resolution::Return)
         .is_err());
     sim.engine
-        .handle_inbound(sim.now, &run, TurnId(1), Inbound::TurnEnd);
+        .handle(
+            sim.now,
+            Input::Inbound {
+                run: run.clone(),
+                turn: TurnId(1),
+                inbound: Inbound::TurnEnd,
+            },
+        )
+        .unwrap();
     sim.engine.kill_all(sim.now);
     sim.advance(1_000_000);
     assert_eq!((sim.state(&run), sim.revision(&run)), frozen);
@@ -222,14 +230,18 @@ fn ag_5_every_outcome_is_reachable_and_typed() {
 
     let error = sim.delegate(Autonomy::Auto);
     let turn = sim.turn(&error);
-    sim.engine.handle_inbound(
-        sim.now,
-        &error,
-        turn,
-        Inbound::TurnFailed {
-            message: "HTTP 500".into(),
-        },
-    );
+    sim.engine
+        .handle(
+            sim.now,
+            Input::Inbound {
+                run: error.clone(),
+                turn,
+                inbound: Inbound::TurnFailed {
+                    message: "HTTP 500".into(),
+                },
+            },
+        )
+        .unwrap();
     sim.drain();
 
     let outcome = |run: &RunId| match sim.state(run) {

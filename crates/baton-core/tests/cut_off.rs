@@ -122,7 +122,7 @@ fn ag_11_a_plan_under_review_cut_off_by_a_reload_is_reviewed_again_as_a_chained_
         1
     );
     next.engine
-        .report(
+        .handle(
             next.now,
             Report::Preview {
                 run: chained.clone(),
@@ -173,7 +173,7 @@ fn ag_20_a_plan_reviewed_again_after_its_read_changed_is_marked_stale_and_refuse
     let stale = sheet.items[0].stale.clone().expect("the act is stale");
     assert_eq!((stale.planned, stale.current), (Some(1), Some(2)));
     next.engine
-        .report(
+        .handle(
             next.now,
             Report::Preview {
                 run: chained.clone(),

@@ -113,7 +113,7 @@ fn approved_then_drifted() -> (Sim, RunId, Value) {
     let second = json!({"card": "c1-2", "title": {"from": "Draft", "to": "Ship"}});
     for (call, diff) in [("c1-1", json!({"card": "c1-1"})), ("c1-2", second.clone())] {
         sim.engine
-            .report(
+            .handle(
                 sim.now,
                 Report::Preview {
                     run: run.clone(),
@@ -152,7 +152,7 @@ fn ag_29_drift_recomputes_the_approved_previews_and_reapproves_only_identical_on
     let reordered = json!({"title": {"to": "Ship", "from": "Draft"}, "card": "c1-2"});
     assert_eq!(reordered, second);
     sim.engine
-        .report(
+        .handle(
             sim.now,
             Report::Preview {
                 run: run.clone(),
@@ -176,7 +176,7 @@ fn ag_29_a_different_change_after_drift_goes_back_to_review() {
     let (mut sim, run, _) = approved_then_drifted();
     let changed = json!({"card": "c1-2", "title": {"from": "Draft", "to": "Ship it now"}});
     sim.engine
-        .report(
+        .handle(
             sim.now,
             Report::Preview {
                 run: run.clone(),
@@ -207,7 +207,7 @@ fn ag_29_a_different_change_after_drift_goes_back_to_review() {
     // The review shows the new change, and authorizing it binds the reads
     // as they are now: the run goes on instead of drifting again.
     sim.engine
-        .report(
+        .handle(
             sim.now,
             Report::Preview {
                 run: run.clone(),

@@ -418,7 +418,15 @@ fn elicitation_several_questions_of_a_turn_are_all_closed_before_the_next_turn()
     let turn = sim.turn(&run);
     for request in ["a", "b", "c"] {
         sim.engine
-            .handle_inbound(sim.now, &run, turn, question(request, None));
+            .handle(
+                sim.now,
+                Input::Inbound {
+                    run: run.clone(),
+                    turn,
+                    inbound: question(request, None),
+                },
+            )
+            .unwrap();
     }
     sim.end_turn(&run);
     let turns = |sim: &Sim| {
@@ -471,7 +479,15 @@ fn elicitation_questions_a_turn_may_ask_are_bounded_and_never_repeat_an_id() {
     let turn = sim.turn(&run);
     for request in ["a", "a"] {
         sim.engine
-            .handle_inbound(sim.now, &run, turn, question(request, None));
+            .handle(
+                sim.now,
+                Input::Inbound {
+                    run: run.clone(),
+                    turn,
+                    inbound: question(request, None),
+                },
+            )
+            .unwrap();
     }
     sim.drain();
     assert!(matches!(
@@ -489,7 +505,15 @@ fn elicitation_questions_a_turn_may_ask_are_bounded_and_never_repeat_an_id() {
     let turn = sim.turn(&run);
     for index in 0..9 {
         sim.engine
-            .handle_inbound(sim.now, &run, turn, question(&format!("q{index}"), None));
+            .handle(
+                sim.now,
+                Input::Inbound {
+                    run: run.clone(),
+                    turn,
+                    inbound: question(&format!("q{index}"), None),
+                },
+            )
+            .unwrap();
     }
     sim.drain();
     assert!(matches!(
@@ -511,9 +535,25 @@ fn elicitation_an_expiry_bounds_the_deadline_and_an_expired_question_is_never_pu
     let turn = sim.turn(&run);
     // One expired before it arrived; one that expires before the engine's own deadline.
     sim.engine
-        .handle_inbound(sim.now, &run, turn, question("gone", Some(sim.now)));
+        .handle(
+            sim.now,
+            Input::Inbound {
+                run: run.clone(),
+                turn,
+                inbound: question("gone", Some(sim.now)),
+            },
+        )
+        .unwrap();
     sim.engine
-        .handle_inbound(sim.now, &run, turn, question("soon", Some(sim.now + 5_000)));
+        .handle(
+            sim.now,
+            Input::Inbound {
+                run: run.clone(),
+                turn,
+                inbound: question("soon", Some(sim.now + 5_000)),
+            },
+        )
+        .unwrap();
     sim.end_turn(&run);
     let asked: Vec<String> = sim
         .log
@@ -634,14 +674,18 @@ fn counters_are_content_free_and_track_what_is_pending() {
     );
     let failing = sim.delegate(Autonomy::Auto);
     let turn = sim.turn(&failing);
-    sim.engine.handle_inbound(
-        sim.now,
-        &failing,
-        turn,
-        Inbound::TurnFailed {
-            message: "500".into(),
-        },
-    );
+    sim.engine
+        .handle(
+            sim.now,
+            Input::Inbound {
+                run: failing.clone(),
+                turn,
+                inbound: Inbound::TurnFailed {
+                    message: "500".into(),
+                },
+            },
+        )
+        .unwrap();
     assert_eq!(sim.engine.counters(sim.now).failed, 1);
     assert_eq!(asked_sim.engine.counters(asked_sim.now).action_required, 1);
     asked_sim.drain();

@@ -82,7 +82,7 @@ fn reviewing_on_board() -> (Sim, RunId) {
     let run = sim.delegate(Autonomy::Review);
     sim.propose(&run, &[rename()]);
     sim.engine
-        .report(
+        .handle(
             sim.now,
             Report::Preview {
                 run: run.clone(),
@@ -141,7 +141,7 @@ fn a2_a_persons_edit_supersedes_the_plan_under_review() {
     // Authorizing the superseded plan: the stale act is refused, the run
     // goes on, and the acting party re-plans against the board as it is.
     sim.engine
-        .report(
+        .handle(
             sim.now,
             Report::Preview {
                 run: run.clone(),

@@ -156,7 +156,7 @@ proptest! {
         let text = mutated(&snapshot, &mutation);
         if let Ok(decoded) = serde_json::from_str::<EngineSnapshot>(&text) {
             let mut engine = Engine::restore(config(), secret(), decoded);
-            engine.handle_timeout(sim.now + 1_000_000);
+            engine.handle(sim.now + 1_000_000, Input::Timeout).unwrap();
             while engine.poll_event().is_some() {}
             let _ = engine.delegate(sim.now + 1_000_001, Delegation::new("again", Initiative::User, Autonomy::Review));
             while engine.poll_event().is_some() {}

@@ -306,13 +306,30 @@ impl Harness {
                         arguments: json!({}),
                         via: Vec::new(),
                     };
-                    self.engine.handle_inbound(now, &run, turn, inbound);
+                    self.engine
+                        .handle(
+                            now,
+                            Input::Inbound {
+                                run: run.clone(),
+                                turn,
+                                inbound,
+                            },
+                        )
+                        .unwrap();
                 }
             }
             Op::TurnEnd(run) => {
                 if let Some((run, turn)) = self.open(run) {
                     self.engine
-                        .handle_inbound(now, &run, turn, Inbound::TurnEnd);
+                        .handle(
+                            now,
+                            Input::Inbound {
+                                run: run.clone(),
+                                turn,
+                                inbound: Inbound::TurnEnd,
+                            },
+                        )
+                        .unwrap();
                 }
             }
             Op::TurnFailed(run) => {
@@ -320,7 +337,16 @@ impl Harness {
                     let inbound = Inbound::TurnFailed {
                         message: "x".into(),
                     };
-                    self.engine.handle_inbound(now, &run, turn, inbound);
+                    self.engine
+                        .handle(
+                            now,
+                            Input::Inbound {
+                                run: run.clone(),
+                                turn,
+                                inbound,
+                            },
+                        )
+                        .unwrap();
                 }
             }
             Op::TransportLost(run) => {
@@ -328,7 +354,16 @@ impl Harness {
                     let inbound = Inbound::TransportLost {
                         message: "x".into(),
                     };
-                    self.engine.handle_inbound(now, &run, turn, inbound);
+                    self.engine
+                        .handle(
+                            now,
+                            Input::Inbound {
+                                run: run.clone(),
+                                turn,
+                                inbound,
+                            },
+                        )
+                        .unwrap();
                 }
             }
             Op::Malformed(run) => {
@@ -337,7 +372,16 @@ impl Harness {
                         code: ProtocolViolation::NotAnEvent,
                         detail: "x".into(),
                     };
-                    self.engine.handle_inbound(now, &run, turn, inbound);
+                    self.engine
+                        .handle(
+                            now,
+                            Input::Inbound {
+                                run: run.clone(),
+                                turn,
+                                inbound,
+                            },
+                        )
+                        .unwrap();
                 }
             }
             Op::Stray { run, turn } => {
@@ -349,7 +393,15 @@ impl Harness {
                 let open = self.engine.run(&run).and_then(Run::open_turn);
                 if open != Some(TurnId(turn)) {
                     self.engine
-                        .handle_inbound(now, &run, TurnId(turn), Inbound::TurnEnd);
+                        .handle(
+                            now,
+                            Input::Inbound {
+                                run: run.clone(),
+                                turn: TurnId(turn),
+                                inbound: Inbound::TurnEnd,
+                            },
+                        )
+                        .unwrap();
                 }
             }
             Op::Mark { run, ok } => {
@@ -362,7 +414,7 @@ impl Harness {
                         } else {
                             Err("no history".into())
                         };
-                        let _ = self.engine.report(
+                        let _ = self.engine.handle(
                             now,
                             Report::Mark {
                                 run: run.clone(),
@@ -389,7 +441,7 @@ impl Harness {
                                 message: "boom".into(),
                             },
                         };
-                        let _ = self.engine.report(
+                        let _ = self.engine.handle(
                             now,
                             Report::Call {
                                 run: run.clone(),
@@ -408,7 +460,7 @@ impl Harness {
                         .take_effect(|e| matches!(e, Effect::Revert { run: r, .. } if *r == run))
                     {
                         let result = if ok { Ok(()) } else { Err("gone".into()) };
-                        let _ = self.engine.report(
+                        let _ = self.engine.handle(
                             now,
                             Report::Revert {
                                 run: run.clone(),
@@ -429,7 +481,7 @@ impl Harness {
                 let outcome = match kind {
                     0 => self
                         .engine
-                        .report(
+                        .handle(
                             now,
                             Report::Mark {
                                 run: run.clone(),
@@ -440,7 +492,7 @@ impl Harness {
                         .is_err(),
                     1 => self
                         .engine
-                        .report(
+                        .handle(
                             now,
                             Report::Call {
                                 run: run.clone(),
@@ -451,7 +503,7 @@ impl Harness {
                         .is_err(),
                     _ => self
                         .engine
-                        .report(
+                        .handle(
                             now,
                             Report::Revert {
                                 run: run.clone(),
@@ -465,7 +517,7 @@ impl Harness {
             }
             Op::Advance(ms) => {
                 self.now += ms;
-                self.engine.handle_timeout(self.now);
+                self.engine.handle(self.now, Input::Timeout).unwrap();
             }
             Op::Progress { run, choice } => self.progress(run, choice),
             Op::Ask { run, schema } => {
@@ -479,7 +531,16 @@ impl Harness {
                         expires_at: None,
                         approval: None,
                     };
-                    self.engine.handle_inbound(now, &run, turn, inbound);
+                    self.engine
+                        .handle(
+                            now,
+                            Input::Inbound {
+                                run: run.clone(),
+                                turn,
+                                inbound,
+                            },
+                        )
+                        .unwrap();
                 }
             }
             Op::Reply { kind } => self.reply(kind),
@@ -600,9 +661,9 @@ impl Harness {
     fn run_out_the_clock(&mut self) {
         let far = self.now + config().max_budget.run_deadline_ms + 1;
         self.now = far;
-        self.engine.handle_timeout(self.now);
+        self.engine.handle(self.now, Input::Timeout).unwrap();
         self.now += config().revert_timeout_ms;
-        self.engine.handle_timeout(self.now);
+        self.engine.handle(self.now, Input::Timeout).unwrap();
         self.drain();
     }
 }
@@ -700,7 +761,7 @@ proptest! {
                 declare_all(&mut restored);
                 restored.reconcile(harness.now);
                 let later = harness.now + 1_000_000;
-                restored.handle_timeout(later);
+                restored.handle(later, Input::Timeout).unwrap();
                 prop_assert_eq!(restored.active_runs().count(), 0);
                 // It keeps going: a new delegation is accepted and acted on.
                 restored.enable();

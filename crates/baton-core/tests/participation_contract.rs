@@ -126,17 +126,21 @@ fn ag_15_arguments_are_typed_by_json_schema_and_projected_unchanged() {
     assert_eq!(rename_tool.description, "Rename one card on the board.");
     // Arguments that fail the schema are refused with path and keyword, not dispatched.
     let turn = sim.turn(&run);
-    sim.engine.handle_inbound(
-        sim.now,
-        &run,
-        turn,
-        Inbound::ToolCall {
-            call: CallId::new("bad"),
-            capability: rename(),
-            arguments: json!({"id": 7, "colour": "red"}),
-            via: Vec::new(),
-        },
-    );
+    sim.engine
+        .handle(
+            sim.now,
+            Input::Inbound {
+                run: run.clone(),
+                turn,
+                inbound: Inbound::ToolCall {
+                    call: CallId::new("bad"),
+                    capability: rename(),
+                    arguments: json!({"id": 7, "colour": "red"}),
+                    via: Vec::new(),
+                },
+            },
+        )
+        .unwrap();
     sim.call(&run, "good", rename());
     sim.end_turn(&run);
     sim.apply_all();
@@ -204,17 +208,21 @@ fn ag_16_an_oversized_argument_is_a_typed_failure_never_a_truncation() {
     let run = sim.delegate(Autonomy::Auto);
     let turn = sim.turn(&run);
     let long = "x".repeat(100);
-    sim.engine.handle_inbound(
-        sim.now,
-        &run,
-        turn,
-        Inbound::ToolCall {
-            call: CallId::new("big"),
-            capability: rename(),
-            arguments: json!({"id": long}),
-            via: Vec::new(),
-        },
-    );
+    sim.engine
+        .handle(
+            sim.now,
+            Input::Inbound {
+                run: run.clone(),
+                turn,
+                inbound: Inbound::ToolCall {
+                    call: CallId::new("big"),
+                    capability: rename(),
+                    arguments: json!({"id": long}),
+                    via: Vec::new(),
+                },
+            },
+        )
+        .unwrap();
     sim.end_turn(&run);
     sim.apply_all();
     assert_eq!(
@@ -544,7 +552,7 @@ fn ag_23_an_ambiguous_address_asks_the_person_and_never_guesses() {
     assert_eq!(capability, CapabilityRef::new("tasks#sprint", "rename"));
     // An explicit address is not ambiguous.
     sim.engine
-        .report(
+        .handle(
             sim.now,
             Report::Call {
                 run: run.clone(),

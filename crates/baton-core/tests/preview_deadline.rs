@@ -56,7 +56,7 @@ fn ag_31_a_preview_that_hangs_is_shown_missing_with_why_once_it_is_due() {
     assert_eq!(sim.state(&run), RunState::Reviewing);
     assert!(sim.engine.review(&run).unwrap().ready);
     // A preview that turns up late changes nothing the person saw.
-    let late = sim.engine.report(
+    let late = sim.engine.handle(
         sim.now,
         Report::Preview {
             run: run.clone(),
@@ -84,7 +84,7 @@ fn ag_31_a_preview_that_arrives_in_time_is_not_expired() {
     sim.advance(PREVIEW_TIMEOUT_MS / 2);
     let diff = json!({"title": {"from": "Draft", "to": "Ship"}});
     sim.engine
-        .report(
+        .handle(
             sim.now,
             Report::Preview {
                 run: run.clone(),
@@ -111,7 +111,7 @@ fn ag_29_a_preview_that_hangs_after_drift_is_never_the_approved_change() {
     for call in ["c1-1", "c1-2"] {
         let diff = json!({"card": call});
         sim.engine
-            .report(
+            .handle(
                 sim.now,
                 Report::Preview {
                     run: run.clone(),

@@ -212,7 +212,16 @@ fn ag_48_elicitation_keeps_its_reserved_shape_end_to_end() {
     let run = sim.delegate(Autonomy::Auto);
     let turn = sim.turn(&run);
     for input in inbound(&out) {
-        sim.engine.handle_inbound(sim.now, &run, turn, input);
+        sim.engine
+            .handle(
+                sim.now,
+                Input::Inbound {
+                    run: run.clone(),
+                    turn,
+                    inbound: input,
+                },
+            )
+            .unwrap();
     }
     sim.drain();
     let question = sim.last_question();
@@ -255,7 +264,15 @@ fn ag_49_the_machine_sees_only_baton_1_whatever_the_dialect() {
         for verified in verifier.push(scripted.event.clone()) {
             if let Verified::Inbound(input) = verified {
                 sim.engine
-                    .handle_inbound(sim.now + scripted.at_ms, &run, turn, input);
+                    .handle(
+                        sim.now + scripted.at_ms,
+                        Input::Inbound {
+                            run: run.clone(),
+                            turn,
+                            inbound: input,
+                        },
+                    )
+                    .unwrap();
             }
         }
     }

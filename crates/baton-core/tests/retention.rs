@@ -3,7 +3,7 @@
 
 mod common;
 
-use baton_core::{Autonomy, RunId, UndoScope};
+use baton_core::{Autonomy, Input, RunId, UndoScope};
 use common::*;
 
 /// A run that renamed a card and was stopped: returned, undoable, and
@@ -102,7 +102,15 @@ fn findings_are_kept_for_inspection_only_up_to_a_bound() {
     sim.inbound(&run, baton_core::Inbound::TurnEnd);
     for _ in 0..3 * baton_core::FINDINGS_KEPT {
         sim.engine
-            .handle_inbound(sim.now, &run, turn, baton_core::Inbound::TurnEnd);
+            .handle(
+                sim.now,
+                Input::Inbound {
+                    run: run.clone(),
+                    turn,
+                    inbound: baton_core::Inbound::TurnEnd,
+                },
+            )
+            .unwrap();
     }
     let made = sim
         .drain()

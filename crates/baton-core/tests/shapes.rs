@@ -84,7 +84,15 @@ fn scenario_events() -> Vec<Event> {
     let run = sim.delegate(Autonomy::Auto);
     sim.propose(&run, &[rename(), CapabilityRef::new("tasks", "teleport")]);
     sim.apply_all();
-    sim.engine.handle_stray_traffic(sim.now, &run, TurnId(1));
+    sim.engine
+        .handle(
+            sim.now,
+            Input::AfterTurn {
+                run: run.clone(),
+                turn: TurnId(1),
+            },
+        )
+        .unwrap();
     sim.propose(&run, &[]);
     sim.engine.undo(sim.now, &run, UndoScope::Checked).unwrap();
     sim.drain();
@@ -164,7 +172,7 @@ fn scenario_events() -> Vec<Event> {
     // A budget exhausted and left unresolved: the one escalation receipt.
     let (mut sim, _) = Sim::past_its_call_budget();
     sim.now += config().escalation_timeout_ms;
-    sim.engine.handle_timeout(sim.now);
+    sim.engine.handle(sim.now, Input::Timeout).unwrap();
     sim.drain();
     log.extend(sim.log);
 
@@ -182,7 +190,7 @@ fn scenario_events() -> Vec<Event> {
     sim.propose(&run, &[rename(), rename()]);
     for call in ["c1-1", "c1-2"] {
         sim.engine
-            .report(
+            .handle(
                 sim.now,
                 Report::Preview {
                     run: run.clone(),
@@ -197,7 +205,7 @@ fn scenario_events() -> Vec<Event> {
     sim.publish("settings", "form", 2, Origin::Author);
     sim.apply();
     sim.engine
-        .report(
+        .handle(
             sim.now,
             Report::Preview {
                 run: run.clone(),

@@ -15,7 +15,7 @@ fn an_unreadable_call_result_is_applied_and_reported_as_a_finding() {
     sim.give_marks();
     let (id, call, _) = sim.take_invoke().expect("an invocation is pending");
     sim.engine
-        .report(
+        .handle(
             sim.now,
             Report::UnreadableResult {
                 run: id.clone(),
@@ -49,7 +49,7 @@ fn an_unreadable_call_result_is_applied_and_reported_as_a_finding() {
     let before = sim.engine.findings().len();
     assert!(sim
         .engine
-        .report(
+        .handle(
             sim.now,
             Report::UnreadableResult {
                 run: id.clone(),

@@ -212,7 +212,7 @@ impl Engine {
     /// undo is journalled as the person's, and every participant the run
     /// changed is asked, last touched first, to revert to the mark taken
     /// before the run ([`crate::Effect::Revert`]; report with
-    /// [`Engine::report`] with [`crate::Report::Revert`]). Each result is journalled; when all
+    /// [`Engine::handle`] with [`crate::Report::Revert`]). Each result is journalled; when all
     /// have answered (or the revert timeout passed) the engine announces the
     /// undo and emits [`Event::Undone`]. Returns the group being reverted.
     /// Refused while the run is active, after a rollback (nothing is left to

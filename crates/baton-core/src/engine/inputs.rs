@@ -1,17 +1,82 @@
-//! Inputs: the acting party's traffic and the participants' reports
-//! (marks, previews, call results, reverts), and actor references (AG-32, AG-33).
+//! Inputs through one door, [`Engine::handle`]: the acting party's traffic,
+//! the participants' reports (marks, previews, call results, reverts) and
+//! time; and actor references (AG-32, AG-33).
 
 use super::*;
 use crate::host_failure::HostFailure;
 use crate::report::Report;
 
+/// What the engine is told, besides the app's own commands (which are
+/// methods of their own for now): the acting party's traffic, a host's
+/// answer to an effect, and time. Each goes through [`Engine::handle`].
+#[derive(Debug, Clone, PartialEq)]
+pub enum Input {
+    /// Traffic from the acting party in `turn` of `run`. Never refused:
+    /// traffic that does not belong to an open turn is recorded as a
+    /// finding and changes nothing — arrival never starts or revives a run.
+    Inbound {
+        /// The run.
+        run: RunId,
+        /// The turn the traffic belongs to.
+        turn: TurnId,
+        /// What was sent.
+        inbound: Inbound,
+    },
+    /// Traffic that arrived for `turn` of `run` after the turn ended: a
+    /// finding ([`FindingReason::AfterTurnEnded`]), nothing else.
+    AfterTurn {
+        /// The run.
+        run: RunId,
+        /// The turn that had ended.
+        turn: TurnId,
+    },
+    /// A host's answer to an effect (a mark, a preview, a call's result, a
+    /// revert): the one place a report is judged.
+    Report(Report),
+    /// Time passed: every deadline passed by `now` applies — deadman turns,
+    /// run deadlines, escalation timeouts, rollbacks that ran out of time.
+    Timeout,
+}
+
+impl From<Report> for Input {
+    fn from(report: Report) -> Input {
+        Input::Report(report)
+    }
+}
+
 impl Engine {
     // ----- inputs ----------------------------------------------------------
 
-    /// Traffic from the acting party. It never fails: traffic that does not
-    /// belong to an open turn is recorded as a finding and changes nothing —
-    /// arrival never starts or revives a run.
-    pub fn handle_inbound(&mut self, now: u64, id: &RunId, turn: TurnId, inbound: Inbound) {
+    /// The engine is told `input` at `now`. Only a report can be refused:
+    /// the refusal is returned, recorded as a finding
+    /// ([`FindingReason::ReportRefused`]), and changes nothing.
+    pub fn handle(&mut self, now: u64, input: impl Into<Input>) -> Result<(), ReportError> {
+        self.take(now, input.into())
+    }
+
+    /// [`Engine::handle`], compiled once whatever the caller hands in.
+    fn take(&mut self, now: u64, input: Input) -> Result<(), ReportError> {
+        match input {
+            Input::Inbound { run, turn, inbound } => {
+                self.inbound(now, &run, turn, inbound);
+                Ok(())
+            }
+            Input::AfterTurn { run, turn } => {
+                self.after_turn(now, &run, turn);
+                Ok(())
+            }
+            Input::Report(report) => self.report(now, report),
+            Input::Timeout => {
+                self.timeout(now);
+                Ok(())
+            }
+        }
+    }
+
+    /// [`Input::Inbound`]. (Kept out of line, as are reports: inlined into
+    /// one `match`, the shipped module was 65 bytes larger compressed.)
+    #[inline(never)]
+    fn inbound(&mut self, now: u64, id: &RunId, turn: TurnId, inbound: Inbound) {
         let Some(run) = self.runs.get(id) else {
             let mut step = self.step(now);
             Run::finding(
@@ -97,7 +162,7 @@ impl Engine {
     /// events after its end, a second end. It is recorded as a finding and
     /// changes nothing: a run is never acted on by what follows its turn.
     /// A host reports it once per turn, however much follows.
-    pub fn handle_stray_traffic(&mut self, now: u64, id: &RunId, turn: TurnId) {
+    fn after_turn(&mut self, now: u64, id: &RunId, turn: TurnId) {
         let mut step = self.step(now);
         Run::finding(
             &mut step,
@@ -107,11 +172,12 @@ impl Engine {
         );
     }
 
-    /// A host's answer to an effect: the one place a report is judged. A
-    /// report the engine refuses changes nothing; it is returned, and
-    /// recorded as a finding ([`FindingReason::ReportRefused`]) so that a
-    /// host that does not look at the result loses nothing either.
-    pub fn report(&mut self, now: u64, report: Report) -> Result<(), ReportError> {
+    /// [`Input::Report`]: a report the engine refuses changes nothing; it
+    /// is returned, and recorded as a finding
+    /// ([`FindingReason::ReportRefused`]) so that a host that does not look
+    /// at the result loses nothing either.
+    #[inline(never)]
+    fn report(&mut self, now: u64, report: Report) -> Result<(), ReportError> {
         let (run, judged) = match report {
             Report::Mark {
                 run,

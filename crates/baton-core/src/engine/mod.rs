@@ -65,7 +65,7 @@ pub enum KillScope {
 /// `handle_*` methods, each taking the current time in milliseconds. The
 /// engine answers with [`Event`]s from [`Engine::poll_event`] — journal
 /// records to persist, effects for the host to carry out, findings — and says
-/// through [`Engine::poll_timeout`] when it wants [`Engine::handle_timeout`].
+/// through [`Engine::poll_timeout`] when it wants [`Input::Timeout`].
 /// It never reads a clock or a random source, so the same inputs always give
 /// the same events.
 ///
@@ -104,12 +104,12 @@ pub enum KillScope {
 ///         match event {
 ///             Event::Effect(Effect::Mark { run, participant }) => {
 ///                 let token = Ok(MarkToken::new("m1"));
-///                 engine.report(now, Report::Mark { run, participant, token }).unwrap();
+///                 engine.handle(now, Report::Mark { run, participant, token }).unwrap();
 ///             }
 ///             Event::Effect(Effect::Invoke { run, call, .. }) => {
 ///                 // …the participant applies the change here…
 ///                 let result = CallResult::Applied { value: json!({"ok": true}) };
-///                 engine.report(now, Report::Call { run, call, result }).unwrap();
+///                 engine.handle(now, Report::Call { run, call, result }).unwrap();
 ///             }
 ///             Event::Journal(record) => { /* append to the store */ let _ = record; }
 ///             _ => {}
@@ -118,7 +118,7 @@ pub enum KillScope {
 ///     match engine.poll_timeout() {
 ///         Some(at) if engine.run(&run).is_some_and(|r| !r.state().is_terminal()) => {
 ///             now = at;
-///             engine.handle_timeout(now);
+///             engine.handle(now, Input::Timeout).unwrap();
 ///         }
 ///         _ => break,
 ///     }
@@ -338,14 +338,13 @@ impl Engine {
         self.out.events.pop_front()
     }
 
-    /// When the engine next needs [`Engine::handle_timeout`], if ever.
+    /// When the engine next needs to be told [`Input::Timeout`], if ever.
     pub fn poll_timeout(&self) -> Option<u64> {
         self.runs.values().filter_map(Run::next_timeout).min()
     }
 
-    /// Applies every deadline that has passed by `now`: deadman turns, run
-    /// deadlines, escalation timeouts, rollbacks that ran out of time.
-    pub fn handle_timeout(&mut self, now: u64) {
+    /// [`Input::Timeout`]: applies every deadline that has passed by `now`.
+    fn timeout(&mut self, now: u64) {
         let ids: Vec<RunId> = self
             .runs
             .values()
@@ -369,6 +368,7 @@ mod routing;
 mod settling;
 mod snapshot;
 
+pub use inputs::Input;
 pub use settling::CALL_SETTLES_MS;
 
 use crate::authorization::Authorization;

@@ -234,7 +234,7 @@ impl Sim {
 
     pub fn advance(&mut self, ms: u64) {
         self.now += ms;
-        self.engine.handle_timeout(self.now);
+        self.engine.handle(self.now, Input::Timeout).unwrap();
         self.drain();
     }
 
@@ -291,31 +291,52 @@ impl Sim {
 
     pub fn call(&mut self, run: &RunId, id: &str, capability: CapabilityRef) {
         let turn = self.turn(run);
-        self.engine.handle_inbound(
-            self.now,
-            run,
-            turn,
-            Inbound::ToolCall {
-                call: CallId::new(id),
-                capability,
-                arguments: json!({ "id": id }),
-                via: Vec::new(),
-            },
-        );
+        self.engine
+            .handle(
+                self.now,
+                Input::Inbound {
+                    run: run.clone(),
+                    turn,
+                    inbound: Inbound::ToolCall {
+                        call: CallId::new(id),
+                        capability,
+                        arguments: json!({ "id": id }),
+                        via: Vec::new(),
+                    },
+                },
+            )
+            .unwrap();
         self.drain();
     }
 
     /// Delivers traffic to the run's open turn and drains.
     pub fn inbound(&mut self, run: &RunId, inbound: Inbound) {
         let turn = self.turn(run);
-        self.engine.handle_inbound(self.now, run, turn, inbound);
+        self.engine
+            .handle(
+                self.now,
+                Input::Inbound {
+                    run: run.clone(),
+                    turn,
+                    inbound,
+                },
+            )
+            .unwrap();
         self.drain();
     }
 
     pub fn end_turn(&mut self, run: &RunId) {
         let turn = self.turn(run);
         self.engine
-            .handle_inbound(self.now, run, turn, Inbound::TurnEnd);
+            .handle(
+                self.now,
+                Input::Inbound {
+                    run: run.clone(),
+                    turn,
+                    inbound: Inbound::TurnEnd,
+                },
+            )
+            .unwrap();
         self.drain();
     }
 
@@ -339,7 +360,7 @@ impl Sim {
     /// The participant's preview of `call` arrives (or fails), and drains.
     pub fn preview(&mut self, run: &RunId, call: &str, rendered: Result<Value, String>) {
         self.engine
-            .report(
+            .handle(
                 self.now,
                 Report::Preview {
                     run: run.clone(),
@@ -365,7 +386,7 @@ impl Sim {
                 self.next_mark += 1;
                 let token = MarkToken::new(format!("{participant}@{}", self.next_mark));
                 self.engine
-                    .report(
+                    .handle(
                         self.now,
                         Report::Mark {
                             run: run.clone(),
@@ -400,7 +421,7 @@ impl Sim {
         self.give_marks();
         let (run, call, capability) = self.take_invoke().expect("an invocation is pending");
         self.engine
-            .report(
+            .handle(
                 self.now,
                 Report::Call {
                     run: run.clone(),
@@ -474,7 +495,7 @@ impl Sim {
                 let answer = result(&participant);
                 order.push((participant.clone(), token));
                 self.engine
-                    .report(
+                    .handle(
                         self.now,
                         Report::Revert {
                             run: run.clone(),
@@ -587,19 +608,23 @@ impl Sim {
     /// The acting party asks a question in the open turn, then ends it.
     pub fn ask(&mut self, run: &RunId, request: &str, schema: Option<Value>) {
         let turn = self.turn(run);
-        self.engine.handle_inbound(
-            self.now,
-            run,
-            turn,
-            Inbound::Question {
-                request: request.into(),
-                prompt: "Which column should the cards go to?".into(),
-                schema,
-                deadline_ms: None,
-                expires_at: None,
-                approval: None,
-            },
-        );
+        self.engine
+            .handle(
+                self.now,
+                Input::Inbound {
+                    run: run.clone(),
+                    turn,
+                    inbound: Inbound::Question {
+                        request: request.into(),
+                        prompt: "Which column should the cards go to?".into(),
+                        schema,
+                        deadline_ms: None,
+                        expires_at: None,
+                        approval: None,
+                    },
+                },
+            )
+            .unwrap();
         self.end_turn(run);
     }
 

@@ -97,7 +97,7 @@ fn mark(inner: &Shared, run: RunId, participant: ParticipantId) {
                     })
                     .and_then(MarkToken::from_json)
             });
-            core.report(
+            core.handle(
                 now(),
                 Report::Mark {
                     run,
@@ -163,7 +163,7 @@ fn invoke(
                         result: CallResult::thrown(failed.into_message()),
                     },
                 };
-                core.report(now(), report)
+                core.handle(now(), report)
             });
         },
     );
@@ -185,7 +185,7 @@ fn revert(inner: &Shared, run: RunId, participant: ParticipantId, token: &MarkTo
             }
             report(&weak, |core| {
                 let result = result.map(|_| ()).map_err(failure);
-                core.report(
+                core.handle(
                     now(),
                     Report::Revert {
                         run,
@@ -222,7 +222,7 @@ fn preview(
                         HostFailure::new(format!("it is not JSON ({unreadable})"))
                     })
                 });
-                core.report(now(), Report::Preview { run, call, change })
+                core.handle(now(), Report::Preview { run, call, change })
             });
         },
     );
@@ -241,7 +241,13 @@ pub(super) fn open_turn(inner: &Shared, run: RunId, turn: TurnId, mut request: T
         let lost = Inbound::TransportLost {
             message: "no transport is configured".into(),
         };
-        inner.with(|inner| inner.core.handle_inbound(now(), &run, turn, lost));
+        let input = baton_core::Input::Inbound {
+            run: run.clone(),
+            turn,
+            inbound: lost,
+        };
+        // Traffic is never refused.
+        let _never_refused = inner.with(|inner| inner.core.handle(now(), input));
         return;
     };
     let Ok(controller) = web_sys::AbortController::new() else {
@@ -386,7 +392,12 @@ pub(super) struct EngineHost(WeakShared);
 impl TurnHost for EngineHost {
     fn stray(&self, run: &RunId, turn: TurnId) {
         if let Some(inner) = self.0.upgrade() {
-            inner.step(|inner| inner.core.handle_stray_traffic(now(), run, turn));
+            let input = baton_core::Input::AfterTurn {
+                run: run.clone(),
+                turn,
+            };
+            // Never refused: a finding, nothing else.
+            let _never_refused = inner.step(|inner| inner.core.handle(now(), input));
         }
     }
 
@@ -403,7 +414,13 @@ impl TurnHost for EngineHost {
             }
             match item {
                 Verified::Inbound(inbound) => {
-                    inner.step(|inner| inner.core.handle_inbound(now(), run, turn, inbound));
+                    let input = baton_core::Input::Inbound {
+                        run: run.clone(),
+                        turn,
+                        inbound,
+                    };
+                    // Traffic is never refused.
+                    let _never_refused = inner.step(|inner| inner.core.handle(now(), input));
                 }
                 // Text and state reach subscribers and presence surfaces;
                 // they are never announced one by one (AG-37).

@@ -25,7 +25,8 @@ pub(super) fn arm_timer(inner: &Shared) {
         if let Some(inner) = weak.upgrade() {
             inner.step(|inner| {
                 inner.timer = None;
-                inner.core.handle_timeout(now());
+                // Time is never refused.
+                let _never_refused = inner.core.handle(now(), baton_core::Input::Timeout);
             });
         }
     });
