@@ -165,11 +165,7 @@ fn delegate_with(
                 for item in verified {
                     match item {
                         Verified::Inbound(inbound) => {
-                            let input = Input::Inbound {
-                                run: run.clone(),
-                                turn,
-                                inbound,
-                            };
+                            let input = Input::inbound(&run, turn, inbound);
                             engine.handle(now, input).expect("traffic is never refused");
                         }
                         Verified::Text { delta, .. } => {

@@ -280,11 +280,7 @@ impl CoreSubject {
                 Verified::Inbound(inbound) => {
                     let now = self.now;
                     if let Some(engine) = self.engine.as_mut() {
-                        let input = Input::Inbound {
-                            run: run.clone(),
-                            turn,
-                            inbound,
-                        };
+                        let input = Input::inbound(run, turn, inbound);
                         // Traffic is never refused: what does not belong to
                         // an open turn becomes a finding.
                         let _never_refused = engine.handle(now, input);

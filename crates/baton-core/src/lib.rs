@@ -139,7 +139,7 @@
 //!     arguments: json!({"card": "c7", "column": "done"}),
 //!     via: Vec::new(),
 //! } }).unwrap();
-//! engine.handle(0, Input::Inbound { run: run.clone(), turn, inbound: Inbound::TurnEnd }).unwrap();
+//! engine.handle(0, Input::inbound(&run, turn, Inbound::TurnEnd)).unwrap();
 //!
 //! // Review: the participant renders the concrete change (AG-31)…
 //! let preview = std::iter::from_fn(|| engine.poll_event())

@@ -60,14 +60,7 @@ fn deliver(sim: &mut Sim, run: &RunId, inbound: Vec<Inbound>) {
     let turn = sim.turn(run);
     for item in inbound {
         sim.engine
-            .handle(
-                sim.now,
-                Input::Inbound {
-                    run: run.clone(),
-                    turn,
-                    inbound: item,
-                },
-            )
+            .handle(sim.now, Input::inbound(run, turn, item))
             .unwrap();
     }
     sim.drain();

@@ -108,14 +108,14 @@ fn a_run_whose_turn_goes_over_a_limit_returns_typed() {
     sim.engine
         .handle(
             sim.now,
-            Input::Inbound {
-                run: run.clone(),
+            Input::inbound(
+                &run,
                 turn,
-                inbound: Inbound::OverLimit {
+                Inbound::OverLimit {
                     lane: TurnLane::Text,
                     limit: 10,
                 },
-            },
+            ),
         )
         .unwrap();
     sim.drain();

@@ -221,14 +221,7 @@ fn terminal_precedence_explicit_close_beats_deadman_and_deadline() {
     // host got round to handle_timeout.
     sim.now += 10_000;
     sim.engine
-        .handle(
-            sim.now,
-            Input::Inbound {
-                run: run.clone(),
-                turn,
-                inbound: Inbound::TurnEnd,
-            },
-        )
+        .handle(sim.now, Input::inbound(&run, turn, Inbound::TurnEnd))
         .unwrap();
     sim.drain();
     // A planning turn that proposes nothing is the acting party declining.
@@ -248,14 +241,14 @@ fn terminal_precedence_integrity_beats_deadman() {
     sim.engine
         .handle(
             sim.now,
-            Input::Inbound {
-                run: run.clone(),
+            Input::inbound(
+                &run,
                 turn,
-                inbound: Inbound::Malformed {
+                Inbound::Malformed {
                     code: ProtocolViolation::NotOpen,
                     detail: "TOOL_CALL_ARGS for unknown id".into(),
                 },
-            },
+            ),
         )
         .unwrap();
     sim.drain();
@@ -358,14 +351,7 @@ fn arrival_never_starts_run() {
     sim.apply_all();
     let old_turn = TurnId(1);
     sim.engine
-        .handle(
-            sim.now,
-            Input::Inbound {
-                run: run.clone(),
-                turn: old_turn,
-                inbound: Inbound::TurnEnd,
-            },
-        )
+        .handle(sim.now, Input::inbound(&run, old_turn, Inbound::TurnEnd))
         .unwrap();
     sim.drain();
     assert_eq!(
@@ -393,14 +379,7 @@ fn arrival_never_starts_run() {
             )
             .unwrap();
         sim.engine
-            .handle(
-                sim.now,
-                Input::Inbound {
-                    run: run.clone(),
-                    turn,
-                    inbound: Inbound::TurnEnd,
-                },
-            )
+            .handle(sim.now, Input::inbound(&run, turn, Inbound::TurnEnd))
             .unwrap();
     }
     let fresh = sim.drain();

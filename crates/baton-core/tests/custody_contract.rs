@@ -190,14 +190,7 @@ fn ag_4_terminal_states_never_reopen() {
         .resolve_escalation(sim.now, &run, revision, Resolution::Return)
         .is_err());
     sim.engine
-        .handle(
-            sim.now,
-            Input::Inbound {
-                run: run.clone(),
-                turn: TurnId(1),
-                inbound: Inbound::TurnEnd,
-            },
-        )
+        .handle(sim.now, Input::inbound(&run, TurnId(1), Inbound::TurnEnd))
         .unwrap();
     sim.engine.kill_all(sim.now);
     sim.advance(1_000_000);
@@ -233,13 +226,13 @@ fn ag_5_every_outcome_is_reachable_and_typed() {
     sim.engine
         .handle(
             sim.now,
-            Input::Inbound {
-                run: error.clone(),
+            Input::inbound(
+                &error,
                 turn,
-                inbound: Inbound::TurnFailed {
+                Inbound::TurnFailed {
                     message: "HTTP 500".into(),
                 },
-            },
+            ),
         )
         .unwrap();
     sim.drain();

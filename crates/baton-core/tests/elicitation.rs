@@ -418,14 +418,7 @@ fn elicitation_several_questions_of_a_turn_are_all_closed_before_the_next_turn()
     let turn = sim.turn(&run);
     for request in ["a", "b", "c"] {
         sim.engine
-            .handle(
-                sim.now,
-                Input::Inbound {
-                    run: run.clone(),
-                    turn,
-                    inbound: question(request, None),
-                },
-            )
+            .handle(sim.now, Input::inbound(&run, turn, question(request, None)))
             .unwrap();
     }
     sim.end_turn(&run);
@@ -479,14 +472,7 @@ fn elicitation_questions_a_turn_may_ask_are_bounded_and_never_repeat_an_id() {
     let turn = sim.turn(&run);
     for request in ["a", "a"] {
         sim.engine
-            .handle(
-                sim.now,
-                Input::Inbound {
-                    run: run.clone(),
-                    turn,
-                    inbound: question(request, None),
-                },
-            )
+            .handle(sim.now, Input::inbound(&run, turn, question(request, None)))
             .unwrap();
     }
     sim.drain();
@@ -507,11 +493,7 @@ fn elicitation_questions_a_turn_may_ask_are_bounded_and_never_repeat_an_id() {
         sim.engine
             .handle(
                 sim.now,
-                Input::Inbound {
-                    run: run.clone(),
-                    turn,
-                    inbound: question(&format!("q{index}"), None),
-                },
+                Input::inbound(&run, turn, question(&format!("q{index}"), None)),
             )
             .unwrap();
     }
@@ -537,21 +519,13 @@ fn elicitation_an_expiry_bounds_the_deadline_and_an_expired_question_is_never_pu
     sim.engine
         .handle(
             sim.now,
-            Input::Inbound {
-                run: run.clone(),
-                turn,
-                inbound: question("gone", Some(sim.now)),
-            },
+            Input::inbound(&run, turn, question("gone", Some(sim.now))),
         )
         .unwrap();
     sim.engine
         .handle(
             sim.now,
-            Input::Inbound {
-                run: run.clone(),
-                turn,
-                inbound: question("soon", Some(sim.now + 5_000)),
-            },
+            Input::inbound(&run, turn, question("soon", Some(sim.now + 5_000))),
         )
         .unwrap();
     sim.end_turn(&run);
@@ -677,13 +651,13 @@ fn counters_are_content_free_and_track_what_is_pending() {
     sim.engine
         .handle(
             sim.now,
-            Input::Inbound {
-                run: failing.clone(),
+            Input::inbound(
+                &failing,
                 turn,
-                inbound: Inbound::TurnFailed {
+                Inbound::TurnFailed {
                     message: "500".into(),
                 },
-            },
+            ),
         )
         .unwrap();
     assert_eq!(sim.engine.counters(sim.now).failed, 1);

@@ -307,28 +307,14 @@ impl Harness {
                         via: Vec::new(),
                     };
                     self.engine
-                        .handle(
-                            now,
-                            Input::Inbound {
-                                run: run.clone(),
-                                turn,
-                                inbound,
-                            },
-                        )
+                        .handle(now, Input::inbound(&run, turn, inbound))
                         .unwrap();
                 }
             }
             Op::TurnEnd(run) => {
                 if let Some((run, turn)) = self.open(run) {
                     self.engine
-                        .handle(
-                            now,
-                            Input::Inbound {
-                                run: run.clone(),
-                                turn,
-                                inbound: Inbound::TurnEnd,
-                            },
-                        )
+                        .handle(now, Input::inbound(&run, turn, Inbound::TurnEnd))
                         .unwrap();
                 }
             }
@@ -338,14 +324,7 @@ impl Harness {
                         message: "x".into(),
                     };
                     self.engine
-                        .handle(
-                            now,
-                            Input::Inbound {
-                                run: run.clone(),
-                                turn,
-                                inbound,
-                            },
-                        )
+                        .handle(now, Input::inbound(&run, turn, inbound))
                         .unwrap();
                 }
             }
@@ -355,14 +334,7 @@ impl Harness {
                         message: "x".into(),
                     };
                     self.engine
-                        .handle(
-                            now,
-                            Input::Inbound {
-                                run: run.clone(),
-                                turn,
-                                inbound,
-                            },
-                        )
+                        .handle(now, Input::inbound(&run, turn, inbound))
                         .unwrap();
                 }
             }
@@ -373,14 +345,7 @@ impl Harness {
                         detail: "x".into(),
                     };
                     self.engine
-                        .handle(
-                            now,
-                            Input::Inbound {
-                                run: run.clone(),
-                                turn,
-                                inbound,
-                            },
-                        )
+                        .handle(now, Input::inbound(&run, turn, inbound))
                         .unwrap();
                 }
             }
@@ -393,14 +358,7 @@ impl Harness {
                 let open = self.engine.run(&run).and_then(Run::open_turn);
                 if open != Some(TurnId(turn)) {
                     self.engine
-                        .handle(
-                            now,
-                            Input::Inbound {
-                                run: run.clone(),
-                                turn: TurnId(turn),
-                                inbound: Inbound::TurnEnd,
-                            },
-                        )
+                        .handle(now, Input::inbound(&run, TurnId(turn), Inbound::TurnEnd))
                         .unwrap();
                 }
             }
@@ -532,14 +490,7 @@ impl Harness {
                         approval: None,
                     };
                     self.engine
-                        .handle(
-                            now,
-                            Input::Inbound {
-                                run: run.clone(),
-                                turn,
-                                inbound,
-                            },
-                        )
+                        .handle(now, Input::inbound(&run, turn, inbound))
                         .unwrap();
                 }
             }

@@ -213,14 +213,7 @@ fn ag_48_elicitation_keeps_its_reserved_shape_end_to_end() {
     let turn = sim.turn(&run);
     for input in inbound(&out) {
         sim.engine
-            .handle(
-                sim.now,
-                Input::Inbound {
-                    run: run.clone(),
-                    turn,
-                    inbound: input,
-                },
-            )
+            .handle(sim.now, Input::inbound(&run, turn, input))
             .unwrap();
     }
     sim.drain();
@@ -264,14 +257,7 @@ fn ag_49_the_machine_sees_only_baton_1_whatever_the_dialect() {
         for verified in verifier.push(scripted.event.clone()) {
             if let Verified::Inbound(input) = verified {
                 sim.engine
-                    .handle(
-                        sim.now + scripted.at_ms,
-                        Input::Inbound {
-                            run: run.clone(),
-                            turn,
-                            inbound: input,
-                        },
-                    )
+                    .handle(sim.now + scripted.at_ms, Input::inbound(&run, turn, input))
                     .unwrap();
             }
         }

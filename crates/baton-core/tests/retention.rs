@@ -104,11 +104,7 @@ fn findings_are_kept_for_inspection_only_up_to_a_bound() {
         sim.engine
             .handle(
                 sim.now,
-                Input::Inbound {
-                    run: run.clone(),
-                    turn,
-                    inbound: baton_core::Inbound::TurnEnd,
-                },
+                Input::inbound(&run, turn, baton_core::Inbound::TurnEnd),
             )
             .unwrap();
     }

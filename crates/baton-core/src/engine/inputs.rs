@@ -38,6 +38,17 @@ pub enum Input {
     Timeout,
 }
 
+impl Input {
+    /// [`Input::Inbound`]: `inbound` from the acting party in `turn` of `run`.
+    pub fn inbound(run: &RunId, turn: TurnId, inbound: Inbound) -> Input {
+        Input::Inbound {
+            run: run.clone(),
+            turn,
+            inbound,
+        }
+    }
+}
+
 impl From<Report> for Input {
     fn from(report: Report) -> Input {
         Input::Report(report)

@@ -313,14 +313,7 @@ impl Sim {
     pub fn inbound(&mut self, run: &RunId, inbound: Inbound) {
         let turn = self.turn(run);
         self.engine
-            .handle(
-                self.now,
-                Input::Inbound {
-                    run: run.clone(),
-                    turn,
-                    inbound,
-                },
-            )
+            .handle(self.now, Input::inbound(run, turn, inbound))
             .unwrap();
         self.drain();
     }
@@ -328,14 +321,7 @@ impl Sim {
     pub fn end_turn(&mut self, run: &RunId) {
         let turn = self.turn(run);
         self.engine
-            .handle(
-                self.now,
-                Input::Inbound {
-                    run: run.clone(),
-                    turn,
-                    inbound: Inbound::TurnEnd,
-                },
-            )
+            .handle(self.now, Input::inbound(run, turn, Inbound::TurnEnd))
             .unwrap();
         self.drain();
     }
@@ -611,10 +597,10 @@ impl Sim {
         self.engine
             .handle(
                 self.now,
-                Input::Inbound {
-                    run: run.clone(),
+                Input::inbound(
+                    run,
                     turn,
-                    inbound: Inbound::Question {
+                    Inbound::Question {
                         request: request.into(),
                         prompt: "Which column should the cards go to?".into(),
                         schema,
@@ -622,7 +608,7 @@ impl Sim {
                         expires_at: None,
                         approval: None,
                     },
-                },
+                ),
             )
             .unwrap();
         self.end_turn(run);
