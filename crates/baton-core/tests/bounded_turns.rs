@@ -269,16 +269,16 @@ fn terminal_precedence_deadman_beats_a_late_ordinary_input() {
     sim.engine
         .handle(
             sim.now,
-            Input::Inbound {
-                run: run.clone(),
+            Input::inbound(
+                &run,
                 turn,
-                inbound: Inbound::ToolCall {
+                Inbound::ToolCall {
                     call: CallId::new("late"),
                     capability: rename(),
                     arguments: serde_json::json!({}),
                     via: Vec::new(),
                 },
-            },
+            ),
         )
         .unwrap();
     sim.drain();
@@ -366,16 +366,16 @@ fn arrival_never_starts_run() {
         sim.engine
             .handle(
                 sim.now,
-                Input::Inbound {
-                    run: run.clone(),
+                Input::inbound(
+                    &run,
                     turn,
-                    inbound: Inbound::ToolCall {
+                    Inbound::ToolCall {
                         call: CallId::new("again"),
                         capability: rename(),
                         arguments: serde_json::json!({}),
                         via: Vec::new(),
                     },
-                },
+                ),
             )
             .unwrap();
         sim.engine

@@ -129,16 +129,16 @@ fn ag_15_arguments_are_typed_by_json_schema_and_projected_unchanged() {
     sim.engine
         .handle(
             sim.now,
-            Input::Inbound {
-                run: run.clone(),
+            Input::inbound(
+                &run,
                 turn,
-                inbound: Inbound::ToolCall {
+                Inbound::ToolCall {
                     call: CallId::new("bad"),
                     capability: rename(),
                     arguments: json!({"id": 7, "colour": "red"}),
                     via: Vec::new(),
                 },
-            },
+            ),
         )
         .unwrap();
     sim.call(&run, "good", rename());
@@ -211,16 +211,16 @@ fn ag_16_an_oversized_argument_is_a_typed_failure_never_a_truncation() {
     sim.engine
         .handle(
             sim.now,
-            Input::Inbound {
-                run: run.clone(),
+            Input::inbound(
+                &run,
                 turn,
-                inbound: Inbound::ToolCall {
+                Inbound::ToolCall {
                     call: CallId::new("big"),
                     capability: rename(),
                     arguments: json!({"id": long}),
                     via: Vec::new(),
                 },
-            },
+            ),
         )
         .unwrap();
     sim.end_turn(&run);

@@ -294,16 +294,16 @@ impl Sim {
         self.engine
             .handle(
                 self.now,
-                Input::Inbound {
-                    run: run.clone(),
+                Input::inbound(
+                    run,
                     turn,
-                    inbound: Inbound::ToolCall {
+                    Inbound::ToolCall {
                         call: CallId::new(id),
                         capability,
                         arguments: json!({ "id": id }),
                         via: Vec::new(),
                     },
-                },
+                ),
             )
             .unwrap();
         self.drain();
