@@ -205,7 +205,7 @@ impl Graph {
         only: Option<usize>,
         owed: &mut Owed,
         ways: &mut Vec<u32>,
-    ) {
+    ) -> Result<(), OverWork> {
         ways.clear();
         let words = self.words;
         let lookahead = from.iter().any(|&s| !self.ahead[s as usize].is_empty());
@@ -233,6 +233,8 @@ impl Graph {
             while open != 0 {
                 let bit = open & open.wrapping_neg();
                 open ^= bit;
+                // Each piece walks the steps ahead and the sets owed so far.
+                self.spend((from.len() + owed.len()) as u64 * words as u64)?;
                 owes.iter_mut().for_each(|o| *o = 0);
                 for &s in from {
                     for &t in &self.ahead[s as usize] {
@@ -249,6 +251,7 @@ impl Graph {
             }
         }
         owed.scratch = owes;
+        Ok(())
     }
 
     /// Whether a component has a cycle.
@@ -353,7 +356,7 @@ impl Graph {
                     self.spend(1)?;
                     let to = [component[t1 as usize], component[t2 as usize]];
                     let from = [component[a], component[b]];
-                    self.share(&from, &to, owing as u32, None, &mut owed, &mut ways);
+                    self.share(&from, &to, owing as u32, None, &mut owed, &mut ways)?;
                     if ways.is_empty() {
                         continue;
                     }
@@ -491,6 +494,8 @@ impl Walk {
         let mut owed = Owed::new(graph.words);
         let mut ways = Vec::new();
         // Each triple once per set of escapes owed on reaching it.
+        // Its table is charged as it is made: one walk per first piece.
+        graph.spend(size as u64)?;
         let mut seen = vec![false; size];
         seen[from] = true;
         let mut queue = vec![(from, 0u32)];
@@ -519,7 +524,7 @@ impl Walk {
                         if owed.len() == 1 && seen[next] && first.is_none() {
                             continue;
                         }
-                        graph.share(&tuple, &[ta, tb, tc], owing, only, &mut owed, &mut ways);
+                        graph.share(&tuple, &[ta, tb, tc], owing, only, &mut owed, &mut ways)?;
                         if next == goal
                             && ways.iter().any(|&way| {
                                 first.is_none_or(|piece| {
