@@ -218,7 +218,7 @@ fn terminal_precedence_explicit_close_beats_deadman_and_deadline() {
     let (mut sim, run) = coinciding_deadlines();
     let turn = sim.turn(&run);
     // The close arrives at the very instant both timers are due, before the
-    // host got round to handle_timeout.
+    // host got round to telling it `Input::Timeout`.
     sim.now += 10_000;
     sim.engine
         .handle(sim.now, Input::inbound(&run, turn, Inbound::TurnEnd))

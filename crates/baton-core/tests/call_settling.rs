@@ -126,3 +126,52 @@ fn a_refused_call_a_query_and_another_participant_give_no_actor() {
     sim.apply();
     assert_eq!(sim.engine.call_actor(sim.now, &tasks()), None);
 }
+
+#[test]
+fn ag_32_two_runs_calling_one_participant_each_keep_their_own_window() {
+    let mut sim = Sim::new();
+    let (first, first_actor) = a_rename_under_way(&mut sim);
+    let second = sim.delegate(Autonomy::Auto);
+    sim.propose(&second, &[archive()]);
+    sim.give_marks();
+    let second_actor = sim
+        .engine
+        .actor_for(&second)
+        .expect("the archive is in flight");
+    assert_ne!(first_actor, second_actor);
+    // The first run's change is published: the next one is the second's.
+    sim.publish_as(&first_actor, "tasks", "board", 2);
+    assert_eq!(
+        sim.engine.call_actor(sim.now, &tasks()),
+        Some(second_actor.clone())
+    );
+    // The second call returns; the first is still in flight, its change
+    // published: it is not handed out again.
+    let call = sim
+        .engine
+        .run(&second)
+        .and_then(|run| run.call_in_flight())
+        .map(|call| call.call.clone())
+        .expect("the second run's call");
+    sim.engine
+        .handle(
+            sim.now,
+            Report::Call {
+                run: second.clone(),
+                call,
+                result: CallResult::Applied { value: json!({}) },
+            },
+        )
+        .unwrap();
+    assert_eq!(
+        sim.engine.call_actor(sim.now, &tasks()),
+        Some(second_actor.clone())
+    );
+    sim.publish_as(&second_actor, "tasks", "board", 3);
+    assert_eq!(
+        sim.engine.call_actor(sim.now, &tasks()),
+        None,
+        "each call's change once: the person's next edit is the person's"
+    );
+    assert!(sim.engine.run(&first).unwrap().call_in_flight().is_some());
+}

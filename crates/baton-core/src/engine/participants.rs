@@ -168,8 +168,8 @@ impl Engine {
         if let Some(run) = &writer {
             let participant = stamp.read.participant.clone();
             let under_way = self
-                .call_under_way(&participant)
-                .filter(|(r, _)| *r == run)
+                .calls_under_way(&participant)
+                .find(|(r, _)| *r == run)
                 .map(|(_, call)| call.call.clone());
             self.settling
                 .published(&participant, run, under_way.as_ref());

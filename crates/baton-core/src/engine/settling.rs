@@ -37,8 +37,9 @@ impl Settling {
         at: u64,
     ) {
         let spent = self.is_spent(participant, run, &call.call);
-        self.spent.retain(|(p, ..)| p != participant);
-        self.returned.retain(|(p, ..)| p != participant);
+        self.spent.retain(|(p, r, _)| p != participant || r != run);
+        self.returned
+            .retain(|(p, _, r, _)| p != participant || r != run);
         if !spent {
             self.returned
                 .push((participant.clone(), call.clone(), run.clone(), at));
@@ -54,7 +55,7 @@ impl Settling {
         under_way: Option<&CallId>,
     ) {
         if let Some(call) = under_way {
-            self.spent.retain(|(p, ..)| p != participant);
+            self.spent.retain(|(p, r, _)| p != participant || r != run);
             self.spent
                 .push((participant.clone(), run.clone(), call.clone()));
         }
@@ -77,17 +78,20 @@ impl Engine {
     /// the change is then the person's. Publishing with it
     /// ([`Engine::publish_read`]) spends it.
     pub fn call_actor(&self, now: u64, participant: &ParticipantId) -> Option<ActorRef> {
-        let found = match self.call_under_way(participant) {
-            Some((run, call)) if self.settling.is_spent(participant, run, &call.call) => None,
-            Some(under_way) => Some(under_way),
-            None => self
-                .settling
+        // Several runs may call one participant at once: the first whose
+        // change is unpublished, then the first that returned within the
+        // window.
+        let under_way = self
+            .calls_under_way(participant)
+            .find(|(run, call)| !self.settling.is_spent(participant, run, &call.call));
+        let returned = || {
+            self.settling
                 .returned
                 .iter()
                 .find(|(p, .., at)| p == participant && now <= at.saturating_add(CALL_SETTLES_MS))
-                .map(|(_, call, run, _)| (run, call)),
+                .map(|(_, call, run, _)| (run, call))
         };
-        let (run, call) = found?;
+        let (run, call) = under_way.or_else(returned)?;
         let identity = ActorIdentity {
             session: self.shared.config.session.clone(),
             run: run.clone(),
@@ -97,13 +101,12 @@ impl Engine {
         Some(crate::actor::mint(&self.shared.secret, &identity))
     }
 
-    /// The state-changing call to `participant` under way, if one is, and
-    /// its run.
-    pub(super) fn call_under_way(
-        &self,
-        participant: &ParticipantId,
-    ) -> Option<(&RunId, &ProposedCall)> {
-        self.runs.values().find_map(|run| {
+    /// The state-changing calls to `participant` under way, with their runs.
+    pub(super) fn calls_under_way<'a>(
+        &'a self,
+        participant: &'a ParticipantId,
+    ) -> impl Iterator<Item = (&'a RunId, &'a ProposedCall)> + 'a {
+        self.runs.values().filter_map(move |run| {
             let call = run
                 .call_in_flight()
                 .filter(|call| &call.capability.participant == participant)?;
