@@ -319,15 +319,7 @@ fn ag_10_a_kill_across_engines_is_announced_once_by_one_of_them() {
 fn ag_39_a_run_that_finished_with_a_refused_call_says_so() {
     let mut sim = Sim::new();
     let run = sim.delegate(Autonomy::Auto);
-    sim.inbound(
-        &run,
-        Inbound::ToolCall {
-            call: CallId::new("c1"),
-            capability: rename(),
-            arguments: json!("not an object"),
-            via: Vec::new(),
-        },
-    );
+    sim.inbound(&run, tool_call("c1", rename(), json!("not an object")));
     sim.end_turn(&run);
     sim.give_marks();
     // The acting party hears why, and finishes without another call.

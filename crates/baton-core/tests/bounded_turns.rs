@@ -272,12 +272,7 @@ fn terminal_precedence_deadman_beats_a_late_ordinary_input() {
             Input::inbound(
                 &run,
                 turn,
-                Inbound::ToolCall {
-                    call: CallId::new("late"),
-                    capability: rename(),
-                    arguments: serde_json::json!({}),
-                    via: Vec::new(),
-                },
+                tool_call("late", rename(), serde_json::json!({})),
             ),
         )
         .unwrap();
@@ -331,12 +326,7 @@ fn arrival_never_starts_run() {
             Input::Inbound {
                 run: RunId::new("s/r7"),
                 turn: TurnId(1),
-                inbound: Inbound::ToolCall {
-                    call: CallId::new("c"),
-                    capability: rename(),
-                    arguments: serde_json::json!({}),
-                    via: Vec::new(),
-                },
+                inbound: tool_call("c", rename(), serde_json::json!({})),
             },
         )
         .unwrap();
@@ -369,12 +359,7 @@ fn arrival_never_starts_run() {
                 Input::inbound(
                     &run,
                     turn,
-                    Inbound::ToolCall {
-                        call: CallId::new("again"),
-                        capability: rename(),
-                        arguments: serde_json::json!({}),
-                        via: Vec::new(),
-                    },
+                    tool_call("again", rename(), serde_json::json!({})),
                 ),
             )
             .unwrap();

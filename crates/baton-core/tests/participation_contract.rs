@@ -132,12 +132,7 @@ fn ag_15_arguments_are_typed_by_json_schema_and_projected_unchanged() {
             Input::inbound(
                 &run,
                 turn,
-                Inbound::ToolCall {
-                    call: CallId::new("bad"),
-                    capability: rename(),
-                    arguments: json!({"id": 7, "colour": "red"}),
-                    via: Vec::new(),
-                },
+                tool_call("bad", rename(), json!({"id": 7, "colour": "red"})),
             ),
         )
         .unwrap();
@@ -211,16 +206,7 @@ fn ag_16_an_oversized_argument_is_a_typed_failure_never_a_truncation() {
     sim.engine
         .handle(
             sim.now,
-            Input::inbound(
-                &run,
-                turn,
-                Inbound::ToolCall {
-                    call: CallId::new("big"),
-                    capability: rename(),
-                    arguments: json!({"id": long}),
-                    via: Vec::new(),
-                },
-            ),
+            Input::inbound(&run, turn, tool_call("big", rename(), json!({"id": long}))),
         )
         .unwrap();
     sim.end_turn(&run);

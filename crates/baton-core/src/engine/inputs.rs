@@ -348,6 +348,7 @@ impl Engine {
             let participant = call.capability.participant.clone();
             self.settling.returned(&participant, id, &call, now);
         }
+        self.forget_settled_calls();
         reported
     }
 

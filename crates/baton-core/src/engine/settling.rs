@@ -20,9 +20,20 @@ pub const CALL_SETTLES_MS: u64 = 100;
 pub(super) struct Settling {
     /// Calls under way whose change their participant published already.
     spent: Vec<(ParticipantId, RunId, CallId)>,
-    /// Per participant, the last state-changing call that returned before
-    /// its change was published, and when.
-    returned: Vec<(ParticipantId, ProposedCall, RunId, u64)>,
+    /// Per participant and run, the last state-changing call that returned
+    /// before its change was published, and when.
+    returned: Vec<Returned>,
+}
+
+/// A call that returned with its change unpublished: what its reference is
+/// minted from (not its arguments), and when it returned.
+#[derive(Debug)]
+struct Returned {
+    participant: ParticipantId,
+    run: RunId,
+    call: CallId,
+    via: Vec<String>,
+    at: u64,
 }
 
 impl Settling {
@@ -38,11 +49,19 @@ impl Settling {
     ) {
         let spent = self.is_spent(participant, run, &call.call);
         self.spent.retain(|(p, r, _)| p != participant || r != run);
+        self.forget_returned(participant, run);
+        // A window that has closed is no one's any more: the list holds only
+        // calls that returned within the last CALL_SETTLES_MS.
         self.returned
-            .retain(|(p, _, r, _)| p != participant || r != run);
+            .retain(|returned| returned.at.saturating_add(CALL_SETTLES_MS) >= at);
         if !spent {
-            self.returned
-                .push((participant.clone(), call.clone(), run.clone(), at));
+            self.returned.push(Returned {
+                participant: participant.clone(),
+                run: run.clone(),
+                call: call.call.clone(),
+                via: call.via.clone(),
+                at,
+            });
         }
     }
 
@@ -59,8 +78,12 @@ impl Settling {
             self.spent
                 .push((participant.clone(), run.clone(), call.clone()));
         }
+        self.forget_returned(participant, run);
+    }
+
+    fn forget_returned(&mut self, participant: &ParticipantId, run: &RunId) {
         self.returned
-            .retain(|(p, _, r, _)| p != participant || r != run);
+            .retain(|returned| returned.participant != *participant || returned.run != *run);
     }
 
     fn is_spent(&self, participant: &ParticipantId, run: &RunId, call: &CallId) -> bool {
@@ -71,6 +94,17 @@ impl Settling {
 }
 
 impl Engine {
+    /// Forgets the published marks of calls no longer in flight (a run that
+    /// ended mid-call leaves one): the list holds calls under way only.
+    pub(super) fn forget_settled_calls(&mut self) {
+        let runs = &self.runs;
+        self.settling.spent.retain(|(_, run, call)| {
+            runs.get(run)
+                .and_then(Run::call_in_flight)
+                .is_some_and(|in_flight| in_flight.call == *call)
+        });
+    }
+
     /// The reference a change `participant` publishes now is taken to
     /// carry (see the module): `Some` while a state-changing call to it runs
     /// and its change is unpublished, or within [`CALL_SETTLES_MS`] after
@@ -83,20 +117,23 @@ impl Engine {
         // window.
         let under_way = self
             .calls_under_way(participant)
-            .find(|(run, call)| !self.settling.is_spent(participant, run, &call.call));
+            .find(|(run, call)| !self.settling.is_spent(participant, run, &call.call))
+            .map(|(run, call)| (run, &call.call, &call.via));
         let returned = || {
             self.settling
                 .returned
                 .iter()
-                .find(|(p, .., at)| p == participant && now <= at.saturating_add(CALL_SETTLES_MS))
-                .map(|(_, call, run, _)| (run, call))
+                .find(|r| {
+                    r.participant == *participant && now <= r.at.saturating_add(CALL_SETTLES_MS)
+                })
+                .map(|r| (&r.run, &r.call, &r.via))
         };
-        let (run, call) = under_way.or_else(returned)?;
+        let (run, call, via) = under_way.or_else(returned)?;
         let identity = ActorIdentity {
             session: self.shared.config.session.clone(),
             run: run.clone(),
-            call: call.call.clone(),
-            via: call.via.clone(),
+            call: call.clone(),
+            via: via.clone(),
         };
         Some(crate::actor::mint(&self.shared.secret, &identity))
     }

@@ -37,6 +37,16 @@ pub fn generated_cases(short: u32) -> u32 {
         .unwrap_or(short)
 }
 
+/// The acting party's own call `id` of `capability`, with `arguments`.
+pub fn tool_call(id: &str, capability: CapabilityRef, arguments: Value) -> Inbound {
+    Inbound::ToolCall {
+        call: CallId::new(id),
+        capability,
+        arguments,
+        via: Vec::new(),
+    }
+}
+
 pub fn rename() -> CapabilityRef {
     CapabilityRef::new("tasks", "rename")
 }
@@ -290,23 +300,7 @@ impl Sim {
     }
 
     pub fn call(&mut self, run: &RunId, id: &str, capability: CapabilityRef) {
-        let turn = self.turn(run);
-        self.engine
-            .handle(
-                self.now,
-                Input::inbound(
-                    run,
-                    turn,
-                    Inbound::ToolCall {
-                        call: CallId::new(id),
-                        capability,
-                        arguments: json!({ "id": id }),
-                        via: Vec::new(),
-                    },
-                ),
-            )
-            .unwrap();
-        self.drain();
+        self.inbound(run, tool_call(id, capability, json!({ "id": id })));
     }
 
     /// Delivers traffic to the run's open turn and drains.
