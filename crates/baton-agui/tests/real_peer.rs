@@ -125,11 +125,19 @@ fn delegate_with(
     let mut config = EngineConfig::new("agui-session");
     config.ceiling = Autonomy::Auto;
     let mut engine = Engine::new(config, ActorSecret::new([3; 32]));
-    engine.register(manifest(), None).unwrap();
-    let run = engine
-        .delegate(
+    engine
+        .handle(
             0,
-            Delegation::new("Rename card 7", Initiative::User, autonomy),
+            Register {
+                manifest: manifest(),
+                instance: None,
+            },
+        )
+        .unwrap();
+    let run = engine
+        .handle(
+            0,
+            Delegate(Delegation::new("Rename card 7", Initiative::User, autonomy)),
         )
         .unwrap();
     let mut thread = Thread::new();
@@ -165,8 +173,8 @@ fn delegate_with(
                 for item in verified {
                     match item {
                         Verified::Inbound(inbound) => {
-                            let input = Input::inbound(&run, turn, inbound);
-                            engine.handle(now, input).expect("traffic is never refused");
+                            let input = Signal::inbound(&run, turn, inbound);
+                            engine.handle(now, input);
                         }
                         Verified::Text { delta, .. } => {
                             record.deltas += 1;
@@ -240,12 +248,26 @@ fn delegate_with(
                 let (last, first) = attempts.split_last().expect("at least one answer");
                 for wrong in first {
                     assert!(matches!(
-                        engine.answer(now, &question.id, &question.digest, wrong.clone()),
+                        engine.handle(
+                            now,
+                            Answer {
+                                question: question.id.clone(),
+                                digest: question.digest,
+                                answer: wrong.clone()
+                            }
+                        ),
                         Err(AnswerError::Schema { .. })
                     ));
                 }
                 engine
-                    .answer(now, &question.id, &question.digest, last.clone())
+                    .handle(
+                        now,
+                        Answer {
+                            question: question.id.clone(),
+                            digest: question.digest,
+                            answer: last.clone(),
+                        },
+                    )
                     .unwrap();
             }
             _ => {}
@@ -301,11 +323,26 @@ fn approve_with_edits_the_agent_hears_the_edited_args_in_the_next_run_agent_inpu
             let revision = engine.run(run).unwrap().revision();
             let edited = json!({"id": "card-7", "title": "Ship it on Friday"});
             engine
-                .edit_call(0, run, revision, &CallId::new("call-1"), edited)
+                .handle(
+                    0,
+                    EditCall {
+                        run: run.clone(),
+                        revision,
+                        call: CallId::new("call-1"),
+                        arguments: edited,
+                    },
+                )
                 .unwrap();
             let revision = engine.run(run).unwrap().revision();
             engine
-                .authorize(0, run, revision, Authorization::default())
+                .handle(
+                    0,
+                    Authorize {
+                        run: run.clone(),
+                        revision,
+                        authorization: Authorization::default(),
+                    },
+                )
                 .unwrap();
         },
     );

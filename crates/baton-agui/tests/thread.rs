@@ -14,7 +14,10 @@ use serde_json::{json, Value};
 /// The first turn request of a new delegation of `intent` on `engine`.
 fn delegate(engine: &mut Engine, intent: &str) -> TurnRequest {
     engine
-        .delegate(0, Delegation::new(intent, Initiative::User, Autonomy::Auto))
+        .handle(
+            0,
+            Delegate(Delegation::new(intent, Initiative::User, Autonomy::Auto)),
+        )
         .unwrap();
     next_turn_request(engine)
 }
@@ -22,9 +25,12 @@ fn delegate(engine: &mut Engine, intent: &str) -> TurnRequest {
 fn engine() -> Engine {
     let mut engine = Engine::new(EngineConfig::new("session-1"), ActorSecret::new([3; 32]));
     engine
-        .register_text(
-            include_str!("../../../tests/fixtures/task-board.json"),
-            None,
+        .handle(
+            0,
+            RegisterText {
+                text: (include_str!("../../../tests/fixtures/task-board.json")).into(),
+                instance: None,
+            },
         )
         .expect("the shared fixture");
     engine

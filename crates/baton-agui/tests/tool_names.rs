@@ -24,10 +24,19 @@ fn request() -> TurnRequest {
         }]
     });
     engine
-        .register_text(&manifest.to_string(), None)
+        .handle(
+            0,
+            RegisterText {
+                text: manifest.to_string(),
+                instance: None,
+            },
+        )
         .expect("a valid manifest");
     engine
-        .delegate(0, Delegation::new("x", Initiative::User, Autonomy::Review))
+        .handle(
+            0,
+            Delegate(Delegation::new("x", Initiative::User, Autonomy::Review)),
+        )
         .unwrap();
     next_turn_request(&mut engine)
 }

@@ -2,13 +2,17 @@
 //! that answer at once as each fixture's behaviour says, and the acting
 //! party's traffic verified as `baton/1` before it reaches the engine.
 
+use baton_core::{
+    Answer, Authorize, Decline, Delegate, Disable, Dismiss, Enable, Kill, Pause, Postpone,
+    PublishRead, RegisterText, Reject, ResolveEscalation, Resume, Signal, Stop, Undo,
+};
 use std::collections::{BTreeMap, BTreeSet};
 
 use baton_core::{
     ActorRef, ActorSecret, Authorization, CallId, CallResult, CapabilityRef, Delegation, Digest,
-    Effect, Engine, EngineConfig, Event, HostFailure, Input, MarkToken, ParticipantId,
-    ProtocolViolation, ReadRef, ReadStamp, Refusal, Report, Resolution, RunId, StreamLimits,
-    TurnId, TurnVerifier, Verified, Violation, WireEvent,
+    Effect, Engine, EngineConfig, Event, HostFailure, MarkToken, ParticipantId, ProtocolViolation,
+    ReadRef, ReadStamp, Refusal, Report, Resolution, RunId, StreamLimits, TurnId, TurnVerifier,
+    Verified, Violation, WireEvent,
 };
 use serde_json::{json, Map, Value};
 
@@ -280,10 +284,8 @@ impl CoreSubject {
                 Verified::Inbound(inbound) => {
                     let now = self.now;
                     if let Some(engine) = self.engine.as_mut() {
-                        let input = Input::inbound(run, turn, inbound);
-                        // Traffic is never refused: what does not belong to
-                        // an open turn becomes a finding.
-                        let _never_refused = engine.handle(now, input);
+                        let input = Signal::inbound(run, turn, inbound);
+                        engine.handle(now, input);
                     }
                     self.settle();
                 }
@@ -331,7 +333,14 @@ impl CoreSubject {
                 let id = self.run_id(run)?;
                 let at = self.revision(&id)?;
                 self.engine()?
-                    .reject(now, &id, at, note)
+                    .handle(
+                        now,
+                        Reject {
+                            run: id.clone(),
+                            revision: at,
+                            note: note.into(),
+                        },
+                    )
                     .map_err(|e| error(e.code(), &e))?;
             }
             Command::Resolve { run, resolution } => self.resolve(run, resolution)?,
@@ -339,18 +348,18 @@ impl CoreSubject {
                 let id = self.run_id(run)?;
                 let engine = self.engine()?;
                 let ended = if matches!(command, Command::Stop { .. }) {
-                    engine.stop(now, &id)
+                    engine.handle(now, Stop(id.clone()))
                 } else {
-                    engine.pause(now, &id)
+                    engine.handle(now, Pause(id.clone()))
                 };
                 ended.map_err(|e| error(e.code(), &e))?;
             }
             Command::Resume { run, alias } => self.resume(run, alias)?,
             Command::KillAll => {
-                self.engine()?.kill_all(now);
+                self.engine()?.handle(now, Kill::ALL);
             }
-            Command::Disable => self.engine()?.disable(),
-            Command::Enable => self.engine()?.enable(),
+            Command::Disable => self.engine()?.handle(now, Disable),
+            Command::Enable => self.engine()?.handle(now, Enable),
             Command::Answer {
                 question,
                 value,
@@ -359,32 +368,43 @@ impl CoreSubject {
             Command::Decline { question } => {
                 let id = self.question(*question)?.id;
                 self.engine()?
-                    .decline(now, &id)
+                    .handle(now, Decline(id.clone()))
                     .map_err(|e| error(e.code(), &e))?;
             }
             Command::Dismiss { question } => {
                 let id = self.question(*question)?.id;
                 self.engine()?
-                    .dismiss(now, &id)
+                    .handle(now, Dismiss(id.clone()))
                     .map_err(|e| error(e.code(), &e))?;
             }
             Command::Postpone { question, ms } => {
                 let id = self.question(*question)?.id;
                 self.engine()?
-                    .postpone(now, &id, now + ms)
+                    .handle(
+                        now,
+                        Postpone {
+                            question: id.clone(),
+                            until: now + ms,
+                        },
+                    )
                     .map_err(|e| error(e.code(), &e))?;
             }
             Command::Undo { run } => {
                 let id = self.run_id(run)?;
                 self.engine()?
-                    .undo(now, &id, baton_core::UndoScope::Checked)
+                    .handle(
+                        now,
+                        Undo {
+                            run: id.clone(),
+                            scope: baton_core::UndoScope::Checked,
+                        },
+                    )
                     .map_err(|e| error(e.code(), &e))?;
             }
             Command::Advance { ms } => {
                 self.now += ms;
                 let now = self.now;
-                // Time is never refused.
-                let _never_refused = self.engine()?.handle(now, Input::Timeout);
+                self.engine()?.handle(now, Signal::Timeout);
             }
             Command::Publish {
                 participant,
@@ -403,7 +423,7 @@ impl CoreSubject {
             .map_err(|e| error(e.code(), &e))?;
         let run = self
             .engine()?
-            .delegate(now, delegation)
+            .handle(now, Delegate(delegation))
             .map_err(|e| error(e.code(), &e))?;
         self.aliases.insert(alias.to_owned(), run);
         Ok(())
@@ -415,7 +435,13 @@ impl CoreSubject {
         let id = self.run_id(run)?;
         let next = self
             .engine()?
-            .resume(now, &id, None)
+            .handle(
+                now,
+                Resume {
+                    run: id.clone(),
+                    budget: None,
+                },
+            )
             .map_err(|e| error(e.code(), &e))?;
         self.aliases.insert(alias.to_owned(), next);
         Ok(())
@@ -454,7 +480,14 @@ impl CoreSubject {
         let authorization = Authorization::from_json(Value::Object(authorization.clone()))
             .map_err(|e| error(e.code(), &e))?;
         self.engine()?
-            .authorize(now, &id, at, authorization)
+            .handle(
+                now,
+                Authorize {
+                    run: id.clone(),
+                    revision: at,
+                    authorization,
+                },
+            )
             .map_err(|e| error(e.code(), &e))?;
         Ok(())
     }
@@ -471,7 +504,14 @@ impl CoreSubject {
         let resolution: Resolution =
             serde_json::from_value(resolution).map_err(|e| error("invalid-resolution", e))?;
         self.engine()?
-            .resolve_escalation(now, &id, at, resolution)
+            .handle(
+                now,
+                ResolveEscalation {
+                    run: id.clone(),
+                    revision: at,
+                    resolution,
+                },
+            )
             .map_err(|e| error(e.code(), &e))?;
         Ok(())
     }
@@ -490,7 +530,14 @@ impl CoreSubject {
             DigestChoice::Forged => Digest::of_bytes(b"not the question asked"),
         };
         self.engine()?
-            .answer(now, &asked.id, &digest, value.clone())
+            .handle(
+                now,
+                Answer {
+                    question: asked.id.clone(),
+                    digest,
+                    answer: value.clone(),
+                },
+            )
             .map_err(|e| error(e.code(), &e))?;
         Ok(())
     }
@@ -512,7 +559,7 @@ impl CoreSubject {
             origin,
         };
         self.engine()?
-            .publish_read(now, stamp, None)
+            .handle(now, PublishRead { stamp, actor: None })
             .map_err(|e| error(e.code(), e))?;
         Ok(())
     }
@@ -603,7 +650,13 @@ impl ConformanceSubject for CoreSubject {
         let mut engine = Engine::new(config, ActorSecret::new([7; 32]));
         for participant in &setup.participants {
             let text = participant.manifest.to_string();
-            let id = match engine.register_text(&text, participant.instance.as_deref()) {
+            let id = match engine.handle(
+                0,
+                RegisterText {
+                    text,
+                    instance: participant.instance.as_deref().map(Into::into),
+                },
+            ) {
                 Ok(id) => Some(id),
                 // Refused registrations are the engine's to record (AG-13).
                 Err(refused) => refused.participant,

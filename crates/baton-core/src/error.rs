@@ -7,11 +7,11 @@ use crate::error_code::ErrorCode;
 use crate::ids::{CallId, ParticipantId, RunId};
 use crate::state::StateName;
 
-/// Why [`crate::Engine::delegate`] or [`crate::Engine::resume`] refused to start a run.
+/// Why [`crate::Delegate`] or [`crate::Resume`] refused to start a run.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
 #[non_exhaustive]
 pub enum DelegateError {
-    /// Delegation is disabled until [`crate::Engine::enable`] (AG-10).
+    /// Delegation is disabled until [`crate::Enable`] (AG-10).
     #[error("AG-10: delegation is disabled; call enable() first")]
     Disabled,
     /// Too many `system`/`scheduled` runs started in the last hour.
@@ -57,7 +57,7 @@ pub enum DelegateError {
     NoTransport,
 }
 
-/// A registration that was refused ([`crate::Engine::register_text`]): the
+/// A registration that was refused ([`crate::RegisterText`]): the
 /// component keeps working, its participant offers nothing, and these
 /// problems are what a call to it, and the developer, are told (AG-13).
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
@@ -69,13 +69,13 @@ pub struct RegistrationRefused {
     pub problems: Vec<crate::manifest::ManifestProblem>,
 }
 
-/// Why [`crate::Engine::patch_agent_state`] refused a patch; the state is
+/// Why [`crate::PatchAgentState`] refused a patch; the state is
 /// left as it was.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
 #[error("AG-47: the to-agent state was not changed: {0}")]
 pub struct AgentStateError(pub String);
 
-/// Why [`crate::Engine::publish_read`] refused a publication.
+/// Why [`crate::PublishRead`] refused a publication.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
 #[non_exhaustive]
 pub enum PublishError {

@@ -76,7 +76,7 @@ pub enum Event {
 )]
 pub enum Effect {
     /// Send a turn to the acting party. The turn is already charged.
-    /// Report its traffic with [`crate::Input::Inbound`].
+    /// Report its traffic with [`crate::Signal::Inbound`].
     OpenTurn {
         /// The run.
         run: RunId,
@@ -183,7 +183,7 @@ pub enum FindingReason {
         /// What was wrong.
         detail: String,
     },
-    /// A host's report the engine refused ([`crate::Input::Report`]): it
+    /// A host's report the engine refused ([`crate::Report`], told through [`crate::Engine::handle`]): it
     /// changed nothing, and is recorded here rather than lost.
     ReportRefused {
         /// Why, as a stable code.

@@ -27,22 +27,22 @@
 //!
 //! * **offered** — the planning turn is out. Its proposed calls are *the plan*.
 //! * **planned → reviewing** when autonomy is below `auto`; the person
-//!   [`Engine::authorize`]s or [`Engine::reject`]s. With `auto` the engine
+//!   [`Authorize`]s or [`Reject`]s. With `auto` the engine
 //!   authorizes directly.
 //! * **acting** — marks are taken from every participant in scope (their
 //!   native history), then calls are dispatched one at a time. Later turns stay
 //!   in `acting`; a call outside the allowlist or the budget is **escalated**,
 //!   never dispatched (AG-7). An undeclared capability is refused back to the
 //!   acting party as a correctable result, charged to the budget (AG-21).
-//! * **escalated** waits for [`Engine::resolve_escalation`] and returns on its
+//! * **escalated** waits for [`ResolveEscalation`] and returns on its
 //!   own when its timeout passes (AG-6).
 //! * **returned** carries an [`Outcome`] (`completed | partial | rolled-back |
 //!   aborted | error`) and a typed [`ReturnReason`]; **cancelled** a
 //!   [`CancelReason`]. Terminal states never reopen (AG-4, AG-5).
 //!
 //! How a run ends depends on why. The acting party finishing is `completed`.
-//! The person taking control back — [`Engine::stop`] (AG-9), [`Engine::kill_all`]
-//! (AG-10), [`Engine::pause`] (AG-11) — is `aborted`, never an error, and keeps
+//! The person taking control back — [`Stop`] (AG-9), [`Kill`]
+//! (AG-10), [`Pause`] (AG-11) — is `aborted`, never an error, and keeps
 //! what was done as one undo step. A failure (a call failed, a deadman turn,
 //! the deadline, exhausted budget, a protocol violation) **rolls back**: each
 //! touched participant is asked, in reverse order, to revert to the mark it gave
@@ -112,7 +112,7 @@
 //!
 //! let mut engine = Engine::new(EngineConfig::new("s"), ActorSecret::new([1; 32]));
 //! // A participant declares what it can do. Nothing happens yet (AG-12).
-//! let manifest = engine.parse_manifest(r#"{
+//! let manifest = engine.handle(0, ParseManifest(r#"{
 //!     "id": "tasks", "label": "Task board", "tier": "reversible-acts", "history": "native",
 //!     "description": "The team's task board: cards in columns.",
 //!     "preview": true,
@@ -126,20 +126,20 @@
 //!         "reads": ["board"]
 //!     }],
 //!     "reads": [{"name": "board", "description": "Every card with its column.", "origin": "author"}]
-//! }"#).unwrap();
-//! engine.register(manifest, None).unwrap();
-//! engine.publish_read(0, ReadStamp { read: ReadRef::new("tasks", "board"), version: 1, origin: Origin::Author }, None).unwrap();
+//! }"#.into())).unwrap();
+//! engine.handle(0, Register { manifest, instance: None }).unwrap();
+//! engine.handle(0, PublishRead { stamp: ReadStamp { read: ReadRef::new("tasks", "board"), version: 1, origin: Origin::Author }, actor: None }).unwrap();
 //!
 //! // The person delegates; the acting party proposes a plan.
-//! let run = engine.delegate(0, Delegation::new("Close the done cards", Initiative::User, Autonomy::Review)).unwrap();
+//! let run = engine.handle(0, Delegate(Delegation::new("Close the done cards", Initiative::User, Autonomy::Review))).unwrap();
 //! let turn = engine.run(&run).unwrap().open_turn().unwrap();
-//! engine.handle(0, Input::Inbound { run: run.clone(), turn, inbound: Inbound::ToolCall {
+//! engine.handle(0, Signal::Inbound { run: run.clone(), turn, inbound: Inbound::ToolCall {
 //!     call: CallId::new("call-1"),
 //!     capability: CapabilityRef::new("tasks", "move"),
 //!     arguments: json!({"card": "c7", "column": "done"}),
 //!     via: Vec::new(),
-//! } }).unwrap();
-//! engine.handle(0, Input::inbound(&run, turn, Inbound::TurnEnd)).unwrap();
+//! } });
+//! engine.handle(0, Signal::inbound(&run, turn, Inbound::TurnEnd));
 //!
 //! // Review: the participant renders the concrete change (AG-31)…
 //! let preview = std::iter::from_fn(|| engine.poll_event())
@@ -153,7 +153,7 @@
 //! assert_eq!(sheet.items[0].change, ProposedChange::Preview { value: json!({"c7": {"from": "todo", "to": "done"}}) });
 //!
 //! // …and the person authorizes exactly what they saw.
-//! engine.authorize(0, &run, sheet.revision, Authorization::default()).unwrap();
+//! engine.handle(0, Authorize { run: run.clone(), revision: sheet.revision, authorization: Authorization::default() }).unwrap();
 //! assert_eq!(engine.run(&run).unwrap().state(), &RunState::Acting);
 //! ```
 //!
@@ -239,7 +239,14 @@ pub use changes::{ChangedBy, Changes, UndoConflict, UndoScope};
 pub use config::{EngineConfig, PresencePolicy, PREVIEW_TIMEOUT_MS};
 pub use context::{Context, Origin, ReadRef, ReadStamp};
 pub use delegation::{Delegation, PlannedCall, MAX_THREAD_BYTES};
-pub use engine::{Engine, EngineSnapshot, Input, KillScope, CALL_SETTLES_MS, FINISHED_RUNS_KEPT};
+pub use engine::{
+    AddGrant, Adopt, Answer, AttachPresence, Authorize, Decline, Delegate, DetachPresence, Disable,
+    Discard, Dismiss, EditCall, Enable, Engine, EngineSnapshot, Input, InterruptAll, Kill,
+    KillScope, ParseManifest, PatchAgentState, Pause, Postpone, PublishRead, Reconcile, Register,
+    RegisterText, Reject, ReleaseFinished, ResolveEscalation, Resume, ReviewCutOff, RevokeGrant,
+    SetAgentState, Signal, Stop, TakeOffered, Undo, Unregister, WithdrawRead, Written,
+    CALL_SETTLES_MS, FINISHED_RUNS_KEPT,
+};
 pub use error::{
     schema_requirement, AgentStateError, CommandError, DelegateError, InvalidOptions,
     MutationRefused, PublishError, RegistrationRefused, ReportError,

@@ -59,9 +59,7 @@ fn verify(verifier: &mut TurnVerifier, events: Vec<WireEvent>) -> Vec<Inbound> {
 fn deliver(sim: &mut Sim, run: &RunId, inbound: Vec<Inbound>) {
     let turn = sim.turn(run);
     for item in inbound {
-        sim.engine
-            .handle(sim.now, Input::inbound(run, turn, item))
-            .unwrap();
+        sim.engine.handle(sim.now, Signal::inbound(run, turn, item));
     }
     sim.drain();
 }
@@ -248,7 +246,14 @@ fn a_rejected_plan_is_told_to_the_acting_party_with_the_persons_note() {
     sim.propose(&run, &[rename(), archive()]);
     let revision = sim.revision(&run);
     sim.engine
-        .reject(sim.now, &run, revision, "not those cards")
+        .handle(
+            sim.now,
+            Reject {
+                run: run.clone(),
+                revision,
+                note: ("not those cards").into(),
+            },
+        )
         .unwrap();
     sim.drain();
     let results = settled(&sim, &run);
@@ -273,7 +278,7 @@ fn a_stop_tells_the_acting_party_the_results_it_had_not_heard_and_what_never_ran
     sim.propose(&run, &[rename(), archive()]);
     sim.give_marks();
     sim.apply();
-    sim.engine.stop(sim.now, &run).unwrap();
+    sim.engine.handle(sim.now, Stop(run.clone())).unwrap();
     sim.drain();
     let results = settled(&sim, &run);
     let kinds: Vec<_> = results
@@ -298,7 +303,16 @@ fn a_fixed_plan_has_no_one_to_tell() {
         Delegation::new("rename", Initiative::User, Autonomy::Review).with_plan(plan),
     );
     let revision = sim.revision(&run);
-    sim.engine.reject(sim.now, &run, revision, "no").unwrap();
+    sim.engine
+        .handle(
+            sim.now,
+            Reject {
+                run: run.clone(),
+                revision,
+                note: "no".into(),
+            },
+        )
+        .unwrap();
     sim.drain();
     assert!(settled(&sim, &run).is_empty());
 }
@@ -350,19 +364,23 @@ fn an_approval_of_the_agents_own_call_puts_that_call_to_the_person() {
     // AG-UI's answer: a boolean `approved`, nothing else will do.
     assert!(sim
         .engine
-        .answer(
+        .handle(
             sim.now,
-            &question.id,
-            &question.digest,
-            json!({"approved": "yes"})
+            Answer {
+                question: question.id.clone(),
+                digest: question.digest,
+                answer: json!({"approved": "yes"})
+            }
         )
         .is_err());
     sim.engine
-        .answer(
+        .handle(
             sim.now,
-            &question.id,
-            &question.digest,
-            json!({"approved": true, "editedArgs": {"to": "dev@example.com"}}),
+            Answer {
+                question: question.id.clone(),
+                digest: question.digest,
+                answer: json!({"approved": true, "editedArgs": {"to": "dev@example.com"}}),
+            },
         )
         .unwrap();
     sim.drain();
@@ -443,11 +461,13 @@ fn every_decision_about_the_agents_own_call_is_recorded_and_only_those() {
     };
     let rejected = decided(&|sim, question| {
         sim.engine
-            .answer(
+            .handle(
                 sim.now,
-                &question.id,
-                &question.digest,
-                json!({"approved": false, "reason": "not today"}),
+                Answer {
+                    question: question.id.clone(),
+                    digest: question.digest,
+                    answer: json!({"approved": false, "reason": "not today"}),
+                },
             )
             .unwrap();
     });
@@ -455,7 +475,11 @@ fn every_decision_about_the_agents_own_call_is_recorded_and_only_those() {
         rejected,
         json!({"kind": "answered", "answer": {"approved": false, "reason": "not today"}})
     );
-    let declined = decided(&|sim, question| sim.engine.decline(sim.now, &question.id).unwrap());
+    let declined = decided(&|sim, question| {
+        sim.engine
+            .handle(sim.now, Decline(question.id.clone()))
+            .unwrap()
+    });
     assert_eq!(declined, json!({"kind": "declined"}));
 }
 
@@ -474,7 +498,7 @@ fn a_run_a_reload_cut_off_keeps_what_its_agent_has_not_heard_for_the_run_that_pi
     sim.apply();
     // The page goes away with the first result unheard and the second call
     // queued; the next engine cuts the run off.
-    sim.engine.reconcile(sim.now);
+    sim.engine.handle(sim.now, Reconcile);
     sim.drain();
     assert!(sim.state(&run).is_terminal());
     assert!(

@@ -81,7 +81,14 @@ fn ag_37_the_acting_party_acts_even_when_the_person_authorized_it() {
     sim.propose(&rejected, &[rename()]);
     let revision = sim.revision(&rejected);
     sim.engine
-        .reject(sim.now, &rejected, revision, "no")
+        .handle(
+            sim.now,
+            Reject {
+                run: rejected.clone(),
+                revision,
+                note: "no".into(),
+            },
+        )
         .unwrap();
     sim.drain();
     let closed = announcements(&sim).pop().unwrap();
@@ -147,7 +154,7 @@ fn ag_39_the_closing_announcement_names_the_outcome_in_plain_terms() {
     // The person's stop is the person's act, never the acting party's.
     let mut sim = Sim::new();
     let run = sim.delegate(Autonomy::Auto);
-    sim.engine.stop(sim.now, &run).unwrap();
+    sim.engine.handle(sim.now, Stop(run.clone())).unwrap();
     sim.drain();
     assert_eq!(
         ending(&sim),
@@ -165,7 +172,7 @@ fn ag_10_a_kill_is_one_announcement_for_every_run_it_ended() {
     let first = sim.delegate(Autonomy::Auto);
     let second = sim.delegate(Autonomy::Auto);
     let before = announcements(&sim).len();
-    assert_eq!(sim.engine.kill_all(sim.now), 2);
+    assert_eq!(sim.engine.handle(sim.now, Kill::ALL), 2);
     sim.drain();
     let after: Vec<Announcement> = announcements(&sim).into_iter().skip(before).collect();
     assert_eq!(
@@ -186,7 +193,16 @@ fn undo_is_driven_by_the_core_journalled_per_participant_and_announced_as_the_pe
     sim.propose(&run, &[rename(), theme()]);
     sim.apply_all();
     sim.propose(&run, &[]);
-    let group = sim.engine.undo(sim.now, &run, UndoScope::Checked).unwrap();
+    let group = sim
+        .engine
+        .handle(
+            sim.now,
+            Undo {
+                run: run.clone(),
+                scope: UndoScope::Checked,
+            },
+        )
+        .unwrap();
     sim.drain();
     // One revert at a time, last touched first, each to its run-start mark.
     let order = sim.answer_reverts(|participant| {
@@ -243,11 +259,19 @@ fn an_undo_whose_reverts_never_answer_still_finishes() {
     sim.propose(&run, &[rename()]);
     sim.apply_all();
     sim.propose(&run, &[]);
-    sim.engine.undo(sim.now, &run, UndoScope::Checked).unwrap();
+    sim.engine
+        .handle(
+            sim.now,
+            Undo {
+                run: run.clone(),
+                scope: UndoScope::Checked,
+            },
+        )
+        .unwrap();
     sim.drain();
     let deadline = sim.engine.poll_timeout().expect("the undo has a deadline");
     sim.now = deadline;
-    sim.engine.handle(sim.now, Input::Timeout).unwrap();
+    sim.engine.handle(sim.now, Signal::Timeout);
     sim.drain();
     let report = sim
         .log
@@ -269,7 +293,7 @@ fn ag_10_a_kill_across_engines_is_announced_once_by_one_of_them() {
     let ended_elsewhere = quiet.delegate(Autonomy::Auto);
     speaking.delegate(Autonomy::Auto);
     let before = announcements(&quiet).len();
-    assert_eq!(quiet.engine.kill_all_in(quiet.now, KillScope::Silent), 1);
+    assert_eq!(quiet.engine.handle(quiet.now, Kill(KillScope::Silent)), 1);
     quiet.drain();
     assert!(
         matches!(
@@ -285,7 +309,7 @@ fn ag_10_a_kill_across_engines_is_announced_once_by_one_of_them() {
     assert_eq!(announcements(&quiet).len(), before, "says nothing itself");
     speaking
         .engine
-        .kill_all_in(speaking.now, KillScope::Announcing { elsewhere: 1 });
+        .handle(speaking.now, Kill(KillScope::Announcing { elsewhere: 1 }));
     speaking.drain();
     assert_eq!(
         announcements(&speaking).last().unwrap().said,
@@ -295,7 +319,7 @@ fn ag_10_a_kill_across_engines_is_announced_once_by_one_of_them() {
     let mut idle = Sim::new();
     assert_eq!(
         idle.engine
-            .kill_all_in(idle.now, KillScope::Announcing { elsewhere: 3 }),
+            .handle(idle.now, Kill(KillScope::Announcing { elsewhere: 3 })),
         0
     );
     idle.drain();
@@ -304,7 +328,7 @@ fn ag_10_a_kill_across_engines_is_announced_once_by_one_of_them() {
         Said::Killed { count: 3 }
     );
     let mut nothing = Sim::new();
-    nothing.engine.kill_all(nothing.now);
+    nothing.engine.handle(nothing.now, Kill::ALL);
     nothing.drain();
     assert!(
         announcements(&nothing).is_empty(),

@@ -24,7 +24,15 @@ fn the_person_edits_a_planned_call_the_authorization_binds_it_and_the_acting_par
     let shown = sim.revision(&run);
     let call = CallId::new("c1-1");
     sim.engine
-        .edit_call(sim.now, &run, shown, &call, json!({"id": "c7"}))
+        .handle(
+            sim.now,
+            EditCall {
+                run: run.clone(),
+                revision: shown,
+                call: call.clone(),
+                arguments: json!({"id": "c7"}),
+            },
+        )
         .unwrap();
     sim.drain();
     // Journalled as the person's act; the revision moved.
@@ -56,8 +64,14 @@ fn the_person_edits_a_planned_call_the_authorization_binds_it_and_the_acting_par
     ));
     // What was shown before cannot be authorized: the fence.
     assert!(matches!(
-        sim.engine
-            .authorize(sim.now, &run, shown, Authorization::default()),
+        sim.engine.handle(
+            sim.now,
+            Authorize {
+                run: run.clone(),
+                revision: shown,
+                authorization: Authorization::default()
+            }
+        ),
         Err(CommandError::StaleRevision { .. })
     ));
     sim.engine
@@ -93,13 +107,29 @@ fn ag_15_an_edit_is_refused_as_proposed_arguments_would_be_and_changes_nothing()
     let call = CallId::new("c1-1");
     let refused = sim
         .engine
-        .edit_call(sim.now, &run, shown, &call, json!({"id": 7}))
+        .handle(
+            sim.now,
+            EditCall {
+                run: run.clone(),
+                revision: shown,
+                call: call.clone(),
+                arguments: json!({"id": 7}),
+            },
+        )
         .unwrap_err();
     assert_eq!(refused.code(), "invalid-arguments");
     assert_eq!(refused.requirement(), Some("AG-15"));
     let too_long = sim
         .engine
-        .edit_call(sim.now, &run, shown, &call, json!({"id": "x".repeat(100)}))
+        .handle(
+            sim.now,
+            EditCall {
+                run: run.clone(),
+                revision: shown,
+                call: call.clone(),
+                arguments: json!({"id": "x".repeat(100)}),
+            },
+        )
         .unwrap_err();
     assert!(matches!(too_long, CommandError::InvalidEdit { .. }));
     assert_eq!(sim.revision(&run), shown, "nothing changed");
@@ -107,12 +137,14 @@ fn ag_15_an_edit_is_refused_as_proposed_arguments_would_be_and_changes_nothing()
     // A call that is not before the person cannot be edited.
     let elsewhere = sim
         .engine
-        .edit_call(
+        .handle(
             sim.now,
-            &run,
-            shown,
-            &CallId::new("c9"),
-            json!({"id": "c7"}),
+            EditCall {
+                run: run.clone(),
+                revision: shown,
+                call: CallId::new("c9"),
+                arguments: json!({"id": "c7"}),
+            },
         )
         .unwrap_err();
     assert_eq!(elsewhere.code(), "not-under-review");
@@ -120,12 +152,14 @@ fn ag_15_an_edit_is_refused_as_proposed_arguments_would_be_and_changes_nothing()
     sim.authorize(&run);
     let late = sim
         .engine
-        .edit_call(
+        .handle(
             sim.now,
-            &run,
-            sim.revision(&run),
-            &call,
-            json!({"id": "c7"}),
+            EditCall {
+                run: run.clone(),
+                revision: sim.revision(&run),
+                call: call.clone(),
+                arguments: json!({"id": "c7"}),
+            },
         )
         .unwrap_err();
     assert_eq!(late.code(), "not-under-review");

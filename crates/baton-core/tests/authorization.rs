@@ -79,10 +79,24 @@ fn ag_24_deny_overrides() {
         capability: Some("archive".into()),
     };
     sim.engine
-        .grant(sim.now, scope.clone(), Decision::Allow, 60_000)
+        .handle(
+            sim.now,
+            AddGrant {
+                scope: scope.clone(),
+                decision: Decision::Allow,
+                ttl_ms: 60_000,
+            },
+        )
         .unwrap();
     sim.engine
-        .grant(sim.now, scope, Decision::Deny, 60_000)
+        .handle(
+            sim.now,
+            AddGrant {
+                scope,
+                decision: Decision::Deny,
+                ttl_ms: 60_000,
+            },
+        )
         .unwrap();
     let run = sim.delegate(Autonomy::Auto);
     sim.propose(&run, &[archive(), rename()]);
@@ -195,14 +209,16 @@ fn ag_28_a_published_origin_cannot_launder_a_declared_untrusted_read() {
     // make it trusted: the least trusted of the two counts.
     let effective = sim
         .engine
-        .publish_read(
+        .handle(
             sim.now,
-            ReadStamp {
-                read: ReadRef::new("mail", "inbox"),
-                version: 1,
-                origin: Origin::Author,
+            PublishRead {
+                stamp: ReadStamp {
+                    read: ReadRef::new("mail", "inbox"),
+                    version: 1,
+                    origin: Origin::Author,
+                },
+                actor: None,
             },
-            None,
         )
         .unwrap();
     assert_eq!(effective.origin, Origin::ThirdParty);
@@ -220,14 +236,16 @@ fn ag_28_a_published_origin_cannot_launder_a_declared_untrusted_read() {
     // A participant may lower a read's trust for today's content, never raise it.
     let lowered = sim
         .engine
-        .publish_read(
+        .handle(
             sim.now,
-            ReadStamp {
-                read: ReadRef::new("tasks", "board"),
-                version: 2,
-                origin: Origin::Imported,
+            PublishRead {
+                stamp: ReadStamp {
+                    read: ReadRef::new("tasks", "board"),
+                    version: 2,
+                    origin: Origin::Imported,
+                },
+                actor: None,
             },
-            None,
         )
         .unwrap();
     assert_eq!(lowered.origin, Origin::Imported);
@@ -236,14 +254,16 @@ fn ag_28_a_published_origin_cannot_launder_a_declared_untrusted_read() {
 #[test]
 fn ag_27_only_declared_reads_are_published() {
     let mut sim = sim_with(Autonomy::Auto, &[tasks_manifest()]);
-    let undeclared = sim.engine.publish_read(
+    let undeclared = sim.engine.handle(
         sim.now,
-        ReadStamp {
-            read: ReadRef::new("tasks", "secrets"),
-            version: 1,
-            origin: Origin::Author,
+        PublishRead {
+            stamp: ReadStamp {
+                read: ReadRef::new("tasks", "secrets"),
+                version: 1,
+                origin: Origin::Author,
+            },
+            actor: None,
         },
-        None,
     );
     assert_eq!(
         undeclared,
@@ -252,14 +272,16 @@ fn ag_27_only_declared_reads_are_published() {
             read: "secrets".into()
         })
     );
-    let unmounted = sim.engine.publish_read(
+    let unmounted = sim.engine.handle(
         sim.now,
-        ReadStamp {
-            read: ReadRef::new("nobody", "board"),
-            version: 1,
-            origin: Origin::Author,
+        PublishRead {
+            stamp: ReadStamp {
+                read: ReadRef::new("nobody", "board"),
+                version: 1,
+                origin: Origin::Author,
+            },
+            actor: None,
         },
-        None,
     );
     assert_eq!(
         unmounted,
@@ -314,36 +336,54 @@ fn ag_30_persistent_grants_have_a_scope_and_a_ttl_and_are_regated() {
         capability: Some("rename".into()),
     };
     assert_eq!(
-        sim.engine.grant(sim.now, scope.clone(), Decision::Allow, 0),
+        sim.engine.handle(
+            sim.now,
+            AddGrant {
+                scope: scope.clone(),
+                decision: Decision::Allow,
+                ttl_ms: 0
+            }
+        ),
         Err(GrantError::NoTimeToLive)
     );
     assert!(sim
         .engine
-        .grant(
+        .handle(
             sim.now,
-            GrantScope {
-                participant: ParticipantId::new("nope"),
-                capability: None
-            },
-            Decision::Allow,
-            1
+            AddGrant {
+                scope: GrantScope {
+                    participant: ParticipantId::new("nope"),
+                    capability: None
+                },
+                decision: Decision::Allow,
+                ttl_ms: 1
+            }
         )
         .is_err());
     assert!(sim
         .engine
-        .grant(
+        .handle(
             sim.now,
-            GrantScope {
-                participant: ParticipantId::new("tasks"),
-                capability: Some("fly".into())
-            },
-            Decision::Allow,
-            1
+            AddGrant {
+                scope: GrantScope {
+                    participant: ParticipantId::new("tasks"),
+                    capability: Some("fly".into())
+                },
+                decision: Decision::Allow,
+                ttl_ms: 1
+            }
         )
         .is_err());
     let grant = sim
         .engine
-        .grant(sim.now, scope, Decision::Allow, 60_000)
+        .handle(
+            sim.now,
+            AddGrant {
+                scope,
+                decision: Decision::Allow,
+                ttl_ms: 60_000,
+            },
+        )
         .unwrap();
     // The person reviews by default, but "always allow rename" covers this plan.
     let run = sim.delegate(Autonomy::Review);
@@ -362,14 +402,16 @@ fn ag_30_persistent_grants_have_a_scope_and_a_ttl_and_are_regated() {
     // And it is re-gated when the capability set changes.
     let grant = sim
         .engine
-        .grant(
+        .handle(
             sim.now,
-            GrantScope {
-                participant: ParticipantId::new("tasks"),
-                capability: None,
+            AddGrant {
+                scope: GrantScope {
+                    participant: ParticipantId::new("tasks"),
+                    capability: None,
+                },
+                decision: Decision::Allow,
+                ttl_ms: 60_000,
             },
-            Decision::Allow,
-            60_000,
         )
         .unwrap();
     assert!(sim
@@ -377,7 +419,8 @@ fn ag_30_persistent_grants_have_a_scope_and_a_ttl_and_are_regated() {
         .grants(sim.now)
         .iter()
         .any(|listed| listed.grant.id == grant.id && listed.live));
-    sim.engine.unregister(&ParticipantId::new("tasks"));
+    sim.engine
+        .handle(0, Unregister(ParticipantId::new("tasks")));
     let mut changed = tasks_manifest();
     changed["capabilities"][1]["effects"] = json!([{"name": "archive-item", "reversible": true}, {"name": "reindex", "reversible": true}]);
     sim.mount(changed, None);
@@ -409,7 +452,14 @@ fn ag_31_review_presents_the_concrete_change_in_the_apps_own_domain() {
     assert_eq!(sheet.items[0].change, ProposedChange::Pending);
     let error = sim
         .engine
-        .authorize(sim.now, &run, sheet.revision, Authorization::default())
+        .handle(
+            sim.now,
+            Authorize {
+                run: run.clone(),
+                revision: sheet.revision,
+                authorization: Authorization::default(),
+            },
+        )
         .unwrap_err();
     assert!(error.to_string().starts_with("AG-31:"), "{error}");
     let diff = json!({"card": "c1-1", "title": {"from": "Draft", "to": "Ship it"}});
@@ -443,12 +493,25 @@ fn ag_31_review_presents_the_concrete_change_in_the_apps_own_domain() {
     );
     // The fence covers what was seen: the old revision is stale.
     assert!(matches!(
-        sim.engine
-            .authorize(sim.now, &run, sheet.revision - 1, Authorization::default()),
+        sim.engine.handle(
+            sim.now,
+            Authorize {
+                run: run.clone(),
+                revision: sheet.revision - 1,
+                authorization: Authorization::default()
+            }
+        ),
         Err(CommandError::StaleRevision { .. })
     ));
     sim.engine
-        .authorize(sim.now, &run, sheet.revision, Authorization::default())
+        .handle(
+            sim.now,
+            Authorize {
+                run: run.clone(),
+                revision: sheet.revision,
+                authorization: Authorization::default(),
+            },
+        )
         .unwrap();
     sim.drain();
     assert_eq!(sim.state(&run), RunState::Acting);
@@ -484,11 +547,13 @@ fn ag_31_an_escalated_call_is_allowed_only_once_its_change_is_seen() {
     assert_eq!(sheet.items[0].change, ProposedChange::Pending);
     let blind = sim
         .engine
-        .resolve_escalation(
+        .handle(
             sim.now,
-            &run,
-            sheet.revision,
-            Resolution::Allow { budget: None },
+            ResolveEscalation {
+                run: run.clone(),
+                revision: sheet.revision,
+                resolution: Resolution::Allow { budget: None },
+            },
         )
         .unwrap_err();
     assert!(
@@ -598,9 +663,9 @@ fn ag_33_forged_altered_or_foreign_references_resolve_to_nothing() {
     let mut other = Engine::new(config_b, ActorSecret::new([9; 32]));
     declare_all(&mut other);
     let twin = other
-        .delegate(
+        .handle(
             sim.now,
-            Delegation::new("x", Initiative::User, Autonomy::Auto),
+            Delegate(Delegation::new("x", Initiative::User, Autonomy::Auto)),
         )
         .unwrap();
     assert_eq!(twin, run);
@@ -626,7 +691,14 @@ fn ag_7_and_ag_30_an_authorization_narrows_scope_and_can_stand_as_a_grant() {
     .unwrap();
     let revision = sim.revision(&run);
     sim.engine
-        .authorize(sim.now, &run, revision, authorization)
+        .handle(
+            sim.now,
+            Authorize {
+                run: run.clone(),
+                revision,
+                authorization,
+            },
+        )
         .unwrap();
     sim.drain();
     let grants = sim.engine.grants(sim.now);
@@ -660,7 +732,14 @@ fn ag_7_and_ag_30_an_authorization_narrows_scope_and_can_stand_as_a_grant() {
     sim.propose(&other, &[archive()]);
     let revision = sim.revision(&other);
     assert!(matches!(
-        sim.engine.authorize(sim.now, &other, revision, zero),
+        sim.engine.handle(
+            sim.now,
+            Authorize {
+                run: other.clone(),
+                revision,
+                authorization: zero
+            }
+        ),
         Err(CommandError::Grant(GrantError::NoTimeToLive))
     ));
 }
@@ -673,14 +752,31 @@ fn ag_30_reconcile_drops_lapsed_grants_and_keeps_live_ones() {
         capability: Some("rename".into()),
     };
     sim.engine
-        .grant(sim.now, scope.clone(), Decision::Allow, 1_000)
+        .handle(
+            sim.now,
+            AddGrant {
+                scope: scope.clone(),
+                decision: Decision::Allow,
+                ttl_ms: 1_000,
+            },
+        )
         .unwrap();
     sim.engine
-        .grant(sim.now, scope, Decision::Allow, 60_000)
+        .handle(
+            sim.now,
+            AddGrant {
+                scope,
+                decision: Decision::Allow,
+                ttl_ms: 60_000,
+            },
+        )
         .unwrap();
     let mut restored = Engine::restore(config(), secret(), sim.engine.snapshot());
-    let result = restored.reconcile(sim.now + 5_000);
+    let result = restored.handle(sim.now + 5_000, Reconcile);
     assert_eq!(result.grants_dropped, 1);
     assert_eq!(restored.grants(sim.now + 5_000).len(), 1);
-    assert_eq!(restored.reconcile(sim.now + 5_000).grants_dropped, 0);
+    assert_eq!(
+        restored.handle(sim.now + 5_000, Reconcile).grants_dropped,
+        0
+    );
 }

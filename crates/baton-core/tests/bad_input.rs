@@ -135,8 +135,14 @@ fn reports_for_unknown_things_are_typed_errors_and_change_nothing() {
         Err(ReportError::NoSuchCall { .. })
     ));
     assert_eq!(
-        sim.engine
-            .authorize(sim.now, &unknown, 1, Authorization::default()),
+        sim.engine.handle(
+            sim.now,
+            Authorize {
+                run: unknown.clone(),
+                revision: 1,
+                authorization: Authorization::default()
+            }
+        ),
         Err(CommandError::UnknownRun(unknown))
     );
     assert_eq!(sim.revision(&run), revision);
@@ -146,9 +152,9 @@ fn reports_for_unknown_things_are_typed_errors_and_change_nothing() {
         ..config().default_budget
     };
     assert!(matches!(
-        sim.engine.delegate(
+        sim.engine.handle(
             sim.now,
-            Delegation::new("x", Initiative::User, Autonomy::Auto).with_budget(huge)
+            Delegate(Delegation::new("x", Initiative::User, Autonomy::Auto).with_budget(huge))
         ),
         Err(DelegateError::InvalidBudget(_))
     ));
@@ -164,7 +170,7 @@ fn a_refused_report_is_recorded_as_a_finding_never_lost() {
     assert!(!sim
         .effects_of(|effect| matches!(effect, Effect::Mark { .. }))
         .is_empty());
-    sim.engine.stop(sim.now, &run).unwrap();
+    sim.engine.handle(sim.now, Stop(run.clone())).unwrap();
     sim.drain();
     let before = sim.engine.findings().len();
     let late = Report::Mark {

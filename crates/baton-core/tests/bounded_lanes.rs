@@ -105,19 +105,17 @@ fn a_run_whose_turn_goes_over_a_limit_returns_typed() {
     let mut sim = Sim::new();
     let run = sim.delegate(Autonomy::Auto);
     let turn = sim.turn(&run);
-    sim.engine
-        .handle(
-            sim.now,
-            Input::inbound(
-                &run,
-                turn,
-                Inbound::OverLimit {
-                    lane: TurnLane::Text,
-                    limit: 10,
-                },
-            ),
-        )
-        .unwrap();
+    sim.engine.handle(
+        sim.now,
+        Signal::inbound(
+            &run,
+            turn,
+            Inbound::OverLimit {
+                lane: TurnLane::Text,
+                limit: 10,
+            },
+        ),
+    );
     sim.drain();
     assert_eq!(
         sim.state(&run),

@@ -18,9 +18,9 @@ fn turn_charged_at_reservation() {
     let mut sim = Sim::new();
     let run = sim
         .engine
-        .delegate(
+        .handle(
             sim.now,
-            Delegation::new("x", Initiative::User, Autonomy::Auto),
+            Delegate(Delegation::new("x", Initiative::User, Autonomy::Auto)),
         )
         .unwrap();
     // Charged before anything is sent: the usage and the journal record come
@@ -104,13 +104,33 @@ fn a_lost_transport_returns_an_error_and_nothing_reconnects() {
         "{serialized}"
     );
     // The person may pick it up again: a chained run, with its context.
-    let chained = sim.engine.resume(sim.now, &run, None).unwrap();
+    let chained = sim
+        .engine
+        .handle(
+            sim.now,
+            Resume {
+                run: run.clone(),
+                budget: None,
+            },
+        )
+        .unwrap();
     assert_eq!(
         sim.engine.run(&chained).unwrap().resumes(),
         Some(&run),
         "the new run names the one it resumes"
     );
-    assert!(sim.engine.resume(sim.now, &run, None).is_err(), "once only");
+    assert!(
+        sim.engine
+            .handle(
+                sim.now,
+                Resume {
+                    run: run.clone(),
+                    budget: None
+                }
+            )
+            .is_err(),
+        "once only"
+    );
 }
 
 #[test]
@@ -135,7 +155,13 @@ fn a_lost_transport_after_a_rolled_back_change_is_not_resumable() {
         }
     ));
     assert!(matches!(
-        sim.engine.resume(sim.now, &run, None),
+        sim.engine.handle(
+            sim.now,
+            Resume {
+                run: run.clone(),
+                budget: None
+            }
+        ),
         Err(DelegateError::NotResumable { .. })
     ));
 }
@@ -218,11 +244,10 @@ fn terminal_precedence_explicit_close_beats_deadman_and_deadline() {
     let (mut sim, run) = coinciding_deadlines();
     let turn = sim.turn(&run);
     // The close arrives at the very instant both timers are due, before the
-    // host got round to telling it `Input::Timeout`.
+    // host got round to telling it `Signal::Timeout`.
     sim.now += 10_000;
     sim.engine
-        .handle(sim.now, Input::inbound(&run, turn, Inbound::TurnEnd))
-        .unwrap();
+        .handle(sim.now, Signal::inbound(&run, turn, Inbound::TurnEnd));
     sim.drain();
     // A planning turn that proposes nothing is the acting party declining.
     assert_eq!(
@@ -238,19 +263,17 @@ fn terminal_precedence_integrity_beats_deadman() {
     let (mut sim, run) = coinciding_deadlines();
     let turn = sim.turn(&run);
     sim.now += 10_000;
-    sim.engine
-        .handle(
-            sim.now,
-            Input::inbound(
-                &run,
-                turn,
-                Inbound::Malformed {
-                    code: ProtocolViolation::NotOpen,
-                    detail: "TOOL_CALL_ARGS for unknown id".into(),
-                },
-            ),
-        )
-        .unwrap();
+    sim.engine.handle(
+        sim.now,
+        Signal::inbound(
+            &run,
+            turn,
+            Inbound::Malformed {
+                code: ProtocolViolation::NotOpen,
+                detail: "TOOL_CALL_ARGS for unknown id".into(),
+            },
+        ),
+    );
     sim.drain();
     assert!(matches!(
         reason(&sim, &run),
@@ -266,16 +289,14 @@ fn terminal_precedence_deadman_beats_a_late_ordinary_input() {
     let (mut sim, run) = coinciding_deadlines();
     let turn = sim.turn(&run);
     sim.now += 10_000;
-    sim.engine
-        .handle(
-            sim.now,
-            Input::inbound(
-                &run,
-                turn,
-                tool_call("late", rename(), serde_json::json!({})),
-            ),
-        )
-        .unwrap();
+    sim.engine.handle(
+        sim.now,
+        Signal::inbound(
+            &run,
+            turn,
+            tool_call("late", rename(), serde_json::json!({})),
+        ),
+    );
     sim.drain();
     assert_eq!(reason(&sim, &run), ReturnReason::TurnDeadman);
     assert!(sim
@@ -300,7 +321,7 @@ fn terminal_precedence_run_deadline_beats_budget_exhausted() {
     assert!(matches!(sim.state(&run), RunState::Escalated { .. }));
     // Escalation timeout and run deadline coincide.
     sim.now = sim.engine.run(&run).unwrap().deadline_at();
-    sim.engine.handle(sim.now, Input::Timeout).unwrap();
+    sim.engine.handle(sim.now, Signal::Timeout);
     sim.drain();
     assert_eq!(reason(&sim, &run), ReturnReason::RunDeadline);
     // The exhaustion was never resolved, so the handoff still happened.
@@ -311,7 +332,7 @@ fn terminal_precedence_run_deadline_beats_budget_exhausted() {
 fn terminal_precedence_person_stop_beats_due_timers() {
     let (mut sim, run) = coinciding_deadlines();
     sim.now += 20_000;
-    sim.engine.stop(sim.now, &run).unwrap();
+    sim.engine.handle(sim.now, Stop(run.clone())).unwrap();
     sim.drain();
     assert_eq!(reason(&sim, &run), ReturnReason::UserInterrupt);
 }
@@ -320,16 +341,14 @@ fn terminal_precedence_person_stop_beats_due_timers() {
 fn arrival_never_starts_run() {
     let mut sim = Sim::new();
     // Traffic for a run nobody started.
-    sim.engine
-        .handle(
-            sim.now,
-            Input::Inbound {
-                run: RunId::new("s/r7"),
-                turn: TurnId(1),
-                inbound: tool_call("c", rename(), serde_json::json!({})),
-            },
-        )
-        .unwrap();
+    sim.engine.handle(
+        sim.now,
+        Signal::Inbound {
+            run: RunId::new("s/r7"),
+            turn: TurnId(1),
+            inbound: tool_call("c", rename(), serde_json::json!({})),
+        },
+    );
     sim.drain();
     assert_eq!(sim.engine.runs().count(), 0);
     assert_eq!(sim.engine.findings()[0].reason, FindingReason::UnknownRun);
@@ -341,8 +360,7 @@ fn arrival_never_starts_run() {
     sim.apply_all();
     let old_turn = TurnId(1);
     sim.engine
-        .handle(sim.now, Input::inbound(&run, old_turn, Inbound::TurnEnd))
-        .unwrap();
+        .handle(sim.now, Signal::inbound(&run, old_turn, Inbound::TurnEnd));
     sim.drain();
     assert_eq!(
         sim.state(&run),
@@ -353,19 +371,16 @@ fn arrival_never_starts_run() {
     let frozen = (sim.state(&run), sim.revision(&run));
     let effects_before = sim.log.len();
     for turn in [TurnId(1), TurnId(2), TurnId(3)] {
+        sim.engine.handle(
+            sim.now,
+            Signal::inbound(
+                &run,
+                turn,
+                tool_call("again", rename(), serde_json::json!({})),
+            ),
+        );
         sim.engine
-            .handle(
-                sim.now,
-                Input::inbound(
-                    &run,
-                    turn,
-                    tool_call("again", rename(), serde_json::json!({})),
-                ),
-            )
-            .unwrap();
-        sim.engine
-            .handle(sim.now, Input::inbound(&run, turn, Inbound::TurnEnd))
-            .unwrap();
+            .handle(sim.now, Signal::inbound(&run, turn, Inbound::TurnEnd));
     }
     let fresh = sim.drain();
     assert_eq!((sim.state(&run), sim.revision(&run)), frozen);
@@ -391,9 +406,9 @@ fn hourly_quota_limits_non_user_starts() {
         ));
         sim.now += 1_000;
     }
-    let refused = sim.engine.delegate(
+    let refused = sim.engine.handle(
         sim.now,
-        Delegation::new("x", Initiative::System, Autonomy::Review),
+        Delegate(Delegation::new("x", Initiative::System, Autonomy::Review)),
     );
     assert_eq!(
         refused,
@@ -405,9 +420,9 @@ fn hourly_quota_limits_non_user_starts() {
     // The person is never throttled by the runaway guard.
     assert!(sim
         .engine
-        .delegate(
+        .handle(
             sim.now,
-            Delegation::new("x", Initiative::User, Autonomy::Review)
+            Delegate(Delegation::new("x", Initiative::User, Autonomy::Review))
         )
         .is_ok());
 }
@@ -423,25 +438,25 @@ fn hourly_quota_window_slides() {
     sim.now = first + 3_600_000 - 1;
     assert!(sim
         .engine
-        .delegate(
+        .handle(
             sim.now,
-            Delegation::new("x", Initiative::System, Autonomy::Review)
+            Delegate(Delegation::new("x", Initiative::System, Autonomy::Review))
         )
         .is_err());
     sim.now = first + 3_600_000;
     assert!(sim
         .engine
-        .delegate(
+        .handle(
             sim.now,
-            Delegation::new("x", Initiative::System, Autonomy::Review)
+            Delegate(Delegation::new("x", Initiative::System, Autonomy::Review))
         )
         .is_ok());
     // That start used the freed slot; the window is full again.
     assert!(sim
         .engine
-        .delegate(
+        .handle(
             sim.now,
-            Delegation::new("x", Initiative::System, Autonomy::Review)
+            Delegate(Delegation::new("x", Initiative::System, Autonomy::Review))
         )
         .is_err());
 }
@@ -454,9 +469,9 @@ fn hourly_quota_survives_a_restore() {
     }
     let mut restored = Engine::restore(config(), secret(), sim.engine.snapshot());
     assert!(matches!(
-        restored.delegate(
+        restored.handle(
             sim.now,
-            Delegation::new("x", Initiative::System, Autonomy::Review)
+            Delegate(Delegation::new("x", Initiative::System, Autonomy::Review))
         ),
         Err(DelegateError::QuotaExceeded { .. })
     ));
@@ -504,17 +519,15 @@ fn escalation_receipt_exactly_once() {
     );
     assert_eq!(receipts(&sim), 1);
     // Replayed inputs: the same timeout again, a kill, later timeouts.
-    sim.engine.handle(sim.now, Input::Timeout).unwrap();
-    sim.engine.kill_all(sim.now);
+    sim.engine.handle(sim.now, Signal::Timeout);
+    sim.engine.handle(sim.now, Kill::ALL);
     sim.advance(1_000_000);
     assert_eq!(receipts(&sim), 1);
     // A restore from the persisted snapshot replays nothing either.
     let mut restored = Engine::restore(config(), secret(), sim.engine.snapshot());
-    restored.handle(sim.now, Input::Timeout).unwrap();
-    restored
-        .handle(sim.now + 1_000_000, Input::Timeout)
-        .unwrap();
-    restored.reconcile(sim.now);
+    restored.handle(sim.now, Signal::Timeout);
+    restored.handle(sim.now + 1_000_000, Signal::Timeout);
+    restored.handle(sim.now, Reconcile);
     assert!(std::iter::from_fn(|| restored.poll_event())
         .all(|e| !matches!(e, Event::EscalationReceipt { .. })));
 }
@@ -525,12 +538,8 @@ fn escalation_receipt_once_when_restored_mid_escalation() {
     // The page reloads while the escalation is open; the restored engine
     // returns the interrupted run and hands off exactly once.
     let mut restored = Engine::restore(config(), secret(), sim.engine.snapshot());
-    restored
-        .handle(sim.now + config().escalation_timeout_ms, Input::Timeout)
-        .unwrap();
-    restored
-        .handle(sim.now + config().escalation_timeout_ms, Input::Timeout)
-        .unwrap();
+    restored.handle(sim.now + config().escalation_timeout_ms, Signal::Timeout);
+    restored.handle(sim.now + config().escalation_timeout_ms, Signal::Timeout);
     let count = std::iter::from_fn(|| restored.poll_event())
         .filter(|e| matches!(e, Event::EscalationReceipt { .. }))
         .count();
@@ -554,8 +563,14 @@ fn commands_are_revision_fenced() {
     sim.propose(&run, &[rename()]);
     let seen = sim.revision(&run) - 1;
     assert_eq!(
-        sim.engine
-            .authorize(sim.now, &run, seen, Authorization::default()),
+        sim.engine.handle(
+            sim.now,
+            Authorize {
+                run: run.clone(),
+                revision: seen,
+                authorization: Authorization::default()
+            }
+        ),
         Err(CommandError::StaleRevision {
             run: run.clone(),
             expected: seen,
@@ -648,10 +663,13 @@ fn reconcile_returns_interrupted_runs_idempotently() {
     sim.propose(&acting, &[rename()]);
     sim.give_marks();
     let done = sim.delegate(Autonomy::Auto);
-    sim.engine.stop(sim.now, &done).unwrap();
+    sim.engine.handle(sim.now, Stop(done.clone())).unwrap();
     let mut restored = Engine::restore(config(), secret(), sim.engine.snapshot());
-    assert_eq!(restored.reconcile(sim.now).interrupted, 1);
-    assert_eq!(restored.reconcile(sim.now), Reconciliation::default());
+    assert_eq!(restored.handle(sim.now, Reconcile).interrupted, 1);
+    assert_eq!(
+        restored.handle(sim.now, Reconcile),
+        Reconciliation::default()
+    );
     assert_eq!(
         restored.run(&acting).unwrap().state(),
         &returned(Outcome::Aborted, ReturnReason::Interrupted)
@@ -669,7 +687,7 @@ fn a_new_engine_has_nothing_to_reconcile_until_it_holds_a_run() {
     let mut restored = Engine::restore(config(), secret(), sim.engine.snapshot());
     assert!(restored.has_anything_to_reconcile());
     assert_eq!(
-        restored.reconcile(sim.now).interrupted,
+        restored.handle(sim.now, Reconcile).interrupted,
         1,
         "{run} was acting"
     );
@@ -682,7 +700,7 @@ fn a_header_with_live_rows_restores_what_a_whole_snapshot_does() {
     sim.propose(&acting, &[rename()]);
     sim.give_marks();
     let done = sim.delegate(Autonomy::Auto);
-    sim.engine.stop(sim.now, &done).unwrap();
+    sim.engine.handle(sim.now, Stop(done.clone())).unwrap();
     let header = sim.engine.header();
     assert!(header.runs.is_empty(), "a header carries no runs");
     // A store restores the live rows only: history stays in the journal.
@@ -691,16 +709,16 @@ fn a_header_with_live_rows_restores_what_a_whole_snapshot_does() {
     let snapshot = header.with_rows(live, Vec::new());
     assert_eq!(snapshot.next_run, sim.engine.snapshot().next_run);
     let mut restored = Engine::restore(config(), secret(), snapshot);
-    assert_eq!(restored.reconcile(sim.now).interrupted, 1);
+    assert_eq!(restored.handle(sim.now, Reconcile).interrupted, 1);
     assert!(
         restored.run(&done).is_none(),
         "terminal history is not loaded"
     );
     // New runs continue the numbering rather than reuse an id.
     let next = restored
-        .delegate(
+        .handle(
             sim.now,
-            Delegation::new("again", Initiative::User, Autonomy::Auto),
+            Delegate(Delegation::new("again", Initiative::User, Autonomy::Auto)),
         )
         .unwrap();
     assert_ne!(next, acting);

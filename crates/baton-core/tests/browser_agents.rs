@@ -64,7 +64,7 @@ fn ag_50_a_run_with_a_transport_of_its_own_is_accepted_where_the_engine_has_none
     let mut sim = Sim::with_config(config);
     let plain = Delegation::new("tidy", Initiative::System, Autonomy::Review);
     assert_eq!(
-        sim.engine.delegate(sim.now, plain.clone()),
+        sim.engine.handle(sim.now, Delegate(plain.clone())),
         Err(DelegateError::NoTransport)
     );
     let expected = sim.engine.next_run_id();
@@ -72,7 +72,7 @@ fn ag_50_a_run_with_a_transport_of_its_own_is_accepted_where_the_engine_has_none
         own_transport: true,
         ..plain
     };
-    let run = sim.engine.delegate(sim.now, own).unwrap();
+    let run = sim.engine.handle(sim.now, Delegate(own)).unwrap();
     assert_eq!(run, expected, "the id the host set things up for");
     assert!(sim.engine.next_run_id() != run);
     sim.drain();

@@ -68,7 +68,15 @@ fn ag_32_the_first_change_just_after_the_call_returns_is_the_calls() {
     // The run ends; nothing holds its undo back.
     sim.propose(&run, &[]);
     assert!(sim.state(&run).is_terminal());
-    sim.engine.undo(sim.now, &run, UndoScope::Checked).unwrap();
+    sim.engine
+        .handle(
+            sim.now,
+            Undo {
+                run: run.clone(),
+                scope: UndoScope::Checked,
+            },
+        )
+        .unwrap();
 }
 
 #[test]

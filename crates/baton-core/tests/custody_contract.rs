@@ -50,7 +50,7 @@ fn ag_1_non_user_mutation_outside_a_run_is_refused() {
     assert!(sim.engine.admit_mutation(Some(&in_flight)).is_err());
 
     // Nor after the run has returned.
-    sim.engine.stop(sim.now, &run).unwrap();
+    sim.engine.handle(sim.now, Stop(run.clone())).unwrap();
     sim.drain();
     let error = sim.engine.admit_mutation(Some(&in_flight)).unwrap_err();
     assert!(error.to_string().starts_with("AG-1:"), "{error}");
@@ -108,9 +108,9 @@ fn ag_3_single_auto_authorized_call_is_a_valid_run() {
     let usage = sim.engine.run(&run).unwrap().usage();
     assert_eq!((usage.turns, usage.calls), (0, 1));
     assert_eq!(
-        sim.engine.delegate(
+        sim.engine.handle(
             sim.now,
-            Delegation::new("x", Initiative::User, Autonomy::Auto).with_plan(vec![])
+            Delegate(Delegation::new("x", Initiative::User, Autonomy::Auto).with_plan(vec![]))
         ),
         Err(DelegateError::EmptyPlan)
     );
@@ -149,7 +149,7 @@ fn ag_4_control_returns_on_every_path() {
     // Kill.
     let killed = sim.delegate(Autonomy::Review);
     sim.propose(&killed, &[rename()]);
-    sim.engine.kill_all(sim.now);
+    sim.engine.handle(sim.now, Kill::ALL);
     sim.drain();
     // Time passes: every run has returned, none is left holding control.
     sim.advance(30_000);
@@ -170,29 +170,48 @@ fn ag_4_terminal_states_never_reopen() {
     sim.propose(&run, &[rename()]);
     let revision = sim.revision(&run);
     sim.engine
-        .reject(sim.now, &run, revision, "not now")
+        .handle(
+            sim.now,
+            Reject {
+                run: run.clone(),
+                revision,
+                note: ("not now").into(),
+            },
+        )
         .unwrap();
     sim.drain();
     let frozen = (sim.state(&run), sim.revision(&run));
     let revision = sim.revision(&run);
     assert!(matches!(
-        sim.engine
-            .authorize(sim.now, &run, revision, Authorization::default()),
+        sim.engine.handle(
+            sim.now,
+            Authorize {
+                run: run.clone(),
+                revision,
+                authorization: Authorization::default()
+            }
+        ),
         Err(CommandError::IllegalTransition {
             state: StateName::Cancelled,
             ..
         })
     ));
-    assert!(sim.engine.stop(sim.now, &run).is_err());
-    assert!(sim.engine.pause(sim.now, &run).is_err());
+    assert!(sim.engine.handle(sim.now, Stop(run.clone())).is_err());
+    assert!(sim.engine.handle(sim.now, Pause(run.clone())).is_err());
     assert!(sim
         .engine
-        .resolve_escalation(sim.now, &run, revision, Resolution::Return)
+        .handle(
+            sim.now,
+            ResolveEscalation {
+                run: run.clone(),
+                revision,
+                resolution: Resolution::Return
+            }
+        )
         .is_err());
     sim.engine
-        .handle(sim.now, Input::inbound(&run, TurnId(1), Inbound::TurnEnd))
-        .unwrap();
-    sim.engine.kill_all(sim.now);
+        .handle(sim.now, Signal::inbound(&run, TurnId(1), Inbound::TurnEnd));
+    sim.engine.handle(sim.now, Kill::ALL);
     sim.advance(1_000_000);
     assert_eq!((sim.state(&run), sim.revision(&run)), frozen);
 }
@@ -219,22 +238,20 @@ fn ag_5_every_outcome_is_reachable_and_typed() {
     sim.answer_reverts(|_| Ok(()));
 
     let aborted = sim.delegate(Autonomy::Auto);
-    sim.engine.stop(sim.now, &aborted).unwrap();
+    sim.engine.handle(sim.now, Stop(aborted.clone())).unwrap();
 
     let error = sim.delegate(Autonomy::Auto);
     let turn = sim.turn(&error);
-    sim.engine
-        .handle(
-            sim.now,
-            Input::inbound(
-                &error,
-                turn,
-                Inbound::TurnFailed {
-                    message: "HTTP 500".into(),
-                },
-            ),
-        )
-        .unwrap();
+    sim.engine.handle(
+        sim.now,
+        Signal::inbound(
+            &error,
+            turn,
+            Inbound::TurnFailed {
+                message: "HTTP 500".into(),
+            },
+        ),
+    );
     sim.drain();
 
     let outcome = |run: &RunId| match sim.state(run) {
@@ -266,14 +283,16 @@ fn ag_6_escalation_is_non_terminal_typed_and_auto_returns() {
     sim.propose(&run, &[rename()]);
     let revision = sim.revision(&run);
     sim.engine
-        .authorize(
+        .handle(
             sim.now,
-            &run,
-            revision,
-            Authorization {
-                allowlist: Some(vec![rename()]),
-                budget: None,
-                grant_ms: None,
+            Authorize {
+                run: run.clone(),
+                revision,
+                authorization: Authorization {
+                    allowlist: Some(vec![rename()]),
+                    budget: None,
+                    grant_ms: None,
+                },
             },
         )
         .unwrap();
@@ -377,8 +396,14 @@ fn ag_7_call_beyond_the_budget_escalates_and_never_proceeds() {
     // Raising the budget lets it go on; the same budget is refused.
     let revision = sim.revision(&run);
     assert!(matches!(
-        sim.engine
-            .resolve_escalation(sim.now, &run, revision, Resolution::Allow { budget: None }),
+        sim.engine.handle(
+            sim.now,
+            ResolveEscalation {
+                run: run.clone(),
+                revision,
+                resolution: Resolution::Allow { budget: None }
+            }
+        ),
         Err(CommandError::InvalidBudget(_))
     ));
     sim.resolve(
@@ -539,14 +564,16 @@ fn turn_opens_with_a_context_snapshot_of_versioned_origin_tagged_reads() {
     let board = ReadRef::new("tasks", "board");
     let inbox = ReadRef::new("mail", "inbox");
     sim.engine
-        .publish_read(
+        .handle(
             sim.now,
-            ReadStamp {
-                read: board.clone(),
-                version: 7,
-                origin: Origin::Author,
+            PublishRead {
+                stamp: ReadStamp {
+                    read: board.clone(),
+                    version: 7,
+                    origin: Origin::Author,
+                },
+                actor: None,
             },
-            None,
         )
         .unwrap();
     let run = sim.delegate(Autonomy::Auto);
@@ -566,25 +593,29 @@ fn turn_opens_with_a_context_snapshot_of_versioned_origin_tagged_reads() {
     // While the call runs, the board moves on (the call's own write) and a
     // third-party read appears: the open snapshot does not change…
     sim.engine
-        .publish_read(
+        .handle(
             sim.now,
-            ReadStamp {
-                read: board.clone(),
-                version: 8,
-                origin: Origin::Author,
+            PublishRead {
+                stamp: ReadStamp {
+                    read: board.clone(),
+                    version: 8,
+                    origin: Origin::Author,
+                },
+                actor: None,
             },
-            None,
         )
         .unwrap();
     sim.engine
-        .publish_read(
+        .handle(
             sim.now,
-            ReadStamp {
-                read: inbox.clone(),
-                version: 1,
-                origin: Origin::ThirdParty,
+            PublishRead {
+                stamp: ReadStamp {
+                    read: inbox.clone(),
+                    version: 1,
+                    origin: Origin::ThirdParty,
+                },
+                actor: None,
             },
-            None,
         )
         .unwrap();
     sim.apply();
@@ -609,7 +640,7 @@ fn a_run_is_one_undo_group() {
     let run = sim.delegate(Autonomy::Auto);
     sim.propose(&run, &[rename(), theme(), archive()]);
     sim.apply_all();
-    sim.engine.stop(sim.now, &run).unwrap();
+    sim.engine.handle(sim.now, Stop(run.clone())).unwrap();
     let group = sim.engine.run(&run).unwrap().undo_group();
     let participants: Vec<&str> = group.iter().map(|(p, _)| p.as_str()).collect();
     assert_eq!(participants, ["settings", "tasks"], "last touched first");
@@ -628,13 +659,28 @@ fn undo_is_one_journalled_step_only_for_a_returned_run_and_only_once() {
     sim.apply_all();
     assert!(
         matches!(
-            sim.engine.undo(sim.now, &run, UndoScope::Checked),
+            sim.engine.handle(
+                sim.now,
+                Undo {
+                    run: run.clone(),
+                    scope: UndoScope::Checked
+                }
+            ),
             Err(CommandError::NotUndoable { .. })
         ),
         "still active"
     );
-    sim.engine.stop(sim.now, &run).unwrap();
-    let group = sim.engine.undo(sim.now, &run, UndoScope::Checked).unwrap();
+    sim.engine.handle(sim.now, Stop(run.clone())).unwrap();
+    let group = sim
+        .engine
+        .handle(
+            sim.now,
+            Undo {
+                run: run.clone(),
+                scope: UndoScope::Checked,
+            },
+        )
+        .unwrap();
     assert_eq!(group, sim.engine.run(&run).unwrap().undo_group());
     let undone: Vec<Vec<ParticipantId>> = sim.journal_of(&run, |entry| match entry {
         JournalEntry::Undone { participants, .. } => Some(participants.clone()),
@@ -648,14 +694,25 @@ fn undo_is_one_journalled_step_only_for_a_returned_run_and_only_once() {
     );
     assert!(
         matches!(
-            sim.engine.undo(sim.now, &run, UndoScope::Checked),
+            sim.engine.handle(
+                sim.now,
+                Undo {
+                    run: run.clone(),
+                    scope: UndoScope::Checked
+                }
+            ),
             Err(CommandError::NotUndoable { .. })
         ),
         "only once"
     );
     assert!(matches!(
-        sim.engine
-            .undo(sim.now, &RunId::new("nope"), UndoScope::Checked),
+        sim.engine.handle(
+            sim.now,
+            Undo {
+                run: RunId::new("nope"),
+                scope: UndoScope::Checked
+            }
+        ),
         Err(CommandError::UnknownRun(_))
     ));
     // A failure already rolled the run back: nothing is left to undo.
@@ -672,7 +729,13 @@ fn undo_is_one_journalled_step_only_for_a_returned_run_and_only_once() {
         }
     ));
     assert!(matches!(
-        sim.engine.undo(sim.now, &failed, UndoScope::Checked),
+        sim.engine.handle(
+            sim.now,
+            Undo {
+                run: failed.clone(),
+                scope: UndoScope::Checked
+            }
+        ),
         Err(CommandError::NotUndoable { .. })
     ));
 }

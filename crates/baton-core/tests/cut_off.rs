@@ -34,7 +34,7 @@ fn next_page(version: u64) -> Sim {
 fn reconciled(sim: &Sim) -> Engine {
     let stored = serde_json::to_string(&sim.engine.snapshot()).unwrap();
     let mut gone = Engine::restore(config(), secret(), serde_json::from_str(&stored).unwrap());
-    gone.reconcile(sim.now + 1);
+    gone.handle(sim.now + 1, Reconcile);
     while gone.poll_event().is_some() {}
     gone
 }
@@ -99,14 +99,17 @@ fn ag_11_a_plan_under_review_cut_off_by_a_reload_is_reviewed_again_as_a_chained_
     // own puts the plan before the person.
     let mut next = next_page(1);
     next.engine.take_header_changed();
-    next.engine.adopt(gone.take_offered());
+    next.engine.handle(0, Adopt(gone.handle(0, TakeOffered)));
     assert!(
         next.engine.take_header_changed(),
         "the adopted run's row is this session's: its header is written beside it"
     );
     assert!(gone.cut_off().is_empty(), "handed over");
     assert_eq!(next.engine.cut_off(), offered);
-    let chained = next.engine.review_again(next.now, &run).unwrap();
+    let chained = next
+        .engine
+        .handle(next.now, ReviewCutOff(run.clone()))
+        .unwrap();
     next.drain();
     assert_eq!(next.state(&chained), RunState::Reviewing);
     assert_eq!(next.engine.run(&chained).unwrap().resumes(), Some(&run));
@@ -154,7 +157,10 @@ fn ag_11_a_plan_under_review_cut_off_by_a_reload_is_reviewed_again_as_a_chained_
             }
         ]
     );
-    let twice = next.engine.review_again(next.now, &run).unwrap_err();
+    let twice = next
+        .engine
+        .handle(next.now, ReviewCutOff(run.clone()))
+        .unwrap_err();
     assert_eq!(twice.code(), "not-cut-off");
     assert_eq!(twice.requirement(), Some("AG-11"));
 }
@@ -165,9 +171,12 @@ fn ag_20_a_plan_reviewed_again_after_its_read_changed_is_marked_stale_and_refuse
     let mut gone = reconciled(&sim);
     // The board changed while the page was away.
     let mut next = next_page(2);
-    next.engine.adopt(gone.take_offered());
+    next.engine.handle(0, Adopt(gone.handle(0, TakeOffered)));
     let run = next.engine.cut_off()[0].run.clone();
-    let chained = next.engine.review_again(next.now, &run).unwrap();
+    let chained = next
+        .engine
+        .handle(next.now, ReviewCutOff(run.clone()))
+        .unwrap();
     next.drain();
     let sheet = next.engine.review(&chained).unwrap();
     let stale = sheet.items[0].stale.clone().expect("the act is stale");
@@ -208,8 +217,11 @@ fn ag_41_a_question_cut_off_by_a_reload_is_put_again_and_its_answer_goes_on() {
     assert_eq!(offered[0].waiting, Waiting::Answer);
 
     let mut next = next_page(1);
-    next.engine.adopt(gone.take_offered());
-    let chained = next.engine.review_again(next.now, &run).unwrap();
+    next.engine.handle(0, Adopt(gone.handle(0, TakeOffered)));
+    let chained = next
+        .engine
+        .handle(next.now, ReviewCutOff(run.clone()))
+        .unwrap();
     next.drain();
     let question = next.last_question();
     assert_eq!(question.run, chained);
@@ -217,7 +229,14 @@ fn ag_41_a_question_cut_off_by_a_reload_is_put_again_and_its_answer_goes_on() {
     assert!(question.state.is_open());
     let acceptance = next
         .engine
-        .answer(next.now, &question.id, &question.digest, json!("done"))
+        .handle(
+            next.now,
+            Answer {
+                question: question.id.clone(),
+                digest: question.digest,
+                answer: json!("done"),
+            },
+        )
         .unwrap();
     assert_eq!(acceptance.run, chained);
     next.drain();
@@ -241,7 +260,7 @@ fn a_cut_off_plan_can_be_discarded_and_a_run_that_did_not_wait_for_the_person_is
         std::slice::from_ref(&run),
         "only what waited for the person"
     );
-    gone.discard(sim.now, &run).unwrap();
+    gone.handle(sim.now, Discard(run.clone())).unwrap();
     assert!(gone.cut_off().is_empty());
     assert_eq!(
         offers_journalled(&gone, &run).last(),
@@ -251,7 +270,7 @@ fn a_cut_off_plan_can_be_discarded_and_a_run_that_did_not_wait_for_the_person_is
     );
     assert!(offers_journalled(&gone, &acting).is_empty());
     let unknown = gone
-        .discard(sim.now, &RunId::new("nowhere/r9"))
+        .handle(sim.now, Discard(RunId::new("nowhere/r9")))
         .unwrap_err();
     assert_eq!(unknown.code(), "unknown-run");
 }

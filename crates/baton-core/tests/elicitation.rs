@@ -52,10 +52,18 @@ fn ag_41_a_question_is_not_modal_and_can_be_dismissed_or_postponed() {
     ));
     // It can be put off, then dismissed; the run goes on either way.
     sim.engine
-        .postpone(sim.now, &question.id, sim.now + 1_000)
+        .handle(
+            sim.now,
+            Postpone {
+                question: question.id.clone(),
+                until: sim.now + 1_000,
+            },
+        )
         .unwrap();
     assert!(sim.engine.question(&question.id).unwrap().state.is_open());
-    sim.engine.dismiss(sim.now, &question.id).unwrap();
+    sim.engine
+        .handle(sim.now, Dismiss(question.id.clone()))
+        .unwrap();
     sim.drain();
     assert_eq!(sim.state(&run), RunState::Acting);
     let TurnRequest { answers, .. } = sim.last_request();
@@ -91,7 +99,14 @@ fn elicitation_answer_reaches_the_acting_party_and_commits_with_the_state_change
     let answer = json!({"column": "done", "by": "2026-12-01"});
     let acceptance = sim
         .engine
-        .answer(sim.now, &question.id, &question.digest, answer.clone())
+        .handle(
+            sim.now,
+            Answer {
+                question: question.id.clone(),
+                digest: question.digest,
+                answer: answer.clone(),
+            },
+        )
         .unwrap();
     // One step: the closing record, the state change and the next turn come
     // out together, with nothing in between.
@@ -140,8 +155,14 @@ fn elicitation_wrong_digest_fails_closed() {
     let before = sim.revision(&run);
     let wrong = Digest::of_bytes(b"another request");
     assert!(matches!(
-        sim.engine
-            .answer(sim.now, &question.id, &wrong, json!({"column": "done"})),
+        sim.engine.handle(
+            sim.now,
+            Answer {
+                question: question.id.clone(),
+                digest: wrong,
+                answer: json!({"column": "done"})
+            }
+        ),
         Err(AnswerError::DigestMismatch { .. })
     ));
     assert_eq!(sim.revision(&run), before);
@@ -153,11 +174,13 @@ fn elicitation_wrong_id_fails_closed() {
     let (mut sim, _, question) = asked();
     let error = sim
         .engine
-        .answer(
+        .handle(
             sim.now,
-            &QuestionId::new("s/q99"),
-            &question.digest,
-            json!({"column": "done"}),
+            Answer {
+                question: QuestionId::new("s/q99"),
+                digest: question.digest,
+                answer: json!({"column": "done"}),
+            },
         )
         .unwrap_err();
     assert_eq!(
@@ -167,7 +190,7 @@ fn elicitation_wrong_id_fails_closed() {
     assert!(error.to_string().starts_with("AG-41:"));
     assert!(sim
         .engine
-        .decline(sim.now, &QuestionId::new("nope"))
+        .handle(sim.now, Decline(QuestionId::new("nope")))
         .is_err());
 }
 
@@ -175,11 +198,13 @@ fn elicitation_wrong_id_fails_closed() {
 fn elicitation_schema_failure_fails_closed_with_every_error() {
     let (mut sim, run, question) = asked();
     let before = sim.revision(&run);
-    let Err(AnswerError::Schema { errors }) = sim.engine.answer(
+    let Err(AnswerError::Schema { errors }) = sim.engine.handle(
         sim.now,
-        &question.id,
-        &question.digest,
-        json!({"column": "later", "by": "tomorrow", "extra": 1}),
+        Answer {
+            question: question.id.clone(),
+            digest: question.digest,
+            answer: json!({"column": "later", "by": "tomorrow", "extra": 1}),
+        },
     ) else {
         panic!("the answer must fail the schema");
     };
@@ -190,11 +215,13 @@ fn elicitation_schema_failure_fails_closed_with_every_error() {
     // A valid answer after a refused one is still accepted.
     assert!(sim
         .engine
-        .answer(
+        .handle(
             sim.now,
-            &question.id,
-            &question.digest,
-            json!({"column": "todo"})
+            Answer {
+                question: question.id.clone(),
+                digest: question.digest,
+                answer: json!({"column": "todo"})
+            }
         )
         .is_ok());
 }
@@ -220,11 +247,13 @@ fn elicitation_expired_question_returns_the_run_and_refuses_late_answers() {
         QuestionState::Expired { .. }
     ));
     assert_eq!(
-        sim.engine.answer(
+        sim.engine.handle(
             sim.now,
-            &question.id,
-            &question.digest,
-            json!({"column": "done"})
+            Answer {
+                question: question.id.clone(),
+                digest: question.digest,
+                answer: json!({"column": "done"})
+            }
         ),
         Err(AnswerError::Expired(question.id.clone()))
     );
@@ -236,11 +265,13 @@ fn elicitation_an_answer_at_the_deadline_finds_it_expired() {
     // The answer arrives at the deadline before the host ran its timer.
     let at = question.deadline_at;
     assert_eq!(
-        sim.engine.answer(
+        sim.engine.handle(
             at,
-            &question.id,
-            &question.digest,
-            json!({"column": "done"})
+            Answer {
+                question: question.id.clone(),
+                digest: question.digest,
+                answer: json!({"column": "done"})
+            }
         ),
         Err(AnswerError::Expired(question.id.clone()))
     );
@@ -259,14 +290,28 @@ fn elicitation_duplicate_retry_returns_the_original_acceptance() {
     let answer = json!({"column": "doing"});
     let first = sim
         .engine
-        .answer(sim.now, &question.id, &question.digest, answer.clone())
+        .handle(
+            sim.now,
+            Answer {
+                question: question.id.clone(),
+                digest: question.digest,
+                answer: answer.clone(),
+            },
+        )
         .unwrap();
     sim.drain();
     let revision = sim.revision(&run);
     sim.now += 50;
     let retry = sim
         .engine
-        .answer(sim.now, &question.id, &question.digest, answer)
+        .handle(
+            sim.now,
+            Answer {
+                question: question.id.clone(),
+                digest: question.digest,
+                answer,
+            },
+        )
         .unwrap();
     assert_eq!(retry, first);
     assert!(sim.drain().is_empty(), "a retry changes nothing");
@@ -277,24 +322,28 @@ fn elicitation_duplicate_retry_returns_the_original_acceptance() {
 fn elicitation_conflicting_answer_is_refused() {
     let (mut sim, _, question) = asked();
     sim.engine
-        .answer(
+        .handle(
             sim.now,
-            &question.id,
-            &question.digest,
-            json!({"column": "doing"}),
+            Answer {
+                question: question.id.clone(),
+                digest: question.digest,
+                answer: json!({"column": "doing"}),
+            },
         )
         .unwrap();
     assert_eq!(
-        sim.engine.answer(
+        sim.engine.handle(
             sim.now,
-            &question.id,
-            &question.digest,
-            json!({"column": "done"})
+            Answer {
+                question: question.id.clone(),
+                digest: question.digest,
+                answer: json!({"column": "done"})
+            }
         ),
         Err(AnswerError::Conflict(question.id.clone()))
     );
     assert!(matches!(
-        sim.engine.decline(sim.now, &question.id),
+        sim.engine.handle(sim.now, Decline(question.id.clone())),
         Err(AnswerError::Closed {
             state: "answered",
             ..
@@ -307,7 +356,15 @@ fn elicitation_postpone_hides_it_from_the_badge_until_due_but_not_past_its_deadl
     let (mut sim, _, question) = asked();
     assert_eq!(sim.engine.counters(sim.now).action_required, 1);
     let until = sim.now + 5_000;
-    sim.engine.postpone(sim.now, &question.id, until).unwrap();
+    sim.engine
+        .handle(
+            sim.now,
+            Postpone {
+                question: question.id.clone(),
+                until,
+            },
+        )
+        .unwrap();
     assert_eq!(sim.engine.counters(sim.now).action_required, 0);
     assert_eq!(
         sim.engine.counters(until).action_required,
@@ -317,17 +374,25 @@ fn elicitation_postpone_hides_it_from_the_badge_until_due_but_not_past_its_deadl
     // Still answerable while postponed.
     assert!(sim
         .engine
-        .answer(
+        .handle(
             sim.now,
-            &question.id,
-            &question.digest,
-            json!({"column": "todo"})
+            Answer {
+                question: question.id.clone(),
+                digest: question.digest,
+                answer: json!({"column": "todo"})
+            }
         )
         .is_ok());
     // Postponing does not move the deadline.
     let (mut sim, run, question) = asked();
     sim.engine
-        .postpone(sim.now, &question.id, u64::MAX)
+        .handle(
+            sim.now,
+            Postpone {
+                question: question.id.clone(),
+                until: u64::MAX,
+            },
+        )
         .unwrap();
     sim.advance(config().escalation_timeout_ms);
     sim.answer_reverts(|_| Ok(()));
@@ -337,7 +402,9 @@ fn elicitation_postpone_hides_it_from_the_badge_until_due_but_not_past_its_deadl
 #[test]
 fn elicitation_decline_tells_the_acting_party_and_goes_on() {
     let (mut sim, run, question) = asked();
-    sim.engine.decline(sim.now, &question.id).unwrap();
+    sim.engine
+        .handle(sim.now, Decline(question.id.clone()))
+        .unwrap();
     sim.drain();
     assert_eq!(sim.state(&run), RunState::Acting);
     let TurnRequest { answers, .. } = sim.last_request();
@@ -360,16 +427,25 @@ fn elicitation_a_question_without_schema_takes_text() {
         "a planning question keeps the run offered"
     );
     assert_eq!(
-        sim.engine.answer(
+        sim.engine.handle(
             sim.now,
-            &question.id,
-            &question.digest,
-            json!({"name": "x"})
+            Answer {
+                question: question.id.clone(),
+                digest: question.digest,
+                answer: json!({"name": "x"})
+            }
         ),
         Err(AnswerError::NotText)
     );
     sim.engine
-        .answer(sim.now, &question.id, &question.digest, json!("Sprint 12"))
+        .handle(
+            sim.now,
+            Answer {
+                question: question.id.clone(),
+                digest: question.digest,
+                answer: json!("Sprint 12"),
+            },
+        )
         .unwrap();
     sim.drain();
     // The answer travels in the next planning turn.
@@ -417,9 +493,10 @@ fn elicitation_several_questions_of_a_turn_are_all_closed_before_the_next_turn()
     let run = sim.delegate(Autonomy::Auto);
     let turn = sim.turn(&run);
     for request in ["a", "b", "c"] {
-        sim.engine
-            .handle(sim.now, Input::inbound(&run, turn, question(request, None)))
-            .unwrap();
+        sim.engine.handle(
+            sim.now,
+            Signal::inbound(&run, turn, question(request, None)),
+        );
     }
     sim.end_turn(&run);
     let turns = |sim: &Sim| {
@@ -431,17 +508,28 @@ fn elicitation_several_questions_of_a_turn_are_all_closed_before_the_next_turn()
     let first = sim.last_question();
     assert_eq!(first.prompt, "Question a?");
     sim.engine
-        .answer(sim.now, &first.id, &first.digest, json!("yes"))
+        .handle(
+            sim.now,
+            Answer {
+                question: first.id.clone(),
+                digest: first.digest,
+                answer: json!("yes"),
+            },
+        )
         .unwrap();
     sim.drain();
     let second = sim.last_question();
     assert_eq!(second.prompt, "Question b?");
     assert_eq!(turns(&sim), 1, "not while b and c are open");
-    sim.engine.decline(sim.now, &second.id).unwrap();
+    sim.engine
+        .handle(sim.now, Decline(second.id.clone()))
+        .unwrap();
     sim.drain();
     let third = sim.last_question();
     assert_eq!(third.prompt, "Question c?");
-    sim.engine.dismiss(sim.now, &third.id).unwrap();
+    sim.engine
+        .handle(sim.now, Dismiss(third.id.clone()))
+        .unwrap();
     sim.drain();
     // The next turn carries one report for every question.
     assert_eq!(turns(&sim), 2);
@@ -471,9 +559,10 @@ fn elicitation_questions_a_turn_may_ask_are_bounded_and_never_repeat_an_id() {
     let run = sim.delegate(Autonomy::Auto);
     let turn = sim.turn(&run);
     for request in ["a", "a"] {
-        sim.engine
-            .handle(sim.now, Input::inbound(&run, turn, question(request, None)))
-            .unwrap();
+        sim.engine.handle(
+            sim.now,
+            Signal::inbound(&run, turn, question(request, None)),
+        );
     }
     sim.drain();
     assert!(matches!(
@@ -490,12 +579,10 @@ fn elicitation_questions_a_turn_may_ask_are_bounded_and_never_repeat_an_id() {
     let run = sim.delegate(Autonomy::Auto);
     let turn = sim.turn(&run);
     for index in 0..9 {
-        sim.engine
-            .handle(
-                sim.now,
-                Input::inbound(&run, turn, question(&format!("q{index}"), None)),
-            )
-            .unwrap();
+        sim.engine.handle(
+            sim.now,
+            Signal::inbound(&run, turn, question(&format!("q{index}"), None)),
+        );
     }
     sim.drain();
     assert!(matches!(
@@ -516,18 +603,14 @@ fn elicitation_an_expiry_bounds_the_deadline_and_an_expired_question_is_never_pu
     let run = sim.delegate(Autonomy::Auto);
     let turn = sim.turn(&run);
     // One expired before it arrived; one that expires before the engine's own deadline.
-    sim.engine
-        .handle(
-            sim.now,
-            Input::inbound(&run, turn, question("gone", Some(sim.now))),
-        )
-        .unwrap();
-    sim.engine
-        .handle(
-            sim.now,
-            Input::inbound(&run, turn, question("soon", Some(sim.now + 5_000))),
-        )
-        .unwrap();
+    sim.engine.handle(
+        sim.now,
+        Signal::inbound(&run, turn, question("gone", Some(sim.now))),
+    );
+    sim.engine.handle(
+        sim.now,
+        Signal::inbound(&run, turn, question("soon", Some(sim.now + 5_000))),
+    );
     sim.end_turn(&run);
     let asked: Vec<String> = sim
         .log
@@ -545,9 +628,14 @@ fn elicitation_an_expiry_bounds_the_deadline_and_an_expired_question_is_never_pu
         "the earlier of the two deadlines"
     );
     assert!(config().escalation_timeout_ms > 5_000);
-    let answer = sim
-        .engine
-        .answer(sim.now, &open.id, &open.digest, json!("ok"));
+    let answer = sim.engine.handle(
+        sim.now,
+        Answer {
+            question: open.id.clone(),
+            digest: open.digest,
+            answer: json!("ok"),
+        },
+    );
     assert!(answer.is_ok());
     sim.drain();
     let TurnRequest { answers, .. } = sim.last_request();
@@ -559,18 +647,20 @@ fn elicitation_an_expiry_bounds_the_deadline_and_an_expired_question_is_never_pu
 #[test]
 fn elicitation_the_question_closes_when_its_run_ends() {
     let (mut sim, run, question) = asked();
-    sim.engine.stop(sim.now, &run).unwrap();
+    sim.engine.handle(sim.now, Stop(run.clone())).unwrap();
     sim.drain();
     assert!(matches!(
         sim.engine.question(&question.id).unwrap().state,
         QuestionState::Withdrawn { .. }
     ));
     assert!(matches!(
-        sim.engine.answer(
+        sim.engine.handle(
             sim.now,
-            &question.id,
-            &question.digest,
-            json!({"column": "done"})
+            Answer {
+                question: question.id.clone(),
+                digest: question.digest,
+                answer: json!({"column": "done"})
+            }
         ),
         Err(AnswerError::Closed {
             state: "withdrawn",
@@ -595,7 +685,7 @@ fn elicitation_reconciliation_is_idempotent() {
         1,
         "overdue is derived at read time"
     );
-    let first = restored.reconcile(later);
+    let first = restored.handle(later, Reconcile);
     assert_eq!(
         first,
         Reconciliation {
@@ -620,7 +710,7 @@ fn elicitation_reconciliation_is_idempotent() {
     ));
     let events = std::iter::from_fn(|| restored.poll_event()).count();
     assert!(events > 0);
-    assert_eq!(restored.reconcile(later), Reconciliation::default());
+    assert_eq!(restored.handle(later, Reconcile), Reconciliation::default());
     assert_eq!(
         restored.poll_event(),
         None,
@@ -648,18 +738,16 @@ fn counters_are_content_free_and_track_what_is_pending() {
     );
     let failing = sim.delegate(Autonomy::Auto);
     let turn = sim.turn(&failing);
-    sim.engine
-        .handle(
-            sim.now,
-            Input::inbound(
-                &failing,
-                turn,
-                Inbound::TurnFailed {
-                    message: "500".into(),
-                },
-            ),
-        )
-        .unwrap();
+    sim.engine.handle(
+        sim.now,
+        Signal::inbound(
+            &failing,
+            turn,
+            Inbound::TurnFailed {
+                message: "500".into(),
+            },
+        ),
+    );
     assert_eq!(sim.engine.counters(sim.now).failed, 1);
     assert_eq!(asked_sim.engine.counters(asked_sim.now).action_required, 1);
     asked_sim.drain();

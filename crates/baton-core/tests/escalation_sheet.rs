@@ -38,7 +38,14 @@ fn ag_7_an_exhausted_budget_is_offered_raised_and_the_offer_is_accepted() {
     );
     // The first choice, as offered, is what lets the run go on.
     sim.engine
-        .resolve_escalation(sim.now, &run, sheet.revision, sheet.choices[0].clone())
+        .handle(
+            sim.now,
+            ResolveEscalation {
+                run: run.clone(),
+                revision: sheet.revision,
+                resolution: sheet.choices[0].clone(),
+            },
+        )
         .expect("the offered resolution is accepted");
     sim.drain();
     sim.apply_all();
@@ -52,7 +59,14 @@ fn ag_7_every_offered_way_out_ends_the_wait() {
         let (mut sim, run) = exhausted();
         let sheet = sim.engine.escalation(&run).unwrap();
         sim.engine
-            .resolve_escalation(sim.now, &run, sheet.revision, sheet.choices[choice].clone())
+            .handle(
+                sim.now,
+                ResolveEscalation {
+                    run: run.clone(),
+                    revision: sheet.revision,
+                    resolution: sheet.choices[choice].clone(),
+                },
+            )
             .unwrap();
         sim.drain();
         assert!(

@@ -65,7 +65,7 @@ fn a1_the_deep_reads_a_turn_carried_are_chosen_by_attention_and_journalled() {
         ]
     );
     // Once the turn is over, nothing is chosen and nothing is sent.
-    sim.engine.stop(sim.now, &run).unwrap();
+    sim.engine.handle(sim.now, Stop(run.clone())).unwrap();
     assert_eq!(sim.engine.pull_reads(sim.now, &run, turn, Vec::new()), None);
 }
 
@@ -134,8 +134,14 @@ fn a2_a_persons_edit_supersedes_the_plan_under_review() {
     );
     // What the person saw before the edit can no longer be authorized.
     assert!(matches!(
-        sim.engine
-            .authorize(sim.now, &run, before.revision, Authorization::default()),
+        sim.engine.handle(
+            sim.now,
+            Authorize {
+                run: run.clone(),
+                revision: before.revision,
+                authorization: Authorization::default()
+            }
+        ),
         Err(CommandError::StaleRevision { .. })
     ));
     // Authorizing the superseded plan: the stale act is refused, the run

@@ -156,9 +156,9 @@ proptest! {
         let text = mutated(&snapshot, &mutation);
         if let Ok(decoded) = serde_json::from_str::<EngineSnapshot>(&text) {
             let mut engine = Engine::restore(config(), secret(), decoded);
-            engine.handle(sim.now + 1_000_000, Input::Timeout).unwrap();
+            engine.handle(sim.now + 1_000_000, Signal::Timeout);
             while engine.poll_event().is_some() {}
-            let _ = engine.delegate(sim.now + 1_000_001, Delegation::new("again", Initiative::User, Autonomy::Review));
+            let _ = engine.handle(sim.now + 1_000_001, Delegate(Delegation::new("again", Initiative::User, Autonomy::Review)));
             while engine.poll_event().is_some() {}
         }
     }
@@ -206,7 +206,7 @@ proptest! {
         let mut sim = session();
         let question = sim.engine.questions().find(|q| q.state == QuestionState::Open).cloned().expect("an open question");
         let satisfies = answer.get("column").and_then(Value::as_str).is_some_and(|c| c == "todo" || c == "done");
-        let accepted = sim.engine.answer(sim.now, &question.id, &question.digest, answer).is_ok();
+        let accepted = sim.engine.handle(sim.now, Answer { question: question.id.clone(), digest: question.digest, answer }).is_ok();
         prop_assert_eq!(accepted, satisfies);
     }
 }

@@ -227,7 +227,7 @@ impl Harness {
                             .collect(),
                     );
                 }
-                if let Ok(run) = self.engine.delegate(now, delegation) {
+                if let Ok(run) = self.engine.handle(now, Delegate(delegation)) {
                     self.runs.push(run);
                 }
             }
@@ -239,13 +239,27 @@ impl Harness {
                         budget: None,
                         grant_ms: None,
                     };
-                    let _ = self.engine.authorize(now, &run, revision, authorization);
+                    let _ = self.engine.handle(
+                        now,
+                        Authorize {
+                            run: run.clone(),
+                            revision,
+                            authorization,
+                        },
+                    );
                 }
             }
             Op::Reject(run) => {
                 if let Some(run) = self.run(run) {
                     let revision = self.engine.run(&run).unwrap().revision();
-                    let _ = self.engine.reject(now, &run, revision, "no");
+                    let _ = self.engine.handle(
+                        now,
+                        Reject {
+                            run: run.clone(),
+                            revision,
+                            note: "no".into(),
+                        },
+                    );
                 }
             }
             Op::Resolve(run, kind) => {
@@ -264,33 +278,44 @@ impl Harness {
                         3 => Resolution::Review,
                         _ => Resolution::Return,
                     };
-                    let _ = self
-                        .engine
-                        .resolve_escalation(now, &run, revision, resolution);
+                    let _ = self.engine.handle(
+                        now,
+                        ResolveEscalation {
+                            run: run.clone(),
+                            revision,
+                            resolution,
+                        },
+                    );
                 }
             }
             Op::Stop(run) => {
                 if let Some(run) = self.run(run) {
-                    let _ = self.engine.stop(now, &run);
+                    let _ = self.engine.handle(now, Stop(run.clone()));
                 }
             }
             Op::Pause(run) => {
                 if let Some(run) = self.run(run) {
-                    let _ = self.engine.pause(now, &run);
+                    let _ = self.engine.handle(now, Pause(run.clone()));
                 }
             }
             Op::Resume(run) => {
                 if let Some(run) = self.run(run) {
-                    if let Ok(next) = self.engine.resume(now, &run, None) {
+                    if let Ok(next) = self.engine.handle(
+                        now,
+                        Resume {
+                            run: run.clone(),
+                            budget: None,
+                        },
+                    ) {
                         self.runs.push(next);
                     }
                 }
             }
             Op::KillAll => {
-                self.engine.kill_all(now);
+                self.engine.handle(now, Kill::ALL);
             }
-            Op::Disable => self.engine.disable(),
-            Op::Enable => self.engine.enable(),
+            Op::Disable => self.engine.handle(0, Disable),
+            Op::Enable => self.engine.handle(0, Enable),
             Op::ToolCall {
                 run,
                 capability: index,
@@ -307,15 +332,13 @@ impl Harness {
                         via: Vec::new(),
                     };
                     self.engine
-                        .handle(now, Input::inbound(&run, turn, inbound))
-                        .unwrap();
+                        .handle(now, Signal::inbound(&run, turn, inbound));
                 }
             }
             Op::TurnEnd(run) => {
                 if let Some((run, turn)) = self.open(run) {
                     self.engine
-                        .handle(now, Input::inbound(&run, turn, Inbound::TurnEnd))
-                        .unwrap();
+                        .handle(now, Signal::inbound(&run, turn, Inbound::TurnEnd));
                 }
             }
             Op::TurnFailed(run) => {
@@ -324,8 +347,7 @@ impl Harness {
                         message: "x".into(),
                     };
                     self.engine
-                        .handle(now, Input::inbound(&run, turn, inbound))
-                        .unwrap();
+                        .handle(now, Signal::inbound(&run, turn, inbound));
                 }
             }
             Op::TransportLost(run) => {
@@ -334,8 +356,7 @@ impl Harness {
                         message: "x".into(),
                     };
                     self.engine
-                        .handle(now, Input::inbound(&run, turn, inbound))
-                        .unwrap();
+                        .handle(now, Signal::inbound(&run, turn, inbound));
                 }
             }
             Op::Malformed(run) => {
@@ -345,8 +366,7 @@ impl Harness {
                         detail: "x".into(),
                     };
                     self.engine
-                        .handle(now, Input::inbound(&run, turn, inbound))
-                        .unwrap();
+                        .handle(now, Signal::inbound(&run, turn, inbound));
                 }
             }
             Op::Stray { run, turn } => {
@@ -358,8 +378,7 @@ impl Harness {
                 let open = self.engine.run(&run).and_then(Run::open_turn);
                 if open != Some(TurnId(turn)) {
                     self.engine
-                        .handle(now, Input::inbound(&run, TurnId(turn), Inbound::TurnEnd))
-                        .unwrap();
+                        .handle(now, Signal::inbound(&run, TurnId(turn), Inbound::TurnEnd));
                 }
             }
             Op::Mark { run, ok } => {
@@ -475,7 +494,7 @@ impl Harness {
             }
             Op::Advance(ms) => {
                 self.now += ms;
-                self.engine.handle(self.now, Input::Timeout).unwrap();
+                self.engine.handle(self.now, Signal::Timeout);
             }
             Op::Progress { run, choice } => self.progress(run, choice),
             Op::Ask { run, schema } => {
@@ -490,8 +509,7 @@ impl Harness {
                         approval: None,
                     };
                     self.engine
-                        .handle(now, Input::inbound(&run, turn, inbound))
-                        .unwrap();
+                        .handle(now, Signal::inbound(&run, turn, inbound));
                 }
             }
             Op::Reply { kind } => self.reply(kind),
@@ -518,19 +536,46 @@ impl Harness {
         let result = match kind {
             0 | 1 => self
                 .engine
-                .answer(now, &question.id, &question.digest, valid)
+                .handle(
+                    now,
+                    Answer {
+                        question: question.id.clone(),
+                        digest: question.digest,
+                        answer: valid,
+                    },
+                )
                 .map(|_| ()),
             2 => self
                 .engine
-                .answer(now, &question.id, &question.digest, json!(17))
+                .handle(
+                    now,
+                    Answer {
+                        question: question.id.clone(),
+                        digest: question.digest,
+                        answer: json!(17),
+                    },
+                )
                 .map(|_| ()),
             3 => self
                 .engine
-                .answer(now, &question.id, &Digest::of_bytes(b"x"), valid)
+                .handle(
+                    now,
+                    Answer {
+                        question: question.id.clone(),
+                        digest: Digest::of_bytes(b"x"),
+                        answer: valid,
+                    },
+                )
                 .map(|_| ()),
-            4 => self.engine.decline(now, &question.id),
-            5 => self.engine.dismiss(now, &question.id),
-            _ => self.engine.postpone(now, &question.id, now + 1_000),
+            4 => self.engine.handle(now, Decline(question.id.clone())),
+            5 => self.engine.handle(now, Dismiss(question.id.clone())),
+            _ => self.engine.handle(
+                now,
+                Postpone {
+                    question: question.id.clone(),
+                    until: now + 1_000,
+                },
+            ),
         };
         if matches!(kind, 2 | 3) {
             assert!(result.is_err(), "a bad answer must fail closed");
@@ -612,9 +657,9 @@ impl Harness {
     fn run_out_the_clock(&mut self) {
         let far = self.now + config().max_budget.run_deadline_ms + 1;
         self.now = far;
-        self.engine.handle(self.now, Input::Timeout).unwrap();
+        self.engine.handle(self.now, Signal::Timeout);
         self.now += config().revert_timeout_ms;
-        self.engine.handle(self.now, Input::Timeout).unwrap();
+        self.engine.handle(self.now, Signal::Timeout);
         self.drain();
     }
 }
@@ -710,18 +755,18 @@ proptest! {
                 let snapshot: EngineSnapshot = serde_json::from_str(&json).unwrap();
                 let mut restored = Engine::restore(config(), secret(), snapshot);
                 declare_all(&mut restored);
-                restored.reconcile(harness.now);
+                restored.handle(harness.now, Reconcile);
                 let later = harness.now + 1_000_000;
-                restored.handle(later, Input::Timeout).unwrap();
+                restored.handle(later, Signal::Timeout);
                 prop_assert_eq!(restored.active_runs().count(), 0);
                 // It keeps going: a new delegation is accepted and acted on.
-                restored.enable();
+                restored.handle(0, Enable);
                 let plan = vec![PlannedCall {
                     capability: rename(),
                     arguments: json!({"id": "card-1", "title": "Ship"}),
                 }];
                 let delegation = Delegation::new("rename a card", Initiative::User, Autonomy::Auto).with_plan(plan);
-                let run = restored.delegate(later, delegation);
+                let run = restored.handle(later, Delegate(delegation));
                 prop_assert!(run.is_ok(), "{run:?}");
                 let run = run.unwrap();
                 let mut asked = false;
@@ -734,7 +779,7 @@ proptest! {
                 }
                 prop_assert!(asked, "the restored engine asks its host to act on the new run");
                 prop_assert!(!restored.run(&run).unwrap().state().is_terminal());
-                restored.stop(later, &run).unwrap();
+                restored.handle(later, Stop(run.clone())).unwrap();
                 prop_assert!(restored.run(&run).unwrap().state().is_terminal());
             }
         }

@@ -30,9 +30,17 @@ fn ag_12_registration_is_inert_until_a_delegation_reads_it() {
     let timeout = sim.engine.poll_timeout();
     let manifest = sim
         .engine
-        .parse_manifest(&tasks_manifest().to_string())
+        .handle(0, ParseManifest(tasks_manifest().to_string()))
         .unwrap();
-    sim.engine.register(manifest, None).unwrap();
+    sim.engine
+        .handle(
+            0,
+            Register {
+                manifest,
+                instance: None,
+            },
+        )
+        .unwrap();
     // Nothing happened: no event, no change to any run, no new timer.
     assert_eq!(sim.engine.poll_event(), None);
     assert_eq!(sim.engine.run(&run).unwrap(), &before);
@@ -126,16 +134,14 @@ fn ag_15_arguments_are_typed_by_json_schema_and_projected_unchanged() {
     assert_eq!(rename_tool.description, "Rename one card on the board.");
     // Arguments that fail the schema are refused with path and keyword, not dispatched.
     let turn = sim.turn(&run);
-    sim.engine
-        .handle(
-            sim.now,
-            Input::inbound(
-                &run,
-                turn,
-                tool_call("bad", rename(), json!({"id": 7, "colour": "red"})),
-            ),
-        )
-        .unwrap();
+    sim.engine.handle(
+        sim.now,
+        Signal::inbound(
+            &run,
+            turn,
+            tool_call("bad", rename(), json!({"id": 7, "colour": "red"})),
+        ),
+    );
     sim.call(&run, "good", rename());
     sim.end_turn(&run);
     sim.apply_all();
@@ -203,12 +209,10 @@ fn ag_16_an_oversized_argument_is_a_typed_failure_never_a_truncation() {
     let run = sim.delegate(Autonomy::Auto);
     let turn = sim.turn(&run);
     let long = "x".repeat(100);
-    sim.engine
-        .handle(
-            sim.now,
-            Input::inbound(&run, turn, tool_call("big", rename(), json!({"id": long}))),
-        )
-        .unwrap();
+    sim.engine.handle(
+        sim.now,
+        Signal::inbound(&run, turn, tool_call("big", rename(), json!({"id": long}))),
+    );
     sim.end_turn(&run);
     sim.apply_all();
     assert_eq!(
@@ -433,7 +437,13 @@ fn ag_13_a_refused_registration_offers_nothing_and_only_a_call_to_it_fails() {
     broken["capabilities"][0]["description"] = json!("TODO");
     let refused = sim
         .engine
-        .register_text(&broken.to_string(), None)
+        .handle(
+            0,
+            RegisterText {
+                text: broken.to_string(),
+                instance: None,
+            },
+        )
         .unwrap_err();
     assert_eq!(refused.participant, Some(ParticipantId::new("board")));
     assert_eq!(refused.problems.len(), 1);
@@ -462,13 +472,28 @@ fn ag_13_a_refused_registration_offers_nothing_and_only_a_call_to_it_fails() {
     );
     assert!(matches!(results[1].result, CallResult::Applied { .. }));
     // Text that is not even JSON is refused with no id to remember.
-    let garbage = sim.engine.register_text("{\"id\": ", None).unwrap_err();
+    let garbage = sim
+        .engine
+        .handle(
+            0,
+            RegisterText {
+                text: ("{\"id\": ").into(),
+                instance: None,
+            },
+        )
+        .unwrap_err();
     assert_eq!(garbage.participant, None);
     assert!(!garbage.problems.is_empty());
     // A second mount under a mounted id is refused and leaves the first be.
     let again = sim
         .engine
-        .register_text(&tasks_manifest().to_string(), None)
+        .handle(
+            0,
+            RegisterText {
+                text: tasks_manifest().to_string(),
+                instance: None,
+            },
+        )
         .unwrap_err();
     assert_eq!(again.participant, Some(ParticipantId::new("tasks")));
     assert!(sim
@@ -514,20 +539,24 @@ fn ag_23_an_ambiguous_address_asks_the_person_and_never_guesses() {
     );
     // Only an instance it offered is a valid answer.
     assert!(matches!(
-        sim.engine.answer(
+        sim.engine.handle(
             sim.now,
-            &question.id,
-            &question.digest,
-            json!({"participant": "tasks#other"})
+            Answer {
+                question: question.id.clone(),
+                digest: question.digest,
+                answer: json!({"participant": "tasks#other"})
+            }
         ),
         Err(AnswerError::Schema { .. })
     ));
     sim.engine
-        .answer(
+        .handle(
             sim.now,
-            &question.id,
-            &question.digest,
-            json!({"participant": "tasks#sprint"}),
+            Answer {
+                question: question.id.clone(),
+                digest: question.digest,
+                answer: json!({"participant": "tasks#sprint"}),
+            },
         )
         .unwrap();
     sim.drain();
@@ -574,11 +603,13 @@ fn ag_23_a_bare_mount_beside_a_named_one_is_ambiguous_too() {
     // id matching exactly is not a reason to pick it.
     let question = asked_which(&mut sim, &run, &[bare.clone(), named.clone()]);
     sim.engine
-        .answer(
+        .handle(
             sim.now,
-            &question.id,
-            &question.digest,
-            json!({"participant": "tasks"}),
+            Answer {
+                question: question.id.clone(),
+                digest: question.digest,
+                answer: json!({"participant": "tasks"}),
+            },
         )
         .unwrap();
     sim.drain();
@@ -642,31 +673,61 @@ fn manifests_reject_unknown_fields_with_their_path() {
 fn registration_refuses_conflicts_and_bad_instance_names() {
     let mut engine = Engine::new(config(), secret());
     let manifest = engine
-        .parse_manifest(&tasks_manifest().to_string())
+        .handle(0, ParseManifest(tasks_manifest().to_string()))
         .unwrap();
-    engine.register(manifest.clone(), None).unwrap();
-    assert_eq!(
-        engine.register(manifest.clone(), None),
-        Err(RegisterError::AlreadyMounted(ParticipantId::new("tasks")))
-    );
-    let different = engine
-        .parse_manifest(
-            &with(
-                tasks_manifest(),
-                "/capabilities/0/description",
-                json!("Rename a card and nothing else."),
-            )
-            .to_string(),
+    engine
+        .handle(
+            0,
+            Register {
+                manifest: manifest.clone(),
+                instance: None,
+            },
         )
         .unwrap();
     assert_eq!(
-        engine.register(different, Some("b")),
+        engine.handle(
+            0,
+            Register {
+                manifest: manifest.clone(),
+                instance: None
+            }
+        ),
+        Err(RegisterError::AlreadyMounted(ParticipantId::new("tasks")))
+    );
+    let different = engine
+        .handle(
+            0,
+            ParseManifest(
+                (&with(
+                    tasks_manifest(),
+                    "/capabilities/0/description",
+                    json!("Rename a card and nothing else."),
+                )
+                .to_string())
+                    .into(),
+            ),
+        )
+        .unwrap();
+    assert_eq!(
+        engine.handle(
+            0,
+            Register {
+                manifest: different,
+                instance: Some("b".into())
+            }
+        ),
         Err(RegisterError::ConflictingManifest(ParticipantId::new(
             "tasks"
         )))
     );
     assert!(matches!(
-        engine.register(manifest, Some("a.b")),
+        engine.handle(
+            0,
+            Register {
+                manifest,
+                instance: Some("a.b".into())
+            }
+        ),
         Err(RegisterError::InvalidInstance(_))
     ));
 }
@@ -675,14 +736,20 @@ fn registration_refuses_conflicts_and_bad_instance_names() {
 fn ag_50_a_paused_run_is_not_resumed_without_a_transport() {
     let mut sim = Sim::new();
     let run = sim.delegate(Autonomy::Review);
-    sim.engine.pause(sim.now, &run).unwrap();
+    sim.engine.handle(sim.now, Pause(run.clone())).unwrap();
     sim.drain();
     let snapshot = sim.engine.snapshot();
     let mut config = config();
     config.transport = false;
     let mut engine = Engine::restore(config, secret(), snapshot);
     assert_eq!(
-        engine.resume(sim.now, &run, None),
+        engine.handle(
+            sim.now,
+            Resume {
+                run: run.clone(),
+                budget: None
+            }
+        ),
         Err(DelegateError::NoTransport)
     );
     // Nothing was started, and the paused run can still be resumed later.
@@ -700,9 +767,9 @@ fn ag_50_without_a_transport_only_what_needs_an_acting_party_is_refused() {
     // Participants are mounted and publish as ever.
     sim.publish("tasks", "board", 1, Origin::Author);
     assert_eq!(
-        sim.engine.delegate(
+        sim.engine.handle(
             sim.now,
-            Delegation::new("tidy", Initiative::User, Autonomy::Auto)
+            Delegate(Delegation::new("tidy", Initiative::User, Autonomy::Auto))
         ),
         Err(DelegateError::NoTransport)
     );
@@ -747,7 +814,15 @@ fn ag_15_a_zod_to_json_schema_output_registers_as_it_is() {
     manifest["defaultArgumentLimit"] = json!(1_000);
     let manifest = parse(&manifest).expect("a draft-07 schema registers");
     let mut engine = Engine::new(config(), secret());
-    engine.register(manifest, None).expect("and mounts");
+    engine
+        .handle(
+            0,
+            Register {
+                manifest,
+                instance: None,
+            },
+        )
+        .expect("and mounts");
     let schema = Schema::compile(&zod).unwrap();
     assert!(schema.is_valid(&json!({"id": "7", "title": "Ship", "tags": ["a"]})));
     // Draft-07's own semantics: `items` as an array, then `additionalItems`.

@@ -53,13 +53,13 @@ fn ag_35_an_attached_presence_satisfies_both_policies() {
         let mut config = config();
         config.presence = policy;
         let mut sim = Sim::with_config(config);
-        sim.engine.attach_presence();
+        sim.engine.handle(0, AttachPresence);
         let run = sim.delegate(Autonomy::Auto);
         sim.propose(&run, &[rename()]);
         assert_eq!(sim.state(&run), RunState::Acting);
         assert_eq!(missing(&sim), 0);
         // Detached again: the next run is reported (or refused) again.
-        sim.engine.detach_presence();
+        sim.engine.handle(0, DetachPresence);
         assert_eq!(sim.engine.presences(), 0);
     }
 }

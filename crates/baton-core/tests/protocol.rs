@@ -213,8 +213,7 @@ fn ag_48_elicitation_keeps_its_reserved_shape_end_to_end() {
     let turn = sim.turn(&run);
     for input in inbound(&out) {
         sim.engine
-            .handle(sim.now, Input::inbound(&run, turn, input))
-            .unwrap();
+            .handle(sim.now, Signal::inbound(&run, turn, input));
     }
     sim.drain();
     let question = sim.last_question();
@@ -257,8 +256,7 @@ fn ag_49_the_machine_sees_only_baton_1_whatever_the_dialect() {
         for verified in verifier.push(scripted.event.clone()) {
             if let Verified::Inbound(input) = verified {
                 sim.engine
-                    .handle(sim.now + scripted.at_ms, Input::inbound(&run, turn, input))
-                    .unwrap();
+                    .handle(sim.now + scripted.at_ms, Signal::inbound(&run, turn, input));
             }
         }
     }

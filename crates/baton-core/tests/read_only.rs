@@ -26,7 +26,7 @@ fn search() -> Value {
 
 fn problems_of(manifest: &Value) -> Vec<(String, Option<String>)> {
     let mut engine = Engine::new(config(), secret());
-    match engine.parse_manifest(&manifest.to_string()) {
+    match engine.handle(0, ParseManifest(manifest.to_string())) {
         Ok(_) => Vec::new(),
         Err(refused) => refused
             .problems
@@ -106,10 +106,22 @@ fn a_query_is_no_change_a_later_undo_is_not_held_back_by_it() {
         "the search changed nothing"
     );
     // Nothing of the search to revert; the rename's undo goes through.
-    let reverts = sim.engine.undo(sim.now, &searched, UndoScope::Checked);
+    let reverts = sim.engine.handle(
+        sim.now,
+        Undo {
+            run: searched.clone(),
+            scope: UndoScope::Checked,
+        },
+    );
     assert_eq!(reverts, Ok(Vec::new()), "a query has nothing to undo");
     sim.drain();
     sim.engine
-        .undo(sim.now, &renamed, UndoScope::Checked)
+        .handle(
+            sim.now,
+            Undo {
+                run: renamed.clone(),
+                scope: UndoScope::Checked,
+            },
+        )
         .expect("not held back by a query");
 }

@@ -3,7 +3,10 @@
 
 mod common;
 
-use baton_core::{Autonomy, Input, RunId, UndoScope};
+use baton_core::{
+    AddGrant, Adopt, Disable, Enable, ReleaseFinished, RevokeGrant, Signal, Stop, Undo, Written,
+};
+use baton_core::{Autonomy, RunId, UndoScope};
 use common::*;
 
 /// A run that renamed a card and was stopped: returned, undoable, and
@@ -13,7 +16,7 @@ fn finished(sim: &mut Sim) -> RunId {
     let run = sim.delegate(Autonomy::Auto);
     sim.propose(&run, &[rename()]);
     sim.apply_all();
-    sim.engine.stop(sim.now, &run).unwrap();
+    sim.engine.handle(sim.now, Stop(run.clone())).unwrap();
     sim.drain();
     written(sim, &run);
     run
@@ -21,7 +24,13 @@ fn finished(sim: &mut Sim) -> RunId {
 
 fn written(sim: &mut Sim, run: &RunId) {
     let revision = sim.engine.run(run).unwrap().revision();
-    sim.engine.written(run, revision);
+    sim.engine.handle(
+        0,
+        Written {
+            run: run.clone(),
+            revision,
+        },
+    );
 }
 
 #[test]
@@ -30,16 +39,30 @@ fn a_run_leaves_only_once_the_store_holds_its_every_record() {
     let run = finished(&mut sim);
     let last = sim.engine.run(&run).unwrap().revision();
     // An undo adds records the store does not hold yet.
-    sim.engine.undo(sim.now, &run, UndoScope::Checked).unwrap();
+    sim.engine
+        .handle(
+            sim.now,
+            Undo {
+                run: run.clone(),
+                scope: UndoScope::Checked,
+            },
+        )
+        .unwrap();
     sim.drain();
     sim.answer_reverts(|_| Ok(()));
-    sim.engine.written(&run, last);
+    sim.engine.handle(
+        0,
+        Written {
+            run: run.clone(),
+            revision: last,
+        },
+    );
     assert!(
-        sim.engine.release_finished(0).is_empty(),
+        sim.engine.handle(0, ReleaseFinished { keep: 0 }).is_empty(),
         "its undo is not written yet"
     );
     written(&mut sim, &run);
-    assert_eq!(sim.engine.release_finished(0), [run]);
+    assert_eq!(sim.engine.handle(0, ReleaseFinished { keep: 0 }), [run]);
 }
 
 #[test]
@@ -47,7 +70,7 @@ fn finished_runs_beyond_the_kept_ones_leave_memory_oldest_first() {
     let mut sim = Sim::new();
     let runs: Vec<RunId> = (0..5).map(|_| finished(&mut sim)).collect();
     let active = sim.delegate(Autonomy::Auto);
-    let left = sim.engine.release_finished(2);
+    let left = sim.engine.handle(0, ReleaseFinished { keep: 2 });
     assert_eq!(left, runs[..3]);
     assert!(runs[..3].iter().all(|run| sim.engine.run(run).is_none()));
     assert!(runs[3..].iter().all(|run| sim.engine.run(run).is_some()));
@@ -55,11 +78,20 @@ fn finished_runs_beyond_the_kept_ones_leave_memory_oldest_first() {
         sim.engine.run(&active).is_some(),
         "an active run never leaves"
     );
-    assert!(sim.engine.release_finished(2).is_empty(), "only once");
+    assert!(
+        sim.engine.handle(0, ReleaseFinished { keep: 2 }).is_empty(),
+        "only once"
+    );
     // The kept ones are still one undo step each (AG-19).
     assert!(sim
         .engine
-        .undo(sim.now, &runs[4], UndoScope::Checked)
+        .handle(
+            sim.now,
+            Undo {
+                run: runs[4].clone(),
+                scope: UndoScope::Checked
+            }
+        )
         .is_ok());
 }
 
@@ -67,25 +99,39 @@ fn finished_runs_beyond_the_kept_ones_leave_memory_oldest_first() {
 fn a_run_being_undone_stays_until_the_undo_is_over() {
     let mut sim = Sim::new();
     let run = finished(&mut sim);
-    sim.engine.undo(sim.now, &run, UndoScope::Checked).unwrap();
+    sim.engine
+        .handle(
+            sim.now,
+            Undo {
+                run: run.clone(),
+                scope: UndoScope::Checked,
+            },
+        )
+        .unwrap();
     sim.drain();
     assert!(
-        sim.engine.release_finished(0).is_empty(),
+        sim.engine.handle(0, ReleaseFinished { keep: 0 }).is_empty(),
         "its reverts are still to come"
     );
     sim.answer_reverts(|_| Ok(()));
     written(&mut sim, &run);
-    assert_eq!(sim.engine.release_finished(0), [run]);
+    assert_eq!(sim.engine.handle(0, ReleaseFinished { keep: 0 }), [run]);
 }
 
 #[test]
 fn released_runs_are_unknown_and_new_runs_never_reuse_their_ids() {
     let mut sim = Sim::new();
     let first = finished(&mut sim);
-    sim.engine.release_finished(0);
+    sim.engine.handle(0, ReleaseFinished { keep: 0 });
     assert!(sim
         .engine
-        .undo(sim.now, &first, UndoScope::Checked)
+        .handle(
+            sim.now,
+            Undo {
+                run: first.clone(),
+                scope: UndoScope::Checked
+            }
+        )
         .is_err());
     let second = finished(&mut sim);
     assert_ne!(first, second);
@@ -101,12 +147,10 @@ fn findings_are_kept_for_inspection_only_up_to_a_bound() {
     let turn = sim.turn(&run);
     sim.inbound(&run, baton_core::Inbound::TurnEnd);
     for _ in 0..3 * baton_core::FINDINGS_KEPT {
-        sim.engine
-            .handle(
-                sim.now,
-                Input::inbound(&run, turn, baton_core::Inbound::TurnEnd),
-            )
-            .unwrap();
+        sim.engine.handle(
+            sim.now,
+            Signal::inbound(&run, turn, baton_core::Inbound::TurnEnd),
+        );
     }
     let made = sim
         .drain()
@@ -124,14 +168,16 @@ fn findings_are_kept_for_inspection_only_up_to_a_bound() {
 /// A standing `allow` grant on every capability of `tasks`, for a minute.
 fn allow_tasks(sim: &mut Sim) -> baton_core::Grant {
     sim.engine
-        .grant(
+        .handle(
             sim.now,
-            baton_core::GrantScope {
-                participant: baton_core::ParticipantId::new("tasks"),
-                capability: None,
+            AddGrant {
+                scope: baton_core::GrantScope {
+                    participant: baton_core::ParticipantId::new("tasks"),
+                    capability: None,
+                },
+                decision: baton_core::Decision::Allow,
+                ttl_ms: 60_000,
             },
-            baton_core::Decision::Allow,
-            60_000,
         )
         .unwrap()
 }
@@ -143,23 +189,23 @@ fn the_header_is_written_again_only_when_it_changed() {
         !sim.engine.take_header_changed(),
         "a new engine's header is the one an absent header opens with: nothing to write"
     );
-    sim.engine.adopt(Vec::new());
+    sim.engine.handle(0, Adopt(Vec::new()));
     assert!(
         !sim.engine.take_header_changed(),
         "adopting nothing changes nothing"
     );
-    sim.engine.disable();
+    sim.engine.handle(0, Disable);
     assert!(
         sim.engine.take_header_changed(),
         "disabling changes it, without a record"
     );
-    sim.engine.enable();
+    sim.engine.handle(0, Enable);
     assert!(sim.engine.take_header_changed());
     let grant = allow_tasks(&mut sim);
     assert!(sim.engine.take_header_changed(), "a grant given");
-    assert!(sim.engine.revoke_grant(grant.id));
+    assert!(sim.engine.handle(0, RevokeGrant(grant.id)));
     assert!(sim.engine.take_header_changed(), "a grant revoked");
-    assert!(!sim.engine.revoke_grant(99));
+    assert!(!sim.engine.handle(0, RevokeGrant(99)));
     assert!(
         !sim.engine.take_header_changed(),
         "revoking nothing changes nothing"
@@ -176,7 +222,7 @@ fn a_grant_given_and_revoked_between_two_writes_still_writes_the_header() {
     let mut sim = Sim::new();
     assert!(!sim.engine.take_header_changed());
     let grant = allow_tasks(&mut sim);
-    assert!(sim.engine.revoke_grant(grant.id));
+    assert!(sim.engine.handle(0, RevokeGrant(grant.id)));
     assert!(
         sim.engine.take_header_changed(),
         "no grant stands, but the grants' counter moved: a grant id is never reused after a reload"

@@ -26,7 +26,7 @@ fn ag_9_user_interruption_is_a_return_never_an_error() {
     sim.propose(&escalated, &[theme()]);
     for run in [&offered, &reviewing, &acting, &escalated] {
         assert!(!sim.state(run).is_terminal());
-        sim.engine.stop(sim.now, run).unwrap();
+        sim.engine.handle(sim.now, Stop(run.clone())).unwrap();
         sim.drain();
         assert_eq!(
             sim.state(run),
@@ -44,16 +44,16 @@ fn ag_9_user_interruption_is_a_return_never_an_error() {
 fn ag_42_the_keyboard_exit_stops_every_active_run_as_the_persons_act() {
     let mut sim = Sim::new();
     // With nothing active the exit does nothing (the page keeps its key).
-    assert_eq!(sim.engine.interrupt_all(sim.now), 0);
+    assert_eq!(sim.engine.handle(sim.now, InterruptAll), 0);
     assert!(sim.drain().is_empty());
     let offered = sim.delegate(Autonomy::Review);
     let acting = sim.delegate(Autonomy::Auto);
     sim.propose(&acting, &[rename(), archive()]);
     sim.apply();
     let finished = sim.delegate(Autonomy::Review);
-    sim.engine.stop(sim.now, &finished).unwrap();
+    sim.engine.handle(sim.now, Stop(finished.clone())).unwrap();
     sim.drain();
-    assert_eq!(sim.engine.interrupt_all(sim.now), 2);
+    assert_eq!(sim.engine.handle(sim.now, InterruptAll), 2);
     let events = sim.drain();
     for run in [&offered, &acting] {
         assert_eq!(
@@ -72,7 +72,7 @@ fn ag_42_the_keyboard_exit_stops_every_active_run_as_the_persons_act() {
         returned(Outcome::Aborted, ReturnReason::UserInterrupt)
     );
     assert!(sim.take_reverts().is_empty());
-    assert_eq!(sim.engine.interrupt_all(sim.now), 0);
+    assert_eq!(sim.engine.handle(sim.now, InterruptAll), 0);
 }
 
 // ----- AG-10 ------------------------------------------------------------------
@@ -92,8 +92,8 @@ fn ag_10_global_kill_returns_every_active_run_and_disable_refuses_new_ones() {
             },
         ]),
     );
-    sim.engine.disable();
-    assert_eq!(sim.engine.kill_all(sim.now), 3);
+    sim.engine.handle(0, Disable);
+    assert_eq!(sim.engine.handle(sim.now, Kill::ALL), 3);
     sim.drain();
     for run in [&a, &b, &c] {
         assert_eq!(
@@ -101,18 +101,18 @@ fn ag_10_global_kill_returns_every_active_run_and_disable_refuses_new_ones() {
             returned(Outcome::Aborted, ReturnReason::Kill)
         );
     }
-    let refused = sim.engine.delegate(
+    let refused = sim.engine.handle(
         sim.now,
-        Delegation::new("x", Initiative::User, Autonomy::Auto),
+        Delegate(Delegation::new("x", Initiative::User, Autonomy::Auto)),
     );
     assert_eq!(refused, Err(DelegateError::Disabled));
     assert!(refused.unwrap_err().to_string().starts_with("AG-10:"));
-    sim.engine.enable();
+    sim.engine.handle(0, Enable);
     assert!(sim
         .engine
-        .delegate(
+        .handle(
             sim.now,
-            Delegation::new("x", Initiative::User, Autonomy::Auto)
+            Delegate(Delegation::new("x", Initiative::User, Autonomy::Auto))
         )
         .is_ok());
 }
@@ -125,7 +125,7 @@ fn ag_11_pause_is_a_return_and_resume_is_a_fresh_chained_run() {
     let first = sim.delegate(Autonomy::Auto);
     sim.propose(&first, &[rename(), archive()]);
     sim.apply();
-    sim.engine.pause(sim.now, &first).unwrap();
+    sim.engine.handle(sim.now, Pause(first.clone())).unwrap();
     sim.drain();
     assert_eq!(
         sim.state(&first),
@@ -133,7 +133,16 @@ fn ag_11_pause_is_a_return_and_resume_is_a_fresh_chained_run() {
     );
     assert!(sim.engine.run(&first).unwrap().is_resumable());
 
-    let second = sim.engine.resume(sim.now, &first, None).unwrap();
+    let second = sim
+        .engine
+        .handle(
+            sim.now,
+            Resume {
+                run: first.clone(),
+                budget: None,
+            },
+        )
+        .unwrap();
     sim.drain();
     let chained = sim.engine.run(&second).unwrap();
     assert_ne!(second, first);
@@ -158,12 +167,27 @@ fn ag_11_pause_is_a_return_and_resume_is_a_fresh_chained_run() {
     // The paused run stays terminal, and only resumes once.
     assert!(sim.state(&first).is_terminal());
     assert_eq!(
-        sim.engine.resume(sim.now, &first, None),
+        sim.engine.handle(
+            sim.now,
+            Resume {
+                run: first.clone(),
+                budget: None
+            }
+        ),
         Err(DelegateError::NotResumable { run: first.clone() })
     );
     // A run that was stopped, not paused, is not resumable.
-    sim.engine.stop(sim.now, &second).unwrap();
-    assert!(sim.engine.resume(sim.now, &second, None).is_err());
+    sim.engine.handle(sim.now, Stop(second.clone())).unwrap();
+    assert!(sim
+        .engine
+        .handle(
+            sim.now,
+            Resume {
+                run: second.clone(),
+                budget: None
+            }
+        )
+        .is_err());
 }
 
 /// A delegation may name its conversation with the acting party
@@ -183,9 +207,18 @@ fn a_named_thread_goes_with_every_turn_of_the_run_and_of_the_run_resuming_it() {
     assert_eq!(row["thread"], "support-42");
     sim.propose(&first, &[rename()]);
     sim.apply();
-    sim.engine.pause(sim.now, &first).unwrap();
+    sim.engine.handle(sim.now, Pause(first.clone())).unwrap();
     sim.drain();
-    let second = sim.engine.resume(sim.now, &first, None).unwrap();
+    let second = sim
+        .engine
+        .handle(
+            sim.now,
+            Resume {
+                run: first.clone(),
+                budget: None,
+            },
+        )
+        .unwrap();
     sim.drain();
     assert_eq!(
         sim.engine.run(&second).unwrap().thread(),

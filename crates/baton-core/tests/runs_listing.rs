@@ -15,7 +15,7 @@ fn history(n: usize) -> (Sim, Vec<RunId>) {
     for _ in 0..n {
         let run = sim.delegate(Autonomy::Review);
         sim.advance(1);
-        sim.engine.stop(sim.now, &run).unwrap();
+        sim.engine.handle(sim.now, Stop(run.clone())).unwrap();
         sim.drain();
         sim.advance(1);
         runs.push(run);

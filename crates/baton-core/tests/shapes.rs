@@ -84,17 +84,23 @@ fn scenario_events() -> Vec<Event> {
     let run = sim.delegate(Autonomy::Auto);
     sim.propose(&run, &[rename(), CapabilityRef::new("tasks", "teleport")]);
     sim.apply_all();
+    sim.engine.handle(
+        sim.now,
+        Signal::AfterTurn {
+            run: run.clone(),
+            turn: TurnId(1),
+        },
+    );
+    sim.propose(&run, &[]);
     sim.engine
         .handle(
             sim.now,
-            Input::AfterTurn {
+            Undo {
                 run: run.clone(),
-                turn: TurnId(1),
+                scope: UndoScope::Checked,
             },
         )
         .unwrap();
-    sim.propose(&run, &[]);
-    sim.engine.undo(sim.now, &run, UndoScope::Checked).unwrap();
     sim.drain();
     sim.answer_reverts(|_| Ok(()));
     log.extend(sim.log);
@@ -107,8 +113,25 @@ fn scenario_events() -> Vec<Event> {
     sim.apply_all();
     sim.propose(&run, &[]);
     sim.publish("tasks", "board", 2, Origin::Author);
-    assert!(sim.engine.undo(sim.now, &run, UndoScope::Checked).is_err());
-    sim.engine.undo(sim.now, &run, UndoScope::Force).unwrap();
+    assert!(sim
+        .engine
+        .handle(
+            sim.now,
+            Undo {
+                run: run.clone(),
+                scope: UndoScope::Checked
+            }
+        )
+        .is_err());
+    sim.engine
+        .handle(
+            sim.now,
+            Undo {
+                run: run.clone(),
+                scope: UndoScope::Force,
+            },
+        )
+        .unwrap();
     sim.drain();
     sim.answer_reverts(|_| Ok(()));
     log.extend(sim.log);
@@ -118,8 +141,10 @@ fn scenario_events() -> Vec<Event> {
     let mut sim = Sim::new();
     let run = sim.delegate(Autonomy::Review);
     sim.propose(&run, &[rename()]);
-    sim.engine.reconcile(sim.now);
-    sim.engine.review_again(sim.now, &run).unwrap();
+    sim.engine.handle(sim.now, Reconcile);
+    sim.engine
+        .handle(sim.now, ReviewCutOff(run.clone()))
+        .unwrap();
     sim.drain();
     log.extend(sim.log);
 
@@ -130,12 +155,14 @@ fn scenario_events() -> Vec<Event> {
     sim.propose(&run, &[rename()]);
     let revision = sim.revision(&run);
     sim.engine
-        .edit_call(
+        .handle(
             sim.now,
-            &run,
-            revision,
-            &CallId::new("c1-1"),
-            json!({"id": "c9"}),
+            EditCall {
+                run: run.clone(),
+                revision,
+                call: CallId::new("c1-1"),
+                arguments: json!({"id": "c9"}),
+            },
         )
         .unwrap();
     sim.drain();
@@ -150,13 +177,26 @@ fn scenario_events() -> Vec<Event> {
     sim.ask(&run, "ask-1", None);
     let question = sim.last_question();
     sim.engine
-        .postpone(sim.now, &question.id, sim.now + 1_000)
+        .handle(
+            sim.now,
+            Postpone {
+                question: question.id.clone(),
+                until: sim.now + 1_000,
+            },
+        )
         .unwrap();
     sim.engine
-        .answer(sim.now, &question.id, &question.digest, json!("Done"))
+        .handle(
+            sim.now,
+            Answer {
+                question: question.id.clone(),
+                digest: question.digest,
+                answer: json!("Done"),
+            },
+        )
         .unwrap();
     sim.drain();
-    sim.engine.stop(sim.now, &run).unwrap();
+    sim.engine.handle(sim.now, Stop(run.clone())).unwrap();
     sim.drain();
     log.extend(sim.log);
 
@@ -172,7 +212,7 @@ fn scenario_events() -> Vec<Event> {
     // A budget exhausted and left unresolved: the one escalation receipt.
     let (mut sim, _) = Sim::past_its_call_budget();
     sim.now += config().escalation_timeout_ms;
-    sim.engine.handle(sim.now, Input::Timeout).unwrap();
+    sim.engine.handle(sim.now, Signal::Timeout);
     sim.drain();
     log.extend(sim.log);
 
@@ -251,7 +291,14 @@ fn scenario_events() -> Vec<Event> {
     sim.propose(&run, &[rename()]);
     let revision = sim.revision(&run);
     sim.engine
-        .reject(sim.now, &run, revision, "not that card")
+        .handle(
+            sim.now,
+            Reject {
+                run: run.clone(),
+                revision,
+                note: ("not that card").into(),
+            },
+        )
         .unwrap();
     sim.drain();
     log.extend(sim.log);
@@ -280,7 +327,7 @@ fn scenario_events() -> Vec<Event> {
     // A kill: one announcement for all.
     let mut sim = Sim::new();
     sim.delegate(Autonomy::Auto);
-    sim.engine.kill_all(sim.now);
+    sim.engine.handle(sim.now, Kill::ALL);
     sim.drain();
     log.extend(sim.log);
     log
@@ -519,7 +566,7 @@ fn finding_reasons() -> Vec<FindingReason> {
 fn runs_pages() -> Vec<RunsPage> {
     let mut sim = Sim::new();
     let stopped = sim.delegate(Autonomy::Review);
-    sim.engine.stop(sim.now, &stopped).unwrap();
+    sim.engine.handle(sim.now, Stop(stopped.clone())).unwrap();
     sim.advance(1);
     sim.delegate(Autonomy::Review);
     sim.advance(1);

@@ -39,7 +39,15 @@ fn undo_with_nothing_changed_since_reverts_as_before() {
         Some(&ChangedBy::Run { run: run.clone() }),
         "the run's own publish and call are its changes"
     );
-    sim.engine.undo(sim.now, &run, UndoScope::Checked).unwrap();
+    sim.engine
+        .handle(
+            sim.now,
+            Undo {
+                run: run.clone(),
+                scope: UndoScope::Checked,
+            },
+        )
+        .unwrap();
     sim.drain();
     assert_eq!(reverted(&mut sim), [ParticipantId::new("tasks")]);
     assert_eq!(
@@ -56,7 +64,13 @@ fn the_persons_edit_since_holds_the_undo_back_journalled_and_said() {
     // The person renames the card again: a publish without an actor.
     sim.publish("tasks", "board", 3, Origin::Author);
     let revision = sim.engine.run(&run).unwrap().revision();
-    let held = sim.engine.undo(sim.now, &run, UndoScope::Checked);
+    let held = sim.engine.handle(
+        sim.now,
+        Undo {
+            run: run.clone(),
+            scope: UndoScope::Checked,
+        },
+    );
     let Err(CommandError::UndoConflict {
         conflicts,
         untouched,
@@ -100,7 +114,15 @@ fn the_persons_edit_since_holds_the_undo_back_journalled_and_said() {
     });
     assert_eq!(said, Some((vec!["Task board".to_owned()], Speaker::Person)));
     // Still undoable: the person chooses to force it.
-    sim.engine.undo(sim.now, &run, UndoScope::Force).unwrap();
+    sim.engine
+        .handle(
+            sim.now,
+            Undo {
+                run: run.clone(),
+                scope: UndoScope::Force,
+            },
+        )
+        .unwrap();
     sim.drain();
     assert_eq!(reverted(&mut sim), [ParticipantId::new("tasks")]);
     let overridden: Vec<usize> = sim.journal_of(&run, |entry| match entry {
@@ -127,9 +149,13 @@ fn a_later_runs_change_is_named_and_only_the_untouched_are_reverted() {
     sim.propose(&later, &[rename()]);
     sim.apply_all();
     sim.propose(&later, &[]);
-    let Err(CommandError::UndoConflict { conflicts, .. }) =
-        sim.engine.undo(sim.now, &first, UndoScope::Checked)
-    else {
+    let Err(CommandError::UndoConflict { conflicts, .. }) = sim.engine.handle(
+        sim.now,
+        Undo {
+            run: first.clone(),
+            scope: UndoScope::Checked,
+        },
+    ) else {
         panic!("not held back");
     };
     assert_eq!(
@@ -137,12 +163,26 @@ fn a_later_runs_change_is_named_and_only_the_untouched_are_reverted() {
         ChangedBy::Run { run: later.clone() }
     );
     // The settings run's undo is untouched by the later run.
-    sim.engine.undo(sim.now, &both, UndoScope::Checked).unwrap();
+    sim.engine
+        .handle(
+            sim.now,
+            Undo {
+                run: both.clone(),
+                scope: UndoScope::Checked,
+            },
+        )
+        .unwrap();
     sim.drain();
     assert_eq!(reverted(&mut sim), [ParticipantId::new("settings")]);
     // Only the untouched participants of the first run: none are left.
     assert!(matches!(
-        sim.engine.undo(sim.now, &first, UndoScope::Untouched),
+        sim.engine.handle(
+            sim.now,
+            Undo {
+                run: first.clone(),
+                scope: UndoScope::Untouched
+            }
+        ),
         Err(CommandError::NotUndoable { .. })
     ));
 }
@@ -157,14 +197,24 @@ fn untouched_reverts_the_others_and_keeps_what_changed_since() {
     sim.apply_all();
     sim.propose(&run, &[]);
     sim.publish("settings", "form", 2, Origin::Author);
-    let Err(CommandError::UndoConflict { untouched, .. }) =
-        sim.engine.undo(sim.now, &run, UndoScope::Checked)
-    else {
+    let Err(CommandError::UndoConflict { untouched, .. }) = sim.engine.handle(
+        sim.now,
+        Undo {
+            run: run.clone(),
+            scope: UndoScope::Checked,
+        },
+    ) else {
         panic!("not held back");
     };
     assert_eq!(untouched, [ParticipantId::new("tasks")]);
     sim.engine
-        .undo(sim.now, &run, UndoScope::Untouched)
+        .handle(
+            sim.now,
+            Undo {
+                run: run.clone(),
+                scope: UndoScope::Untouched,
+            },
+        )
         .unwrap();
     sim.drain();
     assert_eq!(reverted(&mut sim), [ParticipantId::new("tasks")]);
@@ -183,7 +233,15 @@ fn the_same_version_published_again_is_no_change() {
     let run = a_returned_rename(&mut sim);
     // A re-render publishes what is already known.
     sim.publish("tasks", "board", 2, Origin::Author);
-    sim.engine.undo(sim.now, &run, UndoScope::Checked).unwrap();
+    sim.engine
+        .handle(
+            sim.now,
+            Undo {
+                run: run.clone(),
+                scope: UndoScope::Checked,
+            },
+        )
+        .unwrap();
 }
 
 #[test]
@@ -238,7 +296,13 @@ fn ag_33_a_publish_with_a_reference_this_engine_did_not_mint_is_refused() {
     let forged = ActorRef::new(format!("{genuine}0"));
     let refusal = sim
         .engine
-        .publish_read(sim.now, stamp(2), Some(&forged))
+        .handle(
+            sim.now,
+            PublishRead {
+                stamp: stamp(2),
+                actor: Some(forged.clone()),
+            },
+        )
         .unwrap_err();
     assert_eq!(refusal.code(), "invalid-actor");
     assert_eq!(refusal.requirement(), Some("AG-33"));
@@ -251,10 +315,22 @@ fn ag_33_a_publish_with_a_reference_this_engine_did_not_mint_is_refused() {
     };
     assert!(sim
         .engine
-        .publish_read(sim.now, elsewhere, Some(&genuine))
+        .handle(
+            sim.now,
+            PublishRead {
+                stamp: elsewhere,
+                actor: Some(genuine.clone())
+            }
+        )
         .is_err());
     assert!(sim
         .engine
-        .publish_read(sim.now, stamp(2), Some(&genuine))
+        .handle(
+            sim.now,
+            PublishRead {
+                stamp: stamp(2),
+                actor: Some(genuine.clone())
+            }
+        )
         .is_ok());
 }

@@ -13,6 +13,7 @@
 //! `timers` (the core's deadlines as one `setTimeout`), `page` (what spans
 //! the page and the origin's tabs) and `words` (what the person hears).
 
+use baton_core::{Adopt, Disable, Enable, InterruptAll, Reconcile};
 use std::collections::BTreeMap;
 use std::rc::Rc;
 
@@ -268,7 +269,7 @@ impl Engine {
             // A new session holds none of them: nothing to step (nor to
             // compile the step loop for, before anything happens).
             if shared.read(|inner| inner.core.has_anything_to_reconcile()) {
-                shared.step(|inner| inner.core.reconcile(now()));
+                shared.step(|inner| inner.core.handle(now(), Reconcile));
             }
             Ok(Engine {
                 inner: std::cell::Cell::new(Some(shared)),
@@ -465,9 +466,9 @@ impl Engine {
     fn set_disabled(&self, disabled: bool) -> Result<(), JsValue> {
         self.live()?.step(|inner| {
             if disabled {
-                inner.core.disable();
+                inner.core.handle(now(), Disable);
             } else {
-                inner.core.enable();
+                inner.core.handle(now(), Enable);
             }
         });
         Ok(())
@@ -508,7 +509,7 @@ fn sweep_when_free(inner: &Shared, db_name: &str, sessions: Vec<String>, key: [u
                     guard.page.standing.push(event.clone());
                     // What it cut off while waiting for the person is
                     // this engine's to offer again.
-                    guard.core.adopt(offered);
+                    guard.core.handle(now(), Adopt(offered));
                 });
                 emit(&inner, &event);
             }
@@ -547,7 +548,7 @@ fn listen_for_escape(inner: &Shared, window: &web_sys::Window) {
             let Some(inner) = weak.upgrade() else {
                 return;
             };
-            let stopped = inner.with(|inner| inner.core.interrupt_all(now()));
+            let stopped = inner.with(|inner| inner.core.handle(now(), InterruptAll));
             if stopped == 0 {
                 return;
             }

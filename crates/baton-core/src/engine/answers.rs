@@ -21,7 +21,7 @@ impl Engine {
     /// has none), and fails closed on any mismatch. The acceptance and the
     /// run's state change are recorded in one step; an identical retry
     /// returns the original acceptance, a different one is a conflict.
-    pub fn answer(
+    pub(crate) fn answer(
         &mut self,
         now: u64,
         id: &QuestionId,
@@ -55,7 +55,7 @@ impl Engine {
 
     /// Declines a question: the acting party hears that the person would
     /// rather not answer, and the run goes on.
-    pub fn decline(&mut self, now: u64, id: &QuestionId) -> Result<(), AnswerError> {
+    pub(crate) fn decline(&mut self, now: u64, id: &QuestionId) -> Result<(), AnswerError> {
         self.close_question(
             now,
             id,
@@ -66,7 +66,7 @@ impl Engine {
 
     /// Dismisses a question: it leaves the person's view, the acting party
     /// hears it was dismissed, and the run goes on.
-    pub fn dismiss(&mut self, now: u64, id: &QuestionId) -> Result<(), AnswerError> {
+    pub(crate) fn dismiss(&mut self, now: u64, id: &QuestionId) -> Result<(), AnswerError> {
         self.close_question(
             now,
             id,
@@ -77,7 +77,12 @@ impl Engine {
 
     /// Postpones a question until `until`: it stays open, out of the
     /// `actionRequired` count until then, and still expires at its deadline.
-    pub fn postpone(&mut self, now: u64, id: &QuestionId, until: u64) -> Result<(), AnswerError> {
+    pub(crate) fn postpone(
+        &mut self,
+        now: u64,
+        id: &QuestionId,
+        until: u64,
+    ) -> Result<(), AnswerError> {
         let run = self.settle_question_run(now, id)?;
         let question = self.questions.check_closable(now, id)?;
         question.set_state(QuestionState::Postponed { until });

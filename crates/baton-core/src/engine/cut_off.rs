@@ -15,7 +15,7 @@ impl Engine {
     /// Takes out the runs this engine offers again, for the engine of
     /// another session to adopt: what a session that is gone cut off is
     /// offered by the engine that reconciled it.
-    pub fn take_offered(&mut self) -> Vec<Run> {
+    pub(crate) fn take_offered(&mut self) -> Vec<Run> {
         let ids: Vec<RunId> = self
             .runs
             .values()
@@ -25,9 +25,9 @@ impl Engine {
         ids.iter().filter_map(|id| self.runs.remove(id)).collect()
     }
 
-    /// Adopts runs another engine offered again ([`Engine::take_offered`]):
+    /// Adopts runs another engine offered again ([`TakeOffered`]):
     /// they are this engine's to offer, written as its own.
-    pub fn adopt(&mut self, runs: Vec<Run>) {
+    pub(crate) fn adopt(&mut self, runs: Vec<Run>) {
         if !runs.is_empty() {
             // Rows of this session now stored: its header goes beside them.
             self.header_seen = None;
@@ -44,7 +44,11 @@ impl Engine {
     /// review, its calls previewed again against the reads as they are now
     /// (drift and stale rules apply), or the question. The cut-off run's
     /// journal records that it was taken up; it is offered no more.
-    pub fn review_again(&mut self, now: u64, cut_off: &RunId) -> Result<RunId, DelegateError> {
+    pub(crate) fn review_again(
+        &mut self,
+        now: u64,
+        cut_off: &RunId,
+    ) -> Result<RunId, DelegateError> {
         if self.disabled {
             return Err(DelegateError::Disabled);
         }
@@ -86,7 +90,7 @@ impl Engine {
 
     /// Discards what a cut-off run offers: journalled on it as the person's
     /// act, and offered no more.
-    pub fn discard(&mut self, now: u64, cut_off: &RunId) -> Result<(), DelegateError> {
+    pub(crate) fn discard(&mut self, now: u64, cut_off: &RunId) -> Result<(), DelegateError> {
         match self.with_run(now, cut_off, |run, step| run.settle_offer(step, false)) {
             Some(Some(_)) => Ok(()),
             Some(None) => Err(DelegateError::NotCutOff {

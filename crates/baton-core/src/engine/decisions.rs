@@ -8,7 +8,11 @@ impl Engine {
 
     /// Starts a run. With an acting party, its planning turn is reserved and
     /// sent at once; with a fixed plan, the plan is proposed directly.
-    pub fn delegate(&mut self, now: u64, delegation: Delegation) -> Result<RunId, DelegateError> {
+    pub(crate) fn delegate(
+        &mut self,
+        now: u64,
+        delegation: Delegation,
+    ) -> Result<RunId, DelegateError> {
         if self.disabled {
             return Err(DelegateError::Disabled);
         }
@@ -57,7 +61,7 @@ impl Engine {
 
     /// Resumes a paused run as a fresh run chained in the same session
     /// (AG-11). Undelivered call results travel to the new run's first turn.
-    pub fn resume(
+    pub(crate) fn resume(
         &mut self,
         now: u64,
         paused: &RunId,
@@ -91,7 +95,7 @@ impl Engine {
 
     /// Authorizes a reviewed plan: reviewing → authorized → acting. The
     /// revision fence makes sure the person authorizes what they saw.
-    pub fn authorize(
+    pub(crate) fn authorize(
         &mut self,
         now: u64,
         id: &RunId,
@@ -120,7 +124,7 @@ impl Engine {
     /// call's arguments would be (AG-15, AG-16); journalled as the person's
     /// act and previewed again (AG-31); authorizing then binds the edited
     /// arguments, and the acting party hears them with the call's result.
-    pub fn edit_call(
+    pub(crate) fn edit_call(
         &mut self,
         now: u64,
         id: &RunId,
@@ -171,7 +175,7 @@ impl Engine {
 
     /// Rejects a plan under review. Before anything was authorized the run
     /// is `cancelled`; on re-review after acting it returns `aborted`.
-    pub fn reject(
+    pub(crate) fn reject(
         &mut self,
         now: u64,
         id: &RunId,
@@ -192,7 +196,7 @@ impl Engine {
     /// * `Deny` refuses the pending call (the acting party hears so); for
     ///   exhaustion, drift or expiry it ends the run as `Return` does.
     /// * `Review` sends the run back to review; `Return` ends it, `aborted`.
-    pub fn resolve_escalation(
+    pub(crate) fn resolve_escalation(
         &mut self,
         now: u64,
         id: &RunId,
@@ -225,7 +229,7 @@ impl Engine {
     /// [`CommandError::UndoConflict`] naming each and who changed it — and
     /// the person chooses [`UndoScope::Untouched`] (revert only the others)
     /// or [`UndoScope::Force`] (revert them all).
-    pub fn undo(
+    pub(crate) fn undo(
         &mut self,
         now: u64,
         id: &RunId,
@@ -246,12 +250,12 @@ impl Engine {
 
     /// The person stops a run: `returned{aborted, user-interrupt}`, never an
     /// error (AG-9). Works from every non-terminal state, without a fence.
-    pub fn stop(&mut self, now: u64, id: &RunId) -> Result<(), CommandError> {
+    pub(crate) fn stop(&mut self, now: u64, id: &RunId) -> Result<(), CommandError> {
         self.terminal_command(now, id, "stop", ReturnReason::UserInterrupt)
     }
 
     /// Pauses a run: a return with resumable context (AG-11).
-    pub fn pause(&mut self, now: u64, id: &RunId) -> Result<(), CommandError> {
+    pub(crate) fn pause(&mut self, now: u64, id: &RunId) -> Result<(), CommandError> {
         self.terminal_command(now, id, "pause", ReturnReason::Paused)
     }
 
@@ -259,16 +263,10 @@ impl Engine {
     /// `returned{aborted, user-interrupt}`, each announced as the person's
     /// act. Returns how many runs it stopped; with none active it does
     /// nothing, and the host leaves the key to the page.
-    pub fn interrupt_all(&mut self, now: u64) -> usize {
+    pub(crate) fn interrupt_all(&mut self, now: u64) -> usize {
         let ids: Vec<RunId> = self.active_runs().map(|run| run.id().clone()).collect();
         // A run a due timer ends first is not stopped again.
         ids.iter().filter(|id| self.stop(now, id).is_ok()).count()
-    }
-
-    /// The global kill: every active run returns `aborted` (AG-10), and one
-    /// announcement says so for all of them. Returns how many runs it ended.
-    pub fn kill_all(&mut self, now: u64) -> usize {
-        self.kill_all_in(now, KillScope::Announcing { elsewhere: 0 })
     }
 
     /// The global kill as part of one that spans several engines (every
@@ -276,7 +274,7 @@ impl Engine {
     /// engine returns `aborted`, journalled as the person's act, and the
     /// announcement is made once for the whole kill by the engine `scope`
     /// names (AG-10, AG-37). Returns how many runs of this engine it ended.
-    pub fn kill_all_in(&mut self, now: u64, scope: KillScope) -> usize {
+    pub(crate) fn kill_all_in(&mut self, now: u64, scope: KillScope) -> usize {
         let ids: Vec<RunId> = self.active_runs().map(|run| run.id().clone()).collect();
         self.out.hush_closings = true;
         for id in &ids {
@@ -299,14 +297,14 @@ impl Engine {
         ids.len()
     }
 
-    /// Refuses new runs until [`Engine::enable`] (AG-10). Active runs go on;
-    /// use [`Engine::kill_all`] to end them.
-    pub fn disable(&mut self) {
+    /// Refuses new runs until [`Enable`] (AG-10). Active runs go on;
+    /// use [`Kill`] to end them.
+    pub(crate) fn disable(&mut self) {
         self.disabled = true;
     }
 
     /// Accepts new runs again.
-    pub fn enable(&mut self) {
+    pub(crate) fn enable(&mut self) {
         self.disabled = false;
     }
 
@@ -315,7 +313,7 @@ impl Engine {
     /// then ends every run a previous engine instance left active —
     /// `returned{aborted, interrupted}`. Idempotent: a second call right
     /// after changes nothing.
-    pub fn reconcile(&mut self, now: u64) -> Reconciliation {
+    pub(crate) fn reconcile(&mut self, now: u64) -> Reconciliation {
         let overdue: Vec<RunId> = self
             .questions
             .all()
@@ -345,7 +343,7 @@ impl Engine {
         result
     }
 
-    /// Whether [`Engine::reconcile`] has anything to look at — a run, a
+    /// Whether [`Reconcile`] has anything to look at — a run, a
     /// question or a grant. A new engine has none: a host may skip
     /// reconciling it, and the step that would carry out nothing.
     pub fn has_anything_to_reconcile(&self) -> bool {

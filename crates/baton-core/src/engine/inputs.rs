@@ -2,15 +2,16 @@
 //! the participants' reports (marks, previews, call results, reverts) and
 //! time; and actor references (AG-32, AG-33).
 
+use super::commands::{sealed::Sealed, Input};
 use super::*;
 use crate::host_failure::HostFailure;
 use crate::report::Report;
 
-/// What the engine is told, besides the app's own commands (which are
-/// methods of their own for now): the acting party's traffic, a host's
-/// answer to an effect, and time. Each goes through [`Engine::handle`].
+/// What happens to the engine that is nobody's decision: the acting party's
+/// traffic, a host's answer to an effect, and time. Told through
+/// [`Engine::handle`], as the commands are.
 #[derive(Debug, Clone, PartialEq)]
-pub enum Input {
+pub enum Signal {
     /// Traffic from the acting party in `turn` of `run`. Never refused:
     /// traffic that does not belong to an open turn is recorded as a
     /// finding and changes nothing — arrival never starts or revives a run.
@@ -30,18 +31,15 @@ pub enum Input {
         /// The turn that had ended.
         turn: TurnId,
     },
-    /// A host's answer to an effect (a mark, a preview, a call's result, a
-    /// revert): the one place a report is judged.
-    Report(Report),
     /// Time passed: every deadline passed by `now` applies — deadman turns,
     /// run deadlines, escalation timeouts, rollbacks that ran out of time.
     Timeout,
 }
 
-impl Input {
-    /// [`Input::Inbound`]: `inbound` from the acting party in `turn` of `run`.
-    pub fn inbound(run: &RunId, turn: TurnId, inbound: Inbound) -> Input {
-        Input::Inbound {
+impl Signal {
+    /// [`Signal::Inbound`]: `inbound` from the acting party in `turn` of `run`.
+    pub fn inbound(run: &RunId, turn: TurnId, inbound: Inbound) -> Signal {
+        Signal::Inbound {
             run: run.clone(),
             turn,
             inbound,
@@ -49,42 +47,46 @@ impl Input {
     }
 }
 
-impl From<Report> for Input {
-    fn from(report: Report) -> Input {
-        Input::Report(report)
+impl Sealed for Signal {}
+impl Input for Signal {
+    /// Never refused: traffic that does not belong to an open turn is a
+    /// finding, and time only applies deadlines.
+    type Answer = ();
+    fn apply(self, engine: &mut Engine, now: u64) -> Self::Answer {
+        engine.take(now, self)
+    }
+}
+
+impl Sealed for Report {}
+impl Input for Report {
+    /// The refusal of a report that cannot be: recorded as a finding
+    /// ([`FindingReason::ReportRefused`]) too, and nothing changes.
+    type Answer = Result<(), ReportError>;
+    fn apply(self, engine: &mut Engine, now: u64) -> Self::Answer {
+        engine.report(now, self)
     }
 }
 
 impl Engine {
     // ----- inputs ----------------------------------------------------------
 
-    /// The engine is told `input` at `now`. Only a report can be refused:
-    /// the refusal is returned, recorded as a finding
-    /// ([`FindingReason::ReportRefused`]), and changes nothing.
-    pub fn handle(&mut self, now: u64, input: impl Into<Input>) -> Result<(), ReportError> {
-        self.take(now, input.into())
+    /// The one door: the engine is told `input` at `now` — a command of the
+    /// app or the person ([`Delegate`], [`Authorize`], …), a [`Signal`] or a
+    /// [`Report`] — and answers what that input answers ([`Input::Answer`]).
+    pub fn handle<I: Input>(&mut self, now: u64, input: I) -> I::Answer {
+        input.apply(self, now)
     }
 
-    /// [`Engine::handle`], compiled once whatever the caller hands in.
-    fn take(&mut self, now: u64, input: Input) -> Result<(), ReportError> {
+    /// A [`Signal`].
+    fn take(&mut self, now: u64, input: Signal) {
         match input {
-            Input::Inbound { run, turn, inbound } => {
-                self.inbound(now, &run, turn, inbound);
-                Ok(())
-            }
-            Input::AfterTurn { run, turn } => {
-                self.after_turn(now, &run, turn);
-                Ok(())
-            }
-            Input::Report(report) => self.report(now, report),
-            Input::Timeout => {
-                self.timeout(now);
-                Ok(())
-            }
+            Signal::Inbound { run, turn, inbound } => self.inbound(now, &run, turn, inbound),
+            Signal::AfterTurn { run, turn } => self.after_turn(now, &run, turn),
+            Signal::Timeout => self.timeout(now),
         }
     }
 
-    /// [`Input::Inbound`]. (Kept out of line, as are reports: inlined into
+    /// [`Signal::Inbound`]. (Kept out of line, as are reports: inlined into
     /// one `match`, the shipped module was 65 bytes larger compressed.)
     #[inline(never)]
     fn inbound(&mut self, now: u64, id: &RunId, turn: TurnId, inbound: Inbound) {
@@ -183,7 +185,7 @@ impl Engine {
         );
     }
 
-    /// [`Input::Report`]: a report the engine refuses changes nothing; it
+    /// [`Signal::Report`]: a report the engine refuses changes nothing; it
     /// is returned, and recorded as a finding
     /// ([`FindingReason::ReportRefused`]) so that a host that does not look
     /// at the result loses nothing either.

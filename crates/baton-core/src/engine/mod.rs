@@ -46,7 +46,7 @@ use baton_schema::digest::Digest;
 const HOUR_MS: u64 = 60 * 60 * 1000;
 
 /// How an engine takes part in a kill that spans more than itself
-/// ([`Engine::kill_all_in`]).
+/// ([`Kill`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum KillScope {
     /// This engine announces the whole kill: its own runs and `elsewhere`
@@ -61,11 +61,13 @@ pub enum KillScope {
 
 /// The custody machine of one session: sans-IO, deterministic, never panics.
 ///
-/// Inputs go in through commands (`delegate`, `authorize`, `stop`, …) and
-/// `handle_*` methods, each taking the current time in milliseconds. The
+/// Everything it is told goes in through one door, [`Engine::handle`], with
+/// the current time in milliseconds: the app's and the person's commands
+/// ([`Delegate`], [`Authorize`], [`Stop`], …), the acting party's traffic and
+/// time ([`Signal`]), and the hosts' [`Report`](crate::Report)s. The
 /// engine answers with [`Event`]s from [`Engine::poll_event`] — journal
 /// records to persist, effects for the host to carry out, findings — and says
-/// through [`Engine::poll_timeout`] when it wants [`Input::Timeout`].
+/// through [`Engine::poll_timeout`] when it wants [`Signal::Timeout`].
 /// It never reads a clock or a random source, so the same inputs always give
 /// the same events.
 ///
@@ -78,7 +80,7 @@ pub enum KillScope {
 /// let mut config = EngineConfig::new("session-1");
 /// config.ceiling = Autonomy::Auto;
 /// let mut engine = Engine::new(config, ActorSecret::new([7; 32]));
-/// let manifest = engine.parse_manifest(r#"{
+/// let manifest = engine.handle(0, ParseManifest(r#"{
 ///     "id": "tasks", "label": "Tasks", "tier": "reversible-acts", "history": "native",
 ///     "description": "The team's task board.",
 ///     "capabilities": [{
@@ -89,14 +91,14 @@ pub enum KillScope {
 ///         "argumentLimits": {"id": 16, "title": 200},
 ///         "effects": [{"name": "retitle", "reversible": true}]
 ///     }]
-/// }"#).unwrap();
-/// engine.register(manifest, None).unwrap();
+/// }"#.into())).unwrap();
+/// engine.handle(0, Register { manifest, instance: None }).unwrap();
 /// let rename = CapabilityRef::new("tasks", "rename");
 ///
 /// let mut now = 1_000;
 /// let run = engine
-///     .delegate(now, Delegation::new("Rename task 3", Initiative::User, Autonomy::Auto)
-///         .with_plan(vec![PlannedCall { capability: rename, arguments: json!({"id": 3, "title": "Ship"}) }]))
+///     .handle(now, Delegate(Delegation::new("Rename task 3", Initiative::User, Autonomy::Auto)
+///         .with_plan(vec![PlannedCall { capability: rename, arguments: json!({"id": 3, "title": "Ship"}) }])))
 ///     .unwrap();
 ///
 /// loop {
@@ -118,7 +120,7 @@ pub enum KillScope {
 ///     match engine.poll_timeout() {
 ///         Some(at) if engine.run(&run).is_some_and(|r| !r.state().is_terminal()) => {
 ///             now = at;
-///             engine.handle(now, Input::Timeout).unwrap();
+///             engine.handle(now, Signal::Timeout);
 ///         }
 ///         _ => break,
 ///     }
@@ -138,7 +140,7 @@ pub struct Engine {
     next_run: u64,
     disabled: bool,
     /// How far the caller's store holds each run's journal (see
-    /// [`Engine::written`]).
+    /// [`Written`]).
     written: BTreeMap<RunId, u64>,
     /// The header as last handed out by [`Engine::take_header_changed`].
     header_seen: Option<snapshot::HeaderSeen>,
@@ -238,7 +240,7 @@ impl Engine {
 
     /// Gives a persistent grant ("always allow", "never allow") with a scope
     /// and a time to live (AG-30).
-    pub fn grant(
+    pub(crate) fn grant(
         &mut self,
         now: u64,
         scope: GrantScope,
@@ -254,13 +256,13 @@ impl Engine {
     /// party (AG-47): context the application wants it to have, in the
     /// direction opposite to the agent's own state, on its own channel.
     /// `null` sends none.
-    pub fn set_agent_state(&mut self, state: Value) {
+    pub(crate) fn set_agent_state(&mut self, state: Value) {
         self.shared.agent_state = state;
     }
 
     /// Updates the `to-agent` state with a JSON Patch (RFC 6902) between
     /// turns. The patch applies whole or not at all.
-    pub fn patch_agent_state(&mut self, patch: &Value) -> Result<(), AgentStateError> {
+    pub(crate) fn patch_agent_state(&mut self, patch: &Value) -> Result<(), AgentStateError> {
         self.shared.agent_state = crate::patch::apply_patch(&self.shared.agent_state, patch)
             .map_err(|error| AgentStateError(error.to_string()))?;
         Ok(())
@@ -272,12 +274,12 @@ impl Engine {
     }
 
     /// A presence surface began rendering the cycle (AG-35).
-    pub fn attach_presence(&mut self) {
+    pub(crate) fn attach_presence(&mut self) {
         self.shared.presences += 1;
     }
 
     /// A presence surface stopped rendering the cycle.
-    pub fn detach_presence(&mut self) {
+    pub(crate) fn detach_presence(&mut self) {
         self.shared.presences = self.shared.presences.saturating_sub(1);
     }
 
@@ -287,7 +289,7 @@ impl Engine {
     }
 
     /// Revokes a grant.
-    pub fn revoke_grant(&mut self, id: u64) -> bool {
+    pub(crate) fn revoke_grant(&mut self, id: u64) -> bool {
         self.shared.grants.revoke(id)
     }
 
@@ -338,12 +340,12 @@ impl Engine {
         self.out.events.pop_front()
     }
 
-    /// When the engine next needs to be told [`Input::Timeout`], if ever.
+    /// When the engine next needs to be told [`Signal::Timeout`], if ever.
     pub fn poll_timeout(&self) -> Option<u64> {
         self.runs.values().filter_map(Run::next_timeout).min()
     }
 
-    /// [`Input::Timeout`]: applies every deadline that has passed by `now`.
+    /// [`Signal::Timeout`]: applies every deadline that has passed by `now`.
     fn timeout(&mut self, now: u64) {
         let ids: Vec<RunId> = self
             .runs
@@ -359,6 +361,7 @@ impl Engine {
 
 mod admission;
 mod answers;
+mod commands;
 mod cut_off;
 mod decisions;
 mod inputs;
@@ -368,7 +371,14 @@ mod routing;
 mod settling;
 mod snapshot;
 
-pub use inputs::Input;
+pub use commands::{
+    AddGrant, Adopt, Answer, AttachPresence, Authorize, Decline, Delegate, DetachPresence, Disable,
+    Discard, Dismiss, EditCall, Enable, Input, InterruptAll, Kill, ParseManifest, PatchAgentState,
+    Pause, Postpone, PublishRead, Reconcile, Register, RegisterText, Reject, ReleaseFinished,
+    ResolveEscalation, Resume, ReviewCutOff, RevokeGrant, SetAgentState, Stop, TakeOffered, Undo,
+    Unregister, WithdrawRead, Written,
+};
+pub use inputs::Signal;
 pub use settling::CALL_SETTLES_MS;
 
 use crate::authorization::Authorization;

@@ -6,14 +6,14 @@ use super::*;
 
 impl Engine {
     /// Parses a manifest, compiling its schemas once through the engine's cache.
-    pub fn parse_manifest(&mut self, text: &str) -> Result<Manifest, ManifestError> {
+    pub(crate) fn parse_manifest(&mut self, text: &str) -> Result<Manifest, ManifestError> {
         self.shared.registry.parse(text)
     }
 
     /// Mounts a participant (AG-12: inert — nothing happens until a
     /// delegation reads it). Returns its mounted id: the manifest id, or
     /// `id#instance` when several instances may be mounted.
-    pub fn register(
+    pub(crate) fn register(
         &mut self,
         manifest: Manifest,
         instance: Option<&str>,
@@ -27,7 +27,7 @@ impl Engine {
     /// participant offers no tools, and a call addressed to it is refused
     /// with the problems — and the problems come back, each with its
     /// requirement and JSON path, for the host to report once.
-    pub fn register_text(
+    pub(crate) fn register_text(
         &mut self,
         text: &str,
         instance: Option<&str>,
@@ -76,7 +76,7 @@ impl Engine {
     }
 
     /// Unmounts a participant and withdraws its reads.
-    pub fn unregister(&mut self, participant: &ParticipantId) -> bool {
+    pub(crate) fn unregister(&mut self, participant: &ParticipantId) -> bool {
         self.shared
             .reads
             .retain(|read, _| read.participant != *participant);
@@ -115,7 +115,7 @@ impl Engine {
     /// A plan under review that was planned on another version of the read
     /// is superseded (A.2): a `review-superseded` record moves its revision
     /// and its sheet marks the stale acts ([`crate::ReviewItem::stale`]).
-    pub fn publish_read(
+    pub(crate) fn publish_read(
         &mut self,
         now: u64,
         stamp: ReadStamp,
@@ -212,7 +212,7 @@ impl Engine {
     }
 
     /// Withdraws a read.
-    pub fn withdraw_read(&mut self, read: &ReadRef) {
+    pub(crate) fn withdraw_read(&mut self, read: &ReadRef) {
         self.shared.reads.remove(read);
     }
 }

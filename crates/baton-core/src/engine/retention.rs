@@ -21,7 +21,7 @@ pub const FINISHED_RUNS_KEPT: usize = 64;
 impl Engine {
     /// The caller's store holds `run`'s journal up to `revision` (its
     /// write committed). Only what a store holds may leave memory.
-    pub fn written(&mut self, run: &RunId, revision: u64) {
+    pub(crate) fn written(&mut self, run: &RunId, revision: u64) {
         if self.runs.contains_key(run) {
             let held = self.written.entry(run.clone()).or_default();
             *held = (*held).max(revision);
@@ -30,14 +30,14 @@ impl Engine {
 
     /// Lets finished runs leave memory: all but the `keep` that finished
     /// last, among those whose every record the caller's store holds
-    /// ([`Engine::written`]). A run leaves only when nothing can change it
+    /// ([`Written`]). A run leaves only when nothing can change it
     /// any more — terminal, no undo under way, no question of it still open
     /// — and its closed questions leave with it. Returns the runs that left,
     /// oldest first: from then on they are unknown to this engine, their
     /// journals the store's to answer for.
     ///
     /// An engine without a store never calls this; its runs stay.
-    pub fn release_finished(&mut self, keep: usize) -> Vec<RunId> {
+    pub(crate) fn release_finished(&mut self, keep: usize) -> Vec<RunId> {
         let mut settled: Vec<(u64, &RunId)> = self
             .runs
             .values()

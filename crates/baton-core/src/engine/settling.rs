@@ -110,7 +110,7 @@ impl Engine {
     /// and its change is unpublished, or within [`CALL_SETTLES_MS`] after
     /// such a call returned with its change unpublished; `None` otherwise —
     /// the change is then the person's. Publishing with it
-    /// ([`Engine::publish_read`]) spends it.
+    /// ([`PublishRead`]) spends it.
     pub fn call_actor(&self, now: u64, participant: &ParticipantId) -> Option<ActorRef> {
         // Several runs may call one participant at once: the first whose
         // change is unpublished, then the first that returned within the

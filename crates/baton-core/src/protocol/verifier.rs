@@ -19,7 +19,7 @@ use super::wire::{Direction, TurnOutcome, WireEvent};
 /// What a verified stream yields.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Verified {
-    /// An input for the engine ([`crate::Input::Inbound`], through [`crate::Engine::handle`]).
+    /// An input for the engine ([`crate::Signal::Inbound`], through [`crate::Engine::handle`]).
     Inbound(Inbound),
     /// Text for presence surfaces (never a reason to announce per delta).
     Text {

@@ -103,7 +103,7 @@ impl Run {
     }
 
     /// The person resolves the escalation the run waits on (AG-6, AG-7);
-    /// see [`crate::Engine::resolve_escalation`] for what each resolution
+    /// see [`crate::ResolveEscalation`] for what each resolution
     /// does.
     pub(crate) fn resolve_escalation(
         &mut self,

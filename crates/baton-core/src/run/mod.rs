@@ -361,7 +361,7 @@ impl Run {
             .map(|rollback| rollback.deadline_at())
     }
 
-    /// The next moment this run needs to be told `Input::Timeout`, if any.
+    /// The next moment this run needs to be told `Signal::Timeout`, if any.
     pub(crate) fn next_timeout(&self) -> Option<u64> {
         if let Some(at) = self.undo_deadline() {
             return Some(at);

@@ -198,7 +198,15 @@ pub fn manifests() -> &'static [Manifest] {
 
 pub fn declare_all(engine: &mut Engine) {
     for manifest in manifests() {
-        engine.register(manifest.clone(), None).expect("mounted");
+        engine
+            .handle(
+                0,
+                Register {
+                    manifest: manifest.clone(),
+                    instance: None,
+                },
+            )
+            .expect("mounted");
     }
 }
 
@@ -244,7 +252,7 @@ impl Sim {
 
     pub fn advance(&mut self, ms: u64) {
         self.now += ms;
-        self.engine.handle(self.now, Input::Timeout).unwrap();
+        self.engine.handle(self.now, Signal::Timeout);
         self.drain();
     }
 
@@ -259,9 +267,13 @@ impl Sim {
     pub fn delegate(&mut self, autonomy: Autonomy) -> RunId {
         let run = self
             .engine
-            .delegate(
+            .handle(
                 self.now,
-                Delegation::new("tidy the board", Initiative::User, autonomy),
+                Delegate(Delegation::new(
+                    "tidy the board",
+                    Initiative::User,
+                    autonomy,
+                )),
             )
             .expect("delegation accepted");
         self.drain();
@@ -286,7 +298,7 @@ impl Sim {
     pub fn delegate_with(&mut self, delegation: Delegation) -> RunId {
         let run = self
             .engine
-            .delegate(self.now, delegation)
+            .handle(self.now, Delegate(delegation))
             .expect("delegation accepted");
         self.drain();
         run
@@ -307,16 +319,14 @@ impl Sim {
     pub fn inbound(&mut self, run: &RunId, inbound: Inbound) {
         let turn = self.turn(run);
         self.engine
-            .handle(self.now, Input::inbound(run, turn, inbound))
-            .unwrap();
+            .handle(self.now, Signal::inbound(run, turn, inbound));
         self.drain();
     }
 
     pub fn end_turn(&mut self, run: &RunId) {
         let turn = self.turn(run);
         self.engine
-            .handle(self.now, Input::inbound(run, turn, Inbound::TurnEnd))
-            .unwrap();
+            .handle(self.now, Signal::inbound(run, turn, Inbound::TurnEnd));
         self.drain();
     }
 
@@ -523,7 +533,14 @@ impl Sim {
     pub fn authorize(&mut self, run: &RunId) {
         let revision = self.revision(run);
         self.engine
-            .authorize(self.now, run, revision, Authorization::default())
+            .handle(
+                self.now,
+                Authorize {
+                    run: run.clone(),
+                    revision,
+                    authorization: Authorization::default(),
+                },
+            )
             .expect("authorized");
         self.drain();
     }
@@ -531,7 +548,14 @@ impl Sim {
     pub fn resolve(&mut self, run: &RunId, resolution: Resolution) {
         let revision = self.revision(run);
         self.engine
-            .resolve_escalation(self.now, run, revision, resolution)
+            .handle(
+                self.now,
+                ResolveEscalation {
+                    run: run.clone(),
+                    revision,
+                    resolution,
+                },
+            )
             .expect("resolved");
         self.drain();
     }
@@ -542,9 +566,17 @@ impl Sim {
     pub fn mount(&mut self, manifest: Value, instance: Option<&str>) -> ParticipantId {
         let manifest = self
             .engine
-            .parse_manifest(&manifest.to_string())
+            .handle(0, ParseManifest(manifest.to_string()))
             .expect("valid manifest");
-        self.engine.register(manifest, instance).expect("mounted")
+        self.engine
+            .handle(
+                0,
+                Register {
+                    manifest,
+                    instance: instance.map(Into::into),
+                },
+            )
+            .expect("mounted")
     }
 
     /// Picks entries out of a run's journal.
@@ -588,23 +620,21 @@ impl Sim {
     /// The acting party asks a question in the open turn, then ends it.
     pub fn ask(&mut self, run: &RunId, request: &str, schema: Option<Value>) {
         let turn = self.turn(run);
-        self.engine
-            .handle(
-                self.now,
-                Input::inbound(
-                    run,
-                    turn,
-                    Inbound::Question {
-                        request: request.into(),
-                        prompt: "Which column should the cards go to?".into(),
-                        schema,
-                        deadline_ms: None,
-                        expires_at: None,
-                        approval: None,
-                    },
-                ),
-            )
-            .unwrap();
+        self.engine.handle(
+            self.now,
+            Signal::inbound(
+                run,
+                turn,
+                Inbound::Question {
+                    request: request.into(),
+                    prompt: "Which column should the cards go to?".into(),
+                    schema,
+                    deadline_ms: None,
+                    expires_at: None,
+                    approval: None,
+                },
+            ),
+        );
         self.end_turn(run);
     }
 
@@ -632,7 +662,15 @@ impl Sim {
             version,
             origin,
         };
-        self.engine.publish_read(self.now, stamp, actor).unwrap();
+        self.engine
+            .handle(
+                self.now,
+                PublishRead {
+                    stamp,
+                    actor: actor.cloned(),
+                },
+            )
+            .unwrap();
     }
 }
 

@@ -3,6 +3,11 @@
 //! the core, carried out in one step.
 
 use super::*;
+use baton_core::{
+    Answer, AttachPresence, Authorize, Decline, Delegate, DetachPresence, Dismiss, EditCall,
+    PatchAgentState, Pause, Postpone, RegisterText, Reject, ResolveEscalation, Resume,
+    SetAgentState, Stop, Undo,
+};
 
 #[wasm_bindgen]
 impl Engine {
@@ -30,7 +35,13 @@ impl Engine {
         let engine = self.live()?;
         let registered = engine.with(|inner| {
             let registered = match &text {
-                Ok(text) => inner.core.register_text(text, instance.as_deref()),
+                Ok(text) => inner.core.handle(
+                    now(),
+                    RegisterText {
+                        text: text.into(),
+                        instance: instance.as_deref().map(Into::into),
+                    },
+                ),
                 Err(message) => Err(baton_core::RegistrationRefused {
                     participant: None,
                     problems: vec![baton_core::ManifestProblem {
@@ -103,7 +114,7 @@ impl Engine {
                 inner.reach.run_transports.push((next, transport));
             });
         }
-        self.command(|core, now| core.delegate(now, delegation))
+        self.command(|core, now| core.handle(now, Delegate(delegation)))
             .map(|run| run.to_string())
     }
 
@@ -120,17 +131,26 @@ impl Engine {
             baton_core::Authorization::from_json(options).map_err(|refusal| refused(&refusal))?
         };
         // A grant given with it changes the header: the step writes it.
-        self.command(|core, now| core.authorize(now, &RunId::new(run), revision, authorization))
+        self.command(|core, now| {
+            core.handle(
+                now,
+                Authorize {
+                    run: RunId::new(run),
+                    revision,
+                    authorization,
+                },
+            )
+        })
     }
 
     /// The person takes control back: the run returns `aborted` (AG-9).
     pub fn stop(&self, run: &str) -> Result<(), JsValue> {
-        self.command(|core, now| core.stop(now, &RunId::new(run)))
+        self.command(|core, now| core.handle(now, Stop(RunId::new(run))))
     }
 
     /// Pauses a run: it returns, and a chained run can resume it (AG-11).
     pub fn pause(&self, run: &str) -> Result<(), JsValue> {
-        self.command(|core, now| core.pause(now, &RunId::new(run)))
+        self.command(|core, now| core.handle(now, Pause(RunId::new(run))))
     }
 
     /// Resumes a run that was paused, or whose transport was lost with
@@ -146,8 +166,16 @@ impl Engine {
                     .map_err(|e| e.thrown_as(Code::InvalidDelegation))?,
             )
         };
-        self.command(|core, now| core.resume(now, &RunId::new(run), budget))
-            .map(|id| id.to_string())
+        self.command(|core, now| {
+            core.handle(
+                now,
+                Resume {
+                    run: RunId::new(run),
+                    budget,
+                },
+            )
+        })
+        .map(|id| id.to_string())
     }
 
     /// The global kill (AG-10): every active run of every engine in the
@@ -217,7 +245,7 @@ impl Engine {
                 return JsValue::UNDEFINED;
             };
             let id = inner.with(|inner| {
-                inner.core.attach_presence();
+                inner.core.handle(now(), AttachPresence);
                 inner.page.next_subscriber += 1;
                 let id = inner.page.next_subscriber;
                 inner.page.surfaces.push((id, surface));
@@ -227,7 +255,7 @@ impl Engine {
             Closure::once_into_js(move || {
                 if let Some(inner) = weak.upgrade() {
                     inner.with(|inner| {
-                        inner.core.detach_presence();
+                        inner.core.handle(now(), DetachPresence);
                         inner.page.surfaces.retain(|(other, _)| *other != id);
                     });
                 }
@@ -259,14 +287,33 @@ impl Engine {
         let revision = convert::whole(revision, "a revision")?;
         let arguments = convert::json(arguments, "the arguments")?;
         let call = baton_core::CallId::new(call);
-        self.command(|core, now| core.edit_call(now, &RunId::new(run), revision, &call, arguments))
+        self.command(|core, now| {
+            core.handle(
+                now,
+                EditCall {
+                    run: RunId::new(run),
+                    revision,
+                    call: call.clone(),
+                    arguments,
+                },
+            )
+        })
     }
 
     /// The person rejects a plan under review, at the revision they saw.
     pub fn reject(&self, run: &str, revision: f64, note: Option<String>) -> Result<(), JsValue> {
         let note = note.unwrap_or_default();
         let revision = convert::whole(revision, "a revision")?;
-        self.command(|core, now| core.reject(now, &RunId::new(run), revision, &note))
+        self.command(|core, now| {
+            core.handle(
+                now,
+                Reject {
+                    run: RunId::new(run),
+                    revision,
+                    note,
+                },
+            )
+        })
     }
 
     /// Answers a question (AG-41): bound to its id and request digest,
@@ -292,20 +339,31 @@ impl Engine {
             )
         })?;
         let acceptance = self.command(|core, now| {
-            core.answer(now, &baton_core::QuestionId::new(question), &digest, answer)
+            core.handle(
+                now,
+                Answer {
+                    question: baton_core::QuestionId::new(question).clone(),
+                    digest,
+                    answer,
+                },
+            )
         })?;
         to_js(&acceptance)
     }
 
     /// Declines a question; the run goes on without the answer.
     pub fn decline(&self, question: &str) -> Result<(), JsValue> {
-        self.command(|core, now| core.decline(now, &baton_core::QuestionId::new(question)))
+        self.command(|core, now| {
+            core.handle(now, Decline(baton_core::QuestionId::new(question).clone()))
+        })
     }
 
     /// Dismisses a question: the person chose not to deal with it; the run
     /// goes on as if it had been declined, and the surface stops showing it.
     pub fn dismiss(&self, question: &str) -> Result<(), JsValue> {
-        self.command(|core, now| core.dismiss(now, &baton_core::QuestionId::new(question)))
+        self.command(|core, now| {
+            core.handle(now, Dismiss(baton_core::QuestionId::new(question).clone()))
+        })
     }
 
     /// Resolves an escalation at the revision the person saw: `"allow"`,
@@ -326,7 +384,14 @@ impl Engine {
         let resolution: baton_core::Resolution =
             serde_json::from_value(value).map_err(|e| invalid(&e))?;
         self.command(|core, now| {
-            core.resolve_escalation(now, &RunId::new(run), revision, resolution)
+            core.handle(
+                now,
+                ResolveEscalation {
+                    run: RunId::new(run),
+                    revision,
+                    resolution,
+                },
+            )
         })
     }
 
@@ -341,7 +406,8 @@ impl Engine {
                 &format!("AG-47: the state is not JSON: {e}"),
             )
         })?;
-        self.live()?.with(|inner| inner.core.set_agent_state(state));
+        self.live()?
+            .with(|inner| inner.core.handle(now(), SetAgentState(state)));
         Ok(())
     }
 
@@ -357,7 +423,7 @@ impl Engine {
             )
         })?;
         self.live()?
-            .with(|inner| inner.core.patch_agent_state(&patch))
+            .with(|inner| inner.core.handle(now(), PatchAgentState(patch.clone())))
             .map_err(|refusal| refused(&refusal))
     }
 
@@ -401,7 +467,13 @@ impl Engine {
         // The core decides, journals and drives the undo through revert
         // effects; the promise settles with its report.
         let started = self.live()?.step(|inner| {
-            let started = inner.core.undo(now(), &id, scope);
+            let started = inner.core.handle(
+                now(),
+                Undo {
+                    run: id.clone(),
+                    scope,
+                },
+            );
             if let (Ok(_), Some(resolve)) = (&started, resolver) {
                 inner.undos.insert(id, resolve);
             }
@@ -474,7 +546,15 @@ impl Engine {
     /// Postpones a question until `until` (ms since the epoch).
     pub fn postpone(&self, question: &str, until: f64) -> Result<(), JsValue> {
         let until = convert::whole(until, "a time")?;
-        self.command(|core, now| core.postpone(now, &baton_core::QuestionId::new(question), until))
+        self.command(|core, now| {
+            core.handle(
+                now,
+                Postpone {
+                    question: baton_core::QuestionId::new(question).clone(),
+                    until,
+                },
+            )
+        })
     }
 
     /// A run's journal records, oldest first.

@@ -3,6 +3,7 @@
 //! session that is gone adopted that session's offers when it opened.
 
 use super::*;
+use baton_core::{Discard, ReviewCutOff};
 
 #[wasm_bindgen]
 impl Engine {
@@ -23,13 +24,13 @@ impl Engine {
     /// that id.
     #[wasm_bindgen(js_name = reviewAgain)]
     pub fn review_again(&self, run: &str) -> Result<String, JsValue> {
-        self.command(|core, now| core.review_again(now, &RunId::new(run)))
+        self.command(|core, now| core.handle(now, ReviewCutOff(RunId::new(run))))
             .map(|id| id.to_string())
     }
 
     /// Discards what a cut-off run offers: journalled on it as the person's
     /// act, and offered no more.
     pub fn discard(&self, run: &str) -> Result<(), JsValue> {
-        self.command(|core, now| core.discard(now, &RunId::new(run)))
+        self.command(|core, now| core.handle(now, Discard(RunId::new(run))))
     }
 }

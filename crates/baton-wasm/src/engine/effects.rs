@@ -241,13 +241,12 @@ pub(super) fn open_turn(inner: &Shared, run: RunId, turn: TurnId, mut request: T
         let lost = Inbound::TransportLost {
             message: "no transport is configured".into(),
         };
-        let input = baton_core::Input::Inbound {
+        let input = baton_core::Signal::Inbound {
             run: run.clone(),
             turn,
             inbound: lost,
         };
-        // Traffic is never refused.
-        let _never_refused = inner.with(|inner| inner.core.handle(now(), input));
+        inner.with(|inner| inner.core.handle(now(), input));
         return;
     };
     let Ok(controller) = web_sys::AbortController::new() else {
@@ -392,12 +391,11 @@ pub(super) struct EngineHost(WeakShared);
 impl TurnHost for EngineHost {
     fn stray(&self, run: &RunId, turn: TurnId) {
         if let Some(inner) = self.0.upgrade() {
-            let input = baton_core::Input::AfterTurn {
+            let input = baton_core::Signal::AfterTurn {
                 run: run.clone(),
                 turn,
             };
-            // Never refused: a finding, nothing else.
-            let _never_refused = inner.step(|inner| inner.core.handle(now(), input));
+            inner.step(|inner| inner.core.handle(now(), input));
         }
     }
 
@@ -414,13 +412,12 @@ impl TurnHost for EngineHost {
             }
             match item {
                 Verified::Inbound(inbound) => {
-                    let input = baton_core::Input::Inbound {
+                    let input = baton_core::Signal::Inbound {
                         run: run.clone(),
                         turn,
                         inbound,
                     };
-                    // Traffic is never refused.
-                    let _never_refused = inner.step(|inner| inner.core.handle(now(), input));
+                    inner.step(|inner| inner.core.handle(now(), input));
                 }
                 // Text and state reach subscribers and presence surfaces;
                 // they are never announced one by one (AG-37).

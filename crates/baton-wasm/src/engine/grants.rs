@@ -3,6 +3,7 @@
 //! whether it applies now, and revocable. The core keeps and applies them,
 //! re-gating each when its participant's capability set changes.
 
+use baton_core::{AddGrant, RevokeGrant};
 use baton_core::{Decision, GrantScope};
 use serde::Deserialize;
 use wasm_bindgen::prelude::*;
@@ -45,7 +46,14 @@ impl Engine {
             .live()?
             .step(|inner| {
                 let (decision, ttl) = (request.decision, request.ttl_ms);
-                inner.core.grant(now(), scope, decision, ttl)
+                inner.core.handle(
+                    now(),
+                    AddGrant {
+                        scope,
+                        decision,
+                        ttl_ms: ttl,
+                    },
+                )
             })
             .map_err(|refusal| refused(&refusal))?;
         to_js(&grant)
@@ -60,6 +68,8 @@ impl Engine {
     #[wasm_bindgen(js_name = revokeGrant)]
     pub fn revoke_grant(&self, id: f64) -> Result<bool, JsValue> {
         let id = convert::whole(id, "a grant id")?;
-        Ok(self.live()?.step(|inner| inner.core.revoke_grant(id)))
+        Ok(self
+            .live()?
+            .step(|inner| inner.core.handle(now(), RevokeGrant(id))))
     }
 }

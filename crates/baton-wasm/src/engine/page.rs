@@ -7,6 +7,7 @@
 //! page one engine announces the whole kill, once; the core decides what
 //! that announcement says ([`baton_core::KillScope`]).
 
+use baton_core::Kill;
 use std::cell::RefCell;
 
 use baton_core::KillScope;
@@ -79,13 +80,13 @@ pub(super) fn kill_page(announcer: Option<&Shared>) -> u32 {
     };
     let mut elsewhere: u32 = 0;
     for engine in engines.iter().filter(|engine| !engine.same(&announcer)) {
-        let ended = engine.step(|inner| inner.core.kill_all_in(now(), KillScope::Silent));
+        let ended = engine.step(|inner| inner.core.handle(now(), Kill(KillScope::Silent)));
         elsewhere = elsewhere.saturating_add(u32::try_from(ended).unwrap_or(u32::MAX));
     }
     let here = announcer.step(|inner| {
         inner
             .core
-            .kill_all_in(now(), KillScope::Announcing { elsewhere })
+            .handle(now(), Kill(KillScope::Announcing { elsewhere }))
     });
     elsewhere.saturating_add(u32::try_from(here).unwrap_or(u32::MAX))
 }

@@ -2,6 +2,7 @@
 //! publication of its reads.
 
 use super::*;
+use baton_core::{PublishRead, Unregister, WithdrawRead};
 
 /// A mounted participant's handle, returned by `Engine.register`.
 #[wasm_bindgen]
@@ -75,7 +76,15 @@ impl Participant {
         };
         let actor = stamp.actor.map(baton_core::ActorRef::new);
         engine
-            .step(|inner| inner.core.publish_read(now(), stamp_read, actor.as_ref()))
+            .step(|inner| {
+                inner.core.handle(
+                    now(),
+                    PublishRead {
+                        stamp: stamp_read,
+                        actor: actor.as_ref().cloned(),
+                    },
+                )
+            })
             .map(|_| ())
             .map_err(|refusal| refused(&refusal))
     }
@@ -105,7 +114,7 @@ impl Participant {
             participant: self.id.clone(),
             read: read.to_owned(),
         };
-        engine.step(|inner| inner.core.withdraw_read(&read));
+        engine.step(|inner| inner.core.handle(now(), WithdrawRead(read.clone())));
         Ok(())
     }
 
@@ -113,7 +122,7 @@ impl Participant {
     pub fn unregister(&self) -> Result<(), JsValue> {
         let engine = self.engine()?;
         engine.step(|inner| {
-            inner.core.unregister(&self.id);
+            inner.core.handle(now(), Unregister(self.id.clone()));
             inner.behaviours.remove(&self.id);
         });
         super::effects::emit(&engine, &baton_core::HostEvent::ToolsChanged);

@@ -1,6 +1,7 @@
 //! The engine's side of persistence: what a step writes, what opening reads
 //! and reconciles, and falling back to memory when IndexedDB fails.
 
+use baton_core::{Adopt, Reconcile, TakeOffered};
 use std::collections::BTreeMap;
 use std::rc::Rc;
 
@@ -160,7 +161,7 @@ async fn load(
         None => baton_core::Engine::new(config, ActorSecret::new(key)),
         Some(_) => baton_core::Engine::restore(config, ActorSecret::new(key), snapshot_of(own)?),
     };
-    core.adopt(adopted);
+    core.handle(now, Adopt(adopted));
     Ok((core, reconciled, busy, key))
 }
 
@@ -205,7 +206,7 @@ async fn sweep(
         ActorSecret::new(key),
         snapshot_of(leftover)?,
     );
-    let result = ghost.reconcile(now);
+    let result = ghost.handle(now, Reconcile);
     let mut records = Vec::new();
     while let Some(event) = ghost.poll_event() {
         if let baton_core::Event::Journal(record) = event {
@@ -213,7 +214,7 @@ async fn sweep(
         }
     }
     let mut rows = batch(&ghost, &records, true)?;
-    let offered = ghost.take_offered();
+    let offered = ghost.handle(now, TakeOffered);
     rows.runs
         .retain(|row| !offered.iter().any(|run| run.id().as_str() == row.id));
     for run in &offered {

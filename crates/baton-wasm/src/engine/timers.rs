@@ -25,8 +25,7 @@ pub(super) fn arm_timer(inner: &Shared) {
         if let Some(inner) = weak.upgrade() {
             inner.step(|inner| {
                 inner.timer = None;
-                // Time is never refused.
-                let _never_refused = inner.core.handle(now(), baton_core::Input::Timeout);
+                inner.core.handle(now(), baton_core::Signal::Timeout);
             });
         }
     });

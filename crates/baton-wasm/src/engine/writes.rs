@@ -8,6 +8,7 @@
 //! has committed. Whatever the store then holds, the core may let go of
 //! (finished runs past the most recent ones).
 
+use baton_core::{ReleaseFinished, Written};
 use std::collections::BTreeMap;
 
 use baton_core::{HostEvent, RunId};
@@ -108,9 +109,20 @@ fn write(inner: &Shared, records: Vec<Journalled>, header: bool, closings: Vec<S
                 // What the store now holds may leave memory: the core
                 // decides which finished runs go.
                 for (run, revision) in &reach {
-                    guard.core.written(run, *revision);
+                    guard.core.handle(
+                        crate::clock::now(),
+                        Written {
+                            run: run.clone(),
+                            revision: *revision,
+                        },
+                    );
                 }
-                guard.core.release_finished(baton_core::FINISHED_RUNS_KEPT);
+                guard.core.handle(
+                    crate::clock::now(),
+                    ReleaseFinished {
+                        keep: baton_core::FINISHED_RUNS_KEPT,
+                    },
+                );
             }),
             Err(cause) => degrade(&inner, cause),
         }
