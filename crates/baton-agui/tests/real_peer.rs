@@ -207,7 +207,7 @@ fn delegate_with(
                 ..
             }) => {
                 assert!(
-                    engine.admit_mutation(Some(&actor)).is_ok(),
+                    engine.actors().admit(Some(&actor)).is_ok(),
                     "the reference admits the call in flight"
                 );
                 let id = arguments["id"].as_str().unwrap().to_owned();

@@ -202,7 +202,7 @@ impl CoreSubject {
         let identity = self
             .engine
             .as_ref()
-            .and_then(|engine| engine.resolve_actor(&actor))
+            .and_then(|engine| engine.actors().resolve(&actor))
             .filter(|identity| identity.run == run && identity.call == call);
         let mut invocation = json!({
             "run": self.alias_of(&run),
@@ -302,7 +302,7 @@ impl CoreSubject {
         let mut questions: Vec<baton_core::Question> = self
             .engine
             .as_ref()
-            .map(|engine| engine.questions().cloned().collect())
+            .map(|engine| engine.questions().iter().cloned().collect())
             .unwrap_or_default();
         questions.sort_by(|a, b| (a.asked_at, &a.id).cmp(&(b.asked_at, &b.id)));
         questions
@@ -685,7 +685,7 @@ impl ConformanceSubject for CoreSubject {
             .iter()
             .map(|(alias, id)| (alias.clone(), self.observe_run(engine, alias, id)))
             .collect();
-        let mut questions: Vec<&baton_core::Question> = engine.questions().collect();
+        let mut questions: Vec<&baton_core::Question> = engine.questions().iter().collect();
         questions.sort_by(|a, b| (a.asked_at, &a.id).cmp(&(b.asked_at, &b.id)));
         let questions: Vec<Value> = questions
             .into_iter()
@@ -699,7 +699,7 @@ impl ConformanceSubject for CoreSubject {
                 })
             })
             .collect();
-        let mut tools = engine.tools();
+        let mut tools = engine.registry().tools();
         tools.sort_by(|a, b| a.name.cmp(&b.name));
         let tools: Vec<Value> = tools
             .into_iter()

@@ -88,7 +88,7 @@ pub struct ActorIdentity {
     pub via: Vec<String>,
 }
 
-/// Who a mutation is attributed to after [`crate::Engine::admit_mutation`].
+/// Who a mutation is attributed to after [`crate::ActorsView::admit`].
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Attribution {
     /// No reference: the person acted.

@@ -149,7 +149,7 @@
 //!     })
 //!     .unwrap();
 //! engine.handle(0, Report::Preview { run: run.clone(), call: preview.clone(), change: Ok(json!({"c7": {"from": "todo", "to": "done"}})) }).unwrap();
-//! let sheet = engine.review(&run).unwrap();
+//! let sheet = engine.run(&run).unwrap().review().unwrap();
 //! assert_eq!(sheet.items[0].change, ProposedChange::Preview { value: json!({"c7": {"from": "todo", "to": "done"}}) });
 //!
 //! // …and the person authorizes exactly what they saw.
@@ -160,7 +160,8 @@
 //! ## Layout
 //!
 //! The modules form a hierarchy (a test keeps it so): `engine/` routes
-//! commands and inputs to runs, fences revisions and owns what spans runs —
+//! every input to its run (`commands` holds the alphabet, `inputs` the
+//! door, `views` the reading), fences revisions and owns what spans runs —
 //! the registry, reads, grants, questions, quotas and retention; `run/` owns
 //! every rule about one run, a file per concern (`starting`, `turns`,
 //! `binding`, `dispatch`, `drift`, `review`, `escalation`, `elicitation`,
@@ -179,12 +180,18 @@
 //!
 //! ## Driving it
 //!
-//! Inputs, each with `now`: what the acting party sends, every host's answer
-//! to an effect (a [`Report`]: a mark, a preview, a call's result, a revert)
-//! and time go through one door, [`Engine::handle`] with an [`Input`]; the
-//! app's commands (`delegate`, `authorize`, `stop`, …) and the person's
-//! answers (`answer`, `decline`, `dismiss`, `postpone`) are methods of their
-//! own, still to join that alphabet. Outputs:
+//! One door for everything the engine is told, each with `now`:
+//! [`Engine::handle`] takes an [`Input`] and answers what that input
+//! answers ([`Input::Answer`]). The alphabet: the app's and the person's
+//! commands, each a value of its own in `engine/commands.rs` ([`Delegate`],
+//! [`Authorize`], [`Stop`], [`Undo`], [`Answer`], [`Register`],
+//! [`PublishRead`], …, each answering a typed result or refusal); the
+//! acting party's traffic and time, a [`Signal`] (never refused); and every
+//! host's answer to an effect, a [`Report`] (a mark, a preview, a call's
+//! result, a revert). Reading goes through borrowed views —
+//! [`Engine::run`] gives a [`RunView`] (the run, its review and escalation
+//! sheets, its call's actor reference), [`Engine::questions`] and
+//! [`Engine::actors`] — and a few accessors. Outputs:
 //! [`Engine::poll_event`] — [`Event::Journal`] records (revision-fenced,
 //! gap-free, for the store and for audit), [`Event::Effect`]s for the host to
 //! carry out, [`Event::Finding`]s — and [`Engine::poll_timeout`]. The calling
@@ -240,12 +247,12 @@ pub use config::{EngineConfig, PresencePolicy, PREVIEW_TIMEOUT_MS};
 pub use context::{Context, Origin, ReadRef, ReadStamp};
 pub use delegation::{Delegation, PlannedCall, MAX_THREAD_BYTES};
 pub use engine::{
-    AddGrant, Adopt, Answer, AttachPresence, Authorize, Decline, Delegate, DetachPresence, Disable,
-    Discard, Dismiss, EditCall, Enable, Engine, EngineSnapshot, Input, InterruptAll, Kill,
-    KillScope, ParseManifest, PatchAgentState, Pause, Postpone, PublishRead, Reconcile, Register,
-    RegisterText, Reject, ReleaseFinished, ResolveEscalation, Resume, ReviewCutOff, RevokeGrant,
-    SetAgentState, Signal, Stop, TakeOffered, Undo, Unregister, WithdrawRead, Written,
-    CALL_SETTLES_MS, FINISHED_RUNS_KEPT,
+    ActorsView, AddGrant, Adopt, Answer, AttachPresence, Authorize, Decline, Delegate,
+    DetachPresence, Disable, Discard, Dismiss, EditCall, Enable, Engine, EngineSnapshot, Input,
+    InterruptAll, Kill, KillScope, ParseManifest, PatchAgentState, Pause, Postpone, PublishRead,
+    PullReads, QuestionsView, Reconcile, Register, RegisterText, Reject, ReleaseFinished,
+    ResolveEscalation, Resume, ReviewCutOff, RevokeGrant, RunView, SetAgentState, Signal, Stop,
+    TakeOffered, Undo, Unregister, WithdrawRead, Written, CALL_SETTLES_MS, FINISHED_RUNS_KEPT,
 };
 pub use error::{
     schema_requirement, AgentStateError, CommandError, DelegateError, InvalidOptions,

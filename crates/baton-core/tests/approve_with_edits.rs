@@ -52,7 +52,7 @@ fn the_person_edits_a_planned_call_the_authorization_binds_it_and_the_acting_par
     assert_eq!(edits, [(Actor::Person, json!({"id": "c7"}))]);
     assert!(sim.revision(&run) > shown);
     // Previewed again; the sheet says it was edited.
-    let sheet = sim.engine.review(&run).unwrap();
+    let sheet = sim.engine.run(&run).and_then(|run| run.review()).unwrap();
     assert!(sheet.items[0].edited);
     assert_eq!(sheet.items[0].change, ProposedChange::Pending);
     assert!(matches!(
@@ -133,7 +133,14 @@ fn ag_15_an_edit_is_refused_as_proposed_arguments_would_be_and_changes_nothing()
         .unwrap_err();
     assert!(matches!(too_long, CommandError::InvalidEdit { .. }));
     assert_eq!(sim.revision(&run), shown, "nothing changed");
-    assert!(!sim.engine.review(&run).unwrap().items[0].edited);
+    assert!(
+        !sim.engine
+            .run(&run)
+            .and_then(|run| run.review())
+            .unwrap()
+            .items[0]
+            .edited
+    );
     // A call that is not before the person cannot be edited.
     let elsewhere = sim
         .engine

@@ -147,7 +147,7 @@ fn ag_25_an_irreversible_effect_requires_review_even_under_auto() {
     let run = sim.delegate(Autonomy::Auto);
     sim.propose(&run, &[rename(), send()]);
     assert_eq!(sim.state(&run), RunState::Reviewing);
-    let sheet = sim.engine.review(&run).unwrap();
+    let sheet = sim.engine.run(&run).and_then(|run| run.review()).unwrap();
     assert_eq!(
         sheet
             .items
@@ -447,7 +447,7 @@ fn ag_31_review_presents_the_concrete_change_in_the_apps_own_domain() {
         "only the participant that renders previews is asked"
     );
     // Not authorizable before the change itself can be shown.
-    let sheet = sim.engine.review(&run).unwrap();
+    let sheet = sim.engine.run(&run).and_then(|run| run.review()).unwrap();
     assert!(!sheet.ready);
     assert_eq!(sheet.items[0].change, ProposedChange::Pending);
     let error = sim
@@ -473,7 +473,7 @@ fn ag_31_review_presents_the_concrete_change_in_the_apps_own_domain() {
             },
         )
         .unwrap();
-    let sheet = sim.engine.review(&run).unwrap();
+    let sheet = sim.engine.run(&run).and_then(|run| run.review()).unwrap();
     assert!(sheet.ready);
     assert_eq!(
         sheet.items[0].change,
@@ -539,7 +539,8 @@ fn ag_31_an_escalated_call_is_allowed_only_once_its_change_is_seen() {
     assert_eq!(asked.len(), 1, "the pending call's participant is asked");
     let sheet = sim
         .engine
-        .review(&run)
+        .run(&run)
+        .and_then(|run| run.review())
         .expect("an escalated call has a sheet");
     assert_eq!(sheet.items.len(), 1);
     assert_eq!(sheet.items[0].capability, send());
@@ -572,7 +573,7 @@ fn ag_31_an_escalated_call_is_allowed_only_once_its_change_is_seen() {
             },
         )
         .unwrap();
-    let sheet = sim.engine.review(&run).unwrap();
+    let sheet = sim.engine.run(&run).and_then(|run| run.review()).unwrap();
     assert!(sheet.ready);
     assert_eq!(
         sheet.items[0].change,
@@ -599,7 +600,7 @@ fn ag_31_a_failed_preview_falls_back_to_the_arguments_and_says_why() {
             },
         )
         .unwrap();
-    let sheet = sim.engine.review(&run).unwrap();
+    let sheet = sim.engine.run(&run).and_then(|run| run.review()).unwrap();
     assert_eq!(
         sheet.items[0].change,
         ProposedChange::Arguments {
@@ -620,9 +621,9 @@ fn ag_32_every_call_carries_an_actor_reference_and_none_means_the_person() {
     let Effect::Invoke { actor, call, .. } = invokes().pop().unwrap() else {
         unreachable!()
     };
-    let identity = sim.engine.resolve_actor(&actor).unwrap();
+    let identity = sim.engine.actors().resolve(&actor).unwrap();
     assert_eq!((identity.run, identity.call), (run.clone(), call));
-    assert_eq!(sim.engine.admit_mutation(None), Ok(Attribution::Person));
+    assert_eq!(sim.engine.actors().admit(None), Ok(Attribution::Person));
     // Each call gets its own reference.
     sim.apply();
     sim.give_marks();
@@ -642,8 +643,8 @@ fn ag_33_forged_altered_or_foreign_references_resolve_to_nothing() {
     let run = sim.delegate(Autonomy::Auto);
     sim.propose(&run, &[rename()]);
     sim.give_marks();
-    let genuine = sim.engine.actor_for(&run).unwrap();
-    assert!(sim.engine.resolve_actor(&genuine).is_some());
+    let genuine = sim.engine.run(&run).and_then(|run| run.actor()).unwrap();
+    assert!(sim.engine.actors().resolve(&genuine).is_some());
     let text = genuine.as_str();
     let altered = format!("{}0{}", &text[..text.len() - 1], "");
     let forged = [
@@ -654,8 +655,8 @@ fn ag_33_forged_altered_or_foreign_references_resolve_to_nothing() {
         ActorRef::new(text.replacen("baton1", "baton2", 1)),
     ];
     for reference in &forged {
-        assert_eq!(sim.engine.resolve_actor(reference), None, "{reference}");
-        assert!(sim.engine.admit_mutation(Some(reference)).is_err());
+        assert_eq!(sim.engine.actors().resolve(reference), None, "{reference}");
+        assert!(sim.engine.actors().admit(Some(reference)).is_err());
     }
     // The same identity minted by an engine with another secret is foreign.
     let mut config_b = config();
@@ -669,11 +670,12 @@ fn ag_33_forged_altered_or_foreign_references_resolve_to_nothing() {
         )
         .unwrap();
     assert_eq!(twin, run);
-    assert_eq!(other.actor_for(&twin), None);
+    assert_eq!(other.run(&twin).and_then(|run| run.actor()), None);
     assert_eq!(
         sim.engine
-            .resolve_actor(&ActorRef::new(genuine.as_str().to_owned())),
-        sim.engine.resolve_actor(&genuine)
+            .actors()
+            .resolve(&ActorRef::new(genuine.as_str().to_owned())),
+        sim.engine.actors().resolve(&genuine)
     );
 }
 

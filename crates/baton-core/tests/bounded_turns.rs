@@ -590,7 +590,7 @@ fn journal_records_actor_time_cause_and_gapless_revisions() {
     sim.authorize(&run);
     sim.apply_all();
     sim.propose(&run, &[]);
-    let journal = sim.engine.run(&run).unwrap().journal();
+    let journal = sim.engine.run(&run).unwrap().run().journal();
     let revisions: Vec<u64> = journal.iter().map(|r| r.revision).collect();
     assert_eq!(revisions, (1..=journal.len() as u64).collect::<Vec<_>>());
     assert!(journal.windows(2).all(|w| w[0].at <= w[1].at));
@@ -704,7 +704,12 @@ fn a_header_with_live_rows_restores_what_a_whole_snapshot_does() {
     let header = sim.engine.header();
     assert!(header.runs.is_empty(), "a header carries no runs");
     // A store restores the live rows only: history stays in the journal.
-    let live: Vec<Run> = sim.engine.active_runs().cloned().collect();
+    let live: Vec<Run> = sim
+        .engine
+        .runs()
+        .filter(|run| !run.state().is_terminal())
+        .cloned()
+        .collect();
     assert_eq!(live.len(), 1);
     let snapshot = header.with_rows(live, Vec::new());
     assert_eq!(snapshot.next_run, sim.engine.snapshot().next_run);

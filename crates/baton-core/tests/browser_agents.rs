@@ -40,7 +40,7 @@ fn mail() -> serde_json::Value {
 #[test]
 fn tools_say_whether_they_change_anything_cannot_be_undone_or_carry_others_content() {
     let sim = sim_with(Autonomy::Auto, &[tasks_manifest(), mail()]);
-    let tools = sim.engine.tools();
+    let tools = sim.engine.registry().tools();
     let hints = |name: &str| {
         let tool = tools.iter().find(|tool| tool.name == name).expect(name);
         (tool.read_only, tool.irreversible, tool.untrusted_content)

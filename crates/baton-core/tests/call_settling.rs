@@ -1,7 +1,7 @@
 //! Which call a participant's change is (A.2): the first change a
 //! participant publishes while a state-changing call to it runs, or within
 //! `CALL_SETTLES_MS` after that call returns, is the call's; any other is
-//! the person's. Bindings read the rule from `Engine::call_actor`.
+//! the person's. Bindings read the rule from `engine.actors().calling(now, participant)`.
 
 mod common;
 
@@ -19,7 +19,11 @@ fn a_rename_under_way(sim: &mut Sim) -> (RunId, ActorRef) {
     let run = sim.delegate(Autonomy::Auto);
     sim.propose(&run, &[rename()]);
     sim.give_marks();
-    let actor = sim.engine.actor_for(&run).expect("the rename is in flight");
+    let actor = sim
+        .engine
+        .run(&run)
+        .and_then(|run| run.actor())
+        .expect("the rename is in flight");
     (run, actor)
 }
 
@@ -28,18 +32,18 @@ fn ag_32_a_change_published_while_the_call_runs_is_the_calls_once() {
     let mut sim = Sim::new();
     let (run, actor) = a_rename_under_way(&mut sim);
     assert_eq!(
-        sim.engine.call_actor(sim.now, &tasks()),
+        sim.engine.actors().calling(sim.now, &tasks()),
         Some(actor.clone())
     );
     sim.publish_as(&actor, "tasks", "board", 2);
     assert_eq!(
-        sim.engine.call_actor(sim.now, &tasks()),
+        sim.engine.actors().calling(sim.now, &tasks()),
         None,
         "a second change while the call runs is the person's"
     );
     sim.apply();
     assert_eq!(
-        sim.engine.call_actor(sim.now, &tasks()),
+        sim.engine.actors().calling(sim.now, &tasks()),
         None,
         "its change was published: returning opens no window"
     );
@@ -56,11 +60,11 @@ fn ag_32_the_first_change_just_after_the_call_returns_is_the_calls() {
     sim.apply();
     sim.advance(CALL_SETTLES_MS / 2);
     assert_eq!(
-        sim.engine.call_actor(sim.now, &tasks()),
+        sim.engine.actors().calling(sim.now, &tasks()),
         Some(actor.clone())
     );
     sim.publish_as(&actor, "tasks", "board", 2);
-    assert_eq!(sim.engine.call_actor(sim.now, &tasks()), None, "once");
+    assert_eq!(sim.engine.actors().calling(sim.now, &tasks()), None, "once");
     assert_eq!(
         sim.engine.changes().last(&tasks()),
         Some(&ChangedBy::Run { run: run.clone() })
@@ -86,11 +90,11 @@ fn after_the_window_a_change_is_the_persons() {
     sim.apply();
     sim.advance(CALL_SETTLES_MS);
     assert!(
-        sim.engine.call_actor(sim.now, &tasks()).is_some(),
+        sim.engine.actors().calling(sim.now, &tasks()).is_some(),
         "the window's last moment"
     );
     sim.advance(1);
-    assert_eq!(sim.engine.call_actor(sim.now, &tasks()), None);
+    assert_eq!(sim.engine.actors().calling(sim.now, &tasks()), None);
 }
 
 #[test]
@@ -98,7 +102,9 @@ fn a_refused_call_a_query_and_another_participant_give_no_actor() {
     let mut sim = Sim::new();
     let (_, _) = a_rename_under_way(&mut sim);
     assert_eq!(
-        sim.engine.call_actor(sim.now, &ParticipantId::new("notes")),
+        sim.engine
+            .actors()
+            .calling(sim.now, &ParticipantId::new("notes")),
         None,
         "the call is not to this participant"
     );
@@ -108,7 +114,7 @@ fn a_refused_call_a_query_and_another_participant_give_no_actor() {
         },
     });
     assert_eq!(
-        sim.engine.call_actor(sim.now, &tasks()),
+        sim.engine.actors().calling(sim.now, &tasks()),
         None,
         "a refused call changed nothing"
     );
@@ -127,12 +133,12 @@ fn a_refused_call_a_query_and_another_participant_give_no_actor() {
     sim.propose(&searched, &[CapabilityRef::new("tasks", "search")]);
     sim.give_marks();
     assert_eq!(
-        sim.engine.call_actor(sim.now, &tasks()),
+        sim.engine.actors().calling(sim.now, &tasks()),
         None,
         "a query changes nothing"
     );
     sim.apply();
-    assert_eq!(sim.engine.call_actor(sim.now, &tasks()), None);
+    assert_eq!(sim.engine.actors().calling(sim.now, &tasks()), None);
 }
 
 #[test]
@@ -144,13 +150,14 @@ fn ag_32_two_runs_calling_one_participant_each_keep_their_own_window() {
     sim.give_marks();
     let second_actor = sim
         .engine
-        .actor_for(&second)
+        .run(&second)
+        .and_then(|run| run.actor())
         .expect("the archive is in flight");
     assert_ne!(first_actor, second_actor);
     // The first run's change is published: the next one is the second's.
     sim.publish_as(&first_actor, "tasks", "board", 2);
     assert_eq!(
-        sim.engine.call_actor(sim.now, &tasks()),
+        sim.engine.actors().calling(sim.now, &tasks()),
         Some(second_actor.clone())
     );
     // The second call returns; the first is still in flight, its change
@@ -158,7 +165,7 @@ fn ag_32_two_runs_calling_one_participant_each_keep_their_own_window() {
     let call = sim
         .engine
         .run(&second)
-        .and_then(|run| run.call_in_flight())
+        .and_then(|run| run.run().call_in_flight())
         .map(|call| call.call.clone())
         .expect("the second run's call");
     sim.engine
@@ -172,12 +179,12 @@ fn ag_32_two_runs_calling_one_participant_each_keep_their_own_window() {
         )
         .unwrap();
     assert_eq!(
-        sim.engine.call_actor(sim.now, &tasks()),
+        sim.engine.actors().calling(sim.now, &tasks()),
         Some(second_actor.clone())
     );
     sim.publish_as(&second_actor, "tasks", "board", 3);
     assert_eq!(
-        sim.engine.call_actor(sim.now, &tasks()),
+        sim.engine.actors().calling(sim.now, &tasks()),
         None,
         "each call's change once: the person's next edit is the person's"
     );

@@ -14,23 +14,31 @@ use serde_json::json;
 fn ag_1_non_user_mutation_outside_a_run_is_refused() {
     let mut sim = Sim::new();
     // The person needs no envelope.
-    assert_eq!(sim.engine.admit_mutation(None), Ok(Attribution::Person));
+    assert_eq!(sim.engine.actors().admit(None), Ok(Attribution::Person));
 
     let run = sim.delegate(Autonomy::Auto);
     sim.propose(&run, &[rename(), rename()]);
     sim.give_marks();
-    let in_flight = sim.engine.actor_for(&run).expect("a call is in flight");
-    let identity = sim.engine.resolve_actor(&in_flight).expect("minted here");
+    let in_flight = sim
+        .engine
+        .run(&run)
+        .and_then(|run| run.actor())
+        .expect("a call is in flight");
+    let identity = sim
+        .engine
+        .actors()
+        .resolve(&in_flight)
+        .expect("minted here");
     assert_eq!(identity.run, run);
     assert_eq!(
-        sim.engine.admit_mutation(Some(&in_flight)),
+        sim.engine.actors().admit(Some(&in_flight)),
         Ok(Attribution::Delegated(identity))
     );
 
     // A reference this engine did not mint, or that names no call in flight.
     let invented = ActorRef::new(format!("{run}#c1-2"));
     assert!(matches!(
-        sim.engine.admit_mutation(Some(&invented)),
+        sim.engine.actors().admit(Some(&invented)),
         Err(MutationRefused::OutsideRun { .. })
     ));
     // The same run and call in another engine (another secret): foreign.
@@ -41,18 +49,22 @@ fn ag_1_non_user_mutation_outside_a_run_is_refused() {
     assert_eq!(twin, run);
     other.propose(&twin, &[rename(), rename()]);
     other.give_marks();
-    let foreign = other.engine.actor_for(&twin).expect("in flight there too");
+    let foreign = other
+        .engine
+        .run(&twin)
+        .and_then(|run| run.actor())
+        .expect("in flight there too");
     assert_ne!(foreign, in_flight);
-    assert!(sim.engine.admit_mutation(Some(&foreign)).is_err());
+    assert!(sim.engine.actors().admit(Some(&foreign)).is_err());
 
     // Once the call has finished, its reference admits nothing more.
     sim.apply();
-    assert!(sim.engine.admit_mutation(Some(&in_flight)).is_err());
+    assert!(sim.engine.actors().admit(Some(&in_flight)).is_err());
 
     // Nor after the run has returned.
     sim.engine.handle(sim.now, Stop(run.clone())).unwrap();
     sim.drain();
-    let error = sim.engine.admit_mutation(Some(&in_flight)).unwrap_err();
+    let error = sim.engine.actors().admit(Some(&in_flight)).unwrap_err();
     assert!(error.to_string().starts_with("AG-1:"), "{error}");
 }
 
@@ -64,7 +76,7 @@ fn ag_2_every_run_carries_its_initiative() {
     for initiative in [Initiative::User, Initiative::System, Initiative::Scheduled] {
         let run = sim.delegate_with(Delegation::new("x", initiative, Autonomy::Review));
         assert_eq!(sim.engine.run(&run).unwrap().initiative(), initiative);
-        let created = &sim.engine.run(&run).unwrap().journal()[0];
+        let created = &sim.engine.run(&run).unwrap().run().journal()[0];
         assert!(matches!(
             created.entry,
             JournalEntry::Created { initiative: recorded, .. } if recorded == initiative
@@ -160,7 +172,13 @@ fn ag_4_control_returns_on_every_path() {
             sim.state(run)
         );
     }
-    assert_eq!(sim.engine.active_runs().count(), 0);
+    assert_eq!(
+        sim.engine
+            .runs()
+            .filter(|run| !run.state().is_terminal())
+            .count(),
+        0
+    );
 }
 
 #[test]
@@ -532,7 +550,7 @@ fn ag_8_a_failed_revert_is_reported_not_hidden() {
     };
     assert!(matches!(*cause, ReturnReason::CallFailed { .. }));
     assert_eq!(participants, vec![ParticipantId::new("settings")]);
-    let journal = sim.engine.run(&run).unwrap().journal();
+    let journal = sim.engine.run(&run).unwrap().run().journal();
     assert!(journal.iter().any(|r| matches!(&r.entry,
         JournalEntry::Reverted { participant, error: Some(e) } if participant.as_str() == "settings" && e == "history was cleared")));
 }

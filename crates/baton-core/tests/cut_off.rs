@@ -113,7 +113,11 @@ fn ag_11_a_plan_under_review_cut_off_by_a_reload_is_reviewed_again_as_a_chained_
     next.drain();
     assert_eq!(next.state(&chained), RunState::Reviewing);
     assert_eq!(next.engine.run(&chained).unwrap().resumes(), Some(&run));
-    let sheet = next.engine.review(&chained).unwrap();
+    let sheet = next
+        .engine
+        .run(&chained)
+        .and_then(|run| run.review())
+        .unwrap();
     assert_eq!(sheet.again, Some(ReviewAgain::CutOff { run: run.clone() }));
     assert_eq!(sheet.items.len(), 1);
     assert_eq!(sheet.items[0].stale, None, "the board is as it was");
@@ -178,7 +182,11 @@ fn ag_20_a_plan_reviewed_again_after_its_read_changed_is_marked_stale_and_refuse
         .handle(next.now, ReviewCutOff(run.clone()))
         .unwrap();
     next.drain();
-    let sheet = next.engine.review(&chained).unwrap();
+    let sheet = next
+        .engine
+        .run(&chained)
+        .and_then(|run| run.review())
+        .unwrap();
     let stale = sheet.items[0].stale.clone().expect("the act is stale");
     assert_eq!((stale.planned, stale.current), (Some(1), Some(2)));
     next.engine

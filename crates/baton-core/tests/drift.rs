@@ -88,7 +88,7 @@ fn ag_29_authorization_binds_a_fingerprint_and_recomputes_on_drift() {
     );
     sim.resolve(&run, Resolution::Review);
     assert_eq!(sim.state(&run), RunState::Reviewing);
-    let sheet = sim.engine.review(&run).unwrap();
+    let sheet = sim.engine.run(&run).and_then(|run| run.review()).unwrap();
     assert_eq!(
         sheet.items.len(),
         2,
@@ -216,7 +216,7 @@ fn ag_29_a_different_change_after_drift_goes_back_to_review() {
             },
         )
         .unwrap();
-    let sheet = sim.engine.review(&run).unwrap();
+    let sheet = sim.engine.run(&run).and_then(|run| run.review()).unwrap();
     assert_eq!(
         sheet.items[0].change,
         ProposedChange::Preview { value: changed }
@@ -243,7 +243,7 @@ fn ag_29_the_review_sheet_shows_the_fingerprint_it_binds() {
     sim.publish("tasks", "board", 5, Origin::Author);
     let run = sim.delegate(Autonomy::Review);
     sim.propose(&run, &[rename()]);
-    let sheet = sim.engine.review(&run).unwrap();
+    let sheet = sim.engine.run(&run).and_then(|run| run.review()).unwrap();
     assert_eq!(sheet.again, None, "a first review");
     let seen = [ReadStamp {
         read: ReadRef::new("tasks", "board"),
@@ -297,7 +297,14 @@ fn ag_29_a_lapsed_authorization_sent_back_to_review_says_why() {
     let mut sim = Sim::with_config(config);
     let run = sim.delegate(Autonomy::Review);
     sim.propose(&run, &[rename()]);
-    assert_eq!(sim.engine.review(&run).unwrap().again, None);
+    assert_eq!(
+        sim.engine
+            .run(&run)
+            .and_then(|run| run.review())
+            .unwrap()
+            .again,
+        None
+    );
     sim.authorize(&run);
     sim.apply();
     sim.now += 5_000;
@@ -305,7 +312,11 @@ fn ag_29_a_lapsed_authorization_sent_back_to_review_says_why() {
     sim.resolve(&run, Resolution::Review);
     assert_eq!(sim.state(&run), RunState::Reviewing);
     assert_eq!(
-        sim.engine.review(&run).unwrap().again,
+        sim.engine
+            .run(&run)
+            .and_then(|run| run.review())
+            .unwrap()
+            .again,
         Some(ReviewAgain::AuthorizationExpired),
         "the sheet says the plan is back because the approval ran out"
     );

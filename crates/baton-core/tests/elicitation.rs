@@ -60,7 +60,13 @@ fn ag_41_a_question_is_not_modal_and_can_be_dismissed_or_postponed() {
             },
         )
         .unwrap();
-    assert!(sim.engine.question(&question.id).unwrap().state.is_open());
+    assert!(sim
+        .engine
+        .questions()
+        .get(&question.id)
+        .unwrap()
+        .state
+        .is_open());
     sim.engine
         .handle(sim.now, Dismiss(question.id.clone()))
         .unwrap();
@@ -144,7 +150,7 @@ fn elicitation_answer_reaches_the_acting_party_and_commits_with_the_state_change
     );
     assert_eq!(sim.state(&run), RunState::Acting);
     assert!(matches!(
-        sim.engine.question(&question.id).unwrap().state,
+        sim.engine.questions().get(&question.id).unwrap().state,
         QuestionState::Answered { .. }
     ));
 }
@@ -166,7 +172,13 @@ fn elicitation_wrong_digest_fails_closed() {
         Err(AnswerError::DigestMismatch { .. })
     ));
     assert_eq!(sim.revision(&run), before);
-    assert!(sim.engine.question(&question.id).unwrap().state.is_open());
+    assert!(sim
+        .engine
+        .questions()
+        .get(&question.id)
+        .unwrap()
+        .state
+        .is_open());
 }
 
 #[test]
@@ -243,7 +255,7 @@ fn elicitation_expired_question_returns_the_run_and_refuses_late_answers() {
         }
     ));
     assert!(matches!(
-        sim.engine.question(&question.id).unwrap().state,
+        sim.engine.questions().get(&question.id).unwrap().state,
         QuestionState::Expired { .. }
     ));
     assert_eq!(
@@ -278,7 +290,7 @@ fn elicitation_an_answer_at_the_deadline_finds_it_expired() {
     sim.drain();
     // It expired then and there: the run, which had changed a card, rolls back.
     assert!(matches!(
-        sim.engine.question(&question.id).unwrap().state,
+        sim.engine.questions().get(&question.id).unwrap().state,
         QuestionState::Expired { .. }
     ));
     assert!(sim.engine.run(&run).unwrap().is_rolling_back());
@@ -410,7 +422,7 @@ fn elicitation_decline_tells_the_acting_party_and_goes_on() {
     let TurnRequest { answers, .. } = sim.last_request();
     assert_eq!(answers[0].outcome, AnswerOutcome::Declined);
     assert!(matches!(
-        sim.engine.question(&question.id).unwrap().state,
+        sim.engine.questions().get(&question.id).unwrap().state,
         QuestionState::Declined { .. }
     ));
 }
@@ -468,7 +480,11 @@ fn elicitation_an_invalid_schema_is_refused_back_to_the_acting_party() {
         "bad",
         Some(json!({"$ref": "https://example.org/remote.json"})),
     );
-    assert_eq!(sim.engine.questions().count(), 0, "never put to the person");
+    assert_eq!(
+        sim.engine.questions().iter().count(),
+        0,
+        "never put to the person"
+    );
     let TurnRequest { answers, turn, .. } = sim.last_request();
     assert_eq!(turn, TurnId(2));
     assert!(
@@ -650,7 +666,7 @@ fn elicitation_the_question_closes_when_its_run_ends() {
     sim.engine.handle(sim.now, Stop(run.clone())).unwrap();
     sim.drain();
     assert!(matches!(
-        sim.engine.question(&question.id).unwrap().state,
+        sim.engine.questions().get(&question.id).unwrap().state,
         QuestionState::Withdrawn { .. }
     ));
     assert!(matches!(

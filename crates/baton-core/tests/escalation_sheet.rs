@@ -14,7 +14,11 @@ fn exhausted() -> (Sim, RunId) {
 #[test]
 fn ag_7_an_exhausted_budget_is_offered_raised_and_the_offer_is_accepted() {
     let (mut sim, run) = exhausted();
-    let sheet = sim.engine.escalation(&run).expect("escalated");
+    let sheet = sim
+        .engine
+        .run(&run)
+        .and_then(|run| run.escalation())
+        .expect("escalated");
     assert_eq!(
         sheet.reason,
         EscalationReason::BudgetExhausted {
@@ -50,14 +54,22 @@ fn ag_7_an_exhausted_budget_is_offered_raised_and_the_offer_is_accepted() {
     sim.drain();
     sim.apply_all();
     assert_eq!(sim.invoked(&archive()), 1);
-    assert_eq!(sim.engine.escalation(&run), None, "no longer escalated");
+    assert_eq!(
+        sim.engine.run(&run).and_then(|run| run.escalation()),
+        None,
+        "no longer escalated"
+    );
 }
 
 #[test]
 fn ag_7_every_offered_way_out_ends_the_wait() {
     for choice in 0..2 {
         let (mut sim, run) = exhausted();
-        let sheet = sim.engine.escalation(&run).unwrap();
+        let sheet = sim
+            .engine
+            .run(&run)
+            .and_then(|run| run.escalation())
+            .unwrap();
         sim.engine
             .handle(
                 sim.now,
@@ -86,7 +98,11 @@ fn ag_29_a_drifted_authorization_offers_review_or_return() {
     // A read it was authorized on turns untrusted mid-run: the autonomy no longer holds.
     sim.publish("settings", "form", 2, Origin::ThirdParty);
     sim.apply();
-    let sheet = sim.engine.escalation(&run).expect("escalated on drift");
+    let sheet = sim
+        .engine
+        .run(&run)
+        .and_then(|run| run.escalation())
+        .expect("escalated on drift");
     assert!(
         matches!(sheet.reason, EscalationReason::Drift { .. }),
         "{sheet:?}"
@@ -98,8 +114,8 @@ fn ag_29_a_drifted_authorization_offers_review_or_return() {
 fn a_run_that_is_not_escalated_has_no_sheet() {
     let mut sim = Sim::new();
     let run = sim.delegate(Autonomy::Review);
-    assert_eq!(sim.engine.escalation(&run), None);
+    assert_eq!(sim.engine.run(&run).and_then(|run| run.escalation()), None);
     sim.propose(&run, &[rename()]);
     assert_eq!(sim.state(&run), RunState::Reviewing);
-    assert_eq!(sim.engine.escalation(&run), None);
+    assert_eq!(sim.engine.run(&run).and_then(|run| run.escalation()), None);
 }

@@ -23,22 +23,24 @@ fn a1_the_deep_reads_a_turn_carried_are_chosen_by_attention_and_journalled() {
     };
     let reads = sim
         .engine
-        .pull_reads(
+        .handle(
             sim.now,
-            &run,
-            turn,
-            vec![
-                ReadCandidate {
-                    stamp: stamp("inbox", 4, Origin::ThirdParty),
-                    attention: Attention::Elsewhere,
-                    content: Ok((json!({"messages": ["hi"]}), DEEP_READ_BYTES)),
-                },
-                ReadCandidate {
-                    stamp: stamp("board", 1, Origin::Author),
-                    attention: Attention::Focus,
-                    content: Ok((json!({"cards": []}), 12)),
-                },
-            ],
+            PullReads {
+                run: run.clone(),
+                turn,
+                candidates: vec![
+                    ReadCandidate {
+                        stamp: stamp("inbox", 4, Origin::ThirdParty),
+                        attention: Attention::Elsewhere,
+                        content: Ok((json!({"messages": ["hi"]}), DEEP_READ_BYTES)),
+                    },
+                    ReadCandidate {
+                        stamp: stamp("board", 1, Origin::Author),
+                        attention: Attention::Focus,
+                        content: Ok((json!({"cards": []}), 12)),
+                    },
+                ],
+            },
         )
         .expect("the turn is open");
     assert_eq!(reads.len(), 1, "the focused read fits, the rest does not");
@@ -66,7 +68,17 @@ fn a1_the_deep_reads_a_turn_carried_are_chosen_by_attention_and_journalled() {
     );
     // Once the turn is over, nothing is chosen and nothing is sent.
     sim.engine.handle(sim.now, Stop(run.clone())).unwrap();
-    assert_eq!(sim.engine.pull_reads(sim.now, &run, turn, Vec::new()), None);
+    assert_eq!(
+        sim.engine.handle(
+            sim.now,
+            PullReads {
+                run: run.clone(),
+                turn,
+                candidates: Vec::new()
+            }
+        ),
+        None
+    );
 }
 
 /// A plan under review on the board at version 1, with previews.
@@ -98,11 +110,18 @@ fn reviewing_on_board() -> (Sim, RunId) {
 #[test]
 fn a2_a_persons_edit_supersedes_the_plan_under_review() {
     let (mut sim, run) = reviewing_on_board();
-    let before = sim.engine.review(&run).unwrap();
+    let before = sim.engine.run(&run).and_then(|run| run.review()).unwrap();
     assert_eq!(before.items[0].stale, None);
     // A read the plan does not act on changes: nothing is superseded.
     sim.publish("settings", "form", 2, Origin::Author);
-    assert_eq!(sim.engine.review(&run).unwrap().revision, before.revision);
+    assert_eq!(
+        sim.engine
+            .run(&run)
+            .and_then(|run| run.review())
+            .unwrap()
+            .revision,
+        before.revision
+    );
     // The person edits the board the plan was made on.
     sim.publish("tasks", "board", 2, Origin::Author);
     sim.drain();
@@ -111,7 +130,7 @@ fn a2_a_persons_edit_supersedes_the_plan_under_review() {
         _ => None,
     });
     assert_eq!(superseded, [ReadRef::new("tasks", "board")]);
-    let after = sim.engine.review(&run).unwrap();
+    let after = sim.engine.run(&run).and_then(|run| run.review()).unwrap();
     assert_eq!(
         after.items[0].stale,
         Some(StaleRead {

@@ -375,7 +375,7 @@ impl Harness {
                     .get(run)
                     .cloned()
                     .unwrap_or_else(|| RunId::new("s/r404"));
-                let open = self.engine.run(&run).and_then(Run::open_turn);
+                let open = self.engine.run(&run).and_then(|run| run.open_turn());
                 if open != Some(TurnId(turn)) {
                     self.engine
                         .handle(now, Signal::inbound(&run, TurnId(turn), Inbound::TurnEnd));
@@ -522,6 +522,7 @@ impl Harness {
         let Some(question) = self
             .engine
             .questions()
+            .iter()
             .filter(|q| q.state.is_open())
             .last()
             .cloned()
@@ -589,6 +590,7 @@ impl Harness {
         if self
             .engine
             .questions()
+            .iter()
             .any(|q| q.run == run && q.state.is_open())
         {
             self.reply(0);
@@ -627,7 +629,11 @@ impl Harness {
         let Some(state) = self.engine.run(&run).map(|r| r.state().name()) else {
             return;
         };
-        let open = self.engine.run(&run).and_then(Run::open_turn).is_some();
+        let open = self
+            .engine
+            .run(&run)
+            .and_then(|run| run.open_turn())
+            .is_some();
         match state {
             StateName::Reviewing => self.apply(&Op::Authorize {
                 run: index,
@@ -718,7 +724,7 @@ proptest! {
                 }
             }
             // And no question stays open for a run that has ended.
-            for question in harness.engine.questions().filter(|q| q.state.is_open()) {
+            for question in harness.engine.questions().iter().filter(|q| q.state.is_open()) {
                 let run = harness.engine.run(&question.run).unwrap();
                 prop_assert!(!run.state().is_terminal(), "{} is open for ended run {}", question.id, run.id());
             }
@@ -758,7 +764,7 @@ proptest! {
                 restored.handle(harness.now, Reconcile);
                 let later = harness.now + 1_000_000;
                 restored.handle(later, Signal::Timeout);
-                prop_assert_eq!(restored.active_runs().count(), 0);
+                prop_assert_eq!(restored.runs().filter(|run| !run.state().is_terminal()).count(), 0);
                 // It keeps going: a new delegation is accepted and acted on.
                 restored.handle(0, Enable);
                 let plan = vec![PlannedCall {

@@ -43,7 +43,7 @@ fn ag_12_registration_is_inert_until_a_delegation_reads_it() {
         .unwrap();
     // Nothing happened: no event, no change to any run, no new timer.
     assert_eq!(sim.engine.poll_event(), None);
-    assert_eq!(sim.engine.run(&run).unwrap(), &before);
+    assert_eq!(sim.engine.run(&run).unwrap().run(), &before);
     assert_eq!(sim.engine.poll_timeout(), timeout);
     // The delegation reads it when it acts, and its next turn offers it.
     sim.propose(&run, &[rename()]);
@@ -61,7 +61,7 @@ fn ag_13_a_participant_behaves_the_same_with_no_agent_present() {
     let mut sim = Sim::new();
     sim.publish("tasks", "board", 1, Origin::Author);
     for _ in 0..3 {
-        assert_eq!(sim.engine.admit_mutation(None), Ok(Attribution::Person));
+        assert_eq!(sim.engine.actors().admit(None), Ok(Attribution::Person));
         sim.publish("tasks", "board", 2, Origin::Author);
     }
     assert_eq!(
@@ -382,7 +382,11 @@ fn ag_20_a_stale_read_is_a_recoverable_error_not_a_run_failure() {
     sim.give_marks();
     // The first rename moves the board on, published with the call's actor
     // reference: the run's own write is not staleness.
-    let actor = sim.engine.actor_for(&run).expect("a call is in flight");
+    let actor = sim
+        .engine
+        .run(&run)
+        .and_then(|run| run.actor())
+        .expect("a call is in flight");
     sim.publish_as(&actor, "tasks", "board", 3);
     sim.apply();
     sim.apply();
@@ -452,6 +456,7 @@ fn ag_13_a_refused_registration_offers_nothing_and_only_a_call_to_it_fails() {
     // It offers no tools…
     assert!(sim
         .engine
+        .registry()
         .tools()
         .iter()
         .all(|tool| !tool.name.starts_with("board.")));

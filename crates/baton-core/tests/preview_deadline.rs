@@ -10,7 +10,11 @@ use common::*;
 use serde_json::json;
 
 fn change_of(sim: &Sim, run: &RunId) -> ProposedChange {
-    sim.engine.review(run).expect("under review").items[0]
+    sim.engine
+        .run(run)
+        .and_then(|run| run.review())
+        .expect("under review")
+        .items[0]
         .change
         .clone()
 }
@@ -36,7 +40,13 @@ fn ag_31_a_preview_that_hangs_is_shown_missing_with_why_once_it_is_due() {
     // Not yet due: still waiting, and authorizing is refused.
     sim.advance(PREVIEW_TIMEOUT_MS - 1);
     assert_eq!(change_of(&sim, &run), ProposedChange::Pending);
-    assert!(!sim.engine.review(&run).unwrap().ready);
+    assert!(
+        !sim.engine
+            .run(&run)
+            .and_then(|run| run.review())
+            .unwrap()
+            .ready
+    );
     // Due: the arguments, and why no preview.
     sim.advance(1);
     let ProposedChange::Arguments { arguments, note } = change_of(&sim, &run) else {
@@ -54,7 +64,13 @@ fn ag_31_a_preview_that_hangs_is_shown_missing_with_why_once_it_is_due() {
     );
     // The run still waits for the person, who can decide now.
     assert_eq!(sim.state(&run), RunState::Reviewing);
-    assert!(sim.engine.review(&run).unwrap().ready);
+    assert!(
+        sim.engine
+            .run(&run)
+            .and_then(|run| run.review())
+            .unwrap()
+            .ready
+    );
     // A preview that turns up late changes nothing the person saw.
     let late = sim.engine.handle(
         sim.now,
@@ -138,7 +154,11 @@ fn ag_29_a_preview_that_hangs_after_drift_is_never_the_approved_change() {
         "the person looks again"
     );
     assert_eq!(
-        sim.engine.review(&run).unwrap().again,
+        sim.engine
+            .run(&run)
+            .and_then(|run| run.review())
+            .unwrap()
+            .again,
         Some(ReviewAgain::Drift {
             reads: vec![ReadRef::new("settings", "form")]
         })

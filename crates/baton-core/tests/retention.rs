@@ -135,7 +135,7 @@ fn released_runs_are_unknown_and_new_runs_never_reuse_their_ids() {
         .is_err());
     let second = finished(&mut sim);
     assert_ne!(first, second);
-    let journal = sim.engine.run(&second).unwrap().journal();
+    let journal = sim.engine.run(&second).unwrap().run().journal();
     assert_eq!(journal.first().map(|record| record.revision), Some(1));
 }
 

@@ -203,7 +203,7 @@ fn a_named_thread_goes_with_every_turn_of_the_run_and_of_the_run_resuming_it() {
     assert_eq!(sim.last_request().thread.as_deref(), Some("support-42"));
     assert_eq!(sim.engine.run(&first).unwrap().thread(), Some("support-42"));
     // Stored and read back, as after a reload.
-    let row = serde_json::to_value(sim.engine.run(&first).unwrap()).unwrap();
+    let row = serde_json::to_value(sim.engine.run(&first).unwrap().run()).unwrap();
     assert_eq!(row["thread"], "support-42");
     sim.propose(&first, &[rename()]);
     sim.apply();

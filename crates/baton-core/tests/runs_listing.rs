@@ -59,7 +59,7 @@ fn a_listing_says_what_was_asked_how_it_ended_and_when() {
 #[test]
 fn when_a_run_ended_survives_its_stored_row() {
     let (sim, runs) = history(1);
-    let row = serde_json::to_string(sim.engine.run(&runs[0]).unwrap()).unwrap();
+    let row = serde_json::to_string(sim.engine.run(&runs[0]).unwrap().run()).unwrap();
     let back: Run = serde_json::from_str(&row).unwrap();
     assert_eq!(back.listing("s").ended_at, Some(1_001));
     // A row stored before the end time was kept reads back without one.

@@ -270,15 +270,17 @@ fn scenario_events() -> Vec<Event> {
         version: 1,
         origin: Origin::Author,
     };
-    sim.engine.pull_reads(
+    sim.engine.handle(
         sim.now,
-        &run,
-        turn,
-        vec![ReadCandidate {
-            stamp: board,
-            attention: Attention::Focus,
-            content: Ok((json!({"cards": []}), 12)),
-        }],
+        PullReads {
+            run: run.clone(),
+            turn,
+            candidates: vec![ReadCandidate {
+                stamp: board,
+                attention: Attention::Focus,
+                content: Ok((json!({"cards": []}), 12)),
+            }],
+        },
     );
     sim.propose(&run, &[rename()]);
     sim.publish("tasks", "board", 2, Origin::Author);

@@ -29,7 +29,11 @@ fn ag_32_a_call_made_through_a_subagent_carries_the_chain_everywhere() {
     let run = sim.delegate(Autonomy::Review);
     through(&mut sim, &run, "c1", rename(), &["researcher"]);
     sim.end_turn(&run);
-    let sheet = sim.engine.review(&run).expect("under review");
+    let sheet = sim
+        .engine
+        .run(&run)
+        .and_then(|run| run.review())
+        .expect("under review");
     assert_eq!(sheet.items[0].via, ["researcher"]);
     sim.authorize(&run);
     sim.give_marks();
@@ -44,7 +48,7 @@ fn ag_32_a_call_made_through_a_subagent_carries_the_chain_everywhere() {
         .expect("the call was invoked");
     // AG-33: the reference the participant gets names the chain, and only
     // this engine resolves it.
-    let identity = sim.engine.resolve_actor(&actor).expect("genuine");
+    let identity = sim.engine.actors().resolve(&actor).expect("genuine");
     assert_eq!(identity.via, ["researcher"]);
     assert_eq!(identity.call, CallId::new("c1"));
     let dispatched = sim.journal_of(&run, |entry| match entry {

@@ -15,7 +15,11 @@ fn a_returned_rename(sim: &mut Sim) -> RunId {
     let run = sim.delegate(Autonomy::Auto);
     sim.propose(&run, &[rename()]);
     sim.give_marks();
-    let actor = sim.engine.actor_for(&run).expect("the rename is in flight");
+    let actor = sim
+        .engine
+        .run(&run)
+        .and_then(|run| run.actor())
+        .expect("the rename is in flight");
     sim.publish_as(&actor, "tasks", "board", 2);
     sim.apply();
     sim.propose(&run, &[]);
@@ -287,7 +291,7 @@ fn ag_33_a_publish_with_a_reference_this_engine_did_not_mint_is_refused() {
     let run = sim.delegate(Autonomy::Auto);
     sim.propose(&run, &[rename()]);
     sim.give_marks();
-    let genuine = sim.engine.actor_for(&run).unwrap();
+    let genuine = sim.engine.run(&run).and_then(|run| run.actor()).unwrap();
     let stamp = |version| ReadStamp {
         read: ReadRef::new("tasks", "board"),
         version,

@@ -450,9 +450,12 @@ impl Engine {
         run: &str,
         read: impl FnOnce(&baton_core::Run) -> T,
     ) -> Result<T, JsValue> {
-        let found = self
-            .live()?
-            .read(|inner| inner.core.run(&RunId::new(run)).map(read));
+        let found = self.live()?.read(|inner| {
+            inner
+                .core
+                .run(&RunId::new(run))
+                .map(|view| read(view.run()))
+        });
         found.ok_or_else(|| {
             let message = format!(
                 "unknown run {run} (a run that finished before this page loaded, or one of \

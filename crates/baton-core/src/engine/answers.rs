@@ -6,16 +6,6 @@ use super::*;
 impl Engine {
     // ----- questions (AG-41) -------------------------------------------------
 
-    /// A question by id.
-    pub fn question(&self, id: &QuestionId) -> Option<&Question> {
-        self.questions.get(id)
-    }
-
-    /// Every question, oldest first.
-    pub fn questions(&self) -> impl Iterator<Item = &Question> {
-        self.questions.all()
-    }
-
     /// Answers a question. The answer names the question and the digest of
     /// its request, must satisfy the question's schema (or be text when it
     /// has none), and fails closed on any mismatch. The acceptance and the

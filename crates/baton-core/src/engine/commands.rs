@@ -199,6 +199,25 @@ command!(Adopt => (), |this, engine, _now| engine.adopt(this.0));
 pub struct TakeOffered;
 command!(TakeOffered => Vec<Run>, |_this, engine, _now| engine.take_offered());
 
+/// The host gathered the candidate deep reads of a turn it is opening (A.1):
+/// every read of the turn's context, with its participant's place in the
+/// person's attention and its content. The engine chooses — attention
+/// order, then [`crate::DEEP_READ_BYTES`] — and journals the choice
+/// (`reads-pulled`). Answers the reads to send, or `None` when the turn is
+/// no longer open (stopped while the reads were gathered): nothing is sent.
+#[derive(Debug, Clone)]
+pub struct PullReads {
+    /// The run.
+    pub run: RunId,
+    /// The turn being opened.
+    pub turn: TurnId,
+    /// Every read of the turn's context.
+    pub candidates: Vec<ReadCandidate>,
+}
+command!(PullReads => Option<Vec<DeepRead>>, |this, engine, now| {
+    engine.pull_reads(now, &this.run, this.turn, this.candidates)
+});
+
 // ----- questions -------------------------------------------------------------
 
 /// Answers a question at the digest the person saw.

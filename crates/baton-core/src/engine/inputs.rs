@@ -276,13 +276,6 @@ impl Engine {
         })
     }
 
-    /// What the person reviews, while a run is under review (AG-31).
-    pub fn review(&self, id: &RunId) -> Option<ReviewSheet> {
-        self.runs
-            .get(id)?
-            .review_sheet(&self.shared.registry, &self.shared.reads)
-    }
-
     /// The host gathered the candidate deep reads of a turn it is opening
     /// (A.1): every read of the turn's context, with its participant's
     /// place in the person's attention and its content. The engine chooses
@@ -290,7 +283,7 @@ impl Engine {
     /// choice (`reads-pulled`), so the person can see what the acting party
     /// saw and why. Returns the reads to send, or `None` when the turn is no
     /// longer open (stopped while the reads were gathered): nothing is sent.
-    pub fn pull_reads(
+    pub(crate) fn pull_reads(
         &mut self,
         now: u64,
         id: &RunId,
@@ -299,14 +292,6 @@ impl Engine {
     ) -> Option<Vec<DeepRead>> {
         self.with_run(now, id, |run, step| run.pull_reads(step, turn, candidates))
             .flatten()
-    }
-
-    /// The escalation sheet of an escalated run: why it waits, and the
-    /// resolutions that would let it go on or end it.
-    pub fn escalation(&self, id: &RunId) -> Option<EscalationSheet> {
-        self.runs
-            .get(id)?
-            .escalation_sheet(&self.shared.config.max_budget)
     }
 
     /// A participant's answer to [`crate::Effect::Invoke`].
@@ -424,7 +409,10 @@ impl Engine {
     /// Admits a mutation (AG-1). No actor reference means the person, who may
     /// always act (AG-32). A reference is admitted only if this engine minted
     /// it (AG-33) and it names the call in flight of an active run.
-    pub fn admit_mutation(&self, actor: Option<&ActorRef>) -> Result<Attribution, MutationRefused> {
+    pub(crate) fn admit_mutation(
+        &self,
+        actor: Option<&ActorRef>,
+    ) -> Result<Attribution, MutationRefused> {
         let Some(actor) = actor else {
             return Ok(Attribution::Person);
         };
@@ -447,16 +435,8 @@ impl Engine {
 
     /// What a reference names, if this engine minted it; a forged, altered
     /// or foreign reference resolves to nothing (AG-33).
-    pub fn resolve_actor(&self, actor: &ActorRef) -> Option<ActorIdentity> {
+    pub(crate) fn resolve_actor(&self, actor: &ActorRef) -> Option<ActorIdentity> {
         crate::actor::verify(&self.shared.secret, actor)
             .filter(|identity| identity.session == self.shared.config.session)
-    }
-
-    /// The actor reference of the call in flight in a run, as handed to the
-    /// participant with the invocation (AG-32).
-    pub fn actor_for(&self, id: &RunId) -> Option<ActorRef> {
-        self.runs
-            .get(id)?
-            .minted_ref(&self.shared.secret, &self.shared.config.session)
     }
 }

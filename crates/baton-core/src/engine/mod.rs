@@ -36,7 +36,7 @@ use crate::questions::{
     Acceptance, AnswerError, AnswerOutcome, Counters, Question, QuestionState, Questions,
     Reconciliation,
 };
-use crate::registry::{RegisterError, Registry, Tool};
+use crate::registry::{RegisterError, Registry};
 use crate::run::escalation::EscalationSheet;
 use crate::run::review::ReviewSheet;
 use crate::run::{AskedQuestion, Charter, PlanSource, ProposedCall, Run, Step, TurnInput};
@@ -307,18 +307,13 @@ impl Engine {
 
     // ----- reading ---------------------------------------------------------
 
-    /// A run by id.
-    pub fn run(&self, id: &RunId) -> Option<&Run> {
-        self.runs.get(id)
-    }
-
     /// Every run, in id order.
     pub fn runs(&self) -> impl Iterator<Item = &Run> {
         self.runs.values()
     }
 
     /// Runs that have not reached a terminal state.
-    pub fn active_runs(&self) -> impl Iterator<Item = &Run> {
+    pub(crate) fn active_runs(&self) -> impl Iterator<Item = &Run> {
         self.runs.values().filter(|run| !run.state().is_terminal())
     }
 
@@ -326,11 +321,6 @@ impl Engine {
     /// twice [`crate::FINDINGS_KEPT`] (every one was also an [`Event::Finding`]).
     pub fn findings(&self) -> &[Finding] {
         &self.out.findings
-    }
-
-    /// Whether new runs are refused (AG-10).
-    pub fn is_disabled(&self) -> bool {
-        self.disabled
     }
 
     // ----- the loop --------------------------------------------------------
@@ -370,16 +360,18 @@ mod retention;
 mod routing;
 mod settling;
 mod snapshot;
+mod views;
 
 pub use commands::{
     AddGrant, Adopt, Answer, AttachPresence, Authorize, Decline, Delegate, DetachPresence, Disable,
     Discard, Dismiss, EditCall, Enable, Input, InterruptAll, Kill, ParseManifest, PatchAgentState,
-    Pause, Postpone, PublishRead, Reconcile, Register, RegisterText, Reject, ReleaseFinished,
-    ResolveEscalation, Resume, ReviewCutOff, RevokeGrant, SetAgentState, Stop, TakeOffered, Undo,
-    Unregister, WithdrawRead, Written,
+    Pause, Postpone, PublishRead, PullReads, Reconcile, Register, RegisterText, Reject,
+    ReleaseFinished, ResolveEscalation, Resume, ReviewCutOff, RevokeGrant, SetAgentState, Stop,
+    TakeOffered, Undo, Unregister, WithdrawRead, Written,
 };
 pub use inputs::Signal;
 pub use settling::CALL_SETTLES_MS;
+pub use views::{ActorsView, QuestionsView, RunView};
 
 use crate::authorization::Authorization;
 pub use retention::FINISHED_RUNS_KEPT;

@@ -88,11 +88,6 @@ impl Engine {
         &self.shared.registry
     }
 
-    /// The tools the acting party is offered.
-    pub fn tools(&self) -> Vec<Tool> {
-        self.shared.registry.tools()
-    }
-
     /// Publishes a read's current version and origin; the next turn's context
     /// snapshot carries it.
     ///

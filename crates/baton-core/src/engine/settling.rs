@@ -3,7 +3,7 @@
 //! framework renders once the call's promise settles. The first change a
 //! participant publishes while a state-changing call to it runs, or within
 //! [`CALL_SETTLES_MS`] after that call returns, is the call's; any other
-//! change is the person's. Bindings ask [`Engine::call_actor`] and publish
+//! change is the person's. Bindings ask [`crate::ActorsView::calling`] and publish
 //! with the reference it gives: the rule is kept here, once, and not in
 //! each binding.
 
@@ -111,7 +111,7 @@ impl Engine {
     /// such a call returned with its change unpublished; `None` otherwise —
     /// the change is then the person's. Publishing with it
     /// ([`PublishRead`]) spends it.
-    pub fn call_actor(&self, now: u64, participant: &ParticipantId) -> Option<ActorRef> {
+    pub(crate) fn call_actor(&self, now: u64, participant: &ParticipantId) -> Option<ActorRef> {
         // Several runs may call one participant at once: the first whose
         // change is unpublished, then the first that returned within the
         // window.

@@ -307,7 +307,7 @@ impl Sim {
     pub fn turn(&self, run: &RunId) -> TurnId {
         self.engine
             .run(run)
-            .and_then(Run::open_turn)
+            .and_then(|run| run.open_turn())
             .expect("a turn is open")
     }
 

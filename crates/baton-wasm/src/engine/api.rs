@@ -507,10 +507,12 @@ impl Engine {
     /// review, or of the one call an escalation asks the person to allow
     /// (AG-31); otherwise `null`.
     pub fn review(&self, run: &str) -> Result<JsValue, JsValue> {
-        match self
-            .live()?
-            .read(|inner| inner.core.review(&RunId::new(run)))
-        {
+        match self.live()?.read(|inner| {
+            inner
+                .core
+                .run(&RunId::new(run))
+                .and_then(|run| run.review())
+        }) {
             Some(sheet) => to_js(&sheet),
             None => Ok(JsValue::NULL),
         }
@@ -520,10 +522,12 @@ impl Engine {
     /// resolutions that end the wait, the one that lets it go on first —
     /// otherwise `null`.
     pub fn escalation(&self, run: &str) -> Result<JsValue, JsValue> {
-        match self
-            .live()?
-            .read(|inner| inner.core.escalation(&RunId::new(run)))
-        {
+        match self.live()?.read(|inner| {
+            inner
+                .core
+                .run(&RunId::new(run))
+                .and_then(|run| run.escalation())
+        }) {
             Some(sheet) => to_js(&sheet),
             None => Ok(JsValue::NULL),
         }
@@ -532,13 +536,14 @@ impl Engine {
     /// The tools the acting party is offered: every capability of every
     /// mounted participant, with its description and argument schema.
     pub fn tools(&self) -> Result<JsValue, JsValue> {
-        self.live()?.read(|inner| to_js(&inner.core.tools()))
+        self.live()?
+            .read(|inner| to_js(&inner.core.registry().tools()))
     }
 
     /// Every question the engine holds, open or settled.
     pub fn questions(&self) -> Result<JsValue, JsValue> {
         self.live()?.read(|inner| {
-            let questions: Vec<_> = inner.core.questions().collect();
+            let questions: Vec<_> = inner.core.questions().iter().collect();
             to_js(&questions)
         })
     }
@@ -569,7 +574,7 @@ impl Engine {
         let reference = baton_core::ActorRef::new(reference);
         match self
             .live()?
-            .read(|inner| inner.core.resolve_actor(&reference))
+            .read(|inner| inner.core.actors().resolve(&reference))
         {
             Some(identity) => to_js(&identity),
             None => Ok(JsValue::NULL),

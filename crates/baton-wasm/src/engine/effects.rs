@@ -2,7 +2,7 @@
 //! through participants' (possibly async) behaviour, turns through the
 //! transport with deep reads by attention.
 
-use baton_core::{ActorRef, CallId, CapabilityRef, HostFailure, Inbound, Report};
+use baton_core::{ActorRef, CallId, CapabilityRef, HostFailure, Inbound, PullReads, Report};
 
 use super::drive::notify_value;
 use super::*;
@@ -340,9 +340,14 @@ pub(super) async fn deep_reads(weak: &WeakShared, request: &TurnRequest) -> Opti
     }
     let inner = weak.upgrade()?;
     inner.step(|inner| {
-        inner
-            .core
-            .pull_reads(now(), &request.run, request.turn, candidates)
+        inner.core.handle(
+            now(),
+            PullReads {
+                run: request.run.clone(),
+                turn: request.turn,
+                candidates,
+            },
+        )
     })
 }
 

@@ -103,7 +103,7 @@ impl Participant {
             return Ok(None);
         }
         let engine = self.engine()?;
-        let actor = engine.read(|inner| inner.core.call_actor(now(), &self.id));
+        let actor = engine.read(|inner| inner.core.actors().calling(now(), &self.id));
         Ok(actor.map(|actor| actor.to_string()))
     }
 

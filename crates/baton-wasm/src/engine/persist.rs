@@ -341,7 +341,7 @@ pub(crate) fn batch(
         }
         array.push(']');
         out.records.push((id.to_string(), first, array));
-        if let Some(run) = core.run(id) {
+        if let Some(run) = core.run(id).map(|view| view.run()) {
             out.runs.push(Row {
                 id: id.to_string(),
                 session: session.clone(),
@@ -350,7 +350,11 @@ pub(crate) fn batch(
             });
         }
     }
-    for question in core.questions().filter(|q| runs.contains_key(&q.run)) {
+    for question in core
+        .questions()
+        .iter()
+        .filter(|q| runs.contains_key(&q.run))
+    {
         out.questions.push(Row {
             id: question.id.to_string(),
             session: session.clone(),
