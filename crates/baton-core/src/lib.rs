@@ -163,10 +163,16 @@
 //! every input to its run (`commands` holds the alphabet, `inputs` the
 //! door, `views` the reading), fences revisions and owns what spans runs —
 //! the registry, reads, grants, questions, quotas and retention; `run/` owns
-//! every rule about one run, a file per concern (`starting`, `turns`,
-//! `binding`, `dispatch`, `drift`, `review`, `escalation`, `elicitation`,
-//! `reports`, `closing`, `undo`, `commands`, `announcing`, `transitions`, and
-//! `row` for its stored shape). Below them: `protocol/` (`wire`, `verifier`,
+//! every rule about one run, `impl Run` in a file per phase: `mod` (the run,
+//! starting it, the journal and transitions), `turns` (the acting party's
+//! turns and its questions to the person), `review` (the sheet and edits
+//! under review), `decisions` (authorize, reject, escalations),
+//! `binding` (the fingerprint and drift), `dispatch` (calls out, reports
+//! back), `closing` (returning, rolling back, a reload's cut-off, undo) and
+//! `announcing`; the groups of its state each own their fields (`custody`,
+//! `turn_log`, `mutation`, `approval`, `asking`), the sub-machines are types
+//! of their own (`rollback`, `undoing`), with `listing` and `row` for its
+//! listed and stored shapes. Below them: `protocol/` (`wire`, `verifier`,
 //! `script`, `inbound`), `manifest/` (the checked form, `parse`, `check`,
 //! `problems`), `autonomy`, `grants`, `questions`, `announce`, `attention`,
 //! `actor`, `schema/` (the JSON Schema 2020-12 validator: `compile`,
@@ -287,8 +293,8 @@ pub use questions::{
 pub use registry::{Mounted, RegisterError, Registry, Tool};
 pub use report::{HostFailure, Report, ReportRefusal};
 pub use run::binding::fingerprint;
-pub use run::cut_off::{CutOff, Waiting};
-pub use run::escalation::EscalationSheet;
+pub use run::closing::{CutOff, Waiting};
+pub use run::decisions::EscalationSheet;
 pub use run::listing::{
     page_of_runs, ListError, RunListing, RunsPage, RunsQuery, RUNS_PAGE_DEFAULT, RUNS_PAGE_MAX,
 };

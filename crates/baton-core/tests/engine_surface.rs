@@ -55,10 +55,7 @@ fn the_engine_has_one_door_and_few_methods() {
          through Engine::handle, a reading a view: {methods:#?}",
         methods.len()
     );
-    let shorthands: Vec<_> = methods
-        .iter()
-        .filter(|m| m.contains(": handle_"))
-        .collect();
+    let shorthands: Vec<_> = methods.iter().filter(|m| m.contains(": handle_")).collect();
     assert!(shorthands.is_empty(), "handle_* shorthands: {shorthands:?}");
 }
 
@@ -72,4 +69,31 @@ fn the_count_sees_every_public_method_of_engine() {
             "{name} not found among {methods:#?}"
         );
     }
+}
+
+/// Most files under `src/run/` with an inherent `impl Run` block.
+const MOST_RUN_FILES: usize = 8;
+
+#[test]
+fn the_run_is_implemented_in_a_file_per_phase() {
+    let run = Path::new(env!("CARGO_MANIFEST_DIR")).join("src/run");
+    let mut files: Vec<String> = std::fs::read_dir(&run)
+        .unwrap()
+        .map(|entry| entry.unwrap().path())
+        .filter(|path| {
+            std::fs::read_to_string(path)
+                .unwrap()
+                .lines()
+                .any(|line| line.starts_with("impl Run {"))
+        })
+        .map(|path| path.file_name().unwrap().to_string_lossy().into_owned())
+        .collect();
+    files.sort();
+    assert!(files.contains(&"mod.rs".to_owned()), "{files:?}");
+    assert!(
+        files.len() <= MOST_RUN_FILES,
+        "`impl Run` in {} files, at most {MOST_RUN_FILES}: a rule about one part of a run's \
+         state is a method of that part's type: {files:?}",
+        files.len()
+    );
 }

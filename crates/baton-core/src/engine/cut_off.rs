@@ -3,7 +3,7 @@
 
 use super::*;
 use crate::model::Initiative;
-use crate::run::cut_off::CutOff;
+use crate::run::closing::CutOff;
 
 impl Engine {
     /// The runs a reload cut off while they waited for the person, offered

@@ -37,7 +37,7 @@ use crate::questions::{
     Reconciliation,
 };
 use crate::registry::{RegisterError, Registry};
-use crate::run::escalation::EscalationSheet;
+use crate::run::decisions::EscalationSheet;
 use crate::run::review::ReviewSheet;
 use crate::run::{AskedQuestion, Charter, PlanSource, ProposedCall, Run, Step, TurnInput};
 use crate::state::{EscalationReason, Outcome, Resolution, ReturnReason, RunState};

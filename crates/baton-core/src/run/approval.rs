@@ -21,7 +21,7 @@ use crate::ids::{CallId, CapabilityRef, ParticipantId};
 use crate::run::binding::fingerprint;
 use baton_schema::digest::Digest;
 
-use super::drift::Recheck;
+use super::binding::Recheck;
 use super::review::{ProposedChange, ReviewAgain};
 use super::row::columns;
 use super::AuthorizationRecord;

@@ -14,7 +14,7 @@
 use crate::model::{Budget, Usage};
 use crate::state::{RunState, StateName};
 
-use super::cut_off::Offered;
+use super::closing::Offered;
 use super::row::columns;
 use super::Escalation;
 

@@ -12,8 +12,6 @@ use crate::ids::RunId;
 use crate::model::Initiative;
 use crate::state::{Outcome, RunState};
 
-use super::Run;
-
 /// The most runs one page lists.
 pub const RUNS_PAGE_MAX: usize = 100;
 /// How many runs a page lists when the query does not say.
@@ -51,30 +49,6 @@ pub struct RunListing {
     pub resumable: bool,
     /// Whether it was undone.
     pub undone: bool,
-}
-
-impl Run {
-    /// This run as `session`'s history lists it.
-    pub fn listing(&self, session: &str) -> RunListing {
-        let outcome = match self.custody.state() {
-            RunState::Returned { outcome, .. } => Some(*outcome),
-            _ => None,
-        };
-        RunListing {
-            run: self.id.clone(),
-            session: session.to_owned(),
-            intent: self.intent.clone(),
-            initiative: self.initiative,
-            state: self.custody.state().clone(),
-            outcome,
-            created_at: self.created_at,
-            ended_at: self.custody.ended_at(),
-            resumes: self.resumes.clone(),
-            reviewable_again: self.custody.offered().is_some(),
-            resumable: self.custody.is_resumable(),
-            undone: self.mutation.is_undone(),
-        }
-    }
 }
 
 /// Which page of the history to list.

@@ -1,24 +1,23 @@
 //! One run and the rules that move it. The [`crate::Engine`] owns runs and
 //! routes inputs to them; everything that decides a run's fate is here.
 
-use std::collections::{BTreeMap, BTreeSet, VecDeque};
-
-use serde::{Deserialize, Serialize};
-use serde_json::Value;
-
 use crate::actor::{ActorIdentity, ActorRef, ActorSecret};
 use crate::config::EngineConfig;
 use crate::context::{Context, ReadRef, ReadStamp};
+use crate::delegation::PlannedCall;
+use crate::error::DelegateError;
 use crate::event::{Effect, Event, Finding, FindingReason};
 use crate::grants::Grants;
 use crate::ids::{CallId, CapabilityRef, MarkToken, ParticipantId, QuestionId, RunId, TurnId};
-use baton_schema::digest::Digest;
-
 use crate::journal::{Actor, CallResult, JournalEntry, JournalRecord};
 use crate::model::{Autonomy, Budget, Initiative, Usage};
 use crate::protocol::TurnRequest;
 use crate::registry::Registry;
-use crate::state::{CancelReason, EscalationReason, Outcome, ReturnReason, RunState, StateName};
+use crate::state::{CancelReason, EscalationReason, ReturnReason, RunState};
+use baton_schema::digest::Digest;
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+use std::collections::{BTreeMap, BTreeSet, VecDeque};
 
 /// The most questions one turn may ask; more is an integrity violation
 /// (bounded, like every other thing a stream can accumulate).
@@ -206,6 +205,28 @@ pub(crate) enum TurnInput {
 }
 
 impl Run {
+    /// This run as `session`'s history lists it.
+    pub fn listing(&self, session: &str) -> listing::RunListing {
+        let outcome = match self.custody.state() {
+            RunState::Returned { outcome, .. } => Some(*outcome),
+            _ => None,
+        };
+        listing::RunListing {
+            run: self.id.clone(),
+            session: session.to_owned(),
+            intent: self.intent.clone(),
+            initiative: self.initiative,
+            state: self.custody.state().clone(),
+            outcome,
+            created_at: self.created_at,
+            ended_at: self.custody.ended_at(),
+            resumes: self.resumes.clone(),
+            reviewable_again: self.custody.offered().is_some(),
+            resumable: self.custody.is_resumable(),
+            undone: self.mutation.is_undone(),
+        }
+    }
+
     /// A run of `charter`, offered and not yet started.
     pub(crate) fn new(charter: Charter, now: u64) -> Self {
         let budget = charter.budget;
@@ -453,6 +474,7 @@ mod asking;
 mod custody;
 mod mutation;
 mod turn_log;
+mod undoing;
 use approval::Approval;
 use asking::Asking;
 use custody::Custody;
@@ -461,20 +483,212 @@ use turn_log::TurnLog;
 
 mod announcing;
 pub(crate) mod binding;
-mod closing;
-pub(crate) mod cut_off;
-mod decisions;
+pub(crate) mod closing;
+pub(crate) mod decisions;
 pub(crate) mod dispatch;
-pub(crate) mod drift;
-mod edits;
-mod elicitation;
-pub(crate) mod escalation;
 pub(crate) mod listing;
-mod reports;
 pub(crate) mod review;
 mod rollback;
 mod row;
-mod starting;
-mod transitions;
 mod turns;
-pub(crate) mod undo;
+
+// ----- transitions --------------------------------------------------------------
+// Recording a run's steps: every journal record bumps its revision, and
+// every change of custody passes the machine's table (a transition it
+// forbids is refused and reported, whoever attempts it).
+
+impl Run {
+    pub(super) fn record(&mut self, step: &mut Step<'_>, actor: Actor, entry: JournalEntry) {
+        let revision = self.custody.next_revision();
+        let record = JournalRecord {
+            run: self.id.clone(),
+            revision,
+            at: step.now,
+            actor,
+            entry,
+        };
+        self.journal.push(record.clone());
+        step.events.push_back(Event::Journal(record));
+    }
+
+    pub(super) fn transition(&mut self, step: &mut Step<'_>, actor: Actor, to: RunState) {
+        // Every caller checks legality first. Should one be wrong, the state
+        // stays (terminal states never reopen) and the breach is reported as
+        // a typed integrity finding — never a silent no-op.
+        let from = match self.custody.enter(to.clone(), step.now) {
+            Ok(from) => from,
+            Err(from) => {
+                let detail = format!(
+                    "illegal transition {from} -> {} refused; the run stays {from}",
+                    to.name()
+                );
+                Run::finding(
+                    step,
+                    Some(self.id.clone()),
+                    None,
+                    crate::event::FindingReason::Integrity {
+                        code: crate::violation::ProtocolViolation::IllegalTransition,
+                        detail,
+                    },
+                );
+                return;
+            }
+        };
+        self.record(
+            step,
+            actor.clone(),
+            JournalEntry::Transition {
+                from,
+                to: to.clone(),
+            },
+        );
+        self.announce_transition(step, &actor, &to);
+    }
+
+    pub(super) fn emit(step: &mut Step<'_>, effect: Effect) {
+        step.events.push_back(Event::Effect(effect));
+    }
+
+    pub(crate) fn finding(
+        step: &mut Step<'_>,
+        run: Option<RunId>,
+        turn: Option<TurnId>,
+        reason: FindingReason,
+    ) {
+        let finding = Finding {
+            at: step.now,
+            run,
+            turn,
+            reason,
+        };
+        step.findings.push(finding.clone());
+        crate::event::trim_findings(step.findings);
+        step.events.push_back(Event::Finding(finding));
+    }
+}
+
+// ----- starting -----------------------------------------------------------------
+// How a run starts: from a delegation, or resuming a paused run (AG-11).
+
+impl Run {
+    /// Starts the run, journalled as created by `actor`: a fixed plan is
+    /// proposed at once (its calls numbered `p1`, `p2`, …), otherwise the
+    /// planning turn is reserved and sent.
+    pub(crate) fn start(
+        &mut self,
+        step: &mut Step<'_>,
+        actor: Actor,
+        fixed_plan: Option<Vec<PlannedCall>>,
+    ) {
+        // A fixed plan was computed against the reads as they are now.
+        self.turns.see_all(step.reads.clone());
+        self.record_created(step, actor.clone());
+        match fixed_plan {
+            Some(plan) => {
+                let plan = plan
+                    .into_iter()
+                    .enumerate()
+                    .map(|(index, planned)| ProposedCall {
+                        call: CallId::new(format!("p{}", index + 1)),
+                        capability: planned.capability,
+                        arguments: planned.arguments,
+                        via: Vec::new(),
+                    })
+                    .collect();
+                self.accept_plan(step, actor, plan);
+            }
+            None => self.reserve_turn(step),
+        }
+    }
+
+    /// The run's first record: what it is for, and the run it resumes.
+    pub(super) fn record_created(&mut self, step: &mut Step<'_>, actor: Actor) {
+        let created = JournalEntry::Created {
+            intent: self.intent.clone(),
+            initiative: self.initiative,
+            budget: self.custody.budget(),
+            resumes: self.resumes.clone(),
+        };
+        self.record(step, actor, created);
+    }
+
+    /// The budget a run resuming this one gets: the one given, or this
+    /// run's. Only a paused run with an acting party can be resumed.
+    pub(crate) fn resume_budget(&self, budget: Option<Budget>) -> Result<Budget, DelegateError> {
+        if !self.custody.is_resumable() || self.source != PlanSource::ActingParty {
+            return Err(DelegateError::NotResumable {
+                run: self.id.clone(),
+            });
+        }
+        Ok(budget.unwrap_or(self.custody.budget()))
+    }
+
+    /// The run `id` that resumes this one, the person's, chained in the same
+    /// session; call results not yet delivered travel to its first turn.
+    /// This run can be resumed only once.
+    pub(crate) fn resumed_by(&mut self, id: RunId, budget: Budget, now: u64) -> Run {
+        self.custody.set_resumable(false);
+        let mut run = Run::new(
+            Charter {
+                id,
+                intent: self.intent.clone(),
+                initiative: Initiative::User,
+                requested: self.requested,
+                autonomy: self.autonomy,
+                source: PlanSource::ActingParty,
+                budget,
+                resumes: Some(self.id.clone()),
+                thread: self.thread.clone(),
+            },
+            now,
+        );
+        run.turns.carry_over_reports(self.turns.reports().clone());
+        run
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::actor::ActorSecret;
+    use crate::config::EngineConfig;
+    use crate::delegation::Delegation;
+    use crate::engine::Engine;
+    use crate::event::{Event, FindingReason};
+    use crate::journal::Actor;
+    use crate::model::{Autonomy, Initiative};
+    use crate::state::{RunState, StateName};
+
+    #[test]
+    fn an_illegal_transition_is_refused_and_reported_never_silent() {
+        let mut engine = Engine::new(EngineConfig::new("s"), ActorSecret::new([1; 32]));
+        let run = engine
+            .delegate(0, Delegation::new("x", Initiative::User, Autonomy::Review))
+            .unwrap();
+        engine.stop(0, &run).unwrap();
+        while engine.poll_event().is_some() {}
+        let revision = engine.run(&run).unwrap().revision();
+        // A returned run may never act again; a caller that tries is refused.
+        engine.with_run(1, &run, |run, step| {
+            run.transition(step, Actor::Engine, RunState::Acting)
+        });
+        let mut findings = Vec::new();
+        while let Some(event) = engine.poll_event() {
+            if let Event::Finding(finding) = event {
+                findings.push(finding);
+            }
+        }
+        let state = engine.run(&run).unwrap();
+        assert_eq!(
+            state.state().name(),
+            StateName::Returned,
+            "the state stayed"
+        );
+        assert_eq!(state.revision(), revision, "nothing was journalled");
+        assert_eq!(findings.len(), 1);
+        assert_eq!(findings[0].run.as_ref(), Some(&run));
+        assert!(matches!(
+            &findings[0].reason,
+            FindingReason::Integrity { code: crate::ProtocolViolation::IllegalTransition, detail } if detail == "illegal transition returned -> acting refused; the run stays returned"
+        ));
+    }
+}

@@ -18,7 +18,7 @@ use crate::ids::{CapabilityRef, MarkToken, ParticipantId};
 
 use super::rollback::{RevertStep, Rollback};
 use super::row::columns;
-use super::undo::{UndoStep, Undoing};
+use super::undoing::{UndoStep, Undoing};
 use super::{MarkState, ProposedCall};
 
 columns! {

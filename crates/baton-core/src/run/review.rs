@@ -2,21 +2,28 @@
 //! each planned act, the participant's concrete proposed change in the
 //! application's own domain (its preview), or the structured arguments when
 //! it renders none. Never a prose summary in place of the change.
-
-use serde::{Deserialize, Serialize};
-use serde_json::Value;
-
-use std::collections::BTreeMap;
+//!
+//! Approve with edits: the person changes a planned call's arguments in
+//! review. The edit is refused as a proposed call's arguments would be
+//! (AG-15, AG-16), journalled as the person's act (a new revision, so an
+//! authorization of what was shown before is refused by the fence), and
+//! previewed again (AG-31); the call then runs with the edited arguments,
+//! and the acting party hears, with its result, what the person set.
 
 use crate::context::{ReadRef, ReadStamp};
+use crate::error::CommandError;
 use crate::event::Effect;
 use crate::ids::{CallId, CapabilityRef, RunId};
 use crate::journal::{Actor, JournalEntry, Refusal};
+use crate::journal::{CallReport, CallResult};
 use crate::model::Autonomy;
 use crate::registry::{Address, Registry};
 use crate::run::{ProposedCall, Run, Step};
 use crate::state::RunState;
 use baton_schema::digest::Digest;
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+use std::collections::BTreeMap;
 
 /// The concrete change one planned act would make.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -422,5 +429,69 @@ impl Run {
             items,
             again: self.approval.review_again().cloned(),
         })
+    }
+}
+
+// ----- edits under review -------------------------------------------------------
+
+impl Run {
+    /// Replaces the arguments of `call`, which the person is reviewing.
+    pub(crate) fn edit_call(
+        &mut self,
+        step: &mut Step<'_>,
+        call: &CallId,
+        arguments: Value,
+    ) -> Result<(), CommandError> {
+        let not_under_review = || CommandError::NotUnderReview {
+            run: self.id.clone(),
+            call: call.clone(),
+        };
+        let position = self
+            .turns
+            .queue()
+            .iter()
+            .take(self.calls_shown())
+            .position(|c| &c.call == call)
+            .ok_or_else(not_under_review)?;
+        let planned = &self.turns.queue()[position];
+        let Address::Unique(_, decl) = step.registry.resolve(&planned.capability) else {
+            return Err(not_under_review());
+        };
+        decl.check_arguments(&arguments)
+            .map_err(|errors| CommandError::InvalidEdit {
+                run: self.id.clone(),
+                call: call.clone(),
+                errors,
+            })?;
+        let Some(edited) = self.turns.edit(call, &arguments) else {
+            return Err(not_under_review());
+        };
+        self.approval.mark_edited(call.clone());
+        self.record(
+            step,
+            Actor::Person,
+            JournalEntry::CallEdited {
+                call: call.clone(),
+                arguments,
+            },
+        );
+        let change = self.ask_preview(step, &edited);
+        self.approval.set_preview(call.clone(), change);
+        Ok(())
+    }
+
+    /// What the acting party hears of a call: its result and, when the
+    /// person edited it, the arguments it ran with.
+    pub(super) fn report_of(&self, call: ProposedCall, result: CallResult) -> CallReport {
+        let edited = self
+            .approval
+            .is_edited(&call.call)
+            .then(|| call.arguments.clone());
+        CallReport {
+            call: call.call,
+            capability: call.capability,
+            result,
+            edited,
+        }
     }
 }

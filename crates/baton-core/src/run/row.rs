@@ -109,28 +109,26 @@ impl Serialize for Run {
     }
 }
 
-impl Run {
-    /// A run read back from its row (its journal is stored apart).
-    fn read(value: &Value) -> Result<Run, Refusal> {
-        let row = Fields::lenient(value, "$".into())?;
-        Ok(Run {
-            id: row.required("id")?,
-            intent: row.required("intent")?,
-            initiative: row.required("initiative")?,
-            requested: row.required("requested")?,
-            autonomy: row.required("autonomy")?,
-            source: row.required("source")?,
-            resumes: row.optional("resumes")?,
-            thread: row.optional("thread")?,
-            created_at: row.required("createdAt")?,
-            custody: Custody::read(&row)?,
-            turns: TurnLog::read(&row)?,
-            mutation: Mutation::read(&row)?,
-            approval: Approval::read(&row)?,
-            asking: Asking::read(&row)?,
-            journal: Vec::new(),
-        })
-    }
+/// A run read back from its row (its journal is stored apart).
+fn read_run(value: &Value) -> Result<Run, Refusal> {
+    let row = Fields::lenient(value, "$".into())?;
+    Ok(Run {
+        id: row.required("id")?,
+        intent: row.required("intent")?,
+        initiative: row.required("initiative")?,
+        requested: row.required("requested")?,
+        autonomy: row.required("autonomy")?,
+        source: row.required("source")?,
+        resumes: row.optional("resumes")?,
+        thread: row.optional("thread")?,
+        created_at: row.required("createdAt")?,
+        custody: Custody::read(&row)?,
+        turns: TurnLog::read(&row)?,
+        mutation: Mutation::read(&row)?,
+        approval: Approval::read(&row)?,
+        asking: Asking::read(&row)?,
+        journal: Vec::new(),
+    })
 }
 
 impl ProposedChange {
@@ -171,7 +169,13 @@ impl ReviewAgain {
     }
 }
 
-read_by_hand!(Run, ProposedChange, ReviewAgain);
+read_by_hand!(ProposedChange, ReviewAgain);
+
+impl<'de> serde::Deserialize<'de> for Run {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        crate::fields::deserialize_with(deserializer, read_run)
+    }
+}
 
 #[cfg(test)]
 mod tests {
