@@ -14,7 +14,6 @@
 //! the page and the origin's tabs) and `words` (what the person hears).
 
 use baton_core::{Adopt, Disable, Enable, InterruptAll, Reconcile};
-use std::collections::BTreeMap;
 use std::rc::Rc;
 
 use baton_core::{
@@ -86,33 +85,14 @@ fn check_transport(transport: &JsValue) -> Result<(), JsValue> {
 struct Inner {
     core: baton_core::Engine,
     /// Where the engine's steps are written.
-    persistence: persist::Persistence,
+    persistence: writes::Persistence,
     /// What the engine shows and tells in the page.
     page: page::Page,
     /// How the engine reaches the acting party.
     reach: Reach,
-    app_name: String,
-    actor_name: String,
-    behaviours: BTreeMap<ParticipantId, JsValue>,
     /// The core's next deadline and the timeout armed for it (dropping it
     /// cancels it).
     timer: Option<(u64, gloo_timers::callback::Timeout)>,
-    /// The promises of undos under way, resolved with their reports.
-    undos: BTreeMap<RunId, js_sys::Function>,
-}
-
-/// How an engine reaches the acting party: its transport, the transports
-/// of runs that bring their own, and the requests of the turns open now.
-struct Reach {
-    /// The acting party's transport, if any (AG-50).
-    transport: Option<JsValue>,
-    /// Transports of runs that reach their acting party their own way (a
-    /// browser agent's session), by run.
-    /// (A list: there are few, and a map of its own would cost the module
-    /// a tree's code for this alone.)
-    run_transports: Vec<(RunId, JsValue)>,
-    /// Open turns' requests, to abort when the engine stops waiting.
-    turns: BTreeMap<(RunId, TurnId), web_sys::AbortController>,
 }
 
 /// A Baton engine in the page.
@@ -231,34 +211,14 @@ impl Engine {
             let (busy, store_key) = (opened.busy, opened.key);
             let shared = Shared::new(Inner {
                 core: opened.core,
-                persistence: persist::Persistence {
-                    store: opened.store,
-                    storage: opened.status,
-                    release: opened.release,
-                    writes_in_flight: 0,
-                    queued: None,
-                    sweeping: None,
-                },
-                page: page::Page {
+                persistence: writes::Persistence::new(opened.store, opened.status, opened.release),
+                page: page::Page::new(
                     region,
-                    escape: None,
-                    presence: None,
-                    surfaces: Vec::new(),
-                    subscribers: Vec::new(),
-                    next_subscriber: 0,
-                    standing: Vec::new(),
-                    busy: BTreeMap::new(),
-                },
-                reach: Reach {
-                    transport,
-                    run_transports: Vec::new(),
-                    turns: BTreeMap::new(),
-                },
-                app_name: options.app_name.unwrap_or_else(|| "The application".into()),
-                actor_name: options.actor_name.unwrap_or_else(|| "Assistant".into()),
-                behaviours: BTreeMap::new(),
+                    options.app_name.unwrap_or_else(|| "The application".into()),
+                    options.actor_name.unwrap_or_else(|| "Assistant".into()),
+                ),
+                reach: Reach::new(transport),
                 timer: None,
-                undos: BTreeMap::new(),
             });
             listen_for_escape(&shared, &window);
             watch_version_changes(&shared);
@@ -268,8 +228,8 @@ impl Engine {
             // questions expire, lapsed grants drop — and that is written back.
             // A new session holds none of them: nothing to step (nor to
             // compile the step loop for, before anything happens).
-            if shared.read(|inner| inner.core.has_anything_to_reconcile()) {
-                shared.step(|inner| inner.core.handle(now(), Reconcile));
+            if shared.core(|core| core.has_anything_to_reconcile()) {
+                shared.tell(Reconcile);
             }
             Ok(Engine {
                 inner: std::cell::Cell::new(Some(shared)),
@@ -292,13 +252,14 @@ impl Engine {
     /// degraded?, dbName?, transactions, records, reconciled }`.
     #[wasm_bindgen(getter)]
     pub fn storage(&self) -> Result<JsValue, JsValue> {
-        self.live()?.read(|inner| to_js(&inner.persistence.storage))
+        self.live()?
+            .persistence(|persistence| to_js(persistence.status()))
     }
 
     /// A run's whole journal, oldest first, from IndexedDB — runs of
     /// earlier page loads included — or from memory without storage.
     pub fn history(&self, run: &str) -> Result<js_sys::Promise, JsValue> {
-        let store = self.live()?.read(|inner| inner.persistence.store.clone());
+        let store = self.live()?.persistence(|persistence| persistence.store());
         let memory = self.journal(run);
         let run = run.to_owned();
         Ok(wasm_bindgen_futures::future_to_promise(async move {
@@ -334,13 +295,13 @@ impl Engine {
     pub fn runs(&self, options: JsValue) -> Result<js_sys::Promise, JsValue> {
         let value = convert::json(options, "runs()'s options")?;
         let query = baton_core::RunsQuery::from_options(&value).map_err(|e| refused(&e))?;
-        let (mut listings, store) = self.live()?.read(|inner| {
-            let session = inner.core.config().session.to_string();
+        let live = self.live()?;
+        let mut listings: Vec<baton_core::RunListing> = live.core(|core| {
+            let session = core.config().session.to_string();
             // What is in memory first: it is newer than what was last written.
-            let listings: Vec<baton_core::RunListing> =
-                inner.core.runs().map(|run| run.listing(&session)).collect();
-            (listings, inner.persistence.store.clone())
+            core.runs().map(|run| run.listing(&session)).collect()
         });
+        let store = live.persistence(|persistence| persistence.store());
         Ok(wasm_bindgen_futures::future_to_promise(async move {
             if let Some(store) = store {
                 let rows = store
@@ -367,9 +328,7 @@ impl Engine {
     /// The session this engine drives.
     #[wasm_bindgen(getter)]
     pub fn session(&self) -> Result<String, JsValue> {
-        Ok(self
-            .live()?
-            .read(|inner| inner.core.config().session.to_string()))
+        Ok(self.live()?.core(|core| core.config().session.to_string()))
     }
 
     /// Closes the engine: its timer stops and it stops listening for
@@ -380,47 +339,14 @@ impl Engine {
     }
 }
 
-impl Inner {
-    fn has_listeners(&self) -> bool {
-        !self.page.subscribers.is_empty() || !self.page.surfaces.is_empty()
-    }
-
-    /// Writes to the page's live region.
-    fn say(&mut self, message: String) {
-        // A failed DOM write leaves nobody to tell; the run itself goes on.
-        let _ = self.page.region.announce(message);
-    }
-}
-
 impl Drop for Inner {
     /// However the engine goes away (`close`, `free`, garbage collection),
     /// it leaves no timer and no listener behind.
     fn drop(&mut self) {
-        if let Some(sweeping) = self.persistence.sweeping.take() {
-            sweeping.abort();
-        }
         // Dropping the timeout cancels it.
         self.timer.take();
         // Before the session's lock goes: the next engine reads after it.
         writes::write_queued_on_close(self);
-        if let Some(release) = self.persistence.release.take() {
-            let _ = release.call0(&JsValue::NULL);
-        }
-        if let Some(store) = self.persistence.store.take() {
-            // Transactions already started still complete.
-            store.close();
-        }
-        for (_, controller) in std::mem::take(&mut self.reach.turns) {
-            controller.abort();
-        }
-        if let Some(listener) = self.page.escape.take() {
-            if let Some(window) = web_sys::window() {
-                let _ = window.remove_event_listener_with_callback(
-                    "keydown",
-                    listener.as_ref().unchecked_ref(),
-                );
-            }
-        }
     }
 }
 
@@ -436,11 +362,12 @@ impl Engine {
     /// Runs a command on the core at the current time, carries out what it
     /// caused (one step), and turns a refusal into a `BatonError` with its
     /// code and requirement.
-    fn command<T, E: Coded>(
-        &self,
-        body: impl FnOnce(&mut baton_core::Engine, u64) -> Result<T, E>,
-    ) -> Result<T, JsValue> {
-        let result = self.live()?.step(|inner| body(&mut inner.core, now()));
+    fn command<I, T, E>(&self, input: I) -> Result<T, JsValue>
+    where
+        I: baton_core::Input<Answer = Result<T, E>>,
+        E: Coded,
+    {
+        let result = self.live()?.tell(input);
         result.map_err(|refusal| refused(&refusal))
     }
 
@@ -450,12 +377,9 @@ impl Engine {
         run: &str,
         read: impl FnOnce(&baton_core::Run) -> T,
     ) -> Result<T, JsValue> {
-        let found = self.live()?.read(|inner| {
-            inner
-                .core
-                .run(&RunId::new(run))
-                .map(|view| read(view.run()))
-        });
+        let found = self
+            .live()?
+            .core(|core| core.run(&RunId::new(run)).map(|view| read(view.run())));
         found.ok_or_else(|| {
             let message = format!(
                 "unknown run {run} (a run that finished before this page loaded, or one of \
@@ -467,13 +391,12 @@ impl Engine {
 
     /// Disables or enables delegation; the header changes without a record.
     fn set_disabled(&self, disabled: bool) -> Result<(), JsValue> {
-        self.live()?.step(|inner| {
-            if disabled {
-                inner.core.handle(now(), Disable);
-            } else {
-                inner.core.handle(now(), Enable);
-            }
-        });
+        let live = self.live()?;
+        if disabled {
+            live.tell(Disable);
+        } else {
+            live.tell(Enable);
+        }
         Ok(())
     }
 }
@@ -483,7 +406,7 @@ impl Engine {
 /// lock frees up, in the background: their cut-off runs return
 /// `interrupted` and subscribers hear `storage-reconciled`.
 fn sweep_when_free(inner: &Shared, db_name: &str, sessions: Vec<String>, key: [u8; 32]) {
-    let Some(store) = inner.read(|inner| inner.persistence.store.clone()) else {
+    let Some(store) = inner.persistence(|persistence| persistence.store()) else {
         return;
     };
     if sessions.is_empty() {
@@ -493,11 +416,11 @@ fn sweep_when_free(inner: &Shared, db_name: &str, sessions: Vec<String>, key: [u
         return;
     };
     let signal = controller.signal();
-    inner.with(|inner| inner.persistence.sweeping = Some(controller));
+    inner.persistence(|persistence| persistence.sweeping(controller));
     for session in sessions {
         let (store, signal, db_name) = (Rc::clone(&store), signal.clone(), db_name.to_owned());
         let weak = inner.downgrade();
-        let own = inner.read(|inner| inner.core.config().session.to_string());
+        let own = inner.core(|core| core.config().session.to_string());
         spawn_local(async move {
             let sessions = (session.as_str(), own.as_str());
             let swept = persist::sweep_when_free(&store, &db_name, sessions, key, &signal).await;
@@ -507,13 +430,11 @@ fn sweep_when_free(inner: &Shared, db_name: &str, sessions: Vec<String>, key: [u
                     ended,
                     offered: u32::try_from(offered.len()).unwrap_or(u32::MAX),
                 };
-                inner.with(|guard| {
-                    guard.persistence.storage.reconciled += ended;
-                    guard.page.standing.push(event.clone());
-                    // What it cut off while waiting for the person is
-                    // this engine's to offer again.
-                    guard.core.handle(now(), Adopt(offered));
-                });
+                inner.persistence(|persistence| persistence.reconciled(ended));
+                inner.page(|page| page.stand(event.clone()));
+                // What it cut off while waiting for the person is this
+                // engine's to offer again.
+                inner.feed(Adopt(offered));
                 emit(&inner, &event);
             }
         });
@@ -524,7 +445,7 @@ fn sweep_when_free(inner: &Shared, db_name: &str, sessions: Vec<String>, key: [u
 /// engine goes on in memory and says so.
 fn watch_version_changes(inner: &Shared) {
     let weak = inner.downgrade();
-    if let Some(store) = inner.read(|inner| inner.persistence.store.clone()) {
+    if let Some(store) = inner.persistence(|persistence| persistence.store()) {
         store.on_version_change(move || {
             if let Some(inner) = weak.upgrade() {
                 degrade(&inner, crate::store::StoreError::Upgraded);
@@ -551,7 +472,7 @@ fn listen_for_escape(inner: &Shared, window: &web_sys::Window) {
             let Some(inner) = weak.upgrade() else {
                 return;
             };
-            let stopped = inner.with(|inner| inner.core.handle(now(), InterruptAll));
+            let stopped = inner.feed(InterruptAll);
             if stopped == 0 {
                 return;
             }
@@ -561,7 +482,7 @@ fn listen_for_escape(inner: &Shared, window: &web_sys::Window) {
         .add_event_listener_with_callback("keydown", listener.as_ref().unchecked_ref())
         .is_ok()
     {
-        inner.with(|inner| inner.page.escape = Some(listener));
+        inner.page(|page| page.listen_for_escape(listener));
     }
 }
 
@@ -573,7 +494,7 @@ fn refuse_registration(inner: &Shared, refused: &baton_core::RegistrationRefused
         problems: refused.problems.clone(),
     };
     web_sys::console::warn_1(&JsValue::from_str(&format!("Baton: {refused}")));
-    inner.with(|inner| inner.page.standing.push(event.clone()));
+    inner.page(|page| page.stand(event.clone()));
     emit(inner, &event);
 }
 
@@ -585,9 +506,12 @@ mod grants;
 mod page;
 mod participant;
 mod persist;
+mod reach;
 mod timers;
 mod words;
 mod writes;
+
+use reach::Reach;
 
 use drive::{pump, Shared, WeakShared};
 use effects::{carry_out, emit, settle_calls};

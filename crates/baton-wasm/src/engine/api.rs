@@ -33,29 +33,20 @@ impl Engine {
         };
         // Taken once: a listener told below may close the engine.
         let engine = self.live()?;
-        let registered = engine.with(|inner| {
-            let registered = match &text {
-                Ok(text) => inner.core.handle(
-                    now(),
-                    RegisterText {
-                        text: text.into(),
-                        instance: instance.as_deref().map(Into::into),
-                    },
-                ),
-                Err(message) => Err(baton_core::RegistrationRefused {
-                    participant: None,
-                    problems: vec![baton_core::ManifestProblem {
-                        path: "$".into(),
-                        requirement: Some("AG-12".into()),
-                        message: message.clone(),
-                    }],
-                }),
-            };
-            if let Ok(id) = &registered {
-                inner.behaviours.insert(id.clone(), behaviour);
-            }
-            registered
-        });
+        let registered = match text {
+            Ok(text) => engine.feed(RegisterText { text, instance }),
+            Err(message) => Err(baton_core::RegistrationRefused {
+                participant: None,
+                problems: vec![baton_core::ManifestProblem {
+                    path: "$".into(),
+                    requirement: Some("AG-12".into()),
+                    message,
+                }],
+            }),
+        };
+        if let Ok(id) = &registered {
+            engine.reach(|reach| reach.mount(id.clone(), behaviour));
+        }
         Ok(match registered {
             Ok(id) => {
                 // What the acting party is offered changed (a bridge that
@@ -103,18 +94,18 @@ impl Engine {
         let mut delegation = Delegation::from_json(request).map_err(|refusal| refused(&refusal))?;
         if let Some(transport) = own {
             delegation.own_transport = true;
-            self.live()?.with(|inner| {
-                let next = inner.core.next_run_id();
-                // Runs that ended no longer need theirs.
-                let core = &inner.core;
-                inner
-                    .reach
-                    .run_transports
-                    .retain(|(run, _)| core.run(run).is_some_and(|run| !run.state().is_terminal()));
-                inner.reach.run_transports.push((next, transport));
+            let live = self.live()?;
+            let kept = live.reach(|reach| reach.runs_with_transports());
+            // Runs that ended no longer need theirs.
+            let (next, ended) = live.core(|core| {
+                let ended = kept
+                    .into_iter()
+                    .filter(|run| core.run(run).is_none_or(|run| run.state().is_terminal()));
+                (core.next_run_id(), ended.collect::<Vec<_>>())
             });
+            live.reach(|reach| reach.own_transport(next, transport, &ended));
         }
-        self.command(|core, now| core.handle(now, Delegate(delegation)))
+        self.command(Delegate(delegation))
             .map(|run| run.to_string())
     }
 
@@ -131,26 +122,21 @@ impl Engine {
             baton_core::Authorization::from_json(options).map_err(|refusal| refused(&refusal))?
         };
         // A grant given with it changes the header: the step writes it.
-        self.command(|core, now| {
-            core.handle(
-                now,
-                Authorize {
-                    run: RunId::new(run),
-                    revision,
-                    authorization,
-                },
-            )
+        self.command(Authorize {
+            run: RunId::new(run),
+            revision,
+            authorization,
         })
     }
 
     /// The person takes control back: the run returns `aborted` (AG-9).
     pub fn stop(&self, run: &str) -> Result<(), JsValue> {
-        self.command(|core, now| core.handle(now, Stop(RunId::new(run))))
+        self.command(Stop(RunId::new(run)))
     }
 
     /// Pauses a run: it returns, and a chained run can resume it (AG-11).
     pub fn pause(&self, run: &str) -> Result<(), JsValue> {
-        self.command(|core, now| core.handle(now, Pause(RunId::new(run))))
+        self.command(Pause(RunId::new(run)))
     }
 
     /// Resumes a run that was paused, or whose transport was lost with
@@ -166,14 +152,9 @@ impl Engine {
                     .map_err(|e| e.thrown_as(Code::InvalidDelegation))?,
             )
         };
-        self.command(|core, now| {
-            core.handle(
-                now,
-                Resume {
-                    run: RunId::new(run),
-                    budget,
-                },
-            )
+        self.command(Resume {
+            run: RunId::new(run),
+            budget,
         })
         .map(|id| id.to_string())
     }
@@ -195,21 +176,12 @@ impl Engine {
     pub fn subscribe(&self, listener: js_sys::Function) -> Result<JsValue, JsValue> {
         // Taken once: the listener, told what stands, may close the engine.
         let engine = self.live()?;
-        let id = engine.with(|inner| {
-            inner.page.next_subscriber += 1;
-            let id = inner.page.next_subscriber;
-            inner.page.subscribers.push((id, listener.clone()));
-            id
-        });
+        let id = engine.page(|page| page.subscribe(listener.clone()));
         // A subscriber always learns that storage fell back to memory, which
         // registrations were refused and which sessions were reconciled late,
         // whenever it subscribes.
-        let (degraded, standing) = engine.read(|inner| {
-            (
-                inner.persistence.storage.degraded.clone(),
-                inner.page.standing.clone(),
-            )
-        });
+        let degraded = engine.persistence(|persistence| persistence.degraded());
+        let standing = engine.page(|page| page.standing());
         let standing = degraded
             .map(|cause| HostEvent::StorageDegraded { cause })
             .into_iter()
@@ -222,7 +194,7 @@ impl Engine {
         let weak = engine.downgrade();
         Ok(Closure::once_into_js(move || {
             if let Some(inner) = weak.upgrade() {
-                inner.with(|inner| inner.page.subscribers.retain(|(other, _)| *other != id));
+                inner.page(|page| page.unsubscribe(id));
             }
         }))
     }
@@ -236,7 +208,7 @@ impl Engine {
     #[wasm_bindgen(getter)]
     pub fn presence(&self) -> Result<JsValue, JsValue> {
         let engine = self.live()?;
-        if let Some(made) = engine.read(|inner| inner.page.presence.clone()) {
+        if let Some(made) = engine.page(|page| page.presence()) {
             return Ok(made);
         }
         let weak = engine.downgrade();
@@ -244,20 +216,13 @@ impl Engine {
             let Some(inner) = weak.upgrade() else {
                 return JsValue::UNDEFINED;
             };
-            let id = inner.with(|inner| {
-                inner.core.handle(now(), AttachPresence);
-                inner.page.next_subscriber += 1;
-                let id = inner.page.next_subscriber;
-                inner.page.surfaces.push((id, surface));
-                id
-            });
+            inner.feed(AttachPresence);
+            let id = inner.page(|page| page.attach(surface));
             let weak = inner.downgrade();
             Closure::once_into_js(move || {
                 if let Some(inner) = weak.upgrade() {
-                    inner.with(|inner| {
-                        inner.core.handle(now(), DetachPresence);
-                        inner.page.surfaces.retain(|(other, _)| *other != id);
-                    });
+                    inner.feed(DetachPresence);
+                    inner.page(|page| page.detach(id));
                 }
             })
         });
@@ -267,7 +232,7 @@ impl Engine {
         // call it.
         attach.forget();
         let object: JsValue = object.into();
-        engine.with(|inner| inner.page.presence = Some(object.clone()));
+        engine.page(|page| page.made_presence(object.clone()));
         Ok(object)
     }
 
@@ -287,16 +252,11 @@ impl Engine {
         let revision = convert::whole(revision, "a revision")?;
         let arguments = convert::json(arguments, "the arguments")?;
         let call = baton_core::CallId::new(call);
-        self.command(|core, now| {
-            core.handle(
-                now,
-                EditCall {
-                    run: RunId::new(run),
-                    revision,
-                    call: call.clone(),
-                    arguments,
-                },
-            )
+        self.command(EditCall {
+            run: RunId::new(run),
+            revision,
+            call: call.clone(),
+            arguments,
         })
     }
 
@@ -304,15 +264,10 @@ impl Engine {
     pub fn reject(&self, run: &str, revision: f64, note: Option<String>) -> Result<(), JsValue> {
         let note = note.unwrap_or_default();
         let revision = convert::whole(revision, "a revision")?;
-        self.command(|core, now| {
-            core.handle(
-                now,
-                Reject {
-                    run: RunId::new(run),
-                    revision,
-                    note,
-                },
-            )
+        self.command(Reject {
+            run: RunId::new(run),
+            revision,
+            note,
         })
     }
 
@@ -338,32 +293,23 @@ impl Engine {
                 &format!("AG-41: the answer is not JSON: {e}"),
             )
         })?;
-        let acceptance = self.command(|core, now| {
-            core.handle(
-                now,
-                Answer {
-                    question: baton_core::QuestionId::new(question).clone(),
-                    digest,
-                    answer,
-                },
-            )
+        let acceptance = self.command(Answer {
+            question: baton_core::QuestionId::new(question).clone(),
+            digest,
+            answer,
         })?;
         to_js(&acceptance)
     }
 
     /// Declines a question; the run goes on without the answer.
     pub fn decline(&self, question: &str) -> Result<(), JsValue> {
-        self.command(|core, now| {
-            core.handle(now, Decline(baton_core::QuestionId::new(question).clone()))
-        })
+        self.command(Decline(baton_core::QuestionId::new(question).clone()))
     }
 
     /// Dismisses a question: the person chose not to deal with it; the run
     /// goes on as if it had been declined, and the surface stops showing it.
     pub fn dismiss(&self, question: &str) -> Result<(), JsValue> {
-        self.command(|core, now| {
-            core.handle(now, Dismiss(baton_core::QuestionId::new(question).clone()))
-        })
+        self.command(Dismiss(baton_core::QuestionId::new(question).clone()))
     }
 
     /// Resolves an escalation at the revision the person saw: `"allow"`,
@@ -383,15 +329,10 @@ impl Engine {
         };
         let resolution: baton_core::Resolution =
             serde_json::from_value(value).map_err(|e| invalid(&e))?;
-        self.command(|core, now| {
-            core.handle(
-                now,
-                ResolveEscalation {
-                    run: RunId::new(run),
-                    revision,
-                    resolution,
-                },
-            )
+        self.command(ResolveEscalation {
+            run: RunId::new(run),
+            revision,
+            resolution,
         })
     }
 
@@ -406,8 +347,7 @@ impl Engine {
                 &format!("AG-47: the state is not JSON: {e}"),
             )
         })?;
-        self.live()?
-            .with(|inner| inner.core.handle(now(), SetAgentState(state)));
+        self.live()?.feed(SetAgentState(state));
         Ok(())
     }
 
@@ -423,14 +363,14 @@ impl Engine {
             )
         })?;
         self.live()?
-            .with(|inner| inner.core.handle(now(), PatchAgentState(patch.clone())))
+            .feed(PatchAgentState(patch.clone()))
             .map_err(|refusal| refused(&refusal))
     }
 
     /// The `to-agent` state the next turn carries.
     #[wasm_bindgen(getter, js_name = agentState)]
     pub fn agent_state(&self) -> Result<JsValue, JsValue> {
-        self.live()?.read(|inner| to_js(inner.core.agent_state()))
+        self.live()?.core(|core| to_js(core.agent_state()))
     }
 
     /// Disables delegation: no new run starts until `enable` (runs already
@@ -466,19 +406,17 @@ impl Engine {
         let promise = js_sys::Promise::new(&mut |resolve, _| resolver = Some(resolve));
         // The core decides, journals and drives the undo through revert
         // effects; the promise settles with its report.
-        let started = self.live()?.step(|inner| {
-            let started = inner.core.handle(
-                now(),
-                Undo {
-                    run: id.clone(),
-                    scope,
-                },
-            );
-            if let (Ok(_), Some(resolve)) = (&started, resolver) {
-                inner.undos.insert(id, resolve);
-            }
-            started
+        let live = self.live()?;
+        let started = live.feed(Undo {
+            run: id.clone(),
+            scope,
         });
+        // Owed before the step is carried out: a participant that reverts
+        // at once ends the undo within it.
+        if let (Ok(_), Some(resolve)) = (&started, resolver) {
+            live.reach(|reach| reach.undo_started(id, resolve));
+        }
+        drive::pump(&live);
         match started {
             Ok(_) => Ok(promise),
             Err(conflict @ baton_core::CommandError::UndoConflict { .. }) => {
@@ -507,12 +445,10 @@ impl Engine {
     /// review, or of the one call an escalation asks the person to allow
     /// (AG-31); otherwise `null`.
     pub fn review(&self, run: &str) -> Result<JsValue, JsValue> {
-        match self.live()?.read(|inner| {
-            inner
-                .core
-                .run(&RunId::new(run))
-                .and_then(|run| run.review())
-        }) {
+        match self
+            .live()?
+            .core(|core| core.run(&RunId::new(run)).and_then(|run| run.review()))
+        {
             Some(sheet) => to_js(&sheet),
             None => Ok(JsValue::NULL),
         }
@@ -522,12 +458,10 @@ impl Engine {
     /// resolutions that end the wait, the one that lets it go on first —
     /// otherwise `null`.
     pub fn escalation(&self, run: &str) -> Result<JsValue, JsValue> {
-        match self.live()?.read(|inner| {
-            inner
-                .core
-                .run(&RunId::new(run))
-                .and_then(|run| run.escalation())
-        }) {
+        match self
+            .live()?
+            .core(|core| core.run(&RunId::new(run)).and_then(|run| run.escalation()))
+        {
             Some(sheet) => to_js(&sheet),
             None => Ok(JsValue::NULL),
         }
@@ -536,14 +470,13 @@ impl Engine {
     /// The tools the acting party is offered: every capability of every
     /// mounted participant, with its description and argument schema.
     pub fn tools(&self) -> Result<JsValue, JsValue> {
-        self.live()?
-            .read(|inner| to_js(&inner.core.registry().tools()))
+        self.live()?.core(|core| to_js(&core.registry().tools()))
     }
 
     /// Every question the engine holds, open or settled.
     pub fn questions(&self) -> Result<JsValue, JsValue> {
-        self.live()?.read(|inner| {
-            let questions: Vec<_> = inner.core.questions().iter().collect();
+        self.live()?.core(|core| {
+            let questions: Vec<_> = core.questions().iter().collect();
             to_js(&questions)
         })
     }
@@ -551,14 +484,9 @@ impl Engine {
     /// Postpones a question until `until` (ms since the epoch).
     pub fn postpone(&self, question: &str, until: f64) -> Result<(), JsValue> {
         let until = convert::whole(until, "a time")?;
-        self.command(|core, now| {
-            core.handle(
-                now,
-                Postpone {
-                    question: baton_core::QuestionId::new(question).clone(),
-                    until,
-                },
-            )
+        self.command(Postpone {
+            question: baton_core::QuestionId::new(question).clone(),
+            until,
         })
     }
 
@@ -572,10 +500,7 @@ impl Engine {
     #[wasm_bindgen(js_name = resolveActor)]
     pub fn resolve_actor(&self, reference: &str) -> Result<JsValue, JsValue> {
         let reference = baton_core::ActorRef::new(reference);
-        match self
-            .live()?
-            .read(|inner| inner.core.actors().resolve(&reference))
-        {
+        match self.live()?.core(|core| core.actors().resolve(&reference)) {
             Some(identity) => to_js(&identity),
             None => Ok(JsValue::NULL),
         }
@@ -588,8 +513,7 @@ impl Engine {
 
     /// Content-free counts for a badge.
     pub fn counters(&self) -> Result<JsValue, JsValue> {
-        self.live()?
-            .read(|inner| to_js(&inner.core.counters(now())))
+        self.live()?.core(|core| to_js(&core.counters(now())))
     }
 }
 

@@ -13,7 +13,7 @@ impl Engine {
     /// `reviewAgain(run)`, or `discard(run)`.
     #[wasm_bindgen(js_name = cutOff)]
     pub fn cut_off(&self) -> Result<JsValue, JsValue> {
-        self.live()?.read(|inner| to_js(&inner.core.cut_off()))
+        self.live()?.core(|core| to_js(&core.cut_off()))
     }
 
     /// Puts what a cut-off run showed the person before them again, in a
@@ -24,13 +24,13 @@ impl Engine {
     /// that id.
     #[wasm_bindgen(js_name = reviewAgain)]
     pub fn review_again(&self, run: &str) -> Result<String, JsValue> {
-        self.command(|core, now| core.handle(now, ReviewCutOff(RunId::new(run))))
+        self.command(ReviewCutOff(RunId::new(run)))
             .map(|id| id.to_string())
     }
 
     /// Discards what a cut-off run offers: journalled on it as the person's
     /// act, and offered no more.
     pub fn discard(&self, run: &str) -> Result<(), JsValue> {
-        self.command(|core, now| core.handle(now, Discard(RunId::new(run))))
+        self.command(Discard(RunId::new(run)))
     }
 }

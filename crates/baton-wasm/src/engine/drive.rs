@@ -1,25 +1,30 @@
 //! The engine's state and the one loop that changes it.
 //!
 //! [`Shared`] holds an engine's state ([`Inner`]) and is the only way to
-//! reach it: [`Shared::with`] is the one place it is borrowed mutably, for
-//! as long as the closure it is given runs, and [`Shared::read`] the one
-//! place it is read. What a JS callback brings in (a participant's answer, a
-//! timer, a transport's event, a key, a committed write) is fed to the core
-//! through it and then carried out by [`Shared::step`]: the core queues what
-//! it decided, and [`pump`] drains that queue with the borrow released, so
-//! a listener or participant may call back into the engine while it runs.
-//! A callback that arrives while a step is drained feeds the core at once
-//! and leaves its events to the loop already running: one step at a time,
-//! in order.
+//! reach it; this module is the only one that borrows it, each part for as
+//! long as one closure runs: the core is told an input
+//! ([`Shared::tell`], [`Shared::feed`]), read ([`Shared::core`]) or drained
+//! of its outputs ([`Shared::outputs`]); the adapter's own parts —
+//! [`Persistence`], [`Page`], [`Reach`], the timer — are used through their
+//! methods. What a JS callback brings in (a participant's answer, a timer, a
+//! transport's event, a key, a committed write) is told to the core and
+//! then carried out: the core queues what it decided, and [`pump`] drains
+//! that queue with the borrow released, so a listener or participant may
+//! call back into the engine while it runs. A callback that arrives while a
+//! step is drained feeds the core at once and leaves its events to the loop
+//! already running: one step at a time, in order.
 
 use std::cell::{Cell, RefCell};
 use std::rc::{Rc, Weak};
 
-use baton_core::Event;
+use baton_core::{Event, Input};
+use gloo_timers::callback::Timeout;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
-use super::{carry_out, persist, settle_calls, words, Inner};
+use super::page::Page;
+use super::writes::Persistence;
+use super::{carry_out, now, persist, settle_calls, Inner, Reach};
 use crate::calls::get;
 use crate::convert::to_js;
 
@@ -47,21 +52,57 @@ impl Shared {
 
     /// The one mutable borrow of the engine's state, held while `change`
     /// runs. `change` calls no JS that could call back into the engine: what
-    /// it leads to is carried out afterwards, by [`Shared::step`].
-    pub(super) fn with<T>(&self, change: impl FnOnce(&mut Inner) -> T) -> T {
+    /// it leads to is carried out afterwards, by [`pump`].
+    fn with<T>(&self, change: impl FnOnce(&mut Inner) -> T) -> T {
         change(&mut self.0.inner.borrow_mut())
     }
 
     /// Reads the engine's state.
-    pub(super) fn read<T>(&self, look: impl FnOnce(&Inner) -> T) -> T {
+    fn read<T>(&self, look: impl FnOnce(&Inner) -> T) -> T {
         look(&self.0.inner.borrow())
     }
 
-    /// Feeds the core (`feed`), then carries out what that caused: one step.
-    pub(super) fn step<T>(&self, feed: impl FnOnce(&mut Inner) -> T) -> T {
-        let fed = self.with(feed);
+    /// Tells the core `input` now and carries out what it caused: one step.
+    pub(super) fn tell<I: Input>(&self, input: I) -> I::Answer {
+        let answer = self.feed(input);
         pump(self);
-        fed
+        answer
+    }
+
+    /// Tells the core `input` now, leaving what it caused to the step under
+    /// way (or the next).
+    pub(super) fn feed<I: Input>(&self, input: I) -> I::Answer {
+        self.with(|inner| inner.core.handle(now(), input))
+    }
+
+    /// Takes the core's outputs (`poll_event`, `take_header_changed`).
+    pub(super) fn outputs<T>(&self, take: impl FnOnce(&mut baton_core::Engine) -> T) -> T {
+        self.with(|inner| take(&mut inner.core))
+    }
+
+    /// Reads the core.
+    pub(super) fn core<T>(&self, look: impl FnOnce(&baton_core::Engine) -> T) -> T {
+        self.read(|inner| look(&inner.core))
+    }
+
+    /// Where the engine's steps are written.
+    pub(super) fn persistence<T>(&self, use_: impl FnOnce(&mut Persistence) -> T) -> T {
+        self.with(|inner| use_(&mut inner.persistence))
+    }
+
+    /// What the engine shows and tells in the page.
+    pub(super) fn page<T>(&self, use_: impl FnOnce(&mut Page) -> T) -> T {
+        self.with(|inner| use_(&mut inner.page))
+    }
+
+    /// The timeout armed for the core's next deadline, and that deadline.
+    pub(super) fn timer<T>(&self, use_: impl FnOnce(&mut Option<(u64, Timeout)>) -> T) -> T {
+        self.with(|inner| use_(&mut inner.timer))
+    }
+
+    /// How the engine reaches the acting party.
+    pub(super) fn reach<T>(&self, use_: impl FnOnce(&mut Reach) -> T) -> T {
+        self.with(|inner| use_(&mut inner.reach))
     }
 
     pub(super) fn downgrade(&self) -> WeakShared {
@@ -103,7 +144,7 @@ pub(super) fn pump(inner: &Shared) {
     let mut closings = Vec::new();
     loop {
         let events: Vec<Event> =
-            inner.with(|inner| std::iter::from_fn(|| inner.core.poll_event()).collect());
+            inner.outputs(|core| std::iter::from_fn(|| core.poll_event()).collect());
         if events.is_empty() {
             break;
         }
@@ -113,7 +154,7 @@ pub(super) fn pump(inner: &Shared) {
         // What the subscribers hear, crossing into JS as one array: one
         // text and one `JSON.parse` for the batch, not one per event.
         let heard = inner
-            .read(Inner::has_listeners)
+            .page(|page| page.has_listeners())
             .then(|| heard(&events))
             .flatten();
         for (i, event) in events.into_iter().enumerate() {
@@ -187,16 +228,15 @@ fn carry(
     };
     match event {
         Event::Announcement(announcement) => {
-            let message = inner
-                .read(|inner| words::render(&announcement, &inner.actor_name, &inner.app_name));
+            let message = inner.page(|page| page.words(&announcement));
             if announcement.closes() {
                 closings.push(message);
             } else {
-                inner.with(|inner| inner.say(message));
+                inner.page(|page| page.say(message));
             }
         }
         Event::Undone { report } => {
-            let resolve = inner.with(|inner| inner.undos.remove(&report.run));
+            let resolve = inner.reach(|reach| reach.undo_done(&report.run));
             if let (Some(resolve), Ok(value)) = (resolve, to_js(&report)) {
                 let _ = resolve.call1(&JsValue::NULL, &value);
             }
@@ -212,7 +252,7 @@ fn carry(
 }
 
 fn notify(inner: &Shared, event: &Drained) {
-    if inner.read(Inner::has_listeners) {
+    if inner.page(|page| page.has_listeners()) {
         if let Some(Ok(value)) = event.json().map(|text| js_sys::JSON::parse(&text)) {
             notify_value(inner, &value);
         }
@@ -221,17 +261,7 @@ fn notify(inner: &Shared, event: &Drained) {
 
 /// Hands an event to every subscriber and every attached presence surface.
 pub(super) fn notify_value(inner: &Shared, value: &JsValue) {
-    let (listeners, surfaces): (Vec<js_sys::Function>, Vec<JsValue>) = inner.read(|inner| {
-        (
-            inner
-                .page
-                .subscribers
-                .iter()
-                .map(|(_, f)| f.clone())
-                .collect(),
-            inner.page.surfaces.iter().map(|(_, s)| s.clone()).collect(),
-        )
-    });
+    let (listeners, surfaces) = inner.page(|page| page.listeners());
     // A listener or surface that throws must not stop the engine.
     for listener in listeners {
         let _ = listener.call1(&JsValue::NULL, value);
@@ -240,5 +270,25 @@ pub(super) fn notify_value(inner: &Shared, value: &JsValue) {
         if let Some(handle) = get(&surface, "handleEvent").dyn_ref::<js_sys::Function>() {
             let _ = handle.call1(&surface, value);
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use wasm_bindgen_test::wasm_bindgen_test;
+
+    /// The engine's state is borrowed in this module alone (`with` and
+    /// `read` are its own), and here only by the few accessors of its
+    /// parts: a new place that needs the state uses one of them.
+    #[wasm_bindgen_test]
+    fn the_state_is_borrowed_in_a_handful_of_places() {
+        let code = include_str!("drive.rs");
+        let code = &code[..code.find("#[cfg(test)]").unwrap()];
+        let borrows = code.matches("self.with(").count() + code.matches("self.read(").count();
+        assert!(borrows > 0, "the scan sees the borrows");
+        assert!(
+            borrows <= 10,
+            "the engine's state is borrowed in {borrows} places, at most 10"
+        );
     }
 }

@@ -9,7 +9,7 @@ use super::*;
 
 pub(super) fn behaviour(inner: &Shared, participant: &ParticipantId) -> JsValue {
     inner
-        .read(|inner| inner.behaviours.get(participant).cloned())
+        .reach(|reach| reach.behaviour(participant))
         .unwrap_or(JsValue::UNDEFINED)
 }
 
@@ -17,12 +17,7 @@ pub(super) fn behaviour(inner: &Shared, participant: &ParticipantId) -> JsValue 
 /// The element is touched only when that changes: calls of concurrent runs
 /// overlap, and the attribute says whether any is under way.
 pub(super) fn set_busy(inner: &Shared, participant: &ParticipantId, delta: i32) {
-    let (before, after) = inner.with(|inner| {
-        let entry = inner.page.busy.entry(participant.clone()).or_insert(0);
-        let before = *entry;
-        *entry = entry.saturating_add_signed(delta);
-        (before, *entry)
-    });
+    let (before, after) = inner.page(|page| page.busy(participant, delta));
     if (before > 0) == (after > 0) {
         return;
     }
@@ -74,7 +69,7 @@ pub(super) fn carry_out(inner: &Shared, effect: Effect) {
         Effect::CancelTurn { run, turn } => {
             // Released before aborting: abort listeners run synchronously
             // and may call back into the engine.
-            let controller = inner.with(|inner| inner.reach.turns.remove(&(run, turn)));
+            let controller = inner.reach(|reach| reach.turn_ended(run, turn));
             if let Some(controller) = controller {
                 controller.abort();
             }
@@ -87,7 +82,7 @@ fn mark(inner: &Shared, run: RunId, participant: ParticipantId) {
     let weak = inner.downgrade();
     let history = get(&behaviour(inner, &participant), "history");
     call_then(&history, "mark", &[], move |result| {
-        report(&weak, |core| {
+        report(&weak, || {
             let token = result.map_err(failure).and_then(|value| {
                 convert::value(&value)
                     .map_err(|e| {
@@ -97,14 +92,11 @@ fn mark(inner: &Shared, run: RunId, participant: ParticipantId) {
                     })
                     .and_then(MarkToken::from_json)
             });
-            core.handle(
-                now(),
-                Report::Mark {
-                    run,
-                    participant,
-                    token,
-                },
-            )
+            Report::Mark {
+                run,
+                participant,
+                token,
+            }
         });
     });
 }
@@ -144,8 +136,8 @@ fn invoke(
             if let Some(inner) = weak.upgrade() {
                 set_busy(&inner, &participant, -1);
             }
-            report(&weak, |core| {
-                let report = match result.map(|value| convert::value(&value)) {
+            report(&weak, || {
+                match result.map(|value| convert::value(&value)) {
                     Ok(Ok(value)) => Report::Call {
                         run,
                         call,
@@ -162,8 +154,7 @@ fn invoke(
                         call,
                         result: CallResult::thrown(failed.into_message()),
                     },
-                };
-                core.handle(now(), report)
+                }
             });
         },
     );
@@ -183,16 +174,13 @@ fn revert(inner: &Shared, run: RunId, participant: ParticipantId, token: &MarkTo
             if let Some(inner) = weak.upgrade() {
                 set_busy(&inner, &participant, -1);
             }
-            report(&weak, |core| {
+            report(&weak, || {
                 let result = result.map(|_| ()).map_err(failure);
-                core.handle(
-                    now(),
-                    Report::Revert {
-                        run,
-                        participant,
-                        result,
-                    },
-                )
+                Report::Revert {
+                    run,
+                    participant,
+                    result,
+                }
             });
         },
     );
@@ -214,7 +202,7 @@ fn preview(
         "preview",
         &[name, args],
         move |result| {
-            report(&weak, |core| {
+            report(&weak, || {
                 // A preview JSON cannot hold is no preview: the person
                 // reviews the arguments, with a note that says why.
                 let change = result.map_err(failure).and_then(|value| {
@@ -222,7 +210,7 @@ fn preview(
                         HostFailure::new(format!("it is not JSON ({unreadable})"))
                     })
                 });
-                core.handle(now(), Report::Preview { run, call, change })
+                Report::Preview { run, call, change }
             });
         },
     );
@@ -246,14 +234,14 @@ pub(super) fn open_turn(inner: &Shared, run: RunId, turn: TurnId, mut request: T
             turn,
             inbound: lost,
         };
-        inner.with(|inner| inner.core.handle(now(), input));
+        inner.feed(input);
         return;
     };
     let Ok(controller) = web_sys::AbortController::new() else {
         return;
     };
     let signal = controller.signal();
-    inner.with(|inner| inner.reach.turns.insert((run.clone(), turn), controller));
+    inner.reach(|reach| reach.turn_opened(run.clone(), turn, controller));
     let weak = inner.downgrade();
     spawn_local(async move {
         let reads = deep_reads(&weak, &request).await;
@@ -264,7 +252,7 @@ pub(super) fn open_turn(inner: &Shared, run: RunId, turn: TurnId, mut request: T
         request.reads = reads;
         let limits = weak
             .upgrade()
-            .map(|inner| inner.read(|inner| inner.core.config().turn_limits))
+            .map(|inner| inner.core(|core| core.config().turn_limits))
             .unwrap_or_default();
         let sink = TurnSink::new(Box::new(EngineHost(weak.clone())), &request, limits);
         let ended = match to_js(&request) {
@@ -283,7 +271,7 @@ pub(super) fn open_turn(inner: &Shared, run: RunId, turn: TurnId, mut request: T
             Err(failed) => sink.lost(failed.into_message()),
         }
         if let Some(inner) = weak.upgrade() {
-            inner.with(|inner| inner.reach.turns.remove(&(run, turn)));
+            inner.reach(|reach| reach.turn_ended(run, turn));
         }
     });
 }
@@ -291,12 +279,7 @@ pub(super) fn open_turn(inner: &Shared, run: RunId, turn: TurnId, mut request: T
 /// The transport that reaches a run's acting party: its own, or the
 /// engine's.
 fn transport_of(inner: &Shared, run: &RunId) -> Option<JsValue> {
-    inner.read(|inner| {
-        let reach = &inner.reach;
-        let own = reach.run_transports.iter().find(|(id, _)| id == run);
-        own.map(|(_, transport)| transport.clone())
-            .or_else(|| reach.transport.clone())
-    })
+    inner.reach(|reach| reach.transport_of(run))
 }
 
 /// The core settled calls whose outcome the acting party had not heard
@@ -339,15 +322,10 @@ pub(super) async fn deep_reads(weak: &WeakShared, request: &TurnRequest) -> Opti
         });
     }
     let inner = weak.upgrade()?;
-    inner.step(|inner| {
-        inner.core.handle(
-            now(),
-            PullReads {
-                run: request.run.clone(),
-                turn: request.turn,
-                candidates,
-            },
-        )
+    inner.tell(PullReads {
+        run: request.run.clone(),
+        turn: request.turn,
+        candidates,
     })
 }
 
@@ -400,7 +378,7 @@ impl TurnHost for EngineHost {
                 run: run.clone(),
                 turn,
             };
-            inner.step(|inner| inner.core.handle(now(), input));
+            inner.tell(input);
         }
     }
 
@@ -410,7 +388,7 @@ impl TurnHost for EngineHost {
         };
         for item in coalesce(items) {
             // A turn the engine stopped waiting for says nothing more.
-            let open = inner.read(|inner| inner.core.run(run).and_then(|r| r.open_turn()));
+            let open = inner.core(|core| core.run(run).and_then(|r| r.open_turn()));
             let open = open == Some(turn);
             if !open && !matches!(item, Verified::Inbound(_)) {
                 continue;
@@ -422,7 +400,7 @@ impl TurnHost for EngineHost {
                         turn,
                         inbound,
                     };
-                    inner.step(|inner| inner.core.handle(now(), input));
+                    inner.tell(input);
                 }
                 // Text and state reach subscribers and presence surfaces;
                 // they are never announced one by one (AG-37).
@@ -510,7 +488,7 @@ fn coalesce(items: Vec<Verified>) -> Vec<Verified> {
 
 /// An adapter event (not the core's) for subscribers and surfaces.
 pub(super) fn emit(inner: &Shared, event: &HostEvent) {
-    if inner.read(Inner::has_listeners) {
+    if inner.page(|page| page.has_listeners()) {
         if let Ok(value) = to_js(event) {
             notify_value(inner, &value);
         }
@@ -518,16 +496,13 @@ pub(super) fn emit(inner: &Shared, event: &HostEvent) {
 }
 
 /// Reports back to the core, if the engine is still open, then pumps.
-pub(super) fn report(
-    weak: &WeakShared,
-    body: impl FnOnce(&mut baton_core::Engine) -> Result<(), baton_core::ReportError>,
-) {
+pub(super) fn report(weak: &WeakShared, body: impl FnOnce() -> Report) {
     let Some(inner) = weak.upgrade() else {
         return;
     };
     // A refused report changed nothing; the core recorded it as a finding,
     // which the pump hands to subscribers like any other.
-    let _recorded = inner.step(|inner| body(&mut inner.core));
+    let _recorded = inner.tell(body());
 }
 
 /// What a participant's failing handler said, as the core takes it.

@@ -44,16 +44,10 @@ impl Engine {
         };
         let grant = self
             .live()?
-            .step(|inner| {
-                let (decision, ttl) = (request.decision, request.ttl_ms);
-                inner.core.handle(
-                    now(),
-                    AddGrant {
-                        scope,
-                        decision,
-                        ttl_ms: ttl,
-                    },
-                )
+            .tell(AddGrant {
+                scope,
+                decision: request.decision,
+                ttl_ms: request.ttl_ms,
             })
             .map_err(|refusal| refused(&refusal))?;
         to_js(&grant)
@@ -61,15 +55,13 @@ impl Engine {
 
     /// Every grant, each with `live`: whether it applies now.
     pub fn grants(&self) -> Result<JsValue, JsValue> {
-        self.live()?.read(|inner| to_js(&inner.core.grants(now())))
+        self.live()?.core(|core| to_js(&core.grants(now())))
     }
 
     /// Revokes a grant; returns whether there was one with this id.
     #[wasm_bindgen(js_name = revokeGrant)]
     pub fn revoke_grant(&self, id: f64) -> Result<bool, JsValue> {
         let id = convert::whole(id, "a grant id")?;
-        Ok(self
-            .live()?
-            .step(|inner| inner.core.handle(now(), RevokeGrant(id))))
+        Ok(self.live()?.tell(RevokeGrant(id)))
     }
 }

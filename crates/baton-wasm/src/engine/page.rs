@@ -14,25 +14,154 @@ use baton_core::KillScope;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
-use super::{now, Shared, WeakShared};
+use super::{Shared, WeakShared};
 
 /// What an engine shows and tells in the page.
 pub(super) struct Page {
     /// The page's one polite live region (AG-36).
-    pub(super) region: crate::live_region::LiveRegion,
-    /// The document's Escape listener, removed on close.
-    pub(super) escape: Option<Closure<dyn FnMut(web_sys::KeyboardEvent)>>,
+    region: crate::live_region::LiveRegion,
+    /// Who the person hears about: the application and the acting party.
+    app_name: String,
+    actor_name: String,
+    /// The document's Escape listener, removed when the engine goes.
+    escape: Option<Closure<dyn FnMut(web_sys::KeyboardEvent)>>,
     /// The `presence` object, made once.
-    pub(super) presence: Option<JsValue>,
+    presence: Option<JsValue>,
     /// Attached presence surfaces; each gets every event at `handleEvent`.
-    pub(super) surfaces: Vec<(u32, JsValue)>,
-    pub(super) subscribers: Vec<(u32, js_sys::Function)>,
-    pub(super) next_subscriber: u32,
+    surfaces: Vec<(u32, JsValue)>,
+    subscribers: Vec<(u32, js_sys::Function)>,
+    next_subscriber: u32,
     /// Events every later subscriber hears too: `registration-refused`,
     /// `storage-reconciled`.
-    pub(super) standing: Vec<baton_core::HostEvent>,
+    standing: Vec<baton_core::HostEvent>,
     /// How many calls or reverts are changing each participant now (AG-40).
-    pub(super) busy: std::collections::BTreeMap<baton_core::ParticipantId, u32>,
+    busy: std::collections::BTreeMap<baton_core::ParticipantId, u32>,
+}
+
+impl Page {
+    pub(super) fn new(
+        region: crate::live_region::LiveRegion,
+        app_name: String,
+        actor_name: String,
+    ) -> Page {
+        Page {
+            region,
+            app_name,
+            actor_name,
+            escape: None,
+            presence: None,
+            surfaces: Vec::new(),
+            subscribers: Vec::new(),
+            next_subscriber: 0,
+            standing: Vec::new(),
+            busy: std::collections::BTreeMap::new(),
+        }
+    }
+
+    /// What an announcement says, in the person's words.
+    pub(super) fn words(&self, announcement: &baton_core::Announcement) -> String {
+        super::words::render(announcement, &self.actor_name, &self.app_name)
+    }
+
+    /// Writes to the page's live region.
+    pub(super) fn say(&self, message: String) {
+        // A failed DOM write leaves nobody to tell; the run itself goes on.
+        let _ = self.region.announce(message);
+    }
+
+    /// Whether anyone hears the engine's events.
+    pub(super) fn has_listeners(&self) -> bool {
+        !self.subscribers.is_empty() || !self.surfaces.is_empty()
+    }
+
+    /// Everyone who hears the engine's events: subscribers, then surfaces.
+    pub(super) fn listeners(&self) -> (Vec<js_sys::Function>, Vec<JsValue>) {
+        let subscribers = self.subscribers.iter().map(|(_, f)| f.clone()).collect();
+        let surfaces = self.surfaces.iter().map(|(_, s)| s.clone()).collect();
+        (subscribers, surfaces)
+    }
+
+    /// A subscriber; its id unsubscribes it.
+    pub(super) fn subscribe(&mut self, listener: js_sys::Function) -> u32 {
+        self.next_subscriber += 1;
+        self.subscribers.push((self.next_subscriber, listener));
+        self.next_subscriber
+    }
+
+    pub(super) fn unsubscribe(&mut self, id: u32) {
+        self.subscribers.retain(|(other, _)| *other != id);
+    }
+
+    /// A presence surface attached; its id detaches it.
+    pub(super) fn attach(&mut self, surface: JsValue) -> u32 {
+        self.next_subscriber += 1;
+        self.surfaces.push((self.next_subscriber, surface));
+        self.next_subscriber
+    }
+
+    pub(super) fn detach(&mut self, id: u32) {
+        self.surfaces.retain(|(other, _)| *other != id);
+    }
+
+    /// How many presence surfaces are attached.
+    #[cfg(test)]
+    pub(super) fn surfaces_attached(&self) -> usize {
+        self.surfaces.len()
+    }
+
+    /// An event every later subscriber hears too.
+    pub(super) fn stand(&mut self, event: baton_core::HostEvent) {
+        self.standing.push(event);
+    }
+
+    /// The events that stand, oldest first.
+    pub(super) fn standing(&self) -> Vec<baton_core::HostEvent> {
+        self.standing.clone()
+    }
+
+    /// The `presence` object, once made.
+    pub(super) fn presence(&self) -> Option<JsValue> {
+        self.presence.clone()
+    }
+
+    pub(super) fn made_presence(&mut self, presence: JsValue) {
+        self.presence = Some(presence);
+    }
+
+    /// The document's Escape listener, removed when the engine goes.
+    pub(super) fn listen_for_escape(
+        &mut self,
+        listener: Closure<dyn FnMut(web_sys::KeyboardEvent)>,
+    ) {
+        self.escape = Some(listener);
+    }
+
+    /// A call or revert starts (`delta` 1) or ends (-1) changing
+    /// `participant`: how many were under way before and after.
+    pub(super) fn busy(
+        &mut self,
+        participant: &baton_core::ParticipantId,
+        delta: i32,
+    ) -> (u32, u32) {
+        let entry = self.busy.entry(participant.clone()).or_insert(0);
+        let before = *entry;
+        *entry = entry.saturating_add_signed(delta);
+        (before, *entry)
+    }
+}
+
+impl Drop for Page {
+    /// The engine went away: it stops listening for Escape.
+    fn drop(&mut self) {
+        if let Some(listener) = self.escape.take() {
+            if let Some(window) = web_sys::window() {
+                let _ = window.remove_event_listener_with_callback(
+                    "keydown",
+                    listener.as_ref().unchecked_ref(),
+                );
+            }
+        }
+    }
 }
 
 /// The channel every engine of the origin listens on.
@@ -80,14 +209,10 @@ pub(super) fn kill_page(announcer: Option<&Shared>) -> u32 {
     };
     let mut elsewhere: u32 = 0;
     for engine in engines.iter().filter(|engine| !engine.same(&announcer)) {
-        let ended = engine.step(|inner| inner.core.handle(now(), Kill(KillScope::Silent)));
+        let ended = engine.tell(Kill(KillScope::Silent));
         elsewhere = elsewhere.saturating_add(u32::try_from(ended).unwrap_or(u32::MAX));
     }
-    let here = announcer.step(|inner| {
-        inner
-            .core
-            .handle(now(), Kill(KillScope::Announcing { elsewhere }))
-    });
+    let here = announcer.tell(Kill(KillScope::Announcing { elsewhere }));
     elsewhere.saturating_add(u32::try_from(here).unwrap_or(u32::MAX))
 }
 

@@ -76,14 +76,9 @@ impl Participant {
         };
         let actor = stamp.actor.map(baton_core::ActorRef::new);
         engine
-            .step(|inner| {
-                inner.core.handle(
-                    now(),
-                    PublishRead {
-                        stamp: stamp_read,
-                        actor: actor.as_ref().cloned(),
-                    },
-                )
+            .tell(PublishRead {
+                stamp: stamp_read,
+                actor,
             })
             .map(|_| ())
             .map_err(|refusal| refused(&refusal))
@@ -103,7 +98,7 @@ impl Participant {
             return Ok(None);
         }
         let engine = self.engine()?;
-        let actor = engine.read(|inner| inner.core.actors().calling(now(), &self.id));
+        let actor = engine.core(|core| core.actors().calling(now(), &self.id));
         Ok(actor.map(|actor| actor.to_string()))
     }
 
@@ -114,17 +109,15 @@ impl Participant {
             participant: self.id.clone(),
             read: read.to_owned(),
         };
-        engine.step(|inner| inner.core.handle(now(), WithdrawRead(read.clone())));
+        engine.tell(WithdrawRead(read.clone()));
         Ok(())
     }
 
     /// Unmounts the participant; the acting party no longer sees it.
     pub fn unregister(&self) -> Result<(), JsValue> {
         let engine = self.engine()?;
-        engine.step(|inner| {
-            inner.core.handle(now(), Unregister(self.id.clone()));
-            inner.behaviours.remove(&self.id);
-        });
+        engine.reach(|reach| reach.unmount(&self.id));
+        engine.tell(Unregister(self.id.clone()));
         super::effects::emit(&engine, &baton_core::HostEvent::ToolsChanged);
         Ok(())
     }

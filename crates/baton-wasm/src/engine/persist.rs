@@ -13,25 +13,6 @@ use crate::store::{hold_lock, lock_name, Batch, FirstLook, Leftover, Row, Store,
 
 pub(crate) use baton_core::{StorageMode, StorageStatus};
 
-/// Where an engine's steps are written, and the state of that writing:
-/// the store (none in memory), what the engine reports of it, the session's
-/// Web Lock, the one transaction in flight and the steps queued behind it
-/// (group commit, `writes.rs`), and the waits for sessions still going away.
-pub(super) struct Persistence {
-    /// Where state is persisted; `None` in memory (by choice or fallen back).
-    pub(super) store: Option<Rc<crate::store::Store>>,
-    pub(super) storage: StorageStatus,
-    /// Releases this session's Web Lock.
-    pub(super) release: Option<js_sys::Function>,
-    /// Step transactions not yet committed (one at most: see `writes`).
-    pub(super) writes_in_flight: u32,
-    /// Steps that happened while a transaction was in flight, written
-    /// together when it commits (group commit).
-    pub(super) queued: Option<super::writes::Queued>,
-    /// Aborts the waits for sessions left behind by engines still going away.
-    pub(super) sweeping: Option<web_sys::AbortController>,
-}
-
 /// The core engine an `Engine.open` starts with, and where it persists.
 pub(crate) struct Opened {
     pub(crate) core: baton_core::Engine,

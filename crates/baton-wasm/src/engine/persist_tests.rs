@@ -333,7 +333,7 @@ async fn steps_taken_while_a_transaction_commits_are_written_together_in_the_nex
         engine
             .live()
             .unwrap()
-            .read(|i| i.persistence.writes_in_flight),
+            .persistence(|persistence| persistence.in_flight()),
         1,
         "one transaction in flight"
     );
@@ -373,7 +373,7 @@ async fn closing_with_steps_queued_behind_a_commit_still_writes_them() {
         engine
             .live()
             .unwrap()
-            .read(|i| i.persistence.queued.is_some()),
+            .persistence(|persistence| persistence.has_queued()),
         "steps wait behind the first"
     );
     engine.close();
@@ -585,7 +585,7 @@ async fn finished_runs_past_the_most_recent_leave_memory_once_written_and_are_re
     );
     let kept = runs.last().unwrap();
     assert!(engine.journal(kept).is_ok(), "the most recent stay");
-    let in_memory = engine.live().unwrap().read(|i| i.core.runs().count());
+    let in_memory = engine.live().unwrap().core(|core| core.runs().count());
     assert_eq!(in_memory, baton_core::FINISHED_RUNS_KEPT);
 
     // In memory by choice there is nowhere else to keep them: they stay.

@@ -920,7 +920,7 @@ pub(super) fn written_all(engine: &Engine) -> bool {
     engine
         .live()
         .unwrap()
-        .read(|inner| inner.persistence.writes_in_flight == 0)
+        .persistence(|persistence| persistence.in_flight() == 0)
 }
 
 impl Engine {

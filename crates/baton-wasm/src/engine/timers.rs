@@ -6,14 +6,14 @@ use super::*;
 
 /// Arms one timeout for the core's next deadline; nothing busy-waits.
 pub(super) fn arm_timer(inner: &Shared) {
-    let next = inner.with(|inner| {
-        let next = inner.core.poll_timeout();
+    let next = inner.core(baton_core::Engine::poll_timeout);
+    let next = inner.timer(|timer| {
         // A step that leaves the deadline where it was keeps its timeout
         // (most steps of a run do); any other replaces it, which cancels it.
-        if matches!((&inner.timer, next), (Some((armed, _)), Some(at)) if *armed == at) {
+        if matches!((&*timer, next), (Some((armed, _)), Some(at)) if *armed == at) {
             return None;
         }
-        inner.timer.take();
+        timer.take();
         next
     });
     let Some(at) = next else {
@@ -23,11 +23,9 @@ pub(super) fn arm_timer(inner: &Shared) {
     let weak = inner.downgrade();
     let timeout = gloo_timers::callback::Timeout::new(delay, move || {
         if let Some(inner) = weak.upgrade() {
-            inner.step(|inner| {
-                inner.timer = None;
-                inner.core.handle(now(), baton_core::Signal::Timeout);
-            });
+            inner.timer(|timer| *timer = None);
+            inner.tell(baton_core::Signal::Timeout);
         }
     });
-    inner.with(|inner| inner.timer = Some((at, timeout)));
+    inner.timer(|timer| *timer = Some((at, timeout)));
 }

@@ -312,7 +312,7 @@ async fn deep_reads_follow_attention_and_carry_their_stamp() {
     assert!(engine
         .live()
         .unwrap()
-        .read(|inner| inner.core.registry().get(&near).is_none()));
+        .core(|core| core.registry().get(&near).is_none()));
 }
 
 #[wasm_bindgen_test]
@@ -427,7 +427,10 @@ async fn ag_41_questions_reach_surfaces_and_can_be_dismissed() {
         "the acting party heard what became of its question"
     );
     detach.call0(&JsValue::NULL).unwrap();
-    assert_eq!(engine.live().unwrap().read(|i| i.page.surfaces.len()), 0);
+    assert_eq!(
+        engine.live().unwrap().page(|page| page.surfaces_attached()),
+        0
+    );
 }
 
 #[wasm_bindgen_test]

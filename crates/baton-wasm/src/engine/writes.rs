@@ -1,4 +1,5 @@
-//! Writing the engine's steps to IndexedDB: group commit.
+//! Writing the engine's steps to IndexedDB: where they are written
+//! ([`Persistence`]) and group commit.
 //!
 //! One transaction is in flight at a time. Every step that happens while it
 //! commits is queued, and all of them are written together, in one
@@ -14,9 +15,105 @@ use std::collections::BTreeMap;
 use baton_core::{HostEvent, RunId};
 use wasm_bindgen_futures::spawn_local;
 
-use super::persist::{self, Journalled};
+use std::rc::Rc;
+
+use wasm_bindgen::JsValue;
+
+use super::persist::{self, Journalled, StorageStatus};
 use super::{emit, Inner, Shared};
+use crate::store::Store;
 use crate::store::StoreError;
+
+/// Where an engine's steps are written, and the state of that writing:
+/// the store (none in memory), what the engine reports of it, the session's
+/// Web Lock, the one transaction in flight and the steps queued behind it
+/// (group commit, `writes.rs`), and the waits for sessions still going away.
+pub(super) struct Persistence {
+    /// Where state is persisted; `None` in memory (by choice or fallen back).
+    store: Option<Rc<Store>>,
+    storage: StorageStatus,
+    /// Releases this session's Web Lock.
+    release: Option<js_sys::Function>,
+    /// Step transactions not yet committed (one at most: see `writes`).
+    writes_in_flight: u32,
+    /// Steps that happened while a transaction was in flight, written
+    /// together when it commits (group commit).
+    queued: Option<Queued>,
+    /// Aborts the waits for sessions left behind by engines still going away.
+    sweeping: Option<web_sys::AbortController>,
+}
+
+impl Persistence {
+    pub(super) fn new(
+        store: Option<Rc<Store>>,
+        storage: StorageStatus,
+        release: Option<js_sys::Function>,
+    ) -> Persistence {
+        Persistence {
+            store,
+            storage,
+            release,
+            writes_in_flight: 0,
+            queued: None,
+            sweeping: None,
+        }
+    }
+
+    /// The store, unless the engine keeps its state in memory.
+    pub(super) fn store(&self) -> Option<Rc<Store>> {
+        self.store.clone()
+    }
+
+    /// What the engine reports of its storage.
+    pub(super) fn status(&self) -> &StorageStatus {
+        &self.storage
+    }
+
+    /// Why storage fell back to memory, if it did.
+    pub(super) fn degraded(&self) -> Option<String> {
+        self.storage.degraded.clone()
+    }
+
+    /// Runs of other sessions swept late were ended.
+    pub(super) fn reconciled(&mut self, ended: u32) {
+        self.storage.reconciled += ended;
+    }
+
+    /// Transactions in flight (one at most).
+    #[cfg(test)]
+    pub(super) fn in_flight(&self) -> u32 {
+        self.writes_in_flight
+    }
+
+    /// Whether steps wait behind the transaction in flight.
+    #[cfg(test)]
+    pub(super) fn has_queued(&self) -> bool {
+        self.queued.is_some()
+    }
+
+    /// `controller` aborts the waits for sessions still going away.
+    pub(super) fn sweeping(&mut self, controller: web_sys::AbortController) {
+        self.sweeping = Some(controller);
+    }
+}
+
+impl Drop for Persistence {
+    /// The engine went away: the waits stop, the session's lock goes (after
+    /// the last steps were handed to the store, `write_queued_on_close`),
+    /// and the connection closes once its transactions complete.
+    fn drop(&mut self) {
+        if let Some(sweeping) = self.sweeping.take() {
+            sweeping.abort();
+        }
+        if let Some(release) = self.release.take() {
+            let _ = release.call0(&JsValue::NULL);
+        }
+        if let Some(store) = self.store.take() {
+            // Transactions already started still complete.
+            store.close();
+        }
+    }
+}
 
 /// Steps waiting for the transaction in flight to commit.
 #[derive(Default)]
@@ -32,12 +129,13 @@ pub(super) struct Queued {
 /// once. A failed write falls back to memory and says so; nothing already
 /// in memory is lost.
 pub(super) fn persist_step(inner: &Shared, records: Vec<Journalled>, closings: Vec<String>) {
-    let now = inner.with(|guard| {
-        // Written again only when the core says it changed (asked only
-        // with a store: in memory there is nothing to write).
-        let header = guard.persistence.store.is_some() && guard.core.take_header_changed();
-        if guard.persistence.store.is_some() && guard.persistence.writes_in_flight > 0 {
-            let queued = guard.persistence.queued.get_or_insert_with(Queued::default);
+    // Written again only when the core says it changed (asked only with a
+    // store: in memory there is nothing to write).
+    let header = inner.persistence(|persistence| persistence.store.is_some())
+        && inner.outputs(baton_core::Engine::take_header_changed);
+    let now = inner.persistence(|persistence| {
+        if persistence.store.is_some() && persistence.writes_in_flight > 0 {
+            let queued = persistence.queued.get_or_insert_with(Queued::default);
             queued.records.extend(records);
             queued.header |= header;
             queued.closings.extend(closings);
@@ -54,12 +152,14 @@ pub(super) fn persist_step(inner: &Shared, records: Vec<Journalled>, closings: V
 /// Opens and fills one transaction for `records` (and the header, if it
 /// changed), and on its commit writes whatever queued up meanwhile.
 fn write(inner: &Shared, records: Vec<Journalled>, header: bool, closings: Vec<String>) {
-    let prepared = inner.read(|guard| match guard.persistence.store.clone() {
-        Some(store) if header || !records.is_empty() => {
-            Some((store, persist::batch(&guard.core, &records, header)))
-        }
+    let store = inner.persistence(|persistence| persistence.store());
+    let prepared = match store {
+        Some(store) if header || !records.is_empty() => Some((
+            store,
+            inner.core(|core| persist::batch(core, &records, header)),
+        )),
         _ => None,
-    });
+    };
     let Some((store, batch)) = prepared else {
         say_closings(inner, closings);
         return;
@@ -94,42 +194,35 @@ fn write(inner: &Shared, records: Vec<Journalled>, header: bool, closings: Vec<S
             return;
         }
     };
-    inner.with(|inner| inner.persistence.writes_in_flight += 1);
+    inner.persistence(|persistence| persistence.writes_in_flight += 1);
     let weak = inner.downgrade();
     spawn_local(async move {
         let written = pending.await;
         let Some(inner) = weak.upgrade() else {
             return;
         };
-        inner.with(|inner| inner.persistence.writes_in_flight -= 1);
+        inner.persistence(|persistence| persistence.writes_in_flight -= 1);
         match written {
-            Ok(()) => inner.with(|guard| {
-                guard.persistence.storage.transactions += 1;
-                guard.persistence.storage.records += count;
+            Ok(()) => {
+                inner.persistence(|persistence| {
+                    persistence.storage.transactions += 1;
+                    persistence.storage.records += count;
+                });
                 // What the store now holds may leave memory: the core
                 // decides which finished runs go.
-                for (run, revision) in &reach {
-                    guard.core.handle(
-                        crate::clock::now(),
-                        Written {
-                            run: run.clone(),
-                            revision: *revision,
-                        },
-                    );
+                for (run, revision) in reach {
+                    inner.feed(Written { run, revision });
                 }
-                guard.core.handle(
-                    crate::clock::now(),
-                    ReleaseFinished {
-                        keep: baton_core::FINISHED_RUNS_KEPT,
-                    },
-                );
-            }),
+                inner.feed(ReleaseFinished {
+                    keep: baton_core::FINISHED_RUNS_KEPT,
+                });
+            }
             Err(cause) => degrade(&inner, cause),
         }
         say_closings(&inner, closings);
         // The steps that queued up behind it, in one transaction. After a
         // failure there is no store: their messages are said at once.
-        let queued = inner.with(|inner| inner.persistence.queued.take());
+        let queued = inner.persistence(|persistence| persistence.queued.take());
         if let Some(queued) = queued {
             write(&inner, queued.records, queued.header, queued.closings);
         }
@@ -166,7 +259,7 @@ fn say_closings(inner: &Shared, closings: Vec<String>) {
     // Several runs closed in one step are one message: the region keeps only
     // its last write of a task.
     if !closings.is_empty() {
-        inner.with(|inner| inner.say(closings.join(" ")));
+        inner.page(|page| page.say(closings.join(" ")));
     }
 }
 
@@ -174,13 +267,13 @@ fn say_closings(inner: &Shared, closings: Vec<String>) {
 /// and tells subscribers why — once.
 pub(super) fn degrade(inner: &Shared, cause: StoreError) {
     let cause = cause.to_string();
-    let degraded = inner.with(|guard| {
-        let Some(store) = guard.persistence.store.take() else {
+    let degraded = inner.persistence(|persistence| {
+        let Some(store) = persistence.store.take() else {
             return false;
         };
         store.close();
-        guard.persistence.storage.mode = baton_core::StorageMode::Memory;
-        guard.persistence.storage.degraded = Some(cause.clone());
+        persistence.storage.mode = baton_core::StorageMode::Memory;
+        persistence.storage.degraded = Some(cause.clone());
         true
     });
     if !degraded {

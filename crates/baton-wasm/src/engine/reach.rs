@@ -1,0 +1,113 @@
+//! How an engine reaches the parties it calls out to and answers: the
+//! acting party's transport, the transports of runs that bring their own,
+//! the requests of the turns open now, the participants' behaviours, and
+//! the promises of undos under way.
+
+use std::collections::BTreeMap;
+
+use baton_core::{ParticipantId, RunId, TurnId};
+use wasm_bindgen::JsValue;
+
+pub(super) struct Reach {
+    /// The acting party's transport, if any (AG-50).
+    transport: Option<JsValue>,
+    /// Transports of runs that reach their acting party their own way (a
+    /// browser agent's session), by run.
+    /// (A list: there are few, and a map of its own would cost the module
+    /// a tree's code for this alone.)
+    run_transports: Vec<(RunId, JsValue)>,
+    /// Open turns' requests, to abort when the engine stops waiting.
+    turns: BTreeMap<(RunId, TurnId), web_sys::AbortController>,
+    /// Each mounted participant's behaviour (`invoke`, `history`, …).
+    behaviours: BTreeMap<ParticipantId, JsValue>,
+    /// The promises of undos under way, resolved with their reports.
+    undos: BTreeMap<RunId, js_sys::Function>,
+}
+
+impl Reach {
+    pub(super) fn new(transport: Option<JsValue>) -> Reach {
+        Reach {
+            transport,
+            run_transports: Vec::new(),
+            turns: BTreeMap::new(),
+            behaviours: BTreeMap::new(),
+            undos: BTreeMap::new(),
+        }
+    }
+
+    /// The transport that reaches a run's acting party: its own, or the
+    /// engine's.
+    pub(super) fn transport_of(&self, run: &RunId) -> Option<JsValue> {
+        let own = self.run_transports.iter().find(|(id, _)| id == run);
+        own.map(|(_, transport)| transport.clone())
+            .or_else(|| self.transport.clone())
+    }
+
+    /// The runs with a transport of their own.
+    pub(super) fn runs_with_transports(&self) -> Vec<RunId> {
+        self.run_transports
+            .iter()
+            .map(|(run, _)| run.clone())
+            .collect()
+    }
+
+    /// `run` reaches its acting party through `transport`; the transports
+    /// of runs that `ended` are let go.
+    pub(super) fn own_transport(&mut self, run: RunId, transport: JsValue, ended: &[RunId]) {
+        self.run_transports.retain(|(run, _)| !ended.contains(run));
+        self.run_transports.push((run, transport));
+    }
+
+    /// A turn's request went out; `controller` aborts it.
+    pub(super) fn turn_opened(
+        &mut self,
+        run: RunId,
+        turn: TurnId,
+        controller: web_sys::AbortController,
+    ) {
+        self.turns.insert((run, turn), controller);
+    }
+
+    /// A turn ended: its controller, if the request was still open.
+    pub(super) fn turn_ended(
+        &mut self,
+        run: RunId,
+        turn: TurnId,
+    ) -> Option<web_sys::AbortController> {
+        self.turns.remove(&(run, turn))
+    }
+
+    /// A participant's behaviour.
+    pub(super) fn behaviour(&self, participant: &ParticipantId) -> Option<JsValue> {
+        self.behaviours.get(participant).cloned()
+    }
+
+    /// A participant mounted with `behaviour`.
+    pub(super) fn mount(&mut self, participant: ParticipantId, behaviour: JsValue) {
+        self.behaviours.insert(participant, behaviour);
+    }
+
+    /// A participant unmounted.
+    pub(super) fn unmount(&mut self, participant: &ParticipantId) {
+        self.behaviours.remove(participant);
+    }
+
+    /// An undo of `run` started; `resolve` settles its promise.
+    pub(super) fn undo_started(&mut self, run: RunId, resolve: js_sys::Function) {
+        self.undos.insert(run, resolve);
+    }
+
+    /// The undo of `run` is over: what settles its promise.
+    pub(super) fn undo_done(&mut self, run: &RunId) -> Option<js_sys::Function> {
+        self.undos.remove(run)
+    }
+}
+
+impl Drop for Reach {
+    /// The engine went away: every open turn's request is aborted.
+    fn drop(&mut self) {
+        for (_, controller) in std::mem::take(&mut self.turns) {
+            controller.abort();
+        }
+    }
+}
