@@ -77,7 +77,9 @@ impl Engine {
         input.apply(self, now)
     }
 
-    /// A [`Signal`].
+    /// A [`Signal`]. (Out of line: a host that tells signals from two
+    /// places would otherwise carry this `match` twice.)
+    #[inline(never)]
     fn take(&mut self, now: u64, input: Signal) {
         match input {
             Signal::Inbound { run, turn, inbound } => self.inbound(now, &run, turn, inbound),

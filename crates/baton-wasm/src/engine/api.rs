@@ -94,16 +94,12 @@ impl Engine {
         let mut delegation = Delegation::from_json(request).map_err(|refusal| refused(&refusal))?;
         if let Some(transport) = own {
             delegation.own_transport = true;
-            let live = self.live()?;
-            let kept = live.reach(|reach| reach.runs_with_transports());
-            // Runs that ended no longer need theirs.
-            let (next, ended) = live.core(|core| {
-                let ended = kept
-                    .into_iter()
-                    .filter(|run| core.run(run).is_none_or(|run| run.state().is_terminal()));
-                (core.next_run_id(), ended.collect::<Vec<_>>())
+            self.live()?.reach_by_core(|reach, core| {
+                // Runs that ended no longer need theirs.
+                let live =
+                    |run: &RunId| core.run(run).is_some_and(|run| !run.state().is_terminal());
+                reach.own_transport(core.next_run_id(), transport, live);
             });
-            live.reach(|reach| reach.own_transport(next, transport, &ended));
         }
         self.command(Delegate(delegation))
             .map(|run| run.to_string())

@@ -95,6 +95,15 @@ impl Shared {
         self.with(|inner| use_(&mut inner.page))
     }
 
+    /// How the engine reaches the acting party, beside the core it reaches
+    /// it for.
+    pub(super) fn reach_by_core<T>(
+        &self,
+        use_: impl FnOnce(&mut Reach, &baton_core::Engine) -> T,
+    ) -> T {
+        self.with(|inner| use_(&mut inner.reach, &inner.core))
+    }
+
     /// The timeout armed for the core's next deadline, and that deadline.
     pub(super) fn timer<T>(&self, use_: impl FnOnce(&mut Option<(u64, Timeout)>) -> T) -> T {
         self.with(|inner| use_(&mut inner.timer))

@@ -43,18 +43,15 @@ impl Reach {
             .or_else(|| self.transport.clone())
     }
 
-    /// The runs with a transport of their own.
-    pub(super) fn runs_with_transports(&self) -> Vec<RunId> {
-        self.run_transports
-            .iter()
-            .map(|(run, _)| run.clone())
-            .collect()
-    }
-
     /// `run` reaches its acting party through `transport`; the transports
-    /// of runs that `ended` are let go.
-    pub(super) fn own_transport(&mut self, run: RunId, transport: JsValue, ended: &[RunId]) {
-        self.run_transports.retain(|(run, _)| !ended.contains(run));
+    /// of runs no longer `live` are let go.
+    pub(super) fn own_transport(
+        &mut self,
+        run: RunId,
+        transport: JsValue,
+        live: impl Fn(&RunId) -> bool,
+    ) {
+        self.run_transports.retain(|(run, _)| live(run));
         self.run_transports.push((run, transport));
     }
 
