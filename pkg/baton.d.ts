@@ -343,7 +343,7 @@ export interface DelegateRequest {
    * How this run reaches its acting party, when not through the engine's own transport (a browser
    * agent's session, as `baton-engine/webmcp` runs it); its protocol is checked as the engine's is (AG-45).
    */
-  readonly transport?: Transport;
+  readonly transport?: AnyTransport;
   /**
    * The conversation with the acting party this run continues (1 to 256 bytes): a transport that
    * keeps conversations — AG-UI's `threadId` — puts the run on it instead of its default (one per
@@ -389,14 +389,15 @@ export class TurnSink {
   free(): void;
 }
 
-/** A scripted acting party for tests, fixtures and offline demos. */
-export class ScriptedTransport implements Transport {
+/**
+ * A scripted acting party for tests, fixtures and offline demos. The engine plays it in
+ * WebAssembly: it has no `openTurn` of its own to call.
+ */
+export class ScriptedTransport {
   /** Plays `script` (an object or JSON text); one that is not `baton/1` throws `invalid-transport`. */
   constructor(script: Script | string);
   /** Always `baton/1`. */
   readonly protocolVersion: string;
-  /** Plays the run's next scripted turn into `sink`. */
-  openTurn(request: TurnRequest, sink: TurnSink, signal: AbortSignal): Promise<void>;
   /** Releases the wasm-side handle now instead of at garbage collection. */
   free(): void;
 }
@@ -416,19 +417,23 @@ export interface AgUiTransportOptions {
   readonly thread?: "session" | "run";
 }
 
-/** AG-UI 1.0 over HTTP POST and Server-Sent Events: one AG-UI run per Baton turn. */
-export class AgUiTransport implements Transport {
+/**
+ * AG-UI 1.0 over HTTP POST and Server-Sent Events: one AG-UI run per Baton turn. The engine
+ * drives it in WebAssembly end to end — the turn's request in, the response's bytes through the
+ * turn's own verifier, the calls settled after a run into the thread's transcript — so it has no
+ * `openTurn` or `settle` of its own to call.
+ */
+export class AgUiTransport {
   /** A transport for the agent at `options.url`. */
   constructor(options: AgUiTransportOptions);
   /** Always `baton/1` toward the engine. */
   readonly protocolVersion: string;
-  /** Runs one AG-UI run for the turn. */
-  openTurn(request: TurnRequest, sink: TurnSink, signal: AbortSignal): Promise<void>;
-  /** Answers the settled calls in the thread's transcript, so the next request tells the agent. */
-  settle(settled: CallsSettledEvent): void;
   /** Releases the wasm-side handle now instead of at garbage collection. */
   free(): void;
 }
+
+/** What `Engine.open` and `delegate` take as a transport: the port, or one of Baton's own. */
+export type AnyTransport = Transport | AgUiTransport | ScriptedTransport;
 
 /**
  * The public half of this origin's approval key (ECDSA P-256), as a JWK with its RFC 7638
@@ -540,7 +545,7 @@ export interface OpenOptions {
   /** Acting with no presence surface attached: reported (`warn`, default) or refused (`require`). */
   presence?: PresencePolicy;
   /** How to reach the acting party; without one only fixed plans run (AG-50). */
-  transport?: Transport;
+  transport?: AnyTransport;
   /** Where the page's one live region goes when it is created; `document.body` by default. */
   liveRegionParent?: Element;
   /** `indexeddb` (default; falls back to memory and says so) or `memory`. */

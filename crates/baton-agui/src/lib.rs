@@ -29,7 +29,7 @@ use serde_json::Value;
 pub use input::{Thread, ThreadScope};
 pub use mapping::AgUiMapper;
 use spoken::Spoken;
-pub use sse::{SseDecoder, SseEvent, SseOutput};
+pub use sse::{SseDecoder, SseEvent, SseItem, SseOutput};
 use violation::broke;
 pub use violation::{ProtocolViolation, Violation};
 
@@ -81,14 +81,24 @@ impl AgUiTurn {
     /// verifier.
     pub fn feed(&mut self, bytes: &[u8], verifier: &mut TurnVerifier) -> Vec<Verified> {
         let mut out = Vec::new();
-        for item in self.sse.feed(bytes) {
-            match item {
-                SseOutput::Finding(reason) => out.extend(
-                    verifier.break_off(broke(ProtocolViolation::Framing, format!("SSE: {reason}"))),
-                ),
-                SseOutput::Event(event) => out.extend(self.event(&event.data, verifier)),
+        let AgUiTurn {
+            sse,
+            mapper,
+            spoken,
+            after_end,
+        } = self;
+        sse.feed_each(bytes, |item| match item {
+            SseItem::Finding(reason) => out.extend(
+                verifier.break_off(broke(ProtocolViolation::Framing, format!("SSE: {reason}"))),
+            ),
+            SseItem::Event { data, .. } => {
+                if verifier.is_over() {
+                    *after_end = after_end.saturating_add(1);
+                } else {
+                    event(mapper, spoken, data, verifier, &mut out);
+                }
             }
-        }
+        });
         out
     }
 
@@ -145,32 +155,44 @@ impl AgUiTurn {
     pub fn snapshot(&self) -> Option<&[Value]> {
         self.spoken.snapshot()
     }
+}
 
-    fn event(&mut self, data: &str, verifier: &mut TurnVerifier) -> Vec<Verified> {
-        if verifier.is_over() {
-            self.after_end = self.after_end.saturating_add(1);
-            return Vec::new();
-        }
-        let value: Value = match serde_json::from_str(data) {
-            Ok(value) => value,
-            Err(error) => {
-                return verifier.break_off(broke(
-                    ProtocolViolation::NotJson,
-                    format!("an event that is not JSON: {error}"),
-                ))
-            }
-        };
-        match self.mapper.map(&value) {
-            Err(violation) => verifier.break_off(violation),
-            Ok(events) => {
-                let mut out = Vec::new();
-                for event in events {
-                    self.spoken.remember(&event, &value);
-                    out.extend(verifier.push(event));
+/// One AG-UI event's JSON text, checked and mapped, through the turn's
+/// verifier into `out`.
+fn event(
+    mapper: &mut AgUiMapper,
+    spoken: &mut Spoken,
+    data: &str,
+    verifier: &mut TurnVerifier,
+    out: &mut Vec<Verified>,
+) {
+    // A plain delta is read without building a `Value`; anything else the
+    // general way. (One path on from here: each step's code once.)
+    let (events, value) = match mapper.map_delta(data) {
+        Some(event) => (vec![event], Value::Null),
+        None => {
+            let value: Value = match serde_json::from_str(data) {
+                Ok(value) => value,
+                Err(error) => {
+                    out.extend(verifier.break_off(broke(
+                        ProtocolViolation::NotJson,
+                        format!("an event that is not JSON: {error}"),
+                    )));
+                    return;
                 }
-                out
+            };
+            match mapper.map(&value) {
+                Ok(events) => (events, value),
+                Err(violation) => {
+                    out.extend(verifier.break_off(violation));
+                    return;
+                }
             }
         }
+    };
+    for event in events {
+        spoken.remember(&event, &value);
+        out.extend(verifier.push(event));
     }
 }
 

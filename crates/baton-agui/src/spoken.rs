@@ -35,7 +35,7 @@ impl Spoken {
         self.messages
             .iter()
             .filter(|message| {
-                message.get("role") != Some(&json!("assistant"))
+                !is_assistant(message)
                     || message.contains_key("content")
                     || message.contains_key("toolCalls")
             })
@@ -44,6 +44,7 @@ impl Spoken {
     }
 
     /// Takes in one mapped event; `raw` is the AG-UI event it came from.
+    #[inline(never)]
     pub(crate) fn remember(&mut self, event: &WireEvent, raw: &Value) {
         match event {
             WireEvent::MessageStart { message, role }
@@ -75,8 +76,7 @@ impl Spoken {
                 });
                 let parent = parent_message.as_deref().unwrap_or(call);
                 let joins_last = self.messages.last().is_some_and(|last| {
-                    last.get("id").and_then(Value::as_str) == Some(parent)
-                        && last.get("role") == Some(&json!("assistant"))
+                    last.get("id").and_then(Value::as_str) == Some(parent) && is_assistant(last)
                 });
                 if !joins_last {
                     self.messages.push(assistant_message(parent));
@@ -98,7 +98,7 @@ impl Spoken {
                     .filter_map(|message| message.get_mut("toolCalls")?.as_array_mut())
                     .flat_map(|calls| calls.iter_mut())
                     .find(|spoken| spoken["id"] == call.as_str())
-                    .and_then(|spoken| spoken.pointer_mut("/function/arguments"));
+                    .and_then(|spoken| spoken.get_mut("function")?.get_mut("arguments"));
                 if let Some(Value::String(arguments)) = arguments {
                     arguments.push_str(delta);
                 }
@@ -136,10 +136,15 @@ impl Spoken {
 
     fn assistant(&mut self, id: &str) -> Option<&mut Map<String, Value>> {
         self.messages.iter_mut().rev().find(|message| {
-            message.get("id").and_then(Value::as_str) == Some(id)
-                && message.get("role") == Some(&json!("assistant"))
+            message.get("id").and_then(Value::as_str) == Some(id) && is_assistant(message)
         })
     }
+}
+
+/// Whether `message` is the assistant's. (Compared as text: a `json!`
+/// value to compare with would be made, and dropped, on every delta.)
+fn is_assistant(message: &Map<String, Value>) -> bool {
+    message.get("role").and_then(Value::as_str) == Some("assistant")
 }
 
 fn assistant_message(id: &str) -> Map<String, Value> {

@@ -17,6 +17,23 @@ pub struct SseEvent {
     pub id: Option<String>,
 }
 
+/// What the decoder hands over as it goes ([`SseDecoder::feed_each`]): an
+/// event borrowed from its buffers, or a finding.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum SseItem<'a> {
+    /// An event with data.
+    Event {
+        /// The `data:` lines, joined with `\n`.
+        data: &'a str,
+        /// The `event:` field, if any.
+        event: Option<&'a str>,
+        /// The last `id:` seen on the stream.
+        id: Option<&'a str>,
+    },
+    /// Something the decoder had to refuse, with why. The stream goes on.
+    Finding(String),
+}
+
 /// What the decoder yields.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum SseOutput {
@@ -63,36 +80,90 @@ impl SseDecoder {
     /// Feeds bytes; returns every event they complete.
     pub fn feed(&mut self, bytes: &[u8]) -> Vec<SseOutput> {
         let mut out = Vec::new();
-        for &byte in bytes {
-            if self.after_cr {
-                self.after_cr = false;
-                if byte == b'\n' {
-                    continue;
+        self.feed_each(bytes, |item| {
+            out.push(match item {
+                SseItem::Event { data, event, id } => SseOutput::Event(SseEvent {
+                    event: event.map(str::to_owned),
+                    data: data.to_owned(),
+                    id: id.map(str::to_owned),
+                }),
+                SseItem::Finding(reason) => SseOutput::Finding(reason),
+            })
+        });
+        out
+    }
+
+    /// Feeds bytes; hands each event they complete to `each`, borrowed:
+    /// nothing is copied out of the decoder's buffers. Lines are found a
+    /// slice at a time, and a line that arrived whole is read where it is.
+    pub fn feed_each(&mut self, bytes: &[u8], mut each: impl FnMut(SseItem<'_>)) {
+        let mut rest = bytes;
+        if !rest.is_empty() && std::mem::take(&mut self.after_cr) && rest[0] == b'\n' {
+            rest = &rest[1..];
+        }
+        while !rest.is_empty() {
+            let Some(end) = memchr::memchr2(b'\n', b'\r', rest) else {
+                self.partial(rest, &mut each);
+                return;
+            };
+            let segment = &rest[..end];
+            if self.line.is_empty() && !self.skipping {
+                // The usual case: the whole line is in this chunk.
+                if self.line_fits(segment.len()) {
+                    self.end_line(segment, &mut each);
+                } else {
+                    self.oversized(&mut each);
+                    self.end_buffered_line(&mut each);
                 }
+            } else {
+                self.partial(segment, &mut each);
+                self.end_buffered_line(&mut each);
             }
-            match byte {
-                b'\n' => self.end_line(&mut out),
-                b'\r' => {
-                    self.after_cr = true;
-                    self.end_line(&mut out);
-                }
-                _ => {
-                    if self.skipping {
-                        // Still count the line as non-empty so the blank
-                        // line that ends the event is recognised.
-                        if self.line.is_empty() {
-                            self.line.push(byte);
-                        }
-                        continue;
-                    }
-                    self.line.push(byte);
-                    if self.line.len() + self.data.len() > self.max_event_bytes {
-                        self.oversized(&mut out);
-                    }
+            let cr = rest[end] == b'\r';
+            rest = &rest[end + 1..];
+            if cr {
+                match rest.first() {
+                    Some(b'\n') => rest = &rest[1..],
+                    Some(_) => {}
+                    None => self.after_cr = true,
                 }
             }
         }
-        out
+    }
+
+    /// Whether a line of `more` bytes fits beside what is buffered.
+    fn line_fits(&self, more: usize) -> bool {
+        self.line.len() + more + self.data.len() <= self.max_event_bytes
+    }
+
+    /// Part of a line whose end has not arrived (or the last part of one
+    /// buffered before), kept until its end does.
+    fn partial(&mut self, segment: &[u8], each: &mut impl FnMut(SseItem<'_>)) {
+        if segment.is_empty() {
+            return;
+        }
+        if self.skipping {
+            // Still count the line as non-empty so the blank line that
+            // ends the event is recognised.
+            if self.line.is_empty() {
+                self.line.push(b'x');
+            }
+            return;
+        }
+        if self.line_fits(segment.len()) {
+            self.line.extend_from_slice(segment);
+        } else {
+            self.oversized(each);
+        }
+    }
+
+    /// The end of a line that was buffered.
+    fn end_buffered_line(&mut self, each: &mut impl FnMut(SseItem<'_>)) {
+        let line = std::mem::take(&mut self.line);
+        self.end_line(&line, each);
+        // Its buffer is kept for the next partial line.
+        self.line = line;
+        self.line.clear();
     }
 
     /// The stream ended. An event without its closing blank line is not
@@ -109,8 +180,8 @@ impl SseDecoder {
         out
     }
 
-    fn oversized(&mut self, out: &mut Vec<SseOutput>) {
-        out.push(SseOutput::Finding(format!(
+    fn oversized(&mut self, each: &mut impl FnMut(SseItem<'_>)) {
+        each(SseItem::Finding(format!(
             "an event exceeds {} bytes and was skipped",
             self.max_event_bytes
         )));
@@ -126,21 +197,21 @@ impl SseDecoder {
         self.event = None;
     }
 
-    fn end_line(&mut self, out: &mut Vec<SseOutput>) {
-        if self.line.is_empty() {
+    /// A whole line (`line`, without its end).
+    fn end_line(&mut self, line: &[u8], each: &mut impl FnMut(SseItem<'_>)) {
+        if line.is_empty() {
             if self.skipping {
                 self.skipping = false;
             } else {
-                self.dispatch(out);
+                self.dispatch(each);
             }
             return;
         }
-        let line = std::mem::take(&mut self.line);
         if self.skipping {
             return;
         }
-        let Ok(text) = String::from_utf8(line) else {
-            out.push(SseOutput::Finding(
+        let Ok(text) = std::str::from_utf8(line) else {
+            each(SseItem::Finding(
                 "a line is not valid UTF-8 and was skipped".into(),
             ));
             return;
@@ -153,7 +224,7 @@ impl SseDecoder {
                 let value = &text[colon + 1..];
                 (&text[..colon], value.strip_prefix(' ').unwrap_or(value))
             }
-            None => (text.as_str(), ""),
+            None => (text, ""),
         };
         match field {
             "data" => {
@@ -169,13 +240,13 @@ impl SseDecoder {
         }
     }
 
-    fn dispatch(&mut self, out: &mut Vec<SseOutput>) {
+    fn dispatch(&mut self, each: &mut impl FnMut(SseItem<'_>)) {
         if self.has_data {
-            out.push(SseOutput::Event(SseEvent {
-                event: self.event.take(),
-                data: std::mem::take(&mut self.data),
-                id: self.last_id.clone(),
-            }));
+            each(SseItem::Event {
+                data: &self.data,
+                event: self.event.as_deref(),
+                id: self.last_id.as_deref(),
+            });
         }
         self.reset_event();
     }
@@ -218,6 +289,24 @@ mod tests {
             out.extend(decoder.feed(&text[split..]));
             assert_eq!(events(out), ["{\"é\":\"✓\"}", "two"], "split at {split}");
         }
+    }
+
+    #[test]
+    fn an_empty_chunk_between_cr_and_lf_changes_nothing() {
+        let mut decoder = SseDecoder::new(1024);
+        let mut out = decoder.feed(b"data: one\r");
+        out.extend(decoder.feed(b""));
+        out.extend(decoder.feed(b"\n\r\ndata: two\n\n"));
+        assert_eq!(events(out), ["one", "two"]);
+    }
+
+    #[test]
+    fn a_line_split_across_chunks_is_read_as_one() {
+        let mut decoder = SseDecoder::new(1024);
+        let mut out = decoder.feed(b"da");
+        out.extend(decoder.feed(b"ta: {\"a\""));
+        out.extend(decoder.feed(b":1}\n\ndata: whole\n\n"));
+        assert_eq!(events(out), ["{\"a\":1}", "whole"]);
     }
 
     #[test]

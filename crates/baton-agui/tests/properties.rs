@@ -134,3 +134,83 @@ proptest! {
         prop_assert!(verifier.is_over());
     }
 }
+
+/// The JSON text of an event a long stream is made of, as agents write it
+/// and not: a text or tool-call delta with its fields in any order, with an
+/// escape, with another field, repeated, with a field of the wrong type —
+/// and, between them, the events that open and close what they belong to.
+fn streamed_text() -> impl Strategy<Value = String> {
+    let id = prop_oneof![Just("a"), Just("b")];
+    let delta = prop_oneof![
+        Just(r#""x""#),
+        Just(r#""\u00e9\n\"""#),
+        Just("3"),
+        Just("null")
+    ];
+    let shape = 0usize..10;
+    (shape, id, delta).prop_map(|(shape, id, delta)| match shape {
+        0 => format!(r#"{{"type":"TEXT_MESSAGE_CONTENT","messageId":"{id}","delta":{delta}}}"#),
+        1 => format!(r#"{{"delta":{delta},"messageId":"{id}","type":"TEXT_MESSAGE_CONTENT"}}"#),
+        2 => format!(r#"{{"type":"TOOL_CALL_ARGS","toolCallId":"{id}","delta":{delta}}}"#),
+        3 => format!(r#"{{"type":"TOOL_CALL_ARGS","toolCallId":"{id}","delta":{delta},"timestamp":1}}"#),
+        4 => format!(r#"{{"type":"TEXT_MESSAGE_CONTENT","messageId":"{id}","messageId":"b","delta":{delta}}}"#),
+        5 => format!(r#"{{"type":"TEXT_MESSAGE_CONTENT","toolCallId":"{id}","messageId":"{id}","delta":{delta}}}"#),
+        6 => format!(r#"{{"type":"TEXT_MESSAGE_START","messageId":"{id}","role":"assistant"}}"#),
+        7 => format!(r#"{{"type":"TOOL_CALL_START","toolCallId":"{id}","toolCallName":"tasks.rename"}}"#),
+        8 => format!("\t{{ \"type\" :\"TEXT_MESSAGE_CONTENT\",\r\n\"messageId\":\"{id}\" ,\"delta\":{delta} }}\n"),
+        _ => format!(r#"{{"type":"TEXT_MESSAGE_END","messageId":"{id}"}}"#),
+    })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: generated_cases(2_000), ..ProptestConfig::default() })]
+
+    /// A delta read the quick way (no `Value` built) is what the general
+    /// way makes of the same text; what the quick way does not take, the
+    /// general way reads.
+    #[test]
+    fn a_delta_read_without_a_value_is_what_the_general_reading_makes(
+        texts in prop::collection::vec(streamed_text(), 0..30),
+        finished in any::<bool>(),
+    ) {
+        let mut mapper = AgUiMapper::new();
+        let started: Value = json!({"type": "RUN_STARTED", "threadId": "t", "runId": "r"});
+        mapper.map(&started).unwrap();
+        if finished {
+            let _ = mapper.map(&json!({"type": "RUN_FINISHED", "threadId": "t", "runId": "r"}));
+        }
+        for text in &texts {
+            let Ok(value) = serde_json::from_str::<Value>(text) else {
+                // Not JSON: never read the quick way either.
+                prop_assert_eq!(mapper.clone().map_delta(text), None, "{}", text);
+                continue;
+            };
+            if let Some(quick) = mapper.clone().map_delta(text) {
+                prop_assert_eq!(mapper.clone().map(&value), Ok(vec![quick]), "{}", text);
+            }
+            let _ = mapper.map(&value);
+        }
+    }
+}
+
+#[test]
+fn a_plain_delta_is_read_the_quick_way() {
+    let mut mapper = AgUiMapper::new();
+    mapper
+        .map(&json!({"type": "RUN_STARTED", "threadId": "t", "runId": "r"}))
+        .unwrap();
+    mapper
+        .map(&json!({"type": "TEXT_MESSAGE_START", "messageId": "m", "role": "assistant"}))
+        .unwrap();
+    let text = r#"{"type":"TEXT_MESSAGE_CONTENT","messageId":"m","delta":"caf\u00e9"}"#;
+    assert_eq!(
+        mapper.map_delta(text),
+        Some(baton_core::WireEvent::MessageDelta {
+            message: "m".into(),
+            delta: "café".into()
+        })
+    );
+    // Another field: the general way.
+    let timed = r#"{"type":"TEXT_MESSAGE_CONTENT","messageId":"m","delta":"x","timestamp":1}"#;
+    assert_eq!(mapper.map_delta(timed), None);
+}

@@ -73,7 +73,8 @@ const OBJECT_OPTIONS: [&str; 2] = ["liveRegionParent", "transport"];
 fn check_transport(transport: &JsValue) -> Result<(), JsValue> {
     let declared = get(transport, "protocolVersion").as_string();
     baton_core::check_version(declared.as_deref()).map_err(|refusal| refused(&refusal))?;
-    if !get(transport, "openTurn").is_function() {
+    let own = crate::transport::Own::of(transport).is_some();
+    if !own && !get(transport, "openTurn").is_function() {
         return Err(error(
             Code::InvalidTransport,
             "a transport needs an `openTurn(request, sink, signal)` method",

@@ -14,20 +14,21 @@
 //! objects on their way to the validator.
 
 use std::cell::{Cell, RefCell};
-use std::collections::BTreeMap;
 use std::rc::Rc;
 
 mod agui;
+mod own;
+mod scripted;
 
 pub use agui::AgUiTransport;
+pub(crate) use own::Own;
+pub use scripted::ScriptedTransport;
 
 use baton_core::{
-    Inbound, ProtocolViolation, RunId, Script, StreamLimits, TurnId, TurnRequest, TurnVerifier,
-    Verified, Violation, WireEvent,
+    Inbound, ProtocolViolation, RunId, StreamLimits, TurnId, TurnRequest, TurnVerifier, Verified,
+    Violation, WireEvent,
 };
 use wasm_bindgen::prelude::*;
-
-use crate::errors::{error, refused, Code};
 
 /// Where a turn's verified traffic goes: the engine that opened the turn.
 pub(crate) trait TurnHost {
@@ -211,82 +212,5 @@ impl TurnSink {
         self.state
             .host
             .deliver(&self.state.run, self.state.turn, out);
-    }
-}
-
-pub(crate) fn request_of(request: JsValue) -> Result<TurnRequest, JsValue> {
-    crate::convert::from_js(&request)
-        .map_err(|e| error(Code::InvalidTransport, &format!("not a turn request: {e}")))
-}
-
-/// A scripted acting party: it plays a `baton/1` script, one entry per turn
-/// of each run, with the script's time offsets. It drives tests, fixtures
-/// and the offline demo actor.
-#[wasm_bindgen]
-pub struct ScriptedTransport {
-    script: Rc<Script>,
-    played: Rc<RefCell<BTreeMap<RunId, usize>>>,
-}
-
-#[wasm_bindgen]
-impl ScriptedTransport {
-    /// A transport playing `script` (an object or JSON text). A script that
-    /// is not `baton/1` throws `invalid-transport` (AG-45).
-    #[wasm_bindgen(constructor)]
-    pub fn new(script: JsValue) -> Result<ScriptedTransport, JsValue> {
-        let text = crate::convert::json_text(&script, Code::InvalidTransport, "script")?;
-        let script = Script::parse(&text).map_err(|refusal| refused(&refusal))?;
-        Ok(ScriptedTransport {
-            script: Rc::new(script),
-            played: Rc::default(),
-        })
-    }
-
-    /// The protocol it speaks (AG-45).
-    #[wasm_bindgen(getter, js_name = protocolVersion)]
-    pub fn protocol_version(&self) -> String {
-        self.script.protocol.clone()
-    }
-
-    /// Plays the run's next scripted turn into `sink`. A run with no turn
-    /// left in the script gets a `turn-error`.
-    #[wasm_bindgen(js_name = openTurn)]
-    pub fn open_turn(
-        &self,
-        request: JsValue,
-        sink: &TurnSink,
-        signal: web_sys::AbortSignal,
-    ) -> Result<js_sys::Promise, JsValue> {
-        let request = request_of(request)?;
-        let index = {
-            let mut played = self.played.borrow_mut();
-            let next = played.entry(request.run.clone()).or_insert(0);
-            *next += 1;
-            *next - 1
-        };
-        let script = Rc::clone(&self.script);
-        let sink = sink.clone();
-        Ok(wasm_bindgen_futures::future_to_promise(async move {
-            let Some(turn) = script.turns.get(index) else {
-                sink.push_event(WireEvent::TurnError {
-                    message: format!("the script has no turn {}", index + 1),
-                    code: None,
-                });
-                return Ok(JsValue::UNDEFINED);
-            };
-            let mut elapsed = 0;
-            for scripted in &turn.events {
-                if scripted.at_ms > elapsed {
-                    let wait = u32::try_from(scripted.at_ms - elapsed).unwrap_or(u32::MAX);
-                    gloo_timers::future::TimeoutFuture::new(wait).await;
-                    elapsed = scripted.at_ms;
-                }
-                if signal.aborted() {
-                    return Ok(JsValue::UNDEFINED);
-                }
-                sink.push_event(scripted.event.clone());
-            }
-            Ok(JsValue::UNDEFINED)
-        }))
     }
 }

@@ -54,8 +54,11 @@ use crate::compressed_sizes;
 /// error codes one typed enum (355.5); which call a participant's change is,
 /// decided in the core rather than in each binding (356.8); one door for
 /// traffic, reports and time (357.0); the lookahead's work charged in full
-/// to the analysis' budget, so no pattern can make it run unbounded (357.2).
-pub const BUDGET_KIB: u64 = 358;
+/// to the analysis' budget, so no pattern can make it run unbounded (357.2);
+/// then back under the target when the engine drove its own transports in
+/// Rust, the turn's request no longer read back from a JS value (349.8):
+/// the ratchet falls to 350.
+pub const BUDGET_KIB: u64 = 350;
 
 /// Where the ratchet is going.
 pub const TARGET_KIB: u64 = 350;

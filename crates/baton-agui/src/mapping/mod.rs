@@ -38,6 +38,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 mod chunks;
 mod content;
+mod delta;
 mod lifecycle;
 mod trace;
 
@@ -153,6 +154,36 @@ impl AgUiMapper {
     /// The `from-agent` state as the snapshots and deltas built it.
     pub fn state(&self) -> &Value {
         &self.state
+    }
+
+    /// The common case of a long stream, read without building a `Value`:
+    /// one delta (`TEXT_MESSAGE_CONTENT` of an active message, or
+    /// `TOOL_CALL_ARGS` of an active call) whose JSON holds exactly `type`,
+    /// its id and `delta`, in a run under way with no chunk lane open.
+    /// `None` for anything else — another event, another field, a delta
+    /// that breaks a rule — which [`AgUiMapper::map`] then reads the
+    /// general way, so what is accepted and refused is the same either way.
+    pub fn map_delta(&mut self, data: &str) -> Option<WireEvent> {
+        if self.first || self.run != RunPhase::Active || !self.lanes.is_empty() {
+            return None;
+        }
+        let read = delta::fields(data)?;
+        let (kind, delta) = (read.kind?, read.delta?);
+        match (&*kind, read.message, read.call) {
+            ("TEXT_MESSAGE_CONTENT", Some(message), None) if self.text.contains(&*message) => {
+                Some(WireEvent::MessageDelta {
+                    message: message.into_owned(),
+                    delta: delta.into_owned(),
+                })
+            }
+            ("TOOL_CALL_ARGS", None, Some(call)) if self.tools.contains(&*call) => {
+                Some(WireEvent::ToolCallArgs {
+                    call: call.into_owned(),
+                    delta: delta.into_owned(),
+                })
+            }
+            _ => None,
+        }
     }
 
     /// Maps one AG-UI event (the JSON of one SSE `data:` payload). An `Err`

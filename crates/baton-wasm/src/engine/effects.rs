@@ -6,6 +6,7 @@ use baton_core::{ActorRef, CallId, CapabilityRef, HostFailure, Inbound, PullRead
 
 use super::drive::notify_value;
 use super::*;
+use crate::transport::Own;
 
 pub(super) fn behaviour(inner: &Shared, participant: &ParticipantId) -> JsValue {
     inner
@@ -255,12 +256,20 @@ pub(super) fn open_turn(inner: &Shared, run: RunId, turn: TurnId, mut request: T
             .map(|inner| inner.core(|core| core.config().turn_limits))
             .unwrap_or_default();
         let sink = TurnSink::new(Box::new(EngineHost(weak.clone())), &request, limits);
-        let ended = match to_js(&request) {
-            Err(thrown) => Err(CallError::Threw(message_of(&thrown))),
-            Ok(value) => {
-                let args = [value, JsValue::from(sink.clone()), signal.clone().into()];
-                settled(call(&transport, "openTurn", &args)).await
-            }
+        // Baton's own transports are driven in Rust; any other through its
+        // `openTurn(request, sink, signal)`.
+        let ended = match Own::of(&transport) {
+            Some(own) => own
+                .open_turn(request, sink.clone(), signal.clone())
+                .await
+                .map_err(CallError::Rejected),
+            None => match to_js(&request) {
+                Err(thrown) => Err(CallError::Threw(message_of(&thrown))),
+                Ok(value) => {
+                    let args = [value, JsValue::from(sink.clone()), signal.clone().into()];
+                    settled(call(&transport, "openTurn", &args)).await.map(drop)
+                }
+            },
         };
         if signal.aborted() {
             // The engine stopped waiting (a stop, a kill, a deadman turn).
@@ -294,6 +303,12 @@ pub(super) fn settle_calls(inner: &Shared, settled: &baton_core::Event) {
     let Some(transport) = transport_of(inner, run) else {
         return;
     };
+    if let Some(own) = Own::of(&transport) {
+        if let baton_core::Event::CallsSettled { results, .. } = settled {
+            own.settle(run, results);
+        }
+        return;
+    }
     if !get(&transport, "settle").is_function() {
         return;
     }

@@ -246,6 +246,33 @@ async fn the_scripted_transport_plays_a_script_turn_by_turn() {
 }
 
 #[wasm_bindgen_test]
+async fn baton_s_own_transports_are_driven_in_rust_with_nothing_to_call_in_js() {
+    let script = serde_json::json!({"protocol": "baton/1", "turns": [
+        {"events": closing_turn().as_array().unwrap().iter()
+            .map(|event| serde_json::json!({"atMs": 0, "event": event})).collect::<Vec<_>>()}
+    ]});
+    let transport: JsValue = ScriptedTransport::new(js(script)).unwrap().into();
+    // No `openTurn` to call or wrap: the engine finds its Rust side.
+    assert!(!get(&transport, "openTurn").is_function());
+    assert!(crate::transport::Own::of(&transport).is_some());
+    let (engine, _board) = board_with(&transport).await;
+    let run = engine.delegate(delegation("Plan")).unwrap();
+    assert!(returned(&engine, &run).await.is_some());
+    // A plain object claiming a handle is not one of Baton's own: without
+    // an `openTurn` it is refused as any such transport is.
+    let claimed = js(serde_json::json!({"protocolVersion": "baton/1", "batonTransport": 999_999}));
+    assert!(crate::transport::Own::of(&claimed).is_none());
+    assert!(check_transport(&claimed).is_err());
+    // Freed, a transport is forgotten.
+    let freed = ScriptedTransport::new(js(serde_json::json!({"protocol": "baton/1", "turns": []})))
+        .unwrap();
+    let handle = freed.handle();
+    drop(freed);
+    let again = js(serde_json::json!({"protocolVersion": "baton/1", "batonTransport": handle}));
+    assert!(crate::transport::Own::of(&again).is_none());
+}
+
+#[wasm_bindgen_test]
 async fn deep_reads_follow_attention_and_carry_their_stamp() {
     let transport = pushing_transport(&js(serde_json::json!([closing_turn()])), "resolve");
     let engine = open_with(&transport, serde_json::json!({})).await.unwrap();

@@ -1,20 +1,21 @@
-//! AG-UI 1.0 over HTTP, in wasm end to end: the response's bytes go to the
-//! sans-IO AG-UI decoder and through the turn's own verifier (lent by its
-//! [`TurnSink`]), so the limits the app set hold on this transport as on any
-//! other; nothing crosses into JS values on the way.
+//! AG-UI 1.0 over HTTP, in wasm end to end: the engine hands the turn's
+//! request to it in Rust, the response's bytes go to the sans-IO AG-UI
+//! decoder and through the turn's own verifier (lent by its [`TurnSink`]),
+//! so the limits the app set hold on this transport as on any other;
+//! nothing crosses into JS values on the way, in or out.
 
 use std::cell::RefCell;
 use std::collections::BTreeMap;
 use std::rc::Rc;
 
 use baton_agui::{AgUiTurn, Thread, ThreadScope, DEFAULT_MAX_EVENT_BYTES};
-use baton_core::{Inbound, RunId, Verified};
+use baton_core::{Inbound, RunId, TurnRequest, Verified};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::JsFuture;
 
-use super::{request_of, TurnSink};
-use crate::errors::{error, Code};
+use super::{Own, TurnSink};
+use crate::errors::Code;
 
 #[wasm_bindgen(module = "/src/page_apis.js")]
 extern "C" {
@@ -84,17 +85,108 @@ fn transcript<'a>(threads: &'a mut Vec<(String, Thread)>, thread: &str) -> &'a m
     &mut threads[index].1
 }
 
-/// AG-UI 1.0 over HTTP: each turn POSTs a `RunAgentInput` with `fetch` and
-/// feeds the response's Server-Sent Events, as bytes, to the sans-IO AG-UI
-/// decoder in wasm. One AG-UI run is one Baton turn. A thread — by default
-/// one per engine session, or one per delegation (`thread: "run"`) — keeps
-/// one transcript, and every request on it carries the whole of it.
-#[wasm_bindgen]
-pub struct AgUiTransport {
+/// What an AG-UI transport keeps: where the agent is, each thread's
+/// transcript, and which thread each run's turns went to.
+pub(crate) struct AgUi {
     options: Rc<AgUiOptions>,
     threads: Threads,
     /// The thread each run's turns went to.
     runs: RefCell<Vec<(RunId, String)>>,
+}
+
+impl AgUi {
+    /// What became of a run's calls its agent had not heard of when the run
+    /// ended: each is answered in the thread's transcript with a `tool`
+    /// message — a rejected plan's calls with `error` saying so, and the
+    /// person's note — so the next request on the thread tells the agent.
+    pub(super) fn settle(&self, run: &RunId, results: &[baton_core::CallReport]) {
+        let thread = (self.runs.borrow().iter())
+            .find(|(id, _)| id == run)
+            .map(|(_, thread)| thread.clone());
+        if let Some(thread) = thread {
+            transcript(&mut self.threads.borrow_mut(), &thread).settle(run, results);
+        }
+    }
+
+    /// Runs one AG-UI run for the turn: `Ok` when the response ends (or the
+    /// agent answered with an HTTP error, which the turn hears), `Err` when
+    /// the request fails or the connection breaks.
+    pub(super) async fn open_turn(
+        &self,
+        request: TurnRequest,
+        sink: TurnSink,
+        signal: web_sys::AbortSignal,
+    ) -> Result<(), String> {
+        let thread = ThreadScope::from(self.options.thread).thread_of(&request);
+        {
+            let mut runs = self.runs.borrow_mut();
+            if !runs.iter().any(|(run, _)| *run == request.run) {
+                runs.push((request.run.clone(), thread.clone()));
+            }
+        }
+        let input = transcript(&mut self.threads.borrow_mut(), &thread).input(&thread, &request);
+        let approvals = (input.get("resume").and_then(|r| r.as_array())).is_some_and(|resume| {
+            resume
+                .iter()
+                .any(|e| e.pointer("/metadata/approval").is_some())
+        });
+        let body = input.to_string();
+        let mut spoken = Transcript {
+            threads: Rc::clone(&self.threads),
+            thread: thread.clone(),
+            run: request.run.clone(),
+            recorded: false,
+        };
+        // The person's decisions about the agent's own calls go out signed.
+        let body = match approvals {
+            true => JsFuture::from(sign_approvals(body.clone()))
+                .await
+                .ok()
+                .and_then(|signed| signed.as_string())
+                .unwrap_or(body),
+            false => body,
+        };
+        let mut turn = AgUiTurn::new(DEFAULT_MAX_EVENT_BYTES).for_thread(thread);
+        let outcome = stream(&self.options, &body, &signal, &mut turn, &sink, &mut spoken).await;
+        // A turn the engine cut off is not part of the conversation: what it
+        // streamed may stop mid-call (arguments that are not JSON).
+        if !signal.aborted() {
+            spoken.record(&turn);
+        }
+        match outcome {
+            Ok(()) => {
+                let out = sink.verify(|verifier| turn.finish(verifier));
+                sink.deliver(out);
+                Ok(())
+            }
+            Err(Failure::Http { status, message }) => {
+                sink.deliver(vec![Verified::Inbound(Inbound::AgentError {
+                    status,
+                    message,
+                })]);
+                Ok(())
+            }
+            Err(Failure::Lost(message)) => Err(message),
+        }
+    }
+}
+
+/// AG-UI 1.0 over HTTP: each turn POSTs a `RunAgentInput` with `fetch` and
+/// feeds the response's Server-Sent Events, as bytes, to the sans-IO AG-UI
+/// decoder in wasm. One AG-UI run is one Baton turn. A thread — by default
+/// one per engine session, or one per delegation (`thread: "run"`) — keeps
+/// one transcript, and every request on it carries the whole of it. The
+/// engine drives it in Rust ([`Own`]): the turn's request, its events and
+/// the calls settled after a run reach it without crossing into JS values.
+#[wasm_bindgen]
+pub struct AgUiTransport {
+    handle: u32,
+}
+
+impl Drop for AgUiTransport {
+    fn drop(&mut self) {
+        Own::forget(self.handle);
+    }
 }
 
 #[wasm_bindgen]
@@ -104,11 +196,13 @@ impl AgUiTransport {
     pub fn new(options: JsValue) -> Result<AgUiTransport, JsValue> {
         let options: AgUiOptions =
             crate::convert::from_js(&options).map_err(|e| e.thrown_as(Code::InvalidTransport))?;
-        Ok(AgUiTransport {
+        let own = Rc::new(AgUi {
             options: Rc::new(options),
             threads: Rc::default(),
             runs: RefCell::default(),
-        })
+        });
+        let handle = Own::register(Own::AgUi(own));
+        Ok(AgUiTransport { handle })
     }
 
     /// What it speaks toward the engine: `baton/1` (AG-45); AG-UI stays on
@@ -118,93 +212,10 @@ impl AgUiTransport {
         baton_agui::PROTOCOL_VERSION.to_owned()
     }
 
-    /// What became of a run's calls its agent had not heard of when the run
-    /// ended (`{run, results}`, from the engine): each is answered in the
-    /// thread's transcript with a `tool` message — a rejected plan's calls
-    /// with `error` saying so, and the person's note — so the next request
-    /// on the thread tells the agent.
-    pub fn settle(&self, settled: JsValue) -> Result<(), JsValue> {
-        #[derive(serde::Deserialize)]
-        struct Settled {
-            run: RunId,
-            results: Vec<baton_core::CallReport>,
-        }
-        let settled: Settled =
-            crate::convert::from_js(&settled).map_err(|e| e.thrown_as(Code::InvalidTransport))?;
-        let thread = (self.runs.borrow().iter())
-            .find(|(run, _)| *run == settled.run)
-            .map(|(_, thread)| thread.clone());
-        let Some(thread) = thread else {
-            return Ok(());
-        };
-        transcript(&mut self.threads.borrow_mut(), &thread).settle(&settled.run, &settled.results);
-        Ok(())
-    }
-
-    /// Runs one AG-UI run for the turn. Resolves when the response ends;
-    /// rejects when the request fails or the connection breaks.
-    #[wasm_bindgen(js_name = openTurn)]
-    pub fn open_turn(
-        &self,
-        request: JsValue,
-        sink: &TurnSink,
-        signal: web_sys::AbortSignal,
-    ) -> Result<js_sys::Promise, JsValue> {
-        let request = request_of(request)?;
-        let thread = ThreadScope::from(self.options.thread).thread_of(&request);
-        let mut runs = self.runs.borrow_mut();
-        if !runs.iter().any(|(run, _)| *run == request.run) {
-            runs.push((request.run.clone(), thread.clone()));
-        }
-        drop(runs);
-        let input = transcript(&mut self.threads.borrow_mut(), &thread).input(&thread, &request);
-        let approvals = (input.get("resume").and_then(|r| r.as_array())).is_some_and(|resume| {
-            resume
-                .iter()
-                .any(|e| e.pointer("/metadata/approval").is_some())
-        });
-        let body = input.to_string();
-        let options = Rc::clone(&self.options);
-        let mut spoken = Transcript {
-            threads: Rc::clone(&self.threads),
-            thread: thread.clone(),
-            run: request.run.clone(),
-            recorded: false,
-        };
-        let sink = sink.clone();
-        Ok(wasm_bindgen_futures::future_to_promise(async move {
-            // The person's decisions about the agent's own calls go out signed.
-            let body = match approvals {
-                true => JsFuture::from(sign_approvals(body.clone()))
-                    .await
-                    .ok()
-                    .and_then(|signed| signed.as_string())
-                    .unwrap_or(body),
-                false => body,
-            };
-            let mut turn = AgUiTurn::new(DEFAULT_MAX_EVENT_BYTES).for_thread(thread);
-            let outcome = stream(&options, &body, &signal, &mut turn, &sink, &mut spoken).await;
-            // A turn the engine cut off is not part of the conversation: what
-            // it streamed may stop mid-call (arguments that are not JSON).
-            if !signal.aborted() {
-                spoken.record(&turn);
-            }
-            match outcome {
-                Ok(()) => {
-                    let out = sink.verify(|verifier| turn.finish(verifier));
-                    sink.deliver(out);
-                    Ok(JsValue::UNDEFINED)
-                }
-                Err(Failure::Http { status, message }) => {
-                    sink.deliver(vec![Verified::Inbound(Inbound::AgentError {
-                        status,
-                        message,
-                    })]);
-                    Ok(JsValue::UNDEFINED)
-                }
-                Err(Failure::Lost(message)) => Err(error(Code::TransportLost, &message)),
-            }
-        }))
+    /// How the engine finds this transport's Rust side.
+    #[wasm_bindgen(getter, js_name = batonTransport, skip_typescript)]
+    pub fn handle(&self) -> u32 {
+        self.handle
     }
 }
 
