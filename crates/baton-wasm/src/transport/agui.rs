@@ -176,7 +176,7 @@ impl AgUi {
 /// decoder in wasm. One AG-UI run is one Baton turn. A thread — by default
 /// one per engine session, or one per delegation (`thread: "run"`) — keeps
 /// one transcript, and every request on it carries the whole of it. The
-/// engine drives it in Rust ([`Own`]): the turn's request, its events and
+/// engine drives it in Rust (`transport/own.rs`): the turn's request, its events and
 /// the calls settled after a run reach it without crossing into JS values.
 #[wasm_bindgen]
 pub struct AgUiTransport {

@@ -1,6 +1,6 @@
 //! A scripted acting party: it plays a `baton/1` script, one entry per turn
 //! of each run, with the script's time offsets. It drives tests, fixtures
-//! and the offline demo actor; the engine plays it in Rust ([`Own`]).
+//! and the offline demo actor; the engine plays it in Rust (`own.rs`).
 
 use std::cell::RefCell;
 use std::collections::BTreeMap;
