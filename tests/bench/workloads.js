@@ -115,10 +115,17 @@ async function stream(agent, deltas, peer) {
   engine.register(TASKS, BEHAVIOUR);
   start = performance.now();
   let text = 0;
-  engine.subscribe((event) => { if (event.type === "text") text += event.delta.length; });
+  // The end is heard, as an app hears it, not polled: a loop of tasks
+  // asking for the run's state would compete with the stream for the page.
+  let ended;
+  const end = new Promise((resolve) => { ended = resolve; });
+  engine.subscribe((event) => {
+    if (event.type === "text") text += event.delta.length;
+    if (event.type === "journal" && event.entry.kind === "transition" && ["cancelled", "returned"].includes(event.entry.to.state)) ended();
+  });
   const run = engine.delegate({ intent: "say it", initiative: "user", autonomy: "auto" });
   // A turn of text and no plan closes the run: answered, nothing changed.
-  await until(() => engine.state(run).state === "cancelled" || engine.state(run).state === "returned");
+  await end;
   const baton = performance.now() - start;
   const { reason } = engine.state(run);
   engine.close();
