@@ -598,17 +598,10 @@ impl Run {
         participant: ParticipantId,
         error: Option<String>,
     ) {
-        if !self.mutation.undo_answered(&participant, error.as_ref()) {
-            return;
+        if self.mutation.undo_answered(&participant, error.as_ref()) {
+            self.record_reverted(step, participant, error);
+            self.next_undo_revert(step);
         }
-        self.record(
-            step,
-            Actor::Participant {
-                participant: participant.clone(),
-            },
-            JournalEntry::Reverted { participant, error },
-        );
-        self.next_undo_revert(step);
     }
 
     /// Gives up on reverts that did not answer in time.

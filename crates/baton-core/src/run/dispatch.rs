@@ -484,17 +484,10 @@ impl Run {
         participant: ParticipantId,
         error: Option<String>,
     ) {
-        if !self.mutation.reverted(&participant, error.is_some()) {
-            return;
+        if self.mutation.reverted(&participant, error.is_some()) {
+            self.record_reverted(step, participant, error);
+            self.next_revert(step);
         }
-        self.record(
-            step,
-            Actor::Participant {
-                participant: participant.clone(),
-            },
-            JournalEntry::Reverted { participant, error },
-        );
-        self.next_revert(step);
     }
 
     pub(crate) fn is_awaiting_revert(&self, participant: &ParticipantId) -> bool {

@@ -498,6 +498,20 @@ mod turns;
 // forbids is refused and reported, whoever attempts it).
 
 impl Run {
+    /// A participant answered a revert (a rollback's or an undo's): it
+    /// reverted, or failed with `error`. Journalled as the participant's.
+    pub(super) fn record_reverted(
+        &mut self,
+        step: &mut Step<'_>,
+        participant: ParticipantId,
+        error: Option<String>,
+    ) {
+        let actor = Actor::Participant {
+            participant: participant.clone(),
+        };
+        self.record(step, actor, JournalEntry::Reverted { participant, error });
+    }
+
     pub(super) fn record(&mut self, step: &mut Step<'_>, actor: Actor, entry: JournalEntry) {
         let revision = self.custody.next_revision();
         let record = JournalRecord {
