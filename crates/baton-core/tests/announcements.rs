@@ -193,16 +193,7 @@ fn undo_is_driven_by_the_core_journalled_per_participant_and_announced_as_the_pe
     sim.propose(&run, &[rename(), theme()]);
     sim.apply_all();
     sim.propose(&run, &[]);
-    let group = sim
-        .engine
-        .handle(
-            sim.now,
-            Undo {
-                run: run.clone(),
-                scope: UndoScope::Checked,
-            },
-        )
-        .unwrap();
+    let group = sim.undo(&run).unwrap();
     sim.drain();
     // One revert at a time, last touched first, each to its run-start mark.
     let order = sim.answer_reverts(|participant| {
@@ -259,15 +250,7 @@ fn an_undo_whose_reverts_never_answer_still_finishes() {
     sim.propose(&run, &[rename()]);
     sim.apply_all();
     sim.propose(&run, &[]);
-    sim.engine
-        .handle(
-            sim.now,
-            Undo {
-                run: run.clone(),
-                scope: UndoScope::Checked,
-            },
-        )
-        .unwrap();
+    sim.undo(&run).unwrap();
     sim.drain();
     let deadline = sim.engine.poll_timeout().expect("the undo has a deadline");
     sim.now = deadline;

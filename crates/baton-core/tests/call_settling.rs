@@ -72,15 +72,7 @@ fn ag_32_the_first_change_just_after_the_call_returns_is_the_calls() {
     // The run ends; nothing holds its undo back.
     sim.propose(&run, &[]);
     assert!(sim.state(&run).is_terminal());
-    sim.engine
-        .handle(
-            sim.now,
-            Undo {
-                run: run.clone(),
-                scope: UndoScope::Checked,
-            },
-        )
-        .unwrap();
+    sim.undo(&run).unwrap();
 }
 
 #[test]

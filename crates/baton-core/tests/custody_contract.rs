@@ -676,29 +676,11 @@ fn undo_is_one_journalled_step_only_for_a_returned_run_and_only_once() {
     sim.propose(&run, &[rename(), theme()]);
     sim.apply_all();
     assert!(
-        matches!(
-            sim.engine.handle(
-                sim.now,
-                Undo {
-                    run: run.clone(),
-                    scope: UndoScope::Checked
-                }
-            ),
-            Err(CommandError::NotUndoable { .. })
-        ),
+        matches!(sim.undo(&run), Err(CommandError::NotUndoable { .. })),
         "still active"
     );
     sim.engine.handle(sim.now, Stop(run.clone())).unwrap();
-    let group = sim
-        .engine
-        .handle(
-            sim.now,
-            Undo {
-                run: run.clone(),
-                scope: UndoScope::Checked,
-            },
-        )
-        .unwrap();
+    let group = sim.undo(&run).unwrap();
     assert_eq!(group, sim.engine.run(&run).unwrap().undo_group());
     let undone: Vec<Vec<ParticipantId>> = sim.journal_of(&run, |entry| match entry {
         JournalEntry::Undone { participants, .. } => Some(participants.clone()),
@@ -711,16 +693,7 @@ fn undo_is_one_journalled_step_only_for_a_returned_run_and_only_once() {
         "journalled once, attributed to the person"
     );
     assert!(
-        matches!(
-            sim.engine.handle(
-                sim.now,
-                Undo {
-                    run: run.clone(),
-                    scope: UndoScope::Checked
-                }
-            ),
-            Err(CommandError::NotUndoable { .. })
-        ),
+        matches!(sim.undo(&run), Err(CommandError::NotUndoable { .. })),
         "only once"
     );
     assert!(matches!(
@@ -747,13 +720,7 @@ fn undo_is_one_journalled_step_only_for_a_returned_run_and_only_once() {
         }
     ));
     assert!(matches!(
-        sim.engine.handle(
-            sim.now,
-            Undo {
-                run: failed.clone(),
-                scope: UndoScope::Checked
-            }
-        ),
+        sim.undo(&failed),
         Err(CommandError::NotUndoable { .. })
     ));
 }

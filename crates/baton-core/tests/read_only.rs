@@ -106,22 +106,8 @@ fn a_query_is_no_change_a_later_undo_is_not_held_back_by_it() {
         "the search changed nothing"
     );
     // Nothing of the search to revert; the rename's undo goes through.
-    let reverts = sim.engine.handle(
-        sim.now,
-        Undo {
-            run: searched.clone(),
-            scope: UndoScope::Checked,
-        },
-    );
+    let reverts = sim.undo(&searched);
     assert_eq!(reverts, Ok(Vec::new()), "a query has nothing to undo");
     sim.drain();
-    sim.engine
-        .handle(
-            sim.now,
-            Undo {
-                run: renamed.clone(),
-                scope: UndoScope::Checked,
-            },
-        )
-        .expect("not held back by a query");
+    sim.undo(&renamed).expect("not held back by a query");
 }

@@ -4,9 +4,9 @@
 mod common;
 
 use baton_core::{
-    AddGrant, Adopt, Disable, Enable, ReleaseFinished, RevokeGrant, Signal, Stop, Undo, Written,
+    AddGrant, Adopt, Disable, Enable, ReleaseFinished, RevokeGrant, Signal, Stop, Written,
 };
-use baton_core::{Autonomy, RunId, UndoScope};
+use baton_core::{Autonomy, RunId};
 use common::*;
 
 /// A run that renamed a card and was stopped: returned, undoable, and
@@ -39,15 +39,7 @@ fn a_run_leaves_only_once_the_store_holds_its_every_record() {
     let run = finished(&mut sim);
     let last = sim.engine.run(&run).unwrap().revision();
     // An undo adds records the store does not hold yet.
-    sim.engine
-        .handle(
-            sim.now,
-            Undo {
-                run: run.clone(),
-                scope: UndoScope::Checked,
-            },
-        )
-        .unwrap();
+    sim.undo(&run).unwrap();
     sim.drain();
     sim.answer_reverts(|_| Ok(()));
     sim.engine.handle(
@@ -83,31 +75,14 @@ fn finished_runs_beyond_the_kept_ones_leave_memory_oldest_first() {
         "only once"
     );
     // The kept ones are still one undo step each (AG-19).
-    assert!(sim
-        .engine
-        .handle(
-            sim.now,
-            Undo {
-                run: runs[4].clone(),
-                scope: UndoScope::Checked
-            }
-        )
-        .is_ok());
+    assert!(sim.undo(&runs[4]).is_ok());
 }
 
 #[test]
 fn a_run_being_undone_stays_until_the_undo_is_over() {
     let mut sim = Sim::new();
     let run = finished(&mut sim);
-    sim.engine
-        .handle(
-            sim.now,
-            Undo {
-                run: run.clone(),
-                scope: UndoScope::Checked,
-            },
-        )
-        .unwrap();
+    sim.undo(&run).unwrap();
     sim.drain();
     assert!(
         sim.engine.handle(0, ReleaseFinished { keep: 0 }).is_empty(),
@@ -123,16 +98,7 @@ fn released_runs_are_unknown_and_new_runs_never_reuse_their_ids() {
     let mut sim = Sim::new();
     let first = finished(&mut sim);
     sim.engine.handle(0, ReleaseFinished { keep: 0 });
-    assert!(sim
-        .engine
-        .handle(
-            sim.now,
-            Undo {
-                run: first.clone(),
-                scope: UndoScope::Checked
-            }
-        )
-        .is_err());
+    assert!(sim.undo(&first).is_err());
     let second = finished(&mut sim);
     assert_ne!(first, second);
     let journal = sim.engine.run(&second).unwrap().run().journal();

@@ -92,15 +92,7 @@ fn scenario_events() -> Vec<Event> {
         },
     );
     sim.propose(&run, &[]);
-    sim.engine
-        .handle(
-            sim.now,
-            Undo {
-                run: run.clone(),
-                scope: UndoScope::Checked,
-            },
-        )
-        .unwrap();
+    sim.undo(&run).unwrap();
     sim.drain();
     sim.answer_reverts(|_| Ok(()));
     log.extend(sim.log);
@@ -113,16 +105,7 @@ fn scenario_events() -> Vec<Event> {
     sim.apply_all();
     sim.propose(&run, &[]);
     sim.publish("tasks", "board", 2, Origin::Author);
-    assert!(sim
-        .engine
-        .handle(
-            sim.now,
-            Undo {
-                run: run.clone(),
-                scope: UndoScope::Checked
-            }
-        )
-        .is_err());
+    assert!(sim.undo(&run).is_err());
     sim.engine
         .handle(
             sim.now,

@@ -43,15 +43,7 @@ fn undo_with_nothing_changed_since_reverts_as_before() {
         Some(&ChangedBy::Run { run: run.clone() }),
         "the run's own publish and call are its changes"
     );
-    sim.engine
-        .handle(
-            sim.now,
-            Undo {
-                run: run.clone(),
-                scope: UndoScope::Checked,
-            },
-        )
-        .unwrap();
+    sim.undo(&run).unwrap();
     sim.drain();
     assert_eq!(reverted(&mut sim), [ParticipantId::new("tasks")]);
     assert_eq!(
@@ -68,13 +60,7 @@ fn the_persons_edit_since_holds_the_undo_back_journalled_and_said() {
     // The person renames the card again: a publish without an actor.
     sim.publish("tasks", "board", 3, Origin::Author);
     let revision = sim.engine.run(&run).unwrap().revision();
-    let held = sim.engine.handle(
-        sim.now,
-        Undo {
-            run: run.clone(),
-            scope: UndoScope::Checked,
-        },
-    );
+    let held = sim.undo(&run);
     let Err(CommandError::UndoConflict {
         conflicts,
         untouched,
@@ -153,13 +139,7 @@ fn a_later_runs_change_is_named_and_only_the_untouched_are_reverted() {
     sim.propose(&later, &[rename()]);
     sim.apply_all();
     sim.propose(&later, &[]);
-    let Err(CommandError::UndoConflict { conflicts, .. }) = sim.engine.handle(
-        sim.now,
-        Undo {
-            run: first.clone(),
-            scope: UndoScope::Checked,
-        },
-    ) else {
+    let Err(CommandError::UndoConflict { conflicts, .. }) = sim.undo(&first) else {
         panic!("not held back");
     };
     assert_eq!(
@@ -167,15 +147,7 @@ fn a_later_runs_change_is_named_and_only_the_untouched_are_reverted() {
         ChangedBy::Run { run: later.clone() }
     );
     // The settings run's undo is untouched by the later run.
-    sim.engine
-        .handle(
-            sim.now,
-            Undo {
-                run: both.clone(),
-                scope: UndoScope::Checked,
-            },
-        )
-        .unwrap();
+    sim.undo(&both).unwrap();
     sim.drain();
     assert_eq!(reverted(&mut sim), [ParticipantId::new("settings")]);
     // Only the untouched participants of the first run: none are left.
@@ -201,13 +173,7 @@ fn untouched_reverts_the_others_and_keeps_what_changed_since() {
     sim.apply_all();
     sim.propose(&run, &[]);
     sim.publish("settings", "form", 2, Origin::Author);
-    let Err(CommandError::UndoConflict { untouched, .. }) = sim.engine.handle(
-        sim.now,
-        Undo {
-            run: run.clone(),
-            scope: UndoScope::Checked,
-        },
-    ) else {
+    let Err(CommandError::UndoConflict { untouched, .. }) = sim.undo(&run) else {
         panic!("not held back");
     };
     assert_eq!(untouched, [ParticipantId::new("tasks")]);
@@ -237,15 +203,7 @@ fn the_same_version_published_again_is_no_change() {
     let run = a_returned_rename(&mut sim);
     // A re-render publishes what is already known.
     sim.publish("tasks", "board", 2, Origin::Author);
-    sim.engine
-        .handle(
-            sim.now,
-            Undo {
-                run: run.clone(),
-                scope: UndoScope::Checked,
-            },
-        )
-        .unwrap();
+    sim.undo(&run).unwrap();
 }
 
 #[test]

@@ -221,6 +221,16 @@ pub struct Sim {
 }
 
 impl Sim {
+    /// The person undoes `run` now, holding back for anything changed
+    /// since ([`UndoScope::Checked`]).
+    pub fn undo(&mut self, run: &RunId) -> Result<Vec<(ParticipantId, MarkToken)>, CommandError> {
+        let undo = Undo {
+            run: run.clone(),
+            scope: UndoScope::Checked,
+        };
+        self.engine.handle(self.now, undo)
+    }
+
     pub fn new() -> Self {
         Self::with_config(config())
     }
