@@ -86,32 +86,32 @@ impl Shared {
     }
 
     /// Where the engine's steps are written.
-    pub(super) fn persistence<T>(&self, use_: impl FnOnce(&mut Persistence) -> T) -> T {
-        self.with(|inner| use_(&mut inner.persistence))
+    pub(super) fn persistence<T>(&self, act: impl FnOnce(&mut Persistence) -> T) -> T {
+        self.with(|inner| act(&mut inner.persistence))
     }
 
     /// What the engine shows and tells in the page.
-    pub(super) fn page<T>(&self, use_: impl FnOnce(&mut Page) -> T) -> T {
-        self.with(|inner| use_(&mut inner.page))
+    pub(super) fn page<T>(&self, act: impl FnOnce(&mut Page) -> T) -> T {
+        self.with(|inner| act(&mut inner.page))
     }
 
     /// How the engine reaches the acting party, beside the core it reaches
     /// it for.
     pub(super) fn reach_by_core<T>(
         &self,
-        use_: impl FnOnce(&mut Reach, &baton_core::Engine) -> T,
+        act: impl FnOnce(&mut Reach, &baton_core::Engine) -> T,
     ) -> T {
-        self.with(|inner| use_(&mut inner.reach, &inner.core))
+        self.with(|inner| act(&mut inner.reach, &inner.core))
     }
 
     /// The timeout armed for the core's next deadline, and that deadline.
-    pub(super) fn timer<T>(&self, use_: impl FnOnce(&mut Option<(u64, Timeout)>) -> T) -> T {
-        self.with(|inner| use_(&mut inner.timer))
+    pub(super) fn timer<T>(&self, act: impl FnOnce(&mut Option<(u64, Timeout)>) -> T) -> T {
+        self.with(|inner| act(&mut inner.timer))
     }
 
     /// How the engine reaches the acting party.
-    pub(super) fn reach<T>(&self, use_: impl FnOnce(&mut Reach) -> T) -> T {
-        self.with(|inner| use_(&mut inner.reach))
+    pub(super) fn reach<T>(&self, act: impl FnOnce(&mut Reach) -> T) -> T {
+        self.with(|inner| act(&mut inner.reach))
     }
 
     pub(super) fn downgrade(&self) -> WeakShared {
