@@ -66,7 +66,7 @@ class Peer(BaseHTTPRequestHandler):
     def end_headers(self):
         # The browser tests reach the peer from another origin.
         self.send_header("Access-Control-Allow-Origin", "*")
-        self.send_header("Access-Control-Allow-Headers", "Content-Type, Accept, X-Test")
+        self.send_header("Access-Control-Allow-Headers", "Content-Type, Accept, X-Test, traceparent, tracestate")
         self.send_header("Access-Control-Allow-Methods", "POST, OPTIONS")
         super().end_headers()
 
@@ -301,6 +301,13 @@ class Peer(BaseHTTPRequestHandler):
             yield from self.say(run, "Heard: " + errors[-1])
         else:
             yield from self.call(run, "call-1", run.tools[0].name, {"id": "card-7", "title": "Rejected title"})
+        yield self.finished(run)
+
+    def scenario_traced(self, run):
+        # Says back the W3C trace context the request carried, if any.
+        yield self.start(run)
+        heard = [f"{name}={self.headers.get(name)}" for name in ("traceparent", "tracestate")]
+        yield from self.say(run, " ".join(heard), size=64)
         yield self.finished(run)
 
     def scenario_thread(self, run):

@@ -283,8 +283,9 @@ pub use model::{Autonomy, Budget, Initiative, Usage};
 pub use patch::{apply_patch, PatchError};
 pub use protocol::{
     check_version, DeepRead, Direction, Inbound, IndexEntry, ProtocolError, ProtocolViolation,
-    Script, ScriptError, ScriptTurn, ScriptedEvent, StreamLimits, TurnOutcome, TurnRequest,
-    TurnVerifier, Verified, Violation, WireEvent, WireEventError, PROTOCOL_VERSION,
+    Script, ScriptError, ScriptTurn, ScriptedEvent, StreamLimits, TraceContext, TraceContextError,
+    TurnOutcome, TurnRequest, TurnVerifier, Verified, Violation, WireEvent, WireEventError,
+    PROTOCOL_VERSION,
 };
 pub use questions::{
     Acceptance, AgentCall, AnswerError, AnswerOutcome, AnswerReport, Asker, Counters, Question,

@@ -182,7 +182,7 @@ fn generated() -> Declared {
         // listings
         Waiting, CutOff, RunListing, RunsPage, RunsQuery, ActorIdentity,
         // the transport
-        Direction, TurnOutcome, WireEvent, Tool, IndexEntry, DeepRead, CallReport, TurnRequest,
+        Direction, TurnOutcome, WireEvent, Tool, IndexEntry, DeepRead, CallReport, TurnRequest, TraceContext,
         ScriptedEvent, ScriptTurn, Script,
         // schemas
         ValidationIssue, Validation,

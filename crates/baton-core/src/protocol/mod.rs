@@ -19,12 +19,14 @@
 //!
 //! The module's parts: [`wire`] — the events and the turn request;
 //! [`verifier`] — one turn's stream checked as it arrives; [`script`] — a
-//! scripted acting party as data.
+//! scripted acting party as data; [`trace`] — the W3C Trace Context a turn
+//! carries to the acting party.
 
 use thiserror::Error;
 
 mod inbound;
 mod script;
+mod trace;
 mod verifier;
 mod wire;
 
@@ -32,6 +34,7 @@ pub use crate::attention::DeepRead;
 pub use crate::violation::{ProtocolViolation, Violation};
 pub use inbound::Inbound;
 pub use script::{Script, ScriptError, ScriptTurn, ScriptedEvent};
+pub use trace::{TraceContext, TraceContextError};
 pub use verifier::{StreamLimits, TurnVerifier, Verified};
 pub(crate) use wire::index;
 pub use wire::{Direction, IndexEntry, TurnOutcome, TurnRequest, WireEvent, WireEventError};

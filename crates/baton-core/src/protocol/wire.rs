@@ -379,6 +379,12 @@ pub struct TurnRequest {
     pub answers: Vec<AnswerReport>,
     /// Context state for the acting party (AG-47, `to-agent`).
     pub state: Value,
+    /// The turn's span in the app's distributed trace, when the app traces
+    /// its delegations (`baton-engine/otel`): a transport sends it on, as
+    /// AG-UI sends `traceparent` and `tracestate` headers.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "typescript", ts(optional))]
+    pub trace: Option<super::TraceContext>,
 }
 
 /// One entry of the context index: enough for the acting party to know a

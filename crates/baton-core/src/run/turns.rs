@@ -78,6 +78,7 @@ impl Run {
             results: self.turns.take_reports(),
             answers: self.asking.take_reports(),
             state: step.agent_state.clone(),
+            trace: None,
         };
         Self::emit(
             step,

@@ -395,3 +395,62 @@ async fn agui_a_run_that_finished_with_a_refused_call_says_so() {
         Some("Assistant answered “Rename card 7” without changes; 1 call was refused.")
     );
 }
+
+/// The words of a run's first `said` record, once it has one.
+async fn first_said(engine: &Engine, run: &str) -> Option<String> {
+    let said = || {
+        let journal: js_sys::Array = engine.journal(run).unwrap().unchecked_into();
+        journal
+            .iter()
+            .map(|record| get(&record, "entry"))
+            .find(|entry| get(entry, "kind").as_string().as_deref() == Some("said"))
+            .and_then(|entry| get(&entry, "text").as_string())
+    };
+    until(|| said().is_some()).await;
+    said()
+}
+
+/// `engine.traceTurns(hook)`: the trace context the app's tracing names for
+/// a turn reaches the agent as `traceparent` / `tracestate` headers; one
+/// that is not Trace Context, or no hook at all, sends nothing.
+#[wasm_bindgen_test]
+async fn agui_a_turn_carries_the_trace_context_the_app_names() {
+    let (engine, _board) = board_with(&agui("traced")).await;
+    let parent = "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01";
+    let asked = js_sys::Array::new();
+    let heard = asked.clone();
+    let hook = Closure::<dyn Fn(JsValue) -> JsValue>::new(move |turn: JsValue| {
+        heard.push(&turn);
+        js(serde_json::json!({"traceparent": parent, "tracestate": "baton=t1"}))
+    });
+    engine.trace_turns(hook.as_ref().clone()).unwrap();
+    let run = engine.delegate(delegation("Who is tracing?")).unwrap();
+    assert_eq!(
+        first_said(&engine, &run).await.as_deref(),
+        Some(format!("traceparent={parent} tracestate=baton=t1").as_str()),
+        "is the AG-UI peer running at {PEER}?"
+    );
+    assert_eq!(asked.length(), 1, "the hook is asked once per turn");
+    assert_eq!(get(&asked.get(0), "run").as_string().as_deref(), Some(run.as_str()));
+
+    let forged = Closure::<dyn Fn(JsValue) -> JsValue>::new(|_| {
+        js(serde_json::json!({"traceparent": "00-zz\r\nx-injected: 1", "tracestate": "a=b"}))
+    });
+    engine.trace_turns(forged.as_ref().clone()).unwrap();
+    let run = engine.delegate(delegation("And now?")).unwrap();
+    assert_eq!(
+        first_said(&engine, &run).await.as_deref(),
+        Some("traceparent=None tracestate=None"),
+        "a header that is not Trace Context is not sent"
+    );
+
+    engine.trace_turns(JsValue::NULL).unwrap();
+    let run = engine.delegate(delegation("Untraced?")).unwrap();
+    assert_eq!(
+        first_said(&engine, &run).await.as_deref(),
+        Some("traceparent=None tracestate=None"),
+        "without a hook nothing is sent"
+    );
+    let wrong = engine.trace_turns(JsValue::from(7)).unwrap_err();
+    assert_eq!(get(&wrong, "code").as_string().as_deref(), Some("invalid-value"));
+}

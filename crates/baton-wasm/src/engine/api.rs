@@ -167,6 +167,28 @@ impl Engine {
         Ok(ended)
     }
 
+    /// Distributed tracing of turns (W3C Trace Context): `hook({ run, turn })`
+    /// is called as each turn opens and returns `{ traceparent, tracestate? }`
+    /// for the turn's span, or nothing. The engine checks it (a header that
+    /// is not Trace Context is not sent) and sends it with the turn: AG-UI as
+    /// `traceparent` / `tracestate` headers, any other transport in
+    /// `request.trace`. `null` stops it; without a hook nothing is sent.
+    /// `baton-engine/otel` sets it.
+    #[wasm_bindgen(js_name = traceTurns)]
+    pub fn trace_turns(&self, hook: JsValue) -> Result<(), JsValue> {
+        let engine = self.live()?;
+        let hook = match hook.dyn_into::<js_sys::Function>() {
+            Ok(hook) => Some(hook),
+            Err(other) if other.is_null() || other.is_undefined() => None,
+            Err(_) => {
+                let why = "traceTurns takes a function, or null to stop tracing";
+                return Err(error(Code::InvalidValue, why));
+            }
+        };
+        engine.reach(|reach| reach.trace_turns(hook));
+        Ok(())
+    }
+
     /// Calls `listener(event)` for every event the engine produces; returns
     /// a function that unsubscribes.
     pub fn subscribe(&self, listener: js_sys::Function) -> Result<JsValue, JsValue> {

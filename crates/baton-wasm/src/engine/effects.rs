@@ -2,7 +2,9 @@
 //! through participants' (possibly async) behaviour, turns through the
 //! transport with deep reads by attention.
 
-use baton_core::{ActorRef, CallId, CapabilityRef, HostFailure, Inbound, PullReads, Report};
+use baton_core::{
+    ActorRef, CallId, CapabilityRef, HostFailure, Inbound, PullReads, Report, TraceContext,
+};
 
 use super::drive::notify_value;
 use super::*;
@@ -243,6 +245,9 @@ pub(super) fn open_turn(inner: &Shared, run: RunId, turn: TurnId, mut request: T
     };
     let signal = controller.signal();
     inner.reach(|reach| reach.turn_opened(run.clone(), turn, controller));
+    if let Some(hook) = inner.reach(|reach| reach.tracer()) {
+        request.trace = trace_of(&hook, &run, turn);
+    }
     let weak = inner.downgrade();
     spawn_local(async move {
         let reads = deep_reads(&weak, &request).await;
@@ -283,6 +288,19 @@ pub(super) fn open_turn(inner: &Shared, run: RunId, turn: TurnId, mut request: T
             inner.reach(|reach| reach.turn_ended(run, turn));
         }
     });
+}
+
+/// The trace context the app's tracing gives a turn: `hook({ run, turn })`,
+/// checked by the core. A hook that throws, returns nothing, or returns
+/// headers that are not Trace Context sends nothing.
+fn trace_of(hook: &js_sys::Function, run: &RunId, turn: TurnId) -> Option<TraceContext> {
+    let asked = js_sys::Object::new();
+    let _ = js_sys::Reflect::set(&asked, &"run".into(), &run.as_str().into());
+    let _ = js_sys::Reflect::set(&asked, &"turn".into(), &JsValue::from(turn.0));
+    let given = hook.call1(&JsValue::NULL, &asked).ok()?;
+    let traceparent = get(&given, "traceparent").as_string()?;
+    let tracestate = get(&given, "tracestate").as_string();
+    TraceContext::new(&traceparent, tracestate.as_deref()).ok()
 }
 
 /// The transport that reaches a run's acting party: its own, or the

@@ -22,6 +22,9 @@ pub(super) struct Reach {
     behaviours: BTreeMap<ParticipantId, JsValue>,
     /// The promises of undos under way, resolved with their reports.
     undos: BTreeMap<RunId, js_sys::Function>,
+    /// The app's tracing, asked for each turn's trace context
+    /// (`engine.traceTurns`).
+    tracer: Option<js_sys::Function>,
 }
 
 impl Reach {
@@ -32,7 +35,18 @@ impl Reach {
             turns: BTreeMap::new(),
             behaviours: BTreeMap::new(),
             undos: BTreeMap::new(),
+            tracer: None,
         }
+    }
+
+    /// The app traces turns with `hook`, or no longer does (`None`).
+    pub(super) fn trace_turns(&mut self, hook: Option<js_sys::Function>) {
+        self.tracer = hook;
+    }
+
+    /// The app's tracing hook, called outside the engine's state.
+    pub(super) fn tracer(&self) -> Option<js_sys::Function> {
+        self.tracer.clone()
     }
 
     /// The transport that reaches a run's acting party: its own, or the

@@ -9,7 +9,7 @@ use std::collections::BTreeMap;
 use std::rc::Rc;
 
 use baton_agui::{AgUiTurn, Thread, ThreadScope, DEFAULT_MAX_EVENT_BYTES};
-use baton_core::{Inbound, RunId, TurnRequest, Verified};
+use baton_core::{Inbound, RunId, TraceContext, TurnRequest, Verified};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::JsFuture;
@@ -147,7 +147,17 @@ impl AgUi {
             false => body,
         };
         let mut turn = AgUiTurn::new(DEFAULT_MAX_EVENT_BYTES).for_thread(thread);
-        let outcome = stream(&self.options, &body, &signal, &mut turn, &sink, &mut spoken).await;
+        let trace = request.trace.as_ref();
+        let outcome = stream(
+            &self.options,
+            trace,
+            &body,
+            &signal,
+            &mut turn,
+            &sink,
+            &mut spoken,
+        )
+        .await;
         // A turn the engine cut off is not part of the conversation: what it
         // streamed may stop mid-call (arguments that are not JSON).
         if !signal.aborted() {
@@ -254,6 +264,7 @@ enum Failure {
 
 async fn stream(
     options: &AgUiOptions,
+    trace: Option<&TraceContext>,
     body: &str,
     signal: &web_sys::AbortSignal,
     turn: &mut AgUiTurn,
@@ -268,6 +279,15 @@ async fn stream(
     headers.set("Accept", "text/event-stream").map_err(lost)?;
     for (name, value) in &options.headers {
         headers.set(name, value).map_err(lost)?;
+    }
+    // The turn's span, so the agent server's spans join the page's trace.
+    if let Some(trace) = trace {
+        headers
+            .set("traceparent", trace.traceparent())
+            .map_err(lost)?;
+        if let Some(state) = trace.tracestate() {
+            headers.set("tracestate", state).map_err(lost)?;
+        }
     }
     let init = web_sys::RequestInit::new();
     init.set_method("POST");
