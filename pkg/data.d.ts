@@ -838,6 +838,20 @@ export type JournalEntry =
      * itself).
      */
     via?: Array<string>,
+    /**
+     * The autonomy it was resolved to (AG-24 … AG-28). Absent from
+     * records written before it was kept.
+     */
+    autonomy?: Autonomy,
+    /**
+     * Whether the turn's context held content from outside the author,
+     * which lowers the ceiling one step (the origin clamp, AG-28).
+     */
+    clamped?: boolean,
+    /**
+     * The participant's maturity tier (AG-17).
+     */
+    tier?: Tier,
   }
   | {
     "kind": "call-finished",
@@ -2078,6 +2092,26 @@ export type TurnRequest = {
    * Context state for the acting party (AG-47, `to-agent`).
    */
   state: JsonValue,
+  /**
+   * The turn's span in the app's distributed trace, when the app traces
+   * its delegations (`baton-engine/otel`): a transport sends it on, as
+   * AG-UI sends `traceparent` and `tracestate` headers.
+   */
+  trace?: TraceContext,
+};
+
+/**
+ * A turn's place in a distributed trace, as W3C Trace Context carries it.
+ */
+export type TraceContext = {
+  /**
+   * `version-traceid-parentid-flags`, lowercase hex: the turn's span.
+   */
+  traceparent: string,
+  /**
+   * Vendors' entries, carried as given.
+   */
+  tracestate?: string,
 };
 
 /**

@@ -327,6 +327,41 @@ fn ag_28_an_untrusted_origin_in_context_lowers_the_ceiling() {
     assert_eq!(sim.engine.run(&run).unwrap().autonomy(), Autonomy::Review);
 }
 
+/// Each dispatched call is journalled with what the core decided about it:
+/// the autonomy it was resolved to, whether the origin clamp was in force,
+/// and its participant's tier, so a trace or an audit reads them, never
+/// works them out again.
+#[test]
+fn ag_28_each_call_is_journalled_with_its_autonomy_its_tier_and_the_origin_clamp() {
+    let dispatched = |sim: &Sim, run: &RunId| {
+        sim.journal_of(run, |entry| match entry {
+            JournalEntry::CallDispatched {
+                autonomy,
+                clamped,
+                tier,
+                ..
+            } => Some((*autonomy, *clamped, *tier)),
+            _ => None,
+        })
+    };
+    let mut sim = sim_with(Autonomy::Auto, &[tasks_manifest()]);
+    sim.publish("tasks", "board", 1, Origin::Author);
+    let run = sim.delegate(Autonomy::Auto);
+    sim.propose(&run, &[rename()]);
+    sim.give_marks();
+    let reversible = Some(Tier::ReversibleActs);
+    assert_eq!(dispatched(&sim, &run), [(Some(Autonomy::Auto), false, reversible)]);
+    // Imported content in the context: the plan went to review, and the
+    // call the person authorized ran at `review`, under the clamp.
+    let mut sim = sim_with(Autonomy::Auto, &[tasks_manifest()]);
+    sim.publish("tasks", "board", 1, Origin::Imported);
+    let run = sim.delegate(Autonomy::Auto);
+    sim.propose(&run, &[rename()]);
+    sim.authorize(&run);
+    sim.give_marks();
+    assert_eq!(dispatched(&sim, &run), [(Some(Autonomy::Review), true, reversible)]);
+}
+
 #[test]
 fn ag_30_persistent_grants_have_a_scope_and_a_ttl_and_are_regated() {
     let mut sim = sim_with(Autonomy::Auto, &[tasks_manifest()]);

@@ -109,6 +109,9 @@ fn a_chain_of_nested_subagents_is_said_outermost_first_and_stored() {
         arguments: json!({}),
         planned_against: Vec::new(),
         via: Vec::new(),
+        autonomy: None,
+        clamped: false,
+        tier: None,
     };
     assert!(serde_json::to_value(&plain).unwrap().get("via").is_none());
 }

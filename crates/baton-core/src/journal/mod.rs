@@ -186,6 +186,19 @@ pub enum JournalEntry {
         /// itself).
         #[serde(default, skip_serializing_if = "Vec::is_empty")]
         via: Vec<String>,
+        /// The autonomy it was resolved to (AG-24 … AG-28). Absent from
+        /// records written before it was kept.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[cfg_attr(feature = "typescript", ts(optional))]
+        autonomy: Option<crate::model::Autonomy>,
+        /// Whether the turn's context held content from outside the author,
+        /// which lowers the ceiling one step (the origin clamp, AG-28).
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        clamped: bool,
+        /// The participant's maturity tier (AG-17).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[cfg_attr(feature = "typescript", ts(optional))]
+        tier: Option<crate::manifest::Tier>,
     },
     /// A call finished.
     CallFinished {

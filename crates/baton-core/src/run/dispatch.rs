@@ -320,6 +320,8 @@ impl Run {
         let actor = self
             .actor_ref(step)
             .unwrap_or_else(|| unreachable!("a call is in flight"));
+        let autonomy = self.resolve_call(step, &call.capability, decl).level();
+        let tier = (step.registry.get(&call.capability.participant)).map(|m| m.manifest.tier());
         self.record(
             step,
             Actor::Engine,
@@ -329,6 +331,9 @@ impl Run {
                 arguments: call.arguments.clone(),
                 planned_against: planned_against.clone(),
                 via: call.via.clone(),
+                autonomy: Some(autonomy),
+                clamped: self.untrusted_context(),
+                tier,
             },
         );
         Self::emit(
