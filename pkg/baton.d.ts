@@ -12,8 +12,8 @@ import type {
   CutOffRun, DeepRead, Digest, Direction, EscalationSheet, Grant, UndoConflict, Acceptance,
   HistoryMode, HostEvent, Initiative, JournalRecord, ManifestProblem, MarkToken, Origin, ParticipantId,
   PresencePolicy, StorageStatus, Question, QuestionId, Resolution, ReviewAgain, ReviewSheet, RunId,
-  RunListing, RunsPage, RunsQuery, RunState, Script, SessionId, Tier, Tool, TurnLane,
-  TurnRequest, UndoReport, Usage, Validation, WireEvent,
+  RunListing, RunsPage, RunsQuery, RunState, Script, SessionId, Tier, Tool, TraceContext, TurnId,
+  TurnLane, TurnRequest, UndoReport, Usage, Validation, WireEvent,
 } from "./data.js";
 export type * from "./data.js";
 
@@ -612,6 +612,8 @@ export class Engine {
   static open(options?: OpenOptions): Promise<Engine>;
   /** The session this engine drives. */
   readonly session: SessionId;
+  /** Who acts, as the person hears it (`actorName` of `Engine.open`; `Assistant` by default). */
+  readonly actorName: string;
   /** Presence surfaces: `attach` returns a function that detaches. */
   readonly presence: { attach(surface: PresenceSurface): () => void };
   /** Mounts a participant from its manifest (object or JSON text) and behaviour; never throws for the manifest's problems (see `Participant.problems`). */
@@ -690,6 +692,13 @@ export class Engine {
   undo(run: RunId | Run, options?: UndoOptions): Promise<UndoReport>;
   /** Calls `listener` for every event; returns a function that unsubscribes. */
   subscribe(listener: (event: BatonEvent) => void): () => void;
+  /**
+   * Distributed tracing of turns: `hook` is called as each turn opens and names the turn's span in
+   * W3C Trace Context, which the engine checks and sends with the turn (AG-UI: `traceparent` and
+   * `tracestate` headers; any other transport: `request.trace`). A context that is not Trace Context
+   * is not sent; `null` stops it; without a hook nothing is sent. `baton-engine/otel` sets it.
+   */
+  traceTurns(hook: ((turn: { run: RunId; turn: TurnId }) => TraceContext | null | undefined) | null): void;
   /** A run's state. */
   state(run: RunId | Run): RunState;
   /** A run's current revision. */

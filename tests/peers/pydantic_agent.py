@@ -20,6 +20,7 @@ import sys
 from approval_record import Witness
 from serving import CORS, serve
 from streams import Streams
+from tracing import enabled as tracing_enabled, traced
 from pydantic_ai import Agent, DeferredToolRequests, Tool
 from pydantic_ai.messages import ModelRequest, ToolReturnPart, UserPromptPart
 from pydantic_ai.models.function import AgentInfo, DeltaToolCall, FunctionModel
@@ -208,4 +209,7 @@ STREAMS = Streams(app)
 
 
 if __name__ == "__main__":
-    serve(STREAMS)
+    if tracing_enabled():
+        # pydantic-ai's own spans (the agent run, the model's) join the request's.
+        Agent.instrument_all()
+    serve(traced(STREAMS))

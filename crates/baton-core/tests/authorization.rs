@@ -350,7 +350,10 @@ fn ag_28_each_call_is_journalled_with_its_autonomy_its_tier_and_the_origin_clamp
     sim.propose(&run, &[rename()]);
     sim.give_marks();
     let reversible = Some(Tier::ReversibleActs);
-    assert_eq!(dispatched(&sim, &run), [(Some(Autonomy::Auto), false, reversible)]);
+    assert_eq!(
+        dispatched(&sim, &run),
+        [(Some(Autonomy::Auto), false, reversible)]
+    );
     // Imported content in the context: the plan went to review, and the
     // call the person authorized ran at `review`, under the clamp.
     let mut sim = sim_with(Autonomy::Auto, &[tasks_manifest()]);
@@ -359,7 +362,10 @@ fn ag_28_each_call_is_journalled_with_its_autonomy_its_tier_and_the_origin_clamp
     sim.propose(&run, &[rename()]);
     sim.authorize(&run);
     sim.give_marks();
-    assert_eq!(dispatched(&sim, &run), [(Some(Autonomy::Review), true, reversible)]);
+    assert_eq!(
+        dispatched(&sim, &run),
+        [(Some(Autonomy::Review), true, reversible)]
+    );
 }
 
 #[test]

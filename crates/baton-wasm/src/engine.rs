@@ -332,6 +332,12 @@ impl Engine {
         Ok(self.live()?.core(|core| core.config().session.to_string()))
     }
 
+    /// Who acts, as the person hears it (`actorName` of `Engine.open`).
+    #[wasm_bindgen(getter, js_name = actorName)]
+    pub fn actor_name(&self) -> Result<String, JsValue> {
+        Ok(self.live()?.page(|page| page.actor_name().to_owned()))
+    }
+
     /// Closes the engine: its timer stops and it stops listening for
     /// Escape; from now on its methods throw `closed`. Closing again does
     /// nothing. The live region stays for the page's other engines.

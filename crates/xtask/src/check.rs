@@ -62,7 +62,10 @@ const STEPS: &[Step] = &[
     ("setup: package test tools (npm)", || {
         // The marker is the newest package: a directory installed before it
         // was added is installed again.
-        done(ensure_npm(PKG_TESTS, "ajv-formats"))
+        done(ensure_npm(
+            PKG_TESTS,
+            "@opentelemetry/exporter-trace-otlp-proto",
+        ))
     }),
     ("setup: Vite scratch app (npm)", || {
         done(ensure_npm(VITE_APP, "react-dom-18"))
@@ -71,6 +74,9 @@ const STEPS: &[Step] = &[
         "setup: agent frameworks (pydantic-ai, LangGraph; venv)",
         || done(ensure_frameworks()),
     ),
+    ("setup: tracing backend (Arize Phoenix; venv)", || {
+        done(ensure_tracing())
+    }),
     ("cargo fmt --check", || {
         cargo_step(&["fmt", "--all", "--", "--check"], None)
     }),
@@ -119,6 +125,19 @@ const STEPS: &[Step] = &[
             let python = frameworks_python().display().to_string();
             let env = [("BATON_FRAMEWORKS_PYTHON", python)];
             node_tests(PKG_TESTS, "frameworks.test.mjs", "framework tests", &env)
+        },
+    ),
+    (
+        "package: OpenTelemetry traces read back from Phoenix, in Chromium",
+        || {
+            let env = [
+                ("BATON_PHOENIX", phoenix().display().to_string()),
+                (
+                    "BATON_FRAMEWORKS_PYTHON",
+                    frameworks_python().display().to_string(),
+                ),
+            ];
+            node_tests(PKG_TESTS, "otel.test.mjs", "tracing tests", &env)
         },
     ),
     ("end-to-end: the demo in Chromium", demo::journeys),

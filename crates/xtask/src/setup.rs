@@ -108,26 +108,46 @@ pub(crate) fn frameworks_python() -> PathBuf {
 /// Creates the frameworks' venv and installs the pinned requirements into
 /// it, unless every pin is there already.
 pub(crate) fn ensure_frameworks() -> Result<(), String> {
-    let python = frameworks_python();
+    ensure_venv("target/frameworks-venv", FRAMEWORKS)
+}
+
+/// The tracing backend the OpenTelemetry tests export to and query: Arize
+/// Phoenix, from PyPI, in a venv of its own (its dependencies and the
+/// frameworks' do not agree).
+pub(crate) const TRACING: &str = "tests/peers/tracing-requirements.txt";
+
+/// The tracing venv's `phoenix` command.
+pub(crate) fn phoenix() -> PathBuf {
+    root().join("target/tracing-venv/bin/phoenix")
+}
+
+/// Creates the tracing backend's venv and installs its pins into it.
+pub(crate) fn ensure_tracing() -> Result<(), String> {
+    ensure_venv("target/tracing-venv", TRACING)
+}
+
+/// Creates `venv` and installs the pinned `requirements` into it, unless
+/// every pin is there already.
+fn ensure_venv(venv: &str, requirements: &str) -> Result<(), String> {
+    let python = root().join(venv).join("bin/python");
     let mut probe = Command::new(&python);
     probe
         .args(["-m", "pip", "install", "--dry-run", "--no-deps", "--quiet"])
         .args(["--disable-pip-version-check", "--no-index", "-r"])
-        .arg(root().join(FRAMEWORKS));
+        .arg(root().join(requirements));
     if python.exists()
         && probe
             .output()
             .map(|out| out.status.success())
             .unwrap_or(false)
     {
-        println!("  {FRAMEWORKS}: present");
+        println!("  {requirements}: present");
         return Ok(());
     }
-    println!("  {FRAMEWORKS}: installing into target/frameworks-venv");
-    let mut venv = Command::new("python3");
-    venv.args(["-m", "venv"])
-        .arg(root().join("target/frameworks-venv"));
-    run(venv)?;
+    println!("  {requirements}: installing into {venv}");
+    let mut create = Command::new("python3");
+    create.args(["-m", "venv"]).arg(root().join(venv));
+    run(create)?;
     let mut install = Command::new(&python);
     install
         .args([
@@ -138,7 +158,7 @@ pub(crate) fn ensure_frameworks() -> Result<(), String> {
             "--disable-pip-version-check",
             "-r",
         ])
-        .arg(root().join(FRAMEWORKS));
+        .arg(root().join(requirements));
     run(install)
 }
 

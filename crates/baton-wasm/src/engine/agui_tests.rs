@@ -431,7 +431,10 @@ async fn agui_a_turn_carries_the_trace_context_the_app_names() {
         "is the AG-UI peer running at {PEER}?"
     );
     assert_eq!(asked.length(), 1, "the hook is asked once per turn");
-    assert_eq!(get(&asked.get(0), "run").as_string().as_deref(), Some(run.as_str()));
+    assert_eq!(
+        get(&asked.get(0), "run").as_string().as_deref(),
+        Some(run.as_str())
+    );
 
     let forged = Closure::<dyn Fn(JsValue) -> JsValue>::new(|_| {
         js(serde_json::json!({"traceparent": "00-zz\r\nx-injected: 1", "tracestate": "a=b"}))
@@ -452,5 +455,8 @@ async fn agui_a_turn_carries_the_trace_context_the_app_names() {
         "without a hook nothing is sent"
     );
     let wrong = engine.trace_turns(JsValue::from(7)).unwrap_err();
-    assert_eq!(get(&wrong, "code").as_string().as_deref(), Some("invalid-value"));
+    assert_eq!(
+        get(&wrong, "code").as_string().as_deref(),
+        Some("invalid-value")
+    );
 }

@@ -58,6 +58,11 @@ impl Page {
         }
     }
 
+    /// Who acts, as the person hears it.
+    pub(super) fn actor_name(&self) -> &str {
+        &self.actor_name
+    }
+
     /// What an announcement says, in the person's words.
     pub(super) fn words(&self, announcement: &baton_core::Announcement) -> String {
         super::words::render(announcement, &self.actor_name, &self.app_name)

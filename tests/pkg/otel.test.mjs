@@ -1,0 +1,352 @@
+// `baton-engine/otel` against a real tracing backend: Arize Phoenix (from
+// PyPI, `tests/peers/tracing-requirements.txt`), which takes OTLP over HTTP
+// and answers queries about the spans it stored. The page runs the real
+// OpenTelemetry web SDK (`@opentelemetry/sdk-trace-web`, exporting with
+// `@opentelemetry/exporter-trace-otlp-proto`: Phoenix takes OTLP's protobuf
+// encoding only); the AG-UI peer is the pydantic-ai agent, instrumented with
+// the OpenTelemetry Python SDK (`tests/peers/tracing.py`). Each test reads
+// the spans back from Phoenix and checks the tree.
+//
+//   BATON_PHOENIX=…/bin/phoenix BATON_FRAMEWORKS_PYTHON=…/bin/python node --test otel.test.mjs
+
+import { test, before, after } from "node:test";
+import assert from "node:assert/strict";
+import { spawn } from "node:child_process";
+import { createServer } from "node:net";
+import { createInterface } from "node:readline";
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { build } from "esbuild";
+
+import { TASKS, packagePages } from "./harness.mjs";
+
+const TIMEOUT = 120_000;
+const PHOENIX = process.env.BATON_PHOENIX;
+const PYTHON = process.env.BATON_FRAMEWORKS_PYTHON;
+const PEERS = fileURLToPath(new URL("../peers/", import.meta.url));
+const PROJECT = "baton-otel";
+const INTENT = "Rename card 7 to the secret codename Bluebird";
+
+const { withPage } = packagePages(() => {
+  if (!PHOENIX || !PYTHON) throw new Error("BATON_PHOENIX and BATON_FRAMEWORKS_PYTHON are not set: `cargo xtask test` installs Phoenix and the frameworks and sets them");
+});
+
+/** A port no one listens on now. */
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const { port } = server.address();
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+let phoenix;
+let phoenixUrl;
+let peer;
+let peerUrl;
+let workdir;
+
+before(async () => {
+  if (!PHOENIX || !PYTHON) return;
+  await build({
+    entryPoints: [fileURLToPath(new URL("otel-sdk.mjs", import.meta.url))],
+    bundle: true,
+    format: "esm",
+    outfile: fileURLToPath(new URL("built/otel-sdk.js", import.meta.url)),
+    logLevel: "error",
+  });
+  workdir = await mkdtemp(join(tmpdir(), "baton-phoenix-"));
+  const [port, grpc] = [await freePort(), await freePort()];
+  phoenixUrl = `http://127.0.0.1:${port}`;
+  phoenix = spawn(PHOENIX, ["serve"], {
+    stdio: ["ignore", "ignore", "pipe"],
+    env: {
+      ...process.env,
+      PHOENIX_WORKING_DIR: workdir,
+      PHOENIX_HOST: "127.0.0.1",
+      PHOENIX_PORT: String(port),
+      PHOENIX_GRPC_PORT: String(grpc),
+      // The page exports from the package test server's origin.
+      PHOENIX_ALLOWED_ORIGINS: "*",
+      PHOENIX_TELEMETRY_ENABLED: "false",
+      DO_NOT_TRACK: "1",
+    },
+  });
+  let stderr = "";
+  phoenix.stderr.on("data", (chunk) => {
+    stderr = (stderr + chunk).slice(-4000);
+  });
+  const deadline = Date.now() + 90_000;
+  for (;;) {
+    const up = await fetch(`${phoenixUrl}/v1/projects`).then((r) => r.ok, () => false);
+    if (up) break;
+    if (Date.now() > deadline || phoenix.exitCode !== null) throw new Error(`Phoenix did not start:\n${stderr}`);
+    await new Promise((resolve) => setTimeout(resolve, 500));
+  }
+  peer = spawn(PYTHON, [PEERS + "pydantic_agent.py", "0"], {
+    stdio: ["ignore", "pipe", "pipe"],
+    env: {
+      ...process.env,
+      OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: `${phoenixUrl}/v1/traces`,
+      OTEL_SERVICE_NAME: "pydantic-agent",
+      OTEL_RESOURCE_ATTRIBUTES: `openinference.project.name=${PROJECT}`,
+    },
+  });
+  peer.stderr.on("data", () => {});
+  peerUrl = await new Promise((resolve, reject) => {
+    createInterface({ input: peer.stdout }).once("line", (line) => {
+      const port = /^PORT (\d+)$/.exec(line.trim())?.[1];
+      if (port) resolve(`http://127.0.0.1:${port}`);
+      else reject(new Error(`the pydantic-ai peer did not start: ${line}`));
+    });
+    peer.once("exit", (code) => reject(new Error(`the pydantic-ai peer exited (${code})`)));
+  });
+});
+
+after(async () => {
+  peer?.kill();
+  phoenix?.kill();
+  if (workdir) await rm(workdir, { recursive: true, force: true });
+});
+
+/**
+ * In the page: an engine traced by `baton-engine/otel` into Phoenix, with
+ * the task board mounted. `script` (a function's source) delegates and
+ * returns the run ids it made; spans are flushed before the page returns.
+ */
+function traced(page, { captureContent, script }) {
+  return page.evaluate(
+    async ({ phoenix, peer, manifest, project, captureContent, intent, script }) => {
+      const baton = await import("baton-engine");
+      await baton.default();
+      const otel = await import("@opentelemetry/api");
+      const { instrument } = await import("baton-engine/otel");
+      const provider = new otel.WebTracerProvider({
+        resource: otel.resourceFromAttributes({ "service.name": "baton-page", "openinference.project.name": project }),
+        spanProcessors: [new otel.SimpleSpanProcessor(new otel.OTLPTraceExporter({ url: `${phoenix}/v1/traces` }))],
+      });
+      const transport = new baton.AgUiTransport({ url: `${peer}/frontend`, thread: "run" });
+      const engine = await baton.Engine.open({ appName: "Board", ceiling: "auto", storage: "memory", transport });
+      const tracing = instrument(engine, { tracerProvider: provider, captureContent });
+      const titles = {};
+      engine.register(manifest, {
+        invoke: (capability, args) => {
+          titles[args.id] = args.title;
+          return { renamed: args.id, title: args.title };
+        },
+        history: {
+          mark: () => JSON.stringify(titles),
+          revertTo: (mark) => {
+            for (const key of Object.keys(titles)) delete titles[key];
+            Object.assign(titles, JSON.parse(mark));
+          },
+        },
+      });
+      const made = await (0, eval)(`(${script})`)(engine, intent);
+      tracing.detach();
+      await provider.forceFlush();
+      const actors = made.flatMap((run) => engine.journal(run).map((r) => r.actor));
+      engine.close();
+      return { runs: made, titles, actors };
+    },
+    { phoenix: phoenixUrl, peer: peerUrl, manifest: TASKS, project: PROJECT, captureContent, intent: INTENT, script: script.toString() },
+  );
+}
+
+/** A span's attributes as flat dotted keys, however Phoenix nests them. */
+function flat(value, prefix = "", into = {}) {
+  for (const [key, inner] of Object.entries(value ?? {})) {
+    const name = prefix ? `${prefix}.${key}` : key;
+    if (inner && typeof inner === "object" && !Array.isArray(inner)) flat(inner, name, into);
+    else into[name] = inner;
+  }
+  return into;
+}
+
+/** Every span Phoenix holds of the project, attributes flattened. */
+async function spans() {
+  const all = [];
+  let cursor = null;
+  do {
+    const url = new URL(`${phoenixUrl}/v1/projects/${PROJECT}/spans`);
+    url.searchParams.set("limit", "1000");
+    if (cursor) url.searchParams.set("cursor", cursor);
+    const response = await fetch(url);
+    if (response.status === 404) return [];
+    assert.equal(response.status, 200, `Phoenix answered the span query: ${await response.clone().text()}`);
+    const page = await response.json();
+    all.push(...page.data);
+    cursor = page.next_cursor;
+  } while (cursor);
+  return all.map((span) => ({
+    name: span.name,
+    trace: span.context.trace_id,
+    id: span.context.span_id,
+    parent: span.parent_id ?? null,
+    status: span.status_code,
+    attributes: flat(span.attributes),
+    events: (span.events ?? []).map((event) => ({ name: event.name, attributes: flat(event.attributes) })),
+  }));
+}
+
+/** The spans, once `ready(spans)` holds (Phoenix stores what it is sent a moment later). */
+async function readBack(ready) {
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    const stored = await spans();
+    if (ready(stored)) return stored;
+    if (Date.now() > deadline) return stored;
+    await new Promise((resolve) => setTimeout(resolve, 500));
+  }
+}
+
+const runSpan = (stored, run) => stored.find((span) => span.name.startsWith("invoke_agent ") && span.attributes["baton.run"] === run);
+const childrenOf = (stored, span) => stored.filter((other) => other.parent === span.id);
+const eventsOf = (span) => span.events.map((event) => event.name);
+
+test("a fixed plan under review and an AG-UI run, read back from Phoenix: run, turn, calls, and the agent server's span under the turn through traceparent", { timeout: TIMEOUT }, async () => {
+  const seen = await withPage((page) =>
+    traced(page, {
+      captureContent: false,
+      script: async (engine, intent) => {
+        // A fixed plan the person reviews, authorizes, then undoes.
+        const plan = engine.delegate({
+          intent,
+          initiative: "user",
+          autonomy: "review",
+          plan: [{ capability: "tasks.rename", arguments: { id: "card-2", title: "Bluebird" } }],
+        });
+        for (let i = 0; i < 200 && engine.state(plan).state !== "reviewing"; i++) await new Promise((r) => setTimeout(r, 10));
+        await plan.authorize(engine.review(plan).revision);
+        await engine.undo(plan);
+        // The acting party: pydantic-ai over AG-UI renames a card.
+        const agui = engine.delegate({ intent, initiative: "user", autonomy: "auto" });
+        await agui.returned;
+        return [plan.id, agui.id];
+      },
+    }),
+  );
+  const [plan, agui] = seen.runs;
+  const stored = await readBack((stored) => {
+    const run = runSpan(stored, agui);
+    const turn = run && childrenOf(stored, run).find((span) => span.name.startsWith("turn "));
+    return Boolean(runSpan(stored, plan) && turn && childrenOf(stored, turn).some((span) => !span.name.startsWith("execute_tool")));
+  });
+
+  // The fixed plan: one run span, its call under it, the person's
+  // decisions as events with what the core decided.
+  const planSpan = runSpan(stored, plan);
+  assert.ok(planSpan, `the fixed plan's run span is stored (${stored.map((s) => s.name)})`);
+  assert.equal(planSpan.attributes["gen_ai.operation.name"], "invoke_agent");
+  assert.equal(planSpan.attributes["gen_ai.agent.name"], "Assistant");
+  assert.equal(planSpan.attributes["baton.outcome"], "completed", JSON.stringify(planSpan));
+  assert.equal(planSpan.status, "OK");
+  const [call] = childrenOf(stored, planSpan).filter((span) => span.name.startsWith("execute_tool"));
+  assert.ok(call, "the fixed plan's call is a span under its run");
+  assert.equal(call.name, "execute_tool tasks.rename");
+  assert.equal(call.attributes["gen_ai.operation.name"], "execute_tool");
+  assert.equal(call.attributes["gen_ai.tool.type"], "function");
+  assert.ok(call.attributes["gen_ai.tool.call.id"], "the call's id");
+  assert.equal(call.attributes["baton.autonomy"], "review");
+  assert.equal(call.attributes["baton.tier"], "reversible-acts");
+  assert.equal(call.attributes["baton.origin_clamp"], false);
+  assert.ok(eventsOf(planSpan).includes("baton.review.shown"), `the review was shown: ${eventsOf(planSpan)}`);
+  assert.ok(eventsOf(planSpan).includes("baton.review.authorized"), `and authorized: ${eventsOf(planSpan)}`);
+  const shown = planSpan.events.find((event) => event.name === "baton.review.shown");
+  assert.equal(shown.attributes["baton.autonomy"], "review");
+  assert.match(String(shown.attributes["baton.fingerprint"]), /\w{16,}/);
+  assert.equal(shown.attributes["baton.actor"], "engine");
+  const undo = childrenOf(stored, planSpan).find((span) => span.name.startsWith("undo "));
+  assert.ok(undo, "the undo, after the run ended, is a span under it");
+  assert.deepEqual(eventsOf(undo), ["baton.undo"]);
+
+  // The AG-UI run: run, then turn, then the call the turn proposed; and
+  // the agent server's own span under the turn, in the same trace.
+  const aguiSpan = runSpan(stored, agui);
+  assert.ok(aguiSpan, "the AG-UI run's span is stored");
+  const turns = childrenOf(stored, aguiSpan).filter((span) => span.name.startsWith("turn "));
+  assert.ok(turns.length >= 2, `a turn to propose the call, one to hear its result: ${turns.length}`);
+  const calls = turns.flatMap((turn) => childrenOf(stored, turn)).filter((span) => span.name.startsWith("execute_tool"));
+  assert.deepEqual(calls.map((span) => span.name), ["execute_tool tasks.rename"], "the call is under the turn that proposed it");
+  for (const turn of turns) {
+    const server = childrenOf(stored, turn).filter((span) => !span.name.startsWith("execute_tool"));
+    assert.ok(server.length >= 1, `the agent server's span joined turn ${turn.attributes["baton.turn"]} through traceparent`);
+    assert.ok(server.every((span) => span.trace === aguiSpan.trace), "one trace, browser and server");
+    assert.match(server[0].name, /POST/, `the server's request span: ${server[0].name}`);
+  }
+  const server = stored.filter((span) => span.trace === aguiSpan.trace && !span.attributes["baton.run"] && !span.name.startsWith("execute_tool"));
+  assert.ok(
+    server.some((span) => span.name.includes("agent") || span.attributes["gen_ai.operation.name"]),
+    `pydantic-ai's own spans are in the trace too: ${server.map((span) => span.name)}`,
+  );
+
+  // Nothing of what the person typed or the arguments, and no actor
+  // reference, unless captureContent is on.
+  const ours = stored.filter((span) => [plan, agui].includes(span.attributes["baton.run"]) || span.trace === planSpan.trace || span.trace === aguiSpan.trace);
+  const text = JSON.stringify(ours.filter((span) => span.attributes["baton.run"] || span.name.startsWith("execute_tool")));
+  assert.ok(!text.includes("Bluebird"), "neither the intent nor the arguments are on a span");
+  assert.ok(!text.includes("Ship the release"), "nor what a component returned");
+  for (const actor of seen.actors.filter((actor) => typeof actor === "string")) assert.ok(!text.includes(actor), "no actor reference (AG-33)");
+  assert.ok(!/baton1\./.test(text), "no actor reference (AG-33)");
+});
+
+test("captureContent: true puts the intent, the arguments and the results on spans", { timeout: TIMEOUT }, async () => {
+  const seen = await withPage((page) =>
+    traced(page, {
+      captureContent: true,
+      script: async (engine, intent) => {
+        const run = engine.delegate({
+          intent,
+          initiative: "user",
+          autonomy: "auto",
+          plan: [{ capability: "tasks.rename", arguments: { id: "card-3", title: "Bluebird" } }],
+        });
+        await run.returned;
+        return [run.id];
+      },
+    }),
+  );
+  const [run] = seen.runs;
+  const stored = await readBack((stored) => {
+    const span = runSpan(stored, run);
+    return Boolean(span && childrenOf(stored, span).length);
+  });
+  const span = runSpan(stored, run);
+  assert.ok(span, `the run's span is stored: ${JSON.stringify(stored.map((s) => [s.name, s.attributes["baton.run"]]))} ${run}`);
+  assert.equal(span.attributes["baton.intent"], INTENT);
+  const [call] = childrenOf(stored, span);
+  assert.deepEqual(JSON.parse(call.attributes["gen_ai.tool.call.arguments"]), { id: "card-3", title: "Bluebird" });
+  assert.deepEqual(JSON.parse(call.attributes["gen_ai.tool.call.result"]), { renamed: "card-3", title: "Bluebird" });
+  assert.equal(call.attributes["baton.autonomy"], "auto");
+});
+
+test("a killed run ends aborted, its kill an event on the run span", { timeout: TIMEOUT }, async () => {
+  const seen = await withPage((page) =>
+    traced(page, {
+      captureContent: false,
+      script: async (engine, intent) => {
+        const run = engine.delegate({ intent, initiative: "user", autonomy: "auto", plan: [{ capability: "tasks.rename", arguments: { id: "card-4", title: "x" } }] });
+        await run.returned;
+        // Killed while it waits for the person.
+        const held = engine.delegate({ intent, initiative: "user", autonomy: "review", plan: [{ capability: "tasks.rename", arguments: { id: "card-5", title: "y" } }] });
+        for (let i = 0; i < 200 && engine.state(held).state !== "reviewing"; i++) await new Promise((r) => setTimeout(r, 10));
+        engine.killAll();
+        await held.returned;
+        return [run.id, held.id];
+      },
+    }),
+  );
+  const [, held] = seen.runs;
+  const stored = await readBack((stored) => Boolean(runSpan(stored, held)));
+  const span = runSpan(stored, held);
+  assert.ok(span, "the killed run's span is stored");
+  assert.equal(span.attributes["baton.outcome"], "aborted");
+  assert.equal(span.attributes["baton.reason"], "kill");
+  assert.ok(eventsOf(span).includes("baton.kill"), `the kill is an event: ${eventsOf(span)}`);
+  assert.ok(eventsOf(span).includes("baton.review.shown"), "after the review it interrupted");
+});
