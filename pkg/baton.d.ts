@@ -698,7 +698,7 @@ export class Engine {
    * `tracestate` headers; any other transport: `request.trace`). A context that is not Trace Context
    * is not sent; `null` stops it; without a hook nothing is sent. `baton-engine/otel` sets it.
    */
-  traceTurns(hook: ((turn: { run: RunId; turn: TurnId }) => TraceContext | null | undefined) | null): void;
+  traceTurns(hook: ((run: RunId, turn: TurnId) => TraceContext | null | undefined) | null): void;
   /** A run's state. */
   state(run: RunId | Run): RunState;
   /** A run's current revision. */

@@ -289,7 +289,7 @@ export function instrument(engine, options = {}) {
 
   // The turn's span, named before its request leaves: the agent server's
   // spans join the trace under it.
-  engine.traceTurns(({ run, turn }) => {
+  engine.traceTurns((run, turn) => {
     const span = turnOf(runOf(run, Date.now()), turn, Date.now());
     const spanContext = span.spanContext();
     if (!isSpanContextValid(spanContext)) return null;

@@ -57,8 +57,12 @@ use crate::compressed_sizes;
 /// to the analysis' budget, so no pattern can make it run unbounded (357.2);
 /// then back under the target when the engine drove its own transports in
 /// Rust, the turn's request no longer read back from a JS value (349.8):
-/// the ratchet falls to 350.
-pub const BUDGET_KIB: u64 = 350;
+/// the ratchet falls to 350. Raised by what distributed tracing asked for:
+/// a turn's W3C trace context checked and sent with it (`traceTurns`,
+/// AG-UI's `traceparent` header), each call journalled with the autonomy,
+/// tier and origin clamp the core decided, the engine's `actorName`
+/// (350.9).
+pub const BUDGET_KIB: u64 = 351;
 
 /// Where the ratchet is going.
 pub const TARGET_KIB: u64 = 350;

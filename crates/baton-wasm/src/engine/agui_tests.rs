@@ -419,8 +419,8 @@ async fn agui_a_turn_carries_the_trace_context_the_app_names() {
     let parent = "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01";
     let asked = js_sys::Array::new();
     let heard = asked.clone();
-    let hook = Closure::<dyn Fn(JsValue) -> JsValue>::new(move |turn: JsValue| {
-        heard.push(&turn);
+    let hook = Closure::<dyn Fn(JsValue, JsValue) -> JsValue>::new(move |run, turn| {
+        heard.push(&js_sys::Array::of2(&run, &turn));
         js(serde_json::json!({"traceparent": parent, "tracestate": "baton=t1"}))
     });
     engine.trace_turns(hook.as_ref().clone()).unwrap();
@@ -431,10 +431,9 @@ async fn agui_a_turn_carries_the_trace_context_the_app_names() {
         "is the AG-UI peer running at {PEER}?"
     );
     assert_eq!(asked.length(), 1, "the hook is asked once per turn");
-    assert_eq!(
-        get(&asked.get(0), "run").as_string().as_deref(),
-        Some(run.as_str())
-    );
+    let asked = js_sys::Array::from(&asked.get(0));
+    assert_eq!(asked.get(0).as_string().as_deref(), Some(run.as_str()));
+    assert_eq!(asked.get(1).as_f64(), Some(1.0), "the run's first turn");
 
     let forged = Closure::<dyn Fn(JsValue) -> JsValue>::new(|_| {
         js(serde_json::json!({"traceparent": "00-zz\r\nx-injected: 1", "tracestate": "a=b"}))

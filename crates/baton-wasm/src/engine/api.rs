@@ -167,7 +167,7 @@ impl Engine {
         Ok(ended)
     }
 
-    /// Distributed tracing of turns (W3C Trace Context): `hook({ run, turn })`
+    /// Distributed tracing of turns (W3C Trace Context): `hook(run, turn)`
     /// is called as each turn opens and returns `{ traceparent, tracestate? }`
     /// for the turn's span, or nothing. The engine checks it (a header that
     /// is not Trace Context is not sent) and sends it with the turn: AG-UI as

@@ -290,14 +290,13 @@ pub(super) fn open_turn(inner: &Shared, run: RunId, turn: TurnId, mut request: T
     });
 }
 
-/// The trace context the app's tracing gives a turn: `hook({ run, turn })`,
+/// The trace context the app's tracing gives a turn: `hook(run, turn)`,
 /// checked by the core. A hook that throws, returns nothing, or returns
 /// headers that are not Trace Context sends nothing.
 fn trace_of(hook: &js_sys::Function, run: &RunId, turn: TurnId) -> Option<TraceContext> {
-    let asked = js_sys::Object::new();
-    let _ = js_sys::Reflect::set(&asked, &"run".into(), &run.as_str().into());
-    let _ = js_sys::Reflect::set(&asked, &"turn".into(), &JsValue::from(turn.0));
-    let given = hook.call1(&JsValue::NULL, &asked).ok()?;
+    let given = hook
+        .call2(&JsValue::NULL, &run.as_str().into(), &turn.0.into())
+        .ok()?;
     let traceparent = get(&given, "traceparent").as_string()?;
     let tracestate = get(&given, "tracestate").as_string();
     TraceContext::new(&traceparent, tracestate.as_deref()).ok()
