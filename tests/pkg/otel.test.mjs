@@ -14,7 +14,7 @@ import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
 import { createServer } from "node:net";
 import { createInterface } from "node:readline";
-import { mkdtemp, rm } from "node:fs/promises";
+import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -349,4 +349,38 @@ test("a killed run ends aborted, its kill an event on the run span", { timeout: 
   assert.equal(span.attributes["baton.reason"], "kill");
   assert.ok(eventsOf(span).includes("baton.kill"), `the kill is an event: ${eventsOf(span)}`);
   assert.ok(eventsOf(span).includes("baton.review.shown"), "after the review it interrupted");
+});
+
+test("the package README's tracing example runs as written, its spans in the backend", { timeout: TIMEOUT }, async () => {
+  const readme = await readFile(new URL("../../pkg/README.md", import.meta.url), "utf8");
+  const at = readme.indexOf("<!-- otel-example -->");
+  assert.ok(at >= 0, "pkg/README.md has <!-- otel-example -->");
+  const code = /```js\n([\s\S]*?)```/.exec(readme.slice(at))?.[1];
+  assert.ok(code, "a ```js block follows the marker");
+  const run = await withPage(async (page) => {
+    // The app's SDK, registered globally before the example runs.
+    await page.evaluate(async ({ phoenix, project }) => {
+      const otel = await import("@opentelemetry/api");
+      const provider = new otel.WebTracerProvider({
+        resource: otel.resourceFromAttributes({ "service.name": "baton-readme", "openinference.project.name": project }),
+        spanProcessors: [new otel.SimpleSpanProcessor(new otel.OTLPTraceExporter({ url: `${phoenix}/v1/traces` }))],
+      });
+      provider.register();
+      globalThis.flushTraces = () => provider.forceFlush();
+    }, { phoenix: phoenixUrl, project: PROJECT });
+    const logged = new Promise((resolve) => page.on("console", (message) => message.type() === "log" && resolve(message.text())));
+    await page.addScriptTag({ type: "module", content: code });
+    const run = await logged;
+    await page.evaluate(() => globalThis.flushTraces());
+    return run;
+  });
+  const stored = await readBack((stored) => {
+    const span = runSpan(stored, run);
+    return Boolean(span && childrenOf(stored, span).length);
+  });
+  const span = runSpan(stored, run);
+  assert.ok(span, `the example's run is in the backend (${run})`);
+  assert.equal(span.name, "invoke_agent Helper");
+  assert.deepEqual(childrenOf(stored, span).map((child) => child.name), ["execute_tool todos.add"]);
+  assert.ok(!JSON.stringify(span).includes("milk"), "no content by default");
 });

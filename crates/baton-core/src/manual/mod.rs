@@ -7,6 +7,7 @@
 //! - [`custody`]: the custody machine, driven by hand.
 //! - [`requirements`]: where each requirement AG-1 … AG-50 is decided, and the test that proves it.
 //! - [`protocol`]: protocol `baton/1` and the AG-UI 1.0 dialect.
+//! - [`tracing`]: every delegation as an OpenTelemetry trace, and a draft for approvals.
 //! - [`size`]: what an app downloads, where the bytes are, and the budget.
 //! - [`performance`]: what is measured, against which peers.
 //! - [`generated_input`]: the property tests and their long run.
@@ -22,6 +23,8 @@ pub mod custody {}
 pub mod requirements {}
 #[doc = include_str!("protocol.md")]
 pub mod protocol {}
+#[doc = include_str!("tracing.md")]
+pub mod tracing {}
 #[doc = include_str!("size.md")]
 pub mod size {}
 #[doc = include_str!("performance.md")]
