@@ -30,6 +30,22 @@ const engine = await Engine.open({
   dbName: "baton-demo",
 });
 $("acting-party").textContent = agent ? `the AG-UI agent at ${agent}` : "the built-in offline assistant";
+// Every delegation traced with OpenTelemetry, exported over OTLP/HTTP to a
+// collector on 127.0.0.1 with `?otel=URL` (for example Arize Phoenix's
+// http://127.0.0.1:6006/v1/traces). The SDK loads only when asked for.
+const collector = new URLSearchParams(location.search).get("otel");
+if (collector) {
+  const otel = await import("@opentelemetry/api");
+  const provider = new otel.WebTracerProvider({
+    resource: otel.resourceFromAttributes({ "service.name": "baton-demo" }),
+    spanProcessors: [new otel.BatchSpanProcessor(new otel.OTLPTraceExporter({ url: collector }), { scheduledDelayMillis: 500 })],
+  });
+  provider.register();
+  const { instrument } = await import("baton-engine/otel");
+  instrument(engine);
+  window.batonTraces = provider; // `await batonTraces.forceFlush()` sends what is pending
+  $("acting-party").textContent += `, traced to ${collector}`;
+}
 window.baton = engine; // for the curious, in the console
 $("presence-surface").engine = engine;
 $("review-surface").engine = engine;

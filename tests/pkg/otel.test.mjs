@@ -29,9 +29,10 @@ const PEERS = fileURLToPath(new URL("../peers/", import.meta.url));
 const PROJECT = "baton-otel";
 const INTENT = "Rename card 7 to the secret codename Bluebird";
 
-const { withPage } = packagePages(() => {
+const pages = packagePages(() => {
   if (!PHOENIX || !PYTHON) throw new Error("BATON_PHOENIX and BATON_FRAMEWORKS_PYTHON are not set: `cargo xtask test` installs Phoenix and the frameworks and sets them");
 });
+const { withPage } = pages;
 
 /** A port no one listens on now. */
 function freePort() {
@@ -53,11 +54,14 @@ let workdir;
 
 before(async () => {
   if (!PHOENIX || !PYTHON) return;
+  // The SDK as the demo loads it (`cargo xtask demo` builds the same).
   await build({
-    entryPoints: [fileURLToPath(new URL("otel-sdk.mjs", import.meta.url))],
+    entryPoints: [fileURLToPath(new URL("../../www/otel-sdk.mjs", import.meta.url))],
     bundle: true,
+    minify: true,
     format: "esm",
-    outfile: fileURLToPath(new URL("built/otel-sdk.js", import.meta.url)),
+    outfile: fileURLToPath(new URL("../../www/built/otel-sdk.js", import.meta.url)),
+    nodePaths: [fileURLToPath(new URL("node_modules", import.meta.url))],
     logLevel: "error",
   });
   workdir = await mkdtemp(join(tmpdir(), "baton-phoenix-"));
@@ -168,12 +172,12 @@ function flat(value, prefix = "", into = {}) {
   return into;
 }
 
-/** Every span Phoenix holds of the project, attributes flattened. */
-async function spans() {
+/** Every span Phoenix holds of `project`, attributes flattened. */
+async function spans(project = PROJECT) {
   const all = [];
   let cursor = null;
   do {
-    const url = new URL(`${phoenixUrl}/v1/projects/${PROJECT}/spans`);
+    const url = new URL(`${phoenixUrl}/v1/projects/${project}/spans`);
     url.searchParams.set("limit", "1000");
     if (cursor) url.searchParams.set("cursor", cursor);
     const response = await fetch(url);
@@ -189,16 +193,17 @@ async function spans() {
     id: span.context.span_id,
     parent: span.parent_id ?? null,
     status: span.status_code,
+    start: span.start_time,
     attributes: flat(span.attributes),
     events: (span.events ?? []).map((event) => ({ name: event.name, attributes: flat(event.attributes) })),
   }));
 }
 
 /** The spans, once `ready(spans)` holds (Phoenix stores what it is sent a moment later). */
-async function readBack(ready) {
+async function readBack(ready, project = PROJECT) {
   const deadline = Date.now() + 30_000;
   for (;;) {
-    const stored = await spans();
+    const stored = await spans(project);
     if (ready(stored)) return stored;
     if (Date.now() > deadline) return stored;
     await new Promise((resolve) => setTimeout(resolve, 500));
@@ -206,7 +211,8 @@ async function readBack(ready) {
 }
 
 const runSpan = (stored, run) => stored.find((span) => span.name.startsWith("invoke_agent ") && span.attributes["baton.run"] === run);
-const childrenOf = (stored, span) => stored.filter((other) => other.parent === span.id);
+const childrenOf = (stored, span) =>
+  stored.filter((other) => other.parent === span.id).sort((a, b) => a.start.localeCompare(b.start));
 const eventsOf = (span) => span.events.map((event) => event.name);
 
 test("a fixed plan under review and an AG-UI run, read back from Phoenix: run, turn, calls, and the agent server's span under the turn through traceparent", { timeout: TIMEOUT }, async () => {
@@ -383,4 +389,49 @@ test("the package README's tracing example runs as written, its spans in the bac
   assert.equal(span.name, "invoke_agent Helper");
   assert.deepEqual(childrenOf(stored, span).map((child) => child.name), ["execute_tool todos.add"]);
   assert.ok(!JSON.stringify(span).includes("milk"), "no content by default");
+});
+
+/** A trace as indented text: each span, its events, then its children. */
+function tree(stored, span, depth = 0) {
+  const events = span.events.length ? `  [${span.events.map((event) => event.name).join(", ")}]` : "";
+  const lines = [`${"  ".repeat(depth)}${span.name}${events}`];
+  for (const child of childrenOf(stored, span)) lines.push(...tree(stored, child, depth + 1));
+  return lines;
+}
+
+test("the demo with ?otel=URL exports every delegation to the collector: the review, the calls and the undo", { timeout: TIMEOUT }, async () => {
+  const page = await pages.browser.newPage();
+  const problems = [];
+  page.on("pageerror", (error) => problems.push(error.message));
+  let stored;
+  try {
+    await page.goto(`${pages.server.url}/www/?otel=${encodeURIComponent(`${phoenixUrl}/v1/traces`)}`);
+    await page.waitForFunction(() => document.getElementById("acting-party")?.textContent.includes("traced to"));
+    await page.fill("#intent", "rename card 1 to Ship and set theme to dark");
+    await page.click("#delegate button[type=submit]");
+    await page.waitForSelector("baton-review [part=item]");
+    await page.waitForFunction(() => !document.querySelector("baton-review [part=authorize]")?.disabled);
+    await page.click("baton-review [part=authorize]");
+    await page.waitForFunction(() => document.querySelector('[data-card="c1"] [data-title]')?.textContent === "1. Ship");
+    await page.waitForSelector("baton-presence [part=undo]");
+    await page.click("baton-presence [part=undo]");
+    await page.waitForFunction(() => document.querySelector('[data-card="c1"] [data-title]')?.textContent === "1. Draft the release notes");
+    await page.evaluate(() => window.batonTraces.forceFlush());
+    const demoRun = (spans) => spans.find((span) => span.name === "invoke_agent Assistant" && span.events.some((event) => event.name === "baton.review.authorized"));
+    stored = await readBack((spans) => {
+      const run = demoRun(spans);
+      return Boolean(run && childrenOf(spans, run).some((span) => span.name.startsWith("undo ")));
+    }, "default");
+    const run = demoRun(stored);
+    assert.ok(run, "the demo's delegation is in the collector (Phoenix's default project)");
+    const text = tree(stored, run);
+    assert.ok(text.some((line) => line.trim().startsWith("execute_tool tasks.rename")), text.join("\n"));
+    assert.ok(text.some((line) => line.trim().startsWith("execute_tool settings.set_theme")), text.join("\n"));
+    assert.ok(text.some((line) => line.trim().startsWith("undo Assistant  [baton.undo]")), text.join("\n"));
+    assert.deepEqual(problems, [], "the page reported no error");
+    // The trace, as the demo's README section shows it.
+    console.log(text.join("\n"));
+  } finally {
+    await page.close();
+  }
 });

@@ -5,8 +5,10 @@
 
 use crate::serve::Server;
 use crate::{
-    ensure_npm, ensure_wasm_bindgen, ensure_wasm_target, node_tests, pkg, root, Peer, PKG_TESTS,
+    ensure_npm, ensure_wasm_bindgen, ensure_wasm_target, node_tests, pkg, root, run, Peer,
+    PKG_TESTS,
 };
+use std::process::Command;
 
 /// Installs, builds, serves, prints the URL; runs until interrupted.
 pub fn demo(args: &[String]) -> Result<(), String> {
@@ -20,16 +22,36 @@ pub fn demo(args: &[String]) -> Result<(), String> {
     println!("demo: checking the toolchain (installs what is missing)");
     ensure_wasm_target()?;
     ensure_wasm_bindgen()?;
-    ensure_npm(PKG_TESTS, "binaryen")?;
+    // The newest of the package tests' npm packages: the OpenTelemetry SDK
+    // the demo's `?otel=URL` loads.
+    ensure_npm(PKG_TESTS, "@opentelemetry/exporter-trace-otlp-proto")?;
     println!("demo: building the package");
     let sizes = pkg()?;
     println!("demo: package built ({sizes})");
+    bundle_otel_sdk()?;
     let server = Server::bind(&root(), port)?;
     println!();
     println!("Baton demo: {}", server.url());
     println!("(driven by the built-in offline actor; Ctrl+C to stop)");
     server.serve();
     Ok(())
+}
+
+/// The OpenTelemetry web SDK the demo loads for `?otel=URL`
+/// (`www/otel-sdk.mjs`), bundled into `www/built/otel-sdk.js` from the
+/// package tests' npm packages.
+fn bundle_otel_sdk() -> Result<(), String> {
+    let tests = root().join(PKG_TESTS);
+    let mut bundle = Command::new(tests.join("node_modules/.bin/esbuild"));
+    bundle
+        .arg(root().join("www/otel-sdk.mjs"))
+        .args(["--bundle", "--minify", "--format=esm", "--log-level=error"])
+        .arg(format!(
+            "--outfile={}",
+            root().join("www/built/otel-sdk.js").display()
+        ))
+        .env("NODE_PATH", tests.join("node_modules"));
+    run(bundle)
 }
 
 /// The demo's journeys in headless Chromium, against the demo as served.
