@@ -215,6 +215,16 @@ const childrenOf = (stored, span) =>
   stored.filter((other) => other.parent === span.id).sort((a, b) => a.start.localeCompare(b.start));
 const eventsOf = (span) => span.events.map((event) => event.name);
 
+test("an app that does not trace loads nothing of it: the runtime imports neither baton-engine/otel nor @opentelemetry/api", async () => {
+  for (const file of ["baton.js", "elements.js", "react.js", "webmcp.js", "mcp.js"]) {
+    const source = await readFile(new URL(`../../pkg/${file}`, import.meta.url), "utf8");
+    assert.ok(!/opentelemetry|otel\.js/.test(source), `pkg/${file} does not import the tracing module`);
+  }
+  const manifest = JSON.parse(await readFile(new URL("../../pkg/package.json", import.meta.url), "utf8"));
+  assert.equal(manifest.peerDependenciesMeta["@opentelemetry/api"]?.optional, true, "@opentelemetry/api is an optional peer");
+  assert.equal(manifest.dependencies, undefined, "and no dependency of the package");
+});
+
 test("a fixed plan under review and an AG-UI run, read back from Phoenix: run, turn, calls, and the agent server's span under the turn through traceparent", { timeout: TIMEOUT }, async () => {
   const seen = await withPage((page) =>
     traced(page, {
