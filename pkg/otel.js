@@ -94,9 +94,17 @@ export function instrument(engine, options = {}) {
   /** The `baton.*` facts every decision carries. */
   const facts = (record, attributes) => ({ "baton.revision": record.revision, "baton.actor": record.actor.kind, ...attributes });
 
-  /** An event on the run span. */
+  /**
+   * An event on the run span. Each carries the run's autonomy and the
+   * fingerprint its plan was bound to, as last decided, beside its own.
+   */
   const decided = (run, name, record, attributes = {}) => {
-    run.span.addEvent(name, facts(record, attributes), record.at);
+    const known = {};
+    if (run.autonomy) known["baton.autonomy"] = run.autonomy;
+    if (run.fingerprint) known["baton.fingerprint"] = run.fingerprint;
+    run.span.addEvent(name, facts(record, { ...known, ...attributes }), record.at);
+    if (attributes["baton.autonomy"]) run.autonomy = attributes["baton.autonomy"];
+    if (attributes["baton.fingerprint"]) run.fingerprint = attributes["baton.fingerprint"];
   };
 
   /**

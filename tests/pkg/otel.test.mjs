@@ -311,6 +311,52 @@ test("a fixed plan under review and an AG-UI run, read back from Phoenix: run, t
   assert.ok(!/baton1\./.test(text), "no actor reference (AG-33)");
 });
 
+test("a custom transport finds the turn's trace context in request.trace, and none when the engine is not traced", { timeout: TIMEOUT }, async () => {
+  const { traced: sent, untraced } = await withPage((page) =>
+    page.evaluate(async ({ phoenix, project }) => {
+      const baton = await import("baton-engine");
+      await baton.default();
+      const otel = await import("@opentelemetry/api");
+      const { instrument } = await import("baton-engine/otel");
+      const provider = new otel.WebTracerProvider({
+        resource: otel.resourceFromAttributes({ "service.name": "baton-page", "openinference.project.name": project }),
+        spanProcessors: [new otel.SimpleSpanProcessor(new otel.OTLPTraceExporter({ url: `${phoenix}/v1/traces` }))],
+      });
+      const seen = [];
+      const transport = {
+        protocolVersion: "baton/1",
+        async openTurn(request, sink) {
+          seen.push(request.trace ?? null);
+          await new Promise((resolve) => setTimeout(resolve, 5));
+          sink.push({ type: "turn-started" });
+          sink.push({ type: "message-start", message: "m1" });
+          sink.push({ type: "message-delta", message: "m1", delta: "Nothing to do." });
+          sink.push({ type: "message-end", message: "m1" });
+          sink.push({ type: "turn-finished", outcome: "completed" });
+        },
+      };
+      const engine = await baton.Engine.open({ appName: "Board", ceiling: "auto", storage: "memory", transport });
+      const delegate = () => engine.delegate({ intent: "Anything?", initiative: "user", autonomy: "auto" }).returned;
+      await delegate();
+      const tracing = instrument(engine, { tracerProvider: provider });
+      await delegate();
+      tracing.detach();
+      await delegate();
+      await provider.forceFlush();
+      engine.close();
+      return { untraced: [seen[0], seen[2]], traced: seen[1] };
+    }, { phoenix: phoenixUrl, project: PROJECT }),
+  );
+  assert.deepEqual(untraced, [null, null], "nothing is sent before instrument, nor after detach");
+  assert.match(sent?.traceparent ?? "", /^00-[0-9a-f]{32}-[0-9a-f]{16}-01$/, `the turn's traceparent: ${JSON.stringify(sent)}`);
+  const [, trace, span] = sent.traceparent.split("-");
+  const stored = await readBack((stored) => stored.some((s) => s.id === span));
+  const turn = stored.find((s) => s.id === span);
+  assert.ok(turn, "the traceparent names a span the backend holds");
+  assert.equal(turn.trace, trace);
+  assert.equal(turn.name, "turn Assistant", "the turn's own span");
+});
+
 test("captureContent: true puts the intent, the arguments and the results on spans", { timeout: TIMEOUT }, async () => {
   const seen = await withPage((page) =>
     traced(page, {
@@ -365,6 +411,10 @@ test("a killed run ends aborted, its kill an event on the run span", { timeout: 
   assert.equal(span.attributes["baton.reason"], "kill");
   assert.ok(eventsOf(span).includes("baton.kill"), `the kill is an event: ${eventsOf(span)}`);
   assert.ok(eventsOf(span).includes("baton.review.shown"), "after the review it interrupted");
+  const kill = span.events.find((event) => event.name === "baton.kill");
+  assert.equal(kill.attributes["baton.autonomy"], "review", "each event carries the run's autonomy");
+  assert.match(String(kill.attributes["baton.fingerprint"]), /\w{16,}/, "and the fingerprint its plan was bound to");
+  assert.equal(kill.attributes["baton.actor"], "person");
 });
 
 test("the package README's tracing example runs as written, its spans in the backend", { timeout: TIMEOUT }, async () => {
