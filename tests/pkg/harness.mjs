@@ -5,9 +5,7 @@
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { after, before } from "node:test";
-import { chromium } from "playwright-core";
-
-import { CHROMIUM, FLAGS } from "./chromium.mjs";
+import { launch } from "./browsers.mjs";
 import { serve } from "./server.mjs";
 
 /** The task board every test mounts, Rust and JS alike (tests/fixtures). */
@@ -55,7 +53,7 @@ export function packagePages(check = () => {}, flags = []) {
   before(async () => {
     check();
     server = await serve();
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: [...FLAGS, ...flags] });
+    browser = await launch(undefined, flags);
   });
   after(async () => {
     await browser?.close();

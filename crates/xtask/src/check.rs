@@ -55,6 +55,9 @@ const STEPS: &[Step] = &[
     ("setup: Chromium and chromedriver", || {
         done(ensure_chromium())
     }),
+    ("setup: Firefox ESR and WebKitGTK (Debian)", || {
+        done(ensure_other_engines())
+    }),
     ("setup: AG-UI Python SDK", || done(ensure_agui_python())),
     ("setup: AG-UI reference client (npm)", || {
         done(ensure_npm("tests/agui-crosscheck", "@ag-ui/client"))
@@ -62,10 +65,7 @@ const STEPS: &[Step] = &[
     ("setup: package test tools (npm)", || {
         // The marker is the newest package: a directory installed before it
         // was added is installed again.
-        done(ensure_npm(
-            PKG_TESTS,
-            "@opentelemetry/exporter-trace-otlp-proto",
-        ))
+        done(ensure_npm(PKG_TESTS, "puppeteer-core"))
     }),
     ("setup: Vite scratch app (npm)", || {
         done(ensure_npm(VITE_APP, "react-dom-18"))
@@ -107,6 +107,12 @@ const STEPS: &[Step] = &[
     }),
     ("package: types (tsc --noEmit)", package_types),
     ("package: JS tests in Chromium", package_tests),
+    ("package: JS tests in Firefox", || {
+        in_engine("firefox", "engine.test.mjs", "package tests")
+    }),
+    ("package: JS tests in WebKit", || {
+        in_engine("webkit", "engine.test.mjs", "package tests")
+    }),
     ("package: default surfaces in Chromium", || {
         node_tests(PKG_TESTS, "surfaces.test.mjs", "surface tests", &[])
     }),
@@ -115,6 +121,12 @@ const STEPS: &[Step] = &[
     }),
     ("package: strict CSP and Trusted Types in Chromium", || {
         node_tests(PKG_TESTS, "strict-csp.test.mjs", "strict policy tests", &[])
+    }),
+    ("package: strict CSP and Trusted Types in Firefox", || {
+        in_engine("firefox", "strict-csp.test.mjs", "strict policy tests")
+    }),
+    ("package: strict CSP and Trusted Types in WebKit", || {
+        in_engine("webkit", "strict-csp.test.mjs", "strict policy tests")
     }),
     ("package: faults in Chromium", || {
         node_tests(PKG_TESTS, "faults/", "fault tests", &[])
@@ -308,6 +320,13 @@ pub(crate) fn native_tests() -> Result<String, String> {
 
 /// The built package as an application imports it, in headless Chromium
 /// (Node's test runner driving `playwright-core`).
+/// A package test file in another browser engine (`tests/pkg/browsers.mjs`:
+/// `firefox` or `webkit`), its passed count labelled with the engine.
+fn in_engine(engine: &str, file: &str, what: &str) -> Result<String, String> {
+    let env = [("BATON_BROWSER", engine.to_owned())];
+    node_tests(PKG_TESTS, file, what, &env).map(|summary| format!("{engine}: {summary}"))
+}
+
 pub(crate) fn package_tests() -> Result<String, String> {
     node_tests(PKG_TESTS, "engine.test.mjs", "package tests", &[])
 }

@@ -68,6 +68,31 @@ pub(crate) fn ensure_chromium() -> Result<(), String> {
     run(install)
 }
 
+/// Firefox ESR, and WebKitGTK's MiniBrowser with its WebDriver, as Debian
+/// packages them (`tests/pkg/browsers.mjs` drives them).
+pub(crate) const FIREFOX: &str = "/usr/bin/firefox-esr";
+pub(crate) const WEBKIT_DRIVER: &str = "/usr/bin/WebKitWebDriver";
+
+pub(crate) fn ensure_other_engines() -> Result<(), String> {
+    let present = [
+        FIREFOX,
+        WEBKIT_DRIVER,
+        "/usr/bin/xvfb-run",
+        "/usr/bin/xauth",
+    ];
+    if present.iter().all(|path| Path::new(path).exists()) {
+        println!("  firefox-esr, webkit2gtk-driver and xvfb: present");
+        return Ok(());
+    }
+    println!("  firefox-esr, webkit2gtk-driver and xvfb: installing from Debian");
+    let mut install = Command::new("sh");
+    install.args([
+        "-c",
+        "apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq firefox-esr webkit2gtk-driver xvfb xauth",
+    ]);
+    run(install)
+}
+
 /// The official AG-UI Python SDK the real peer is built on.
 pub(crate) const AGUI_PYTHON: &str = "ag-ui-protocol==1.0.0";
 

@@ -1,0 +1,276 @@
+// The three browser engines the package's tests run in, each as Debian
+// packages it, headless, behind the part of Playwright's page interface the
+// tests use:
+//
+// - Chromium (`chromium`): Playwright, over the DevTools protocol;
+// - Firefox ESR (`firefox-esr`): puppeteer-core, over WebDriver BiDi;
+// - WebKitGTK's MiniBrowser (`webkit2gtk-driver`): WebDriver classic through
+//   `WebKitWebDriver`, under `xvfb-run`; started with `--automation`, or the
+//   session never starts.
+//
+// `BATON_BROWSER` picks one (`chromium` by default). A test that needs what
+// only one engine's tooling has (the accessibility tree over CDP) says so in
+// its name and asks `ENGINE` before it runs.
+
+import { spawn } from "node:child_process";
+import { createServer } from "node:net";
+import { chromium } from "playwright-core";
+
+import { CHROMIUM, FLAGS } from "./chromium.mjs";
+
+/** The engine this run tests: `chromium`, `firefox` or `webkit`. */
+export const ENGINE = process.env.BATON_BROWSER ?? "chromium";
+
+const FIREFOX = process.env.FIREFOX ?? "/usr/bin/firefox-esr";
+const MINIBROWSER = process.env.MINIBROWSER ?? "/usr/lib/x86_64-linux-gnu/webkit2gtk-4.1/MiniBrowser";
+
+/**
+ * Starts `engine` (Chromium with `flags` added to its own); resolves with
+ * `{ newPage(), close() }`.
+ */
+export async function launch(engine = ENGINE, flags = []) {
+  switch (engine) {
+    case "chromium":
+      return chromium.launch({ executablePath: CHROMIUM, args: [...FLAGS, ...flags] });
+    case "firefox":
+      return firefox();
+    case "webkit":
+      return webkit();
+    default:
+      throw new Error(`BATON_BROWSER=${engine}: expected chromium, firefox or webkit`);
+  }
+}
+
+// ----- what `evaluate` returns ------------------------------------------------
+
+// The page's answer crosses as JSON text, `undefined` marked: protocols
+// other than Playwright's own hand back shared references once (BiDi) or
+// `undefined` as `null` (WebDriver classic), and tests compare answers
+// exactly.
+const UNDEFINED = "\u0000undefined";
+const ENCODE = `(value) => JSON.stringify(value === undefined ? ${JSON.stringify(UNDEFINED)} : value, (key, inner) => (inner === undefined ? ${JSON.stringify(UNDEFINED)} : inner))`;
+
+function decode(text) {
+  const revive = (value) => {
+    if (value === UNDEFINED) return undefined;
+    if (Array.isArray(value)) return value.map(revive);
+    if (value && typeof value === "object") {
+      for (const key of Object.keys(value)) value[key] = revive(value[key]);
+    }
+    return value;
+  };
+  return text === undefined || text === null ? undefined : revive(JSON.parse(text));
+}
+
+/** `fn(arg)` in the page, answered as JSON text. */
+const encoded = (fn) =>
+  `async (arg) => (${ENCODE})(await (${typeof fn === "function" ? fn.toString() : `() => (${fn})`})(arg))`;
+
+// ----- Firefox: puppeteer-core over WebDriver BiDi ----------------------------
+
+async function firefox() {
+  const { default: puppeteer } = await import("puppeteer-core");
+  const browser = await puppeteer.launch({ browser: "firefox", executablePath: FIREFOX, headless: true });
+  return {
+    /** A page of its own context (its own storage), as Playwright gives. */
+    async newPage() {
+      const context = await browser.createBrowserContext();
+      const page = await context.newPage();
+      return new Proxy(page, {
+        get(target, name) {
+          if (name === "close") return () => context.close();
+          if (name === "addInitScript") return (script) => target.evaluateOnNewDocument(script);
+          // Playwright's order: the function, its argument, then options.
+          if (name === "waitForFunction") return (fn, arg, options = {}) => target.waitForFunction(fn, options, arg);
+          if (name === "evaluate") {
+            return async (fn, arg) => decode(await target.evaluate(`(${encoded(fn)})(${arg === undefined ? "undefined" : JSON.stringify(arg)})`));
+          }
+          const value = Reflect.get(target, name);
+          return typeof value === "function" ? value.bind(target) : value;
+        },
+      });
+    },
+    close: () => browser.close(),
+  };
+}
+
+// ----- WebKit: WebDriver classic ----------------------------------------------
+
+/** A port no one listens on now. */
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const { port } = server.address();
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+async function webkit() {
+  const port = await freePort();
+  const driver = spawn("xvfb-run", ["-a", "WebKitWebDriver", `--port=${port}`], { stdio: "ignore", detached: true });
+  const base = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + 20_000;
+  while (!(await fetch(`${base}/status`).then((r) => r.ok, () => false))) {
+    if (Date.now() > deadline || driver.exitCode !== null) throw new Error("WebKitWebDriver did not start");
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  const pages = new Set();
+  return {
+    async newPage() {
+      const page = await WebKitPage.open(base);
+      pages.add(page);
+      return page;
+    },
+    async close() {
+      for (const page of pages) await page.close();
+      // xvfb-run's group: the display and the driver with it.
+      try {
+        process.kill(-driver.pid, "SIGTERM");
+      } catch {
+        // Gone already.
+      }
+    },
+  };
+}
+
+/** In the page: what it reported since the last look (errors, console lines). */
+const WATCH = `
+if (!window.__batonWatch) {
+  const seen = (window.__batonWatch = []);
+  addEventListener("error", (event) => seen.push({ kind: "pageerror", text: event.message }));
+  addEventListener("unhandledrejection", (event) => seen.push({ kind: "pageerror", text: String(event.reason?.message ?? event.reason) }));
+  for (const type of ["log", "warn", "error", "info"]) {
+    const original = console[type].bind(console);
+    console[type] = (...args) => {
+      seen.push({ kind: "console", type: type === "warn" ? "warning" : type, text: args.map(String).join(" ") });
+      original(...args);
+    };
+  }
+}
+return window.__batonWatch.splice(0);
+`;
+
+class WebKitPage {
+  static async open(base) {
+    const capabilities = {
+      alwaysMatch: {
+        browserName: "MiniBrowser",
+        "webkitgtk:browserOptions": { binary: MINIBROWSER, args: ["--automation"] },
+      },
+    };
+    const response = await fetch(`${base}/session`, { method: "POST", body: JSON.stringify({ capabilities }) });
+    const { value } = await response.json();
+    if (!response.ok) throw new Error(`WebKitWebDriver: ${JSON.stringify(value)}`);
+    const page = new WebKitPage(`${base}/session/${value.sessionId}`);
+    await page.command("POST", "/timeouts", { script: 120_000, pageLoad: 60_000 });
+    return page;
+  }
+
+  constructor(session) {
+    this.session = session;
+    this.listeners = { pageerror: [], console: [] };
+    this.closed = false;
+    this.initScripts = [];
+  }
+
+  async command(method, path, body) {
+    this.busy = (this.busy ?? 0) + 1;
+    try {
+      const response = await fetch(this.session + path, {
+        method,
+        headers: { "content-type": "application/json" },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+      const { value } = await response.json();
+      if (!response.ok) throw new Error(value?.message ?? JSON.stringify(value));
+      return value;
+    } finally {
+      this.busy -= 1;
+    }
+  }
+
+  on(event, listener) {
+    // WebDriver classic has no events: what the page reports is collected
+    // in the page and handed out each time the test talks to it, and every
+    // 100 ms while it does not.
+    this.listeners[event]?.push(listener);
+    this.poll ??= setInterval(() => {
+      if (!this.busy) this.drain();
+    }, 100);
+  }
+
+  async drain() {
+    if (this.closed) return;
+    const seen = await this.command("POST", "/execute/sync", { script: WATCH, args: [] }).catch(() => []);
+    for (const { kind, type, text } of seen ?? []) {
+      if (kind === "pageerror") for (const listener of this.listeners.pageerror) listener(new Error(text));
+      else for (const listener of this.listeners.console) listener({ type: () => type, text: () => text });
+    }
+  }
+
+  async goto(url) {
+    await this.command("POST", "/url", { url });
+    await this.arrived();
+  }
+
+  async reload() {
+    await this.command("POST", "/refresh", {});
+    await this.arrived();
+  }
+
+  async arrived() {
+    for (const script of this.initScripts) await this.command("POST", "/execute/sync", { script, args: [] });
+    await this.drain();
+  }
+
+  /** Playwright's `addInitScript`, as near as WebDriver classic allows: run as each page arrives. */
+  async addInitScript(script) {
+    this.initScripts.push(typeof script === "function" ? `(${script})()` : script.content ?? script);
+  }
+
+  async evaluate(fn, arg) {
+    const script = `
+      const done = arguments[arguments.length - 1];
+      Promise.resolve()
+        .then(() => (${encoded(fn)})(arguments[0]))
+        .then((value) => done({ value }), (error) => done({ error: String(error?.message ?? error) }));`;
+    const result = await this.command("POST", "/execute/async", { script, args: [arg === undefined ? null : arg] });
+    await this.drain();
+    if (result?.error !== undefined) throw new Error(result.error);
+    return decode(result?.value);
+  }
+
+  async waitForFunction(fn, arg, options = {}) {
+    const deadline = Date.now() + (options.timeout ?? 30_000);
+    const source = typeof fn === "function" ? fn.toString() : `() => (${fn})`;
+    for (;;) {
+      const value = await this.evaluate(`(${source})(${JSON.stringify(arg ?? null)})`);
+      if (value) return value;
+      if (Date.now() > deadline) throw new Error(`waitForFunction timed out: ${source.slice(0, 80)}`);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  }
+
+  async addScriptTag({ type, content }) {
+    await this.evaluate(
+      ({ type, content }) => {
+        const script = document.createElement("script");
+        if (type) script.type = type;
+        script.textContent = content;
+        document.head.append(script);
+      },
+      { type, content },
+    );
+  }
+
+  async close() {
+    if (this.closed) return;
+    clearInterval(this.poll);
+    await this.drain();
+    this.closed = true;
+    await this.command("DELETE", "", undefined).catch(() => {});
+  }
+}
