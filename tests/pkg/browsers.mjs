@@ -8,6 +8,10 @@
 //   `WebKitWebDriver`, under `xvfb-run`; started with `--automation`, or the
 //   session never starts.
 //
+// What a page reports reaches `page.on` in all three: uncaught errors and
+// console lines; network events (`response`, `requestfailed`) in Chromium
+// and Firefox only, WebDriver classic having none.
+//
 // `BATON_BROWSER` picks one (`chromium` by default). A test that needs what
 // only one engine's tooling has (the accessibility tree over CDP) says so in
 // its name and asks `ENGINE` before it runs.

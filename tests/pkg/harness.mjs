@@ -27,9 +27,10 @@ export async function withPage(browser, server, body) {
   });
   page.on("requestfailed", (request) => {
     // An aborted request is the page's own doing (the engine cancels a
-    // turn's fetch when it cuts the turn off), not a failure.
+    // turn's fetch when it cuts the turn off), not a failure: Chromium and
+    // Firefox each have their word for it.
     const reason = request.failure()?.errorText;
-    if (reason !== "net::ERR_ABORTED") problems.push(`failed: ${request.url()} ${reason}`);
+    if (!["net::ERR_ABORTED", "NS_BINDING_ABORTED"].includes(reason)) problems.push(`failed: ${request.url()} ${reason}`);
   });
   try {
     await page.goto(`${server.url}/tests/pkg/page.html`);

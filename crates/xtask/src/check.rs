@@ -132,6 +132,14 @@ const STEPS: &[Step] = &[
         node_tests(PKG_TESTS, "faults/", "fault tests", &[])
     }),
     (
+        "package: faults in Firefox (those not injected over Chromium's CDP)",
+        || in_engine("firefox", FAULTS_ANYWHERE, "fault tests"),
+    ),
+    (
+        "package: faults in WebKit (those not injected over Chromium's CDP)",
+        || in_engine("webkit", FAULTS_ANYWHERE, "fault tests"),
+    ),
+    (
         "package: real agent frameworks (pydantic-ai, LangGraph) in Chromium",
         || {
             let python = frameworks_python().display().to_string();
@@ -320,6 +328,11 @@ pub(crate) fn native_tests() -> Result<String, String> {
 
 /// The built package as an application imports it, in headless Chromium
 /// (Node's test runner driving `playwright-core`).
+/// The fault scenarios any engine can run: the participants' and the
+/// transport's (the storage faults are injected over Chromium's DevTools
+/// protocol into a persistent profile, and the frozen tab too).
+const FAULTS_ANYWHERE: &str = "faults/participants.test.mjs faults/transport.test.mjs";
+
 /// A package test file in another browser engine (`tests/pkg/browsers.mjs`:
 /// `firefox` or `webkit`), its passed count labelled with the engine.
 fn in_engine(engine: &str, file: &str, what: &str) -> Result<String, String> {
@@ -357,7 +370,9 @@ pub(crate) fn node_tests(
     env: &[(&str, String)],
 ) -> Result<String, String> {
     let mut node = Command::new("node");
-    node.args(["--test", "--test-reporter=spec", file])
+    // `file`: one test file or folder, or several separated by spaces.
+    node.args(["--test", "--test-reporter=spec"])
+        .args(file.split_whitespace())
         .env("CHROMIUM", CHROMIUM)
         .envs(env.iter().map(|(key, value)| (*key, value.as_str())))
         .current_dir(root().join(dir))

@@ -12,6 +12,7 @@ import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
 
+import { ENGINE } from "../browsers.mjs";
 import { packagePages } from "../harness.mjs";
 import { TIMEOUT, scenario } from "./scenario.mjs";
 
@@ -231,7 +232,7 @@ test("fault_clock_jumps_backwards_and_forwards: deadlines keep to real time when
   assert.equal(result.goesOn, true);
 });
 
-test("fault_background_tab_frozen: a tab the browser froze past a deadline ends the run typed as soon as it runs again", { timeout: TIMEOUT }, async () => {
+test("fault_background_tab_frozen (Chromium-only: the tab is frozen over CDP): a tab the browser froze past a deadline ends the run typed as soon as it runs again", { timeout: TIMEOUT, skip: ENGINE !== "chromium" && "freezing a tab needs CDP" }, async () => {
   const result = await withPage(async (page) => {
     await page.evaluate(async () => {
       const baton = await import("baton-engine");
