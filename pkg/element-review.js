@@ -12,7 +12,16 @@ const REVIEW_STYLE = `
 [part=again], [part=stale] { font-weight: bold; }
 [part=again]:empty { display: none; }
 [part=items] { margin: 0; padding-left: 1.5em; }
-[part=change] { margin: 0.25em 0 0.5em; white-space: pre-wrap; font-family: ui-monospace, monospace; }
+[part=sheet] { background: var(--baton-surface); border: 1px solid var(--baton-border); border-radius: var(--baton-radius); padding: 0.75em 1em; }
+[part=title] { margin: 0 0 0.5em; font-weight: 600; }
+[part=item] { margin: 0 0 0.75em; }
+[part=irreversible] { color: var(--baton-danger); font-weight: 600; }
+[part=change] {
+  margin: 0.35em 0 0.5em; padding: 0.5em 0.75em; white-space: pre-wrap; overflow-wrap: anywhere;
+  font: 0.9em/1.6 var(--baton-mono); background: var(--baton-bg); border: 1px solid var(--baton-border); border-radius: calc(var(--baton-radius) - 2px);
+}
+[part=field] { color: var(--baton-muted); }
+[part=arrow] { color: var(--baton-muted); }
 [part=controls], [part=edit-controls] { display: flex; gap: var(--baton-gap, 0.5em); flex-wrap: wrap; }
 [part=edit-form] { margin: 0.25em 0 0.5em; }
 [part=edit-form] label { display: block; margin: 0.25em 0; }
@@ -39,20 +48,29 @@ function againText(sheet) {
   return `${changed.join(" and ")} changed since you approved this plan, and so did what it will do. Look at it again:`;
 }
 
-/** A change in the app's own terms: `field: from → to` lines, else JSON. */
-function changeText(change) {
-  if (change.kind === "pending") return "Preparing the preview…";
+/**
+ * A change in the app's own terms, as a visual diff: each field on its
+ * line, what it was struck through (`<del part=before>`), what it becomes
+ * highlighted (`<ins part=after>`); anything else as JSON. Its text reads
+ * `field: from → to`, line by line, for every reader and assistive tool.
+ */
+function changeNodes(change) {
+  if (change.kind === "pending") return [document.createTextNode("Preparing the preview…")];
   const value = change.kind === "preview" ? change.value : change.arguments;
-  const note = change.kind === "arguments" && change.note ? `\n(${change.note})` : "";
-  if (value && typeof value === "object" && !Array.isArray(value)) {
-    const lines = Object.entries(value).map(([field, detail]) =>
-      detail && typeof detail === "object" && "from" in detail && "to" in detail
-        ? `${field}: ${JSON.stringify(detail.from)} → ${JSON.stringify(detail.to)}`
-        : `${field}: ${JSON.stringify(detail)}`,
-    );
-    return lines.join("\n") + note;
-  }
-  return JSON.stringify(value) + note;
+  const note = change.kind === "arguments" && change.note ? [document.createTextNode(`\n(${change.note})`)] : [];
+  if (!value || typeof value !== "object" || Array.isArray(value)) return [document.createTextNode(JSON.stringify(value)), ...note];
+  const lines = Object.entries(value).map(([field, detail], index) => {
+    const line = make("span", "line");
+    if (index > 0) line.append("\n");
+    line.append(make("span", "field", `${field}: `));
+    if (detail && typeof detail === "object" && "from" in detail && "to" in detail) {
+      line.append(make("del", "before", JSON.stringify(detail.from)), make("span", "arrow", " → "), make("ins", "after", JSON.stringify(detail.to)));
+    } else {
+      line.append(JSON.stringify(detail));
+    }
+    return line;
+  });
+  return [...lines, ...note];
 }
 
 /**
@@ -287,7 +305,9 @@ export class BatonReview extends Surface {
           entry.append(make("span", "stale", ` — ${what} changed since this was planned; if you authorize, it is planned again`));
         }
         if (item.edited) entry.append(make("span", "edited", " — changed by you"));
-        entry.append(make("pre", "change", changeText(item.change)));
+        const change = make("div", "change");
+        change.append(...changeNodes(item.change));
+        entry.append(change);
         entry.append(this.#editing(run, sheet, item));
         return entry;
       }),

@@ -7,10 +7,13 @@
 
 import { test } from "node:test";
 import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
+import { createRequire } from "node:module";
 
 import { TASKS, packagePages } from "./harness.mjs";
 
 const TIMEOUT = 30_000;
+const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8");
 
 const pages = packagePages();
 const { withPage } = pages;
@@ -765,4 +768,76 @@ test("<baton-question>'s Edit offers the call's arguments as JSON when their sch
   const bad = await withPage((page) => approveOwnCall(page, { act: "edit-bad" }));
   assert.equal(bad.state, "open", "nothing was sent");
   assert.match(bad.error, /must be a JSON object/);
+});
+
+test("the surfaces' own look: <baton-review> shows a change as a visual diff, in light and in dark, themeable, with no axe-core violation in either", { timeout: TIMEOUT }, async () => {
+  const looks = await withPage(async (page) => {
+    await page.evaluate(AXE_SOURCE);
+    await page.evaluate(async (manifest) => {
+      const baton = await import("baton-engine");
+      await import("baton-engine/elements");
+      await baton.default();
+      const engine = await baton.Engine.open({ appName: "Board", ceiling: "auto", storage: "memory" });
+      engine.register({ ...manifest, preview: true }, {
+        invoke: () => ({ ok: true }),
+        preview: (capability, args) => ({ title: { from: "Draft", to: args.title }, column: "doing" }),
+        history: { mark: () => "m", revertTo() {} },
+      });
+      // A page as an app makes it: light and dark, a heading, the surfaces
+      // in its main region.
+      document.documentElement.style.colorScheme = "light dark";
+      document.body.style.background = "Canvas";
+      document.body.style.color = "CanvasText";
+      const main = document.createElement("main");
+      const heading = document.createElement("h1");
+      heading.textContent = "Board";
+      const surfaces = ["baton-presence", "baton-review"].map((name) => document.createElement(name));
+      main.append(heading, ...surfaces);
+      document.body.append(main);
+      for (const element of surfaces) element.engine = engine;
+      engine.delegate({ intent: "Rename a", initiative: "user", autonomy: "review", plan: [{ capability: "tasks.rename", arguments: { id: "a", title: "Ship" } }] });
+      const review = main.querySelector("baton-review");
+      const deadline = Date.now() + 3000;
+      while (review.shadowRoot.querySelector("[part=authorize]").disabled && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+    }, TASKS);
+    const look = async (colorScheme) => {
+      await page.emulateMedia({ colorScheme });
+      return page.evaluate(async () => {
+        const review = document.querySelector("baton-review");
+        const part = (name) => review.shadowRoot.querySelector(`[part=${name}]`);
+        const style = (node) => getComputedStyle(node);
+        const axe = await window.axe.run(document);
+        return {
+          change: part("change").textContent,
+          before: { text: part("before").textContent, tag: part("before").localName, line: style(part("before")).textDecorationLine, background: style(part("before")).backgroundColor },
+          after: { text: part("after").textContent, tag: part("after").localName, background: style(part("after")).backgroundColor },
+          host: { color: style(review).color, sheet: style(part("sheet")).backgroundColor, font: style(review).fontFamily },
+          authorize: style(part("authorize")).backgroundColor,
+          violations: axe.violations.map((violation) => `${violation.id}: ${violation.nodes.length} ${violation.nodes.map((node) => node.target.join(" > ") + " " + (node.any[0]?.message ?? "")).join("; ")}`),
+        };
+      });
+    };
+    const light = await look("light");
+    const dark = await look("dark");
+    // An app's theme: a custom property set on the element wins.
+    const themed = await page.evaluate(() => {
+      const review = document.querySelector("baton-review");
+      review.style.setProperty("--baton-accent", "rgb(1, 2, 3)");
+      return getComputedStyle(review.shadowRoot.querySelector("[part=authorize]")).backgroundColor;
+    });
+    return { light, dark, themed };
+  });
+  const { light, dark, themed } = looks;
+  assert.equal(light.change, 'column: "doing"\ntitle: "Draft" → "Ship"', "the text still reads field: from → to, line by line (fields in the preview's order)");
+  assert.deepEqual([light.before.text, light.before.tag, light.before.line], ['"Draft"', "del", "line-through"], "before: struck through");
+  assert.deepEqual([light.after.text, light.after.tag], ['"Ship"', "ins"], "after: inserted");
+  assert.notEqual(light.after.background, "rgba(0, 0, 0, 0)", "and highlighted");
+  assert.notEqual(light.before.background, light.after.background, "before and after told apart by more than text");
+  assert.notEqual(light.host.color, dark.host.color, "dark follows prefers-color-scheme");
+  assert.notEqual(light.host.sheet, dark.host.sheet);
+  assert.notEqual(light.authorize, dark.authorize);
+  assert.match(light.host.font, /system-ui/, "the surfaces' own type");
+  assert.deepEqual(light.violations, [], "axe-core: no violation in light");
+  assert.deepEqual(dark.violations, [], "axe-core: no violation in dark");
+  assert.equal(themed, "rgb(1, 2, 3)", "--baton-accent set by the app restyles the primary action");
 });
