@@ -6,6 +6,7 @@
 
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
+import { fileURLToPath } from "node:url";
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { chromium } from "playwright-core";
@@ -164,8 +165,15 @@ test("journey: delegate, review the concrete changes, authorize, hear the outcom
     await page.waitForSelector("baton-review [part=item]");
     await previewsReady(page);
     const review = await page.locator("baton-review [part=items]").textContent();
-    // The README's picture of the demo mid-delegation, as a test artifact.
+    // The README's picture of the demo mid-delegation, taken here so it
+    // never drifts from what the demo is (www/screenshot.png), and the
+    // same state in dark, held to the same checks.
     await shot(page, "review");
+    await page.screenshot({ path: fileURLToPath(new globalThis.URL("../../www/screenshot.png", import.meta.url)), fullPage: true });
+    await page.emulateMedia({ colorScheme: "dark" });
+    await accessible(page, "under review, in dark");
+    await shot(page, "review-dark");
+    await page.emulateMedia({ colorScheme: "light" });
     assert.match(review, /Task board: rename/);
     assert.match(review, /title: "Draft the release notes" → "Ship"/);
     assert.match(review, /Workspace settings: set_theme/);
