@@ -174,8 +174,8 @@ const STEPS: &[Step] = &[
     }),
     ("package: Vite app from npm pack", vite_app_tests),
     (
-        "package: React binding in Vite apps (React 18, 19)",
-        react_app_tests,
+        "package: React and Vue bindings in Vite apps (React 18, 19; Vue 3)",
+        binding_app_tests,
     ),
     ("baton-core builds for wasm32", || {
         cargo_step(
@@ -354,10 +354,16 @@ pub(crate) fn vite_app_tests() -> Result<String, String> {
     node_tests(VITE_APP, "vite-app.test.mjs", "Vite app tests", &[])
 }
 
-/// `baton-engine/react` in a TypeScript React app, type-checked, then built
-/// by Vite from `npm pack` against React 18 and 19 and run in Chromium.
-pub(crate) fn react_app_tests() -> Result<String, String> {
-    node_tests(VITE_APP, "react-app.test.mjs", "React app tests", &[])
+/// `baton-engine/react` and `baton-engine/vue` in TypeScript apps,
+/// type-checked, then built by Vite from `npm pack` (React 18 and 19, Vue 3)
+/// and run in Chromium through the same scenarios.
+pub(crate) fn binding_app_tests() -> Result<String, String> {
+    node_tests(
+        VITE_APP,
+        "bindings.test.mjs",
+        "framework binding tests",
+        &[],
+    )
 }
 
 /// Runs a Node test file of `dir` (relative to the root, where its npm

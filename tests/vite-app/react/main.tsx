@@ -182,7 +182,7 @@ const transport = new ScriptedTransport({
   ],
 });
 const engine = await Engine.open({ appName: "React app", transport });
-Object.assign(window, { app: { engine, react: version } });
+Object.assign(window, { app: { engine, framework: `react ${version}` } });
 createRoot(document.getElementById("root")!).render(
   <StrictMode>
     <App engine={engine} />

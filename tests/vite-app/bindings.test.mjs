@@ -1,11 +1,15 @@
-// `baton-engine/react` in a React app built with Vite from the packed
-// package (react/: a TypeScript app, type-checked against the package's
-// declarations, then built and run in headless Chromium). The person
-// delegates from the app, reviews in <baton-review>, authorizes, sees the
-// React state change and undoes it from <baton-presence>; a participant
-// unmounted mid-run leaves nothing behind.
+// The framework bindings in apps built with Vite from the packed package:
+// `baton-engine/react` (react/: a TypeScript React app, on React 19 and 18)
+// and `baton-engine/vue` (vue/: a TypeScript Vue 3 app), each type-checked
+// against the package's declarations and its framework's own types, then
+// built and run in headless Chromium. Both apps keep one page contract, so
+// the same scenarios drive each: the person delegates from the app, reviews
+// in <baton-review>, authorizes, sees the component's state change and
+// undoes it from <baton-presence>; a question is answered in the app; the
+// person's own edit is held back from undo; a participant unmounted mid-run
+// leaves nothing behind.
 //
-//   npm ci && node --test react-app.test.mjs
+//   npm ci && node --test bindings.test.mjs
 
 import { after, before, describe, test } from "node:test";
 import { readFile } from "node:fs/promises";
@@ -20,11 +24,12 @@ import { buildApp } from "./build-app.mjs";
 const TIMEOUT = 90_000;
 const exec = promisify(execFile);
 
-/** The React versions the binding supports: their packages, as this directory installed them. */
-const REACTS = {
-  19: { react: "react", "react-dom": "react-dom" },
-  18: { react: "react-18", "react-dom": "react-dom-18" },
-};
+/** Each app: its sources, the framework packages as this directory installed them, and what `window.app.framework` says. */
+const APPS = [
+  { name: "React 19", from: "react", sources: ["index.html", "main.tsx", "tsconfig.json"], packages: { react: "react", "react-dom": "react-dom" }, framework: /^react 19\./ },
+  { name: "React 18", from: "react", sources: ["index.html", "main.tsx", "tsconfig.json"], packages: { react: "react-18", "react-dom": "react-dom-18" }, framework: /^react 18\./ },
+  { name: "Vue 3", from: "vue", sources: ["index.html", "main.ts", "tsconfig.json"], packages: { vue: "vue" }, framework: /^vue 3\./ },
+];
 
 let built;
 let browser;
@@ -55,15 +60,11 @@ async function title(page, card) {
   return page.locator(`[data-card="${card}"]`).textContent();
 }
 
-for (const [major, packages] of Object.entries(REACTS)) {
-  describe(`React ${major}`, () => {
+for (const { name, from, sources, packages, framework } of APPS) {
+  describe(name, () => {
     before(
       async () => {
-        built = await buildApp({
-          from: "react",
-          sources: ["index.html", "main.tsx", "tsconfig.json"],
-          packages,
-        });
+        built = await buildApp({ from, sources, packages });
       },
       { timeout: TIMEOUT },
     );
@@ -71,18 +72,18 @@ for (const [major, packages] of Object.entries(REACTS)) {
       await built?.close();
     });
 
-    test("the app runs on the React it was built with, and builds without a warning", { timeout: TIMEOUT }, async () => {
+    test(`the app runs on ${name}, and builds without a warning`, { timeout: TIMEOUT }, async () => {
       assert.deepEqual(built.said, [], "Vite reported no warning or error");
       const { page, problems } = await open();
       try {
-        assert.equal((await page.evaluate(() => window.app.react)).split(".")[0], major);
+        assert.match(await page.evaluate(() => window.app.framework), framework);
         assert.deepEqual(problems, []);
       } finally {
         await page.close();
       }
     });
 
-    test("a delegation from a React app: reviewed in <baton-review>, authorized, the component's state changed by the run, undone in one step (A.2, AG-19)", { timeout: TIMEOUT }, async () => {
+    test("a delegation from the app: reviewed in <baton-review>, authorized, the component's state changed by the run, undone in one step (A.2, AG-19)", { timeout: TIMEOUT }, async () => {
       const { page, problems } = await open();
       try {
         await page.click("#rename");
@@ -180,7 +181,7 @@ for (const [major, packages] of Object.entries(REACTS)) {
         });
         assert.ok(busy.seen.includes("was-busy"), `aria-busy was set while the call ran: ${JSON.stringify(busy)}`);
         assert.equal(busy.now, null, "and cleared after");
-        // React renders the state the call set on its own schedule (React 18
+        // The framework renders the state the call set on its own schedule (React 18
         // batches it after the run returns): wait for the card to show it.
         await page.waitForFunction(() => document.querySelector('[data-card="card-2"]')?.textContent === "Busy", null, { timeout: 5_000 });
         assert.equal(await title(page, "card-2"), "Busy");
@@ -223,9 +224,21 @@ for (const [major, packages] of Object.entries(REACTS)) {
   });
 }
 
-test("the React app type-checks against baton-engine/react", { timeout: TIMEOUT }, async () => {
-  const tsc = await exec("node_modules/.bin/tsc", ["-p", "react/tsconfig.json"]).catch((error) => error);
-  assert.equal(tsc.code ?? 0, 0, `tsc: ${tsc.stdout ?? ""}${tsc.stderr ?? ""}`);
+for (const [app, binding] of [["react", "baton-engine/react"], ["vue", "baton-engine/vue"]]) {
+  test(`the ${app} app type-checks against ${binding} and its framework's own types`, { timeout: TIMEOUT }, async () => {
+    const tsc = await exec("node_modules/.bin/tsc", ["-p", `${app}/tsconfig.json`]).catch((error) => error);
+    assert.equal(tsc.code ?? 0, 0, `tsc: ${tsc.stdout ?? ""}${tsc.stderr ?? ""}`);
+  });
+}
+
+test("the package README's Vue example is the tested app's own code", async () => {
+  const readme = await readFile(new URL("../../pkg/README.md", import.meta.url), "utf8");
+  const marker = readme.indexOf("<!-- vue-example -->");
+  assert.ok(marker >= 0, "the README marks its Vue example");
+  const block = /```ts\n([\s\S]*?)```/.exec(readme.slice(marker));
+  assert.ok(block && block[1].trim().length > 0, "a ```ts block follows the marker");
+  const app = await readFile(new URL("./vue/main.ts", import.meta.url), "utf8");
+  assert.ok(app.includes(block[1]), "the README's example appears verbatim in vue/main.ts");
 });
 
 test("the package README's React example is the tested app's own code", async () => {
