@@ -1,7 +1,9 @@
 // The framework bindings in apps built with Vite from the packed package:
-// `baton-engine/react` (react/: a TypeScript React app, on React 19 and 18)
-// and `baton-engine/vue` (vue/: a TypeScript Vue 3 app), each type-checked
-// against the package's declarations and its framework's own types, then
+// `baton-engine/react` (react/: a TypeScript React app, on React 19 and 18),
+// `baton-engine/vue` (vue/: a TypeScript Vue 3 app) and
+// `baton-engine/svelte` (svelte/: a Svelte 5 app in runes mode), each
+// type-checked against the package's declarations and its framework's own
+// types (tsc; svelte-check), then
 // built and run in headless Chromium. Both apps keep one page contract, so
 // the same scenarios drive each: the person delegates from the app, reviews
 // in <baton-review>, authorizes, sees the component's state change and
@@ -29,6 +31,14 @@ const APPS = [
   { name: "React 19", from: "react", sources: ["index.html", "main.tsx", "tsconfig.json"], packages: { react: "react", "react-dom": "react-dom" }, framework: /^react 19\./ },
   { name: "React 18", from: "react", sources: ["index.html", "main.tsx", "tsconfig.json"], packages: { react: "react-18", "react-dom": "react-dom-18" }, framework: /^react 18\./ },
   { name: "Vue 3", from: "vue", sources: ["index.html", "main.ts", "tsconfig.json"], packages: { vue: "vue" }, framework: /^vue 3\./ },
+  {
+    name: "Svelte 5",
+    from: "svelte",
+    sources: ["index.html", "main.ts", "App.svelte", "TaskBoard.svelte", "RunStatus.svelte", "Badge.svelte", "Questions.svelte", "board.ts", "elements.d.ts", "vite.config.js", "tsconfig.json"],
+    packages: { svelte: "svelte" },
+    tools: ["@sveltejs/vite-plugin-svelte"],
+    framework: /^svelte 5\./,
+  },
 ];
 
 let built;
@@ -60,11 +70,11 @@ async function title(page, card) {
   return page.locator(`[data-card="${card}"]`).textContent();
 }
 
-for (const { name, from, sources, packages, framework } of APPS) {
+for (const { name, from, sources, packages, tools, framework } of APPS) {
   describe(name, () => {
     before(
       async () => {
-        built = await buildApp({ from, sources, packages });
+        built = await buildApp({ from, sources, packages, tools });
       },
       { timeout: TIMEOUT },
     );
@@ -223,6 +233,12 @@ for (const { name, from, sources, packages, framework } of APPS) {
     });
   });
 }
+
+test("the svelte app checks against baton-engine/svelte and Svelte's own types (svelte-check)", { timeout: TIMEOUT }, async () => {
+  const check = await exec("node_modules/.bin/svelte-check", ["--tsconfig", "svelte/tsconfig.json", "--fail-on-warnings"]).catch((error) => error);
+  assert.equal(check.code ?? 0, 0, `svelte-check: ${check.stdout ?? ""}${check.stderr ?? ""}`);
+  assert.match(check.stdout, /found 0 errors and 0 warnings/);
+});
 
 for (const [app, binding] of [["react", "baton-engine/react"], ["vue", "baton-engine/vue"]]) {
   test(`the ${app} app type-checks against ${binding} and its framework's own types`, { timeout: TIMEOUT }, async () => {

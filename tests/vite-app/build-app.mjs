@@ -7,9 +7,9 @@
 
 import { execFile } from "node:child_process";
 import { existsSync } from "node:fs";
-import { cp, copyFile, mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { cp, copyFile, mkdir, mkdtemp, readFile, rm, symlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { build, createLogger, preview } from "vite";
@@ -45,7 +45,7 @@ async function copyPackage(modules, name, source, from = join(here, "node_module
  * Returns the app's directory, its URL, the server, what Vite said at level
  * warn or above, and `close()`.
  */
-export async function buildApp({ from = ".", sources, packages = {} }) {
+export async function buildApp({ from = ".", sources, packages = {}, tools = [] }) {
   for (const file of ["baton_engine_bg.wasm", "baton.js"]) {
     if (!existsSync(join(pkg, file))) {
       throw new Error(`pkg/${file} is missing: build the package first (cargo xtask pkg)`);
@@ -66,6 +66,14 @@ export async function buildApp({ from = ".", sources, packages = {} }) {
   await exec("npm", ["install", "--offline", "--ignore-scripts", "--no-audit", "--no-fund", "--loglevel=error"], { cwd: app });
   // After the install, which would prune what it did not put there.
   for (const [name, source] of Object.entries(packages)) await copyPackage(join(app, "node_modules"), name, source);
+  // The app's build tools (a framework's Vite plugin), linked to this
+  // directory's: they run in the build, with the Vite this test drives,
+  // and ship nothing into the app.
+  for (const name of tools) {
+    const link = join(app, "node_modules", name);
+    await mkdir(dirname(link), { recursive: true });
+    await symlink(join(here, "node_modules", name), link, "dir");
+  }
 
   const said = [];
   const customLogger = createLogger("warn");

@@ -174,7 +174,7 @@ const STEPS: &[Step] = &[
     }),
     ("package: Vite app from npm pack", vite_app_tests),
     (
-        "package: React and Vue bindings in Vite apps (React 18, 19; Vue 3)",
+        "package: React, Vue and Svelte bindings in Vite apps (React 18, 19; Vue 3; Svelte 5)",
         binding_app_tests,
     ),
     ("baton-core builds for wasm32", || {
@@ -354,9 +354,10 @@ pub(crate) fn vite_app_tests() -> Result<String, String> {
     node_tests(VITE_APP, "vite-app.test.mjs", "Vite app tests", &[])
 }
 
-/// `baton-engine/react` and `baton-engine/vue` in TypeScript apps,
-/// type-checked, then built by Vite from `npm pack` (React 18 and 19, Vue 3)
-/// and run in Chromium through the same scenarios.
+/// `baton-engine/react`, `baton-engine/vue` and `baton-engine/svelte` in
+/// TypeScript apps, type-checked, then built by Vite from `npm pack` (React
+/// 18 and 19, Vue 3, Svelte 5) and run in Chromium through the same
+/// scenarios.
 pub(crate) fn binding_app_tests() -> Result<String, String> {
     node_tests(
         VITE_APP,
