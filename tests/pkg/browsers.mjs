@@ -66,9 +66,160 @@ function decode(text) {
   return text === undefined || text === null ? undefined : revive(JSON.parse(text));
 }
 
-/** `fn(arg)` in the page, answered as JSON text. */
+/**
+ * `fn(arg)` in the page, answered as JSON text. A string is a script, as
+ * Playwright takes one: evaluated as it stands, its last value the answer.
+ */
 const encoded = (fn) =>
-  `async (arg) => (${ENCODE})(await (${typeof fn === "function" ? fn.toString() : `() => (${fn})`})(arg))`;
+  `async (arg) => (${ENCODE})(await (${typeof fn === "function" ? fn.toString() : `() => (0, eval)(${JSON.stringify(fn)})`})(arg))`;
+
+// ----- locators -----------------------------------------------------------------
+
+// Playwright's locators as far as the tests use them, for the engines driven
+// through another protocol: CSS whose descendant steps pierce open shadow
+// roots (as Playwright's do), narrowed by text or position, acted on in the
+// page. A click is the element's own `click()`, after waiting for it to be
+// there and enabled; a fill sets the value and fires `input` and `change`.
+const RESOLVE = `(chain) => {
+  const split = (selector) => selector.match(/(?:[^\\s\\["']+|\\[[^\\]]*\\]|"[^"]*"|'[^']*')+/g) ?? [];
+  const under = (root, css) => {
+    const found = [];
+    const walk = (node) => {
+      for (const element of node.querySelectorAll("*")) {
+        if (element.matches(css)) found.push(element);
+        if (element.shadowRoot) walk(element.shadowRoot);
+      }
+    };
+    if (root.shadowRoot) walk(root.shadowRoot);
+    walk(root);
+    return found;
+  };
+  let found = [document];
+  for (const step of chain) {
+    if (step.css !== undefined) {
+      for (const css of split(step.css)) found = [...new Set(found.flatMap((root) => under(root, css)))];
+    } else if (step.hasText !== undefined) {
+      found = found.filter((element) => (element.textContent ?? "").includes(step.hasText));
+    } else if (step.nth !== undefined) {
+      const at = step.nth < 0 ? found.length + step.nth : step.nth;
+      found = found[at] ? [found[at]] : [];
+    }
+  }
+  return found;
+}`;
+
+export class Locator {
+  constructor(page, chain) {
+    this.page = page;
+    this.chain = chain;
+  }
+
+  locator(css) {
+    return new Locator(this.page, [...this.chain, { css }]);
+  }
+
+  filter({ hasText }) {
+    return new Locator(this.page, [...this.chain, { hasText }]);
+  }
+
+  first() {
+    return new Locator(this.page, [...this.chain, { nth: 0 }]);
+  }
+
+  last() {
+    return new Locator(this.page, [...this.chain, { nth: -1 }]);
+  }
+
+  nth(index) {
+    return new Locator(this.page, [...this.chain, { nth: index }]);
+  }
+
+  /** `act(elements, arg)` in the page, on what the chain finds now. */
+  on(act, arg) {
+    // A function made from its source, so each driver sends it as it sends any.
+    const fn = new Function(`return ({ chain, arg }) => (${act})((${RESOLVE})(chain), arg)`)();
+    return this.page.evaluate(fn, { chain: this.chain, arg });
+  }
+
+  /** Waits (5 s) until the chain finds an element `ready` accepts. */
+  async settled(ready = "() => true") {
+    const deadline = Date.now() + 5_000;
+    for (;;) {
+      if (await this.on(`(found) => found.length > 0 && (${ready})(found[0])`)) return;
+      if (Date.now() > deadline) throw new Error(`locator ${JSON.stringify(this.chain)}: nothing ready after 5 s`);
+      await new Promise((resolve) => setTimeout(resolve, 25));
+    }
+  }
+
+  async click() {
+    await this.settled("(element) => !element.disabled");
+    await this.on("(found) => found[0].click()");
+  }
+
+  async fill(value) {
+    await this.settled();
+    await this.on(
+      `(found, value) => {
+        const element = found[0];
+        element.focus();
+        element.value = value;
+        element.dispatchEvent(new Event("input", { bubbles: true, composed: true }));
+        element.dispatchEvent(new Event("change", { bubbles: true, composed: true }));
+      }`,
+      value,
+    );
+  }
+
+  async textContent() {
+    await this.settled();
+    return this.on("(found) => found[0].textContent");
+  }
+
+  async inputValue() {
+    await this.settled();
+    return this.on("(found) => found[0].value");
+  }
+
+  async getAttribute(name) {
+    await this.settled();
+    return this.on("(found, name) => found[0].getAttribute(name)", name);
+  }
+
+  allTextContents() {
+    return this.on("(found) => found.map((element) => element.textContent)");
+  }
+
+  count() {
+    return this.on("(found) => found.length");
+  }
+
+  async isDisabled() {
+    await this.settled();
+    return this.on("(found) => found[0].disabled === true");
+  }
+
+  isVisible() {
+    return this.on("(found) => found.length > 0 && found[0].checkVisibility()");
+  }
+}
+
+/** Playwright's page-level actions by selector, through the locators. */
+const BY_SELECTOR = {
+  locator: (page) => (css) => new Locator(page, [{ css }]),
+  click: (page) => (css) => new Locator(page, [{ css }]).click(),
+  fill: (page) => (css, value) => new Locator(page, [{ css }]).fill(value),
+  waitForSelector: (page) => async (css, { state = "visible", timeout = 30_000 } = {}) => {
+    const locator = new Locator(page, [{ css }]);
+    const deadline = Date.now() + timeout;
+    for (;;) {
+      const count = await locator.count();
+      if (state === "detached" ? count === 0 : count > 0) return;
+      if (Date.now() > deadline) throw new Error(`waitForSelector ${css} (${state}) timed out`);
+      await new Promise((resolve) => setTimeout(resolve, 25));
+    }
+  },
+  waitForTimeout: () => (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
+};
 
 // ----- Firefox: puppeteer-core over WebDriver BiDi ----------------------------
 
@@ -80,8 +231,9 @@ async function firefox() {
     async newPage() {
       const context = await browser.createBrowserContext();
       const page = await context.newPage();
-      return new Proxy(page, {
+      const facade = new Proxy(page, {
         get(target, name) {
+          if (name in BY_SELECTOR) return BY_SELECTOR[name](facade);
           if (name === "close") return () => context.close();
           if (name === "addInitScript") return (script) => target.evaluateOnNewDocument(script);
           // Playwright's order: the function, its argument, then options.
@@ -93,6 +245,7 @@ async function firefox() {
           return typeof value === "function" ? value.bind(target) : value;
         },
       });
+      return facade;
     },
     close: () => browser.close(),
   };
@@ -256,6 +409,26 @@ class WebKitPage {
       if (Date.now() > deadline) throw new Error(`waitForFunction timed out: ${source.slice(0, 80)}`);
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
+  }
+
+  locator(css) {
+    return BY_SELECTOR.locator(this)(css);
+  }
+
+  click(css) {
+    return BY_SELECTOR.click(this)(css);
+  }
+
+  fill(css, value) {
+    return BY_SELECTOR.fill(this)(css, value);
+  }
+
+  waitForSelector(css, options) {
+    return BY_SELECTOR.waitForSelector(this)(css, options);
+  }
+
+  waitForTimeout(ms) {
+    return BY_SELECTOR.waitForTimeout(this)(ms);
   }
 
   async addScriptTag({ type, content }) {

@@ -116,6 +116,14 @@ const STEPS: &[Step] = &[
     ("package: default surfaces in Chromium", || {
         node_tests(PKG_TESTS, "surfaces.test.mjs", "surface tests", &[])
     }),
+    (
+        "package: default surfaces in Firefox (not media emulation or a fake clock: Chromium's)",
+        || in_engine("firefox", "surfaces.test.mjs", "surface tests"),
+    ),
+    (
+        "package: default surfaces in WebKit (not media emulation or a fake clock: Chromium's)",
+        || in_engine("webkit", "surfaces.test.mjs", "surface tests"),
+    ),
     ("package: WebMCP bridge in Chromium", || {
         node_tests(PKG_TESTS, "webmcp.test.mjs", "WebMCP tests", &[])
     }),
