@@ -94,10 +94,27 @@ const RESOLVE = `(chain) => {
     walk(root);
     return found;
   };
+  const children = (root, css) =>
+    [...root.children, ...(root.shadowRoot ? root.shadowRoot.children : [])].filter((element) => element.matches(css));
+  const xpath = (root, path) => {
+    const result = document.evaluate(path, root, null, XPathResult.ORDERED_NODE_SNAPSHOT_TYPE, null);
+    return Array.from({ length: result.snapshotLength }, (_, i) => result.snapshotItem(i));
+  };
   let found = [document];
   for (const step of chain) {
-    if (step.css !== undefined) {
-      for (const css of split(step.css)) found = [...new Set(found.flatMap((root) => under(root, css)))];
+    if (step.css !== undefined && step.css.startsWith("xpath=")) {
+      found = [...new Set(found.flatMap((root) => xpath(root, step.css.slice(6))))];
+    } else if (step.css !== undefined) {
+      let child = false;
+      for (const css of split(step.css)) {
+        if (css === ">") {
+          child = true;
+          continue;
+        }
+        const pick = child ? (root, css) => children(root === document ? document.documentElement : root, css) : under;
+        found = [...new Set(found.flatMap((root) => pick(root, css)))];
+        child = false;
+      }
     } else if (step.hasText !== undefined) {
       found = found.filter((element) => (element.textContent ?? "").includes(step.hasText));
     } else if (step.nth !== undefined) {
@@ -153,7 +170,19 @@ export class Locator {
 
   async click() {
     await this.settled("(element) => !element.disabled");
-    await this.on("(found) => found[0].click()");
+    // Where the driver has a mouse, a real click at the element's centre
+    // (focus moves as a person's click moves it); else the element's own.
+    const mouse = this.page.mouseClick;
+    if (mouse) {
+      const at = await this.on(`(found) => {
+        found[0].scrollIntoView({ block: "center", inline: "center" });
+        const box = found[0].getBoundingClientRect();
+        return { x: box.left + box.width / 2, y: box.top + box.height / 2 };
+      }`);
+      await mouse(at.x, at.y);
+    } else {
+      await this.on("(found) => found[0].click()");
+    }
   }
 
   async fill(value) {
@@ -201,6 +230,24 @@ export class Locator {
   isVisible() {
     return this.on("(found) => found.length > 0 && found[0].checkVisibility()");
   }
+
+  async isHidden() {
+    return !(await this.isVisible());
+  }
+
+  async isEditable() {
+    await this.settled();
+    return this.on(`(found) => {
+      const element = found[0];
+      return ["INPUT", "TEXTAREA", "SELECT"].includes(element.tagName) ? !element.disabled && !element.readOnly : element.isContentEditable;
+    }`);
+  }
+
+  /** `fn(element, arg)` on the first element found. */
+  async evaluate(fn, arg) {
+    await this.settled();
+    return this.on(`(found, arg) => (${fn.toString()})(found[0], arg)`, arg);
+  }
 }
 
 /** Playwright's page-level actions by selector, through the locators. */
@@ -219,22 +266,66 @@ const BY_SELECTOR = {
     }
   },
   waitForTimeout: () => (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
+  focus: (page) => (css) => new Locator(page, [{ css }]).on("(found) => found[0].focus()"),
+  check: (page) => (css) => checked(page, css, true),
+  uncheck: (page) => (css) => checked(page, css, false),
+  selectOption: (page) => (css, { label }) =>
+    new Locator(page, [{ css }]).on(
+      `(found, label) => {
+        const select = found[0];
+        const option = [...select.options].find((option) => option.label === label);
+        select.value = option.value;
+        select.dispatchEvent(new Event("input", { bubbles: true, composed: true }));
+        select.dispatchEvent(new Event("change", { bubbles: true, composed: true }));
+      }`,
+      label,
+    ),
 };
 
+/** Playwright's `check` / `uncheck`: a click, when the box is not as asked. */
+async function checked(page, css, want) {
+  const box = new Locator(page, [{ css }]);
+  await box.settled();
+  if ((await box.on("(found) => found[0].checked")) !== want) await box.click();
+}
+
 // ----- Firefox: puppeteer-core over WebDriver BiDi ----------------------------
+
+/** Playwright's key names with modifiers (`Control+z`) on puppeteer's keyboard. */
+const keyboard = (keys) => ({
+  async press(combo) {
+    const parts = combo.split("+");
+    const key = parts.pop();
+    for (const modifier of parts) await keys.down(modifier);
+    await keys.press(key);
+    for (const modifier of parts.reverse()) await keys.up(modifier);
+  },
+  type: (text) => keys.type(text),
+});
 
 async function firefox() {
   const { default: puppeteer } = await import("puppeteer-core");
   const browser = await puppeteer.launch({ browser: "firefox", executablePath: FIREFOX, headless: true });
-  return {
-    /** A page of its own context (its own storage), as Playwright gives. */
-    async newPage() {
-      const context = await browser.createBrowserContext();
-      const page = await context.newPage();
+  /** A context of its own (its own storage), as Playwright's `newContext` gives. */
+  const newContext = async () => {
+    const context = await browser.createBrowserContext();
+    const wrapper = { newPage: async () => wrap(await sized(context), wrapper, false), close: () => context.close(), raw: context };
+    return wrapper;
+  };
+  /** A page of Playwright's default size, so what is on screen is the same. */
+  const sized = async (context) => {
+    const page = await context.newPage();
+    await page.setViewport({ width: 1280, height: 720 });
+    return page;
+  };
+  const wrap = (page, context, own) => {
       const facade = new Proxy(page, {
         get(target, name) {
           if (name in BY_SELECTOR) return BY_SELECTOR[name](facade);
-          if (name === "close") return () => context.close();
+          if (name === "context") return () => context;
+          if (name === "keyboard") return keyboard(target.keyboard);
+          if (name === "mouseClick") return (x, y) => target.mouse.click(x, y);
+          if (name === "close") return () => (own ? context.close() : target.close());
           if (name === "addInitScript") return (script) => target.evaluateOnNewDocument(script);
           // Playwright's order: the function, its argument, then options.
           if (name === "waitForFunction") return (fn, arg, options = {}) => target.waitForFunction(fn, options, arg);
@@ -246,7 +337,14 @@ async function firefox() {
         },
       });
       return facade;
+  };
+  return {
+    /** A page in a context of its own, as Playwright's `browser.newPage()` gives. */
+    async newPage() {
+      const context = await newContext();
+      return wrap(await sized(context.raw), context, true);
     },
+    newContext,
     close: () => browser.close(),
   };
 }

@@ -9,9 +9,8 @@ import assert from "node:assert/strict";
 import { fileURLToPath } from "node:url";
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
-import { chromium } from "playwright-core";
 
-import { CHROMIUM, FLAGS } from "./chromium.mjs";
+import { ENGINE, launch } from "./browsers.mjs";
 
 const AXE = createRequire(import.meta.url).resolve("axe-core/axe.min.js");
 
@@ -23,7 +22,7 @@ before(async () => {
   assert.ok(URL, "DEMO_URL names the served demo");
   // WebMCP on, as a browser with its own agent has it: the demo's bridge
   // registers its tools there.
-  browser = await chromium.launch({ executablePath: CHROMIUM, args: [...FLAGS, "--enable-features=WebMCPTesting"] });
+  browser = await launch(undefined, ["--enable-features=WebMCPTesting"]);
 });
 after(async () => {
   await browser?.close();
@@ -93,6 +92,24 @@ async function violations(page) {
  * whether it is the one Baton writes.
  */
 async function liveRoots(page) {
+  // The other engines' drivers have no accessibility tree to read: there,
+  // the live regions the DOM declares (aria-live, or a role that is live).
+  if (ENGINE !== "chromium") {
+    return page.evaluate(() => {
+      const implicit = { status: "polite", log: "polite", alert: "assertive", marquee: "off", timer: "off" };
+      const live = (element) => element.getAttribute("aria-live") ?? implicit[element.getAttribute("role")] ?? null;
+      const roots = [];
+      for (const element of document.querySelectorAll("[aria-live], [role]")) {
+        const politeness = live(element);
+        if (!politeness || politeness === "off") continue;
+        let parent = element.parentElement;
+        while (parent && !(live(parent) && live(parent) !== "off")) parent = parent.parentElement;
+        if (parent) continue;
+        roots.push({ politeness, baton: element.hasAttribute("data-baton-live-region") });
+      }
+      return roots;
+    });
+  }
   const cdp = await page.context().newCDPSession(page);
   try {
     const { nodes } = await cdp.send("Accessibility.getFullAXTree");
@@ -141,7 +158,7 @@ async function reviewFor(page, intent) {
 }
 
 /** A screenshot of a key state, as a test artifact under target/e2e/. */
-const shot = (page, name) => page.screenshot({ path: new globalThis.URL(`../../target/e2e/${name}.png`, import.meta.url).pathname, fullPage: true });
+const shot = (page, name) => page.screenshot({ path: new globalThis.URL(`../../target/e2e/${ENGINE}-${name}.png`, import.meta.url).pathname, fullPage: true });
 
 const card = (page, id) => page.locator(`[data-card="${id}"] [data-title]`).textContent();
 const heard = (page) => page.evaluate(() => window.heard);
@@ -169,11 +186,14 @@ test("journey: delegate, review the concrete changes, authorize, hear the outcom
     // never drifts from what the demo is (www/screenshot.png), and the
     // same state in dark, held to the same checks.
     await shot(page, "review");
-    await page.screenshot({ path: fileURLToPath(new globalThis.URL("../../www/screenshot.png", import.meta.url)), fullPage: true });
-    await page.emulateMedia({ colorScheme: "dark" });
-    await accessible(page, "under review, in dark");
-    await shot(page, "review-dark");
-    await page.emulateMedia({ colorScheme: "light" });
+    if (ENGINE === "chromium") {
+      await page.screenshot({ path: fileURLToPath(new globalThis.URL("../../www/screenshot.png", import.meta.url)), fullPage: true });
+      // Dark, emulated over CDP.
+      await page.emulateMedia({ colorScheme: "dark" });
+      await accessible(page, "under review, in dark");
+      await shot(page, "review-dark");
+      await page.emulateMedia({ colorScheme: "light" });
+    }
     assert.match(review, /Task board: rename/);
     assert.match(review, /title: "Draft the release notes" → "Ship"/);
     assert.match(review, /Workspace settings: set_theme/);
@@ -387,7 +407,7 @@ test("journey: a reload in the middle of a review loses nothing: the run is show
   }
 });
 
-test("journey: keyboard only — type the command, reach Authorize with Tab, undo with Ctrl+Z; under forced colours (AG-42, AG-44)", { timeout: TIMEOUT }, async () => {
+test("journey (Chromium only: forced colours emulated over CDP): keyboard only — type the command, reach Authorize with Tab, undo with Ctrl+Z; under forced colours (AG-42, AG-44)", { timeout: TIMEOUT, skip: ENGINE !== "chromium" && "forced colours are emulated over CDP" }, async () => {
   const { page, errors, close } = await open();
   try {
     await page.emulateMedia({ forcedColors: "active" });
@@ -485,7 +505,7 @@ test("journey: the person edits a card the plan under review was made on — the
   }
 });
 
-test("journey: the browser's own agent drives the board through WebMCP: its call is reviewed, authorized, applied, and undone in one step (AG-25, AG-31, A.2)", { timeout: TIMEOUT }, async () => {
+test("journey (Chromium only: WebMCPTesting): the browser's own agent drives the board through WebMCP: its call is reviewed, authorized, applied, and undone in one step (AG-25, AG-31, A.2)", { timeout: TIMEOUT, skip: ENGINE !== "chromium" && "WebMCP is Chromium's" }, async () => {
   const { page, errors, close } = await open();
   try {
     // The browser agent (Chromium's WebMCP, `executeTool` playing it) sees the board's capabilities.
@@ -610,7 +630,7 @@ test("journey: what the assistant saw — per turn, the index and which reads' c
   }
 });
 
-test("journey: a question put off with Later, then answered; and one left unanswered expires and ends the run, said so (AG-41)", { timeout: TIMEOUT }, async () => {
+test("journey (Chromium only: Playwright's fake clock): a question put off with Later, then answered; and one left unanswered expires and ends the run, said so (AG-41)", { timeout: TIMEOUT, skip: ENGINE !== "chromium" && "the fake clock is Playwright's" }, async () => {
   const context = await browser.newContext();
   const page = await context.newPage();
   await watchPolicy(page);
@@ -654,7 +674,7 @@ test("journey: a question put off with Later, then answered; and one left unansw
   }
 });
 
-test("journey: under reduced motion the presence surface is still shown — static, in words and shape (AG-43, AG-44)", { timeout: TIMEOUT }, async () => {
+test("journey (Chromium only: reduced motion emulated over CDP): under reduced motion the presence surface is still shown — static, in words and shape (AG-43, AG-44)", { timeout: TIMEOUT, skip: ENGINE !== "chromium" && "reduced motion is emulated over CDP" }, async () => {
   const { page, errors, close } = await open();
   try {
     await page.emulateMedia({ reducedMotion: "reduce" });

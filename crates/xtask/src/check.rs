@@ -169,6 +169,10 @@ const STEPS: &[Step] = &[
         },
     ),
     ("end-to-end: the demo in Chromium", demo::journeys),
+    (
+        "end-to-end: the demo in Firefox (not media emulation, a fake clock or WebMCP: Chromium's)",
+        || demo::journeys_in("firefox"),
+    ),
     ("package: optional JSON Schema suite against Ajv", || {
         node_tests(
             PKG_TESTS,
