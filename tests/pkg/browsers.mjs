@@ -172,14 +172,13 @@ export class Locator {
     await this.settled("(element) => !element.disabled");
     // Where the driver has a mouse, a real click at the element's centre
     // (focus moves as a person's click moves it); else the element's own.
-    const mouse = this.page.mouseClick;
-    if (mouse) {
+    if (this.page.mouseClick) {
       const at = await this.on(`(found) => {
         found[0].scrollIntoView({ block: "center", inline: "center" });
         const box = found[0].getBoundingClientRect();
         return { x: box.left + box.width / 2, y: box.top + box.height / 2 };
       }`);
-      await mouse(at.x, at.y);
+      await this.page.mouseClick(at.x, at.y);
     } else {
       await this.on("(found) => found[0].click()");
     }
@@ -372,15 +371,26 @@ async function webkit() {
     if (Date.now() > deadline || driver.exitCode !== null) throw new Error("WebKitWebDriver did not start");
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
-  const pages = new Set();
+  const contexts = new Set();
+  /** A context: one WebDriver session (its own MiniBrowser and storage); its pages are its windows. */
+  const newContext = async () => {
+    const session = await WebKitSession.open(base);
+    contexts.add(session);
+    return {
+      newPage: () => session.newPage(),
+      close: () => session.close(),
+    };
+  };
   return {
     async newPage() {
-      const page = await WebKitPage.open(base);
-      pages.add(page);
+      const context = await newContext();
+      const page = await context.newPage();
+      page.closes = context;
       return page;
     },
+    newContext,
     async close() {
-      for (const page of pages) await page.close();
+      for (const session of contexts) await session.close();
       // xvfb-run's group: the display and the driver with it.
       try {
         process.kill(-driver.pid, "SIGTERM");
@@ -389,6 +399,60 @@ async function webkit() {
       }
     },
   };
+}
+
+/** WebDriver classic's key codes for the keys the tests press. */
+const KEYS = { Escape: "\uE00C", Tab: "\uE004", Enter: "\uE007", Control: "\uE009", Shift: "\uE008", Alt: "\uE00A", Meta: "\uE03D", Backspace: "\uE003", ArrowDown: "\uE015", ArrowUp: "\uE013" };
+
+/** One WebDriver session: its windows are the context's pages. */
+class WebKitSession {
+  static async open(base) {
+    const capabilities = {
+      alwaysMatch: {
+        browserName: "MiniBrowser",
+        "webkitgtk:browserOptions": { binary: MINIBROWSER, args: ["--automation"] },
+      },
+    };
+    const response = await fetch(`${base}/session`, { method: "POST", body: JSON.stringify({ capabilities }) });
+    const { value } = await response.json();
+    if (!response.ok) throw new Error(`WebKitWebDriver: ${JSON.stringify(value)}`);
+    const session = new WebKitSession(`${base}/session/${value.sessionId}`);
+    await session.raw("POST", "/timeouts", { script: 120_000, pageLoad: 60_000 });
+    // Playwright's default viewport, so what is on screen is the same.
+    await session.raw("POST", "/window/rect", { width: 1280, height: 720 }).catch(() => {});
+    session.current = await session.raw("GET", "/window");
+    session.first = session.current;
+    return session;
+  }
+
+  constructor(url) {
+    this.url = url;
+    this.closed = false;
+    this.pages = 0;
+  }
+
+  async raw(method, path, body) {
+    const response = await fetch(this.url + path, {
+      method,
+      headers: { "content-type": "application/json" },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    const { value } = await response.json();
+    if (!response.ok) throw new Error(value?.message ?? JSON.stringify(value));
+    return value;
+  }
+
+  async newPage() {
+    this.pages += 1;
+    const handle = this.pages === 1 ? this.first : (await this.raw("POST", "/window/new", { type: "tab" })).handle;
+    return new WebKitPage(this, handle);
+  }
+
+  async close() {
+    if (this.closed) return;
+    this.closed = true;
+    await this.raw("DELETE", "").catch(() => {});
+  }
 }
 
 /** In the page: what it reported since the last look (errors, console lines). */
@@ -409,42 +473,60 @@ return window.__batonWatch.splice(0);
 `;
 
 class WebKitPage {
-  static async open(base) {
-    const capabilities = {
-      alwaysMatch: {
-        browserName: "MiniBrowser",
-        "webkitgtk:browserOptions": { binary: MINIBROWSER, args: ["--automation"] },
-      },
-    };
-    const response = await fetch(`${base}/session`, { method: "POST", body: JSON.stringify({ capabilities }) });
-    const { value } = await response.json();
-    if (!response.ok) throw new Error(`WebKitWebDriver: ${JSON.stringify(value)}`);
-    const page = new WebKitPage(`${base}/session/${value.sessionId}`);
-    await page.command("POST", "/timeouts", { script: 120_000, pageLoad: 60_000 });
-    return page;
-  }
-
-  constructor(session) {
+  constructor(session, handle) {
     this.session = session;
+    this.handle = handle;
     this.listeners = { pageerror: [], console: [] };
     this.closed = false;
     this.initScripts = [];
   }
 
+  /** A command to this page's window (switched to first: a session has one current window). */
   async command(method, path, body) {
     this.busy = (this.busy ?? 0) + 1;
     try {
-      const response = await fetch(this.session + path, {
-        method,
-        headers: { "content-type": "application/json" },
-        body: body === undefined ? undefined : JSON.stringify(body),
-      });
-      const { value } = await response.json();
-      if (!response.ok) throw new Error(value?.message ?? JSON.stringify(value));
-      return value;
+      if (this.session.current !== this.handle) {
+        await this.session.raw("POST", "/window", { handle: this.handle });
+        this.session.current = this.handle;
+      }
+      return await this.session.raw(method, path, body);
     } finally {
       this.busy -= 1;
     }
+  }
+
+  /** Real pointer and keys, through WebDriver's actions. */
+  async mouseClick(x, y) {
+    const pointer = { type: "pointer", id: "mouse", parameters: { pointerType: "mouse" }, actions: [
+      { type: "pointerMove", x: Math.round(x), y: Math.round(y), origin: "viewport" },
+      { type: "pointerDown", button: 0 },
+      { type: "pointerUp", button: 0 },
+    ] };
+    await this.command("POST", "/actions", { actions: [pointer] });
+  }
+
+  get keyboard() {
+    const send = (actions) => this.command("POST", "/actions", { actions: [{ type: "key", id: "keyboard", actions }] });
+    const code = (key) => KEYS[key] ?? key;
+    return {
+      press: (combo) => {
+        const parts = combo.split("+").map(code);
+        const key = parts.pop();
+        return send([
+          ...parts.map((value) => ({ type: "keyDown", value })),
+          { type: "keyDown", value: key },
+          { type: "keyUp", value: key },
+          ...parts.reverse().map((value) => ({ type: "keyUp", value })),
+        ]);
+      },
+      type: (text) => send([...text].flatMap((value) => [{ type: "keyDown", value }, { type: "keyUp", value }])),
+    };
+  }
+
+  async screenshot({ path }) {
+    const png = await this.command("GET", "/screenshot");
+    const { writeFile } = await import("node:fs/promises");
+    await writeFile(path, Buffer.from(png, "base64"));
   }
 
   on(event, listener) {
@@ -487,10 +569,13 @@ class WebKitPage {
   }
 
   async evaluate(fn, arg) {
+    // A string is a script: put in the driver's own script as statements,
+    // never through `eval` (a page under Trusted Types refuses that).
+    const call = typeof fn === "function" ? `(${encoded(fn)})(arguments[0])` : `(async () => { ${fn}\n })().then(() => (${ENCODE})(undefined))`;
     const script = `
       const done = arguments[arguments.length - 1];
       Promise.resolve()
-        .then(() => (${encoded(fn)})(arguments[0]))
+        .then(() => ${call})
         .then((value) => done({ value }), (error) => done({ error: String(error?.message ?? error) }));`;
     const result = await this.command("POST", "/execute/async", { script, args: [arg === undefined ? null : arg] });
     await this.drain();
@@ -501,8 +586,9 @@ class WebKitPage {
   async waitForFunction(fn, arg, options = {}) {
     const deadline = Date.now() + (options.timeout ?? 30_000);
     const source = typeof fn === "function" ? fn.toString() : `() => (${fn})`;
+    const check = new Function(`return (arg) => (${source})(arg)`)();
     for (;;) {
-      const value = await this.evaluate(`(${source})(${JSON.stringify(arg ?? null)})`);
+      const value = await this.evaluate(check, arg ?? null);
       if (value) return value;
       if (Date.now() > deadline) throw new Error(`waitForFunction timed out: ${source.slice(0, 80)}`);
       await new Promise((resolve) => setTimeout(resolve, 50));
@@ -546,6 +632,7 @@ class WebKitPage {
     clearInterval(this.poll);
     await this.drain();
     this.closed = true;
-    await this.command("DELETE", "", undefined).catch(() => {});
+    if (this.closes) await this.closes.close();
+    else await this.command("DELETE", "/window").catch(() => {});
   }
 }
