@@ -6,6 +6,8 @@
 
 import { createContext, createElement, useContext, useEffect, useLayoutEffect, useMemo, useRef, useState, useSyncExternalStore } from "react";
 
+import { concernsQuestions, concernsRun, heldBehaviour, publishVersions, readRun, unmount } from "./bindings.js";
+
 const EngineContext = createContext(null);
 
 export function BatonProvider({ engine, children }) {
@@ -65,82 +67,27 @@ export function useParticipant(manifest, behaviour, versions = {}) {
   const instance = behaviour.instance;
 
   useEffect(() => {
-    const current = latest.current;
-    // The behaviour the engine holds calls the component's latest one.
-    const held = {
-      invoke: (...a) => latest.current.invoke(...a),
-      // Read when the engine needs it: a ref is set after the first render.
-      get element() {
-        return latest.current.element;
-      },
-    };
-    if (current.history) held.history = { mark: (...a) => latest.current.history.mark(...a), revertTo: (...a) => latest.current.history.revertTo(...a) };
-    if (current.preview) held.preview = (...a) => latest.current.preview(...a);
-    if (current.read) held.read = (...a) => latest.current.read(...a);
-    if (instance) held.instance = instance;
-    const mounted = engine.register(text, held);
+    // The behaviour the engine holds calls the component's latest one; the
+    // element is read when the engine needs it (a ref is set after the
+    // first render).
+    const mounted = engine.register(text, heldBehaviour(() => latest.current, () => latest.current.element));
     published.current = new Map();
     setParticipant(mounted);
     return () => {
       setParticipant(null);
-      try {
-        mounted.unregister();
-      } catch {
-        // The engine was closed first: nothing is mounted any more.
-      }
+      unmount(mounted);
     };
   }, [engine, text, instance]);
 
   const stamps = JSON.stringify(versions);
   // As the change is committed, before anything else can happen.
   useLayoutEffect(() => {
-    if (!participant || participant.problems.length > 0) return;
-    const moved = [];
-    for (const [read, given] of Object.entries(versions)) {
-      const stamp = typeof given === "number" ? { version: given } : { ...given };
-      if (published.current.get(read) === stamp.version) continue;
-      moved.push([read, stamp, published.current.has(read)]);
-      published.current.set(read, stamp.version);
-    }
-    // The call's actor goes with the change it made, as the engine judges
-    // it (a mount's first publish is no change).
-    const actor = moved.some(([, , before]) => before) ? callActor(participant) : null;
-    for (const [read, stamp, before] of moved) {
-      if (before && actor) stamp.actor = actor;
-      publish(participant, read, stamp);
-    }
+    publishVersions(participant, versions, published.current);
     // `stamps` stands for `versions`, compared by value.
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [participant, stamps]);
 
   return participant;
-}
-
-/** The actor the engine takes a change published now under; none once it is closed. */
-function callActor(participant) {
-  try {
-    return participant.callActor();
-  } catch {
-    return null;
-  }
-}
-
-/**
- * Publishes a read's stamp. An actor the engine does not take for it (the
- * run has not changed this participant) makes it the person's change; an
- * engine closed meanwhile takes nothing. Anything else is the app's to see.
- */
-function publish(participant, read, stamp) {
-  try {
-    participant.publish(read, stamp);
-  } catch (error) {
-    if (error?.code === "invalid-actor") {
-      const { actor: _, ...theirs } = stamp;
-      participant.publish(read, theirs);
-    } else if (error?.code !== "closed") {
-      throw error;
-    }
-  }
 }
 
 /** A run's state and review sheet, as state; `null` before there is a run. */
@@ -150,16 +97,8 @@ export function useRun(run) {
   const last = useRef(null);
   return useEngineValue(
     engine,
-    () => {
-      if (id === null) return null;
-      try {
-        last.current = { id, state: engine.state(id), review: engine.review(id), revision: engine.revision(id) };
-      } catch {
-        // Released from memory after it ended: its last state stands.
-      }
-      return last.current?.id === id ? last.current : null;
-    },
-    (event) => id !== null && (event.run === id || event.runs?.includes(id) === true || event.report?.run === id),
+    () => (last.current = readRun(engine, id, last.current)),
+    (event) => concernsRun(event, id),
     id,
   );
 }
@@ -170,7 +109,7 @@ export function useQuestions() {
   return useEngineValue(
     engine,
     () => engine.questions(),
-    (event) => event.type === "question" || (event.type === "journal" && event.entry.kind.startsWith("question")),
+    concernsQuestions,
   );
 }
 

@@ -10,6 +10,8 @@
 import { getContext, onDestroy, onMount, setContext } from "svelte";
 import { readable, writable } from "svelte/store";
 
+import { concernsQuestions, concernsRun, heldBehaviour, publishVersions, readRun, unmount } from "./bindings.js";
+
 const KEY = Symbol("baton-engine");
 
 /** Gives `engine` to this component's descendants (call it while the component initialises). */
@@ -63,36 +65,13 @@ export function useParticipant(manifest, behaviour, versions = {}) {
   let given = typeof versions?.subscribe === "function" ? {} : versions;
   const text = typeof manifest === "string" ? manifest : JSON.stringify(manifest);
 
-  const publishMoved = () => {
-    if (!current || current.problems.length > 0) return;
-    const moved = [];
-    for (const [read, version] of Object.entries(given ?? {})) {
-      const stamp = typeof version === "number" ? { version } : { ...version };
-      if (published.get(read) === stamp.version) continue;
-      moved.push([read, stamp, published.has(read)]);
-      published.set(read, stamp.version);
-    }
-    const actor = moved.some(([, , before]) => before) ? callActor(current) : null;
-    for (const [read, stamp, before] of moved) {
-      if (before && actor) stamp.actor = actor;
-      publish(current, read, stamp);
-    }
-  };
+  const publishMoved = () => publishVersions(current, given, published);
 
   let unsubscribe = null;
   onMount(() => {
-    const held = {
-      invoke: (...a) => behaviour.invoke(...a),
-      // An element bound after mount (`bind:this`) is read when needed.
-      get element() {
-        return typeof behaviour.element === "function" ? behaviour.element() : behaviour.element;
-      },
-    };
-    if (behaviour.history) held.history = { mark: (...a) => behaviour.history.mark(...a), revertTo: (...a) => behaviour.history.revertTo(...a) };
-    if (behaviour.preview) held.preview = (...a) => behaviour.preview(...a);
-    if (behaviour.read) held.read = (...a) => behaviour.read(...a);
-    if (behaviour.instance) held.instance = behaviour.instance;
-    current = engine.register(text, held);
+    // An element bound after mount (`bind:this`) is read when needed.
+    const element = () => (typeof behaviour.element === "function" ? behaviour.element() : behaviour.element);
+    current = engine.register(text, heldBehaviour(() => behaviour, element));
     mounted.set(current);
     if (typeof versions?.subscribe === "function") {
       unsubscribe = versions.subscribe((value) => {
@@ -108,40 +87,9 @@ export function useParticipant(manifest, behaviour, versions = {}) {
     const gone = current;
     current = null;
     mounted.set(null);
-    try {
-      gone?.unregister();
-    } catch {
-      // The engine was closed first: nothing is mounted any more.
-    }
+    unmount(gone);
   });
   return { subscribe: mounted.subscribe };
-}
-
-/** The actor the engine takes a change published now under; none once it is closed. */
-function callActor(participant) {
-  try {
-    return participant.callActor();
-  } catch {
-    return null;
-  }
-}
-
-/**
- * Publishes a read's stamp. An actor the engine does not take for it (the
- * run has not changed this participant) makes it the person's change; an
- * engine closed meanwhile takes nothing. Anything else is the app's to see.
- */
-function publish(participant, read, stamp) {
-  try {
-    participant.publish(read, stamp);
-  } catch (error) {
-    if (error?.code === "invalid-actor") {
-      const { actor: _, ...theirs } = stamp;
-      participant.publish(read, theirs);
-    } else if (error?.code !== "closed") {
-      throw error;
-    }
-  }
 }
 
 /**
@@ -154,15 +102,7 @@ export function useRun(run) {
   const given = typeof run?.subscribe === "function" ? run : readable(run);
   let id = null;
   let last = null;
-  const read = () => {
-    if (id === null) return null;
-    try {
-      last = { id, state: engine.state(id), review: engine.review(id), revision: engine.revision(id) };
-    } catch {
-      // Released from memory after it ended: its last state stands.
-    }
-    return last?.id === id ? last : null;
-  };
+  const read = () => (last = readRun(engine, id, last));
   return readable(null, (set) => {
     let text;
     const take = () => {
@@ -178,7 +118,7 @@ export function useRun(run) {
       take();
     });
     const stopEngine = engine.subscribe((event) => {
-      if (id !== null && (event.run === id || event.runs?.includes(id) === true || event.report?.run === id)) take();
+      if (concernsRun(event, id)) take();
     });
     return () => {
       stopRun();
@@ -193,7 +133,7 @@ export function useQuestions() {
   return engineValue(
     engine,
     () => engine.questions(),
-    (event) => event.type === "question" || (event.type === "journal" && event.entry.kind.startsWith("question")),
+    concernsQuestions,
   );
 }
 

@@ -7,6 +7,8 @@
 
 import { getCurrentInstance, inject, onBeforeUnmount, onMounted, onScopeDispose, provide, shallowRef, toValue, watch } from "vue";
 
+import { concernsQuestions, concernsRun, heldBehaviour, publishVersions, readRun, unmount } from "./bindings.js";
+
 /** The injection key the engine is provided under. */
 export const engineKey = Symbol("baton-engine");
 
@@ -57,36 +59,11 @@ export function useParticipant(manifest, behaviour, versions = {}) {
   const published = new Map();
   const text = typeof manifest === "string" ? manifest : JSON.stringify(manifest);
 
-  const publishMoved = () => {
-    const mounted = participant.value;
-    if (!mounted || mounted.problems.length > 0) return;
-    const moved = [];
-    for (const [read, given] of Object.entries(toValue(versions) ?? {})) {
-      const stamp = typeof given === "number" ? { version: given } : { ...given };
-      if (published.get(read) === stamp.version) continue;
-      moved.push([read, stamp, published.has(read)]);
-      published.set(read, stamp.version);
-    }
-    const actor = moved.some(([, , before]) => before) ? callActor(mounted) : null;
-    for (const [read, stamp, before] of moved) {
-      if (before && actor) stamp.actor = actor;
-      publish(mounted, read, stamp);
-    }
-  };
+  const publishMoved = () => publishVersions(participant.value, toValue(versions), published);
 
   onMounted(() => {
-    const held = {
-      invoke: (...a) => behaviour.invoke(...a),
-      // A template ref, read when the engine needs the element.
-      get element() {
-        return toValue(behaviour.element) ?? undefined;
-      },
-    };
-    if (behaviour.history) held.history = { mark: (...a) => behaviour.history.mark(...a), revertTo: (...a) => behaviour.history.revertTo(...a) };
-    if (behaviour.preview) held.preview = (...a) => behaviour.preview(...a);
-    if (behaviour.read) held.read = (...a) => behaviour.read(...a);
-    if (behaviour.instance) held.instance = behaviour.instance;
-    participant.value = engine.register(text, held);
+    // A template ref, read when the engine needs the element.
+    participant.value = engine.register(text, heldBehaviour(() => behaviour, () => toValue(behaviour.element) ?? undefined));
     publishMoved();
   });
   // Synchronously, as the state changes: inside the call that changes it.
@@ -94,40 +71,9 @@ export function useParticipant(manifest, behaviour, versions = {}) {
   onBeforeUnmount(() => {
     const mounted = participant.value;
     participant.value = null;
-    try {
-      mounted?.unregister();
-    } catch {
-      // The engine was closed first: nothing is mounted any more.
-    }
+    unmount(mounted);
   });
   return participant;
-}
-
-/** The actor the engine takes a change published now under; none once it is closed. */
-function callActor(participant) {
-  try {
-    return participant.callActor();
-  } catch {
-    return null;
-  }
-}
-
-/**
- * Publishes a read's stamp. An actor the engine does not take for it (the
- * run has not changed this participant) makes it the person's change; an
- * engine closed meanwhile takes nothing. Anything else is the app's to see.
- */
-function publish(participant, read, stamp) {
-  try {
-    participant.publish(read, stamp);
-  } catch (error) {
-    if (error?.code === "invalid-actor") {
-      const { actor: _, ...theirs } = stamp;
-      participant.publish(read, theirs);
-    } else if (error?.code !== "closed") {
-      throw error;
-    }
-  }
 }
 
 /**
@@ -141,20 +87,8 @@ export function useRun(run) {
     return given == null ? null : typeof given === "string" ? given : given.id;
   };
   let last = null;
-  const read = () => {
-    const id = idOf();
-    if (id === null) return null;
-    try {
-      last = { id, state: engine.state(id), review: engine.review(id), revision: engine.revision(id) };
-    } catch {
-      // Released from memory after it ended: its last state stands.
-    }
-    return last?.id === id ? last : null;
-  };
-  const view = engineValue(engine, read, (event) => {
-    const id = idOf();
-    return id !== null && (event.run === id || event.runs?.includes(id) === true || event.report?.run === id);
-  });
+  const read = () => (last = readRun(engine, idOf(), last));
+  const view = engineValue(engine, read, (event) => concernsRun(event, idOf()));
   // Another run asked for: read it now.
   watch(idOf, () => {
     view.value = read();
@@ -168,7 +102,7 @@ export function useQuestions() {
   return engineValue(
     engine,
     () => engine.questions(),
-    (event) => event.type === "question" || (event.type === "journal" && event.entry.kind.startsWith("question")),
+    concernsQuestions,
   );
 }
 
