@@ -351,7 +351,7 @@ async function firefox() {
 // ----- WebKit: WebDriver classic ----------------------------------------------
 
 /** A port no one listens on now. */
-function freePort() {
+export function freePort() {
   return new Promise((resolve, reject) => {
     const server = createServer();
     server.once("error", reject);

@@ -12,7 +12,6 @@
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
-import { createServer } from "node:net";
 import { createInterface } from "node:readline";
 import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -20,6 +19,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { build } from "esbuild";
 
+import { freePort } from "./browsers.mjs";
 import { TASKS, packagePages } from "./harness.mjs";
 
 const TIMEOUT = 120_000;
@@ -33,18 +33,6 @@ const pages = packagePages(() => {
   if (!PHOENIX || !PYTHON) throw new Error("BATON_PHOENIX and BATON_FRAMEWORKS_PYTHON are not set: `cargo xtask test` installs Phoenix and the frameworks and sets them");
 });
 const { withPage } = pages;
-
-/** A port no one listens on now. */
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address();
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 let phoenix;
 let phoenixUrl;
@@ -119,21 +107,36 @@ after(async () => {
 });
 
 /**
+ * In the page: the OpenTelemetry web SDK exporting to Phoenix (`project`),
+ * as `window.provider`; `register` makes it the global one, as an app does.
+ */
+function sdkIn(page, { service = "baton-page", register = false } = {}) {
+  return page.evaluate(
+    async ({ phoenix, project, service, register }) => {
+      const otel = await import("@opentelemetry/api");
+      window.provider = new otel.WebTracerProvider({
+        resource: otel.resourceFromAttributes({ "service.name": service, "openinference.project.name": project }),
+        spanProcessors: [new otel.SimpleSpanProcessor(new otel.OTLPTraceExporter({ url: `${phoenix}/v1/traces` }))],
+      });
+      if (register) window.provider.register();
+    },
+    { phoenix: phoenixUrl, project: PROJECT, service, register },
+  );
+}
+
+/**
  * In the page: an engine traced by `baton-engine/otel` into Phoenix, with
  * the task board mounted. `script` (a function's source) delegates and
  * returns the run ids it made; spans are flushed before the page returns.
  */
-function traced(page, { captureContent, script }) {
+async function traced(page, { captureContent, script }) {
+  await sdkIn(page);
   return page.evaluate(
-    async ({ phoenix, peer, manifest, project, captureContent, intent, script }) => {
+    async ({ peer, manifest, captureContent, intent, script }) => {
       const baton = await import("baton-engine");
       await baton.default();
-      const otel = await import("@opentelemetry/api");
       const { instrument } = await import("baton-engine/otel");
-      const provider = new otel.WebTracerProvider({
-        resource: otel.resourceFromAttributes({ "service.name": "baton-page", "openinference.project.name": project }),
-        spanProcessors: [new otel.SimpleSpanProcessor(new otel.OTLPTraceExporter({ url: `${phoenix}/v1/traces` }))],
-      });
+      const { provider } = window;
       const transport = new baton.AgUiTransport({ url: `${peer}/frontend`, thread: "run" });
       const engine = await baton.Engine.open({ appName: "Board", ceiling: "auto", storage: "memory", transport });
       const tracing = instrument(engine, { tracerProvider: provider, captureContent });
@@ -158,7 +161,7 @@ function traced(page, { captureContent, script }) {
       engine.close();
       return { runs: made, titles, actors };
     },
-    { phoenix: phoenixUrl, peer: peerUrl, manifest: TASKS, project: PROJECT, captureContent, intent: INTENT, script: script.toString() },
+    { peer: peerUrl, manifest: TASKS, captureContent, intent: INTENT, script: script.toString() },
   );
 }
 
@@ -312,16 +315,13 @@ test("a fixed plan under review and an AG-UI run, read back from Phoenix: run, t
 });
 
 test("a custom transport finds the turn's trace context in request.trace, and none when the engine is not traced", { timeout: TIMEOUT }, async () => {
-  const { traced: sent, untraced } = await withPage((page) =>
-    page.evaluate(async ({ phoenix, project }) => {
+  const { traced: sent, untraced } = await withPage(async (page) => {
+    await sdkIn(page);
+    return page.evaluate(async () => {
       const baton = await import("baton-engine");
       await baton.default();
-      const otel = await import("@opentelemetry/api");
       const { instrument } = await import("baton-engine/otel");
-      const provider = new otel.WebTracerProvider({
-        resource: otel.resourceFromAttributes({ "service.name": "baton-page", "openinference.project.name": project }),
-        spanProcessors: [new otel.SimpleSpanProcessor(new otel.OTLPTraceExporter({ url: `${phoenix}/v1/traces` }))],
-      });
+      const { provider } = window;
       const seen = [];
       const transport = {
         protocolVersion: "baton/1",
@@ -345,8 +345,8 @@ test("a custom transport finds the turn's trace context in request.trace, and no
       await provider.forceFlush();
       engine.close();
       return { untraced: [seen[0], seen[2]], traced: seen[1] };
-    }, { phoenix: phoenixUrl, project: PROJECT }),
-  );
+    });
+  });
   assert.deepEqual(untraced, [null, null], "nothing is sent before instrument, nor after detach");
   assert.match(sent?.traceparent ?? "", /^00-[0-9a-f]{32}-[0-9a-f]{16}-01$/, `the turn's traceparent: ${JSON.stringify(sent)}`);
   const [, trace, span] = sent.traceparent.split("-");
@@ -425,19 +425,11 @@ test("the package README's tracing example runs as written, its spans in the bac
   assert.ok(code, "a ```js block follows the marker");
   const run = await withPage(async (page) => {
     // The app's SDK, registered globally before the example runs.
-    await page.evaluate(async ({ phoenix, project }) => {
-      const otel = await import("@opentelemetry/api");
-      const provider = new otel.WebTracerProvider({
-        resource: otel.resourceFromAttributes({ "service.name": "baton-readme", "openinference.project.name": project }),
-        spanProcessors: [new otel.SimpleSpanProcessor(new otel.OTLPTraceExporter({ url: `${phoenix}/v1/traces` }))],
-      });
-      provider.register();
-      globalThis.flushTraces = () => provider.forceFlush();
-    }, { phoenix: phoenixUrl, project: PROJECT });
+    await sdkIn(page, { service: "baton-readme", register: true });
     const logged = new Promise((resolve) => page.on("console", (message) => message.type() === "log" && resolve(message.text())));
     await page.addScriptTag({ type: "module", content: code });
     const run = await logged;
-    await page.evaluate(() => globalThis.flushTraces());
+    await page.evaluate(() => window.provider.forceFlush());
     return run;
   });
   const stored = await readBack((stored) => {
