@@ -431,7 +431,14 @@ class WebKitSession {
     this.pages = 0;
   }
 
-  async raw(method, path, body) {
+  /** One command at a time: WebKitWebDriver answers a session's commands in turn, and hangs on overlapping ones. */
+  raw(method, path, body) {
+    const next = (this.queue ?? Promise.resolve()).then(() => this.send(method, path, body));
+    this.queue = next.catch(() => {});
+    return next;
+  }
+
+  async send(method, path, body) {
     const response = await fetch(this.url + path, {
       method,
       headers: { "content-type": "application/json" },
@@ -535,8 +542,10 @@ class WebKitPage {
     // 100 ms while it does not.
     this.listeners[event]?.push(listener);
     this.poll ??= setInterval(() => {
-      if (!this.busy) this.drain();
+      if (!this.busy && !this.session.closed) this.drain();
     }, 100);
+    // Never what keeps the test process alive once its context is closed.
+    this.poll.unref();
   }
 
   async drain() {
