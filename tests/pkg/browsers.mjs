@@ -374,6 +374,10 @@ async function webkit() {
   const contexts = new Set();
   /** A context: one WebDriver session (its own MiniBrowser and storage); its pages are its windows. */
   const newContext = async () => {
+    // The driver holds one session at a time: one a failed test left open
+    // is closed before the next begins.
+    for (const stale of contexts) await stale.close();
+    contexts.clear();
     const session = await WebKitSession.open(base);
     contexts.add(session);
     return {
@@ -451,7 +455,7 @@ class WebKitSession {
 
   async newPage() {
     this.pages += 1;
-    const handle = this.pages === 1 ? this.first : (await this.raw("POST", "/window/new", { type: "tab" })).handle;
+    const handle = this.pages === 1 ? this.first : (await this.raw("POST", "/window/new", { type: "window" })).handle;
     return new WebKitPage(this, handle);
   }
 
@@ -604,26 +608,6 @@ class WebKitPage {
     }
   }
 
-  locator(css) {
-    return BY_SELECTOR.locator(this)(css);
-  }
-
-  click(css) {
-    return BY_SELECTOR.click(this)(css);
-  }
-
-  fill(css, value) {
-    return BY_SELECTOR.fill(this)(css, value);
-  }
-
-  waitForSelector(css, options) {
-    return BY_SELECTOR.waitForSelector(this)(css, options);
-  }
-
-  waitForTimeout(ms) {
-    return BY_SELECTOR.waitForTimeout(this)(ms);
-  }
-
   async addScriptTag({ type, content }) {
     await this.evaluate(
       ({ type, content }) => {
@@ -644,4 +628,13 @@ class WebKitPage {
     if (this.closes) await this.closes.close();
     else await this.command("DELETE", "/window").catch(() => {});
   }
+}
+
+// Playwright's page-level actions by selector, as the other drivers' pages have them.
+for (const [name, action] of Object.entries(BY_SELECTOR)) {
+  Object.defineProperty(WebKitPage.prototype, name, {
+    get() {
+      return action(this);
+    },
+  });
 }

@@ -102,6 +102,15 @@ const STEPS: &[Step] = &[
     ("agent-check: the demo app", conformance::agent_check_demo),
     ("browser tests (headless Chromium)", browser_tests),
     ("package: cargo xtask pkg", package_build),
+    (
+        "package: the WebAssembly features used, as the README's browser line says",
+        || {
+            features::check(
+                &root().join("pkg/baton_engine_bg.wasm"),
+                &root().join("README.md"),
+            )
+        },
+    ),
     ("package: size budget (brotli)", || {
         size::check(&root().join("pkg"))
     }),
@@ -172,6 +181,10 @@ const STEPS: &[Step] = &[
     (
         "end-to-end: the demo in Firefox (not media emulation, a fake clock or WebMCP: Chromium's)",
         || demo::journeys_in("firefox"),
+    ),
+    (
+        "end-to-end: the demo in WebKit (not media emulation, a fake clock or WebMCP: Chromium's)",
+        || demo::journeys_in("webkit"),
     ),
     ("package: optional JSON Schema suite against Ajv", || {
         node_tests(

@@ -21,6 +21,7 @@ mod check;
 mod conformance;
 mod corpus;
 mod demo;
+mod features;
 mod peer;
 mod pkg;
 mod serve;
