@@ -2,6 +2,8 @@
 // property that attaches an element as a presence surface, its shadow root,
 // and DOM built without innerHTML (the surfaces run under Trusted Types).
 
+import { BatonError, Engine } from "./baton.js";
+
 /**
  * The surfaces' own look, shared: type, colour, spacing and controls as CSS
  * custom properties an app sets on the element (`baton-review {
@@ -94,6 +96,9 @@ export class Surface extends HTMLElement {
   }
 
   set engine(engine) {
+    if (engine != null && !(engine instanceof Engine)) {
+      throw new BatonError("invalid-value", `a surface's engine must be an Engine or null, not ${engine === null ? "null" : typeof engine}`);
+    }
     this.#detach?.();
     this.#detach = null;
     this.#engine = engine ?? null;

@@ -50,6 +50,86 @@ pub(crate) fn whole(value: f64, what: &str) -> Result<u64, JsValue> {
     }
 }
 
+/// What a JS value is, as a message names it: `a number`, `undefined`, …
+fn kind(value: &JsValue) -> &'static str {
+    if value.is_undefined() {
+        "undefined"
+    } else if value.is_null() {
+        "null"
+    } else if value.is_string() {
+        "a string"
+    } else if value.as_f64().is_some() {
+        "a number"
+    } else if value.as_bool().is_some() {
+        "a boolean"
+    } else if value.is_function() {
+        "a function"
+    } else if js_sys::Array::is_array(value) {
+        "an array"
+    } else if value.is_object() {
+        "an object"
+    } else {
+        "a value of another kind"
+    }
+}
+
+/// `invalid-value`: `what` must be `expected`, and was given something else.
+fn wrong(what: &str, expected: &str, value: &JsValue) -> JsValue {
+    error(
+        Code::InvalidValue,
+        &format!("{what} must be {expected}, not {}", kind(value)),
+    )
+}
+
+/// The longest id an entry point takes: ids are minted short
+/// (`<session>/r<n>`), so a longer one is not an id.
+const MAX_ID: usize = 512;
+
+/// An argument that must be a string (JSON text, a read's name).
+pub(crate) fn text(value: &JsValue, what: &str) -> Result<String, JsValue> {
+    value
+        .as_string()
+        .ok_or_else(|| wrong(what, "a string", value))
+}
+
+/// An argument that must be an id: a string of 1 to 512 characters with
+/// no control character. Whether it names anything is the core's to say
+/// (`unknown-run`, `unknown-question`).
+pub(crate) fn id(value: &JsValue, what: &str) -> Result<String, JsValue> {
+    let expected = "an id (a string of 1 to 512 characters, no control characters)";
+    match value.as_string() {
+        Some(id) if !id.is_empty() && id.len() <= MAX_ID && !id.chars().any(char::is_control) => {
+            Ok(id)
+        }
+        _ => Err(wrong(what, expected, value)),
+    }
+}
+
+/// An optional string argument: `undefined` and `null` are none.
+pub(crate) fn optional_text(value: &JsValue, what: &str) -> Result<Option<String>, JsValue> {
+    if value.is_undefined() || value.is_null() {
+        return Ok(None);
+    }
+    text(value, &format!("{what}, when given,")).map(Some)
+}
+
+/// An argument that must be a whole number from 0 to 2^53 − 1 (a revision,
+/// a time, a grant's id): a number of another kind is `invalid-number`.
+pub(crate) fn whole_arg(value: &JsValue, what: &str) -> Result<u64, JsValue> {
+    match value.as_f64() {
+        Some(number) => whole(number, what),
+        None => Err(wrong(what, "a number", value)),
+    }
+}
+
+/// An argument that must be a function (a listener, a hook).
+pub(crate) fn function(value: JsValue, what: &str) -> Result<js_sys::Function, JsValue> {
+    match value.dyn_into::<js_sys::Function>() {
+        Ok(function) => Ok(function),
+        Err(value) => Err(wrong(what, "a function", &value)),
+    }
+}
+
 /// A JS value as `T`, through its JSON text. Every value that crosses
 /// from JS comes this way: `serde_json` refuses nesting deeper than 128
 /// levels, so a hostile value (an argument, an answer, a result nested

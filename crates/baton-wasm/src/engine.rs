@@ -137,8 +137,11 @@ fn read_options(
                 .map_err(|thrown| wrapped(Code::InvalidOptions, "the options", &thrown))?;
         }
         convert::from_js(&copy.into()).map_err(|e| e.thrown_as(Code::InvalidOptions))?
-    } else {
+    } else if options.is_undefined() || options.is_null() {
         OpenOptions::default()
+    } else {
+        // Not an object: refused as JSON of the wrong shape.
+        convert::from_js(options).map_err(|e| e.thrown_as(Code::InvalidOptions))?
     };
     Ok((plain, parent, transport))
 }
@@ -259,9 +262,13 @@ impl Engine {
 
     /// A run's whole journal, oldest first, from IndexedDB — runs of
     /// earlier page loads included — or from memory without storage.
-    pub fn history(&self, run: &str) -> Result<js_sys::Promise, JsValue> {
+    pub fn history(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "string")] run: JsValue,
+    ) -> Result<js_sys::Promise, JsValue> {
+        let run = convert::id(&run, "`run`")?;
         let store = self.live()?.persistence(|persistence| persistence.store());
-        let memory = self.journal(run);
+        let memory = self.journal(JsValue::from(&run));
         let run = run.to_owned();
         Ok(wasm_bindgen_futures::future_to_promise(async move {
             let Some(store) = store else {

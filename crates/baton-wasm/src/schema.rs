@@ -39,13 +39,20 @@ impl Schema {
     /// Validates a value: `{ valid, errors: [{ instancePath, keyword, message }] }`.
     /// A valid value gets one shared, frozen `{ valid: true, errors: [] }`.
     pub fn validate(&self, value: JsValue) -> Result<JsValue, JsValue> {
-        self.validate_json(&value_text(&value)?)
+        self.validate_text(&value_text(&value)?)
     }
 
     /// Validates a value given as JSON text, as it is; text that is not JSON
     /// throws `invalid-value`.
     #[wasm_bindgen(js_name = validateJson)]
-    pub fn validate_json(&self, text: &str) -> Result<JsValue, JsValue> {
+    pub fn validate_json(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "string")] text: JsValue,
+    ) -> Result<JsValue, JsValue> {
+        self.validate_text(&crate::convert::text(&text, "the JSON text")?)
+    }
+
+    fn validate_text(&self, text: &str) -> Result<JsValue, JsValue> {
         let result = self.inner.validate_str(text).map_err(not_json)?;
         if result.valid {
             return Ok(self.valid_result());
@@ -56,13 +63,20 @@ impl Schema {
     /// Whether a value satisfies the schema, with no error built at all.
     #[wasm_bindgen(js_name = isValid)]
     pub fn is_valid(&self, value: JsValue) -> Result<bool, JsValue> {
-        self.is_valid_json(&value_text(&value)?)
+        self.is_valid_text(&value_text(&value)?)
     }
 
     /// Whether JSON text satisfies the schema; text that is not JSON throws
     /// `invalid-value`.
     #[wasm_bindgen(js_name = isValidJson)]
-    pub fn is_valid_json(&self, text: &str) -> Result<bool, JsValue> {
+    pub fn is_valid_json(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "string")] text: JsValue,
+    ) -> Result<bool, JsValue> {
+        self.is_valid_text(&crate::convert::text(&text, "the JSON text")?)
+    }
+
+    fn is_valid_text(&self, text: &str) -> Result<bool, JsValue> {
         self.inner.is_valid_str(text).map_err(not_json)
     }
 
@@ -168,11 +182,19 @@ mod tests {
         ))
         .unwrap();
         assert_eq!(
-            schema.is_valid_json(r#"{"who": "Ada", "field": {"type": "string"}}"#),
+            schema.is_valid_json(JsValue::from(
+                r#"{"who": "Ada", "field": {"type": "string"}}"#
+            )),
             Ok(true)
         );
-        assert_eq!(schema.is_valid_json(r#"{"who": ""}"#), Ok(false));
-        assert_eq!(schema.is_valid_json(r#"{"field": {"type": 7}}"#), Ok(false));
+        assert_eq!(
+            schema.is_valid_json(JsValue::from(r#"{"who": ""}"#)),
+            Ok(false)
+        );
+        assert_eq!(
+            schema.is_valid_json(JsValue::from(r#"{"field": {"type": 7}}"#)),
+            Ok(false)
+        );
     }
 
     #[wasm_bindgen_test]
@@ -203,7 +225,9 @@ mod tests {
             r#"{"type": "object", "required": ["due"], "properties": {"due": {"type": "string", "format": "date"}}}"#,
         ))
         .unwrap();
-        let first = schema.validate_json(r#"{"due": "2026-12-01"}"#).unwrap();
+        let first = schema
+            .validate_json(JsValue::from(r#"{"due": "2026-12-01"}"#))
+            .unwrap();
         let second = schema
             .validate(js_sys::JSON::parse(r#"{"due": "2026-12-02"}"#).unwrap())
             .unwrap();
@@ -212,20 +236,27 @@ mod tests {
         assert_eq!(get(&first, "valid").as_bool(), Some(true));
         assert_eq!(js_sys::Array::from(&get(&first, "errors")).length(), 0);
 
-        let invalid = schema.validate_json(r#"{"due": "tomorrow"}"#).unwrap();
+        let invalid = schema
+            .validate_json(JsValue::from(r#"{"due": "tomorrow"}"#))
+            .unwrap();
         assert_eq!(get(&invalid, "valid").as_bool(), Some(false));
         assert!(!js_sys::Object::is(&invalid, &first));
         assert_eq!(js_sys::Array::from(&get(&invalid, "errors")).length(), 1);
 
-        assert_eq!(schema.is_valid_json(r#"{"due": "2026-12-01"}"#), Ok(true));
-        assert_eq!(schema.is_valid_json(r#"{}"#), Ok(false));
+        assert_eq!(
+            schema.is_valid_json(JsValue::from(r#"{"due": "2026-12-01"}"#)),
+            Ok(true)
+        );
+        assert_eq!(schema.is_valid_json(JsValue::from(r#"{}"#)), Ok(false));
         assert_eq!(
             schema.is_valid(js_sys::JSON::parse(r#"{"due": "2026-13-45"}"#).unwrap()),
             Ok(false)
         );
         for thrown in [
-            schema.validate_json("{not json").unwrap_err(),
-            schema.is_valid_json("").unwrap_err(),
+            schema
+                .validate_json(JsValue::from("{not json"))
+                .unwrap_err(),
+            schema.is_valid_json(JsValue::from("")).unwrap_err(),
         ] {
             assert_eq!(
                 get(&thrown, "code").as_string().as_deref(),

@@ -94,7 +94,10 @@ impl TurnSink {
     /// Reports a violation found by the transport's own decoder (a dialect
     /// adapter), in words: the turn ends as an integrity violation, its
     /// code `not-an-event`.
-    pub fn report(&self, violation: String) {
+    pub fn report(&self, #[wasm_bindgen(unchecked_param_type = "string")] violation: JsValue) {
+        // Whatever it is given, the turn ends: in its words, or in JSON's.
+        let violation = crate::convert::text_or_stringify(&violation)
+            .unwrap_or_else(|why| format!("a report that is not text: {why}"));
         self.break_off(Violation::new(ProtocolViolation::NotAnEvent, violation));
     }
 }

@@ -117,10 +117,10 @@ const STEPS: &[Step] = &[
     ("package: types (tsc --noEmit)", package_types),
     ("package: JS tests in Chromium", package_tests),
     ("package: JS tests in Firefox", || {
-        in_engine("firefox", "engine.test.mjs", "package tests")
+        in_engine("firefox", JS_TESTS, "package tests")
     }),
     ("package: JS tests in WebKit", || {
-        in_engine("webkit", "engine.test.mjs", "package tests")
+        in_engine("webkit", JS_TESTS, "package tests")
     }),
     ("package: default surfaces in Chromium", || {
         node_tests(PKG_TESTS, "surfaces.test.mjs", "surface tests", &[])
@@ -366,8 +366,12 @@ fn in_engine(engine: &str, file: &str, what: &str) -> Result<String, String> {
 }
 
 pub(crate) fn package_tests() -> Result<String, String> {
-    node_tests(PKG_TESTS, "engine.test.mjs", "package tests", &[])
+    node_tests(PKG_TESTS, JS_TESTS, "package tests", &[])
 }
+
+/// The package's JS tests, run in every engine: the package as an app uses
+/// it, and every door knocked on with wrong arguments.
+const JS_TESTS: &str = "engine.test.mjs doors.test.mjs";
 
 /// The scratch app that consumes the package as published: `npm pack` of
 /// `pkg/`, installed into a copy of the app outside the repository, built

@@ -50,7 +50,11 @@ async fn agui_an_interrupt_is_answered_and_the_run_resumes() {
     let id = get(&question, "id").as_string().unwrap();
     let digest = get(&question, "digest").as_string().unwrap();
     let wrong = engine
-        .answer(&id, &digest, js(serde_json::json!({"name": 7})))
+        .answer(
+            JsValue::from(&id),
+            JsValue::from(&digest),
+            js(serde_json::json!({"name": 7})),
+        )
         .unwrap_err();
     assert_eq!(
         get(&wrong, "code").as_string().as_deref(),
@@ -58,8 +62,8 @@ async fn agui_an_interrupt_is_answered_and_the_run_resumes() {
     );
     engine
         .answer(
-            &id,
-            &digest,
+            JsValue::from(&id),
+            JsValue::from(&digest),
             js(serde_json::json!({"title": "Chosen title"})),
         )
         .unwrap();
@@ -113,7 +117,7 @@ async fn board_opened(transport: &JsValue, options: serde_json::Value) -> (Engin
 
 /// The kinds of a run's journal entries, in order.
 fn journal_kinds(engine: &Engine, run: &str) -> Vec<String> {
-    let journal: js_sys::Array = engine.journal(run).unwrap().unchecked_into();
+    let journal: js_sys::Array = engine.journal(JsValue::from(run)).unwrap().unchecked_into();
     journal
         .iter()
         .map(|record| {
@@ -135,7 +139,7 @@ async fn turn_limits_hold_on_the_agui_transport() {
         Some("error"),
         "is the AG-UI peer running at {PEER}?"
     );
-    let state = engine.state(&run).unwrap();
+    let state = engine.state(JsValue::from(&run)).unwrap();
     let why = get(&state, "reason");
     assert_eq!(
         get(&why, "kind").as_string().as_deref(),
@@ -153,7 +157,7 @@ async fn turn_limits_hold_on_the_agui_transport() {
 /// Waits (up to two seconds) for the run to be cancelled, and gives why.
 async fn cancelled(engine: &Engine, run: &str) -> Option<String> {
     let why = || {
-        let state = engine.state(run).ok()?;
+        let state = engine.state(JsValue::from(run)).ok()?;
         (get(&state, "state").as_string().as_deref() == Some("cancelled"))
             .then(|| get(&get(&state, "reason"), "kind").as_string())
             .flatten()
@@ -174,7 +178,7 @@ async fn agui_reasoning_is_its_own_bounded_lane_and_reaches_subscribers() {
     let (engine, _board) = board_opened(&agui("reasoning"), limits).await;
     let run = engine.delegate(delegation("Think first")).unwrap();
     assert_eq!(returned(&engine, &run).await.as_deref(), Some("error"));
-    let why = get(&engine.state(&run).unwrap(), "reason");
+    let why = get(&engine.state(JsValue::from(&run)).unwrap(), "reason");
     assert_eq!(get(&why, "lane").as_string().as_deref(), Some("reasoning"));
 }
 
@@ -187,7 +191,7 @@ async fn agui_the_agents_own_tool_is_its_act_and_the_run_goes_on() {
         Some("completed"),
         "{:?}",
         engine
-            .state(&run)
+            .state(JsValue::from(&run))
             .ok()
             .map(|s| js_sys::JSON::stringify(&s).unwrap())
     );
@@ -197,7 +201,10 @@ async fn agui_the_agents_own_tool_is_its_act_and_the_run_goes_on() {
     assert!(!kinds.iter().any(|k| k == "call-refused"), "{kinds:?}");
     // The agent's closing words are in the run's history.
     assert!(kinds.iter().any(|k| k == "said"), "{kinds:?}");
-    let journal: js_sys::Array = engine.journal(&run).unwrap().unchecked_into();
+    let journal: js_sys::Array = engine
+        .journal(JsValue::from(&run))
+        .unwrap()
+        .unchecked_into();
     let act = journal
         .iter()
         .find(|record| {
@@ -219,7 +226,7 @@ async fn agui_an_http_error_from_the_agent_is_agent_error_with_its_status() {
     let (engine, _board) = board_with(&agui("refuse")).await;
     let run = engine.delegate(delegation("Anything")).unwrap();
     assert_eq!(returned(&engine, &run).await.as_deref(), Some("error"));
-    let why = get(&engine.state(&run).unwrap(), "reason");
+    let why = get(&engine.state(JsValue::from(&run)).unwrap(), "reason");
     assert_eq!(
         get(&why, "kind").as_string().as_deref(),
         Some("agent-error")
@@ -241,7 +248,7 @@ async fn agui_every_follow_up_carries_the_call_it_answers_on_one_thread() {
             Some("completed"),
             "delegation {attempt}: {:?}",
             engine
-                .state(&run)
+                .state(JsValue::from(&run))
                 .ok()
                 .map(|s| js_sys::JSON::stringify(&s).unwrap())
         );
@@ -267,7 +274,10 @@ async fn agui_a_subagents_call_is_announced_and_journalled_as_the_chain() {
         "{:?}",
         heard.messages()
     );
-    let journal: js_sys::Array = engine.journal(&run).unwrap().unchecked_into();
+    let journal: js_sys::Array = engine
+        .journal(JsValue::from(&run))
+        .unwrap()
+        .unchecked_into();
     let dispatched = journal
         .iter()
         .map(|record| get(&record, "entry"))
@@ -293,18 +303,22 @@ async fn agui_a_rejection_reaches_the_agent_with_the_persons_note() {
     }));
     let run = engine.delegate(review).unwrap();
     assert!(
-        until(|| get(&engine.state(&run).unwrap(), "state")
+        until(|| get(&engine.state(JsValue::from(&run)).unwrap(), "state")
             .as_string()
             .as_deref()
             == Some("reviewing"))
         .await,
         "the plan came for review"
     );
-    let revision = get(&engine.review(&run).unwrap(), "revision")
+    let revision = get(&engine.review(JsValue::from(&run)).unwrap(), "revision")
         .as_f64()
         .unwrap();
     engine
-        .reject(&run, revision, Some("not that card".into()))
+        .reject(
+            JsValue::from(&run),
+            JsValue::from(revision),
+            JsValue::from("not that card"),
+        )
         .unwrap();
     let next = engine.delegate(delegation("Anything else?")).unwrap();
     assert!(
@@ -312,7 +326,10 @@ async fn agui_a_rejection_reaches_the_agent_with_the_persons_note() {
         "{:?}",
         journal_kinds(&engine, &next)
     );
-    let journal: js_sys::Array = engine.journal(&next).unwrap().unchecked_into();
+    let journal: js_sys::Array = engine
+        .journal(JsValue::from(&next))
+        .unwrap()
+        .unchecked_into();
     let said = journal
         .iter()
         .map(|record| get(&record, "entry"))
@@ -332,7 +349,7 @@ async fn agui_a_rejection_reaches_the_agent_with_the_persons_note() {
 async fn agui_a_named_thread_is_its_own_conversation() {
     let (engine, _board) = board_with(&agui("thread")).await;
     let said_by = |run: &str| {
-        let journal: js_sys::Array = engine.journal(run).unwrap().unchecked_into();
+        let journal: js_sys::Array = engine.journal(JsValue::from(run)).unwrap().unchecked_into();
         journal
             .iter()
             .map(|record| get(&record, "entry"))
@@ -386,7 +403,7 @@ async fn agui_a_run_that_finished_with_a_refused_call_says_so() {
     assert_eq!(returned(&engine, &run).await.as_deref(), Some("completed"));
     assert_eq!(title(&board, "card-7"), None, "nothing ran");
     assert_eq!(
-        get(&engine.state(&run).unwrap(), "refused").as_f64(),
+        get(&engine.state(JsValue::from(&run)).unwrap(), "refused").as_f64(),
         Some(1.0)
     );
     assert!(until(|| super::tests::written_all(&engine)).await);
@@ -399,7 +416,7 @@ async fn agui_a_run_that_finished_with_a_refused_call_says_so() {
 /// The words of a run's first `said` record, once it has one.
 async fn first_said(engine: &Engine, run: &str) -> Option<String> {
     let said = || {
-        let journal: js_sys::Array = engine.journal(run).unwrap().unchecked_into();
+        let journal: js_sys::Array = engine.journal(JsValue::from(run)).unwrap().unchecked_into();
         journal
             .iter()
             .map(|record| get(&record, "entry"))

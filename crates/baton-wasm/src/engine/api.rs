@@ -109,8 +109,14 @@ impl Engine {
     /// AG-31). `options` may narrow the allowlist (`["tasks.rename"]`), fix
     /// the budget, and make it a standing grant for a while
     /// (`grant: { ttlMs }`, AG-30).
-    pub fn authorize(&self, run: &str, revision: f64, options: JsValue) -> Result<(), JsValue> {
-        let revision = convert::whole(revision, "a revision")?;
+    pub fn authorize(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "string")] run: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "number")] revision: JsValue,
+        options: JsValue,
+    ) -> Result<(), JsValue> {
+        let run = convert::id(&run, "`run`")?;
+        let revision = convert::whole_arg(&revision, "a revision")?;
         let options = convert::json(options, "the authorization")?;
         let authorization = if options.is_null() {
             baton_core::Authorization::default()
@@ -126,12 +132,20 @@ impl Engine {
     }
 
     /// The person takes control back: the run returns `aborted` (AG-9).
-    pub fn stop(&self, run: &str) -> Result<(), JsValue> {
+    pub fn stop(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "string")] run: JsValue,
+    ) -> Result<(), JsValue> {
+        let run = convert::id(&run, "`run`")?;
         self.command(Stop(RunId::new(run)))
     }
 
     /// Pauses a run: it returns, and a chained run can resume it (AG-11).
-    pub fn pause(&self, run: &str) -> Result<(), JsValue> {
+    pub fn pause(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "string")] run: JsValue,
+    ) -> Result<(), JsValue> {
+        let run = convert::id(&run, "`run`")?;
         self.command(Pause(RunId::new(run)))
     }
 
@@ -139,7 +153,12 @@ impl Engine {
     /// nothing rolled back: a new run, chained to it, carrying its context
     /// (AG-11). Nothing reconnects on its own; this is the person's choice.
     /// `budget` replaces the old one if given. Returns the new run's id.
-    pub fn resume(&self, run: &str, budget: JsValue) -> Result<String, JsValue> {
+    pub fn resume(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "string")] run: JsValue,
+        budget: JsValue,
+    ) -> Result<String, JsValue> {
+        let run = convert::id(&run, "`run`")?;
         let budget = if budget.is_undefined() || budget.is_null() {
             None
         } else {
@@ -191,7 +210,11 @@ impl Engine {
 
     /// Calls `listener(event)` for every event the engine produces; returns
     /// a function that unsubscribes.
-    pub fn subscribe(&self, listener: js_sys::Function) -> Result<JsValue, JsValue> {
+    pub fn subscribe(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "Function")] listener: JsValue,
+    ) -> Result<JsValue, JsValue> {
+        let listener = convert::function(listener, "`listener`")?;
         // Taken once: the listener, told what stands, may close the engine.
         let engine = self.live()?;
         let id = engine.page(|page| page.subscribe(listener.clone()));
@@ -262,12 +285,14 @@ impl Engine {
     #[wasm_bindgen(js_name = editCall)]
     pub fn edit_call(
         &self,
-        run: &str,
-        revision: f64,
-        call: &str,
+        #[wasm_bindgen(unchecked_param_type = "string")] run: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "number")] revision: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "string")] call: JsValue,
         arguments: JsValue,
     ) -> Result<(), JsValue> {
-        let revision = convert::whole(revision, "a revision")?;
+        let run = convert::id(&run, "`run`")?;
+        let revision = convert::whole_arg(&revision, "a revision")?;
+        let call = convert::id(&call, "`call`")?;
         let arguments = convert::json(arguments, "the arguments")?;
         let call = baton_core::CallId::new(call);
         self.command(EditCall {
@@ -279,9 +304,16 @@ impl Engine {
     }
 
     /// The person rejects a plan under review, at the revision they saw.
-    pub fn reject(&self, run: &str, revision: f64, note: Option<String>) -> Result<(), JsValue> {
+    pub fn reject(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "string")] run: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "number")] revision: JsValue,
+        #[wasm_bindgen(unchecked_optional_param_type = "string | null")] note: JsValue,
+    ) -> Result<(), JsValue> {
+        let run = convert::id(&run, "`run`")?;
+        let revision = convert::whole_arg(&revision, "a revision")?;
+        let note = convert::optional_text(&note, "`note`")?;
         let note = note.unwrap_or_default();
-        let revision = convert::whole(revision, "a revision")?;
         self.command(Reject {
             run: RunId::new(run),
             revision,
@@ -293,11 +325,13 @@ impl Engine {
     /// validated against its schema, failing closed. Returns the acceptance.
     pub fn answer(
         &self,
-        question: &str,
-        digest: &str,
+        #[wasm_bindgen(unchecked_param_type = "string")] question: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "string")] digest: JsValue,
         answer: JsValue,
     ) -> Result<JsValue, JsValue> {
-        let digest = baton_core::Digest::from_hex(digest).ok_or_else(|| {
+        let question = convert::id(&question, "`question`")?;
+        let digest = convert::text(&digest, "`digest`")?;
+        let digest = baton_core::Digest::from_hex(&digest).ok_or_else(|| {
             error_for(
                 Code::DigestMismatch,
                 "AG-41",
@@ -320,13 +354,21 @@ impl Engine {
     }
 
     /// Declines a question; the run goes on without the answer.
-    pub fn decline(&self, question: &str) -> Result<(), JsValue> {
+    pub fn decline(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "string")] question: JsValue,
+    ) -> Result<(), JsValue> {
+        let question = convert::id(&question, "`question`")?;
         self.command(Decline(baton_core::QuestionId::new(question).clone()))
     }
 
     /// Dismisses a question: the person chose not to deal with it; the run
     /// goes on as if it had been declined, and the surface stops showing it.
-    pub fn dismiss(&self, question: &str) -> Result<(), JsValue> {
+    pub fn dismiss(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "string")] question: JsValue,
+    ) -> Result<(), JsValue> {
+        let question = convert::id(&question, "`question`")?;
         self.command(Dismiss(baton_core::QuestionId::new(question).clone()))
     }
 
@@ -335,11 +377,12 @@ impl Engine {
     #[wasm_bindgen(js_name = resolveEscalation)]
     pub fn resolve_escalation(
         &self,
-        run: &str,
-        revision: f64,
+        #[wasm_bindgen(unchecked_param_type = "string")] run: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "number")] revision: JsValue,
         resolution: JsValue,
     ) -> Result<(), JsValue> {
-        let revision = convert::whole(revision, "a revision")?;
+        let run = convert::id(&run, "`run`")?;
+        let revision = convert::whole_arg(&revision, "a revision")?;
         let invalid = |e: &dyn std::fmt::Display| error(Code::InvalidResolution, &e.to_string());
         let value = match resolution.as_string() {
             Some(kind) => serde_json::json!({ "kind": kind }),
@@ -417,7 +460,12 @@ impl Engine {
     /// changed since); the conflict is journalled and said. Undo again with
     /// `{ only: "untouched" }` to revert only those, or `{ force: true }` to
     /// revert everything anyway.
-    pub fn undo(&self, run: &str, options: JsValue) -> Result<js_sys::Promise, JsValue> {
+    pub fn undo(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "string")] run: JsValue,
+        options: JsValue,
+    ) -> Result<js_sys::Promise, JsValue> {
+        let run = convert::id(&run, "`run`")?;
         let scope = undo_scope(&options)?;
         let id = RunId::new(run);
         let mut resolver = None;
@@ -455,14 +503,22 @@ impl Engine {
     }
 
     /// The revision of a run, for commands fenced by it.
-    pub fn revision(&self, run: &str) -> Result<f64, JsValue> {
-        self.with_run(run, |run| run.revision() as f64)
+    pub fn revision(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "string")] run: JsValue,
+    ) -> Result<f64, JsValue> {
+        let run = convert::id(&run, "`run`")?;
+        self.with_run(&run, |run| run.revision() as f64)
     }
 
     /// The review sheet (with participants' previews) of a plan under
     /// review, or of the one call an escalation asks the person to allow
     /// (AG-31); otherwise `null`.
-    pub fn review(&self, run: &str) -> Result<JsValue, JsValue> {
+    pub fn review(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "string")] run: JsValue,
+    ) -> Result<JsValue, JsValue> {
+        let run = convert::id(&run, "`run`")?;
         match self
             .live()?
             .core(|core| core.run(&RunId::new(run)).and_then(|run| run.review()))
@@ -475,7 +531,11 @@ impl Engine {
     /// The escalation sheet of an escalated run — why it waits, and the
     /// resolutions that end the wait, the one that lets it go on first —
     /// otherwise `null`.
-    pub fn escalation(&self, run: &str) -> Result<JsValue, JsValue> {
+    pub fn escalation(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "string")] run: JsValue,
+    ) -> Result<JsValue, JsValue> {
+        let run = convert::id(&run, "`run`")?;
         match self
             .live()?
             .core(|core| core.run(&RunId::new(run)).and_then(|run| run.escalation()))
@@ -500,8 +560,13 @@ impl Engine {
     }
 
     /// Postpones a question until `until` (ms since the epoch).
-    pub fn postpone(&self, question: &str, until: f64) -> Result<(), JsValue> {
-        let until = convert::whole(until, "a time")?;
+    pub fn postpone(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "string")] question: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "number")] until: JsValue,
+    ) -> Result<(), JsValue> {
+        let question = convert::id(&question, "`question`")?;
+        let until = convert::whole_arg(&until, "a time")?;
         self.command(Postpone {
             question: baton_core::QuestionId::new(question).clone(),
             until,
@@ -509,14 +574,22 @@ impl Engine {
     }
 
     /// A run's journal records, oldest first.
-    pub fn journal(&self, run: &str) -> Result<JsValue, JsValue> {
-        self.with_run(run, |run| to_js(&run.journal()))?
+    pub fn journal(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "string")] run: JsValue,
+    ) -> Result<JsValue, JsValue> {
+        let run = convert::id(&run, "`run`")?;
+        self.with_run(&run, |run| to_js(&run.journal()))?
     }
 
     /// What an actor reference names, or `null` for one this engine did not
     /// mint — forged, altered or foreign (AG-33).
     #[wasm_bindgen(js_name = resolveActor)]
-    pub fn resolve_actor(&self, reference: &str) -> Result<JsValue, JsValue> {
+    pub fn resolve_actor(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "string")] reference: JsValue,
+    ) -> Result<JsValue, JsValue> {
+        let reference = convert::text(&reference, "`reference`")?;
         let reference = baton_core::ActorRef::new(reference);
         match self.live()?.core(|core| core.actors().resolve(&reference)) {
             Some(identity) => to_js(&identity),
@@ -525,8 +598,12 @@ impl Engine {
     }
 
     /// The state of a run, as JSON (`{state, outcome?, reason?}`).
-    pub fn state(&self, run: &str) -> Result<JsValue, JsValue> {
-        self.with_run(run, |run| to_js(run.state()))?
+    pub fn state(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "string")] run: JsValue,
+    ) -> Result<JsValue, JsValue> {
+        let run = convert::id(&run, "`run`")?;
+        self.with_run(&run, |run| to_js(run.state()))?
     }
 
     /// Content-free counts for a badge.

@@ -23,14 +23,22 @@ impl Engine {
     /// the new run's id; throws `not-cut-off` when nothing is offered under
     /// that id.
     #[wasm_bindgen(js_name = reviewAgain)]
-    pub fn review_again(&self, run: &str) -> Result<String, JsValue> {
+    pub fn review_again(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "string")] run: JsValue,
+    ) -> Result<String, JsValue> {
+        let run = convert::id(&run, "`run`")?;
         self.command(ReviewCutOff(RunId::new(run)))
             .map(|id| id.to_string())
     }
 
     /// Discards what a cut-off run offers: journalled on it as the person's
     /// act, and offered no more.
-    pub fn discard(&self, run: &str) -> Result<(), JsValue> {
+    pub fn discard(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "string")] run: JsValue,
+    ) -> Result<(), JsValue> {
+        let run = convert::id(&run, "`run`")?;
         self.command(Discard(RunId::new(run)))
     }
 }

@@ -55,9 +55,13 @@ async fn undo_after_the_persons_edit_is_held_back_then_forced() {
     let board = publishing_board(&element().into());
     let run = a_returned_rename(&engine, &board).await;
     edit_as_person(&board);
-    let held = JsFuture::from(engine.undo(&run, JsValue::UNDEFINED).unwrap())
-        .await
-        .unwrap_err();
+    let held = JsFuture::from(
+        engine
+            .undo(JsValue::from(&run), JsValue::UNDEFINED)
+            .unwrap(),
+    )
+    .await
+    .unwrap_err();
     assert_eq!(
         get(&held, "code").as_string().as_deref(),
         Some("undo-conflict")
@@ -88,20 +92,20 @@ async fn undo_after_the_persons_edit_is_held_back_then_forced() {
     );
     // Options that are not one of the two choices are refused.
     let both = js_sys::JSON::parse(r#"{"only": "untouched", "force": true}"#).unwrap();
-    let refused = engine.undo(&run, both).unwrap_err();
+    let refused = engine.undo(JsValue::from(&run), both).unwrap_err();
     assert_eq!(
         get(&refused, "code").as_string().as_deref(),
         Some("invalid-value")
     );
     // Only the untouched: there are none.
     let only = js_sys::JSON::parse(r#"{"only": "untouched"}"#).unwrap();
-    let none = engine.undo(&run, only).unwrap_err();
+    let none = engine.undo(JsValue::from(&run), only).unwrap_err();
     assert_eq!(
         get(&none, "code").as_string().as_deref(),
         Some("not-undoable")
     );
     let force = js_sys::JSON::parse(r#"{"force": true}"#).unwrap();
-    let report = JsFuture::from(engine.undo(&run, force).unwrap())
+    let report = JsFuture::from(engine.undo(JsValue::from(&run), force).unwrap())
         .await
         .unwrap();
     let reverted: Vec<String> = serde_wasm_bindgen::from_value(get(&report, "reverted")).unwrap();
@@ -113,9 +117,13 @@ async fn undo_with_nothing_changed_since_goes_through() {
     let engine = open().await;
     let board = publishing_board(&element().into());
     let run = a_returned_rename(&engine, &board).await;
-    let report = JsFuture::from(engine.undo(&run, JsValue::UNDEFINED).unwrap())
-        .await
-        .unwrap();
+    let report = JsFuture::from(
+        engine
+            .undo(JsValue::from(&run), JsValue::UNDEFINED)
+            .unwrap(),
+    )
+    .await
+    .unwrap();
     let reverted: Vec<String> = serde_wasm_bindgen::from_value(get(&report, "reverted")).unwrap();
     assert_eq!(reverted, ["tasks"]);
 }
@@ -125,7 +133,7 @@ async fn ag_33_a_publish_with_a_forged_actor_is_refused() {
     let engine = open().await;
     let handle = engine.mount(board_manifest(), participant(&element().into(), 0, 0));
     let forged = js_sys::JSON::parse(r#"{"version": 2, "actor": "baton1.forged.ref"}"#).unwrap();
-    let thrown = handle.publish("board", forged).unwrap_err();
+    let thrown = handle.publish(JsValue::from("board"), forged).unwrap_err();
     assert_eq!(
         get(&thrown, "code").as_string().as_deref(),
         Some("invalid-actor")
@@ -154,7 +162,7 @@ async fn ag_42_an_escape_a_widget_used_stops_nothing_and_one_nobody_used_stops_e
     section.append_child(&editor).unwrap();
     assert!(press_escape_in(&editor, true));
     assert_eq!(
-        get(&engine.state(&run).unwrap(), "state")
+        get(&engine.state(JsValue::from(&run)).unwrap(), "state")
             .as_string()
             .as_deref(),
         Some("acting"),
@@ -162,7 +170,7 @@ async fn ag_42_an_escape_a_widget_used_stops_nothing_and_one_nobody_used_stops_e
     );
     // Nobody used this one: every active run stops.
     press_escape_in(&editor, false);
-    let state = engine.state(&run).unwrap();
+    let state = engine.state(JsValue::from(&run)).unwrap();
     assert_eq!(
         get(&state, "outcome").as_string().as_deref(),
         Some("aborted")

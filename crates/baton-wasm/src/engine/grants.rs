@@ -60,8 +60,11 @@ impl Engine {
 
     /// Revokes a grant; returns whether there was one with this id.
     #[wasm_bindgen(js_name = revokeGrant)]
-    pub fn revoke_grant(&self, id: f64) -> Result<bool, JsValue> {
-        let id = convert::whole(id, "a grant id")?;
+    pub fn revoke_grant(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "number")] id: JsValue,
+    ) -> Result<bool, JsValue> {
+        let id = convert::whole_arg(&id, "a grant id")?;
         Ok(self.live()?.tell(RevokeGrant(id)))
     }
 }

@@ -22,7 +22,8 @@ async fn subscribers_hear_each_record_once_in_order_and_before_its_call_runs() {
         .filter(|event| event["type"] == "journal" && event["run"] == run.as_str())
         .map(|event| event["revision"].as_u64().unwrap())
         .collect();
-    let journal = js_sys::Array::from(&engine.journal(&run).unwrap()).length() as u64;
+    let journal =
+        js_sys::Array::from(&engine.journal(JsValue::from(&run)).unwrap()).length() as u64;
     assert_eq!(
         revisions,
         (1..=journal).collect::<Vec<_>>(),

@@ -58,7 +58,12 @@ impl Participant {
     /// against an older version are refused as stale; the next turn's
     /// context carries the new stamp, and its content is pulled through the
     /// behaviour's `read(name)` when the turn opens.
-    pub fn publish(&self, read: &str, stamp: JsValue) -> Result<(), JsValue> {
+    pub fn publish(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "string")] read: JsValue,
+        stamp: JsValue,
+    ) -> Result<(), JsValue> {
+        let read = convert::id(&read, "`read`")?;
         let stamp: PublishedStamp =
             convert::from_js(&stamp).map_err(|e| e.thrown_as(Code::InvalidRead))?;
         if !self.problems.is_empty() {
@@ -103,7 +108,11 @@ impl Participant {
     }
 
     /// Withdraws a read: it leaves the context of the next turn.
-    pub fn withdraw(&self, read: &str) -> Result<(), JsValue> {
+    pub fn withdraw(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "string")] read: JsValue,
+    ) -> Result<(), JsValue> {
+        let read = convert::id(&read, "`read`")?;
         let engine = self.engine()?;
         let read = ReadRef {
             participant: self.id.clone(),

@@ -29,7 +29,9 @@ fn storage(engine: &Engine) -> serde_json::Value {
 }
 
 async fn history(engine: &Engine, run: &str) -> Vec<serde_json::Value> {
-    let value = JsFuture::from(engine.history(run).unwrap()).await.unwrap();
+    let value = JsFuture::from(engine.history(JsValue::from(run)).unwrap())
+        .await
+        .unwrap();
     serde_wasm_bindgen::from_value(value).unwrap()
 }
 
@@ -171,7 +173,7 @@ async fn records_survive_closing_and_reopening_the_engine() {
     assert_eq!(returned(&engine, &run).await.as_deref(), Some("completed"));
     let before = history(&engine, &run).await;
     let in_memory: Vec<serde_json::Value> =
-        serde_wasm_bindgen::from_value(engine.journal(&run).unwrap()).unwrap();
+        serde_wasm_bindgen::from_value(engine.journal(JsValue::from(&run)).unwrap()).unwrap();
     assert_eq!(
         before, in_memory,
         "what was written is what the engine journalled"
@@ -192,7 +194,10 @@ async fn records_survive_closing_and_reopening_the_engine() {
     let after = history(&reopened, &run).await;
     assert_eq!(after, before, "nothing lost, nothing duplicated");
     // References minted before the reload still resolve (the key persists).
-    assert!(!reopened.resolve_actor(&reference).unwrap().is_null());
+    assert!(!reopened
+        .resolve_actor(JsValue::from(&reference))
+        .unwrap()
+        .is_null());
     // New runs continue the numbering.
     let next = reopened.delegate(plan(1)).unwrap();
     assert_ne!(next, run);
@@ -216,7 +221,7 @@ async fn reconcile_returns_runs_a_reload_interrupted() {
     let heard = super::tests::listen().await;
     let reloaded = open_on(&db, "s-reload", Some(&transport)).await.unwrap();
     let state: serde_json::Value =
-        serde_wasm_bindgen::from_value(reloaded.state(&run).unwrap()).unwrap();
+        serde_wasm_bindgen::from_value(reloaded.state(JsValue::from(&run)).unwrap()).unwrap();
     assert_eq!(state["outcome"], "aborted", "{state}");
     assert_eq!(state["reason"]["kind"], "interrupted", "{state}");
     written(&reloaded).await;
@@ -438,7 +443,7 @@ async fn ag_50_without_indexeddb_the_engine_runs_in_memory_and_says_so() {
     engine.mount(manifest(), board.clone());
     let run = engine.delegate(plan(2)).unwrap();
     assert_eq!(returned(&engine, &run).await.as_deref(), Some("completed"));
-    assert!(js_sys::Array::from(&engine.journal(&run).unwrap()).length() > 5);
+    assert!(js_sys::Array::from(&engine.journal(JsValue::from(&run)).unwrap()).length() > 5);
 }
 
 #[wasm_bindgen_test]
@@ -459,7 +464,7 @@ async fn a_full_disk_degrades_to_memory_and_loses_nothing() {
     assert!(cause.contains("QuotaExceededError"), "{cause}");
     assert_eq!(storage(&engine)["mode"], "memory");
     let journal: Vec<serde_json::Value> =
-        serde_wasm_bindgen::from_value(engine.journal(&run).unwrap()).unwrap();
+        serde_wasm_bindgen::from_value(engine.journal(JsValue::from(&run)).unwrap()).unwrap();
     assert!(
         kinds(&journal)
             .iter()
@@ -572,7 +577,7 @@ async fn finished_runs_past_the_most_recent_leave_memory_once_written_and_are_re
     }
     written(&engine).await;
     let first = &runs[0];
-    let gone = engine.journal(first).unwrap_err();
+    let gone = engine.journal(JsValue::from(first)).unwrap_err();
     assert_eq!(
         get(&gone, "code").as_string().as_deref(),
         Some("unknown-run")
@@ -584,7 +589,10 @@ async fn finished_runs_past_the_most_recent_leave_memory_once_written_and_are_re
         "its journal is read back whole from IndexedDB"
     );
     let kept = runs.last().unwrap();
-    assert!(engine.journal(kept).is_ok(), "the most recent stay");
+    assert!(
+        engine.journal(JsValue::from(kept)).is_ok(),
+        "the most recent stay"
+    );
     let in_memory = engine.live().unwrap().core(|core| core.runs().count());
     assert_eq!(in_memory, baton_core::FINISHED_RUNS_KEPT);
 
@@ -602,7 +610,9 @@ async fn finished_runs_past_the_most_recent_leave_memory_once_written_and_are_re
         assert_eq!(returned(&memory, &run).await.as_deref(), Some("completed"));
         first_in_memory.get_or_insert(run);
     }
-    assert!(memory.journal(&first_in_memory.unwrap()).is_ok());
+    assert!(memory
+        .journal(JsValue::from(&first_in_memory.unwrap()))
+        .is_ok());
 }
 
 /// A `journal` event is written from the record's own JSON text, not by
@@ -616,7 +626,7 @@ async fn the_journal_event_written_from_the_records_text_is_the_cores_event() {
     let run = engine.delegate(plan(2)).unwrap();
     assert_eq!(returned(&engine, &run).await.as_deref(), Some("completed"));
     let journal: Vec<baton_core::JournalRecord> =
-        serde_wasm_bindgen::from_value(engine.journal(&run).unwrap()).unwrap();
+        serde_wasm_bindgen::from_value(engine.journal(JsValue::from(&run)).unwrap()).unwrap();
     assert!(journal.len() > 5);
     for record in journal {
         let expected = serde_json::to_value(Event::Journal(record.clone())).unwrap();

@@ -104,18 +104,18 @@ pub(super) fn record(engine: &Engine, only: Option<&'static str>) -> js_sys::Arr
             sink.push(&event);
         }
     });
-    let _unsubscribe = engine.subscribe(
+    let _unsubscribe = engine.subscribe(JsValue::from(
         listener
             .as_ref()
             .unchecked_ref::<js_sys::Function>()
             .clone(),
-    );
+    ));
     listener.forget();
     events
 }
 
 pub(super) fn outcome(engine: &Engine, run: &str) -> Option<String> {
-    let state = engine.state(run).unwrap();
+    let state = engine.state(JsValue::from(run)).unwrap();
     get(&state, "outcome").as_string()
 }
 
@@ -301,7 +301,7 @@ async fn ag_9_stop_returns_control_mid_plan_and_clears_busy() {
     engine.mount(manifest(), participant(&section.clone().into(), 100, 0));
     let run = engine.delegate(plan(5)).unwrap();
     assert!(until(|| section.get_attribute("aria-busy").is_some()).await);
-    engine.stop(&run).unwrap();
+    engine.stop(JsValue::from(&run)).unwrap();
     assert_eq!(outcome(&engine, &run).as_deref(), Some("aborted"));
     assert!(
         until(|| section.get_attribute("aria-busy").is_none()).await,
@@ -360,7 +360,7 @@ async fn ag_13_registration_never_throws_and_lists_its_problems() {
     // Publishing on the refused handle changes nothing and throws nothing.
     refused
         .publish(
-            "anything",
+            JsValue::from("anything"),
             js_sys::JSON::parse(r#"{"version": 1}"#).unwrap(),
         )
         .unwrap();
@@ -399,12 +399,13 @@ async fn ag_13_registration_never_throws_and_lists_its_problems() {
     assert_eq!(get(&titles, "a").as_string().as_deref(), Some("Ship"));
     let run = fixed("notes.add", serde_json::json!({}));
     assert_eq!(returned(&engine, &run).await.as_deref(), Some("error"));
-    let reason = get(&engine.state(&run).unwrap(), "reason");
+    let reason = get(&engine.state(JsValue::from(&run)).unwrap(), "reason");
     assert_eq!(
         get(&reason, "kind").as_string().as_deref(),
         Some("plan-refused")
     );
-    let journal: Value = serde_wasm_bindgen::from_value(engine.journal(&run).unwrap()).unwrap();
+    let journal: Value =
+        serde_wasm_bindgen::from_value(engine.journal(JsValue::from(&run)).unwrap()).unwrap();
     let refusal = journal
         .as_array()
         .unwrap()
@@ -448,9 +449,13 @@ async fn mark_tokens_are_kept_exactly_and_anything_else_fails_the_mark() {
     engine.mount(manifest(), board.clone());
     let run = engine.delegate(plan(1)).unwrap();
     assert_eq!(returned(&engine, &run).await.as_deref(), Some("completed"));
-    JsFuture::from(engine.undo(&run, JsValue::UNDEFINED).unwrap())
-        .await
-        .unwrap();
+    JsFuture::from(
+        engine
+            .undo(JsValue::from(&run), JsValue::UNDEFINED)
+            .unwrap(),
+    )
+    .await
+    .unwrap();
     let reverted = js_sys::Array::from(&get(&state_of(&board), "reverted"));
     assert_eq!(
         reverted.get(0).as_f64(),
@@ -463,7 +468,8 @@ async fn mark_tokens_are_kept_exactly_and_anything_else_fails_the_mark() {
     engine.mount(manifest(), marking_with(&element().into(), &object));
     let run = engine.delegate(plan(1)).unwrap();
     assert_eq!(returned(&engine, &run).await.as_deref(), Some("error"));
-    let state: Value = serde_wasm_bindgen::from_value(engine.state(&run).unwrap()).unwrap();
+    let state: Value =
+        serde_wasm_bindgen::from_value(engine.state(JsValue::from(&run)).unwrap()).unwrap();
     assert_eq!(state["reason"]["kind"], "mark-failed", "{state}");
     assert!(
         state["reason"]["message"]
@@ -550,7 +556,7 @@ async fn ag_42_escape_returns_control_while_a_run_is_active_and_only_then() {
     let run = engine.delegate(plan(3)).unwrap();
     settle(5).await;
     press_escape();
-    let state = engine.state(&run).unwrap();
+    let state = engine.state(JsValue::from(&run)).unwrap();
     assert_eq!(
         get(&state, "outcome").as_string().as_deref(),
         Some("aborted")
@@ -608,7 +614,7 @@ async fn ag_35_require_refuses_until_a_presence_attaches() {
     let board = participant(&element().into(), 0, 0);
     engine.mount(manifest(), board.clone());
     let refused = engine.delegate(plan(1)).unwrap();
-    let state = engine.state(&refused).unwrap();
+    let state = engine.state(JsValue::from(&refused)).unwrap();
     assert_eq!(get(&state, "outcome").as_string().as_deref(), Some("error"));
     assert_eq!(
         get(&get(&state, "reason"), "kind").as_string().as_deref(),
@@ -658,8 +664,8 @@ async fn ag_23_and_ag_41_an_ambiguous_address_is_answered_in_js() {
     // A wrong digest fails closed, with the requirement named.
     let thrown = engine
         .answer(
-            &id,
-            &"0".repeat(64),
+            JsValue::from(&id),
+            JsValue::from(&"0".repeat(64)),
             js_sys::JSON::parse(r#"{"participant": "tasks#backlog"}"#).unwrap(),
         )
         .unwrap_err();
@@ -669,8 +675,8 @@ async fn ag_23_and_ag_41_an_ambiguous_address_is_answered_in_js() {
     );
     let acceptance = engine
         .answer(
-            &id,
-            &digest,
+            JsValue::from(&id),
+            JsValue::from(&digest),
             js_sys::JSON::parse(r#"{"participant": "tasks#backlog"}"#).unwrap(),
         )
         .unwrap();
@@ -680,14 +686,14 @@ async fn ag_23_and_ag_41_an_ambiguous_address_is_answered_in_js() {
     assert_eq!(get(&state_of(&sprint), "applied").as_f64(), Some(0.0));
     // The reference the participant received resolves to this run (AG-32, AG-33).
     let actor = actors.get(0).as_string().unwrap();
-    let identity = engine.resolve_actor(&actor).unwrap();
+    let identity = engine.resolve_actor(JsValue::from(&actor)).unwrap();
     assert_eq!(get(&identity, "run").as_string(), Some(run.clone()));
     assert!(engine
-        .resolve_actor(&format!("{actor}0"))
+        .resolve_actor(JsValue::from(&format!("{actor}0")))
         .unwrap()
         .is_null());
     // And the journal tells the whole story.
-    let journal = js_sys::Array::from(&engine.journal(&run).unwrap());
+    let journal = js_sys::Array::from(&engine.journal(JsValue::from(&run)).unwrap());
     assert!(journal.length() > 5);
 }
 
@@ -700,7 +706,11 @@ async fn ag_40_a_participant_is_busy_while_it_reverts_for_an_undo() {
     engine.mount(manifest(), board.clone());
     let run = engine.delegate(plan(1)).unwrap();
     assert_eq!(returned(&engine, &run).await.as_deref(), Some("completed"));
-    let undone = JsFuture::from(engine.undo(&run, JsValue::UNDEFINED).unwrap());
+    let undone = JsFuture::from(
+        engine
+            .undo(JsValue::from(&run), JsValue::UNDEFINED)
+            .unwrap(),
+    );
     assert!(
         until(|| section.get_attribute("aria-busy").as_deref() == Some("true")).await,
         "busy while it reverts"
@@ -718,7 +728,8 @@ async fn ag_40_a_participant_is_busy_while_it_reverts_for_an_undo() {
         "You undid “Rename the cards”.",
         "the person's undo is the person's, not the assistant's"
     );
-    let journal: Value = serde_wasm_bindgen::from_value(engine.journal(&run).unwrap()).unwrap();
+    let journal: Value =
+        serde_wasm_bindgen::from_value(engine.journal(JsValue::from(&run)).unwrap()).unwrap();
     let kinds: Vec<&str> = journal
         .as_array()
         .unwrap()
@@ -799,11 +810,18 @@ async fn ag_7_and_ag_30_authorization_scope_and_standing_grants_from_js() {
     let engine = open().await;
     engine.mount(manifest(), participant(&element().into(), 0, 0));
     let run = reviewed_plan(&engine);
-    assert!(until(|| engine.review(&run).is_ok_and(|sheet| !sheet.is_null())).await);
-    let revision = engine.revision(&run).unwrap();
+    assert!(
+        until(|| engine
+            .review(JsValue::from(&run))
+            .is_ok_and(|sheet| !sheet.is_null()))
+        .await
+    );
+    let revision = engine.revision(JsValue::from(&run)).unwrap();
     // Integers from JS are checked, never cast.
     for bad in [revision + 0.5, -1.0, f64::NAN] {
-        let thrown = engine.authorize(&run, bad, JsValue::UNDEFINED).unwrap_err();
+        let thrown = engine
+            .authorize(JsValue::from(&run), JsValue::from(bad), JsValue::UNDEFINED)
+            .unwrap_err();
         assert_eq!(
             get(&thrown, "code").as_string().as_deref(),
             Some("invalid-number")
@@ -811,8 +829,8 @@ async fn ag_7_and_ag_30_authorization_scope_and_standing_grants_from_js() {
     }
     let wrong = engine
         .authorize(
-            &run,
-            revision,
+            JsValue::from(&run),
+            JsValue::from(revision),
             js(serde_json::json!({"allowlist": ["rename"]})),
         )
         .unwrap_err();
@@ -827,8 +845,8 @@ async fn ag_7_and_ag_30_authorization_scope_and_standing_grants_from_js() {
     // Authorized, narrowed, and made to stand for a minute.
     engine
         .authorize(
-            &run,
-            revision,
+            JsValue::from(&run),
+            JsValue::from(revision),
             js(serde_json::json!({"allowlist": ["tasks.rename"], "grant": {"ttlMs": 60_000}})),
         )
         .unwrap();
@@ -843,11 +861,19 @@ async fn ag_7_and_ag_30_authorization_scope_and_standing_grants_from_js() {
     assert_eq!(returned(&engine, &next).await.as_deref(), Some("completed"));
     // Revoked, the next one is reviewed again.
     let id = grants[0]["id"].as_f64().unwrap();
-    assert!(engine.revoke_grant(id).unwrap());
-    assert!(!engine.revoke_grant(id).unwrap(), "only once");
+    assert!(engine.revoke_grant(JsValue::from(id)).unwrap());
+    assert!(
+        !engine.revoke_grant(JsValue::from(id)).unwrap(),
+        "only once"
+    );
     let third = reviewed_plan(&engine);
-    assert!(until(|| engine.review(&third).is_ok_and(|sheet| !sheet.is_null())).await);
-    engine.stop(&third).unwrap();
+    assert!(
+        until(|| engine
+            .review(JsValue::from(&third))
+            .is_ok_and(|sheet| !sheet.is_null()))
+        .await
+    );
+    engine.stop(JsValue::from(&third)).unwrap();
     // A "never allow" grant refuses the call; a grant needs a real scope.
     let denied = engine
         .grant(js(
@@ -861,7 +887,8 @@ async fn ag_7_and_ag_30_authorization_scope_and_standing_grants_from_js() {
     // A fixed plan has no one to correct a refusal: it ends as an error.
     let fourth = reviewed_plan(&engine);
     assert_eq!(returned(&engine, &fourth).await.as_deref(), Some("error"));
-    let journal: Value = serde_wasm_bindgen::from_value(engine.journal(&fourth).unwrap()).unwrap();
+    let journal: Value =
+        serde_wasm_bindgen::from_value(engine.journal(JsValue::from(&fourth)).unwrap()).unwrap();
     assert!(journal
         .as_array()
         .unwrap()
@@ -890,7 +917,11 @@ async fn a_closed_engine_throws_closed_from_every_method_and_closing_again_does_
     engine.close();
     let code = |thrown: JsValue| get(&thrown, "code").as_string();
     let closed = Some("closed".to_owned());
-    assert_eq!(code(engine.state(&run).unwrap_err()), closed, "state");
+    assert_eq!(
+        code(engine.state(JsValue::from(&run)).unwrap_err()),
+        closed,
+        "state"
+    );
     assert_eq!(
         code(engine.delegate(plan(1)).unwrap_err()),
         closed,
@@ -902,7 +933,7 @@ async fn a_closed_engine_throws_closed_from_every_method_and_closing_again_does_
         .into_js_value()
         .unchecked_into();
     assert_eq!(
-        code(engine.subscribe(listener).unwrap_err()),
+        code(engine.subscribe(JsValue::from(listener)).unwrap_err()),
         closed,
         "subscribe"
     );
@@ -910,7 +941,7 @@ async fn a_closed_engine_throws_closed_from_every_method_and_closing_again_does_
     assert_eq!(code(refused), closed, "register");
     assert_eq!(code(engine.kill_all().unwrap_err()), closed, "killAll");
     let stamp = js_sys::JSON::parse(r#"{"version": 2}"#).unwrap();
-    let published = participant.publish("board", stamp);
+    let published = participant.publish(JsValue::from("board"), stamp);
     assert_eq!(code(published.unwrap_err()), closed, "a participant of it");
     engine.close();
 }

@@ -87,7 +87,7 @@ pub(super) fn delegation(intent: &str) -> JsValue {
 }
 
 pub(super) fn reason(engine: &Engine, run: &str) -> Option<String> {
-    let state = engine.state(run).unwrap();
+    let state = engine.state(JsValue::from(run)).unwrap();
     get(&get(&state, "reason"), "kind").as_string()
 }
 
@@ -209,7 +209,7 @@ async fn ag_9_stop_aborts_the_request_of_the_open_turn() {
     let run = engine.delegate(delegation("Think hard")).unwrap();
     let log = log_of(&transport);
     assert!(until(|| js_sys::Array::from(&get(&log, "requests")).length() == 1).await);
-    engine.stop(&run).unwrap();
+    engine.stop(JsValue::from(&run)).unwrap();
     assert!(
         until(|| get(&log, "aborted").as_f64() == Some(1.0)).await,
         "the transport's signal was aborted"
@@ -291,17 +291,20 @@ async fn deep_reads_follow_attention_and_carry_their_stamp() {
         readable(&participant(&near.clone().into(), 0, 0), "in focus"),
     );
     first
-        .publish("cards", js(serde_json::json!({"version": 3})))
+        .publish(
+            JsValue::from("cards"),
+            js(serde_json::json!({"version": 3})),
+        )
         .unwrap();
     second
         .publish(
-            "cards",
+            JsValue::from("cards"),
             js(serde_json::json!({"version": 5, "origin": "third-party"})),
         )
         .unwrap();
     let _focus = focus_inside(&near);
     let unknown = first
-        .publish("nope", js(serde_json::json!({"version": 1})))
+        .publish(JsValue::from("nope"), js(serde_json::json!({"version": 1})))
         .unwrap_err();
     assert_eq!(
         get(&unknown, "code").as_string().as_deref(),
@@ -346,15 +349,22 @@ async fn undo_reverts_a_whole_delegation_in_one_step_and_only_once() {
     let heard = listen().await;
     let undone = record(&engine, Some("undone"));
     let run = engine.delegate(delegation("Rename two cards")).unwrap();
-    let thrown = engine.undo(&run, JsValue::UNDEFINED).err().unwrap();
+    let thrown = engine
+        .undo(JsValue::from(&run), JsValue::UNDEFINED)
+        .err()
+        .unwrap();
     assert_eq!(
         get(&thrown, "code").as_string().as_deref(),
         Some("not-undoable")
     );
     assert_eq!(returned(&engine, &run).await.as_deref(), Some("completed"));
-    let report = JsFuture::from(engine.undo(&run, JsValue::UNDEFINED).unwrap())
-        .await
-        .unwrap();
+    let report = JsFuture::from(
+        engine
+            .undo(JsValue::from(&run), JsValue::UNDEFINED)
+            .unwrap(),
+    )
+    .await
+    .unwrap();
     let reverted = js_sys::Array::from(&get(&report, "reverted"));
     assert_eq!(reverted.length(), 1, "one participant, one revert");
     let state = state_of(&board);
@@ -369,7 +379,7 @@ async fn undo_reverts_a_whole_delegation_in_one_step_and_only_once() {
         0
     );
     assert_eq!(undone.length(), 1);
-    let journal = js_sys::Array::from(&engine.journal(&run).unwrap());
+    let journal = js_sys::Array::from(&engine.journal(JsValue::from(&run)).unwrap());
     let kind =
         |back: u32| get(&get(&journal.get(journal.length() - back), "entry"), "kind").as_string();
     assert_eq!(
@@ -386,7 +396,10 @@ async fn undo_reverts_a_whole_delegation_in_one_step_and_only_once() {
         "{:?}",
         heard.messages()
     );
-    let again = engine.undo(&run, JsValue::UNDEFINED).err().unwrap();
+    let again = engine
+        .undo(JsValue::from(&run), JsValue::UNDEFINED)
+        .err()
+        .unwrap();
     assert_eq!(
         get(&again, "code").as_string().as_deref(),
         Some("not-undoable")
@@ -431,17 +444,17 @@ async fn ag_41_questions_reach_surfaces_and_can_be_dismissed() {
         None,
         "nothing blocks while it waits"
     );
-    engine.dismiss(&id).unwrap();
+    engine.dismiss(JsValue::from(&id)).unwrap();
     // The acting party heard the question was dismissed and had nothing
     // more to do: a run that never planned anything is cancelled.
     assert!(
-        until(|| get(&engine.state(&run).unwrap(), "state")
+        until(|| get(&engine.state(JsValue::from(&run)).unwrap(), "state")
             .as_string()
             .as_deref()
             == Some("cancelled"))
         .await,
         "{:?}",
-        js_sys::JSON::stringify(&engine.state(&run).unwrap())
+        js_sys::JSON::stringify(&engine.state(JsValue::from(&run)).unwrap())
     );
     let requests = js_sys::Array::from(&get(&log_of(&transport), "requests"));
     let answers = js_sys::Array::from(&get(&requests.get(1), "answers"));
@@ -479,15 +492,15 @@ async fn an_out_of_scope_call_escalates_and_resolve_escalation_allows_it() {
     let run = engine.delegate(request).unwrap();
     assert!(
         until(|| engine
-            .review(&run)
+            .review(JsValue::from(&run))
             .map(|sheet| !sheet.is_null())
             .unwrap_or(false))
         .await,
         "the plan is under review"
     );
-    let revision = engine.revision(&run).unwrap();
+    let revision = engine.revision(JsValue::from(&run)).unwrap();
     let stale = engine
-        .resolve_escalation(&run, revision, "allow".into())
+        .resolve_escalation(JsValue::from(&run), JsValue::from(revision), "allow".into())
         .unwrap_err();
     // Resolving is not what a run under review needs: a UI tells this
     // apart from a stale revision by its code.
@@ -496,14 +509,18 @@ async fn an_out_of_scope_call_escalates_and_resolve_escalation_allows_it() {
         Some("illegal-transition")
     );
     let bad = engine
-        .resolve_escalation(&run, revision, "maybe".into())
+        .resolve_escalation(JsValue::from(&run), JsValue::from(revision), "maybe".into())
         .unwrap_err();
     assert_eq!(
         get(&bad, "code").as_string().as_deref(),
         Some("invalid-resolution")
     );
     engine
-        .authorize(&run, revision, JsValue::UNDEFINED)
+        .authorize(
+            JsValue::from(&run),
+            JsValue::from(revision),
+            JsValue::UNDEFINED,
+        )
         .unwrap();
     assert_eq!(returned(&engine, &run).await.as_deref(), Some("completed"));
     assert_eq!(get(&state_of(&board), "applied").as_f64(), Some(1.0));
@@ -547,14 +564,18 @@ async fn ag_11_a_run_whose_transport_was_lost_is_resumed_by_a_chained_run() {
         1,
         "nothing reconnected"
     );
-    let chained = engine.resume(&lost, JsValue::UNDEFINED).unwrap();
+    let chained = engine
+        .resume(JsValue::from(&lost), JsValue::UNDEFINED)
+        .unwrap();
     assert_ne!(chained, lost);
     assert_eq!(
         returned(&engine, &chained).await.as_deref(),
         Some("completed")
     );
     assert_eq!(title(&board, "card-3").as_deref(), Some("Resumed"));
-    let again = engine.resume(&lost, JsValue::UNDEFINED).unwrap_err();
+    let again = engine
+        .resume(JsValue::from(&lost), JsValue::UNDEFINED)
+        .unwrap_err();
     assert_eq!(
         get(&again, "code").as_string().as_deref(),
         Some("not-resumable")
@@ -564,9 +585,11 @@ async fn ag_11_a_run_whose_transport_was_lost_is_resumed_by_a_chained_run() {
     let hanging = pushing_transport(&js(paused_turns), "hang");
     let (other, _board) = board_with(&hanging).await;
     let run = other.delegate(delegation("Think")).unwrap();
-    other.pause(&run).unwrap();
+    other.pause(JsValue::from(&run)).unwrap();
     assert_eq!(reason(&other, &run).as_deref(), Some("paused"));
-    assert!(other.resume(&run, JsValue::UNDEFINED).is_ok());
+    assert!(other
+        .resume(JsValue::from(&run), JsValue::UNDEFINED)
+        .is_ok());
 }
 
 #[wasm_bindgen_test]
@@ -579,12 +602,12 @@ async fn a_transport_may_call_back_from_inside_the_abort() {
     let run = engine.delegate(delegation("Think")).unwrap();
     let log = log_of(&transport);
     assert!(until(|| js_sys::Array::from(&get(&log, "requests")).length() == 1).await);
-    engine.stop(&run).unwrap();
+    engine.stop(JsValue::from(&run)).unwrap();
     assert_eq!(reason(&engine, &run).as_deref(), Some("user-interrupt"));
     // The engine is whole: the next run goes through.
     let next = engine.delegate(delegation("Again")).unwrap();
     assert!(until(|| js_sys::Array::from(&get(&log, "requests")).length() == 2).await);
-    engine.stop(&next).unwrap();
+    engine.stop(JsValue::from(&next)).unwrap();
 }
 
 #[wasm_bindgen_test]
@@ -606,18 +629,18 @@ async fn a_subscriber_may_call_commands_from_inside_a_notification() {
         }
         seen.set(seen.get() + 1);
     });
-    let _unsubscribe = engine.subscribe(
+    let _unsubscribe = engine.subscribe(JsValue::from(
         listener
             .as_ref()
             .unchecked_ref::<js_sys::Function>()
             .clone(),
-    );
+    ));
     listener.forget();
     let run = engine.delegate(super::tests::plan(3)).unwrap();
     assert_eq!(returned(&engine, &run).await.as_deref(), Some("completed"));
     assert!(calls.get() > 5);
     let journal: Vec<serde_json::Value> =
-        serde_wasm_bindgen::from_value(engine.journal(&run).unwrap()).unwrap();
+        serde_wasm_bindgen::from_value(engine.journal(JsValue::from(&run)).unwrap()).unwrap();
     let revisions: Vec<u64> = journal
         .iter()
         .map(|r| r["revision"].as_u64().unwrap())
@@ -670,7 +693,7 @@ async fn a_turn_over_the_engines_text_limit_returns_turn_over_limit() {
     let engine = open_with(&chatty, limits.clone()).await.unwrap();
     let run = engine.delegate(delegation("Say a lot")).unwrap();
     assert_eq!(returned(&engine, &run).await.as_deref(), Some("error"));
-    let reason = get(&engine.state(&run).unwrap(), "reason");
+    let reason = get(&engine.state(JsValue::from(&run)).unwrap(), "reason");
     assert_eq!(
         get(&reason, "kind").as_string().as_deref(),
         Some("turn-over-limit")
@@ -697,9 +720,12 @@ async fn a_turn_over_the_engines_text_limit_returns_turn_over_limit() {
     let run = engine.delegate(delegation("Say a lot")).unwrap();
     assert_eq!(returned(&engine, &run).await.as_deref(), Some("error"));
     assert_eq!(
-        get(&get(&engine.state(&run).unwrap(), "reason"), "kind")
-            .as_string()
-            .as_deref(),
+        get(
+            &get(&engine.state(JsValue::from(&run)).unwrap(), "reason"),
+            "kind"
+        )
+        .as_string()
+        .as_deref(),
         Some("turn-over-limit")
     );
     // A limit the engine does not know is refused when it opens.

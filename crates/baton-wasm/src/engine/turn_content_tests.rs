@@ -94,15 +94,21 @@ async fn ag_31_an_escalated_call_is_allowed_only_after_its_preview_arrived() {
         .delegate(delegation("Rename card 1 and tell the team"))
         .unwrap();
     let escalated = || {
-        let state: Value = serde_wasm_bindgen::from_value(engine.state(&run).unwrap()).unwrap();
+        let state: Value =
+            serde_wasm_bindgen::from_value(engine.state(JsValue::from(&run)).unwrap()).unwrap();
         state["state"] == "escalated"
     };
     assert!(until(escalated).await, "the send needs the person (AG-25)");
-    let sheet: Value = serde_wasm_bindgen::from_value(engine.review(&run).unwrap()).unwrap();
+    let sheet: Value =
+        serde_wasm_bindgen::from_value(engine.review(JsValue::from(&run)).unwrap()).unwrap();
     assert_eq!(sheet["items"].as_array().unwrap().len(), 1);
     assert_eq!(sheet["items"][0]["change"]["kind"], "pending");
     let blind = engine
-        .resolve_escalation(&run, engine.revision(&run).unwrap(), "allow".into())
+        .resolve_escalation(
+            JsValue::from(&run),
+            JsValue::from(engine.revision(JsValue::from(&run)).unwrap()),
+            "allow".into(),
+        )
         .unwrap_err();
     assert_eq!(
         get(&blind, "requirement").as_string().as_deref(),
@@ -110,20 +116,25 @@ async fn ag_31_an_escalated_call_is_allowed_only_after_its_preview_arrived() {
     );
     let previewed = || {
         engine
-            .review(&run)
+            .review(JsValue::from(&run))
             .ok()
             .and_then(|sheet| serde_wasm_bindgen::from_value::<Value>(sheet).ok())
             .is_some_and(|sheet| sheet["ready"] == true)
     };
     assert!(until(previewed).await, "the preview arrives");
-    let sheet: Value = serde_wasm_bindgen::from_value(engine.review(&run).unwrap()).unwrap();
+    let sheet: Value =
+        serde_wasm_bindgen::from_value(engine.review(JsValue::from(&run)).unwrap()).unwrap();
     assert_eq!(sheet["items"][0]["change"]["kind"], "preview");
     assert_eq!(
         sheet["items"][0]["change"]["value"]["to"],
         "team@example.com"
     );
     engine
-        .resolve_escalation(&run, sheet["revision"].as_f64().unwrap(), "allow".into())
+        .resolve_escalation(
+            JsValue::from(&run),
+            JsValue::from(sheet["revision"].as_f64().unwrap()),
+            "allow".into(),
+        )
         .unwrap();
     assert_eq!(returned(&engine, &run).await.as_deref(), Some("completed"));
     assert_eq!(get(&state_of(&mail), "applied").as_f64(), Some(1.0));
@@ -147,12 +158,15 @@ async fn ag_28_a_declared_third_party_read_published_as_author_still_lowers_the_
     // The participant claims `author`; the declaration says third-party.
     inbox
         .publish(
-            "messages",
+            JsValue::from("messages"),
             js(serde_json::json!({"version": 1, "origin": "author"})),
         )
         .unwrap();
     let undeclared = inbox
-        .publish("secrets", js(serde_json::json!({"version": 1})))
+        .publish(
+            JsValue::from("secrets"),
+            js(serde_json::json!({"version": 1})),
+        )
         .unwrap_err();
     assert_eq!(
         get(&undeclared, "code").as_string().as_deref(),
@@ -160,7 +174,8 @@ async fn ag_28_a_declared_third_party_read_published_as_author_still_lowers_the_
     );
     let run = engine.delegate(delegation("Rename card 1")).unwrap();
     let reviewing = || {
-        let state: Value = serde_wasm_bindgen::from_value(engine.state(&run).unwrap()).unwrap();
+        let state: Value =
+            serde_wasm_bindgen::from_value(engine.state(JsValue::from(&run)).unwrap()).unwrap();
         state["state"] == "reviewing"
     };
     assert!(
@@ -172,7 +187,7 @@ async fn ag_28_a_declared_third_party_read_published_as_author_still_lowers_the_
         serde_wasm_bindgen::from_value(get(&get(&requests.get(0), "context"), "reads")).unwrap();
     assert_eq!(reads[0]["origin"], "third-party");
     assert_eq!(title(&board, "card-1"), None, "nothing acted unreviewed");
-    engine.stop(&run).unwrap();
+    engine.stop(JsValue::from(&run)).unwrap();
 }
 
 #[wasm_bindgen_test]
@@ -199,7 +214,8 @@ async fn ag_37_and_ag_39_later_batches_are_announced_once_each_and_a_reply_says_
         .delegate(delegation("What is on the board?"))
         .unwrap();
     let ended = || {
-        let state: Value = serde_wasm_bindgen::from_value(engine.state(&run).unwrap()).unwrap();
+        let state: Value =
+            serde_wasm_bindgen::from_value(engine.state(JsValue::from(&run)).unwrap()).unwrap();
         state["state"] == "cancelled" && super::tests::written_all(&engine)
     };
     assert!(until(ended).await);
