@@ -2644,6 +2644,21 @@ export type HostEvent =
     offered: number,
   }
   | {
+    "type": "unreadable-row",
+    /**
+     * The object store it is in (`runs`, `journal`).
+     */
+    store: string,
+    /**
+     * Its key: a run's id, or a run's id and the journal row's place.
+     */
+    key: string,
+    /**
+     * Why it could not be read.
+     */
+    reason: string,
+  }
+  | {
     "type": "registration-refused",
     /**
      * The id it would have been mounted under, when the manifest says.

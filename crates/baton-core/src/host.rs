@@ -99,6 +99,17 @@ pub enum HostEvent {
         /// Runs offered again.
         offered: u32,
     },
+    /// A stored row could not be read (damaged by a disk error, an
+    /// extension, a partial restore): it was skipped, and every other row
+    /// is still read. Said once per row.
+    UnreadableRow {
+        /// The object store it is in (`runs`, `journal`).
+        store: String,
+        /// Its key: a run's id, or a run's id and the journal row's place.
+        key: String,
+        /// Why it could not be read.
+        reason: String,
+    },
     /// A registration was refused (AG-13); replayed to every later
     /// subscriber.
     RegistrationRefused {

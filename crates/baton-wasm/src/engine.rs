@@ -267,9 +267,10 @@ impl Engine {
         #[wasm_bindgen(unchecked_param_type = "string")] run: JsValue,
     ) -> Result<js_sys::Promise, JsValue> {
         let run = convert::id(&run, "`run`")?;
-        let store = self.live()?.persistence(|persistence| persistence.store());
+        let live = self.live()?;
+        let store = live.persistence(|persistence| persistence.store());
         let memory = self.journal(JsValue::from(&run));
-        let run = run.to_owned();
+        let engine = live.downgrade();
         Ok(wasm_bindgen_futures::future_to_promise(async move {
             let Some(store) = store else {
                 return memory;
@@ -279,8 +280,14 @@ impl Engine {
                 .await
                 .map_err(|cause| error(Code::StorageFailed, &cause.to_string()))?;
             let array = js_sys::Array::new();
-            for text in records {
-                let row = js_sys::JSON::parse(&text)?;
+            let stored = !records.is_empty();
+            for (place, text) in records.into_iter().enumerate() {
+                // A damaged row is skipped and said: the others are read.
+                let Ok(row) = js_sys::JSON::parse(&text) else {
+                    let key = format!("{run}, row {place}");
+                    unreadable(&engine, "journal", &key, "it is not JSON");
+                    continue;
+                };
                 match row.dyn_ref::<js_sys::Array>() {
                     Some(chunk) => chunk.for_each(&mut |record, _, _| {
                         array.push(&record);
@@ -290,7 +297,8 @@ impl Engine {
                     }
                 }
             }
-            if array.length() == 0 {
+            // Nothing stored (a run of this page not written yet): memory's.
+            if !stored {
                 return memory;
             }
             Ok(array.into())
@@ -310,6 +318,7 @@ impl Engine {
             core.runs().map(|run| run.listing(&session)).collect()
         });
         let store = live.persistence(|persistence| persistence.store());
+        let engine = live.downgrade();
         Ok(wasm_bindgen_futures::future_to_promise(async move {
             if let Some(store) = store {
                 let rows = store
@@ -322,10 +331,11 @@ impl Engine {
                     if listings.iter().any(|listing| listing.run.as_str() == id) {
                         continue;
                     }
-                    let run: baton_core::Run = persist::parsed(&text).map_err(|cause| {
-                        error(Code::StorageFailed, &format!("a stored run: {cause}"))
-                    })?;
-                    listings.push(run.listing(&session));
+                    // A damaged row is skipped and said: the others are listed.
+                    match persist::parsed::<baton_core::Run>(&text) {
+                        Ok(run) => listings.push(run.listing(&session)),
+                        Err(cause) => unreadable(&engine, "runs", &id, &cause.to_string()),
+                    }
                 }
             }
             let page = baton_core::page_of_runs(listings, &query).map_err(|e| refused(&e))?;
@@ -350,6 +360,22 @@ impl Engine {
     /// nothing. The live region stays for the page's other engines.
     pub fn close(&self) {
         drop(self.inner.take());
+    }
+}
+
+/// A stored row that could not be read: said once (`unreadable-row`) to
+/// the engine's subscribers, if the engine is still open.
+fn unreadable(engine: &drive::WeakShared, store: &str, key: &str, reason: &str) {
+    let Some(engine) = engine.upgrade() else {
+        return;
+    };
+    if engine.persistence(|persistence| persistence.first_unreadable(store, key)) {
+        let event = HostEvent::UnreadableRow {
+            store: store.to_owned(),
+            key: key.to_owned(),
+            reason: reason.to_owned(),
+        };
+        effects::emit(&engine, &event);
     }
 }
 

@@ -356,7 +356,8 @@ pub(crate) fn native_tests() -> Result<String, String> {
 /// The fault scenarios any engine can run: the participants' and the
 /// transport's (the storage faults are injected over Chromium's DevTools
 /// protocol into a persistent profile, and the frozen tab too).
-const FAULTS_ANYWHERE: &str = "faults/participants.test.mjs faults/transport.test.mjs";
+const FAULTS_ANYWHERE: &str =
+    "faults/participants.test.mjs faults/transport.test.mjs faults/rows.test.mjs";
 
 /// A package test file in another browser engine (`tests/pkg/browsers.mjs`:
 /// `firefox` or `webkit`), its passed count labelled with the engine.

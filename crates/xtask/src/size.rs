@@ -61,8 +61,10 @@ use crate::compressed_sizes;
 /// a turn's W3C trace context checked and sent with it (`traceTurns`,
 /// AG-UI's `traceparent` header), each call journalled with the autonomy,
 /// tier and origin clamp the core decided, the engine's `actorName`
-/// (350.9).
-pub const BUDGET_KIB: u64 = 351;
+/// (350.9). Raised by what robustness asked for: arguments checked at every
+/// door (which cost nothing: the glue's string copies went), and a damaged
+/// run or journal row skipped and said once, `unreadable-row` (351.4).
+pub const BUDGET_KIB: u64 = 352;
 
 /// Where the ratchet is going.
 pub const TARGET_KIB: u64 = 350;

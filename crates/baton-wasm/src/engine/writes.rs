@@ -41,6 +41,8 @@ pub(super) struct Persistence {
     queued: Option<Queued>,
     /// Aborts the waits for sessions left behind by engines still going away.
     sweeping: Option<web_sys::AbortController>,
+    /// The rows found unreadable, as `store/key`: each is said once.
+    unreadable: Vec<String>,
 }
 
 impl Persistence {
@@ -54,9 +56,21 @@ impl Persistence {
             storage,
             release,
             writes_in_flight: 0,
+            unreadable: Default::default(),
             queued: None,
             sweeping: None,
         }
+    }
+
+    /// Whether the row `key` of `store` is found unreadable for the first
+    /// time (and so is to be said).
+    pub(super) fn first_unreadable(&mut self, store: &str, key: &str) -> bool {
+        let row = format!("{store}/{key}");
+        let first = !self.unreadable.contains(&row);
+        if first {
+            self.unreadable.push(row);
+        }
+        first
     }
 
     /// The store, unless the engine keeps its state in memory.
