@@ -9,7 +9,7 @@
 
 import type {
   ActorIdentity, ActorRef, Autonomy, Budget, CallId, CapabilityRef, CoreEvent, Counters,
-  CutOffRun, DeepRead, Digest, Direction, EscalationSheet, Grant, UndoConflict, Acceptance,
+  CutOffRun, DeepRead, Digest, Direction, EscalationSheet, ExportSummary, Grant, UndoConflict, Acceptance,
   HistoryMode, HostEvent, Initiative, JournalRecord, ManifestProblem, MarkToken, Origin, ParticipantId,
   PresencePolicy, StorageStatus, Question, QuestionId, Resolution, ReviewAgain, ReviewSheet, RunId,
   RunListing, RunsPage, RunsQuery, RunState, Script, SessionId, Tier, Tool, TraceContext, TurnId,
@@ -111,7 +111,9 @@ export type BatonErrorCode =
   /** A value that is not JSON. */
   | "invalid-value"
   /** A number that must be whole is not (a revision, a time, an id). */
-  | "invalid-number";
+  | "invalid-number"
+  /** A journal export that is not as it was written: altered, cut short or not an export at all. */
+  | "invalid-export";
 
 /** A requirement of the Delegation Contract, e.g. `AG-50`. */
 export type Requirement = `AG-${number}`;
@@ -610,6 +612,11 @@ export class Engine {
   private constructor();
   /** Opens an engine, creating or joining the page's one polite live region (AG-36). */
   static open(options?: OpenOptions): Promise<Engine>;
+  /**
+   * Checks an export of `engine.export()`: whole and unaltered, or `invalid-export` naming the first
+   * line that is not as it was written (a single changed byte is caught).
+   */
+  static verifyExport(text: string): ExportSummary;
   /** The session this engine drives. */
   readonly session: SessionId;
   /** Who acts, as the person hears it (`actorName` of `Engine.open`; `Assistant` by default). */
@@ -718,6 +725,12 @@ export class Engine {
   runs(query?: RunsQuery): Promise<RunsPage>;
   /** A run's whole journal from IndexedDB, runs of earlier page loads included. */
   history(run: RunId | Run): Promise<JournalRecord[]>;
+  /**
+   * The journal of every run, as JSON Lines for an audit trail kept elsewhere: a header, one line
+   * per record (run, revision, time, actor, entry), each carrying the SHA-256 of the line before,
+   * and a closing line that counts them. `since` (ms) keeps the records journalled at or after it.
+   */
+  export(options?: { since?: number }): Promise<string>;
   /** Where the engine keeps its state. */
   readonly storage: Readonly<StorageStatus>;
   /** The session's questions. */

@@ -1151,6 +1151,28 @@ export type QuestionClosure =
   | { "kind": "withdrawn" };
 
 /**
+ * What a verified export holds.
+ */
+export type ExportSummary = {
+  /**
+   * The session whose engine wrote it.
+   */
+  session: string,
+  /**
+   * The time it starts at (ms).
+   */
+  since: number,
+  /**
+   * Its records.
+   */
+  records: number,
+  /**
+   * The runs they belong to.
+   */
+  runs: number,
+};
+
+/**
  * One of the acting party's own calls, put to the person for approval.
  * Read back by hand (`read.rs`).
  */

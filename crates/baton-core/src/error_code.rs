@@ -109,6 +109,9 @@ codes! {
     InvalidValue => "invalid-value",
     /// A number that must be whole is not (a revision, a time, an id).
     InvalidNumber => "invalid-number",
+    /// A journal export that is not as it was written: altered, cut short
+    /// or not an export at all.
+    InvalidExport => "invalid-export",
 }
 
 impl fmt::Display for ErrorCode {

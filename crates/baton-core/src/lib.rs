@@ -273,7 +273,8 @@ pub use ids::{
     WIRE_SEPARATOR,
 };
 pub use journal::{
-    Actor, CallReport, CallResult, JournalEntry, JournalRecord, QuestionClosure, Refusal,
+    verify_export, Actor, CallReport, CallResult, ExportChain, ExportError, ExportSummary,
+    JournalEntry, JournalRecord, QuestionClosure, Refusal, EXPORT_FORMAT,
 };
 pub use manifest::{
     is_external_verb, ArgumentError, CapabilityDecl, EffectDecl, History, Manifest, ManifestError,

@@ -174,7 +174,7 @@ fn generated() -> Declared {
         EscalationReason, TurnLane, Usage,
         // the journal
         JournalRecord, Actor, JournalEntry, Attention, ReadFate, PulledRead, CallResult,
-        Refusal, QuestionClosure,
+        Refusal, QuestionClosure, ExportSummary,
         // questions
         AgentCall, Asker, QuestionState, Question, Acceptance, Counters, AnswerOutcome, AnswerReport,
         // review

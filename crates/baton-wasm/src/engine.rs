@@ -276,7 +276,7 @@ impl Engine {
                 return memory;
             };
             let records = store
-                .journal(&run)
+                .journal(Some(&run))
                 .await
                 .map_err(|cause| error(Code::StorageFailed, &cause.to_string()))?;
             let array = js_sys::Array::new();
@@ -542,6 +542,7 @@ mod api;
 mod cut_off;
 mod drive;
 mod effects;
+mod export;
 mod grants;
 mod page;
 mod participant;

@@ -411,20 +411,30 @@ impl Store {
         Ok(value.and_then(|value| value.as_string()))
     }
 
-    /// A run's journal rows, oldest first, as JSON text: each an array of
-    /// records (or, written by an earlier version, one record).
-    pub(crate) async fn journal(&self, run: &str) -> Result<Vec<String>, StoreError> {
+    /// A run's journal rows (or, with no run, every run's, run by run),
+    /// oldest first, as JSON text: each an array of records (or, written
+    /// by an earlier version, one record).
+    pub(crate) async fn journal(&self, run: Option<&str>) -> Result<Vec<String>, StoreError> {
         let tx = self
             .db
             .transaction(&[JOURNAL], TransactionMode::ReadOnly)
             .map_err(cause)?;
-        let lower: JsValue = js_sys::Array::of2(&run.into(), &JsValue::from_f64(0.0)).into();
-        let upper: JsValue = js_sys::Array::of2(&run.into(), &JsValue::from_f64(f64::MAX)).into();
-        let range = KeyRange::bound(&lower, &upper, None, None).map_err(cause)?;
+        let range = match run {
+            Some(run) => {
+                let lower: JsValue =
+                    js_sys::Array::of2(&run.into(), &JsValue::from_f64(0.0)).into();
+                let upper: JsValue =
+                    js_sys::Array::of2(&run.into(), &JsValue::from_f64(f64::MAX)).into();
+                Some(Query::from(
+                    KeyRange::bound(&lower, &upper, None, None).map_err(cause)?,
+                ))
+            }
+            None => None,
+        };
         let values = tx
             .object_store(JOURNAL)
             .map_err(cause)?
-            .get_all(Some(Query::from(range)), None)
+            .get_all(range, None)
             .map_err(cause)?
             .await
             .map_err(cause)?;

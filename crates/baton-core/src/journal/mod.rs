@@ -11,7 +11,10 @@ use crate::model::{Budget, Initiative};
 use crate::state::{EscalationReason, RunState, StateName};
 use baton_schema::digest::Digest;
 
+mod export;
 mod read;
+
+pub use export::{verify_export, ExportChain, ExportError, ExportSummary, EXPORT_FORMAT};
 
 /// Who caused a journal record.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]

@@ -1,0 +1,127 @@
+// The journal as it leaves the browser: `engine.export()` writes every
+// run's records as chained JSON Lines, `Engine.verifyExport` reads them
+// back, and a single changed byte, a removed line or a cut-short text is
+// refused, naming the first line that is not as it was written.
+//
+//   node --test export.test.mjs
+
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+
+import { TASKS, packagePages } from "./harness.mjs";
+import { root } from "./server.mjs";
+
+const { withPage } = packagePages();
+
+test("export and verifyExport round-trip every run's records with their actors, decisions and fingerprints; a changed byte, a removed line or a truncation is refused, naming the line", { timeout: 60_000 }, async () => {
+  const seen = await withPage((page) =>
+    page.evaluate(async (manifest) => {
+      const baton = await import("baton-engine");
+      await baton.default();
+      const { Engine } = baton;
+      const dbName = `export-${Math.random()}`;
+      const behaviour = { invoke: () => ({ ok: true }), history: { mark: () => "m", revertTo() {} } };
+      const plan = (title) => [{ capability: "tasks.rename", arguments: { id: "card-1", title } }];
+      const refusal = (call) => {
+        try {
+          return `answered ${JSON.stringify(call())}`;
+        } catch (error) {
+          return `${error.code}: ${error.message}`;
+        }
+      };
+
+      // A run of an earlier page load, reviewed and authorized by the person.
+      const earlier = await Engine.open({ dbName, ceiling: "auto" });
+      earlier.register(manifest, behaviour);
+      const reviewed = earlier.delegate({ intent: "Rename to One", initiative: "user", autonomy: "review", plan: plan("One") });
+      while (!earlier.review(reviewed)) await new Promise((resolve) => setTimeout(resolve, 10));
+      await reviewed.authorize(earlier.revision(reviewed));
+      earlier.close();
+
+      // This page load's: one at auto, after a pause, so `since` can tell them apart.
+      const engine = await Engine.open({ dbName, ceiling: "auto" });
+      engine.register(manifest, behaviour);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      const since = Date.now();
+      const now = engine.delegate({ intent: "Rename to Two", initiative: "user", autonomy: "auto", plan: plan("Two") });
+      await now.returned;
+
+      const text = await engine.export();
+      const lines = text.trimEnd().split("\n");
+      const records = lines.slice(1, -1).map((line) => JSON.parse(line).record);
+      const summary = Engine.verifyExport(text);
+      const later = await engine.export({ since });
+      const laterSummary = Engine.verifyExport(later);
+
+      // One byte changed in the middle of a record: the authorized fingerprint's line.
+      const at = lines.findIndex((line) => line.includes('"kind":"authorized"'));
+      const flipped = lines.map((line, i) => (i === at ? line.replace(/"fingerprint":"(.)/, (_, c) => `"fingerprint":"${c === "0" ? "1" : "0"}`) : line)).join("\n");
+      const removed = lines.filter((_, i) => i !== 2).join("\n");
+      const cut = lines.slice(0, -1).join("\n");
+      const result = {
+        runs: [reviewed.id, now.id],
+        summary,
+        laterSummary,
+        records: records.length,
+        recordsOf: [...new Set(records.map((record) => record.run))],
+        actors: [...new Set(records.map((record) => record.actor.kind))].sort(),
+        authorized: records.find((record) => record.entry.kind === "authorized")?.entry.fingerprint,
+        allChained: lines.slice(1).every((line) => /^\{"prev":"[0-9a-f]{64}"/.test(line)),
+        laterRuns: [...new Set(later.trimEnd().split("\n").slice(1, -1).map((line) => JSON.parse(line).record.run))],
+        flippedLine: at + 1,
+        flipped: refusal(() => Engine.verifyExport(flipped)),
+        removed: refusal(() => Engine.verifyExport(removed)),
+        cut: refusal(() => Engine.verifyExport(cut)),
+        notText: refusal(() => Engine.verifyExport(42)),
+        options: await (async () => engine.export({ since: "yesterday" }))().then(() => "answered", (error) => error.code),
+      };
+      engine.close();
+      return result;
+    }, TASKS),
+  );
+  assert.deepEqual(seen.summary.records, seen.records);
+  assert.equal(seen.summary.runs, 2);
+  assert.deepEqual(seen.recordsOf.sort(), [...seen.runs].sort(), "both runs, the earlier page load's from IndexedDB");
+  assert.ok(seen.actors.includes("person") && seen.actors.includes("engine"), `every record's actor: ${seen.actors}`);
+  assert.match(seen.authorized, /^[0-9a-f]{64}$/, "the person's decision, with the fingerprint authorized");
+  assert.ok(seen.allChained, "every line after the header carries the digest of the one before");
+  assert.deepEqual(seen.laterRuns, [seen.runs[1]], "`since` keeps what was journalled at or after it");
+  assert.equal(seen.laterSummary.runs, 1);
+  assert.equal(seen.flipped, `invalid-export: line ${seen.flippedLine} is not as it was written: the digest line ${seen.flippedLine + 1} carries of it does not match (a line altered, removed, added or moved)`);
+  assert.match(seen.removed, /^invalid-export: line 2 is not as it was written/);
+  assert.match(seen.cut, /^invalid-export: the export was cut short after line \d+: its closing line is missing$/);
+  assert.match(seen.notText, /^invalid-value: the export must be a string, not a number$/);
+  assert.equal(seen.options, "invalid-value");
+});
+
+test("the package README's audit trail example runs as written: an earlier engine's runs exported, verified, and an altered copy refused", { timeout: 60_000 }, async () => {
+  const readme = readFileSync(join(root, "pkg/README.md"), "utf8");
+  const at = readme.indexOf("<!-- export-example -->");
+  assert.ok(at >= 0, "pkg/README.md has <!-- export-example -->");
+  const code = /```js\n([\s\S]*?)```/.exec(readme.slice(at))[1];
+  const lines = await withPage(async (page) => {
+    const said = [];
+    page.on("console", (message) => {
+      if (message.type() === "log") said.push(message.text());
+    });
+    // An earlier engine of the same database: two runs.
+    await page.evaluate(async (manifest) => {
+      const baton = await import("baton-engine");
+      await baton.default();
+      const engine = await baton.Engine.open({ appName: "Todos", ceiling: "auto" });
+      engine.register(manifest, { invoke: () => ({ ok: true }), history: { mark: () => 0, revertTo() {} } });
+      const plan = [{ capability: "tasks.rename", arguments: { id: "a", title: "T" } }];
+      for (let i = 1; i <= 2; i++) await engine.delegate({ intent: `Rename ${i}`, initiative: "user", autonomy: "auto", plan }).returned;
+      engine.close();
+    }, TASKS);
+    await page.addScriptTag({ type: "module", content: code });
+    const deadline = Date.now() + 10_000;
+    while (said.length < 2 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
+    return said;
+  });
+  assert.equal(lines.length, 2, lines.join("\n"));
+  assert.match(lines[0], /^\d+ records of 2 runs$/);
+  assert.equal(lines[1], "invalid-export");
+});
