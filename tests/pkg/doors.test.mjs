@@ -97,11 +97,22 @@ async function knockOnEveryDoor(manifest) {
     }
   }
 
-  // Statics and constructors.
+  // Statics (read from the classes) and constructors.
   const opened = [];
+  const statics = (cls) => Object.getOwnPropertyNames(cls).filter((name) => typeof cls[name] === "function" && !name.startsWith("__"));
+  for (const [label, cls] of [["Engine", Engine], ["Schema", Schema]]) {
+    for (const name of statics(cls)) {
+      for (const [what, value] of WRONG) {
+        await knock(`${label}.${name}(${what})`, () => {
+          const result = cls[name](value);
+          // An engine a wrong value still opened (defaults) is closed afterwards.
+          if (result && typeof result.then === "function") return result.then((made) => made instanceof Engine && opened.push(made));
+          return result;
+        });
+      }
+    }
+  }
   for (const [what, value] of WRONG) {
-    await knock(`Engine.open(${what})`, () => Engine.open(value).then((engine) => opened.push(engine)));
-    await knock(`Schema.compile(${what})`, () => Schema.compile(value));
     await knock(`new ScriptedTransport(${what})`, () => new ScriptedTransport(value));
     await knock(`new AgUiTransport(${what})`, () => new AgUiTransport(value));
   }
