@@ -13,6 +13,7 @@ import load, {
   TurnSink,
   approvalKey,
   errorClass,
+  panicMessage,
 } from "./baton_engine.js";
 
 export { Engine, Participant, Schema, ScriptedTransport, AgUiTransport, TurnSink, approvalKey };
@@ -123,21 +124,50 @@ export default function init(input) {
   return loading;
 }
 
-// A `Run` handle goes wherever a run id does (it is a JS class, so the
-// engine's methods take its id), and the methods that start a run return
-// one. A closed engine's methods throw `closed` on their own, in Rust.
-for (const name of Object.getOwnPropertyNames(Engine.prototype)) {
-  const original = Object.getOwnPropertyDescriptor(Engine.prototype, name).value;
-  // Getters, the constructor and wasm-bindgen's own helpers stay as they are.
-  if (typeof original !== "function" || name === "constructor" || name.startsWith("__")) continue;
-  const startsRun = STARTS_A_RUN.has(name);
-  Object.defineProperty(Engine.prototype, name, {
-    value(...args) {
-      const ids = args.map((arg) => (arg instanceof Run ? arg.id : arg));
-      const result = original.apply(this, ids);
-      return startsRun ? new Run(this, result) : result;
-    },
-    writable: true,
-    configurable: true,
-  });
+/**
+ * What a call into the module threw, as a `BatonError`: a WebAssembly trap
+ * (a panic, or a forged handle's pointer) is `internal`, and the engine it
+ * struck closes itself at its next call; a freed handle is `closed`.
+ */
+function typed(error) {
+  if (error instanceof WebAssembly.RuntimeError) {
+    const why = panicMessage() ?? error.message;
+    return new BatonError("internal", `an internal error: ${why}; an engine it struck closes itself`);
+  }
+  if (error?.message === "null pointer passed to rust") return new BatonError("closed", "this handle was freed");
+  return error;
+}
+
+// Every method of the module's classes goes through one door: a trap
+// comes out typed. A `Run` handle goes wherever a run id does (it is a JS
+// class, so the engine's methods take its id), and the methods that start a
+// run return one. A closed engine's methods throw `closed` on their own, in
+// Rust; wrong arguments are refused there too, before anything else.
+for (const [holder, startsRuns] of [
+  [Engine.prototype, STARTS_A_RUN],
+  [Engine, new Set()],
+  [Participant.prototype, new Set()],
+  [Schema.prototype, new Set()],
+  [Schema, new Set()],
+]) {
+  for (const name of Object.getOwnPropertyNames(holder)) {
+    const original = Object.getOwnPropertyDescriptor(holder, name).value;
+    // Getters, constructors, prototypes and wasm-bindgen's own helpers stay as they are.
+    if (typeof original !== "function" || name === "constructor" || name.startsWith("__") || name === "free") continue;
+    const startsRun = startsRuns.has(name);
+    Object.defineProperty(holder, name, {
+      value(...args) {
+        const ids = args.map((arg) => (arg instanceof Run ? arg.id : arg));
+        let result;
+        try {
+          result = original.apply(this, ids);
+        } catch (error) {
+          throw typed(error);
+        }
+        return startsRun ? new Run(this, result) : result;
+      },
+      writable: true,
+      configurable: true,
+    });
+  }
 }

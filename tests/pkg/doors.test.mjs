@@ -217,3 +217,43 @@ test("a wrong argument is `invalid-value` naming the argument and what it must b
   });
   assert.match(seen.unknown, /^unknown-run: unknown run s\/r404/, "a well-formed id that names nothing is the core's to refuse");
 });
+
+test("a trap is never what a caller meets: a forged handle's call is `internal`, a freed engine's is `closed`, and another engine goes on", async () => {
+  const seen = await withPage((page) =>
+    page.evaluate(async (manifest) => {
+      const baton = await import("baton-engine");
+      await baton.default();
+      const { Engine, Schema, BatonError } = baton;
+      const refusal = (call) => {
+        try {
+          call();
+          return "answered";
+        } catch (error) {
+          return `${error instanceof BatonError} ${error.code}: ${error.message}`;
+        }
+      };
+      // A handle whose pointer is not one the module handed out: the
+      // module reads outside its memory, and traps.
+      const forged = Object.create(Engine.prototype);
+      forged.__wbg_ptr = 0xfffffff0;
+      const forgedSchema = Object.create(Schema.prototype);
+      forgedSchema.__wbg_ptr = 0xfffffff0;
+      const freed = await Engine.open({ storage: "memory" });
+      freed.free();
+      const engine = await Engine.open({ storage: "memory", ceiling: "auto" });
+      engine.register(manifest, { invoke: () => ({}), history: { mark: () => "m", revertTo() {} } });
+      const result = {
+        forged: refusal(() => forged.state("s/r1")),
+        forgedSchema: refusal(() => forgedSchema.isValid(1)),
+        freed: refusal(() => freed.state("s/r1")),
+        goesOn: (await engine.delegate({ intent: "Rename", initiative: "user", autonomy: "auto", plan: [{ capability: "tasks.rename", arguments: { id: "a", title: "T" } }] }).returned).outcome,
+      };
+      engine.close();
+      return result;
+    }, TASKS),
+  );
+  assert.match(seen.forged, /^true internal: an internal error: .+; an engine it struck closes itself$/);
+  assert.match(seen.forgedSchema, /^true internal: /);
+  assert.equal(seen.freed, "true closed: this handle was freed");
+  assert.equal(seen.goesOn, "completed");
+});

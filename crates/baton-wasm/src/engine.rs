@@ -184,6 +184,7 @@ impl Engine {
         options: JsValue,
     ) -> impl std::future::Future<Output = Result<Engine, JsValue>> {
         crate::patterns::ensure();
+        crate::panic::install();
         let read = read_options(&options).and_then(|read| Ok((read, random_key()?)));
         let opening = read.as_ref().ok().and_then(|((options, ..), (_, key))| {
             (options.storage == persist::StorageMode::Indexeddb)
@@ -396,7 +397,18 @@ impl Engine {
         let state = self.inner.take();
         let live = state.clone();
         self.inner.set(state);
-        live.ok_or_else(|| error(Code::Closed, "the engine is closed"))
+        match live {
+            // A panic struck one of its steps: it closes itself now, its
+            // runs left in storage as they stood, for the next engine of
+            // the session to reconcile as cut off (AG-11).
+            Some(live) if live.poisoned() => {
+                drop(live);
+                self.close();
+                Err(crate::panic::closed_by_panic())
+            }
+            Some(live) => Ok(live),
+            None => Err(error(Code::Closed, "the engine is closed")),
+        }
     }
 
     /// Runs a command on the core at the current time, carries out what it
@@ -540,7 +552,7 @@ fn refuse_registration(inner: &Shared, refused: &baton_core::RegistrationRefused
 
 mod api;
 mod cut_off;
-mod drive;
+pub(crate) mod drive;
 mod effects;
 mod export;
 mod grants;

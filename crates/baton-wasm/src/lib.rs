@@ -8,7 +8,7 @@
 //! scripted and AG-UI transports), `store` (IndexedDB), `live_region`,
 //! `schema` (the JS `Schema`), `patterns` (the core's pattern port on the page's `RegExp`), `convert` (every JS → Rust conversion, with
 //! typed `ConvertError`s), `calls` (calling into the page, with typed
-//! `CallError`s), `clock` (monotonic time) and `errors` (the `BatonError`s
+//! `CallError`s), `clock` (monotonic time), `panic` (what a panic leaves: a poisoned engine closes itself) and `errors` (the `BatonError`s
 //! thrown to JS, each with a stable `code`).
 #![warn(missing_docs)]
 #![forbid(unsafe_code)]
@@ -19,6 +19,7 @@ mod convert;
 mod engine;
 mod errors;
 mod live_region;
+mod panic;
 mod patterns;
 mod schema;
 #[cfg(test)]

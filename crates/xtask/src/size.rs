@@ -65,8 +65,10 @@ use crate::compressed_sizes;
 /// door (which cost nothing: the glue's string copies went), and a damaged
 /// run or journal row skipped and said once, `unreadable-row` (351.4); the
 /// journal leaving the browser as chained JSON Lines, `engine.export` and
-/// `Engine.verifyExport` (354.2).
-pub const BUDGET_KIB: u64 = 355;
+/// `Engine.verifyExport` (354.2); a panic's hook, which poisons the engine
+/// it struck so it closes itself cleanly, and the entry point's one door
+/// that turns a trap into a typed `internal` error (355.8).
+pub const BUDGET_KIB: u64 = 356;
 
 /// Where the ratchet is going.
 pub const TARGET_KIB: u64 = 350;

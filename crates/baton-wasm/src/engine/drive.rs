@@ -40,26 +40,80 @@ struct State {
     inner: RefCell<Inner>,
     /// Set while a step's events are drained.
     draining: Cell<bool>,
+    /// Set when a panic struck in the middle of one of its steps: its state
+    /// may be half-changed, and it is never reached again.
+    poisoned: Cell<bool>,
+}
+
+thread_local! {
+    /// Every engine of the page, for [`poison_stepping`].
+    static ENGINES: RefCell<Vec<Weak<State>>> = const { RefCell::new(Vec::new()) };
+}
+
+/// A Rust panic is a trap in WebAssembly: the step it struck never ends,
+/// and what it was changing may be half-changed. Called by the panic hook
+/// (`crate::panic`), this marks every engine that was in the middle of a
+/// step — its state borrowed, or its events being drained — as poisoned:
+/// nothing reaches that state again, and the engine closes at its next call.
+pub(crate) fn poison_stepping() {
+    ENGINES.with(|engines| {
+        let Ok(engines) = engines.try_borrow() else {
+            return;
+        };
+        for state in engines.iter().filter_map(Weak::upgrade) {
+            if state.draining.get() || state.inner.try_borrow_mut().is_err() {
+                state.poisoned.set(true);
+            }
+        }
+    });
 }
 
 impl Shared {
     pub(super) fn new(inner: Inner) -> Shared {
-        Shared(Rc::new(State {
+        let state = Rc::new(State {
             inner: RefCell::new(inner),
             draining: Cell::new(false),
-        }))
+            poisoned: Cell::new(false),
+        });
+        ENGINES.with(|engines| {
+            let mut engines = engines.borrow_mut();
+            engines.retain(|engine| engine.strong_count() > 0);
+            engines.push(Rc::downgrade(&state));
+        });
+        Shared(state)
+    }
+
+    /// Whether a panic struck in the middle of one of its steps.
+    pub(super) fn poisoned(&self) -> bool {
+        self.0.poisoned.get()
     }
 
     /// The one mutable borrow of the engine's state, held while `change`
     /// runs. `change` calls no JS that could call back into the engine: what
-    /// it leads to is carried out afterwards, by [`pump`].
+    /// it leads to is carried out afterwards, by [`pump`]. A poisoned engine's
+    /// state is never reached: the callback that tried throws `closed`.
     fn with<T>(&self, change: impl FnOnce(&mut Inner) -> T) -> T {
+        self.unpoisoned();
         change(&mut self.0.inner.borrow_mut())
     }
 
     /// Reads the engine's state.
     fn read<T>(&self, look: impl FnOnce(&Inner) -> T) -> T {
+        self.unpoisoned();
         look(&self.0.inner.borrow())
+    }
+
+    /// Runs `during` as if inside one of the engine's steps (its state
+    /// borrowed): what a test of a panic striking a step calls.
+    #[cfg(test)]
+    pub(super) fn during_step(&self, during: impl FnOnce()) {
+        self.with(|_| during());
+    }
+
+    fn unpoisoned(&self) {
+        if self.poisoned() {
+            wasm_bindgen::throw_val(crate::panic::closed_by_panic());
+        }
     }
 
     /// Tells the core `input` now and carries out what it caused: one step.

@@ -637,3 +637,36 @@ async fn the_journal_event_written_from_the_records_text_is_the_cores_event() {
         );
     }
 }
+
+#[wasm_bindgen_test]
+async fn a_panic_in_a_step_closes_the_engine_cleanly_and_the_next_engine_reconciles_its_runs() {
+    let db = unique_name("baton-test");
+    let transport = hanging_transport();
+    let engine = open_on(&db, "s-panic", Some(&transport)).await.unwrap();
+    engine.mount(manifest(), participant(&element().into(), 0, 0));
+    let run = engine.delegate(agent_delegation()).unwrap();
+    written(&engine).await;
+    // A panic strikes in the middle of a step (what the hook does, without
+    // the trap).
+    engine
+        .live()
+        .unwrap()
+        .during_step(|| crate::panic::as_if_panicked("boom at core.rs:1:1"));
+    let first = engine.state(JsValue::from(&run)).unwrap_err();
+    let read = |thrown: &JsValue, key: &str| js_sys::Reflect::get(thrown, &key.into()).unwrap();
+    assert_eq!(read(&first, "code").as_string().as_deref(), Some("closed"));
+    assert_eq!(
+        read(&first, "message").as_string().unwrap(),
+        "the engine closed itself after an internal error: boom at core.rs:1:1"
+    );
+    // Closed for good: its lock let go, as a closed engine's does.
+    let again = engine.counters().unwrap_err();
+    assert_eq!(read(&again, "code").as_string().as_deref(), Some("closed"));
+    // Its runs are left as they stood: the next engine of the session
+    // reconciles them as cut off.
+    let reloaded = open_on(&db, "s-panic", Some(&transport)).await.unwrap();
+    let state: serde_json::Value =
+        serde_wasm_bindgen::from_value(reloaded.state(JsValue::from(&run)).unwrap()).unwrap();
+    assert_eq!(state["outcome"], "aborted", "{state}");
+    assert_eq!(state["reason"]["kind"], "interrupted", "{state}");
+}
