@@ -23,6 +23,7 @@ import type {
   Behaviour,
   Budget,
   Counters,
+  ExportSummary,
   DelegateRequest,
   Digest,
   Effect,
@@ -506,6 +507,9 @@ async function usage(): Promise<void> {
       case "activity":
         void (event.patch ? event.content : event.activity);
         break;
+      case "unreadable-row":
+        void `${event.store} ${event.key}: ${event.reason}`;
+        break;
       default:
         exhaustive(event);
     }
@@ -517,6 +521,9 @@ async function usage(): Promise<void> {
   engine.presence.attach({});
 
   const counters: Counters = engine.counters();
+  const trail: string = await engine.export({ since: 0 });
+  const verified: ExportSummary = Engine.verifyExport(trail);
+  void [verified.records, verified.runs, verified.session, verified.since];
   const stored = await Engine.open({ storage: "indexeddb", dbName: "app", session: "tab-1" });
   const where: "indexeddb" | "memory" = stored.storage.mode;
   const committed: number = stored.storage.transactions + stored.storage.records + stored.storage.reconciled;

@@ -213,7 +213,7 @@ impl Engine {
             // Without a transport only fixed plans run; the core refuses the rest (AG-50).
             config.transport = transport.is_some();
             let opened = persist::open(opening, &db_name, config, key, now()).await?;
-            let (busy, store_key) = (opened.busy, opened.key);
+            let (busy, store_key, skipped) = (opened.busy, opened.key, opened.unreadable);
             let shared = Shared::new(Inner {
                 core: opened.core,
                 persistence: writes::Persistence::new(opened.store, opened.status, opened.release),
@@ -225,6 +225,10 @@ impl Engine {
                 reach: Reach::new(transport),
                 timer: None,
             });
+            // Rows opening could not read: said to every subscriber.
+            for (store, key, why) in skipped {
+                unreadable(&shared.downgrade(), store, &key, &why);
+            }
             listen_for_escape(&shared, &window);
             watch_version_changes(&shared);
             sweep_when_free(&shared, &db_name, busy, store_key);
@@ -365,7 +369,8 @@ impl Engine {
 }
 
 /// A stored row that could not be read: said once (`unreadable-row`) to
-/// the engine's subscribers, if the engine is still open.
+/// the engine's subscribers, and to every later one, if the engine is
+/// still open.
 fn unreadable(engine: &drive::WeakShared, store: &str, key: &str, reason: &str) {
     let Some(engine) = engine.upgrade() else {
         return;
@@ -376,6 +381,8 @@ fn unreadable(engine: &drive::WeakShared, store: &str, key: &str, reason: &str) 
             key: key.to_owned(),
             reason: reason.to_owned(),
         };
+        // Told to later subscribers too.
+        engine.page(|page| page.stand(event.clone()));
         effects::emit(&engine, &event);
     }
 }
@@ -476,7 +483,10 @@ fn sweep_when_free(inner: &Shared, db_name: &str, sessions: Vec<String>, key: [u
         spawn_local(async move {
             let sessions = (session.as_str(), own.as_str());
             let swept = persist::sweep_when_free(&store, &db_name, sessions, key, &signal).await;
-            if let (Some(Ok((ended, offered))), Some(inner)) = (swept, weak.upgrade()) {
+            if let (Some(Ok((ended, offered, skipped))), Some(inner)) = (swept, weak.upgrade()) {
+                for (store, key, why) in skipped {
+                    unreadable(&inner.downgrade(), store, &key, &why);
+                }
                 let event = HostEvent::StorageReconciled {
                     session: baton_core::SessionId::new(session),
                     ended,

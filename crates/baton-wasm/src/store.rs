@@ -123,8 +123,10 @@ pub(crate) struct FirstLook {
 #[derive(Debug, Default)]
 pub(crate) struct Leftover {
     pub(crate) header: Option<String>,
-    pub(crate) runs: Vec<String>,
-    pub(crate) questions: Vec<String>,
+    /// Its live runs, as `(id, JSON text)`.
+    pub(crate) runs: Vec<(String, String)>,
+    /// Its open questions, as `(id, JSON text)`.
+    pub(crate) questions: Vec<(String, String)>,
 }
 
 /// Why storage failed: the cause the engine reports (`storage.degraded`,
@@ -438,7 +440,12 @@ impl Store {
             .map_err(cause)?
             .await
             .map_err(cause)?;
-        Ok(values.into_iter().filter_map(|v| v.as_string()).collect())
+        // A row that is not text is kept, as text that does not read: its
+        // reader says it could not be read, rather than it going unseen.
+        Ok(values
+            .into_iter()
+            .map(|v| v.as_string().unwrap_or_default())
+            .collect())
     }
 
     /// Every run row, as `(id, session, JSON text)`: the history
@@ -571,7 +578,7 @@ async fn live_rows(tx: &idb::Transaction) -> Result<Vec<(String, Leftover)>, Sto
     for (rows, is_run) in [(runs, true), (questions, false)] {
         for row in rows {
             let session = field(&row, "session");
-            let data = field(&row, "data");
+            let data = (field(&row, "id"), field(&row, "data"));
             let entry = sessions.entry(session).or_default();
             if is_run {
                 entry.runs.push(data);

@@ -105,3 +105,188 @@ test("fault_damaged_rows: a run row and a journal row that are not JSON are skip
   assert.equal(seen.ended, "completed");
   assert.equal(seen.undone, 1);
 });
+
+test("fault_damaged_live_row: a run in progress whose row cannot be read does not stop Engine.open, on the session's own engine or in the sweep of another's; it is said cut off and unreadable, nothing is reverted, and the readable run beside it is offered again", { timeout: TIMEOUT }, async () => {
+  const seen = await withPage((page) =>
+    page.evaluate(async (manifest) => {
+      const baton = await import("baton-engine");
+      await baton.default();
+      const dbName = `live-rows-${Math.random()}`;
+      const reverted = [];
+      const behaviour = { invoke: () => ({ ok: true }), history: { mark: () => "m", revertTo: (token) => reverted.push(token) } };
+      const request = (title) => ({ intent: `Rename to ${title}`, initiative: "user", autonomy: "review", plan: [{ capability: "tasks.rename", arguments: { id: "card-1", title } }] });
+      const idb = (r) => new Promise((resolve, reject) => ((r.onsuccess = () => resolve(r.result)), (r.onerror = () => reject(r.error))));
+      /** Overwrites the stored row of `run` with text that is not JSON. */
+      async function damage(run) {
+        const db = await idb(indexedDB.open(dbName));
+        const tx = db.transaction("runs", "readwrite");
+        const store = tx.objectStore("runs");
+        const row = await idb(store.get(run));
+        store.put({ ...row, data: "\u0000garbage" });
+        await new Promise((resolve) => (tx.oncomplete = resolve));
+        db.close();
+      }
+      /** Two runs waiting for review in `session`, its engine then gone; the first one's row damaged. */
+      async function leave(session) {
+        const engine = await baton.Engine.open({ ceiling: "auto", dbName, session });
+        engine.register(manifest, behaviour);
+        const runs = [engine.delegate(request("One")).id, engine.delegate(request("Two")).id];
+        while (runs.some((run) => !engine.review(run))) await new Promise((resolve) => setTimeout(resolve, 10));
+        engine.close();
+        await damage(runs[0]);
+        return runs;
+      }
+      async function reopen(session) {
+        const engine = await baton.Engine.open({ ceiling: "auto", dbName, ...(session ? { session } : {}) });
+        engine.register(manifest, behaviour);
+        const said = [];
+        engine.subscribe((event) => event.type === "unreadable-row" && said.push(event));
+        // The sweep of another session runs once its lock is free: soon.
+        const deadline = performance.now() + 3000;
+        while (engine.cutOff().length === 0 && performance.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
+        return { engine, said };
+      }
+      const result = {};
+      // Its own session's engine, reopened.
+      const own = await leave("own");
+      {
+        const { engine, said } = await reopen("own");
+        result.own = { runs: own, mode: engine.storage.mode, said, offered: engine.cutOff().map((cut) => cut.run), listed: (await engine.runs()).runs.map((listing) => listing.run) };
+        const next = engine.delegate({ ...request("Three"), autonomy: "auto" });
+        result.own.goesOn = (await next.returned).outcome;
+        engine.close();
+      }
+      // Another session's, swept by a new engine.
+      const other = await leave("other");
+      {
+        const { engine, said } = await reopen();
+        result.other = { runs: other, mode: engine.storage.mode, said, offered: engine.cutOff().map((cut) => cut.run) };
+        engine.close();
+      }
+      result.reverted = reverted;
+      return result;
+    }, TASKS),
+  );
+  for (const [label, outcome] of Object.entries({ own: seen.own, other: seen.other })) {
+    assert.equal(outcome.mode, "indexeddb", `${label}: storage is not given up`);
+    // Every engine that meets an unreadable live row says it: the one swept
+    // last still meets the first session's, whose row stays as it was.
+    const mine = outcome.said.filter(({ key }) => key.startsWith(`${label}/`));
+    assert.deepEqual(mine.map(({ store, key }) => ({ store, key })), [{ store: "runs", key: outcome.runs[0] }], `${label}: the damaged run is said, once`);
+    assert.match(mine[0].reason, /a run in progress that cannot be read .*: it is cut off, its participants left as they are/);
+    assert.deepEqual(outcome.offered.filter((run) => run.startsWith(`${label}/`)), [outcome.runs[1]], `${label}: the readable run beside it is offered again`);
+  }
+  assert.ok(!seen.own.listed.includes(seen.own.runs[0]), "the unreadable run is not listed");
+  assert.equal(seen.own.goesOn, "completed");
+  assert.deepEqual(seen.reverted, [], "nothing reverted");
+});
+
+test("fault_mutated_rows (property): stored rows truncated, retyped, missing or given columns, or sprinkled with garbage — open, runs() and history() always answer, every good run is listed, and every row that cannot be read is said", { timeout: 120_000 }, async () => {
+  const seen = await withPage((page) =>
+    page.evaluate(async (manifest) => {
+      const baton = await import("baton-engine");
+      await baton.default();
+      const idb = (r) => new Promise((resolve, reject) => ((r.onsuccess = () => resolve(r.result)), (r.onerror = () => reject(r.error))));
+      // A seeded generator (xorshift32): the same cases every run, in every engine.
+      let state = 0x9e3779b9;
+      const next = () => {
+        state ^= state << 13;
+        state ^= state >>> 17;
+        state ^= state << 5;
+        return (state >>> 0) / 2 ** 32;
+      };
+      const pick = (list) => list[Math.floor(next() * list.length)];
+      const garbage = (text) => {
+        const at = Math.floor(next() * text.length);
+        return text.slice(0, at) + pick(["\u0000", "}", "\"", "\uFFFD\uFFFD", "[[[", "\\"]) + text.slice(at);
+      };
+      /** Each mutation: what it does to a row, and whether the row still reads. */
+      const MUTATIONS = {
+        truncated: (row) => ({ row: { ...row, data: row.data.slice(0, Math.floor(next() * (row.data.length - 1))) }, reads: false }),
+        "data a number": (row) => ({ row: { ...row, data: 42 }, reads: false }),
+        "data missing": (row) => {
+          const { data: _, ...rest } = row;
+          return { row: rest, reads: false };
+        },
+        "data an object": (row) => ({ row: { ...row, data: { run: row.id } }, reads: false }),
+        "an extra column": (row) => ({ row: { ...row, extra: "from a newer tool" }, reads: true }),
+        "garbage bytes": (row) => ({ row: { ...row, data: garbage(row.data) }, reads: null }),
+        "valid JSON of another shape": (row) => ({ row: { ...row, data: JSON.stringify({ id: row.id, state: 7 }) }, reads: false }),
+      };
+      const JOURNAL_MUTATIONS = {
+        truncated: (text) => text.slice(0, Math.floor(next() * (text.length - 1))),
+        "a number": () => 42,
+        "garbage bytes": (text) => garbage(text),
+        "an object": () => ({ records: [] }),
+      };
+      const cases = [];
+      const behaviour = { invoke: () => ({ ok: true }), history: { mark: () => "m", revertTo() {} } };
+      for (let i = 0; i < 24; i++) {
+        const dbName = `mutated-${i}-${Math.random()}`;
+        const first = await baton.Engine.open({ ceiling: "auto", dbName });
+        first.register(manifest, behaviour);
+        const runs = [];
+        for (const title of ["One", "Two", "Three"]) {
+          const run = first.delegate({ intent: `Rename to ${title}`, initiative: "user", autonomy: "auto", plan: [{ capability: "tasks.rename", arguments: { id: "card-1", title } }] });
+          await run.returned;
+          runs.push(run.id);
+        }
+        first.close();
+        // One run row and one journal row, mutated.
+        const victim = pick(runs);
+        const kind = pick(Object.keys(MUTATIONS));
+        const journalKind = pick(Object.keys(JOURNAL_MUTATIONS));
+        const journalVictim = pick(runs);
+        const db = await idb(indexedDB.open(dbName));
+        const tx = db.transaction(["runs", "journal"], "readwrite");
+        const row = await idb(tx.objectStore("runs").get(victim));
+        const { row: mutated, reads } = MUTATIONS[kind](row);
+        tx.objectStore("runs").put(mutated);
+        const range = IDBKeyRange.bound([journalVictim, 0], [journalVictim, Number.MAX_VALUE]);
+        const keys = await idb(tx.objectStore("journal").getAllKeys(range));
+        const key = pick(keys);
+        const text = await idb(tx.objectStore("journal").get(key));
+        tx.objectStore("journal").put(JOURNAL_MUTATIONS[journalKind](text), key);
+        await new Promise((resolve) => (tx.oncomplete = resolve));
+        db.close();
+
+        const problems = [];
+        let engine;
+        try {
+          engine = await baton.Engine.open({ ceiling: "auto", dbName });
+        } catch (error) {
+          problems.push(`open threw ${error?.code ?? error}`);
+        }
+        if (engine) {
+          const said = [];
+          engine.subscribe((event) => event.type === "unreadable-row" && said.push(`${event.store}:${event.key}`));
+          try {
+            const listed = (await engine.runs()).runs.map((listing) => listing.run);
+            for (const run of runs) {
+              if (run !== victim && !listed.includes(run)) problems.push(`good run ${run} not listed`);
+            }
+            if (reads === true && !listed.includes(victim)) problems.push(`a row with ${kind} still reads, and was not listed`);
+            if (reads === false && !said.includes(`runs:${victim}`)) problems.push(`the run row with ${kind} was not said`);
+          } catch (error) {
+            problems.push(`runs() threw ${error?.code}: ${error?.message}`);
+          }
+          for (const run of runs) {
+            try {
+              const records = await engine.history(run);
+              if (!Array.isArray(records)) problems.push(`history(${run}) is not a list`);
+              if (run !== journalVictim && records.length === 0) problems.push(`history of good run ${run} is empty`);
+            } catch (error) {
+              problems.push(`history(${run}) threw ${error?.code}: ${error?.message}`);
+            }
+          }
+          engine.close();
+        }
+        cases.push({ kind, journalKind, problems });
+      }
+      return cases;
+    }, TASKS),
+  );
+  const failed = seen.filter((one) => one.problems.length > 0);
+  assert.deepEqual(failed, [], `of ${seen.length} cases`);
+  assert.ok(new Set(seen.map((one) => one.kind)).size >= 5, "the cases cover most mutations");
+});

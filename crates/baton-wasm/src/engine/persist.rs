@@ -5,7 +5,7 @@ use baton_core::{Adopt, Reconcile, TakeOffered};
 use std::collections::BTreeMap;
 use std::rc::Rc;
 
-use baton_core::{ActorSecret, EngineConfig, EngineSnapshot, JournalRecord, Question, Run, RunId};
+use baton_core::{ActorSecret, EngineConfig, EngineSnapshot, JournalRecord, Run, RunId};
 use wasm_bindgen::prelude::*;
 
 use crate::errors::{error, Code};
@@ -23,6 +23,8 @@ pub(crate) struct Opened {
     /// this one opened (a reload: the old page not yet gone), and the key.
     pub(crate) busy: Vec<String>,
     pub(crate) key: [u8; 32],
+    /// The rows opening skipped because they could not be read.
+    pub(crate) unreadable: Vec<Unreadable>,
 }
 
 fn in_memory(config: EngineConfig, key: [u8; 32], degraded: Option<String>) -> Opened {
@@ -37,6 +39,7 @@ fn in_memory(config: EngineConfig, key: [u8; 32], degraded: Option<String>) -> O
         release: None,
         busy: Vec::new(),
         key,
+        unreadable: Vec::new(),
     }
 }
 
@@ -72,7 +75,7 @@ pub(crate) async fn open(
         ));
     };
     match load(&store, db_name, config.clone(), key, now).await {
-        Ok((core, reconciled, busy, key)) => Ok(Opened {
+        Ok((core, reconciled, busy, key, unreadable)) => Ok(Opened {
             core,
             store: Some(Rc::new(store)),
             status: StorageStatus {
@@ -85,6 +88,7 @@ pub(crate) async fn open(
             release: Some(release),
             busy,
             key,
+            unreadable,
         }),
         Err(cause) => {
             store.close();
@@ -94,6 +98,16 @@ pub(crate) async fn open(
     }
 }
 
+/// What opening read: the core, how many runs and questions it reconciled,
+/// the sessions still held, the database's key and the rows skipped.
+type Loaded = (
+    baton_core::Engine,
+    u32,
+    Vec<String>,
+    [u8; 32],
+    Vec<Unreadable>,
+);
+
 /// Reads the database's key, this session's live state and what sessions
 /// that are gone left behind; reconciles the latter under their locks.
 async fn load(
@@ -102,7 +116,7 @@ async fn load(
     config: EngineConfig,
     fresh: [u8; 32],
     now: u64,
-) -> Result<(baton_core::Engine, u32, Vec<String>, [u8; 32]), StoreError> {
+) -> Result<Loaded, StoreError> {
     let session = config.session.to_string();
     let FirstLook {
         key,
@@ -110,6 +124,7 @@ async fn load(
         leftovers,
     } = store.first_look(&session, fresh).await?;
     let mut reconciled = 0;
+    let mut unreadable = Vec::new();
     let mut adopted = Vec::new();
     let mut busy = Vec::new();
     let mut own = Leftover::default();
@@ -132,18 +147,23 @@ async fn load(
         let _ = release.call0(&JsValue::NULL);
         // A session that cannot be swept (a row this build cannot read) is
         // left as it is; it does not take this engine's storage down.
-        if let Ok((ended, offered)) = swept {
+        if let Ok((ended, offered, skipped)) = swept {
             reconciled += ended;
             adopted.extend(offered);
+            unreadable.extend(skipped);
         }
     }
     own.header = header;
     let mut core = match &own.header {
         None => baton_core::Engine::new(config, ActorSecret::new(key)),
-        Some(_) => baton_core::Engine::restore(config, ActorSecret::new(key), snapshot_of(own)?),
+        Some(_) => {
+            let (snapshot, skipped) = snapshot_of(own)?;
+            unreadable.extend(skipped);
+            baton_core::Engine::restore(config, ActorSecret::new(key), snapshot)
+        }
     };
     core.handle(now, Adopt(adopted));
-    Ok((core, reconciled, busy, key))
+    Ok((core, reconciled, busy, key, unreadable))
 }
 
 /// Reconciles a session whose engine held its lock when this one opened,
@@ -167,8 +187,9 @@ pub(crate) async fn sweep_when_free(
     Some(swept)
 }
 
-/// How many runs and questions a sweep ended, and the runs it offers again.
-pub(crate) type Swept = Result<(u32, Vec<Run>), StoreError>;
+/// How many runs and questions a sweep ended, the runs it offers again,
+/// and the rows it skipped because they could not be read.
+pub(crate) type Swept = Result<(u32, Vec<Run>, Vec<Unreadable>), StoreError>;
 
 /// Ends what a session that is gone left active, and writes the result.
 /// What it cut off while waiting for the person moves, in the same
@@ -182,10 +203,11 @@ async fn sweep(
     now: u64,
     to: &str,
 ) -> Swept {
+    let (snapshot, skipped) = snapshot_of(leftover)?;
     let mut ghost = baton_core::Engine::restore(
         EngineConfig::new(session.to_owned()),
         ActorSecret::new(key),
-        snapshot_of(leftover)?,
+        snapshot,
     );
     let result = ghost.handle(now, Reconcile);
     let mut records = Vec::new();
@@ -210,7 +232,7 @@ async fn sweep(
         });
     }
     store.write(rows)?.await?;
-    Ok((result.interrupted + result.expired, offered))
+    Ok((result.interrupted + result.expired, offered, skipped))
 }
 
 /// A stored row read back: the text parsed to a value, then the value read
@@ -220,30 +242,53 @@ pub(crate) fn parsed<T: serde::de::DeserializeOwned>(text: &str) -> Result<T, se
     serde_json::from_value(serde_json::from_str(text)?)
 }
 
-fn snapshot_of(leftover: Leftover) -> Result<EngineSnapshot, StoreError> {
-    let decode = |what: &'static str| {
-        move |error: serde_json::Error| StoreError::Decode {
-            what,
-            cause: error.to_string(),
-        }
-    };
+/// A stored row that could not be read, skipped: its store, its key and
+/// why (`unreadable-row`).
+pub(crate) type Unreadable = (&'static str, String, String);
+
+/// What a session left behind, as the core restores it: every row that
+/// reads, and the ones that do not, skipped. A live run that cannot be read
+/// is cut off where it stood: nothing reverts its participants, and the
+/// finding says so. Without a readable header there is nothing to restore.
+fn snapshot_of(leftover: Leftover) -> Result<(EngineSnapshot, Vec<Unreadable>), StoreError> {
     let header: EngineSnapshot = match &leftover.header {
-        Some(text) => parsed(text).map_err(decode("header"))?,
+        Some(text) => parsed(text).map_err(|error| StoreError::Decode {
+            what: "header",
+            cause: error.to_string(),
+        })?,
         None => return Err(StoreError::Headless),
     };
-    let runs = leftover
-        .runs
-        .iter()
-        .map(|text| parsed::<Run>(text))
-        .collect::<Result<Vec<_>, _>>()
-        .map_err(decode("run"))?;
-    let questions = leftover
-        .questions
-        .iter()
-        .map(|text| parsed::<Question>(text))
-        .collect::<Result<Vec<_>, _>>()
-        .map_err(decode("question"))?;
-    Ok(header.with_rows(runs, questions))
+    let mut unreadable = Vec::new();
+    let runs = readable(&leftover.runs, "runs", &mut unreadable);
+    let questions = readable(&leftover.questions, "questions", &mut unreadable);
+    Ok((header.with_rows(runs, questions), unreadable))
+}
+
+/// The rows of `store` that read as `T`; each that does not is noted in
+/// `unreadable`, with what skipping it means.
+fn readable<T: serde::de::DeserializeOwned>(
+    rows: &[(String, String)],
+    store: &'static str,
+    unreadable: &mut Vec<Unreadable>,
+) -> Vec<T> {
+    let mut read = Vec::new();
+    for (id, text) in rows {
+        match parsed(text) {
+            Ok(row) => read.push(row),
+            Err(error) => {
+                let why = if store == "runs" {
+                    format!(
+                        "a run in progress that cannot be read ({error}): it is cut off, its \
+                         participants left as they are"
+                    )
+                } else {
+                    format!("an open question that cannot be read ({error})")
+                };
+                unreadable.push((store, id.clone(), why));
+            }
+        }
+    }
+    read
 }
 
 /// A journal record and its JSON text, written once for both of its readers:
