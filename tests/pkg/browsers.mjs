@@ -408,6 +408,9 @@ async function webkit() {
 /** WebDriver classic's key codes for the keys the tests press. */
 const KEYS = { Escape: "\uE00C", Tab: "\uE004", Enter: "\uE007", Control: "\uE009", Shift: "\uE008", Alt: "\uE00A", Meta: "\uE03D", Backspace: "\uE003", ArrowDown: "\uE015", ArrowUp: "\uE013" };
 
+/** How long one WebDriver command may take: a script, as long as the session lets scripts run. */
+const commandMs = (path) => (path.startsWith("/execute") ? 125_000 : 25_000);
+
 /** One WebDriver session: its windows are the context's pages. */
 class WebKitSession {
   static async open(base) {
@@ -443,10 +446,15 @@ class WebKitSession {
   }
 
   async send(method, path, body) {
+    // A command the driver never answers fails, naming itself, rather than
+    // leaving the test to time out without a word.
     const response = await fetch(this.url + path, {
       method,
       headers: { "content-type": "application/json" },
       body: body === undefined ? undefined : JSON.stringify(body),
+      signal: AbortSignal.timeout(commandMs(path)),
+    }).catch((error) => {
+      throw new Error(`WebKitWebDriver: ${method} ${path} ${error.name === "TimeoutError" ? `did not answer in ${commandMs(path) / 1000} s` : `failed: ${error.message}`}`);
     });
     const { value } = await response.json();
     if (!response.ok) throw new Error(value?.message ?? JSON.stringify(value));

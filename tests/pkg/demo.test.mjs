@@ -15,7 +15,10 @@ import { ENGINE, launch } from "./browsers.mjs";
 const AXE = createRequire(import.meta.url).resolve("axe-core/axe.min.js");
 
 const URL = process.env.DEMO_URL;
-const TIMEOUT = 30_000;
+// WebKit's driver answers one command at a time, each a round trip to
+// MiniBrowser under a virtual display: a journey there takes about twice
+// as long as in the other two on a loaded machine.
+const TIMEOUT = ENGINE === "webkit" ? 60_000 : 30_000;
 
 let browser;
 before(async () => {
