@@ -151,6 +151,13 @@ pub(crate) enum StoreError {
     /// A newer page upgraded the database; this connection was closed.
     #[error("another page upgraded the database; this one closed its connection")]
     Upgraded,
+    /// The database was written by a newer Baton: its schema is a version
+    /// this one does not know, so nothing of it is read (or misread).
+    #[error(
+        "the database `{name}` was written by a newer Baton (schema version {found}; this one \
+         reads version {VERSION}): it is left as it is, and nothing of it is read"
+    )]
+    Newer { name: String, found: u32 },
     /// A request or transaction failed.
     #[error("{0}")]
     Request(String),
@@ -171,6 +178,15 @@ pub(crate) enum StoreError {
 
 fn cause(error: impl std::fmt::Display) -> StoreError {
     StoreError::Request(error.to_string())
+}
+
+/// The version of database `name` as it is, when it is above the one this
+/// Baton reads (opened without asking for a version, which changes nothing).
+async fn newer_version(name: &str) -> Option<u32> {
+    let db = Factory::new().ok()?.open(name, None).ok()?.await.ok()?;
+    let version = db.version().ok();
+    db.close();
+    version.filter(|found| *found > VERSION)
 }
 
 /// The schema of version [`VERSION`]: the object stores a new or older
@@ -211,10 +227,20 @@ impl Store {
         // The request goes out now, not at the first poll: the engine does
         // its own setting up while the browser opens the database.
         let started = Self::request_open(name, fresh);
+        let name = name.to_owned();
         async move {
             let (settled, answer) = started?;
             let _ = wasm_bindgen_futures::JsFuture::from(settled).await;
-            let db = answer.take()?;
+            let db = match answer.take() {
+                // Refused: if a newer Baton's schema is why, say so.
+                Err(StoreError::NotOpened(cause)) => {
+                    return Err(match newer_version(&name).await {
+                        Some(found) => StoreError::Newer { name, found },
+                        None => StoreError::NotOpened(cause),
+                    })
+                }
+                other => other?,
+            };
             let raw: web_sys::IdbDatabase = db.into();
             Ok(Store {
                 db: Database::from(raw.clone()),

@@ -290,3 +290,43 @@ test("fault_mutated_rows (property): stored rows truncated, retyped, missing or 
   assert.deepEqual(failed, [], `of ${seen.length} cases`);
   assert.ok(new Set(seen.map((one) => one.kind)).size >= 5, "the cases cover most mutations");
 });
+
+test("fault_newer_database: a database a newer Baton upgraded is refused, naming its version, never misread: the engine runs in memory and says so, and the database is left as it is", { timeout: TIMEOUT }, async () => {
+  const seen = await withPage((page) =>
+    page.evaluate(async (manifest) => {
+      const baton = await import("baton-engine");
+      await baton.default();
+      const idb = (r, upgrade) => new Promise((resolve, reject) => {
+        if (upgrade) r.onupgradeneeded = () => upgrade(r.result);
+        r.onsuccess = () => resolve(r.result);
+        r.onerror = () => reject(r.error);
+      });
+      const dbName = `newer-${Math.random()}`;
+      // What a later Baton leaves: its schema at version 2, with a store this one does not know.
+      const later = await idb(indexedDB.open(dbName, 2), (db) => {
+        db.createObjectStore("runs", { keyPath: "id" }).put({ id: "s/r1", session: "s", live: 1, data: '{"format":2}' });
+        db.createObjectStore("ledger");
+      });
+      later.close();
+      const engine = await baton.Engine.open({ ceiling: "auto", dbName });
+      engine.register(manifest, { invoke: () => ({ ok: true }), history: { mark: () => "m", revertTo() {} } });
+      const said = [];
+      engine.subscribe((event) => event.type === "storage-degraded" && said.push(event.cause));
+      const storage = engine.storage;
+      const listed = (await engine.runs()).runs.length;
+      const goesOn = (await engine.delegate({ intent: "Rename", initiative: "user", autonomy: "auto", plan: [{ capability: "tasks.rename", arguments: { id: "a", title: "T" } }] }).returned).outcome;
+      engine.close();
+      const after = await idb(indexedDB.open(dbName));
+      const left = { version: after.version, stores: [...after.objectStoreNames].sort() };
+      after.close();
+      return { storage, said, listed, goesOn, left };
+    }, TASKS),
+  );
+  assert.equal(seen.storage.mode, "memory");
+  const cause = `the database \`${seen.storage.degraded.match(/`([^`]+)`/)[1]}\` was written by a newer Baton (schema version 2; this one reads version 1): it is left as it is, and nothing of it is read`;
+  assert.equal(seen.storage.degraded, cause);
+  assert.deepEqual(seen.said, [cause], "said to the subscriber");
+  assert.equal(seen.listed, 0, "nothing of the newer database is listed");
+  assert.equal(seen.goesOn, "completed");
+  assert.deepEqual(seen.left, { version: 2, stores: ["ledger", "runs"] }, "left as it is");
+});
