@@ -326,8 +326,18 @@ impl Engine {
         let engine = live.downgrade();
         Ok(wasm_bindgen_futures::future_to_promise(async move {
             if let Some(store) = store {
+                // Only the page is read: from the run it comes after (itself
+                // included, to place the page), as many as it holds, one
+                // more to know whether another follows, and one for each
+                // run in memory, whose stored copy may stand in the page.
+                let after = query.after.as_ref().map(|after| {
+                    let known = listings.iter().find(|listing| listing.run == *after);
+                    (known.map(|listing| listing.created_at), after.as_str())
+                });
+                let count = query.limit + listings.len() + 2;
+                let count = u32::try_from(count).unwrap_or(u32::MAX);
                 let rows = store
-                    .runs()
+                    .runs_page(after, count, query.session.clone())
                     .await
                     .map_err(|cause| error(Code::StorageFailed, &cause.to_string()))?;
                 for (id, session, text) in rows {

@@ -127,3 +127,50 @@ export async function signApprovals(input) {
   }
   return JSON.stringify(request);
 }
+
+// ----- the history's index (store.rs) ------------------------------------------
+
+/**
+ * Version 2's migration, in the upgrade transaction: every run row written
+ * before the `created` index existed gets its creation time from its data
+ * (0 when the data cannot be read: such a row is listed, and said, as the
+ * oldest), so the index holds every run.
+ */
+export function addCreated(runs) {
+  const request = runs.openCursor();
+  request.onsuccess = () => {
+    const cursor = request.result;
+    if (!cursor) return;
+    const row = cursor.value;
+    if (typeof row.created !== "number") {
+      let created = 0;
+      try {
+        created = JSON.parse(row.data).createdAt;
+      } catch {
+        // Unreadable: listed as the oldest, and said when listed.
+      }
+      cursor.update({ ...row, created: Number.isSafeInteger(created) ? created : 0 });
+    }
+    cursor.continue();
+  };
+}
+
+/**
+ * Up to `count` run rows, newest first by `[created, id]`, from `from` (a
+ * key, itself included, or `null` for the newest), of `session` only when
+ * given: one page of the history, whatever its length.
+ */
+export function newestRuns(runs, from, count, session) {
+  return new Promise((resolve, reject) => {
+    const rows = [];
+    const range = from === null ? null : IDBKeyRange.upperBound(from);
+    const request = runs.index("created").openCursor(range, "prev");
+    request.onsuccess = () => {
+      const cursor = request.result;
+      if (!cursor || rows.length >= count) return resolve(rows);
+      if (session === undefined || cursor.value.session === session) rows.push(cursor.value);
+      cursor.continue();
+    };
+    request.onerror = () => reject(request.error);
+  });
+}

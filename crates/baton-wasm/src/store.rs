@@ -22,18 +22,21 @@
 use std::rc::Rc;
 
 use baton_core::ActorSecret;
-use idb::event::DatabaseEvent;
+use idb::event::{DatabaseEvent, Event as _};
+use idb::request::Request as _;
 use idb::{Database, Factory, KeyPath, KeyRange, ObjectStoreParams, Query, TransactionMode};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
 /// The schema's version; bumping it is a migration.
-const VERSION: u32 = 1;
+const VERSION: u32 = 2;
 const META: &str = "meta";
 const SESSIONS: &str = "sessions";
 const RUNS: &str = "runs";
 const JOURNAL: &str = "journal";
 const QUESTIONS: &str = "questions";
+/// The runs' index on `[created, id]` (version 2).
+const CREATED: &str = "created";
 /// How long an open may stay blocked by another connection's version
 /// change before the engine gives up and runs in memory.
 const BLOCKED_GRACE_MS: u32 = 1_000;
@@ -80,6 +83,8 @@ pub(crate) struct Store {
 pub(crate) struct Row {
     /// The run or question id.
     pub(crate) id: String,
+    /// A run's creation time (ms), which the history's index orders by.
+    pub(crate) created: Option<u64>,
     /// The session that owns it.
     pub(crate) session: String,
     /// Whether it is live (an active run, an open question).
@@ -180,6 +185,24 @@ fn cause(error: impl std::fmt::Display) -> StoreError {
     StoreError::Request(error.to_string())
 }
 
+/// Version 2: the runs ordered by creation time (`[created, id]`), so the
+/// history is read a page at a time. A database of version 1 gets the index
+/// and its rows their `created` in the same upgrade transaction.
+fn index_creation_times(tx: &idb::Transaction) {
+    let Ok(runs) = tx.object_store(RUNS) else {
+        return;
+    };
+    if runs.index_names().iter().any(|name| name == CREATED) {
+        return;
+    }
+    if runs
+        .create_index(CREATED, KeyPath::new_array([CREATED, "id"]), None)
+        .is_ok()
+    {
+        add_created(&runs.into());
+    }
+}
+
 /// The version of database `name` as it is, when it is above the one this
 /// Baton reads (opened without asking for a version, which changes nothing).
 async fn newer_version(name: &str) -> Option<u32> {
@@ -264,6 +287,13 @@ impl Store {
         request.on_upgrade_needed(move |event| {
             if let Ok(db) = event.database() {
                 create_missing_stores(&db, &secret);
+            }
+            if let Some(tx) = event
+                .target()
+                .ok()
+                .and_then(|request| request.transaction())
+            {
+                index_creation_times(&tx);
             }
         });
         // A version change held up by another connection must not hang
@@ -474,23 +504,59 @@ impl Store {
             .collect())
     }
 
-    /// Every run row, as `(id, session, JSON text)`: the history
-    /// `engine.runs()` lists, in one request.
-    pub(crate) async fn runs(&self) -> Result<Vec<(String, String, String)>, StoreError> {
+    /// One page of the history: up to `count` run rows, newest first by
+    /// creation time, as `(id, session, JSON text)`, from the run `after`
+    /// on (itself included, so the page can be placed after it; its
+    /// creation time given when the caller knows it, read here when not),
+    /// of `session` only when given. Reads the page, not the history.
+    pub(crate) async fn runs_page(
+        &self,
+        after: Option<(Option<u64>, &str)>,
+        count: u32,
+        session: Option<String>,
+    ) -> Result<Vec<(String, String, String)>, StoreError> {
         let tx = self
             .db
             .transaction(&[RUNS], TransactionMode::ReadOnly)
             .map_err(cause)?;
-        let rows = tx
-            .object_store(RUNS)
-            .map_err(cause)?
-            .get_all(None, None)
-            .map_err(cause)?
-            .await
-            .map_err(cause)?;
-        Ok(rows
+        let runs = tx.object_store(RUNS).map_err(cause)?;
+        let from = match after {
+            None => JsValue::NULL,
+            Some((known, id)) => {
+                let created = match known {
+                    Some(created) => Some(created),
+                    None => runs
+                        .get(Query::from(JsValue::from_str(id)))
+                        .map_err(cause)?
+                        .await
+                        .map_err(cause)?
+                        .and_then(|row| js_sys::Reflect::get(&row, &CREATED.into()).ok())
+                        .and_then(|created| created.as_f64())
+                        .map(|created| created as u64),
+                };
+                match created {
+                    Some(created) => js_sys::Array::of2(
+                        &JsValue::from_f64(created as f64),
+                        &JsValue::from_str(id),
+                    )
+                    .into(),
+                    None => return Ok(Vec::new()),
+                }
+            }
+        };
+        let rows =
+            wasm_bindgen_futures::JsFuture::from(newest_runs(&runs.into(), &from, count, session))
+                .await
+                .map_err(|error| cause(crate::calls::message_of(&error)))?;
+        Ok(js_sys::Array::from(&rows)
             .iter()
-            .map(|row| (field(row, "id"), field(row, "session"), field(row, "data")))
+            .map(|row| {
+                (
+                    field(&row, "id"),
+                    field(&row, "session"),
+                    field(&row, "data"),
+                )
+            })
             .collect())
     }
 
@@ -577,6 +643,9 @@ fn row_value(row: &Row, flag: &str) -> JsValue {
     set("session", JsValue::from_str(&row.session));
     set(flag, JsValue::from_f64(if row.live { 1.0 } else { 0.0 }));
     set("data", JsValue::from_str(&row.data));
+    if let Some(created) = row.created {
+        set(CREATED, JsValue::from_f64(created as f64));
+    }
     object.into()
 }
 
@@ -642,6 +711,15 @@ fn signal() -> (js_sys::Promise, js_sys::Function) {
 
 #[wasm_bindgen(module = "/src/page_apis.js")]
 extern "C" {
+    #[wasm_bindgen(js_name = addCreated)]
+    fn add_created(runs: &JsValue);
+    #[wasm_bindgen(js_name = newestRuns)]
+    fn newest_runs(
+        runs: &JsValue,
+        from: &JsValue,
+        count: u32,
+        session: Option<String>,
+    ) -> js_sys::Promise;
     #[wasm_bindgen(js_name = holdLock)]
     fn hold_lock_js(name: &str) -> js_sys::Promise;
     #[wasm_bindgen(js_name = waitLock)]

@@ -302,8 +302,8 @@ test("fault_newer_database: a database a newer Baton upgraded is refused, naming
         r.onerror = () => reject(r.error);
       });
       const dbName = `newer-${Math.random()}`;
-      // What a later Baton leaves: its schema at version 2, with a store this one does not know.
-      const later = await idb(indexedDB.open(dbName, 2), (db) => {
+      // What a later Baton leaves: its schema at version 3, with a store this one does not know.
+      const later = await idb(indexedDB.open(dbName, 3), (db) => {
         db.createObjectStore("runs", { keyPath: "id" }).put({ id: "s/r1", session: "s", live: 1, data: '{"format":2}' });
         db.createObjectStore("ledger");
       });
@@ -323,10 +323,10 @@ test("fault_newer_database: a database a newer Baton upgraded is refused, naming
     }, TASKS),
   );
   assert.equal(seen.storage.mode, "memory");
-  const cause = `the database \`${seen.storage.degraded.match(/`([^`]+)`/)[1]}\` was written by a newer Baton (schema version 2; this one reads version 1): it is left as it is, and nothing of it is read`;
+  const cause = `the database \`${seen.storage.degraded.match(/`([^`]+)`/)[1]}\` was written by a newer Baton (schema version 3; this one reads version 2): it is left as it is, and nothing of it is read`;
   assert.equal(seen.storage.degraded, cause);
   assert.deepEqual(seen.said, [cause], "said to the subscriber");
   assert.equal(seen.listed, 0, "nothing of the newer database is listed");
   assert.equal(seen.goesOn, "completed");
-  assert.deepEqual(seen.left, { version: 2, stores: ["ledger", "runs"] }, "left as it is");
+  assert.deepEqual(seen.left, { version: 3, stores: ["ledger", "runs"] }, "left as it is");
 });

@@ -223,6 +223,7 @@ async fn sweep(
     for run in &offered {
         rows.runs.push(Row {
             id: run.id().to_string(),
+            created: Some(run.created_at()),
             session: to.to_owned(),
             live: true,
             data: serde_json::to_string(run).map_err(|error| StoreError::Encode {
@@ -370,6 +371,7 @@ pub(crate) fn batch(
         if let Some(run) = core.run(id).map(|view| view.run()) {
             out.runs.push(Row {
                 id: id.to_string(),
+                created: Some(run.created_at()),
                 session: session.clone(),
                 live: !run.state().is_terminal() || run.is_offered(),
                 data: json("a run", serde_json::to_string(run))?,
@@ -383,6 +385,7 @@ pub(crate) fn batch(
     {
         out.questions.push(Row {
             id: question.id.to_string(),
+            created: None,
             session: session.clone(),
             live: question.state.is_open(),
             data: json("a question", serde_json::to_string(question))?,

@@ -499,7 +499,7 @@ async fn a_version_change_from_another_page_closes_the_connection_and_degrades()
     let engine = open_on(&db, "s-upgrade", None).await.unwrap();
     let events = record(&engine, Some("storage-degraded"));
     // The other page gets its upgrade: this engine let go of the database.
-    JsFuture::from(upgrade_database(&db, 2)).await.unwrap();
+    JsFuture::from(upgrade_database(&db, 3)).await.unwrap();
     assert_eq!(events.length(), 1);
     let cause = get(&events.get(0), "cause").as_string().unwrap_or_default();
     assert!(cause.contains("upgraded"), "{cause}");
