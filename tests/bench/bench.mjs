@@ -36,6 +36,12 @@ const WORKLOADS = [
   { id: "startup-0", what: "Startup: import + init + Engine.open, a fresh profile (medians of each)", against: "the peers' import and set-up: Ajv 8 with formats, a Dexie 4 database opened, an @ag-ui/client HttpAgent", unit: "ms", higher: false, target: "≤ 60 ms", records: 0 },
   { id: "startup-10k", what: "Startup, session of 10,000 journal records", against: null, unit: "ms", higher: false, target: "≤ 60 ms, flat", records: 10_000 },
   { id: "startup-100k", what: "Startup, session of 100,000 journal records", against: null, unit: "ms", higher: false, target: "≤ 60 ms, flat", records: 100_000 },
+  { id: "history-runs-1k", what: "`runs()`, first page of 50, 1,000 stored runs", against: "a raw IndexedDB cursor over the same index, same 50 rows parsed", unit: "ms", higher: false, target: "within 2× of the raw read, flat" },
+  { id: "history-runs-10k", what: "`runs()`, first page of 50, 10,000 stored runs", against: "the same raw read", unit: "ms", higher: false, target: "within 2× of the raw read, flat" },
+  { id: "history-runs-100k", what: "`runs()`, first page of 50, 100,000 stored runs", against: "the same raw read", unit: "ms", higher: false, target: "within 2× of the raw read, flat" },
+  { id: "history-journal-1k", what: "`history(run)`, 1,000 stored runs", against: "a raw IndexedDB read of the run's journal rows, parsed", unit: "ms", higher: false, target: "flat" },
+  { id: "history-journal-10k", what: "`history(run)`, 10,000 stored runs", against: "the same raw read", unit: "ms", higher: false, target: "flat" },
+  { id: "history-journal-100k", what: "`history(run)`, 100,000 stored runs", against: "the same raw read", unit: "ms", higher: false, target: "flat" },
   { id: "indexeddb-open", what: "Open with IndexedDB (a fresh database)", against: "Dexie 4 open", unit: "ms", higher: false, target: "≤ 60 ms" },
 ];
 

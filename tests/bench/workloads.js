@@ -249,7 +249,96 @@ async function fillJournal(name, records) {
   return emitted;
 }
 
+/** A promise for an IndexedDB request's result. */
+const request = (r) => new Promise((resolve, reject) => ((r.onsuccess = () => resolve(r.result)), (r.onerror = () => reject(r.error))));
+
+/**
+ * Database `name` holding `size` stored runs, each with its journal: one
+ * real run written by the engine, copied `size` times under new ids and
+ * creation times straight into IndexedDB (the engine would take minutes).
+ * Filled once per bench: the browser keeps it between pages.
+ */
+async function filledHistory(name, size) {
+  if (localStorage.getItem(`filled:${name}`) === String(size)) return;
+  const engine = await Engine.open({ appName: "Bench", ceiling: "auto", dbName: name, session: "template" });
+  engine.register(TASKS, BEHAVIOUR);
+  const template = engine.delegate(fixedPlan(1, "the template"));
+  await until(() => engine.state(template).state === "returned");
+  await until(() => engine.storage.records >= engine.journal(template).length);
+  engine.close();
+  const db = await request(indexedDB.open(name));
+  const read = db.transaction(["runs", "journal"]);
+  const row = await request(read.objectStore("runs").get(template.id));
+  const range = IDBKeyRange.bound([template.id, 0], [template.id, Number.MAX_VALUE]);
+  const journal = await Promise.all([request(read.objectStore("journal").getAllKeys(range)), request(read.objectStore("journal").getAll(range))]);
+  const quoted = JSON.stringify(template.id);
+  const base = row.created - size;
+  for (let start = 0; start < size; start += 2_000) {
+    const tx = db.transaction(["runs", "journal"], "readwrite");
+    for (let i = start; i < Math.min(size, start + 2_000); i += 1) {
+      const id = JSON.stringify(`history/r${i}`);
+      tx.objectStore("runs").put({ ...row, id: `history/r${i}`, session: "history", live: 0, created: base + i, data: row.data.replaceAll(quoted, id).replace(/"createdAt":\d+/, `"createdAt":${base + i}`) });
+      journal[0].forEach(([, revision], at) => tx.objectStore("journal").put(journal[1][at].replaceAll(quoted, id), [`history/r${i}`, revision]));
+    }
+    await new Promise((resolve, reject) => ((tx.oncomplete = resolve), (tx.onerror = () => reject(tx.error))));
+  }
+  db.close();
+  localStorage.setItem(`filled:${name}`, String(size));
+}
+
+/**
+ * The history at `size` stored runs: the median time of `runs()`'s first
+ * page (50 runs) and of `history(run)` for a run in the middle, against a
+ * raw IndexedDB read of the same rows in the same page (the runs' index
+ * walked newest first for 50 rows; the journal's key range).
+ */
+async function historyAt(size, what) {
+  const name = `bench-history-${size}`;
+  await filledHistory(name, size);
+  const engine = await Engine.open({ appName: "Bench", dbName: name });
+  const db = await request(indexedDB.open(name));
+  const middle = `history/r${Math.floor(size / 2)}`;
+  const raw = {
+    runs: () =>
+      new Promise((resolve, reject) => {
+        const rows = [];
+        const cursor = db.transaction("runs").objectStore("runs").index("created").openCursor(null, "prev");
+        cursor.onsuccess = () => {
+          if (!cursor.result || rows.length >= 50) return resolve(rows.map((row) => JSON.parse(row.data)));
+          rows.push(cursor.result.value);
+          cursor.result.continue();
+        };
+        cursor.onerror = () => reject(cursor.error);
+      }),
+    history: async () => {
+      const range = IDBKeyRange.bound([middle, 0], [middle, Number.MAX_VALUE]);
+      return (await request(db.transaction("journal").objectStore("journal").getAll(range))).flatMap((text) => JSON.parse(text));
+    },
+  };
+  const ours = { runs: () => engine.runs({ limit: 50 }), history: () => engine.history(middle) };
+  const times = { baton: [], peer: [] };
+  for (let i = 0; i < 15; i += 1) {
+    for (const [side, fn] of [["baton", ours[what]], ["peer", raw[what]]]) {
+      const start = performance.now();
+      await fn();
+      times[side].push(performance.now() - start);
+    }
+  }
+  const listed = what === "runs" ? (await engine.runs({ limit: 50 })).runs.length : (await engine.history(middle)).length;
+  engine.close();
+  db.close();
+  const median = (values) => values.sort((a, b) => a - b)[Math.floor(values.length / 2)];
+  if (listed === 0) throw new Error(`${what} at ${size}: nothing read`);
+  return { baton: median(times.baton), peer: median(times.peer) };
+}
+
 export const workloads = {
+  "history-runs-1k": () => historyAt(1_000, "runs"),
+  "history-runs-10k": () => historyAt(10_000, "runs"),
+  "history-runs-100k": () => historyAt(100_000, "runs"),
+  "history-journal-1k": () => historyAt(1_000, "history"),
+  "history-journal-10k": () => historyAt(10_000, "history"),
+  "history-journal-100k": () => historyAt(100_000, "history"),
   "validate-small": () => validation(CARD, SMALL),
   "validate-array-100": () => validation(CARDS, HUNDRED),
   "validate-invalid": () => validation(CARD, INVALID),
