@@ -330,3 +330,50 @@ test("fault_newer_database: a database a newer Baton upgraded is refused, naming
   assert.equal(seen.goesOn, "completed");
   assert.deepEqual(seen.left, { version: 3, stores: ["ledger", "runs"] }, "left as it is");
 });
+
+test("fault_damaged_header: a session whose header cannot be read does not stop Engine.open: its own engine runs in memory rather than mint its run ids again over its rows, saying why; another's sweep leaves it as it is and says so (unreadable-row), storage kept", { timeout: TIMEOUT }, async () => {
+  const seen = await withPage((page) =>
+    page.evaluate(async (manifest) => {
+      const baton = await import("baton-engine");
+      await baton.default();
+      const dbName = `headers-${Math.random()}`;
+      const behaviour = { invoke: () => ({ ok: true }), history: { mark: () => "m", revertTo() {} } };
+      const request = (autonomy) => ({ intent: "Rename", initiative: "user", autonomy, plan: [{ capability: "tasks.rename", arguments: { id: "card-1", title: "T" } }] });
+      const idb = (r) => new Promise((resolve, reject) => ((r.onsuccess = () => resolve(r.result)), (r.onerror = () => reject(r.error))));
+      /** A run waiting for review in `session`, its engine gone, its header then damaged. */
+      async function leave(session) {
+        const engine = await baton.Engine.open({ ceiling: "auto", dbName, session });
+        engine.register(manifest, behaviour);
+        const run = engine.delegate(request("review"));
+        while (!engine.review(run)) await new Promise((resolve) => setTimeout(resolve, 10));
+        engine.close();
+        const db = await idb(indexedDB.open(dbName));
+        const tx = db.transaction("sessions", "readwrite");
+        tx.objectStore("sessions").put("{\"header\": tru", session);
+        await new Promise((resolve) => (tx.oncomplete = resolve));
+        db.close();
+      }
+      async function reopen(session) {
+        const engine = await baton.Engine.open({ ceiling: "auto", dbName, ...(session ? { session } : {}) });
+        engine.register(manifest, behaviour);
+        const said = [];
+        engine.subscribe((event) => event.type === "unreadable-row" && said.push(`${event.store}:${event.key}: ${event.reason}`));
+        const ended = (await engine.delegate(request("auto")).returned).outcome;
+        const { mode, degraded } = engine.storage;
+        engine.close();
+        return { said, ended, mode, degraded };
+      }
+      await leave("h1");
+      const own = await reopen("h1");
+      await leave("h2");
+      const other = await reopen();
+      return { own, other };
+    }, TASKS),
+  );
+  assert.equal(seen.own.mode, "memory", "nothing of the session is overwritten");
+  assert.match(seen.own.degraded, /^a stored header: /);
+  assert.equal(seen.own.ended, "completed");
+  assert.equal(seen.other.mode, "indexeddb");
+  assert.equal(seen.other.ended, "completed");
+  assert.ok(seen.other.said.some((line) => /^sessions:h2: the session's header cannot be read \(.+\): its runs are left as they stood$/.test(line)), seen.other.said.join("\n"));
+});

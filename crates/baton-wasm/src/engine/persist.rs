@@ -145,17 +145,28 @@ async fn load(
             Err(cause) => Err(cause),
         };
         let _ = release.call0(&JsValue::NULL);
-        // A session that cannot be swept (a row this build cannot read) is
-        // left as it is; it does not take this engine's storage down.
-        if let Ok((ended, offered, skipped)) = swept {
-            reconciled += ended;
-            adopted.extend(offered);
-            unreadable.extend(skipped);
+        // A session that cannot be swept (its header cannot be read) is
+        // left as it is, and said; it does not take this engine's storage
+        // down.
+        match swept {
+            Ok((ended, offered, skipped)) => {
+                reconciled += ended;
+                adopted.extend(offered);
+                unreadable.extend(skipped);
+            }
+            Err(StoreError::Decode { cause, .. }) => {
+                let why = format!("the session's header cannot be read ({cause}): its runs are left as they stood");
+                unreadable.push(("sessions", other, why));
+            }
+            Err(_) => {}
         }
     }
     own.header = header;
     let mut core = match &own.header {
         None => baton_core::Engine::new(config, ActorSecret::new(key)),
+        // Its own header cannot be read: the engine runs in memory and says
+        // why (`storage-degraded`). Starting afresh on IndexedDB would mint
+        // its run ids again and overwrite the rows the header counted.
         Some(_) => {
             let (snapshot, skipped) = snapshot_of(own)?;
             unreadable.extend(skipped);
