@@ -10,7 +10,7 @@ import assert from "node:assert/strict";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 
-import { TASKS, packagePages } from "./harness.mjs";
+import { TASKS, logsOf, packagePages, readmeExample } from "./harness.mjs";
 import { root } from "./server.mjs";
 
 const TIMEOUT = 30_000;
@@ -501,42 +501,15 @@ test("AG-36, AG-39: two engines on one page share exactly one polite live region
   assert.equal(result.afterClose, 1, "the region stays for the page");
 });
 
-/** The first ```js block after `marker` in a README. */
-function readmeExample(file = "README.md", marker = "<!-- readme-example -->") {
-  const readme = readFileSync(join(root, file), "utf8");
-  const at = readme.indexOf(marker);
-  assert.ok(at >= 0, `${file} has ${marker}`);
-  return exampleAt(readme, at);
-}
-
-function exampleAt(readme, marker) {
-  const block = /```js\n([\s\S]*?)```/.exec(readme.slice(marker));
-  assert.ok(block, "a ```js block follows the marker");
-  return block[1];
-}
-
 test("the README's example runs as written: register, delegate, await the outcome, undo", { timeout: TIMEOUT }, async () => {
   const code = readmeExample();
-  const lines = await withPage(async (page) => {
-    const said = [];
-    page.on("console", (message) => {
-      if (message.type() === "log") said.push(message.text());
-    });
-    await page.addScriptTag({ type: "module", content: code });
-    const deadline = Date.now() + 10_000;
-    while (said.length < 2 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
-    return said;
-  });
+  const lines = await withPage((page) => logsOf(page, code, (said) => said.length >= 2));
   assert.deepEqual(lines, ["completed Buy milk", "0"]);
 });
 
 test("the package README's history example runs as written: runs of an earlier engine, newest first, paged", { timeout: TIMEOUT }, async () => {
   const code = readmeExample("pkg/README.md", "<!-- runs-example -->");
   const lines = await withPage(async (page) => {
-    const said = [];
-    page.on("console", (message) => {
-      if (message.type() === "log") said.push(message.text());
-    });
     // An earlier engine of the same database: 21 runs, the last waiting for review.
     await page.evaluate(async (manifest) => {
       const baton = await import("baton-engine");
@@ -550,10 +523,7 @@ test("the package README's history example runs as written: runs of an earlier e
       await new Promise((resolve) => setTimeout(resolve, 50));
       engine.close();
     }, TASKS);
-    await page.addScriptTag({ type: "module", content: code });
-    const deadline = Date.now() + 10_000;
-    while (!said.some((line) => line.startsWith("and ")) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
-    return said;
+    return logsOf(page, code, (said) => said.some((line) => line.startsWith("and ")));
   });
   assert.equal(lines.length, 21, lines.join("\n"));
   assert.equal(lines[0], "Rename later: aborted (review it again?)", "newest first; cut off while it waited for review");

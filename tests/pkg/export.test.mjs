@@ -7,11 +7,8 @@
 
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { readFileSync } from "node:fs";
-import { join } from "node:path";
 
-import { TASKS, packagePages } from "./harness.mjs";
-import { root } from "./server.mjs";
+import { TASKS, logsOf, packagePages, readmeExample } from "./harness.mjs";
 
 const { withPage } = packagePages();
 
@@ -97,15 +94,8 @@ test("export and verifyExport round-trip every run's records with their actors, 
 });
 
 test("the package README's audit trail example runs as written: an earlier engine's runs exported, verified, and an altered copy refused", { timeout: 60_000 }, async () => {
-  const readme = readFileSync(join(root, "pkg/README.md"), "utf8");
-  const at = readme.indexOf("<!-- export-example -->");
-  assert.ok(at >= 0, "pkg/README.md has <!-- export-example -->");
-  const code = /```js\n([\s\S]*?)```/.exec(readme.slice(at))[1];
+  const code = readmeExample("pkg/README.md", "<!-- export-example -->");
   const lines = await withPage(async (page) => {
-    const said = [];
-    page.on("console", (message) => {
-      if (message.type() === "log") said.push(message.text());
-    });
     // An earlier engine of the same database: two runs.
     await page.evaluate(async (manifest) => {
       const baton = await import("baton-engine");
@@ -116,10 +106,7 @@ test("the package README's audit trail example runs as written: an earlier engin
       for (let i = 1; i <= 2; i++) await engine.delegate({ intent: `Rename ${i}`, initiative: "user", autonomy: "auto", plan }).returned;
       engine.close();
     }, TASKS);
-    await page.addScriptTag({ type: "module", content: code });
-    const deadline = Date.now() + 10_000;
-    while (said.length < 2 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
-    return said;
+    return logsOf(page, code, (said) => said.length >= 2);
   });
   assert.equal(lines.length, 2, lines.join("\n"));
   assert.match(lines[0], /^\d+ records of 2 runs$/);

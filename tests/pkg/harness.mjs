@@ -5,11 +5,34 @@
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { after, before } from "node:test";
+import { join } from "node:path";
 import { launch } from "./browsers.mjs";
-import { serve } from "./server.mjs";
+import { root, serve } from "./server.mjs";
 
 /** The task board every test mounts, Rust and JS alike (tests/fixtures). */
 export const TASKS = JSON.parse(readFileSync(new URL("../fixtures/task-board.json", import.meta.url), "utf8"));
+
+/** The first ```js block after `marker` in a README of the repository, to run as written. */
+export function readmeExample(file = "README.md", marker = "<!-- readme-example -->") {
+  const readme = readFileSync(join(root, file), "utf8");
+  const at = readme.indexOf(marker);
+  assert.ok(at >= 0, `${file} has ${marker}`);
+  const block = /```js\n([\s\S]*?)```/.exec(readme.slice(at));
+  assert.ok(block, "a ```js block follows the marker");
+  return block[1];
+}
+
+/** What `code`, run in `page` as a module script, logs (`console.log`) until `enough(lines)` holds, 10 s at most. */
+export async function logsOf(page, code, enough) {
+  const said = [];
+  page.on("console", (message) => {
+    if (message.type() === "log") said.push(message.text());
+  });
+  await page.addScriptTag({ type: "module", content: code });
+  const deadline = Date.now() + 10_000;
+  while (!enough(said) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
+  return said;
+}
 
 /** Runs `body(page)` in a fresh page of `browser` at `server`, failing on any page error. */
 export async function withPage(browser, server, body) {
