@@ -198,6 +198,7 @@ test("a wrong argument is `invalid-value` naming the argument and what it must b
         subscribe: await refusal(() => engine.subscribe("listener")),
         undo: await refusal(() => engine.undo(["s/r1"])),
         open: await refusal(() => Engine.open(42)),
+        session: await refusal(() => Engine.open({ storage: "memory", session: "tab\n1" })),
         unknown: await refusal(() => engine.state("s/r404")),
       };
       engine.close();
@@ -213,6 +214,7 @@ test("a wrong argument is `invalid-value` naming the argument and what it must b
     subscribe: "invalid-value: `listener` must be a function, not a string",
     undo: "invalid-value: `run` must be an id (a string of 1 to 512 characters, no control characters), not an array",
     open: "invalid-options: invalid type: integer `42`, expected struct OpenOptions",
+    session: "invalid-options: the session must be 1 to 256 characters, with no control characters",
     unknown: seen.unknown,
   });
   assert.match(seen.unknown, /^unknown-run: unknown run s\/r404/, "a well-formed id that names nothing is the core's to refuse");

@@ -29,16 +29,21 @@ test("export and verifyExport round-trip every run's records with their actors, 
         }
       };
 
-      // A run of an earlier page load, reviewed and authorized by the person.
-      const earlier = await Engine.open({ dbName, ceiling: "auto" });
+      // Runs of an earlier page load of the same session: one reviewed and
+      // authorized by the person, one still waiting for review when the
+      // page went (the reload cuts it off; its engine reads it back).
+      const earlier = await Engine.open({ dbName, ceiling: "auto", session: "audit" });
       earlier.register(manifest, behaviour);
       const reviewed = earlier.delegate({ intent: "Rename to One", initiative: "user", autonomy: "review", plan: plan("One") });
       while (!earlier.review(reviewed)) await new Promise((resolve) => setTimeout(resolve, 10));
       await reviewed.authorize(earlier.revision(reviewed));
+      const waiting = earlier.delegate({ intent: "Rename to Later", initiative: "user", autonomy: "review", plan: plan("Later") });
+      while (!earlier.review(waiting)) await new Promise((resolve) => setTimeout(resolve, 10));
+      const waitingBefore = earlier.journal(waiting).length;
       earlier.close();
 
       // This page load's: one at auto, after a pause, so `since` can tell them apart.
-      const engine = await Engine.open({ dbName, ceiling: "auto" });
+      const engine = await Engine.open({ dbName, ceiling: "auto", session: "audit" });
       engine.register(manifest, behaviour);
       await new Promise((resolve) => setTimeout(resolve, 20));
       const since = Date.now();
@@ -57,8 +62,11 @@ test("export and verifyExport round-trip every run's records with their actors, 
       const flipped = lines.map((line, i) => (i === at ? line.replace(/"fingerprint":"(.)/, (_, c) => `"fingerprint":"${c === "0" ? "1" : "0"}`) : line)).join("\n");
       const removed = lines.filter((_, i) => i !== 2).join("\n");
       const cut = lines.slice(0, -1).join("\n");
+      const waitingRevisions = records.filter((record) => record.run === waiting.id).map((record) => record.revision);
       const result = {
-        runs: [reviewed.id, now.id],
+        runs: [reviewed.id, now.id, waiting.id],
+        waitingBefore,
+        waitingRevisions,
         summary,
         laterSummary,
         records: records.length,
@@ -79,13 +87,18 @@ test("export and verifyExport round-trip every run's records with their actors, 
     }, TASKS),
   );
   assert.deepEqual(seen.summary.records, seen.records);
-  assert.equal(seen.summary.runs, 2);
+  assert.equal(seen.summary.runs, 3);
+  // The run the reload cut off: what it journalled before the reload, from
+  // IndexedDB, then what happened since, from memory — once each, in order.
+  assert.ok(seen.waitingRevisions.length > seen.waitingBefore, `${seen.waitingRevisions} after ${seen.waitingBefore} before the reload`);
+  assert.deepEqual(seen.waitingRevisions, [...seen.waitingRevisions].sort((a, b) => a - b));
+  assert.deepEqual(seen.waitingRevisions, [...new Set(seen.waitingRevisions)]);
+  assert.equal(seen.waitingRevisions[0], 1, "from its first record");
   assert.deepEqual(seen.recordsOf.sort(), [...seen.runs].sort(), "both runs, the earlier page load's from IndexedDB");
   assert.ok(seen.actors.includes("person") && seen.actors.includes("engine"), `every record's actor: ${seen.actors}`);
   assert.match(seen.authorized, /^[0-9a-f]{64}$/, "the person's decision, with the fingerprint authorized");
   assert.ok(seen.allChained, "every line after the header carries the digest of the one before");
-  assert.deepEqual(seen.laterRuns, [seen.runs[1]], "`since` keeps what was journalled at or after it");
-  assert.equal(seen.laterSummary.runs, 1);
+  assert.ok(seen.laterRuns.includes(seen.runs[1]) && !seen.laterRuns.includes(seen.runs[0]), "`since` keeps what was journalled at or after it");
   assert.equal(seen.flipped, `invalid-export: line ${seen.flippedLine} is not as it was written: the digest line ${seen.flippedLine + 1} carries of it does not match (a line altered, removed, added or moved)`);
   assert.match(seen.removed, /^invalid-export: line 2 is not as it was written/);
   assert.match(seen.cut, /^invalid-export: the export was cut short after line \d+: its closing line is missing$/);

@@ -98,7 +98,11 @@ pub(crate) fn text(value: &JsValue, what: &str) -> Result<String, JsValue> {
 pub(crate) fn id(value: &JsValue, what: &str) -> Result<String, JsValue> {
     let expected = "an id (a string of 1 to 512 characters, no control characters)";
     match value.as_string() {
-        Some(id) if !id.is_empty() && id.len() <= MAX_ID && !id.chars().any(char::is_control) => {
+        Some(id)
+            if !id.is_empty()
+                && id.chars().count() <= MAX_ID
+                && !id.chars().any(char::is_control) =>
+        {
             Ok(id)
         }
         _ => Err(wrong(what, expected, value)),

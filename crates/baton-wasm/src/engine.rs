@@ -143,6 +143,17 @@ fn read_options(
         // Not an object: refused as JSON of the wrong shape.
         convert::from_js(options).map_err(|e| e.thrown_as(Code::InvalidOptions))?
     };
+    // The session names every run and question it mints (`<session>/r<n>`):
+    // one those ids could not be passed back with is refused here.
+    if let Some(session) = &plain.session {
+        if session.is_empty()
+            || session.chars().count() > 256
+            || session.chars().any(char::is_control)
+        {
+            let why = "the session must be 1 to 256 characters, with no control characters";
+            return Err(error(Code::InvalidOptions, why));
+        }
+    }
     Ok((plain, parent, transport))
 }
 
@@ -334,23 +345,42 @@ impl Engine {
                     let known = listings.iter().find(|listing| listing.run == *after);
                     (known.map(|listing| listing.created_at), after.as_str())
                 });
-                let count = query.limit + listings.len() + 2;
-                let count = u32::try_from(count).unwrap_or(u32::MAX);
-                let rows = store
-                    .runs_page(after, count, query.session.clone())
-                    .await
-                    .map_err(|cause| error(Code::StorageFailed, &cause.to_string()))?;
-                for (id, session, text) in rows {
-                    // A run in memory is listed as it is there; its stored
-                    // copy is not even read.
-                    if listings.iter().any(|listing| listing.run.as_str() == id) {
-                        continue;
+                let in_memory = listings.len();
+                let base = query.limit + in_memory + 2;
+                let mut count = base;
+                loop {
+                    let wanted = u32::try_from(count).unwrap_or(u32::MAX);
+                    let rows = store
+                        .runs_page(after, wanted, query.session.clone())
+                        .await
+                        .map_err(|cause| error(Code::StorageFailed, &cause.to_string()))?;
+                    let (read, mut skipped) = (rows.len(), 0);
+                    listings.truncate(in_memory);
+                    for (id, session, text) in rows {
+                        // A run in memory is listed as it is there; its stored
+                        // copy is not even read.
+                        if listings[..in_memory]
+                            .iter()
+                            .any(|listing| listing.run.as_str() == id)
+                        {
+                            continue;
+                        }
+                        // A damaged row is skipped and said: the others are listed.
+                        match persist::parsed::<baton_core::Run>(&text) {
+                            Ok(run) => listings.push(run.listing(&session)),
+                            Err(cause) => {
+                                skipped += 1;
+                                unreadable(&engine, "runs", &id, &cause.to_string());
+                            }
+                        }
                     }
-                    // A damaged row is skipped and said: the others are listed.
-                    match persist::parsed::<baton_core::Run>(&text) {
-                        Ok(run) => listings.push(run.listing(&session)),
-                        Err(cause) => unreadable(&engine, "runs", &id, &cause.to_string()),
+                    // Rows that could not be read took places in the page:
+                    // read again with room for them, unless the history
+                    // ended first.
+                    if read < count || base + skipped <= count {
+                        break;
                     }
+                    count = base + skipped;
                 }
             }
             let page = baton_core::page_of_runs(listings, &query).map_err(|e| refused(&e))?;
@@ -419,6 +449,7 @@ impl Engine {
             // runs left in storage as they stood, for the next engine of
             // the session to reconcile as cut off (AG-11).
             Some(live) if live.poisoned() => {
+                live.let_go();
                 drop(live);
                 self.close();
                 Err(crate::panic::closed_by_panic())

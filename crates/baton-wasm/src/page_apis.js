@@ -142,14 +142,20 @@ export function addCreated(runs) {
     const cursor = request.result;
     if (!cursor) return;
     const row = cursor.value;
-    if (typeof row.created !== "number") {
+    // A row that is not even an object is left as it is: the upgrade, and
+    // every other row, must not fail for it (`runs()` says it, if met).
+    if (row && typeof row === "object" && typeof row.created !== "number") {
       let created = 0;
       try {
         created = JSON.parse(row.data).createdAt;
       } catch {
         // Unreadable: listed as the oldest, and said when listed.
       }
-      cursor.update({ ...row, created: Number.isSafeInteger(created) ? created : 0 });
+      try {
+        cursor.update({ ...row, created: Number.isSafeInteger(created) ? created : 0 });
+      } catch {
+        // Not storable as it is (no id): left as it is.
+      }
     }
     cursor.continue();
   };

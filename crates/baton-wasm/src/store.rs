@@ -426,7 +426,8 @@ impl Store {
             .map_err(cause)?
             .await
             .map_err(cause)?
-            .and_then(|value| value.as_string());
+            // A header that is not text is there, and does not read.
+            .map(|value| value.as_string().unwrap_or_default());
         let leftovers = live_rows(&tx).await?;
         let key = match stored {
             Some(key) => key,
@@ -466,7 +467,7 @@ impl Store {
             .map_err(cause)?
             .await
             .map_err(cause)?;
-        Ok(value.and_then(|value| value.as_string()))
+        Ok(value.map(|value| value.as_string().unwrap_or_default()))
     }
 
     /// A run's journal rows (or, with no run, every run's, run by run),
@@ -689,7 +690,7 @@ async fn live_rows(tx: &idb::Transaction) -> Result<Vec<(String, Leftover)>, Sto
             .map_err(cause)?
             .await
             .map_err(cause)?
-            .and_then(|value| value.as_string());
+            .map(|value| value.as_string().unwrap_or_default());
     }
     Ok(sessions.into_iter().collect())
 }

@@ -377,3 +377,43 @@ test("fault_damaged_header: a session whose header cannot be read does not stop 
   assert.equal(seen.other.ended, "completed");
   assert.ok(seen.other.said.some((line) => /^sessions:h2: the session's header cannot be read \(.+\): its runs are left as they stood$/.test(line)), seen.other.said.join("\n"));
 });
+
+test("fault_damaged_rows_fill_a_page: the newest runs' rows damaged, a page of one still leads to every good run, page after page", { timeout: TIMEOUT }, async () => {
+  const seen = await withPage((page) =>
+    page.evaluate(async (manifest) => {
+      const baton = await import("baton-engine");
+      await baton.default();
+      const dbName = `fill-${Math.random()}`;
+      const first = await baton.Engine.open({ ceiling: "auto", dbName });
+      first.register(manifest, { invoke: () => ({ ok: true }), history: { mark: () => "m", revertTo() {} } });
+      const runs = [];
+      for (let i = 1; i <= 5; i++) {
+        const run = first.delegate({ intent: `Rename ${i}`, initiative: "user", autonomy: "auto", plan: [{ capability: "tasks.rename", arguments: { id: "card-1", title: `T${i}` } }] });
+        await run.returned;
+        runs.push(run.id);
+        await new Promise((resolve) => setTimeout(resolve, 2));
+      }
+      first.close();
+      const idb = (r) => new Promise((resolve, reject) => ((r.onsuccess = () => resolve(r.result)), (r.onerror = () => reject(r.error))));
+      const db = await idb(indexedDB.open(dbName));
+      const tx = db.transaction("runs", "readwrite");
+      for (const run of runs.slice(3)) {
+        const row = await idb(tx.objectStore("runs").get(run));
+        tx.objectStore("runs").put({ ...row, data: "not json" });
+      }
+      await new Promise((resolve) => (tx.oncomplete = resolve));
+      db.close();
+      const engine = await baton.Engine.open({ ceiling: "auto", dbName });
+      const listed = [];
+      let page = await engine.runs({ limit: 1 });
+      listed.push(...page.runs.map((listing) => listing.run));
+      while (page.next) {
+        page = await engine.runs({ limit: 1, after: page.next });
+        listed.push(...page.runs.map((listing) => listing.run));
+      }
+      engine.close();
+      return { runs, listed };
+    }, TASKS),
+  );
+  assert.deepEqual(seen.listed, seen.runs.slice(0, 3).reverse(), "every good run, newest first, one page each");
+});

@@ -43,6 +43,10 @@ struct State {
     /// Set when a panic struck in the middle of one of its steps: its state
     /// may be half-changed, and it is never reached again.
     poisoned: Cell<bool>,
+    /// What lets go of the session's lock and closes the connection, kept
+    /// outside the state: a panic leaks the state's last reference (a trap
+    /// runs no destructor), and the session must still be let go.
+    let_go: RefCell<Option<Box<dyn FnOnce()>>>,
 }
 
 thread_local! {
@@ -70,10 +74,12 @@ pub(crate) fn poison_stepping() {
 
 impl Shared {
     pub(super) fn new(inner: Inner) -> Shared {
+        let let_go = inner.persistence.let_go();
         let state = Rc::new(State {
             inner: RefCell::new(inner),
             draining: Cell::new(false),
             poisoned: Cell::new(false),
+            let_go: RefCell::new(Some(let_go)),
         });
         ENGINES.with(|engines| {
             let mut engines = engines.borrow_mut();
@@ -86,6 +92,15 @@ impl Shared {
     /// Whether a panic struck in the middle of one of its steps.
     pub(super) fn poisoned(&self) -> bool {
         self.0.poisoned.get()
+    }
+
+    /// A poisoned engine lets go of its session (its lock, its connection)
+    /// without reaching its state: the next engine of the session can open,
+    /// and reconciles what it left.
+    pub(super) fn let_go(&self) {
+        if let Some(let_go) = self.0.let_go.borrow_mut().take() {
+            let_go();
+        }
     }
 
     /// The one mutable borrow of the engine's state, held while `change`
@@ -185,9 +200,13 @@ impl std::fmt::Debug for WeakShared {
 }
 
 impl WeakShared {
-    /// The engine, unless it has gone away.
+    /// The engine, unless it has gone away or a panic poisoned it: a
+    /// callback of a poisoned engine does nothing.
     pub(super) fn upgrade(&self) -> Option<Shared> {
-        self.0.upgrade().map(Shared)
+        self.0
+            .upgrade()
+            .filter(|state| !state.poisoned.get())
+            .map(Shared)
     }
 }
 

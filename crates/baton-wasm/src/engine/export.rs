@@ -6,25 +6,30 @@
 use super::*;
 use baton_core::ExportChain;
 
-/// A record as the export carries it: its run, its time and its JSON text.
-type Exported = (String, u64, String);
+/// A record as the export carries it: its run, its revision, its time and
+/// its JSON text.
+type Exported = (String, u64, u64, String);
 
 /// A stored journal row's records, as JSON text each: an array of them, or
 /// (written by an earlier version) one record. Read as plain JSON, not as
-/// typed records: the export carries them as the journal wrote them.
-fn records_of(text: &str) -> Result<Vec<Exported>, serde_json::Error> {
-    let one = |record: &serde_json::Value| {
-        let run = record["run"].as_str().unwrap_or_default().to_owned();
-        (
-            run,
-            record["at"].as_u64().unwrap_or_default(),
-            record.to_string(),
-        )
+/// typed records (which would cost the module serde's code for every
+/// journal entry); a row whose records do not name their run, revision and
+/// time is not a journal row.
+fn records_of(text: &str) -> Result<Vec<Exported>, String> {
+    let one = |record: &serde_json::Value| match (
+        record["run"].as_str(),
+        record["revision"].as_u64(),
+        record["at"].as_u64(),
+    ) {
+        (Some(run), Some(revision), Some(at)) => {
+            Ok((run.to_owned(), revision, at, record.to_string()))
+        }
+        _ => Err("a record without its run, revision and time".to_owned()),
     };
-    Ok(match serde_json::from_str(text)? {
+    match serde_json::from_str(text).map_err(|error| error.to_string())? {
         serde_json::Value::Array(many) => many.iter().map(one).collect(),
-        record => vec![one(&record)],
-    })
+        record => one(&record).map(|record| vec![record]),
+    }
 }
 
 #[wasm_bindgen]
@@ -52,48 +57,57 @@ impl Engine {
             ));
         };
         let live = self.live()?;
-        let (session, mut journals) = live.core(|core| {
-            let journals: Vec<(String, Vec<Exported>)> = core
+        // What memory holds of each run it holds: a run read back from
+        // storage holds only what happened since, so its stored records
+        // come first and memory adds what is newer.
+        let (session, held) = live.core(|core| {
+            let held: Vec<Exported> = core
                 .runs()
-                .map(|run| {
-                    let id = run.id().to_string();
-                    let records = run.journal().iter().map(|record| {
-                        let text = serde_json::to_string(record).unwrap_or_default();
-                        (id.clone(), record.at, text)
-                    });
-                    (id.clone(), records.collect())
+                .flat_map(|run| run.journal())
+                .map(|record| {
+                    let text = serde_json::to_string(record).unwrap_or_default();
+                    (record.run.to_string(), record.revision, record.at, text)
                 })
                 .collect();
-            (core.config().session.clone(), journals)
+            (core.config().session.clone(), held)
         });
         let store = live.persistence(|persistence| persistence.store());
         let engine = live.downgrade();
         Ok(wasm_bindgen_futures::future_to_promise(async move {
             let failed =
                 |cause: crate::store::StoreError| error(Code::StorageFailed, &cause.to_string());
+            // Every stored row, run by run (the journal's key order).
+            let mut stored: Vec<Exported> = Vec::new();
             if let Some(store) = store {
-                // Every stored row, run by run; a run in memory is exported
-                // as it is there.
                 let rows = store.journal(None).await.map_err(failed)?;
-                let mut stored = Vec::new();
                 for (place, text) in rows.iter().enumerate() {
                     match records_of(text) {
-                        Ok(records) => stored.extend(
-                            records
-                                .into_iter()
-                                .filter(|(run, ..)| !journals.iter().any(|(held, _)| held == run)),
-                        ),
+                        Ok(records) => stored.extend(records),
                         Err(cause) => {
-                            let key = format!("row {place}");
-                            unreadable(&engine, "journal", &key, &cause.to_string());
+                            unreadable(&engine, "journal", &format!("row {place}"), &cause)
                         }
                     }
                 }
-                journals.push((String::new(), stored));
+            }
+            // Each run's stored records, then what memory holds past them;
+            // then the runs memory alone holds.
+            let mut out: Vec<&Exported> = Vec::with_capacity(stored.len() + held.len());
+            for (at, record) in stored.iter().enumerate() {
+                out.push(record);
+                let last_of_run = stored.get(at + 1).is_none_or(|next| next.0 != record.0);
+                if last_of_run {
+                    let (run, last) = (&record.0, record.1);
+                    out.extend(held.iter().filter(|held| held.0 == *run && held.1 > last));
+                }
+            }
+            for record in &held {
+                if !stored.iter().any(|(run, ..)| *run == record.0) {
+                    out.push(record);
+                }
             }
             let (mut chain, mut text) = ExportChain::start(&session, since);
             text.push('\n');
-            for (run, at, record) in journals.iter().flat_map(|(_, records)| records) {
+            for (run, _, at, record) in out {
                 if *at >= since {
                     text.push_str(&chain.record(run, record));
                     text.push('\n');

@@ -127,12 +127,29 @@ async fn load(
     let mut unreadable = Vec::new();
     let mut adopted = Vec::new();
     let mut busy = Vec::new();
+    // Its own state first: a header that cannot be read sends the engine to
+    // memory (`storage-degraded`) before it sweeps other sessions' runs into
+    // a session it could not then restore. Starting afresh on IndexedDB
+    // would mint its run ids again over the rows the header counted.
     let mut own = Leftover::default();
+    let mut others = Vec::new();
     for (other, leftover) in leftovers {
         if other == session {
             own = leftover;
-            continue;
+        } else {
+            others.push((other, leftover));
         }
+    }
+    own.header = header;
+    let restored = match &own.header {
+        None => None,
+        Some(_) => {
+            let (snapshot, skipped) = snapshot_of(own)?;
+            unreadable.extend(skipped);
+            Some(snapshot)
+        }
+    };
+    for (other, _) in others {
         // A live engine holds its session's lock: its runs are its own.
         let Some(release) = hold_lock(&lock_name(db_name, &other)).await else {
             busy.push(other);
@@ -161,17 +178,9 @@ async fn load(
             Err(_) => {}
         }
     }
-    own.header = header;
-    let mut core = match &own.header {
+    let mut core = match restored {
         None => baton_core::Engine::new(config, ActorSecret::new(key)),
-        // Its own header cannot be read: the engine runs in memory and says
-        // why (`storage-degraded`). Starting afresh on IndexedDB would mint
-        // its run ids again and overwrite the rows the header counted.
-        Some(_) => {
-            let (snapshot, skipped) = snapshot_of(own)?;
-            unreadable.extend(skipped);
-            baton_core::Engine::restore(config, ActorSecret::new(key), snapshot)
-        }
+        Some(snapshot) => baton_core::Engine::restore(config, ActorSecret::new(key), snapshot),
     };
     core.handle(now, Adopt(adopted));
     Ok((core, reconciled, busy, key, unreadable))

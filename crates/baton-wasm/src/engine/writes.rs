@@ -111,6 +111,24 @@ impl Persistence {
     }
 }
 
+impl Persistence {
+    /// What lets go of the session without the engine's state: releases its
+    /// lock and closes the connection (transactions already started still
+    /// complete). Doing it twice does nothing more.
+    pub(super) fn let_go(&self) -> Box<dyn FnOnce()> {
+        let release = self.release.clone();
+        let store = self.store.clone();
+        Box::new(move || {
+            if let Some(release) = release {
+                let _ = release.call0(&JsValue::NULL);
+            }
+            if let Some(store) = store {
+                store.close();
+            }
+        })
+    }
+}
+
 impl Drop for Persistence {
     /// The engine went away: the waits stop, the session's lock goes (after
     /// the last steps were handed to the store, `write_queued_on_close`),
