@@ -27,6 +27,7 @@ impl Schema {
     /// not self-contained, too deep or over 64 KiB throws a `BatonError`
     /// with code `invalid-schema`.
     pub fn compile(schema: JsValue) -> Result<Schema, JsValue> {
+        crate::panic::install();
         crate::patterns::ensure();
         baton_schema::Schema::compile_str(&json_text(&schema, Code::InvalidSchema, "schema")?)
             .map(|inner| Schema {

@@ -49,27 +49,21 @@ struct State {
     let_go: RefCell<Option<Box<dyn FnOnce()>>>,
 }
 
-thread_local! {
-    /// Every engine of the page, for [`poison_stepping`].
-    static ENGINES: RefCell<Vec<Weak<State>>> = const { RefCell::new(Vec::new()) };
-}
-
 /// A Rust panic is a trap in WebAssembly: the step it struck never ends,
 /// and what it was changing may be half-changed. Called by the panic hook
 /// (`crate::panic`), this marks every engine that was in the middle of a
 /// step — its state borrowed, or its events being drained — as poisoned:
 /// nothing reaches that state again, and the engine closes at its next call.
 pub(crate) fn poison_stepping() {
-    ENGINES.with(|engines| {
-        let Ok(engines) = engines.try_borrow() else {
-            return;
-        };
-        for state in engines.iter().filter_map(Weak::upgrade) {
-            if state.draining.get() || state.inner.try_borrow_mut().is_err() {
-                state.poisoned.set(true);
-            }
+    // The page's engines (`page::join`), poisoned or not.
+    for state in super::page::joined()
+        .iter()
+        .filter_map(|engine| engine.0.upgrade())
+    {
+        if state.draining.get() || state.inner.try_borrow_mut().is_err() {
+            state.poisoned.set(true);
         }
-    });
+    }
 }
 
 impl Shared {
@@ -80,11 +74,6 @@ impl Shared {
             draining: Cell::new(false),
             poisoned: Cell::new(false),
             let_go: RefCell::new(Some(let_go)),
-        });
-        ENGINES.with(|engines| {
-            let mut engines = engines.borrow_mut();
-            engines.retain(|engine| engine.strong_count() > 0);
-            engines.push(Rc::downgrade(&state));
         });
         Shared(state)
     }

@@ -185,6 +185,17 @@ struct Listener {
     _on_message: Closure<dyn FnMut(web_sys::MessageEvent)>,
 }
 
+/// Every engine that joined the page and is still there, poisoned or not
+/// (what the panic hook looks through); none while the list is in use.
+pub(super) fn joined() -> Vec<WeakShared> {
+    ENGINES.with(|engines| {
+        engines
+            .try_borrow()
+            .map(|engines| engines.clone())
+            .unwrap_or_default()
+    })
+}
+
 /// An engine joins the page: a kill anywhere reaches it.
 pub(super) fn join(inner: &Shared) {
     ENGINES.with(|engines| {
