@@ -10,7 +10,7 @@ import assert from "node:assert/strict";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 
-import { TASKS, logsOf, packagePages, readmeExample } from "./harness.mjs";
+import { TASKS, earlierEngine, logsOf, packagePages, readmeExample } from "./harness.mjs";
 import { root } from "./server.mjs";
 
 const TIMEOUT = 30_000;
@@ -511,18 +511,7 @@ test("the package README's history example runs as written: runs of an earlier e
   const code = readmeExample("pkg/README.md", "<!-- runs-example -->");
   const lines = await withPage(async (page) => {
     // An earlier engine of the same database: 21 runs, the last waiting for review.
-    await page.evaluate(async (manifest) => {
-      const baton = await import("baton-engine");
-      await baton.default();
-      const engine = await baton.Engine.open({ appName: "Todos", ceiling: "auto" });
-      engine.register(manifest, { invoke: () => ({ ok: true }), history: { mark: () => 0, revertTo() {} } });
-      const plan = [{ capability: "tasks.rename", arguments: { id: "a", title: "T" } }];
-      for (let i = 1; i <= 20; i++) await engine.delegate({ intent: `Rename ${i}`, initiative: "user", autonomy: "auto", plan }).returned;
-      await new Promise((resolve) => setTimeout(resolve, 5));
-      engine.delegate({ intent: "Rename later", initiative: "user", autonomy: "review", plan });
-      await new Promise((resolve) => setTimeout(resolve, 50));
-      engine.close();
-    }, TASKS);
+    await earlierEngine(page, { finished: 20, waiting: true });
     return logsOf(page, code, (said) => said.some((line) => line.startsWith("and ")));
   });
   assert.equal(lines.length, 21, lines.join("\n"));

@@ -8,7 +8,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 
-import { TASKS, logsOf, packagePages, readmeExample } from "./harness.mjs";
+import { TASKS, earlierEngine, logsOf, packagePages, readmeExample } from "./harness.mjs";
 
 const { withPage } = packagePages();
 
@@ -110,15 +110,7 @@ test("the package README's audit trail example runs as written: an earlier engin
   const code = readmeExample("pkg/README.md", "<!-- export-example -->");
   const lines = await withPage(async (page) => {
     // An earlier engine of the same database: two runs.
-    await page.evaluate(async (manifest) => {
-      const baton = await import("baton-engine");
-      await baton.default();
-      const engine = await baton.Engine.open({ appName: "Todos", ceiling: "auto" });
-      engine.register(manifest, { invoke: () => ({ ok: true }), history: { mark: () => 0, revertTo() {} } });
-      const plan = [{ capability: "tasks.rename", arguments: { id: "a", title: "T" } }];
-      for (let i = 1; i <= 2; i++) await engine.delegate({ intent: `Rename ${i}`, initiative: "user", autonomy: "auto", plan }).returned;
-      engine.close();
-    }, TASKS);
+    await earlierEngine(page, { finished: 2 });
     return logsOf(page, code, (said) => said.length >= 2);
   });
   assert.equal(lines.length, 2, lines.join("\n"));

@@ -34,6 +34,32 @@ export async function logsOf(page, code, enough) {
   return said;
 }
 
+/**
+ * In `page`: an earlier engine of the default database (app "Todos"), the
+ * task board mounted, with `finished` runs `Rename 1…n` completed and, with
+ * `waiting`, one more (`Rename later`) left waiting for review as the
+ * engine goes: what a README example meets as earlier page loads.
+ */
+export function earlierEngine(page, { finished, waiting = false }) {
+  return page.evaluate(
+    async ({ manifest, finished, waiting }) => {
+      const baton = await import("baton-engine");
+      await baton.default();
+      const engine = await baton.Engine.open({ appName: "Todos", ceiling: "auto" });
+      engine.register(manifest, { invoke: () => ({ ok: true }), history: { mark: () => 0, revertTo() {} } });
+      const plan = [{ capability: "tasks.rename", arguments: { id: "a", title: "T" } }];
+      for (let i = 1; i <= finished; i++) await engine.delegate({ intent: `Rename ${i}`, initiative: "user", autonomy: "auto", plan }).returned;
+      if (waiting) {
+        await new Promise((resolve) => setTimeout(resolve, 5));
+        engine.delegate({ intent: "Rename later", initiative: "user", autonomy: "review", plan });
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      engine.close();
+    },
+    { manifest: TASKS, finished, waiting },
+  );
+}
+
 /** Runs `body(page)` in a fresh page of `browser` at `server`, failing on any page error. */
 export async function withPage(browser, server, body) {
   const page = await browser.newPage();
