@@ -1,6 +1,6 @@
 // What the framework bindings (`baton-engine/react`, `/vue`, `/svelte`)
-// share: how a participant's read versions are published, and which events
-// concern a run or the questions. Which change is a call's is the engine's
+// share: how a participant's read versions are published, which events
+// concern a run or the questions, and the presence surface a binding attaches. Which change is a call's is the engine's
 // rule (`participant.callActor()`); a binding only asks.
 
 /**
@@ -98,4 +98,25 @@ export function readRun(engine, id, last) {
   } catch {
     return last?.id === id ? last : null;
   }
+}
+
+/**
+ * A presence surface for a binding to attach (`engine.presence.attach`): it
+ * keeps the last thing said to the person, tells its listeners of every
+ * event, and `read()` is the view `{ counters, said }`.
+ */
+export function presenceSurface(engine) {
+  let said = null;
+  const listeners = new Set();
+  return {
+    subscribe(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+    handleEvent(event) {
+      if (event.type === "announcement") said = event.said;
+      for (const listener of listeners) listener(event);
+    },
+    read: () => ({ counters: engine.counters(), said }),
+  };
 }

@@ -6,7 +6,7 @@
 
 import { createContext, createElement, useContext, useEffect, useLayoutEffect, useMemo, useRef, useState, useSyncExternalStore } from "react";
 
-import { concernsQuestions, concernsRun, heldBehaviour, publishVersions, readRun, unmount } from "./bindings.js";
+import { concernsQuestions, concernsRun, heldBehaviour, presenceSurface, publishVersions, readRun, unmount } from "./bindings.js";
 
 const EngineContext = createContext(null);
 
@@ -120,20 +120,7 @@ export function useQuestions() {
  */
 export function usePresence() {
   const engine = useEngine();
-  const said = useRef(null);
-  const surface = useMemo(() => {
-    const listeners = new Set();
-    return {
-      subscribe(listener) {
-        listeners.add(listener);
-        return () => listeners.delete(listener);
-      },
-      handleEvent(event) {
-        if (event.type === "announcement") said.current = event.said;
-        for (const listener of listeners) listener(event);
-      },
-    };
-  }, [engine]);
+  const surface = useMemo(() => presenceSurface(engine), [engine]);
   useEffect(() => engine.presence.attach(surface), [engine, surface]);
-  return useEngineValue(surface, () => ({ counters: engine.counters(), said: said.current }), () => true);
+  return useEngineValue(surface, surface.read, () => true);
 }

@@ -10,7 +10,7 @@
 import { getContext, onDestroy, onMount, setContext } from "svelte";
 import { readable, writable } from "svelte/store";
 
-import { concernsQuestions, concernsRun, heldBehaviour, publishVersions, readRun, unmount } from "./bindings.js";
+import { concernsQuestions, concernsRun, heldBehaviour, presenceSurface, publishVersions, readRun, unmount } from "./bindings.js";
 
 const KEY = Symbol("baton-engine");
 
@@ -144,15 +144,14 @@ export function useQuestions() {
  */
 export function usePresence() {
   const engine = useEngine();
-  let said = null;
-  return readable({ counters: engine.counters(), said }, (set) => {
-    const surface = {
-      handleEvent(event) {
-        if (event.type === "announcement") said = event.said;
-        set({ counters: engine.counters(), said });
-      },
+  return readable({ counters: engine.counters(), said: null }, (set) => {
+    const surface = presenceSurface(engine);
+    const unsubscribe = surface.subscribe(() => set(surface.read()));
+    set(surface.read());
+    const detach = engine.presence.attach(surface);
+    return () => {
+      detach();
+      unsubscribe();
     };
-    set({ counters: engine.counters(), said });
-    return engine.presence.attach(surface);
   });
 }

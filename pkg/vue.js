@@ -7,7 +7,7 @@
 
 import { getCurrentInstance, inject, onBeforeUnmount, onMounted, onScopeDispose, provide, shallowRef, toValue, watch } from "vue";
 
-import { concernsQuestions, concernsRun, heldBehaviour, publishVersions, readRun, unmount } from "./bindings.js";
+import { concernsQuestions, concernsRun, heldBehaviour, presenceSurface, publishVersions, readRun, unmount } from "./bindings.js";
 
 /** The injection key the engine is provided under. */
 export const engineKey = Symbol("baton-engine");
@@ -113,19 +113,8 @@ export function useQuestions() {
  */
 export function usePresence() {
   const engine = useEngine();
-  let said = null;
-  const listeners = new Set();
-  const surface = {
-    subscribe(listener) {
-      listeners.add(listener);
-      return () => listeners.delete(listener);
-    },
-    handleEvent(event) {
-      if (event.type === "announcement") said = event.said;
-      for (const listener of listeners) listener(event);
-    },
-  };
-  const view = engineValue(surface, () => ({ counters: engine.counters(), said }), () => true);
+  const surface = presenceSurface(engine);
+  const view = engineValue(surface, surface.read, () => true);
   if (getCurrentInstance()) {
     let detach = null;
     onMounted(() => {

@@ -162,6 +162,35 @@ export function addCreated(runs) {
 }
 
 /**
+ * What opening reads (store.rs, `first_look` and `leftovers`), in one
+ * read-only transaction whose requests all go out before the first answer,
+ * so the browser answers them back to back: the database's key, the header
+ * of `session` (when given), every live run and open question, and the
+ * headers of the sessions those rows belong to. Resolves to
+ * `[key, header, runs, questions, [[session, header], …]]`, rows as stored.
+ */
+export function liveRows(db, session) {
+  return new Promise((resolve, reject) => {
+    const tx = db.transaction(["meta", "sessions", "runs", "questions"], "readonly");
+    const sessions = tx.objectStore("sessions");
+    const key = tx.objectStore("meta").get("secret");
+    const header = session === undefined ? null : sessions.get(session);
+    const runs = tx.objectStore("runs").index("live").getAll(1);
+    const questions = tx.objectStore("questions").index("open").getAll(1);
+    const headers = [];
+    questions.onsuccess = () => {
+      const named = (row) => (typeof row?.session === "string" ? row.session : "");
+      for (const name of new Set([...runs.result, ...questions.result].map(named))) {
+        const request = sessions.get(name);
+        headers.push([name, request]);
+      }
+    };
+    tx.oncomplete = () => resolve([key.result, header?.result, runs.result, questions.result, headers.map(([name, request]) => [name, request.result])]);
+    tx.onabort = () => reject(tx.error ?? new Error("the transaction was aborted"));
+  });
+}
+
+/**
  * Up to `count` run rows, newest first by `[created, id]`, from `from` (a
  * key, itself included, or `null` for the newest), of `session` only when
  * given: one page of the history, whatever its length.

@@ -187,8 +187,9 @@ fn cause(error: impl std::fmt::Display) -> StoreError {
 
 /// Version 2: the runs ordered by creation time (`[created, id]`), so the
 /// history is read a page at a time. A database of version 1 gets the index
-/// and its rows their `created` in the same upgrade transaction.
-fn index_creation_times(tx: &idb::Transaction) {
+/// and its rows (`rows`: there may be some) their `created` in the same
+/// upgrade transaction.
+fn index_creation_times(tx: &idb::Transaction, rows: bool) {
     let Ok(runs) = tx.object_store(RUNS) else {
         return;
     };
@@ -198,6 +199,7 @@ fn index_creation_times(tx: &idb::Transaction) {
     if runs
         .create_index(CREATED, KeyPath::new_array([CREATED, "id"]), None)
         .is_ok()
+        && rows
     {
         add_created(&runs.into());
     }
@@ -288,12 +290,14 @@ impl Store {
             if let Ok(db) = event.database() {
                 create_missing_stores(&db, &secret);
             }
+            // A new database has no rows to give their creation times.
+            let fresh = matches!(event.old_version(), Ok(0));
             if let Some(tx) = event
                 .target()
                 .ok()
                 .and_then(|request| request.transaction())
             {
-                index_creation_times(&tx);
+                index_creation_times(&tx, !fresh);
             }
         });
         // A version change held up by another connection must not hang
@@ -387,11 +391,7 @@ impl Store {
 
     /// Every session that has live runs or open questions, with its rows.
     pub(crate) async fn leftovers(&self) -> Result<Vec<(String, Leftover)>, StoreError> {
-        let tx = self
-            .db
-            .transaction(&[SESSIONS, RUNS, QUESTIONS], TransactionMode::ReadOnly)
-            .map_err(cause)?;
-        live_rows(&tx).await
+        Ok(self.live_rows(None).await?.2)
     }
 
     /// What opening an engine reads, in one transaction rather than one per
@@ -403,32 +403,7 @@ impl Store {
         session: &str,
         fresh: [u8; 32],
     ) -> Result<FirstLook, StoreError> {
-        let tx = self
-            .db
-            .transaction(
-                &[META, SESSIONS, RUNS, QUESTIONS],
-                TransactionMode::ReadOnly,
-            )
-            .map_err(cause)?;
-        let stored = tx
-            .object_store(META)
-            .map_err(cause)?
-            .get(Query::from(JsValue::from_str("secret")))
-            .map_err(cause)?
-            .await
-            .map_err(cause)?
-            .and_then(|value| value.as_string())
-            .and_then(|hex| ActorSecret::decode_key(&hex));
-        let header = tx
-            .object_store(SESSIONS)
-            .map_err(cause)?
-            .get(Query::from(JsValue::from_str(session)))
-            .map_err(cause)?
-            .await
-            .map_err(cause)?
-            // A header that is not text is there, and does not read.
-            .map(|value| value.as_string().unwrap_or_default());
-        let leftovers = live_rows(&tx).await?;
+        let (stored, header, leftovers) = self.live_rows(Some(session)).await?;
         let key = match stored {
             Some(key) => key,
             None => self.secret(fresh).await?,
@@ -438,6 +413,43 @@ impl Store {
             header,
             leftovers,
         })
+    }
+
+    /// The database's key, the header of `session` and every session's live
+    /// runs and open questions with their headers, read in one transaction
+    /// (`liveRows`).
+    async fn live_rows(&self, session: Option<&str>) -> Result<LiveRows, StoreError> {
+        let read = wasm_bindgen_futures::JsFuture::from(live_rows_js(&self.raw, session))
+            .await
+            .map_err(|error| cause(crate::calls::message_of(&error)))?;
+        let read = js_sys::Array::from(&read);
+        let key = read
+            .get(0)
+            .as_string()
+            .and_then(|hex| ActorSecret::decode_key(&hex));
+        let mut sessions: std::collections::BTreeMap<String, Leftover> = Default::default();
+        for (rows, is_run) in [(read.get(2), true), (read.get(3), false)] {
+            for row in js_sys::Array::from(&rows).iter() {
+                let data = (field(&row, "id"), field(&row, "data"));
+                let entry = sessions.entry(field(&row, "session")).or_default();
+                if is_run {
+                    entry.runs.push(data);
+                } else {
+                    entry.questions.push(data);
+                }
+            }
+        }
+        for pair in js_sys::Array::from(&read.get(4)).iter() {
+            let pair = js_sys::Array::from(&pair);
+            if let Some(leftover) = pair
+                .get(0)
+                .as_string()
+                .and_then(|name| sessions.get_mut(&name))
+            {
+                leftover.header = header_of(pair.get(1));
+            }
+        }
+        Ok((key, header_of(read.get(1)), sessions.into_iter().collect()))
     }
 
     /// What one session left behind, read now.
@@ -650,49 +662,14 @@ fn row_value(row: &Row, flag: &str) -> JsValue {
     object.into()
 }
 
-/// Every session's live runs and open questions, with the headers of those
-/// sessions, read in `tx` (which covers `SESSIONS`, `RUNS` and `QUESTIONS`).
-async fn live_rows(tx: &idb::Transaction) -> Result<Vec<(String, Leftover)>, StoreError> {
-    let live = Query::from(JsValue::from_f64(1.0));
-    let runs = tx
-        .object_store(RUNS)
-        .and_then(|s| s.index("live"))
-        .map_err(cause)?
-        .get_all(Some(live.clone()), None)
-        .map_err(cause)?
-        .await
-        .map_err(cause)?;
-    let questions = tx
-        .object_store(QUESTIONS)
-        .and_then(|s| s.index("open"))
-        .map_err(cause)?
-        .get_all(Some(live), None)
-        .map_err(cause)?
-        .await
-        .map_err(cause)?;
-    let mut sessions: std::collections::BTreeMap<String, Leftover> = Default::default();
-    for (rows, is_run) in [(runs, true), (questions, false)] {
-        for row in rows {
-            let session = field(&row, "session");
-            let data = (field(&row, "id"), field(&row, "data"));
-            let entry = sessions.entry(session).or_default();
-            if is_run {
-                entry.runs.push(data);
-            } else {
-                entry.questions.push(data);
-            }
-        }
-    }
-    let headers = tx.object_store(SESSIONS).map_err(cause)?;
-    for (session, leftover) in sessions.iter_mut() {
-        leftover.header = headers
-            .get(Query::from(JsValue::from_str(session)))
-            .map_err(cause)?
-            .await
-            .map_err(cause)?
-            .map(|value| value.as_string().unwrap_or_default());
-    }
-    Ok(sessions.into_iter().collect())
+/// What `liveRows` read: the database's key, the asked session's header
+/// and every session's live rows with its header.
+type LiveRows = (Option<[u8; 32]>, Option<String>, Vec<(String, Leftover)>);
+
+/// A stored header: absent, or there (a header that is not text is there,
+/// and does not read).
+fn header_of(value: JsValue) -> Option<String> {
+    (!value.is_undefined()).then(|| value.as_string().unwrap_or_default())
 }
 
 fn field(row: &JsValue, key: &str) -> String {
@@ -721,6 +698,8 @@ extern "C" {
         count: u32,
         session: Option<String>,
     ) -> js_sys::Promise;
+    #[wasm_bindgen(js_name = liveRows)]
+    fn live_rows_js(db: &web_sys::IdbDatabase, session: Option<&str>) -> js_sys::Promise;
     #[wasm_bindgen(js_name = holdLock)]
     fn hold_lock_js(name: &str) -> js_sys::Promise;
     #[wasm_bindgen(js_name = waitLock)]
@@ -740,12 +719,12 @@ pub(crate) async fn wait_lock(
 }
 
 /// Takes the Web Lock named `name` if it is free: `Some(release)` while
-/// held, `None` when another live engine holds it.
-pub(crate) async fn hold_lock(name: &str) -> Option<js_sys::Function> {
-    let granted = wasm_bindgen_futures::JsFuture::from(hold_lock_js(name))
-        .await
-        .ok()?;
-    granted.dyn_into::<js_sys::Function>().ok()
+/// held, `None` when another live engine holds it. Asked for now, not at
+/// the first poll, so the answer can be on its way while the caller waits
+/// for something else.
+pub(crate) fn hold_lock(name: &str) -> impl std::future::Future<Output = Option<js_sys::Function>> {
+    let granted = wasm_bindgen_futures::JsFuture::from(hold_lock_js(name));
+    async move { granted.await.ok()?.dyn_into::<js_sys::Function>().ok() }
 }
 
 /// The lock a live engine holds for its session.

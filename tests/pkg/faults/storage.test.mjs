@@ -52,6 +52,28 @@ test("fault_second_engine_for_a_live_session: opening a session another engine d
   assert.deepEqual(result, { second: "BatonError/session-in-use", mode: "indexeddb", goesOn: true });
 });
 
+test("fault_session_let_go_while_opening: an engine whose session's last holder lets go while it opens asks again and opens", { timeout: TIMEOUT }, async () => {
+  const result = await withPage((page) =>
+    scenario(page, async ({ baton }) => {
+      const dbName = `let-go-${Math.random()}`;
+      let release;
+      await new Promise((held) => navigator.locks.request(`baton:${dbName}:s`, () => {
+        held();
+        return new Promise((done) => { release = done; });
+      }));
+      // The engine asks for the lock as it starts opening, and is refused;
+      // the holder lets go a task later, while the database opens.
+      const opening = baton.Engine.open({ appName: "Board", storage: "indexeddb", dbName, session: "s" });
+      setTimeout(release, 0);
+      const engine = await opening;
+      const opened = { mode: engine.storage.mode, session: engine.session };
+      engine.close();
+      return opened;
+    }, { storage: "indexeddb" }),
+  );
+  assert.deepEqual(result, { mode: "indexeddb", session: "s", goesOn: true });
+});
+
 test("fault_database_deleted_underneath: the engine lets the deletion through, goes on in memory and says why", { timeout: TIMEOUT }, async () => {
   const result = await withPage((page) =>
     scenario(page, async ({ engine, until, plan }) => {

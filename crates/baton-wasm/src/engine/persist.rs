@@ -60,14 +60,27 @@ pub(crate) async fn open(
     let Some(opening) = opening else {
         return Ok(in_memory(config, key, None));
     };
+    // The session's lock is asked for while the database opens. An engine
+    // of the same session closed just before lets go of it asynchronously,
+    // so a refusal now is asked again once the database is open, as late as
+    // a lock asked for only then.
+    let session = config.session.to_string();
+    let lock = lock_name(db_name, &session);
+    let early = hold_lock(&lock);
     let store = match opening.await {
         Ok(store) => store,
-        Err(cause) => return Ok(in_memory(config, key, Some(cause.to_string()))),
+        Err(cause) => {
+            if let Some(release) = early.await {
+                let _ = release.call0(&JsValue::NULL);
+            }
+            return Ok(in_memory(config, key, Some(cause.to_string())));
+        }
     };
-    // Asked for once the database is open, not alongside: an engine of the
-    // same session closed just before lets go of its lock asynchronously.
-    let session = config.session.to_string();
-    let Some(release) = hold_lock(&lock_name(db_name, &session)).await else {
+    let held = match early.await {
+        Some(release) => Some(release),
+        None => hold_lock(&lock).await,
+    };
+    let Some(release) = held else {
         store.close();
         return Err(error(
             Code::SessionInUse,
