@@ -2,7 +2,7 @@
 //! memory beyond the configured bound.
 
 use baton_agui::{AgUiMapper, AgUiTurn, SseDecoder, SseOutput};
-use baton_core::{StreamLimits, TurnVerifier};
+use baton_core::{StreamLimits, TurnVerifier, Verified};
 use proptest::prelude::*;
 use serde_json::{json, Value};
 
@@ -190,6 +190,83 @@ proptest! {
             }
             let _ = mapper.map(&value);
         }
+    }
+}
+
+/// A text delta of message `a` or `b`, as agents write them.
+fn text_delta() -> impl Strategy<Value = String> {
+    (
+        prop_oneof![Just("a"), Just("b")],
+        prop_oneof![Just("x"), Just(r#"\u00e9\n\""#), Just("")],
+    )
+        .prop_map(|(id, delta)| {
+            format!(r#"{{"type":"TEXT_MESSAGE_CONTENT","messageId":"{id}","delta":"{delta}"}}"#)
+        })
+}
+
+/// A stream's events as SSE bytes, one `Vec` per event: a run started, then
+/// `texts`, then the run finished.
+fn framed(texts: &[String]) -> Vec<Vec<u8>> {
+    let started = r#"{"type":"RUN_STARTED","threadId":"t","runId":"r"}"#;
+    let finished = r#"{"type":"RUN_FINISHED","threadId":"t","runId":"r"}"#;
+    std::iter::once(started)
+        .chain(texts.iter().map(|text| text.trim()))
+        .chain(std::iter::once(finished))
+        .map(|data| format!("data: {data}\n\n").into_bytes())
+        .collect()
+}
+
+/// What a turn yields, with consecutive text deltas of one message joined
+/// (what the engine does before anyone sees them), and how many events
+/// arrived after its end.
+fn verified(reads: &[Vec<u8>], limit: usize) -> (Vec<Verified>, u32) {
+    let mut turn = AgUiTurn::new(MAX_EVENT);
+    let limits = StreamLimits {
+        max_text_bytes: limit,
+        ..StreamLimits::default()
+    };
+    let mut verifier = TurnVerifier::new(limits);
+    let mut out: Vec<Verified> = Vec::new();
+    let fed = reads
+        .iter()
+        .flat_map(|read| turn.feed(read, &mut verifier))
+        .collect::<Vec<_>>();
+    for item in fed.into_iter().chain(turn.finish(&mut verifier)) {
+        if let (
+            Some(Verified::Text { message, delta }),
+            Verified::Text {
+                message: next,
+                delta: more,
+            },
+        ) = (out.last_mut(), &item)
+        {
+            if message == next {
+                delta.push_str(more);
+                continue;
+            }
+        }
+        out.push(item);
+    }
+    (out, turn.events_after_end())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: generated_cases(2_000), ..ProptestConfig::default() })]
+
+    /// Consecutive text deltas of one message in one read go through the
+    /// verifier joined: what is accepted, refused (a text limit crossed at
+    /// the same delta) and counted after the end is what one delta at a
+    /// time makes.
+    #[test]
+    fn joined_deltas_are_verified_as_one_by_one(
+        texts in prop::collection::vec(prop_oneof![6 => text_delta(), 1 => streamed_text()], 0..40),
+        limit in 0usize..32,
+    ) {
+        let opened = ["a", "b"].map(|id| format!(r#"{{"type":"TEXT_MESSAGE_START","messageId":"{id}"}}"#));
+        let events = framed(&[opened.to_vec(), texts].concat());
+        let one_read = verified(&[events.concat()], limit);
+        let one_by_one = verified(&events, limit);
+        prop_assert_eq!(one_read, one_by_one);
     }
 }
 

@@ -18,6 +18,13 @@ fn skip_space(text: &str) -> &str {
     &text[space..]
 }
 
+/// `text` after its first byte, if that is `byte` (ASCII). A byte compare
+/// where a `char` pattern would encode the character and compare slices,
+/// on every field of every delta.
+fn past(text: &str, byte: u8) -> Option<&str> {
+    (text.as_bytes().first() == Some(&byte)).then(|| &text[1..])
+}
+
 /// The string fields of a flat JSON object of only strings, by name.
 pub(super) struct Fields<'a> {
     pub(super) kind: Option<Cow<'a, str>>,
@@ -35,10 +42,10 @@ pub(super) fn fields(text: &str) -> Option<Fields<'_>> {
         call: None,
         delta: None,
     };
-    let mut rest = skip_space(text).strip_prefix('{')?;
+    let mut rest = past(skip_space(text), b'{')?;
     loop {
         let (key, after) = string(skip_space(rest))?;
-        let after = skip_space(after).strip_prefix(':')?;
+        let after = past(skip_space(after), b':')?;
         let (value, after) = string(skip_space(after))?;
         let slot = match &*key {
             "type" => &mut fields.kind,
@@ -51,10 +58,10 @@ pub(super) fn fields(text: &str) -> Option<Fields<'_>> {
             return None;
         }
         let after = skip_space(after);
-        if let Some(next) = after.strip_prefix(',') {
+        if let Some(next) = past(after, b',') {
             rest = next;
         } else {
-            let after = after.strip_prefix('}')?;
+            let after = past(after, b'}')?;
             return skip_space(after).is_empty().then_some(fields);
         }
     }
@@ -63,7 +70,7 @@ pub(super) fn fields(text: &str) -> Option<Fields<'_>> {
 /// A JSON string at the start of `text`, and what follows it. Without an
 /// escape it is borrowed; with one, `serde_json` decodes it.
 fn string(text: &str) -> Option<(Cow<'_, str>, &str)> {
-    let body = text.strip_prefix('"')?;
+    let body = past(text, b'"')?;
     let bytes = body.as_bytes();
     let mut escaped = false;
     let mut i = 0;

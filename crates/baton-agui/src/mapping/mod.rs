@@ -43,6 +43,7 @@ mod lifecycle;
 mod trace;
 
 use baton_core::WireEvent;
+use std::borrow::Cow;
 
 use serde_json::Value;
 
@@ -83,6 +84,25 @@ impl Default for AgUiMapper {
     fn default() -> Self {
         Self::new()
     }
+}
+
+/// A delta read the quick way ([`AgUiMapper::read_delta`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Delta<'a> {
+    /// `TEXT_MESSAGE_CONTENT` of an active message.
+    Text {
+        /// The message's id.
+        message: Cow<'a, str>,
+        /// Its text.
+        delta: Cow<'a, str>,
+    },
+    /// `TOOL_CALL_ARGS` of an active call.
+    Arguments {
+        /// The call's id.
+        call: Cow<'a, str>,
+        /// Its arguments' text.
+        delta: Cow<'a, str>,
+    },
 }
 
 impl AgUiMapper {
@@ -164,6 +184,22 @@ impl AgUiMapper {
     /// that breaks a rule — which [`AgUiMapper::map`] then reads the
     /// general way, so what is accepted and refused is the same either way.
     pub fn map_delta(&mut self, data: &str) -> Option<WireEvent> {
+        Some(match self.read_delta(data)? {
+            Delta::Text { message, delta } => WireEvent::MessageDelta {
+                message: message.into_owned(),
+                delta: delta.into_owned(),
+            },
+            Delta::Arguments { call, delta } => WireEvent::ToolCallArgs {
+                call: call.into_owned(),
+                delta: delta.into_owned(),
+            },
+        })
+    }
+
+    /// [`AgUiMapper::map_delta`], borrowed from `data` where it can be (a
+    /// string without an escape): what a decoder that joins deltas reads,
+    /// copying nothing of a delta it joins.
+    pub fn read_delta<'a>(&self, data: &'a str) -> Option<Delta<'a>> {
         if self.first || self.run != RunPhase::Active || !self.lanes.is_empty() {
             return None;
         }
@@ -171,16 +207,10 @@ impl AgUiMapper {
         let (kind, delta) = (read.kind?, read.delta?);
         match (&*kind, read.message, read.call) {
             ("TEXT_MESSAGE_CONTENT", Some(message), None) if self.text.contains(&*message) => {
-                Some(WireEvent::MessageDelta {
-                    message: message.into_owned(),
-                    delta: delta.into_owned(),
-                })
+                Some(Delta::Text { message, delta })
             }
             ("TOOL_CALL_ARGS", None, Some(call)) if self.tools.contains(&*call) => {
-                Some(WireEvent::ToolCallArgs {
-                    call: call.into_owned(),
-                    delta: delta.into_owned(),
-                })
+                Some(Delta::Arguments { call, delta })
             }
             _ => None,
         }

@@ -205,6 +205,15 @@ impl TurnVerifier {
         self.ended || self.violation.is_some()
     }
 
+    /// How many more bytes of text the turn may send before its text lane
+    /// is over its limit. A decoder that joins consecutive deltas of one
+    /// message joins them only within this room, so a joined delta is never
+    /// what crosses the limit: the turn is refused at the same delta
+    /// either way.
+    pub fn text_room(&self) -> usize {
+        self.limits.max_text_bytes.saturating_sub(self.sent.text)
+    }
+
     /// The first violation, if the stream broke the protocol.
     pub fn violation(&self) -> Option<&Violation> {
         self.violation.as_ref()

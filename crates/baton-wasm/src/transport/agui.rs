@@ -255,6 +255,34 @@ impl Transcript {
     }
 }
 
+/// The most bytes of a network read decoded in one call (see [`decode`]).
+const SLICE_BYTES: u32 = 16 * 1024;
+
+/// One network read through the turn's decoder and verifier. A read can
+/// hold a megabyte: it is decoded a slice at a time, each a call of its
+/// own, because the browser optimises a hot function for the calls after
+/// its optimised code is ready, never for one under way. Out of the
+/// stream's own (large) function, so that only this small loop and the
+/// decoder are what the browser optimises.
+#[inline(never)]
+fn decode(
+    turn: &mut AgUiTurn,
+    sink: &TurnSink,
+    bytes: &js_sys::Uint8Array,
+    slice: &mut Vec<u8>,
+) -> Vec<Verified> {
+    let mut out = Vec::new();
+    let mut start = 0;
+    while start < bytes.length() {
+        let end = bytes.length().min(start + SLICE_BYTES);
+        slice.resize((end - start) as usize, 0);
+        bytes.subarray(start, end).copy_to(slice);
+        out.extend(sink.verify(|verifier| turn.feed(slice, verifier)));
+        start = end;
+    }
+    out
+}
+
 enum Failure {
     /// The agent answered, with an HTTP error.
     Http { status: u16, message: String },
@@ -320,6 +348,7 @@ async fn stream(
         .body()
         .ok_or_else(|| Failure::Lost("the response has no body".into()))?;
     let reader: web_sys::ReadableStreamDefaultReader = body.get_reader().unchecked_into();
+    let mut slice = Vec::new();
     loop {
         let chunk = JsFuture::from(reader.read()).await.map_err(lost)?;
         if js_sys::Reflect::get(&chunk, &"done".into())
@@ -329,8 +358,10 @@ async fn stream(
             return Ok(());
         }
         let value = js_sys::Reflect::get(&chunk, &"value".into()).map_err(lost)?;
-        let bytes = js_sys::Uint8Array::new(&value).to_vec();
-        let out = sink.verify(|verifier| turn.feed(&bytes, verifier));
+        let bytes: js_sys::Uint8Array = value.dyn_into().map_err(|_| {
+            Failure::Lost("the response's body gave a chunk that is not bytes".into())
+        })?;
+        let out = decode(turn, sink, &bytes, &mut slice);
         let over = sink.is_over();
         if over {
             transcript.record(turn);
