@@ -76,6 +76,9 @@ pub(crate) struct Store {
     raw: web_sys::IdbDatabase,
     /// The `versionchange` handler, kept as long as the connection.
     on_version_change: std::cell::RefCell<Option<Closure<dyn FnMut()>>>,
+    /// The key this open created the database with: a new database holds
+    /// nothing else, so opening has nothing to read.
+    created: Option<[u8; 32]>,
 }
 
 /// A row of the `runs` or `questions` store.
@@ -251,7 +254,8 @@ impl Store {
     ) -> impl std::future::Future<Output = Result<Store, StoreError>> {
         // The request goes out now, not at the first poll: the engine does
         // its own setting up while the browser opens the database.
-        let started = Self::request_open(name, fresh);
+        let created = Rc::new(std::cell::Cell::new(false));
+        let started = Self::request_open(name, fresh, Rc::clone(&created));
         let name = name.to_owned();
         async move {
             let (settled, answer) = started?;
@@ -271,13 +275,18 @@ impl Store {
                 db: Database::from(raw.clone()),
                 raw,
                 on_version_change: Default::default(),
+                created: created.get().then_some(fresh),
             })
         }
     }
 
     /// Sends the open request: a promise that settles when it is answered
     /// (or given up on), and where the answer is left.
-    fn request_open(name: &str, fresh: [u8; 32]) -> Result<(js_sys::Promise, Answer), StoreError> {
+    fn request_open(
+        name: &str,
+        fresh: [u8; 32],
+        created: Rc<std::cell::Cell<bool>>,
+    ) -> Result<(js_sys::Promise, Answer), StoreError> {
         let secret = ActorSecret::encode_key(&fresh);
         let factory = Factory::new().map_err(|e| StoreError::Unavailable(e.to_string()))?;
         let mut request = factory
@@ -292,6 +301,7 @@ impl Store {
             }
             // A new database has no rows to give their creation times.
             let fresh = matches!(event.old_version(), Ok(0));
+            created.set(fresh);
             if let Some(tx) = event
                 .target()
                 .ok()
@@ -403,6 +413,14 @@ impl Store {
         session: &str,
         fresh: [u8; 32],
     ) -> Result<FirstLook, StoreError> {
+        // Created by this open: its key, and nothing else, is in it.
+        if let Some(key) = self.created {
+            return Ok(FirstLook {
+                key,
+                header: None,
+                leftovers: Vec::new(),
+            });
+        }
         let (stored, header, leftovers) = self.live_rows(Some(session)).await?;
         let key = match stored {
             Some(key) => key,

@@ -31,6 +31,47 @@ const KEPT_WHOLE: [&str; 3] = [
     "--no-inline=baton_wasm::transport::agui::decode*",
 ];
 
+/// Every [`KEPT_WHOLE`] pattern names a function of `wasm` (read from its
+/// name section, before `wasm-opt` strips it): a function renamed would
+/// otherwise be inlined again without a word.
+fn kept_whole_named(wasm: &[u8]) -> Result<(), String> {
+    let mut names = Vec::new();
+    for payload in wasmparser::Parser::new(0).parse_all(wasm) {
+        let payload = payload.map_err(|error| error.to_string())?;
+        let wasmparser::Payload::CustomSection(section) = payload else {
+            continue;
+        };
+        let wasmparser::KnownCustom::Name(reader) = section.as_known() else {
+            continue;
+        };
+        for subsection in reader {
+            if let Ok(wasmparser::Name::Function(map)) = subsection {
+                names.extend(
+                    map.into_iter()
+                        .filter_map(Result::ok)
+                        .map(|naming| naming.name.to_owned()),
+                );
+            }
+        }
+    }
+    let missing: Vec<&str> = KEPT_WHOLE
+        .iter()
+        .map(|flag| flag.trim_start_matches("--no-inline="))
+        .filter(|pattern| {
+            let prefix = pattern.trim_end_matches('*');
+            !names.iter().any(|name| name.starts_with(prefix))
+        })
+        .collect();
+    if missing.is_empty() {
+        Ok(())
+    } else {
+        Err(format!(
+            "no function of the module is named {}: a function kept whole was renamed (KEPT_WHOLE in crates/xtask/src/pkg.rs)",
+            missing.join(", ")
+        ))
+    }
+}
+
 /// Builds the release package: the cdylib with the `wasm-release` profile
 /// (size-optimised, real LTO), wasm-bindgen's web target with weak refs into
 /// `pkg/`, then binaryen's `wasm-opt -Oz` and esbuild's minifier on the
@@ -67,6 +108,7 @@ pub(crate) fn pkg() -> Result<String, String> {
     run(bindgen)?;
     let wasm = out.join("baton_engine_bg.wasm");
     let unoptimised = file_size(&wasm)?;
+    kept_whole_named(&std::fs::read(&wasm).map_err(|error| error.to_string())?)?;
     let mut optimise = Command::new(root().join(PKG_TESTS).join("node_modules/.bin/wasm-opt"));
     optimise
         .arg(&wasm)
@@ -170,3 +212,51 @@ pub(crate) fn compressed_sizes(path: &Path) -> Result<(u64, u64, u64), String> {
 }
 
 // ----- test -----------------------------------------------------------------
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A module holding nothing but a name section naming functions `names`.
+    fn naming(names: &[String]) -> Vec<u8> {
+        let mut map = vec![u8::try_from(names.len()).unwrap()];
+        for (index, name) in names.iter().enumerate() {
+            map.push(u8::try_from(index).unwrap());
+            map.push(u8::try_from(name.len()).unwrap());
+            map.extend(name.as_bytes());
+        }
+        let mut body = vec![4];
+        body.extend(b"name");
+        body.push(1);
+        body.push(u8::try_from(map.len()).unwrap());
+        body.extend(map);
+        let mut module = b"\0asm\x01\0\0\0".to_vec();
+        module.push(0);
+        module.push(u8::try_from(body.len()).unwrap());
+        module.extend(body);
+        module
+    }
+
+    fn named_as_kept() -> Vec<String> {
+        KEPT_WHOLE
+            .iter()
+            .map(|flag| {
+                flag.trim_start_matches("--no-inline=")
+                    .replace('*', "::h0123")
+            })
+            .collect()
+    }
+
+    #[test]
+    fn the_functions_kept_whole_are_found_by_name() {
+        assert_eq!(kept_whole_named(&naming(&named_as_kept())), Ok(()));
+    }
+
+    #[test]
+    fn a_function_kept_whole_that_was_renamed_fails_the_build() {
+        let mut names = named_as_kept();
+        let gone = names.remove(1);
+        let error = kept_whole_named(&naming(&names)).unwrap_err();
+        assert!(error.contains(gone.trim_end_matches("::h0123")), "{error}");
+    }
+}
