@@ -74,7 +74,9 @@ use crate::compressed_sizes;
 /// found: a page still reached past damaged rows, an export that carries
 /// what a restored run journalled before the reload, a poisoned engine that
 /// lets go of its session without its state, sessions checked at open
-/// (358.8).
+/// (358.8); then what speed asked for, which first paid for itself: open's
+/// reads sent whole from JS, an AG-UI read decoded in slices with one
+/// message's deltas joined (358.9).
 pub const BUDGET_KIB: u64 = 359;
 
 /// Where the ratchet is going.
