@@ -19,16 +19,17 @@
 
 mod input;
 pub mod mapping;
+mod reading;
 mod spoken;
 mod sse;
 mod violation;
 
-use baton_core::{TurnVerifier, Verified, WireEvent};
+use baton_core::{TurnVerifier, Verified};
 use serde_json::Value;
-use std::borrow::Cow;
 
 pub use input::{Thread, ThreadScope};
 pub use mapping::AgUiMapper;
+use reading::Reading;
 use spoken::Spoken;
 pub use sse::{SseDecoder, SseEvent, SseItem, SseOutput};
 use violation::broke;
@@ -84,31 +85,24 @@ impl AgUiTurn {
     /// it accepts and refuses is the same as one by one), so a long stream
     /// costs the verifier and the engine once per read, not once per delta.
     pub fn feed(&mut self, bytes: &[u8], verifier: &mut TurnVerifier) -> Vec<Verified> {
-        let mut out = Vec::new();
-        let mut joined = Joined::default();
         let AgUiTurn {
             sse,
             mapper,
             spoken,
             after_end,
         } = self;
+        let mut reading = Reading::new(mapper, spoken, verifier);
         sse.feed_each(bytes, |item| match item {
             SseItem::Finding(reason) => {
-                let _ = joined.flush(spoken, verifier, &mut out);
-                out.extend(
-                    verifier.break_off(broke(ProtocolViolation::Framing, format!("SSE: {reason}"))),
-                );
+                reading.break_off(broke(ProtocolViolation::Framing, format!("SSE: {reason}")));
             }
             SseItem::Event { data, .. } => {
-                if verifier.is_over()
-                    || !event(mapper, spoken, data, verifier, &mut out, &mut joined)
-                {
+                if !reading.event(data) {
                     *after_end = after_end.saturating_add(1);
                 }
             }
         });
-        let _ = joined.flush(spoken, verifier, &mut out);
-        out
+        reading.finish()
     }
 
     /// The response ended (or broke off).
@@ -164,149 +158,6 @@ impl AgUiTurn {
     pub fn snapshot(&self) -> Option<&[Value]> {
         self.spoken.snapshot()
     }
-}
-
-/// Consecutive text deltas of one message, not yet through the verifier.
-#[derive(Default)]
-struct Joined(Option<(String, String)>);
-
-impl Joined {
-    /// Takes `delta` of `message` in (`true`) if it continues what is held
-    /// and the text lane has `room` for both.
-    fn join(&mut self, message: &str, delta: &str, room: usize) -> bool {
-        match &mut self.0 {
-            Some((held, text)) if held == message && text.len() + delta.len() <= room => {
-                text.push_str(delta);
-                true
-            }
-            _ => false,
-        }
-    }
-
-    /// What is held through the verifier, then `delta` of `message` held
-    /// in its place (or, over the text lane's room on its own, through the
-    /// verifier now, which refuses it). `false` if what was held ended the
-    /// turn (see [`event`]). Out of the per-delta path: once per message
-    /// change, not per delta.
-    #[inline(never)]
-    fn start(
-        &mut self,
-        message: Cow<'_, str>,
-        delta: Cow<'_, str>,
-        spoken: &mut Spoken,
-        verifier: &mut TurnVerifier,
-        out: &mut Vec<Verified>,
-    ) -> bool {
-        if self.flush(spoken, verifier, out) {
-            return false;
-        }
-        let (message, delta) = (message.into_owned(), delta.into_owned());
-        if delta.len() <= verifier.text_room() {
-            self.0 = Some((message, delta));
-        } else {
-            let event = WireEvent::MessageDelta { message, delta };
-            spoken.remember(&event, &Value::Null);
-            out.extend(verifier.push(event));
-        }
-        true
-    }
-
-    /// What is held, through the verifier into `out`: `true` if the turn
-    /// is over after it.
-    #[inline(never)]
-    fn flush(
-        &mut self,
-        spoken: &mut Spoken,
-        verifier: &mut TurnVerifier,
-        out: &mut Vec<Verified>,
-    ) -> bool {
-        if let Some((message, delta)) = self.0.take() {
-            let event = WireEvent::MessageDelta { message, delta };
-            spoken.remember(&event, &Value::Null);
-            out.extend(verifier.push(event));
-        }
-        verifier.is_over()
-    }
-}
-
-/// One AG-UI event's JSON text, checked and mapped, through the turn's
-/// verifier into `out` (a text delta joined to those before it in
-/// `joined`, which any other event sends through first). `false` if what
-/// was sent through first ended the turn, so this event came after its end.
-fn event(
-    mapper: &mut AgUiMapper,
-    spoken: &mut Spoken,
-    data: &str,
-    verifier: &mut TurnVerifier,
-    out: &mut Vec<Verified>,
-    joined: &mut Joined,
-) -> bool {
-    // A plain delta is read without building a `Value`; anything else the
-    // general way.
-    let event = match mapper.read_delta(data) {
-        Some(mapping::Delta::Text { message, delta }) => {
-            if joined.join(&message, &delta, verifier.text_room()) {
-                return true;
-            }
-            return joined.start(message, delta, spoken, verifier, out);
-        }
-        Some(mapping::Delta::Arguments { call, delta }) => WireEvent::ToolCallArgs {
-            call: call.into_owned(),
-            delta: delta.into_owned(),
-        },
-        None => return general(mapper, spoken, data, verifier, out, joined),
-    };
-    if joined.flush(spoken, verifier, out) {
-        return false;
-    }
-    spoken.remember(&event, &Value::Null);
-    out.extend(verifier.push(event));
-    true
-}
-
-/// An event read the general way, through a `Value` (see [`event`]). Kept
-/// out of the per-delta path, so the browser's optimising compiler gets
-/// that path alone and small, and early in a long stream.
-#[inline(never)]
-fn general(
-    mapper: &mut AgUiMapper,
-    spoken: &mut Spoken,
-    data: &str,
-    verifier: &mut TurnVerifier,
-    out: &mut Vec<Verified>,
-    joined: &mut Joined,
-) -> bool {
-    let value: Value = match serde_json::from_str(data) {
-        Ok(value) => value,
-        Err(error) => {
-            if joined.flush(spoken, verifier, out) {
-                return false;
-            }
-            out.extend(verifier.break_off(broke(
-                ProtocolViolation::NotJson,
-                format!("an event that is not JSON: {error}"),
-            )));
-            return true;
-        }
-    };
-    let events = match mapper.map(&value) {
-        Ok(events) => events,
-        Err(violation) => {
-            if joined.flush(spoken, verifier, out) {
-                return false;
-            }
-            out.extend(verifier.break_off(violation));
-            return true;
-        }
-    };
-    if joined.flush(spoken, verifier, out) {
-        return false;
-    }
-    for event in events {
-        spoken.remember(&event, &value);
-        out.extend(verifier.push(event));
-    }
-    true
 }
 
 /// Runs a whole AG-UI stream (already parsed events) through the mapper's

@@ -26,8 +26,8 @@ pub(crate) const WASM_FEATURES: [&str; 7] = [
 /// optimises while a stream runs 7 and 24 KB, and their optimised code came
 /// 20–60 ms into the stream (the manual, "Performance").
 const KEPT_WHOLE: [&str; 3] = [
-    "--no-inline=baton_agui::Joined::start*",
-    "--no-inline=baton_agui::general*",
+    "--no-inline=baton_agui::reading::Reading::start*",
+    "--no-inline=baton_agui::reading::Reading::general*",
     "--no-inline=baton_wasm::transport::agui::decode*",
 ];
 
