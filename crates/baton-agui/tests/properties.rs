@@ -226,27 +226,11 @@ fn verified(reads: &[Vec<u8>], limit: usize) -> (Vec<Verified>, u32) {
         ..StreamLimits::default()
     };
     let mut verifier = TurnVerifier::new(limits);
-    let mut out: Vec<Verified> = Vec::new();
     let fed = reads
         .iter()
         .flat_map(|read| turn.feed(read, &mut verifier))
         .collect::<Vec<_>>();
-    for item in fed.into_iter().chain(turn.finish(&mut verifier)) {
-        if let (
-            Some(Verified::Text { message, delta }),
-            Verified::Text {
-                message: next,
-                delta: more,
-            },
-        ) = (out.last_mut(), &item)
-        {
-            if message == next {
-                delta.push_str(more);
-                continue;
-            }
-        }
-        out.push(item);
-    }
+    let out = Verified::join_texts(fed.into_iter().chain(turn.finish(&mut verifier)).collect());
     (out, turn.events_after_end())
 }
 

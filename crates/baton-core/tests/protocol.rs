@@ -562,3 +562,29 @@ proptest! {
         let _ = Script::parse(&text);
     }
 }
+
+#[test]
+fn deltas_of_one_read_reach_surfaces_as_one_text_per_message_in_order() {
+    let text = |message: &str, delta: &str| Verified::Text {
+        message: message.into(),
+        delta: delta.into(),
+    };
+    let joined = Verified::join_texts(vec![
+        text("m1", "Hel"),
+        text("m1", "lo"),
+        text("m2", ", "),
+        text("m2", "world"),
+        Verified::Inbound(Inbound::TurnEnd),
+        text("m2", "!"),
+    ]);
+    assert_eq!(
+        joined,
+        [
+            text("m1", "Hello"),
+            text("m2", ", world"),
+            Verified::Inbound(Inbound::TurnEnd),
+            text("m2", "!"),
+        ],
+        "nothing crosses another item, nothing is lost"
+    );
+}

@@ -64,6 +64,33 @@ pub enum Verified {
     },
 }
 
+impl Verified {
+    /// Consecutive text deltas of one message joined into one: surfaces
+    /// get one `text` per message per network read, however many deltas the
+    /// read held, so a fast stream never floods a page. Order and every
+    /// character are kept; nothing crosses another item.
+    pub fn join_texts(items: Vec<Verified>) -> Vec<Verified> {
+        let mut out: Vec<Verified> = Vec::with_capacity(items.len().min(16));
+        for item in items {
+            if let (
+                Some(Verified::Text { message, delta }),
+                Verified::Text {
+                    message: next,
+                    delta: more,
+                },
+            ) = (out.last_mut(), &item)
+            {
+                if message == next {
+                    delta.push_str(more);
+                    continue;
+                }
+            }
+            out.push(item);
+        }
+        out
+    }
+}
+
 /// Limits that keep a hostile stream from growing memory without bound.
 /// The lanes' limits are bytes per turn; going over one ends the turn with
 /// [`Inbound::OverLimit`] (bounded turns).

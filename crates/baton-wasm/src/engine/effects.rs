@@ -418,7 +418,7 @@ impl TurnHost for EngineHost {
         let Some(inner) = self.0.upgrade() else {
             return;
         };
-        for item in coalesce(items) {
+        for item in Verified::join_texts(items) {
             // A turn the engine stopped waiting for says nothing more.
             let open = inner.core(|core| core.run(run).and_then(|r| r.open_turn()));
             let open = open == Some(turn);
@@ -493,31 +493,6 @@ impl TurnHost for EngineHost {
     }
 }
 
-/// Joins consecutive text deltas of one message into one: subscribers get
-/// one `text` event per message per network read, however many deltas the
-/// read held, so a fast stream never floods the page. Order and every
-/// character are kept.
-fn coalesce(items: Vec<Verified>) -> Vec<Verified> {
-    let mut out: Vec<Verified> = Vec::with_capacity(items.len().min(16));
-    for item in items {
-        if let (
-            Some(Verified::Text { message, delta }),
-            Verified::Text {
-                message: next,
-                delta: more,
-            },
-        ) = (out.last_mut(), &item)
-        {
-            if message == next {
-                delta.push_str(more);
-                continue;
-            }
-        }
-        out.push(item);
-    }
-    out
-}
-
 /// An adapter event (not the core's) for subscribers and surfaces.
 pub(super) fn emit(inner: &Shared, event: &HostEvent) {
     if inner.page(|page| page.has_listeners()) {
@@ -540,46 +515,4 @@ pub(super) fn report(weak: &WeakShared, body: impl FnOnce() -> Report) {
 /// What a participant's failing handler said, as the core takes it.
 fn failure(failed: CallError) -> HostFailure {
     HostFailure::new(failed.into_message())
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use wasm_bindgen_test::*;
-
-    fn text(message: &str, delta: &str) -> Verified {
-        Verified::Text {
-            message: message.into(),
-            delta: delta.into(),
-        }
-    }
-
-    #[wasm_bindgen_test]
-    fn deltas_of_one_read_reach_subscribers_as_one_text_per_message_in_order() {
-        let joined = coalesce(vec![
-            text("m1", "Hel"),
-            text("m1", "lo"),
-            text("m2", ", "),
-            text("m2", "world"),
-            Verified::Inbound(Inbound::TurnEnd),
-            text("m2", "!"),
-        ]);
-        let texts: Vec<(String, String)> = joined
-            .iter()
-            .filter_map(|item| match item {
-                Verified::Text { message, delta } => Some((message.clone(), delta.clone())),
-                _ => None,
-            })
-            .collect();
-        assert_eq!(
-            texts,
-            [
-                ("m1".to_owned(), "Hello".to_owned()),
-                ("m2".to_owned(), ", world".to_owned()),
-                ("m2".to_owned(), "!".to_owned())
-            ],
-            "nothing crosses another item, nothing is lost"
-        );
-        assert_eq!(joined.len(), 4);
-    }
 }
