@@ -31,8 +31,9 @@ enum Gate<'r> {
     /// The run waits on the person (an escalation, a question) or its
     /// authorization lapsed.
     Held,
-    /// The call may go to this participant.
-    Open(CapabilityRef, &'r CapabilityDecl),
+    /// The call may go to this participant, at the autonomy it resolved to
+    /// (journalled with it).
+    Open(CapabilityRef, &'r CapabilityDecl, Autonomy),
 }
 
 impl Run {
@@ -120,11 +121,11 @@ impl Run {
             match self.gate(step, registry, &call) {
                 Gate::Refused(refusal) => self.charge_and_refuse(step, Actor::Engine, refusal),
                 Gate::Held => return,
-                Gate::Open(target, decl) => {
+                Gate::Open(target, decl, autonomy) => {
                     if self.needs_mark(step, &target.participant) {
                         self.request_mark(step, target.participant.clone());
                     } else {
-                        self.dispatch(step, call, target, decl);
+                        self.dispatch(step, call, target, decl, autonomy);
                     }
                     return;
                 }
@@ -218,8 +219,12 @@ impl Run {
         if let Some(refusal) = self.stale_read(step, &target, decl) {
             return Gate::Refused(refusal);
         }
+        // Resolved once, for the gate and for the journal. (A grant covers
+        // every instance of its participant: the address the call named
+        // and the instance it reaches resolve alike.)
+        let verdict = self.resolve_call(step, &target, decl);
         if !self.approval.is_approved(&call.call) {
-            match self.resolve_call(step, &call.capability, decl) {
+            match verdict {
                 Verdict::Denied => return Gate::Refused(Refusal::Denied),
                 Verdict::Allowed(level) => {
                     let covered = !decl.is_irreversible()
@@ -240,7 +245,7 @@ impl Run {
         if !self.authorization_holds(step) {
             return Gate::Held;
         }
-        Gate::Open(target, decl)
+        Gate::Open(target, decl, verdict.level())
     }
 
     /// Whether `participant`'s mark must be taken before its first call. A
@@ -294,6 +299,7 @@ impl Run {
         call: ProposedCall,
         target: CapabilityRef,
         decl: &CapabilityDecl,
+        autonomy: Autonomy,
     ) {
         self.custody.charge_call();
         self.turns.pop_call();
@@ -320,7 +326,6 @@ impl Run {
         let actor = self
             .actor_ref(step)
             .unwrap_or_else(|| unreachable!("a call is in flight"));
-        let autonomy = self.resolve_call(step, &call.capability, decl).level();
         let tier = (step.registry.get(&call.capability.participant)).map(|m| m.manifest.tier());
         self.record(
             step,
