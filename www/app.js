@@ -267,10 +267,7 @@ function said(record) {
 
 /** A run's journal as who did what, in order, in plain words. */
 function whoDidWhat(run, records) {
-  const details = element("details", undefined, { "data-who": run });
-  details.open = opened.has(`who:${run}`);
-  details.addEventListener("toggle", () => (details.open ? opened.add(`who:${run}`) : opened.delete(`who:${run}`)));
-  details.append(element("summary", "Who did what"));
+  const details = disclosure(`who:${run}`, { "data-who": run }, "Who did what");
   const list = element("ol");
   for (const record of records) {
     const text = said(record);
@@ -289,6 +286,22 @@ const ATTENTION = {
   elsewhere: "it was off screen, and there was room for it",
 };
 const opened = new Set(); // disclosures the person opened, kept open across renders
+
+/**
+ * A disclosure that stays as the person left it across renders: noted when
+ * they click its summary (a render can come before the `toggle` event does,
+ * and would build it closed) and when it toggles.
+ */
+function disclosure(key, attributes, title) {
+  const details = element("details", undefined, attributes);
+  details.open = opened.has(key);
+  const note = (open) => (open ? opened.add(key) : opened.delete(key));
+  details.addEventListener("toggle", () => note(details.open));
+  const summary = element("summary", title);
+  summary.addEventListener("click", () => note(!details.open));
+  details.append(summary);
+  return details;
+}
 
 function readName(stamp) {
   const origin = stamp.origin === "author" ? "" : `, ${stamp.origin}`;
@@ -309,10 +322,7 @@ function fateText(read) {
  * person's attention, and journalled the choice).
  */
 function whatItSaw(run, records) {
-  const details = element("details", undefined, { "data-saw": run });
-  details.open = opened.has(run);
-  details.addEventListener("toggle", () => (details.open ? opened.add(run) : opened.delete(run)));
-  details.append(element("summary", "What the assistant saw"));
+  const details = disclosure(run, { "data-saw": run }, "What the assistant saw");
   const turns = records.filter((record) => record.entry.kind === "turn-reserved");
   if (turns.length === 0) details.append(element("p", "Nothing: no turn went to the assistant."));
   for (const reserved of turns) {

@@ -217,22 +217,36 @@ pub(crate) fn compressed_sizes(path: &Path) -> Result<(u64, u64, u64), String> {
 mod tests {
     use super::*;
 
+    /// `n` as unsigned LEB128, as a module's sizes and counts are written.
+    fn leb128(mut n: usize) -> Vec<u8> {
+        let mut bytes = Vec::new();
+        loop {
+            let byte = u8::try_from(n & 0x7f).unwrap();
+            n >>= 7;
+            if n == 0 {
+                bytes.push(byte);
+                return bytes;
+            }
+            bytes.push(byte | 0x80);
+        }
+    }
+
     /// A module holding nothing but a name section naming functions `names`.
     fn naming(names: &[String]) -> Vec<u8> {
-        let mut map = vec![u8::try_from(names.len()).unwrap()];
+        let mut map = leb128(names.len());
         for (index, name) in names.iter().enumerate() {
-            map.push(u8::try_from(index).unwrap());
-            map.push(u8::try_from(name.len()).unwrap());
+            map.extend(leb128(index));
+            map.extend(leb128(name.len()));
             map.extend(name.as_bytes());
         }
-        let mut body = vec![4];
+        let mut body = leb128(4);
         body.extend(b"name");
         body.push(1);
-        body.push(u8::try_from(map.len()).unwrap());
+        body.extend(leb128(map.len()));
         body.extend(map);
         let mut module = b"\0asm\x01\0\0\0".to_vec();
         module.push(0);
-        module.push(u8::try_from(body.len()).unwrap());
+        module.extend(leb128(body.len()));
         module.extend(body);
         module
     }
