@@ -405,9 +405,12 @@ impl Store {
     }
 
     /// What opening an engine reads, in one transaction rather than one per
-    /// question: the database's key (created by a second transaction only
-    /// the first time), this session's header, and every session's live
-    /// rows.
+    /// question: the database's key (written by a second transaction only
+    /// if a database that was there lacks it), this session's header, and
+    /// every session's live rows. A database this open created is not read:
+    /// it holds its key and nothing else. (Another tab's session opened in
+    /// the same moments of an origin's first visit is then not watched to
+    /// be swept when it goes; the next engine to open sweeps it.)
     pub(crate) async fn first_look(
         &self,
         session: &str,
