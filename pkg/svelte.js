@@ -144,8 +144,10 @@ export function useQuestions() {
  */
 export function usePresence() {
   const engine = useEngine();
-  return readable({ counters: engine.counters(), said: null }, (set) => {
-    const surface = presenceSurface(engine);
+  // One surface for the store's life: what was said last outlives its
+  // subscribers coming and going.
+  const surface = presenceSurface(engine);
+  return readable(surface.read(), (set) => {
     const unsubscribe = surface.subscribe(() => set(surface.read()));
     set(surface.read());
     const detach = engine.presence.attach(surface);

@@ -687,10 +687,10 @@ fn row_value(row: &Row, flag: &str) -> JsValue {
 /// and every session's live rows with its header.
 type LiveRows = (Option<[u8; 32]>, Option<String>, Vec<(String, Leftover)>);
 
-/// A stored header: absent, or there (a header that is not text is there,
-/// and does not read).
+/// A stored header: absent (`undefined`, or `null` as a missing value is
+/// read), or there (a header that is not text is there, and does not read).
 fn header_of(value: JsValue) -> Option<String> {
-    (!value.is_undefined()).then(|| value.as_string().unwrap_or_default())
+    (!value.is_undefined() && !value.is_null()).then(|| value.as_string().unwrap_or_default())
 }
 
 fn field(row: &JsValue, key: &str) -> String {

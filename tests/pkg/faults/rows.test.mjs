@@ -331,6 +331,32 @@ test("fault_newer_database: a database a newer Baton upgraded is refused, naming
   assert.deepEqual(seen.left, { version: 3, stores: ["ledger", "runs"] }, "left as it is");
 });
 
+test("fault_null_header: a session header stored as null is a missing one, not damage: its engine opens on IndexedDB, nothing said", { timeout: TIMEOUT }, async () => {
+  const seen = await withPage((page) =>
+    page.evaluate(async () => {
+      const baton = await import("baton-engine");
+      await baton.default();
+      const dbName = `null-header-${Math.random()}`;
+      const first = await baton.Engine.open({ dbName, session: "n1" });
+      first.close();
+      const idb = (r) => new Promise((resolve, reject) => ((r.onsuccess = () => resolve(r.result)), (r.onerror = () => reject(r.error))));
+      const db = await idb(indexedDB.open(dbName));
+      const tx = db.transaction("sessions", "readwrite");
+      tx.objectStore("sessions").put(null, "n1");
+      await new Promise((resolve) => (tx.oncomplete = resolve));
+      db.close();
+      const said = [];
+      const engine = await baton.Engine.open({ dbName, session: "n1" });
+      engine.subscribe((event) => event.type === "unreadable-row" && said.push(event.key));
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      const { mode, degraded } = engine.storage;
+      engine.close();
+      return { mode, degraded: degraded ?? null, said };
+    }),
+  );
+  assert.deepEqual(seen, { mode: "indexeddb", degraded: null, said: [] });
+});
+
 test("fault_damaged_header: a session whose header cannot be read does not stop Engine.open: its own engine runs in memory rather than mint its run ids again over its rows, saying why; another's sweep leaves it as it is and says so (unreadable-row), storage kept", { timeout: TIMEOUT }, async () => {
   const seen = await withPage((page) =>
     page.evaluate(async (manifest) => {

@@ -358,9 +358,13 @@ async fn stream(
             return Ok(());
         }
         let value = js_sys::Reflect::get(&chunk, &"value".into()).map_err(lost)?;
-        let bytes: js_sys::Uint8Array = value.dyn_into().map_err(|_| {
-            Failure::Lost("the response's body gave a chunk that is not bytes".into())
-        })?;
+        // A chunk is a `Uint8Array` of this page, read where it is; any
+        // other (another realm's, an `ArrayBuffer` from a wrapped `fetch`)
+        // is copied into one.
+        let bytes = match value.dyn_into::<js_sys::Uint8Array>() {
+            Ok(bytes) => bytes,
+            Err(value) => js_sys::Uint8Array::new(&value),
+        };
         let out = decode(turn, sink, &bytes, &mut slice);
         let over = sink.is_over();
         if over {
