@@ -69,10 +69,7 @@ impl<'t> Reading<'t> {
                 }
                 return self.start(message, delta);
             }
-            Some(Delta::Arguments { call, delta }) => WireEvent::ToolCallArgs {
-                call: call.into_owned(),
-                delta: delta.into_owned(),
-            },
+            Some(arguments) => arguments.into_event(),
             None => return self.general(data),
         };
         if self.flush() {

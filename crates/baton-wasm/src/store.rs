@@ -399,11 +399,6 @@ impl Store {
         Ok(secret)
     }
 
-    /// Every session that has live runs or open questions, with its rows.
-    pub(crate) async fn leftovers(&self) -> Result<Vec<(String, Leftover)>, StoreError> {
-        Ok(self.live_rows(None).await?.2)
-    }
-
     /// What opening an engine reads, in one transaction rather than one per
     /// question: the database's key (written by a second transaction only
     /// if a database that was there lacks it), this session's header, and
@@ -473,34 +468,17 @@ impl Store {
         Ok((key, header_of(read.get(1)), sessions.into_iter().collect()))
     }
 
-    /// What one session left behind, read now.
+    /// What one session left behind, read now: its rows and its header, in
+    /// one transaction.
     pub(crate) async fn leftover(&self, session: &str) -> Result<Leftover, StoreError> {
-        let all = self.leftovers().await?;
+        let (_, header, all) = self.live_rows(Some(session)).await?;
         let mut found = all
             .into_iter()
             .find(|(other, _)| other == session)
             .map(|(_, leftover)| leftover)
             .unwrap_or_default();
-        if found.header.is_none() {
-            found.header = self.header(session).await?;
-        }
+        found.header = header;
         Ok(found)
-    }
-
-    /// The header of one session, if it was ever written.
-    pub(crate) async fn header(&self, session: &str) -> Result<Option<String>, StoreError> {
-        let tx = self
-            .db
-            .transaction(&[SESSIONS], TransactionMode::ReadOnly)
-            .map_err(cause)?;
-        let value = tx
-            .object_store(SESSIONS)
-            .map_err(cause)?
-            .get(Query::from(JsValue::from_str(session)))
-            .map_err(cause)?
-            .await
-            .map_err(cause)?;
-        Ok(value.map(|value| value.as_string().unwrap_or_default()))
     }
 
     /// A run's journal rows (or, with no run, every run's, run by run),

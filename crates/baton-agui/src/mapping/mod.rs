@@ -105,6 +105,22 @@ pub enum Delta<'a> {
     },
 }
 
+impl Delta<'_> {
+    /// The `baton/1` event it maps to.
+    pub fn into_event(self) -> WireEvent {
+        match self {
+            Delta::Text { message, delta } => WireEvent::MessageDelta {
+                message: message.into_owned(),
+                delta: delta.into_owned(),
+            },
+            Delta::Arguments { call, delta } => WireEvent::ToolCallArgs {
+                call: call.into_owned(),
+                delta: delta.into_owned(),
+            },
+        }
+    }
+}
+
 impl AgUiMapper {
     /// A mapper for a new stream.
     pub fn new() -> Self {
@@ -183,22 +199,9 @@ impl AgUiMapper {
     /// `None` for anything else — another event, another field, a delta
     /// that breaks a rule — which [`AgUiMapper::map`] then reads the
     /// general way, so what is accepted and refused is the same either way.
-    pub fn map_delta(&mut self, data: &str) -> Option<WireEvent> {
-        Some(match self.read_delta(data)? {
-            Delta::Text { message, delta } => WireEvent::MessageDelta {
-                message: message.into_owned(),
-                delta: delta.into_owned(),
-            },
-            Delta::Arguments { call, delta } => WireEvent::ToolCallArgs {
-                call: call.into_owned(),
-                delta: delta.into_owned(),
-            },
-        })
-    }
-
-    /// [`AgUiMapper::map_delta`], borrowed from `data` where it can be (a
-    /// string without an escape): what a decoder that joins deltas reads,
-    /// copying nothing of a delta it joins.
+    ///
+    /// Borrowed from `data` where it can be (a string without an escape):
+    /// a decoder that joins deltas copies nothing of a delta it joins.
     pub fn read_delta<'a>(&self, data: &'a str) -> Option<Delta<'a>> {
         if self.first || self.run != RunPhase::Active || !self.lanes.is_empty() {
             return None;
