@@ -76,7 +76,7 @@ use crate::compressed_sizes;
 /// lets go of its session without its state, sessions checked at open
 /// (358.8); then what speed asked for, which first paid for itself: open's
 /// reads sent whole from JS, an AG-UI read decoded in slices with one
-/// message's deltas joined (358.7).
+/// message's deltas joined (358.4).
 pub const BUDGET_KIB: u64 = 359;
 
 /// Where the ratchet is going.
