@@ -46,8 +46,10 @@ test("export and verifyExport round-trip every run's records with their actors, 
       const engine = await Engine.open({ dbName, ceiling: "auto", session: "audit" });
       engine.register(manifest, behaviour);
       await new Promise((resolve) => setTimeout(resolve, 20));
-      const since = Date.now();
       const now = engine.delegate({ intent: "Rename to Two", initiative: "user", autonomy: "auto", plan: plan("Two") });
+      // On the engine's own clock (the page's time origin, not Date.now(),
+      // which can run a few milliseconds ahead of it): the new run's first record.
+      const since = engine.journal(now)[0].at;
       await now.returned;
 
       const text = await engine.export();
