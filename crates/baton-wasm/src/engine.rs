@@ -24,7 +24,6 @@ use serde::Deserialize;
 use serde_json::Value;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
-use wasm_bindgen_futures::spawn_local;
 
 use crate::calls::{call, call_then, get, message_of, settled, CallError};
 use crate::convert::{self, to_js};
@@ -265,7 +264,7 @@ impl Engine {
     #[wasm_bindgen(js_name = open)]
     pub fn open_js(options: JsValue) -> js_sys::Promise {
         let opening = Engine::open(options);
-        wasm_bindgen_futures::future_to_promise(async move { Ok(opening.await?.into()) })
+        crate::panic::promise(async move { Ok(opening.await?.into()) }, None)
     }
 
     /// Where the engine keeps its state: `{ mode: "indexeddb" | "memory",
@@ -287,7 +286,7 @@ impl Engine {
         let store = live.persistence(|persistence| persistence.store());
         let memory = self.journal(JsValue::from(&run));
         let engine = live.downgrade();
-        Ok(wasm_bindgen_futures::future_to_promise(async move {
+        Ok(engine.clone().promise(async move {
             let Some(store) = store else {
                 return memory;
             };
@@ -335,7 +334,7 @@ impl Engine {
         });
         let store = live.persistence(|persistence| persistence.store());
         let engine = live.downgrade();
-        Ok(wasm_bindgen_futures::future_to_promise(async move {
+        Ok(engine.clone().promise(async move {
             if let Some(store) = store {
                 // Only the page is read: from the run it comes after (itself
                 // included, to place the page), as many as it holds, one
@@ -521,7 +520,7 @@ fn sweep_when_free(inner: &Shared, db_name: &str, sessions: Vec<String>, key: [u
         let (store, signal, db_name) = (Rc::clone(&store), signal.clone(), db_name.to_owned());
         let weak = inner.downgrade();
         let own = inner.core(|core| core.config().session.to_string());
-        spawn_local(async move {
+        weak.clone().spawn(async move {
             let sessions = (session.as_str(), own.as_str());
             let swept = persist::sweep_when_free(&store, &db_name, sessions, key, &signal).await;
             if let (Some(Ok((ended, offered, skipped))), Some(inner)) = (swept, weak.upgrade()) {

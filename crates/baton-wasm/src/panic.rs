@@ -7,8 +7,17 @@
 //! engine of the session to reconcile as cut off (AG-11), its participants
 //! left as they are — instead of staying half-alive; and the package's
 //! entry point turns the trap itself into a `BatonError` of code `internal`.
+//!
+//! A panic can also strike while a future is polled, outside any call from
+//! JS: then there is no caller to throw to. Every task the package spawns is
+//! [`guarded`]: while it is polled, what a panic there must do is on a stack
+//! the hook reads — the engine the task serves is poisoned (it closes at its
+//! next call), and a promise the package returned is rejected with
+//! `internal` ([`promise`]), so nothing an app awaits is left unsettled.
 
 use std::cell::RefCell;
+use std::future::Future;
+use std::rc::Rc;
 
 use wasm_bindgen::prelude::*;
 
@@ -17,7 +26,13 @@ use crate::errors::{error, Code};
 thread_local! {
     /// The first panic's message.
     static MESSAGE: RefCell<Option<String>> = const { RefCell::new(None) };
+    /// What a panic does to the tasks being polled now, innermost last.
+    static POLLED: RefCell<Vec<Struck>> = const { RefCell::new(Vec::new()) };
 }
+
+/// What a panic striking a task does: poisons its engine, rejects its
+/// promise.
+pub(crate) type Struck = Rc<dyn Fn()>;
 
 /// Sets the panic hook, once.
 pub(crate) fn install() {
@@ -41,7 +56,7 @@ pub(crate) fn install() {
                     message.get_or_insert(text);
                 }
             });
-            crate::engine::drive::poison_stepping();
+            struck();
         }));
     });
 }
@@ -51,6 +66,72 @@ pub(crate) fn install() {
 #[wasm_bindgen(js_name = panicMessage)]
 pub fn panic_message() -> Option<String> {
     MESSAGE.with(|message| message.borrow().clone())
+}
+
+/// What a panic does, after its message is kept: every engine in the
+/// middle of a step is poisoned, and so is every task being polled.
+fn struck() {
+    crate::engine::drive::poison_stepping();
+    let polled = POLLED.with(|polled| polled.try_borrow().map(|p| p.clone()).unwrap_or_default());
+    for struck in polled {
+        struck();
+    }
+}
+
+/// `future`, with what a panic while it is polled does (`struck`) on the
+/// stack the hook reads, for as long as each poll lasts.
+pub(crate) fn guarded<F: Future + 'static>(
+    future: F,
+    struck: Struck,
+) -> impl Future<Output = F::Output> {
+    let mut future = Box::pin(future);
+    std::future::poll_fn(move |cx| {
+        POLLED.with(|polled| polled.borrow_mut().push(Rc::clone(&struck)));
+        let polled = future.as_mut().poll(cx);
+        POLLED.with(|polled| polled.borrow_mut().pop());
+        polled
+    })
+}
+
+/// A promise of what `future` gives, settled even if a panic strikes while
+/// it is worked on: then it is rejected with `internal`, after `also` (what
+/// the panic does to the engine it serves) has run.
+pub(crate) fn promise(
+    future: impl Future<Output = Result<JsValue, JsValue>> + 'static,
+    also: Option<Struck>,
+) -> js_sys::Promise {
+    let mut settle = None;
+    let promise = js_sys::Promise::new(&mut |resolve, reject| settle = Some((resolve, reject)));
+    let Some((resolve, reject)) = settle else {
+        return promise;
+    };
+    let rejected = reject.clone();
+    let struck: Struck = Rc::new(move || {
+        if let Some(also) = &also {
+            also();
+        }
+        let _ = rejected.call1(&JsValue::NULL, &internal());
+    });
+    wasm_bindgen_futures::spawn_local(guarded(
+        async move {
+            let _ = match future.await {
+                Ok(value) => resolve.call1(&JsValue::NULL, &value),
+                Err(thrown) => reject.call1(&JsValue::NULL, &thrown),
+            };
+        },
+        struck,
+    ));
+    promise
+}
+
+/// What a promise a panic struck is rejected with: `internal`, with the
+/// panic's message, as the entry point says it of a call that trapped.
+fn internal() -> JsValue {
+    let why = panic_message().unwrap_or_default();
+    error(
+        Code::Internal,
+        &format!("an internal error: {why}; an engine it struck closes itself"),
+    )
 }
 
 /// What a poisoned engine throws: `closed`, saying why.
@@ -67,5 +148,5 @@ pub(crate) fn closed_by_panic() -> JsValue {
 #[cfg(test)]
 pub(crate) fn as_if_panicked(message: &str) {
     MESSAGE.with(|kept| *kept.borrow_mut() = Some(message.to_owned()));
-    crate::engine::drive::poison_stepping();
+    struck();
 }

@@ -197,6 +197,32 @@ impl WeakShared {
             .filter(|state| !state.poisoned.get())
             .map(Shared)
     }
+
+    /// What a panic striking one of the engine's tasks does: poisons it, as
+    /// a panic in one of its steps does.
+    fn poisoner(&self) -> crate::panic::Struck {
+        let state = self.0.clone();
+        Rc::new(move || {
+            if let Some(state) = state.upgrade() {
+                state.poisoned.set(true);
+            }
+        })
+    }
+
+    /// Runs a task of the engine's: a panic while it is worked on poisons
+    /// the engine.
+    pub(super) fn spawn(&self, task: impl std::future::Future<Output = ()> + 'static) {
+        wasm_bindgen_futures::spawn_local(crate::panic::guarded(task, self.poisoner()));
+    }
+
+    /// A promise the engine returns to the app: a panic while it is worked
+    /// on poisons the engine and rejects it with `internal`.
+    pub(super) fn promise(
+        &self,
+        future: impl std::future::Future<Output = Result<JsValue, JsValue>> + 'static,
+    ) -> js_sys::Promise {
+        crate::panic::promise(future, Some(self.poisoner()))
+    }
 }
 
 /// Carries every pending event out of the core, then arms its next timer.

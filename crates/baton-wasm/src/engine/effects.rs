@@ -249,7 +249,7 @@ pub(super) fn open_turn(inner: &Shared, run: RunId, turn: TurnId, mut request: T
         request.trace = trace_of(&hook, &run, turn);
     }
     let weak = inner.downgrade();
-    spawn_local(async move {
+    weak.clone().spawn(async move {
         let reads = deep_reads(&weak, &request).await;
         let Some(reads) = reads.filter(|_| !signal.aborted()) else {
             // Stopped while the reads were gathered: the turn is not sent.

@@ -73,7 +73,7 @@ impl Engine {
         });
         let store = live.persistence(|persistence| persistence.store());
         let engine = live.downgrade();
-        Ok(wasm_bindgen_futures::future_to_promise(async move {
+        Ok(engine.clone().promise(async move {
             let failed =
                 |cause: crate::store::StoreError| error(Code::StorageFailed, &cause.to_string());
             // Every stored row, run by run (the journal's key order).

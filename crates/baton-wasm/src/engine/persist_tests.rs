@@ -677,3 +677,76 @@ async fn a_panic_in_a_step_closes_the_engine_cleanly_and_the_next_engine_reconci
     assert_eq!(state["outcome"], "aborted", "{state}");
     assert_eq!(state["reason"]["kind"], "interrupted", "{state}");
 }
+
+#[wasm_bindgen_test]
+async fn a_panic_while_a_promise_is_worked_on_rejects_it_as_internal_and_closes_the_engine() {
+    let db = unique_name("baton-test");
+    let transport = hanging_transport();
+    let engine = open_on(&db, "s-panic-async", Some(&transport))
+        .await
+        .unwrap();
+    engine.mount(manifest(), participant(&element().into(), 0, 0));
+    let run = engine.delegate(agent_delegation()).unwrap();
+    written(&engine).await;
+    // A panic strikes while one of the engine's promises is worked on,
+    // outside any step and any call from JS: what the hook does, then the
+    // trap (the future is never polled again).
+    let struck = engine.live().unwrap().downgrade().promise(async {
+        settle(0).await;
+        crate::panic::as_if_panicked("boom at reading.rs:1:1");
+        std::future::pending().await
+    });
+    let rejected = JsFuture::from(struck).await.unwrap_err();
+    let read = |thrown: &JsValue, key: &str| js_sys::Reflect::get(thrown, &key.into()).unwrap();
+    assert_eq!(
+        read(&rejected, "code").as_string().as_deref(),
+        Some("internal")
+    );
+    assert!(
+        read(&rejected, "message")
+            .as_string()
+            .unwrap()
+            .contains("boom at reading.rs:1:1"),
+        "{rejected:?}"
+    );
+    // The engine it served closes itself at its next call.
+    let closed = engine.state(JsValue::from(&run)).unwrap_err();
+    assert_eq!(read(&closed, "code").as_string().as_deref(), Some("closed"));
+    // Its runs are left as they stood, for the next engine of the session.
+    let reloaded = open_on(&db, "s-panic-async", Some(&transport))
+        .await
+        .unwrap();
+    let state: serde_json::Value =
+        serde_wasm_bindgen::from_value(reloaded.state(JsValue::from(&run)).unwrap()).unwrap();
+    assert_eq!(state["reason"]["kind"], "interrupted", "{state}");
+}
+
+#[wasm_bindgen_test]
+async fn a_panic_in_a_task_of_the_engine_closes_it() {
+    let engine = super::tests::open().await;
+    engine.live().unwrap().downgrade().spawn(async {
+        crate::panic::as_if_panicked("boom at turn.rs:1:1");
+        std::future::pending::<()>().await
+    });
+    settle(10).await;
+    let closed = engine.counters().unwrap_err();
+    let message = js_sys::Reflect::get(&closed, &"message".into()).unwrap();
+    assert!(
+        message.as_string().unwrap().contains("boom at turn.rs:1:1"),
+        "{message:?}"
+    );
+}
+
+#[wasm_bindgen_test]
+async fn a_panic_while_opening_rejects_the_open_as_internal() {
+    let opening = crate::panic::promise(
+        async {
+            crate::panic::as_if_panicked("boom at store.rs:1:1");
+            std::future::pending().await
+        },
+        None,
+    );
+    let rejected = JsFuture::from(opening).await.unwrap_err();
+    let code = js_sys::Reflect::get(&rejected, &"code".into()).unwrap();
+    assert_eq!(code.as_string().as_deref(), Some("internal"));
+}

@@ -228,7 +228,7 @@ fn write(inner: &Shared, records: Vec<Journalled>, header: bool, closings: Vec<S
     };
     inner.persistence(|persistence| persistence.writes_in_flight += 1);
     let weak = inner.downgrade();
-    spawn_local(async move {
+    weak.clone().spawn(async move {
         let written = pending.await;
         let Some(inner) = weak.upgrade() else {
             return;
