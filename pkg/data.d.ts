@@ -672,6 +672,11 @@ export type JournalEntry =
      * The run this one resumes, if it is a chained resume (AG-11).
      */
     resumes: RunId | null,
+    /**
+     * The run-level autonomy the person's choice resolved to (AG-24,
+     * AG-26). Absent from records written before it was kept.
+     */
+    autonomy?: Autonomy,
   }
   | {
     "kind": "transition",
@@ -698,6 +703,12 @@ export type JournalEntry =
      * The snapshot of reads the turn opens with.
      */
     context: Context,
+    /**
+     * Whether the run's context, this turn's reads included, holds
+     * content from outside the author, which lowers the ceiling one
+     * step (the origin clamp, AG-28).
+     */
+    clamped?: boolean,
   }
   | {
     "kind": "turn-ended",
@@ -1495,6 +1506,11 @@ export type ReviewItem = {
    * (empty: the acting party itself).
    */
   via?: Array<string>,
+  /**
+   * Its participant's maturity tier (AG-17), when the capability names
+   * one participant.
+   */
+  tier?: Tier,
 };
 
 /**
@@ -1539,6 +1555,12 @@ export type ReviewSheet = {
    * The fingerprint of the reads the plan was computed on (AG-29).
    */
   fingerprint: Digest,
+  /**
+   * Whether the reads the plan was made with hold content from outside
+   * the author, which lowered the ceiling one step (the origin clamp,
+   * AG-28).
+   */
+  clamped: boolean,
   /**
    * The planned acts, in order.
    */

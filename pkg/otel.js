@@ -33,6 +33,10 @@ const OPTIONS = new Set(["tracerProvider", "captureContent"]);
 /** Why a run ended, when it ended for a failure: the span's status is `ERROR`. */
 const FAILED = new Set(["partial", "rolled-back", "error"]);
 
+/** The maturity tiers, lowest first (AG-17): a run's is its highest act's. */
+const TIERS = ["reads-only", "reversible-acts", "full-acts"];
+const higher = (a, b) => (TIERS.indexOf(b) > TIERS.indexOf(a) ? b : a);
+
 /**
  * Traces every run of `engine` from now on. Returns `{ detach() }`, which
  * ends the spans still open and stops tracing. Unknown options throw a
@@ -72,7 +76,10 @@ export function instrument(engine, options = {}) {
         ...attributes,
       },
     }, context.active());
-    const run = { id, span, context: trace.setSpan(context.active(), span), turns: new Map(), calls: new Map(), turn: null };
+    // `facts`: what the core last decided of the run, carried by every
+    // event — its autonomy, the fingerprint its plan is bound to, its
+    // highest act's tier, whether the origin clamp is in force.
+    const run = { id, span, context: trace.setSpan(context.active(), span), turns: new Map(), calls: new Map(), turn: null, facts: {}, escalation: null };
     runs.set(id, run);
     return run;
   };
@@ -94,31 +101,50 @@ export function instrument(engine, options = {}) {
   /** The `baton.*` facts every decision carries. */
   const facts = (record, attributes) => ({ "baton.revision": record.revision, "baton.actor": record.actor.kind, ...attributes });
 
+  /** Keeps what the core decided of a run, as the journal or a sheet says it. */
+  const learn = (run, { autonomy, fingerprint, tier, clamped }) => {
+    if (autonomy) run.facts["baton.autonomy"] = autonomy;
+    if (fingerprint) run.facts["baton.fingerprint"] = fingerprint;
+    if (tier) run.facts["baton.tier"] = higher(run.facts["baton.tier"] ?? tier, tier);
+    if (clamped !== undefined) run.facts["baton.origin_clamp"] = clamped === true;
+  };
+
   /**
-   * An event on the run span. Each carries the run's autonomy and the
-   * fingerprint its plan was bound to, as last decided, beside its own.
+   * An event on the run span. Each carries the run's autonomy, the
+   * fingerprint its plan is bound to, its highest act's tier and whether
+   * the origin clamp is in force, as last decided, beside its own.
    */
   const decided = (run, name, record, attributes = {}) => {
-    const known = {};
-    if (run.autonomy) known["baton.autonomy"] = run.autonomy;
-    if (run.fingerprint) known["baton.fingerprint"] = run.fingerprint;
-    run.span.addEvent(name, facts(record, { ...known, ...attributes }), record.at);
-    if (attributes["baton.autonomy"]) run.autonomy = attributes["baton.autonomy"];
-    if (attributes["baton.fingerprint"]) run.fingerprint = attributes["baton.fingerprint"];
+    run.span.addEvent(name, facts(record, { ...run.facts, ...attributes }), record.at);
+  };
+
+  /** What a review sheet says of the run (a plan's, or one call's). */
+  const sheetOf = (run, sheet) => {
+    if (!sheet) return {};
+    learn(run, {
+      autonomy: sheet.autonomy,
+      fingerprint: sheet.fingerprint,
+      tier: sheet.items.map((item) => item.tier).filter(Boolean).reduce(higher, undefined),
+      clamped: sheet.clamped,
+    });
+    const attributes = { "baton.items": sheet.items.length };
+    if (sheet.again) attributes["baton.again"] = sheet.again.kind;
+    return attributes;
   };
 
   /**
    * An undo comes after its run has ended: a short span of its own, under
-   * the run's when this page traced it, carrying the same event.
+   * the run's when this page traced it, carrying the same event and what
+   * was last decided of the run.
    */
   const undone = (record, name, attributes) => {
-    const parent = ended.get(record.run) ?? context.active();
+    const { parent, facts: known } = ended.get(record.run) ?? { parent: context.active(), facts: {} };
     const span = tracer.startSpan(`undo ${agent}`, { kind: SpanKind.INTERNAL, startTime: record.at, attributes: { "baton.run": record.run } }, parent);
-    span.addEvent(name, facts(record, attributes), record.at);
+    span.addEvent(name, facts(record, { ...known, ...attributes }), record.at);
     span.end(record.at);
   };
 
-  /** The contexts of ended runs, for their undos: the most recent 256. */
+  /** The contexts and last facts of ended runs, for their undos: the most recent 256. */
   const ended = new Map();
 
   const endRun = (id, run, record, state) => {
@@ -136,7 +162,7 @@ export function instrument(engine, options = {}) {
     }
     run.span.end(record.at);
     runs.delete(id);
-    ended.set(id, run.context);
+    ended.set(id, { parent: run.context, facts: run.facts });
     if (ended.size > 256) ended.delete(ended.keys().next().value);
   };
 
@@ -147,9 +173,9 @@ export function instrument(engine, options = {}) {
       if (entry.resumes) attributes["baton.resumes"] = entry.resumes;
       if (captureContent) attributes["baton.intent"] = entry.intent;
       // The turn's hook may have seen the run first.
-      const run = runs.get(record.run);
-      if (run) run.span.setAttributes(attributes);
-      else open(record.run, record.at, attributes);
+      const run = runs.get(record.run) ?? open(record.run, record.at, {});
+      run.span.setAttributes(attributes);
+      learn(run, { autonomy: entry.autonomy });
       return;
     }
     if (entry.kind === "undone") {
@@ -170,6 +196,7 @@ export function instrument(engine, options = {}) {
     switch (entry.kind) {
       case "turn-reserved":
         turnOf(run, entry.turn, record.at);
+        learn(run, { clamped: entry.clamped === true });
         return;
       case "turn-ended": {
         const span = run.turns.get(entry.turn);
@@ -204,6 +231,7 @@ export function instrument(engine, options = {}) {
         attributes["baton.origin_clamp"] = entry.clamped === true;
         if (entry.via?.length) attributes["baton.via"] = entry.via;
         if (captureContent) attributes["gen_ai.tool.call.arguments"] = JSON.stringify(entry.arguments);
+        learn(run, { tier: entry.tier, clamped: entry.clamped === true });
         const span = tracer.startSpan(`execute_tool ${tool}`, { kind: SpanKind.INTERNAL, startTime: record.at, attributes }, run.turn ?? run.context);
         run.calls.set(entry.call, span);
         return;
@@ -226,23 +254,33 @@ export function instrument(engine, options = {}) {
       case "call-refused": {
         // Refused before it ran: a span that says so, under the turn.
         const tool = `${entry.capability.participant}.${entry.capability.capability}`;
+        const why = entry.refusal.code;
         const span = tracer.startSpan(`execute_tool ${tool}`, {
           kind: SpanKind.INTERNAL,
           startTime: record.at,
-          attributes: { "gen_ai.operation.name": "execute_tool", "gen_ai.tool.name": tool, "gen_ai.tool.call.id": entry.call, "gen_ai.tool.type": "function", "error.type": entry.refusal.kind },
+          attributes: { "gen_ai.operation.name": "execute_tool", "gen_ai.tool.name": tool, "gen_ai.tool.call.id": entry.call, "gen_ai.tool.type": "function", "error.type": why },
         }, run.turn ?? run.context);
-        span.setStatus({ code: SpanStatusCode.ERROR, message: `refused: ${entry.refusal.kind}` });
+        span.setStatus({ code: SpanStatusCode.ERROR, message: `refused: ${why}` });
         span.end(record.at);
+        // The person said no to the one call put before them.
+        if (record.actor.kind === "person") decided(run, "baton.review.rejected", record, { "gen_ai.tool.call.id": entry.call });
         return;
       }
-      case "authorized":
+      case "authorized": {
+        learn(run, { fingerprint: entry.fingerprint });
+        // While one call is before the person (AG-31), their authorization
+        // allows that call.
+        const reviewed = run.escalation?.kind === "review-required" ? run.escalation.call : null;
+        const call = reviewed ? { "gen_ai.tool.call.id": reviewed } : {};
         decided(run, record.actor.kind === "person" ? "baton.review.authorized" : "baton.authorized", record, {
-          "baton.fingerprint": entry.fingerprint,
           "baton.allowlist": entry.allowlist.length,
+          ...call,
         });
         return;
+      }
       case "reauthorized":
-        decided(run, "baton.review.reauthorized", record, { "baton.fingerprint": entry.fingerprint, "baton.drifted": entry.drifted.length });
+        learn(run, { fingerprint: entry.fingerprint });
+        decided(run, "baton.review.reauthorized", record, { "baton.drifted": entry.drifted.length });
         return;
       case "call-edited":
         decided(run, "baton.review.edited", record, { "gen_ai.tool.call.id": entry.call });
@@ -268,24 +306,24 @@ export function instrument(engine, options = {}) {
 
   const onTransition = (record, run) => {
     const { from, to } = record.entry;
+    const escalation = run.escalation;
+    run.escalation = to.state === "escalated" ? to.reason : null;
     if (to.state === "reviewing") {
-      const sheet = engine.review(record.run);
-      const attributes = {};
-      if (sheet) {
-        attributes["baton.autonomy"] = sheet.autonomy;
-        attributes["baton.fingerprint"] = sheet.fingerprint;
-        attributes["baton.items"] = sheet.items.length;
-        if (sheet.again) attributes["baton.again"] = sheet.again.kind;
-      }
-      decided(run, "baton.review.shown", record, attributes);
+      decided(run, "baton.review.shown", record, sheetOf(run, engine.review(record.run)));
+    } else if (to.state === "escalated" && to.reason.kind === "review-required") {
+      // One call put before the person (AG-31): a review, of that call.
+      const attributes = sheetOf(run, engine.review(record.run));
+      decided(run, "baton.review.shown", record, { ...attributes, "gen_ai.tool.call.id": to.reason.call });
     } else if (to.state === "escalated") {
       decided(run, "baton.escalated", record, { "baton.reason": to.reason.kind });
     } else if (from === "escalated" && record.actor.kind === "person") {
-      decided(run, "baton.escalation.resolved", record, { "baton.resolution": to.state });
+      decided(run, "baton.escalation.resolved", record, { "baton.resolution": to.state, ...(escalation ? { "baton.reason": escalation.kind } : {}) });
     }
     if (to.state === "returned" || to.state === "cancelled") {
       const reason = to.reason?.kind;
-      if (reason === "review-rejected") decided(run, "baton.review.rejected", record);
+      // Rejected before anything ran (`rejected`), or on review again after
+      // acting (`review-rejected`).
+      if (record.actor.kind === "person" && (reason === "rejected" || reason === "review-rejected")) decided(run, "baton.review.rejected", record);
       if (reason === "kill") decided(run, "baton.kill", record);
       endRun(record.run, run, record, to);
     }

@@ -387,6 +387,103 @@ test("captureContent: true puts the intent, the arguments and the results on spa
   assert.equal(call.attributes["baton.autonomy"], "auto");
 });
 
+test("every decision the person makes is an event on the run span, each with the run's autonomy, tier, origin clamp, revision and fingerprint", { timeout: TIMEOUT }, async () => {
+  const seen = await withPage(async (page) => {
+    await sdkIn(page);
+    return page.evaluate(async (manifest) => {
+      const baton = await import("baton-engine");
+      await baton.default();
+      const { instrument } = await import("baton-engine/otel");
+      const { provider } = window;
+      const at = (event) => ({ atMs: 0, event });
+      const call = (id, title) => [
+        at({ type: "tool-call-start", call: id, tool: "tasks.rename" }),
+        at({ type: "tool-call-args", call: id, delta: JSON.stringify({ id: "card-9", title }) }),
+        at({ type: "tool-call-end", call: id }),
+      ];
+      // A question; a plan the person authorizes; then, one by one (the
+      // capability allows no more than `suggest`), a call the person
+      // refuses and one they allow; then done.
+      const transport = new baton.ScriptedTransport({
+        protocol: "baton/1",
+        turns: [
+          { events: [at({ type: "turn-started" }), at({ type: "elicitation", request: "q1", prompt: "Which card?", schema: { type: "string" } }), at({ type: "turn-finished", outcome: "interrupted" })] },
+          { events: [at({ type: "turn-started" }), ...call("c1", "Allowed"), at({ type: "turn-finished", outcome: "completed" })] },
+          { events: [at({ type: "turn-started" }), ...call("c2", "Denied"), at({ type: "turn-finished", outcome: "completed" })] },
+          { events: [at({ type: "turn-started" }), ...call("c3", "Allowed"), at({ type: "turn-finished", outcome: "completed" })] },
+          { events: [at({ type: "turn-started" }), at({ type: "turn-finished", outcome: "completed" })] },
+        ],
+      });
+      const engine = await baton.Engine.open({ appName: "Board", ceiling: "auto", storage: "memory", transport });
+      const tracing = instrument(engine, { tracerProvider: provider });
+      const reviewed = structuredClone(manifest);
+      reviewed.capabilities[0].maxAutonomy = "suggest";
+      engine.register(reviewed, { invoke: (capability, args) => ({ renamed: args.id }), history: { mark: () => "m", revertTo() {} } });
+      const until = async (done) => {
+        for (let i = 0; i < 300 && !done(); i++) await new Promise((r) => setTimeout(r, 10));
+        if (!done()) throw new Error(`never: ${done}: ${JSON.stringify(engine.state(acting))} ${engine.journal(acting).map((r) => r.entry.kind + (r.entry.to ? ":" + r.entry.to.state : "") + (r.entry.refusal ? ":" + r.entry.refusal.code : "")).join(" ")}`);
+      };
+      // The acting party's run: answered, allowed, denied.
+      let acting;
+      acting = engine.delegate({ intent: "Tidy the board", initiative: "user", autonomy: "auto" });
+      await until(() => engine.questions().length === 1);
+      const [question] = engine.questions();
+      engine.answer(question.id, question.digest, "card-9");
+      await until(() => engine.state(acting).state === "reviewing");
+      engine.authorize(acting, engine.review(acting).revision);
+      await until(() => engine.state(acting).state === "escalated");
+      engine.resolveEscalation(acting, engine.revision(acting), { kind: "deny" });
+      await until(() => engine.state(acting).state === "escalated");
+      engine.resolveEscalation(acting, engine.revision(acting), { kind: "allow" });
+      const ended = await acting.returned;
+      // A fixed plan the person edits, then rejects.
+      const plan = engine.delegate({ intent: "Rename", initiative: "user", autonomy: "review", plan: [{ capability: "tasks.rename", arguments: { id: "card-1", title: "x" } }] });
+      await until(() => engine.state(plan).state === "reviewing");
+      const [item] = engine.review(plan).items;
+      engine.editCall(plan, engine.review(plan).revision, item.call, { id: "card-1", title: "y" });
+      await plan.reject(engine.review(plan).revision);
+      tracing.detach();
+      await provider.forceFlush();
+      engine.close();
+      return { runs: [acting.id, plan.id], ended };
+    }, TASKS);
+  });
+  const [acting, plan] = seen.runs;
+  const stored = await readBack((stored) => Boolean(runSpan(stored, acting) && runSpan(stored, plan)));
+  const actingSpan = runSpan(stored, acting);
+  assert.ok(actingSpan, `the acting party's run is stored (ended ${JSON.stringify(seen.ended)})`);
+  const named = (span) => eventsOf(span).filter((name) => name !== "baton.authorized" && name !== "baton.escalation.resolved");
+  assert.deepEqual(
+    named(actingSpan),
+    [
+      "baton.question.asked", "baton.question.answered",
+      "baton.review.shown", "baton.review.authorized",
+      "baton.review.shown", "baton.review.rejected",
+      "baton.review.shown", "baton.review.authorized",
+    ],
+    "a question asked and answered; the plan shown and authorized; one call shown and refused, another shown and allowed",
+  );
+  const planSpan = runSpan(stored, plan);
+  const planEvents = named(planSpan);
+  assert.equal(planEvents[0], "baton.review.shown", `the plan was shown first: ${planEvents}`);
+  assert.deepEqual(planEvents.filter((name) => name !== "baton.review.shown"), ["baton.review.edited", "baton.review.rejected"], "then edited, then rejected before anything ran");
+  for (const span of [actingSpan, planSpan]) {
+    for (const event of span.events.filter((event) => event.name.startsWith("baton.review.") || event.name.startsWith("baton.question."))) {
+      const facts = event.attributes;
+      assert.equal(typeof facts["baton.revision"], "number", `${event.name} carries the revision`);
+      assert.ok(["auto", "review", "suggest"].includes(facts["baton.autonomy"]), `${event.name} carries the run's autonomy: ${JSON.stringify(facts)}`);
+      assert.equal(facts["baton.origin_clamp"], false, `${event.name} carries the origin clamp`);
+      if (event.name.startsWith("baton.review.")) {
+        assert.equal(facts["baton.tier"], "reversible-acts", `${event.name} carries its acts' tier`);
+        assert.match(String(facts["baton.fingerprint"]), /\w{16,}/, `${event.name} carries the fingerprint`);
+      }
+    }
+  }
+  const calls = actingSpan.events.filter((event) => event.name.startsWith("baton.review.")).map((event) => event.attributes["gen_ai.tool.call.id"] ?? null);
+  assert.equal(calls[0], null, "the plan is shown whole");
+  assert.ok(calls[2] && calls[2] === calls[3] && calls[4] && calls[4] === calls[5] && calls[2] !== calls[4], `each call put before the person, and what they decided of it, names it: ${calls}`);
+});
+
 test("a killed run ends aborted, its kill an event on the run span", { timeout: TIMEOUT }, async () => {
   const seen = await withPage((page) =>
     traced(page, {

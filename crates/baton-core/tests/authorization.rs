@@ -368,6 +368,47 @@ fn ag_28_each_call_is_journalled_with_its_autonomy_its_tier_and_the_origin_clamp
     );
 }
 
+/// What a trace puts on every decision is what the core decided, kept
+/// where the decision is read: the run's resolved autonomy in its first
+/// record, the origin clamp in each turn's reservation and on the review
+/// sheet, and each planned act's participant tier on the sheet.
+#[test]
+fn ag_28_the_run_s_autonomy_its_clamp_and_its_acts_tiers_are_kept_where_decisions_read_them() {
+    let created = |sim: &Sim, run: &RunId| {
+        sim.journal_of(run, |entry| match entry {
+            JournalEntry::Created { autonomy, .. } => Some(*autonomy),
+            _ => None,
+        })
+    };
+    let reserved = |sim: &Sim, run: &RunId| {
+        sim.journal_of(run, |entry| match entry {
+            JournalEntry::TurnReserved { clamped, .. } => Some(*clamped),
+            _ => None,
+        })
+    };
+    // Only the author's content: nothing clamped.
+    let mut sim = sim_with(Autonomy::Auto, &[tasks_manifest()]);
+    sim.publish("tasks", "board", 1, Origin::Author);
+    let run = sim.delegate(Autonomy::Review);
+    assert_eq!(created(&sim, &run), [Some(Autonomy::Review)]);
+    assert_eq!(reserved(&sim, &run), [false]);
+    sim.propose(&run, &[rename()]);
+    let sheet = sim.engine.run(&run).and_then(|run| run.review()).unwrap();
+    assert!(!sheet.clamped);
+    let tiers: Vec<_> = sheet.items.iter().map(|item| item.tier).collect();
+    assert_eq!(tiers, [Some(Tier::ReversibleActs)]);
+    // Imported content: the run asked for `auto` resolves to `review`, and
+    // its turn and its sheet say the clamp is in force.
+    let mut sim = sim_with(Autonomy::Auto, &[tasks_manifest()]);
+    sim.publish("tasks", "board", 1, Origin::Imported);
+    let run = sim.delegate(Autonomy::Auto);
+    assert_eq!(reserved(&sim, &run), [true]);
+    sim.propose(&run, &[rename()]);
+    let sheet = sim.engine.run(&run).and_then(|run| run.review()).unwrap();
+    assert!(sheet.clamped);
+    assert_eq!(created(&sim, &run).len(), 1);
+}
+
 #[test]
 fn ag_30_persistent_grants_have_a_scope_and_a_ttl_and_are_regated() {
     let mut sim = sim_with(Autonomy::Auto, &[tasks_manifest()]);

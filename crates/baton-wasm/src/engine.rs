@@ -264,7 +264,7 @@ impl Engine {
     #[wasm_bindgen(js_name = open)]
     pub fn open_js(options: JsValue) -> js_sys::Promise {
         let opening = Engine::open(options);
-        crate::panic::promise(async move { Ok(opening.await?.into()) }, None)
+        crate::panic::promise(Box::pin(async move { Ok(opening.await?.into()) }), None)
     }
 
     /// Where the engine keeps its state: `{ mode: "indexeddb" | "memory",

@@ -10,14 +10,16 @@
 //!
 //! A panic can also strike while a future is polled, outside any call from
 //! JS: then there is no caller to throw to. Every task the package spawns is
-//! [`guarded`]: while it is polled, what a panic there must do is on a stack
+//! [`spawn`]ed guarded: while it is polled, what a panic there must do is on a stack
 //! the hook reads — the engine the task serves is poisoned (it closes at its
 //! next call), and a promise the package returned is rejected with
 //! `internal` ([`promise`]), so nothing an app awaits is left unsettled.
 
 use std::cell::RefCell;
 use std::future::Future;
+use std::pin::Pin;
 use std::rc::Rc;
+use std::task::{Context, Poll};
 
 use wasm_bindgen::prelude::*;
 
@@ -78,26 +80,38 @@ fn struck() {
     }
 }
 
-/// `future`, with what a panic while it is polled does (`struck`) on the
+/// A task the package spawns, boxed: one type, so guarding costs one copy
+/// of the code however many kinds of task there are.
+pub(crate) type Task = Pin<Box<dyn Future<Output = ()>>>;
+
+/// Runs `task`, with what a panic while it is polled does (`struck`) on the
 /// stack the hook reads, for as long as each poll lasts.
-pub(crate) fn guarded<F: Future + 'static>(
-    future: F,
+pub(crate) fn spawn(task: Task, struck: Struck) {
+    wasm_bindgen_futures::spawn_local(Guarded { task, struck });
+}
+
+struct Guarded {
+    task: Task,
     struck: Struck,
-) -> impl Future<Output = F::Output> {
-    let mut future = Box::pin(future);
-    std::future::poll_fn(move |cx| {
-        POLLED.with(|polled| polled.borrow_mut().push(Rc::clone(&struck)));
-        let polled = future.as_mut().poll(cx);
+}
+
+impl Future for Guarded {
+    type Output = ();
+
+    fn poll(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<()> {
+        let struck = Rc::clone(&self.struck);
+        POLLED.with(|polled| polled.borrow_mut().push(struck));
+        let polled = self.task.as_mut().poll(cx);
         POLLED.with(|polled| polled.borrow_mut().pop());
         polled
-    })
+    }
 }
 
 /// A promise of what `future` gives, settled even if a panic strikes while
 /// it is worked on: then it is rejected with `internal`, after `also` (what
 /// the panic does to the engine it serves) has run.
 pub(crate) fn promise(
-    future: impl Future<Output = Result<JsValue, JsValue>> + 'static,
+    future: Pin<Box<dyn Future<Output = Result<JsValue, JsValue>>>>,
     also: Option<Struck>,
 ) -> js_sys::Promise {
     let mut settle = None;
@@ -112,15 +126,13 @@ pub(crate) fn promise(
         }
         let _ = rejected.call1(&JsValue::NULL, &internal());
     });
-    wasm_bindgen_futures::spawn_local(guarded(
-        async move {
-            let _ = match future.await {
-                Ok(value) => resolve.call1(&JsValue::NULL, &value),
-                Err(thrown) => reject.call1(&JsValue::NULL, &thrown),
-            };
-        },
-        struck,
-    ));
+    let task = async move {
+        let _ = match future.await {
+            Ok(value) => resolve.call1(&JsValue::NULL, &value),
+            Err(thrown) => reject.call1(&JsValue::NULL, &thrown),
+        };
+    };
+    spawn(Box::pin(task), struck);
     promise
 }
 

@@ -76,6 +76,11 @@ pub enum JournalEntry {
         budget: Budget,
         /// The run this one resumes, if it is a chained resume (AG-11).
         resumes: Option<RunId>,
+        /// The run-level autonomy the person's choice resolved to (AG-24,
+        /// AG-26). Absent from records written before it was kept.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[cfg_attr(feature = "typescript", ts(optional))]
+        autonomy: Option<crate::model::Autonomy>,
     },
     /// The run changed state.
     Transition {
@@ -92,6 +97,11 @@ pub enum JournalEntry {
         deadline_at: u64,
         /// The snapshot of reads the turn opens with.
         context: Context,
+        /// Whether the run's context, this turn's reads included, holds
+        /// content from outside the author, which lowers the ceiling one
+        /// step (the origin clamp, AG-28).
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        clamped: bool,
     },
     /// A turn ended as the transport reported it.
     TurnEnded {

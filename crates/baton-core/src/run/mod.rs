@@ -622,6 +622,7 @@ impl Run {
             initiative: self.initiative,
             budget: self.custody.budget(),
             resumes: self.resumes.clone(),
+            autonomy: Some(self.autonomy),
         };
         self.record(step, actor, created);
     }

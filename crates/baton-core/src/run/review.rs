@@ -83,6 +83,11 @@ pub struct ReviewItem {
     /// (empty: the acting party itself).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub via: Vec<String>,
+    /// Its participant's maturity tier (AG-17), when the capability names
+    /// one participant.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "typescript", ts(optional))]
+    pub tier: Option<crate::manifest::Tier>,
 }
 
 /// A read an act under review was planned against, and how it moved since.
@@ -138,6 +143,11 @@ pub struct ReviewSheet {
     pub autonomy: Autonomy,
     /// The fingerprint of the reads the plan was computed on (AG-29).
     pub fingerprint: Digest,
+    /// Whether the reads the plan was made with hold content from outside
+    /// the author, which lowered the ceiling one step (the origin clamp,
+    /// AG-28).
+    #[serde(default)]
+    pub clamped: bool,
     /// The planned acts, in order.
     pub items: Vec<ReviewItem>,
     /// Whether every preview has arrived.
@@ -377,16 +387,16 @@ impl Run {
             .iter()
             .take(shown)
             .map(|call| {
-                let (label, irreversible, stale) = match registry.resolve(&call.capability) {
+                let (mounted, irreversible, stale) = match registry.resolve(&call.capability) {
                     Address::Unique(target, decl) => (
-                        registry
-                            .get(&target.participant)
-                            .map(|mounted| mounted.manifest.label().to_owned()),
+                        registry.get(&target.participant),
                         decl.is_irreversible(),
                         self.stale_against(reads, &target, decl),
                     ),
                     _ => (None, false, None),
                 };
+                let label = mounted.map(|mounted| mounted.manifest.label().to_owned());
+                let tier = mounted.map(|mounted| mounted.manifest.tier());
                 let stale = match stale {
                     Some(Refusal::Stale {
                         read,
@@ -408,6 +418,7 @@ impl Run {
                     stale,
                     edited: self.approval.is_edited(&call.call),
                     via: call.via.clone(),
+                    tier,
                     change: self.approval.preview(&call.call).cloned().unwrap_or(
                         ProposedChange::Arguments {
                             arguments: call.arguments.clone(),
@@ -423,6 +434,7 @@ impl Run {
             intent: self.intent.clone(),
             autonomy: self.autonomy,
             fingerprint: crate::run::binding::fingerprint(self.turns.seen()),
+            clamped: self.untrusted_context(),
             ready: items
                 .iter()
                 .all(|item| item.change != ProposedChange::Pending),

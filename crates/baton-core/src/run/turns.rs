@@ -62,6 +62,7 @@ impl Run {
                 turn: id,
                 deadline_at,
                 context: context.clone(),
+                clamped: self.untrusted_context(),
             },
         );
         let request = TurnRequest {

@@ -212,7 +212,7 @@ impl WeakShared {
     /// Runs a task of the engine's: a panic while it is worked on poisons
     /// the engine.
     pub(super) fn spawn(&self, task: impl std::future::Future<Output = ()> + 'static) {
-        wasm_bindgen_futures::spawn_local(crate::panic::guarded(task, self.poisoner()));
+        crate::panic::spawn(Box::pin(task), self.poisoner());
     }
 
     /// A promise the engine returns to the app: a panic while it is worked
@@ -221,7 +221,7 @@ impl WeakShared {
         &self,
         future: impl std::future::Future<Output = Result<JsValue, JsValue>> + 'static,
     ) -> js_sys::Promise {
-        crate::panic::promise(future, Some(self.poisoner()))
+        crate::panic::promise(Box::pin(future), Some(self.poisoner()))
     }
 }
 

@@ -740,10 +740,10 @@ async fn a_panic_in_a_task_of_the_engine_closes_it() {
 #[wasm_bindgen_test]
 async fn a_panic_while_opening_rejects_the_open_as_internal() {
     let opening = crate::panic::promise(
-        async {
+        Box::pin(async {
             crate::panic::as_if_panicked("boom at store.rs:1:1");
             std::future::pending().await
-        },
+        }),
         None,
     );
     let rejected = JsFuture::from(opening).await.unwrap_err();
