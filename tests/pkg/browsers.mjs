@@ -457,7 +457,7 @@ class WebKitSession {
       throw new Error(`WebKitWebDriver: ${method} ${path} ${error.name === "TimeoutError" ? `did not answer in ${commandMs(path) / 1000} s` : `failed: ${error.message}`}`);
     });
     const { value } = await response.json();
-    if (!response.ok) throw new Error(value?.message ?? JSON.stringify(value));
+    if (!response.ok) throw new Error(`WebKitWebDriver: ${method} ${path}: ${value?.error ?? ""} ${value?.message || JSON.stringify(value)}`);
     return value;
   }
 

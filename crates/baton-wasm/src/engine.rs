@@ -156,6 +156,27 @@ fn read_options(
     Ok((plain, parent, transport))
 }
 
+/// The database `Engine.open(options)` will open, from a look at
+/// `storage` and `dbName` alone; `None` when it opens none, or when those
+/// two are not what they must be (the options are refused).
+fn early_db_name(options: &JsValue) -> Option<String> {
+    if options.is_undefined() || options.is_null() {
+        return Some("baton".to_owned());
+    }
+    if !options.is_object() {
+        return None;
+    }
+    let storage = get(options, "storage");
+    if !storage.is_undefined() && storage.as_string().as_deref() != Some("indexeddb") {
+        return None;
+    }
+    let name = get(options, "dbName");
+    if name.is_undefined() {
+        return Some("baton".to_owned());
+    }
+    name.as_string()
+}
+
 /// A key for actor references from the browser's cryptographic random
 /// source (AG-33), and that source for the session id.
 /// The database an engine opens: `dbName`, or `baton`.
@@ -193,12 +214,23 @@ impl Engine {
     pub(crate) fn open(
         options: JsValue,
     ) -> impl std::future::Future<Output = Result<Engine, JsValue>> {
-        crate::patterns::ensure();
         crate::panic::install();
-        let read = read_options(&options).and_then(|read| Ok((read, random_key()?)));
+        // The database's open request goes out first — the browser's
+        // answer is what opening waits on longest — on a look at the two
+        // options it needs, before the rest are read. Options found wrong
+        // then drop it, and the connection it brings is closed.
+        let key = random_key();
+        let early = match (&key, early_db_name(&options)) {
+            (Ok((_, key)), Some(name)) => Some((crate::store::Store::open(&name, *key), name)),
+            _ => None,
+        };
+        crate::patterns::ensure();
+        let read = read_options(&options).and_then(|read| Ok((read, key?)));
         let opening = read.as_ref().ok().and_then(|((options, ..), (_, key))| {
-            (options.storage == persist::StorageMode::Indexeddb)
-                .then(|| crate::store::Store::open(db_name(options), *key))
+            (options.storage == persist::StorageMode::Indexeddb).then(|| match early {
+                Some((opening, name)) if name == db_name(options) => opening,
+                _ => crate::store::Store::open(db_name(options), *key),
+            })
         });
         async move {
             let ((options, parent, transport), (crypto, key)) = read?;

@@ -128,6 +128,101 @@ export async function signApprovals(input) {
   return JSON.stringify(request);
 }
 
+// ----- opening the database (store.rs) -------------------------------------------
+
+/** A thrown value's message. */
+const said = (thrown) => String(thrown?.message ?? thrown);
+
+/**
+ * Sends the open request for database `name` at schema `version` now, and
+ * answers with the connection and whether this open created the database
+ * (`{ db, created }`), or why not: `{ failed, cause }`, `failed` one of
+ * `unavailable` (no IndexedDB here), `refused` (the request itself was),
+ * `failed` (it failed: a newer Baton's schema, say) or `blocked` (another
+ * connection held the version change up for `graceMs`). A connection that
+ * arrives after the answer was given is closed, so it holds no version
+ * change up. In JavaScript, not Rust: it is what an engine's opening waits
+ * on, and the module's functions are compiled while it loads.
+ */
+export function openDatabase(name, version, secret, graceMs) {
+  return new Promise((resolve) => {
+    let answered = false;
+    const answer = (value) => {
+      if (answered) return false;
+      answered = true;
+      resolve(value);
+      return true;
+    };
+    let request;
+    try {
+      const factory = globalThis.indexedDB;
+      if (!factory) return answer({ failed: "unavailable", cause: "this page has no indexedDB" });
+      try {
+        request = factory.open(name, version);
+      } catch (thrown) {
+        return answer({ failed: "refused", cause: said(thrown) });
+      }
+    } catch (thrown) {
+      return answer({ failed: "unavailable", cause: said(thrown) });
+    }
+    let created = false;
+    let blocked = false;
+    request.onupgradeneeded = (event) => {
+      created = event.oldVersion === 0;
+      upgrade(request.result, request.transaction, created, secret);
+    };
+    request.onblocked = () => {
+      blocked = true;
+    };
+    request.onsuccess = () => {
+      if (!answer({ db: request.result, created })) request.result.close();
+    };
+    request.onerror = () => answer({ failed: "failed", cause: said(request.error) });
+    const grace = () => {
+      if (answered) return;
+      if (blocked) answer({ failed: "blocked", cause: "" });
+      else setTimeout(grace, graceMs);
+    };
+    setTimeout(grace, graceMs);
+  });
+}
+
+/** Closes the connection `opening` brings, whenever it comes: what an engine that gave up on it leaves. */
+export function closeWhenOpen(opening) {
+  opening.then((answer) => answer.db?.close());
+}
+
+/**
+ * The schema of the current version, in the upgrade transaction: the object
+ * stores a new or older database lacks, with the indexes that find live
+ * runs and open questions and order the runs by creation time; a new
+ * database gets `secret`, so opening it takes no second transaction. What
+ * cannot be created is left as it is: the open goes on, and what needs it
+ * fails later, said.
+ */
+function upgrade(db, tx, fresh, secret) {
+  try {
+    const has = (store) => db.objectStoreNames.contains(store);
+    for (const store of ["meta", "sessions", "journal"]) {
+      if (has(store)) continue;
+      const made = db.createObjectStore(store);
+      if (store === "meta") made.put(secret, "secret");
+    }
+    for (const [store, flag] of [["runs", "live"], ["questions", "open"]]) {
+      if (!has(store)) db.createObjectStore(store, { keyPath: "id" }).createIndex(flag, flag);
+    }
+    // Version 2: the runs ordered by creation time, so the history is read a
+    // page at a time; a database of version 1 gets its rows' times too.
+    const runs = tx.objectStore("runs");
+    if (!runs.indexNames.contains("created")) {
+      runs.createIndex("created", ["created", "id"]);
+      if (!fresh) addCreated(runs);
+    }
+  } catch {
+    // Left as it is (see above).
+  }
+}
+
 // ----- the history's index (store.rs) ------------------------------------------
 
 /**

@@ -1,4 +1,5 @@
-//! Persistence in IndexedDB (through the `idb` crate).
+//! Persistence in IndexedDB (through the `idb` crate; the database is
+//! opened, and its schema made, by `openDatabase` in `page_apis.js`).
 //!
 //! One database holds every session of an origin:
 //!
@@ -19,12 +20,8 @@
 //! transaction opens, so nothing but IndexedDB requests happens inside it.
 //! Rows are keyed, so writing a step twice never duplicates a record.
 
-use std::rc::Rc;
-
 use baton_core::ActorSecret;
-use idb::event::{DatabaseEvent, Event as _};
-use idb::request::Request as _;
-use idb::{Database, Factory, KeyPath, KeyRange, ObjectStoreParams, Query, TransactionMode};
+use idb::{Database, Factory, KeyRange, Query, TransactionMode};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
@@ -41,29 +38,27 @@ const CREATED: &str = "created";
 /// change before the engine gives up and runs in memory.
 const BLOCKED_GRACE_MS: u32 = 1_000;
 
-/// Where an open request's answer is left: the database, or why not.
-type Outcome = Rc<std::cell::RefCell<Option<Result<Database, StoreError>>>>;
+/// An open request, sent: dropped before its answer was taken — the engine
+/// gave up, or failed before it waited — it closes the connection that
+/// arrives, so none is left holding version changes up.
+struct Opening(Option<js_sys::Promise>);
 
-/// The answer to an open request, taken once. Dropped untaken — the
-/// engine gave up, or failed before it waited — it closes the database that
-/// arrived or arrives, so no connection is left holding version changes up.
-struct Answer(Outcome);
-
-impl Answer {
-    fn take(&self) -> Result<Database, StoreError> {
-        self.0
-            .borrow_mut()
-            .take()
-            .unwrap_or(Err(StoreError::NoAnswer))
+impl Opening {
+    /// The answer: `{ db, created }` or `{ failed, cause }` (`openDatabase`).
+    async fn answer(mut self) -> JsValue {
+        let Some(promise) = self.0.take() else {
+            return JsValue::UNDEFINED;
+        };
+        wasm_bindgen_futures::JsFuture::from(promise)
+            .await
+            .unwrap_or(JsValue::UNDEFINED)
     }
 }
 
-impl Drop for Answer {
+impl Drop for Opening {
     fn drop(&mut self) {
-        // The marker stays, so a late success is closed, not kept.
-        let left = self.0.borrow_mut().replace(Err(StoreError::NoAnswer));
-        if let Some(Ok(db)) = left {
-            db.close();
+        if let Some(promise) = self.0.take() {
+            close_when_open(&promise);
         }
     }
 }
@@ -188,26 +183,6 @@ fn cause(error: impl std::fmt::Display) -> StoreError {
     StoreError::Request(error.to_string())
 }
 
-/// Version 2: the runs ordered by creation time (`[created, id]`), so the
-/// history is read a page at a time. A database of version 1 gets the index
-/// and its rows (`rows`: there may be some) their `created` in the same
-/// upgrade transaction.
-fn index_creation_times(tx: &idb::Transaction, rows: bool) {
-    let Ok(runs) = tx.object_store(RUNS) else {
-        return;
-    };
-    if runs.index_names().iter().any(|name| name == CREATED) {
-        return;
-    }
-    if runs
-        .create_index(CREATED, KeyPath::new_array([CREATED, "id"]), None)
-        .is_ok()
-        && rows
-    {
-        add_created(&runs.into());
-    }
-}
-
 /// The version of database `name` as it is, when it is above the one this
 /// Baton reads (opened without asking for a version, which changes nothing).
 async fn newer_version(name: &str) -> Option<u32> {
@@ -217,141 +192,49 @@ async fn newer_version(name: &str) -> Option<u32> {
     version.filter(|found| *found > VERSION)
 }
 
-/// The schema of version [`VERSION`]: the object stores a new or older
-/// database lacks, with the indexes that find live runs and open questions.
-/// Creates the stores a database lacks; a new database gets `secret` in the
-/// same (upgrade) transaction, so opening it takes no second transaction.
-fn create_missing_stores(db: &Database, secret: &str) {
-    let names = db.store_names();
-    let has = |store: &str| names.iter().any(|n| n == store);
-    for store in [META, SESSIONS, JOURNAL] {
-        if !has(store) {
-            let created = db.create_object_store(store, ObjectStoreParams::new());
-            if let (META, Ok(meta)) = (store, created) {
-                let key = JsValue::from_str("secret");
-                let _ = meta.put(&JsValue::from_str(secret), Some(&key));
-            }
-        }
-    }
-    for (store, flag) in [(RUNS, "live"), (QUESTIONS, "open")] {
-        if !has(store) {
-            let mut params = ObjectStoreParams::new();
-            params.key_path(Some(KeyPath::new_single("id")));
-            if let Ok(created) = db.create_object_store(store, params) {
-                let _ = created.create_index(flag, KeyPath::new_single(flag), None);
-            }
-        }
-    }
-}
-
 impl Store {
     /// Opens (creating or upgrading) the database; a new one keeps `fresh`
     /// as its key for actor references. The error is the cause the engine
-    /// reports when it falls back to memory.
+    /// reports when it falls back to memory. The request goes out now, not
+    /// at the first poll: the engine sets itself up while the browser opens
+    /// the database. (A version change held up by another connection gives
+    /// up after a grace period: the engine then runs in memory.)
     pub(crate) fn open(
         name: &str,
         fresh: [u8; 32],
     ) -> impl std::future::Future<Output = Result<Store, StoreError>> {
-        // The request goes out now, not at the first poll: the engine does
-        // its own setting up while the browser opens the database.
-        let created = Rc::new(std::cell::Cell::new(false));
-        let started = Self::request_open(name, fresh, Rc::clone(&created));
+        let secret = ActorSecret::encode_key(&fresh);
+        let opening = Opening(Some(open_database(
+            name,
+            VERSION,
+            &secret,
+            BLOCKED_GRACE_MS,
+        )));
         let name = name.to_owned();
         async move {
-            let (settled, answer) = started?;
-            let _ = wasm_bindgen_futures::JsFuture::from(settled).await;
-            let db = match answer.take() {
-                // Refused: if a newer Baton's schema is why, say so.
-                Err(StoreError::NotOpened(cause)) => {
-                    return Err(match newer_version(&name).await {
-                        Some(found) => StoreError::Newer { name, found },
-                        None => StoreError::NotOpened(cause),
-                    })
-                }
-                other => other?,
-            };
-            let raw: web_sys::IdbDatabase = db.into();
-            Ok(Store {
-                db: Database::from(raw.clone()),
-                raw,
-                on_version_change: Default::default(),
-                created: created.get().then_some(fresh),
+            let answer = opening.answer().await;
+            let read = |key: &str| js_sys::Reflect::get(&answer, &key.into()).unwrap_or_default();
+            if let Ok(raw) = read("db").dyn_into::<web_sys::IdbDatabase>() {
+                return Ok(Store {
+                    db: Database::from(raw.clone()),
+                    raw,
+                    on_version_change: Default::default(),
+                    created: read("created").is_truthy().then_some(fresh),
+                });
+            }
+            let cause = read("cause").as_string().unwrap_or_default();
+            Err(match read("failed").as_string().as_deref() {
+                Some("unavailable") => StoreError::Unavailable(cause),
+                Some("refused") => StoreError::Refused { name, cause },
+                Some("blocked") => StoreError::Blocked,
+                Some("failed") => match newer_version(&name).await {
+                    // Refused: if a newer Baton's schema is why, say so.
+                    Some(found) => StoreError::Newer { name, found },
+                    None => StoreError::NotOpened(cause),
+                },
+                _ => StoreError::NoAnswer,
             })
         }
-    }
-
-    /// Sends the open request: a promise that settles when it is answered
-    /// (or given up on), and where the answer is left.
-    fn request_open(
-        name: &str,
-        fresh: [u8; 32],
-        created: Rc<std::cell::Cell<bool>>,
-    ) -> Result<(js_sys::Promise, Answer), StoreError> {
-        let secret = ActorSecret::encode_key(&fresh);
-        let factory = Factory::new().map_err(|e| StoreError::Unavailable(e.to_string()))?;
-        let mut request = factory
-            .open(name, Some(VERSION))
-            .map_err(|e| StoreError::Refused {
-                name: name.to_owned(),
-                cause: e.to_string(),
-            })?;
-        request.on_upgrade_needed(move |event| {
-            if let Ok(db) = event.database() {
-                create_missing_stores(&db, &secret);
-            }
-            // A new database has no rows to give their creation times.
-            let fresh = matches!(event.old_version(), Ok(0));
-            created.set(fresh);
-            if let Some(tx) = event
-                .target()
-                .ok()
-                .and_then(|request| request.transaction())
-            {
-                index_creation_times(&tx, !fresh);
-            }
-        });
-        // A version change held up by another connection must not hang
-        // `Engine.open`: after a grace period the engine runs in memory.
-        let blocked = Rc::new(std::cell::Cell::new(false));
-        let flag = Rc::clone(&blocked);
-        request.on_blocked(move |_| flag.set(true));
-        let outcome: Outcome = Rc::default();
-        let (promise, resolve) = signal();
-        {
-            let outcome = Rc::clone(&outcome);
-            let resolve = resolve.clone();
-            wasm_bindgen_futures::spawn_local(async move {
-                let opened = request
-                    .await
-                    .map_err(|e| StoreError::NotOpened(e.to_string()));
-                if outcome.borrow().is_some() {
-                    // Given up on already: close what arrived late.
-                    if let Ok(db) = &opened {
-                        db.close();
-                    }
-                    return;
-                }
-                *outcome.borrow_mut() = Some(opened);
-                let _ = resolve.call0(&JsValue::NULL);
-            });
-        }
-        {
-            let outcome = Rc::clone(&outcome);
-            wasm_bindgen_futures::spawn_local(async move {
-                loop {
-                    gloo_timers::future::TimeoutFuture::new(BLOCKED_GRACE_MS).await;
-                    if outcome.borrow().is_some() {
-                        return;
-                    }
-                    if blocked.get() {
-                        *outcome.borrow_mut() = Some(Err(StoreError::Blocked));
-                        let _ = resolve.call0(&JsValue::NULL);
-                        return;
-                    }
-                }
-            });
-        }
-        Ok((promise, Answer(outcome)))
     }
 
     /// Closes the connection when the database wants to upgrade, calling
@@ -678,18 +561,12 @@ fn field(row: &JsValue, key: &str) -> String {
         .unwrap_or_default()
 }
 
-/// A promise and the function that resolves it.
-fn signal() -> (js_sys::Promise, js_sys::Function) {
-    let mut resolver = None;
-    let promise = js_sys::Promise::new(&mut |resolve, _| resolver = Some(resolve));
-    let resolve = resolver.unwrap_or_else(|| js_sys::Function::new_no_args(""));
-    (promise, resolve)
-}
-
 #[wasm_bindgen(module = "/src/page_apis.js")]
 extern "C" {
-    #[wasm_bindgen(js_name = addCreated)]
-    fn add_created(runs: &JsValue);
+    #[wasm_bindgen(js_name = openDatabase)]
+    fn open_database(name: &str, version: u32, secret: &str, grace_ms: u32) -> js_sys::Promise;
+    #[wasm_bindgen(js_name = closeWhenOpen)]
+    fn close_when_open(opening: &js_sys::Promise);
     #[wasm_bindgen(js_name = newestRuns)]
     fn newest_runs(
         runs: &JsValue,

@@ -750,3 +750,27 @@ async fn a_panic_while_opening_rejects_the_open_as_internal() {
     let code = js_sys::Reflect::get(&rejected, &"code".into()).unwrap();
     assert_eq!(code.as_string().as_deref(), Some("internal"));
 }
+
+#[wasm_bindgen_test]
+async fn options_refused_after_the_database_was_asked_for_leave_no_connection_open() {
+    // The open request goes out on a look at `dbName` before the rest of
+    // the options are read; these are refused, and the connection that
+    // arrives afterwards is closed: a newer page's version change is not
+    // held up by it.
+    let db = unique_name("baton-test");
+    let options = js_sys::JSON::parse(
+        &serde_json::json!({"dbName": db, "appName": 42, "session": "s-wrong"}).to_string(),
+    )
+    .unwrap();
+    let refused = Engine::open(options).await.err().expect("refused");
+    let code = js_sys::Reflect::get(&refused, &"code".into()).unwrap();
+    assert_eq!(code.as_string().as_deref(), Some("invalid-options"));
+    // A version change held up would never resolve: it races a timeout.
+    let upgraded = super::tests::within(&upgrade_database(&db, 9), 3_000);
+    let settled = JsFuture::from(upgraded).await.unwrap();
+    assert_eq!(
+        settled.as_bool(),
+        Some(true),
+        "the version change went through"
+    );
+}

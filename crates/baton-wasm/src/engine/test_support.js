@@ -253,3 +253,8 @@ export function hearRegion() {
     stop() { observer.disconnect(); },
   };
 }
+
+// `promise`'s value, or `false` if it has not settled within `ms`.
+export function within(promise, ms) {
+  return Promise.race([promise, new Promise((resolve) => setTimeout(() => resolve(false), ms))]);
+}

@@ -34,6 +34,7 @@ extern "C" {
     pub(super) fn fill_the_disk() -> js_sys::Function;
     #[wasm_bindgen(js_name = upgradeDatabase)]
     pub(super) fn upgrade_database(name: &str, version: u32) -> js_sys::Promise;
+    pub(super) fn within(promise: &js_sys::Promise, ms: u32) -> js_sys::Promise;
     #[wasm_bindgen(js_name = uniqueName)]
     pub(super) fn unique_name(prefix: &str) -> String;
     #[wasm_bindgen(js_name = hearRegion)]
