@@ -464,7 +464,26 @@ class WebKitSession {
   async newPage() {
     this.pages += 1;
     const handle = this.pages === 1 ? this.first : (await this.raw("POST", "/window/new", { type: "window" })).handle;
+    this.windows = (this.windows ?? 0) + 1;
     return new WebKitPage(this, handle);
+  }
+
+  /**
+   * Closes the window `handle`, as a person closes a tab. The session ends
+   * with its last window, so closing that one opens a blank window first:
+   * the context goes on, as a browser whose last tab was closed would not.
+   */
+  async closeWindow(handle) {
+    if (this.windows === 1) {
+      await this.raw("POST", "/window/new", { type: "window" });
+      this.windows += 1;
+    }
+    if (this.current !== handle) await this.raw("POST", "/window", { handle });
+    const left = await this.raw("DELETE", "/window");
+    this.windows -= 1;
+    // The session's commands need a current window: one still open.
+    this.current = left[0];
+    await this.raw("POST", "/window", { handle: this.current });
   }
 
   async close() {
@@ -634,7 +653,7 @@ class WebKitPage {
     await this.drain();
     this.closed = true;
     if (this.closes) await this.closes.close();
-    else await this.command("DELETE", "/window").catch(() => {});
+    else await this.session.closeWindow(this.handle).catch(() => {});
   }
 }
 

@@ -138,10 +138,22 @@ async function liveRoots(page) {
   }
 }
 
-/** In every state: no axe-core violation, one polite live root that is Baton's, focus where the person left it. */
+/**
+ * In every state: no axe-core violation, in light and (where the colour
+ * scheme can be emulated: Chromium, over CDP) in dark; one polite live root
+ * that is Baton's; focus where the person left it.
+ */
 async function accessible(page, state, focused) {
   assert.deepEqual(await page.evaluate(() => window.policyViolations), [], `no Content Security Policy or Trusted Types violation, ${state}`);
   assert.deepEqual(await violations(page), [], `axe-core, ${state}`);
+  if (ENGINE === "chromium") {
+    await page.emulateMedia({ colorScheme: "dark" });
+    try {
+      assert.deepEqual(await violations(page), [], `axe-core, ${state}, in dark`);
+    } finally {
+      await page.emulateMedia({ colorScheme: "light" });
+    }
+  }
   assert.deepEqual(await liveRoots(page), [{ politeness: "polite", baton: true }], `one polite live root, Baton's (AG-36), ${state}`);
   if (focused !== undefined) {
     assert.equal(await page.evaluate(() => document.activeElement?.id || document.activeElement?.tagName), focused, `focus never moved by the engine, ${state}`);
@@ -231,10 +243,12 @@ test("journey: reject a plan, and a command nobody offers is answered without ch
     await reviewFor(page, "move card 2 to done");
     await page.click("baton-review [part=reject]");
     await until(page, async () => (await page.locator("#status-text").textContent()) === "Last delegation: Cancelled", "the rejection");
+    await accessible(page, "after a rejection");
     assert.equal(await page.locator('[data-card="c2"]').locator("xpath=ancestor::ul").getAttribute("aria-label"), "doing");
     await page.fill("#intent", "water the plants");
     await page.click("#delegate button[type=submit]");
     await until(page, async () => (await heard(page)).some((m) => m.includes("without changes")), "the reply");
+    await accessible(page, "answered without changes");
     assert.deepEqual(errors, []);
   } finally {
     await close();
@@ -253,6 +267,7 @@ test("journey: go ahead without review, undo it with Ctrl+Z, then Escape takes c
     await page.locator("#board-title").click();
     await page.keyboard.press("Control+z");
     await until(page, async () => (await page.locator('[data-card="c4"]').count()) === 0, "the undo by keyboard");
+    await accessible(page, "after an undo by keyboard");
     await page.fill("#intent", "add card Write the docs");
     await page.click("#delegate button[type=submit]");
     await until(page, async () => (await page.locator('[data-card="c4"]').count()) === 1, "the card again");
@@ -282,6 +297,7 @@ test("journey: sharing with a teammate is always reviewed, said to be irreversib
     await previewsReady(page);
     const review = await page.locator("baton-review [part=items]").textContent();
     assert.match(review, /Team sharing: share_summary — cannot be undone/);
+    await accessible(page, "reviewing an irreversible act");
     assert.match(review, /"to":"Ana"/);
     await page.click("baton-review [part=authorize]");
     await until(page, async () => (await page.locator('[data-sent="Ana"]').count()) === 1, "the email");
@@ -304,6 +320,8 @@ test("journey: with the third-party inbox in context, going ahead still needs re
     await page.fill("#intent", "move card 1 to done");
     await page.click("#delegate button[type=submit]");
     await page.waitForSelector("#why:not([hidden])");
+    await previewsReady(page);
+    await accessible(page, "under review, with third-party content in context");
     assert.equal(await page.locator('[data-card="c1"]').locator("xpath=ancestor::ul").getAttribute("aria-label"), "todo");
     await previewsReady(page);
     await page.click("baton-review [part=authorize]");
@@ -328,6 +346,7 @@ test("journey: an ambiguous command is asked about, never guessed; the question 
     assert.equal(await page.locator("baton-question [part=prompt]").textContent(), "Which column should card 1 go to?");
     // Not modal: the rest of the page stays usable while it is open.
     assert.equal(await page.locator("#intent").isEditable(), true);
+    await accessible(page, "with a question open");
     await page.selectOption("baton-question select", { label: "done" });
     await page.click("baton-question [part=answer]");
     await page.waitForSelector("baton-review [part=item]");
@@ -356,6 +375,7 @@ test("journey: the presence surface shows the run acting and its Stop returns co
     const text = () => page.locator("baton-presence").evaluate((host) => host.shadowRoot.querySelector("[part=text]").textContent);
     await until(page, async () => (await text()) === "Waiting for your review", "the review state");
     assert.equal(await page.locator("baton-presence").evaluate((host) => host.state), "reviewing");
+    await accessible(page, "waiting for review, on the presence surface");
     // Stop from the surface, by keyboard alone: Tab from the command field
     // reaches it (AG-42), Enter presses it; control comes back, nothing changed.
     await page.focus("#intent");
@@ -365,6 +385,7 @@ test("journey: the presence surface shows the run acting and its Stop returns co
     await page.keyboard.press("Enter");
     await until(page, async () => (await text()) === "Stopped, control is back with you", "control back, in words");
     assert.equal(await page.locator("baton-presence").evaluate((host) => host.ending), "stopped");
+    await accessible(page, "stopped, control back");
     await until(page, async () => (await heard(page)).some((m) => m.startsWith("You stopped")), "the stop heard");
     assert.equal(await card(page, "c3"), "3. Book the retro room");
     assert.deepEqual(errors, []);
@@ -455,6 +476,7 @@ test("journey: two tabs — Stop everything in one ends the other tab's delegati
   try {
     const tab = async () => {
       const page = await context.newPage();
+      await watchPolicy(page);
       await page.goto(URL);
       await page.waitForSelector("html[data-ready=true]", { timeout: 10_000 });
       return page;
@@ -467,6 +489,7 @@ test("journey: two tabs — Stop everything in one ends the other tab's delegati
     await first.locator("baton-presence").evaluate((host) => host.shadowRoot.querySelector("[part=kill]").click());
     const runText = () => second.locator("#runs > li [data-outcome]").last().textContent();
     await until(second, async () => (await runText()).endsWith("Returned: aborted"), "the other tab's run stopped");
+    await accessible(second, "after another tab stopped everything");
     assert.equal(await card(second, "c2"), "2. Fix the login bug");
   } finally {
     await context.close();

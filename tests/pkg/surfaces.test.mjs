@@ -771,14 +771,21 @@ test("<baton-question>'s Edit offers the call's arguments as JSON when their sch
   assert.match(bad.error, /must be a JSON object/);
 });
 
-test("the surfaces' own look: <baton-review> shows a change as a visual diff, themeable, with no axe-core violation, in light and (media emulated over CDP: Chromium) in dark", { timeout: TIMEOUT }, async () => {
+test("the surfaces' own look: <baton-review> shows a change as a visual diff, themeable by custom properties and ::part, with <baton-presence> and an open <baton-question> beside it, no axe-core violation, in light and (media emulated over CDP: Chromium) in dark", { timeout: TIMEOUT }, async () => {
   const looks = await withPage(async (page) => {
     await page.evaluate(AXE_SOURCE);
     await page.evaluate(async (manifest) => {
       const baton = await import("baton-engine");
       await import("baton-engine/elements");
       await baton.default();
-      const engine = await baton.Engine.open({ appName: "Board", ceiling: "auto", storage: "memory" });
+      // An acting party that asks the person something, beside the plan.
+      const at = (event) => ({ atMs: 0, event });
+      const schema = { type: "object", required: ["column"], properties: { column: { enum: ["todo", "done"], title: "Column" } } };
+      const transport = new baton.ScriptedTransport({
+        protocol: "baton/1",
+        turns: [{ events: [at({ type: "turn-started" }), at({ type: "elicitation", request: "q1", prompt: "Which column?", schema }), at({ type: "turn-finished", outcome: "interrupted" })] }],
+      });
+      const engine = await baton.Engine.open({ appName: "Board", ceiling: "auto", storage: "memory", transport });
       engine.register({ ...manifest, preview: true }, {
         invoke: () => ({ ok: true }),
         preview: (capability, args) => ({ title: { from: "Draft", to: args.title }, column: "doing" }),
@@ -792,14 +799,17 @@ test("the surfaces' own look: <baton-review> shows a change as a visual diff, th
       const main = document.createElement("main");
       const heading = document.createElement("h1");
       heading.textContent = "Board";
-      const surfaces = ["baton-presence", "baton-review"].map((name) => document.createElement(name));
+      const surfaces = ["baton-presence", "baton-review", "baton-question"].map((name) => document.createElement(name));
       main.append(heading, ...surfaces);
       document.body.append(main);
       for (const element of surfaces) element.engine = engine;
       engine.delegate({ intent: "Rename a", initiative: "user", autonomy: "review", plan: [{ capability: "tasks.rename", arguments: { id: "a", title: "Ship" } }] });
+      engine.delegate({ intent: "Tidy", initiative: "user", autonomy: "review" });
       const review = main.querySelector("baton-review");
+      const question = main.querySelector("baton-question");
       const deadline = Date.now() + 3000;
-      while (review.shadowRoot.querySelector("[part=authorize]").disabled && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+      const waiting = () => review.shadowRoot.querySelector("[part=authorize]").disabled || question.shadowRoot.querySelector("[part=form]").hasAttribute("data-empty");
+      while (waiting() && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
     }, TASKS);
     // Dark needs the colour scheme emulated, which only Chromium's driver does.
     const emulates = ENGINE === "chromium";
@@ -816,21 +826,31 @@ test("the surfaces' own look: <baton-review> shows a change as a visual diff, th
           after: { text: part("after").textContent, tag: part("after").localName, background: style(part("after")).backgroundColor },
           host: { color: style(review).color, sheet: style(part("sheet")).backgroundColor, font: style(review).fontFamily },
           authorize: style(part("authorize")).backgroundColor,
+          asked: document.querySelector("baton-question").shadowRoot.querySelector("[part=prompt]").textContent,
           violations: axe.violations.map((violation) => `${violation.id}: ${violation.nodes.length} ${violation.nodes.map((node) => node.target.join(" > ") + " " + (node.any[0]?.message ?? "")).join("; ")}`),
         };
       });
     };
     const light = await look("light");
     const dark = emulates ? await look("dark") : null;
-    // An app's theme: a custom property set on the element wins.
+    // An app's theme: a custom property set on the element wins; so does
+    // the app's own stylesheet, reaching a part from outside.
     const themed = await page.evaluate(() => {
       const review = document.querySelector("baton-review");
       review.style.setProperty("--baton-accent", "rgb(1, 2, 3)");
       return getComputedStyle(review.shadowRoot.querySelector("[part=authorize]")).backgroundColor;
     });
-    return { light, dark, themed };
+    const parted = await page.evaluate(() => {
+      const sheet = document.createElement("style");
+      sheet.textContent = "baton-review::part(reject) { background-color: rgb(4, 5, 6); } baton-question::part(prompt) { color: rgb(7, 8, 9); }";
+      document.head.append(sheet);
+      const part = (host, name) => getComputedStyle(document.querySelector(host).shadowRoot.querySelector(`[part=${name}]`));
+      return { reject: part("baton-review", "reject").backgroundColor, prompt: part("baton-question", "prompt").color };
+    });
+    return { light, dark, themed, parted };
   });
-  const { light, dark, themed } = looks;
+  const { light, dark, themed, parted } = looks;
+  assert.equal(light.asked, "Which column?", "the question is open beside the review, checked with it");
   assert.equal(light.change, 'column: "doing"\ntitle: "Draft" → "Ship"', "the text still reads field: from → to, line by line (fields in the preview's order)");
   assert.deepEqual([light.before.text, light.before.tag, light.before.line], ['"Draft"', "del", "line-through"], "before: struck through");
   assert.deepEqual([light.after.text, light.after.tag], ['"Ship"', "ins"], "after: inserted");
@@ -845,4 +865,5 @@ test("the surfaces' own look: <baton-review> shows a change as a visual diff, th
     assert.deepEqual(dark.violations, [], "axe-core: no violation in dark");
   }
   assert.equal(themed, "rgb(1, 2, 3)", "--baton-accent set by the app restyles the primary action");
+  assert.deepEqual(parted, { reject: "rgb(4, 5, 6)", prompt: "rgb(7, 8, 9)" }, "::part() in the app's stylesheet reaches the surfaces' parts");
 });

@@ -149,12 +149,12 @@ const STEPS: &[Step] = &[
         node_tests(PKG_TESTS, "faults/", "fault tests", &[])
     }),
     (
-        "package: faults in Firefox (those not injected over Chromium's CDP)",
-        || in_engine("firefox", FAULTS_ANYWHERE, "fault tests"),
+        "package: faults in Firefox (not the full disk: a quota set over Chromium's CDP)",
+        || in_engine("firefox", "faults/", "fault tests"),
     ),
     (
-        "package: faults in WebKit (those not injected over Chromium's CDP)",
-        || in_engine("webkit", FAULTS_ANYWHERE, "fault tests"),
+        "package: faults in WebKit (not the full disk: a quota set over Chromium's CDP)",
+        || in_engine("webkit", "faults/", "fault tests"),
     ),
     (
         "package: real agent frameworks (pydantic-ai, LangGraph) in Chromium",
@@ -179,14 +179,14 @@ const STEPS: &[Step] = &[
     ),
     ("end-to-end: the demo in Chromium", demo::journeys),
     (
-        "end-to-end: the demo in Firefox (not media emulation, a fake clock or WebMCP: Chromium's)",
+        "end-to-end: the demo in Firefox (not media emulation, a fake clock or WebMCP: Chromium's; live regions read from the DOM, the accessibility tree being Chromium's CDP)",
         || demo::journeys_in("firefox"),
     ),
     (
-        "end-to-end: the demo in WebKit (not media emulation, a fake clock or WebMCP: Chromium's)",
+        "end-to-end: the demo in WebKit (not media emulation, a fake clock or WebMCP: Chromium's; live regions read from the DOM, the accessibility tree being Chromium's CDP)",
         || demo::journeys_in("webkit"),
     ),
-    ("package: optional JSON Schema suite against Ajv", || {
+    ("package: optional JSON Schema suite against Ajv, in Chromium", || {
         node_tests(
             PKG_TESTS,
             "optional-suite.test.mjs",
@@ -197,9 +197,15 @@ const STEPS: &[Step] = &[
     ("conformance kit (JS, in Chromium)", || {
         node_tests(PKG_TESTS, "conformance.test.mjs", "JS conformance kit", &[])
     }),
-    ("package: Vite app from npm pack", vite_app_tests),
+    ("conformance kit (JS, in Firefox)", || {
+        in_engine("firefox", "conformance.test.mjs", "JS conformance kit")
+    }),
+    ("conformance kit (JS, in WebKit)", || {
+        in_engine("webkit", "conformance.test.mjs", "JS conformance kit")
+    }),
+    ("package: Vite app from npm pack, in Chromium", vite_app_tests),
     (
-        "package: React, Vue and Svelte bindings in Vite apps (React 18, 19; Vue 3; Svelte 5)",
+        "package: React, Vue and Svelte bindings in Vite apps (React 18, 19; Vue 3; Svelte 5), in Chromium",
         binding_app_tests,
     ),
     ("baton-core builds for wasm32", || {
@@ -257,6 +263,7 @@ fn summary(outcomes: &[Outcome], seconds: f64) -> Result<(), String> {
             outcome.name, outcome.seconds
         );
     }
+    println!("{}", per_engine(outcomes));
     println!(
         "xtask test: {} of {} steps passed in {seconds:.0}s",
         outcomes.len() - failed,
@@ -267,6 +274,36 @@ fn summary(outcomes: &[Outcome], seconds: f64) -> Result<(), String> {
     } else {
         Err(format!("{failed} step(s) failed"))
     }
+}
+
+/// The browser engines the steps name, each with the tests that passed in
+/// it: a step counts for the engine its name ends in (`… in Firefox`), and
+/// its passed count is its detail's (`N passed`, after an `engine: `).
+fn per_engine(outcomes: &[Outcome]) -> String {
+    let mut line = String::from("xtask test: passed per engine:");
+    for engine in ["Chromium", "Firefox", "WebKit"] {
+        let (mut tests, mut steps) = (0u64, 0u64);
+        for outcome in outcomes {
+            let Ok(detail) = &outcome.result else {
+                continue;
+            };
+            if !outcome.name.contains(&format!("in {engine}")) {
+                continue;
+            }
+            let detail = detail.rsplit(": ").next().unwrap_or_default();
+            if let Some(passed) = detail
+                .split(" passed")
+                .next()
+                .and_then(|n| n.trim().parse::<u64>().ok())
+            {
+                tests += passed;
+                steps += 1;
+            }
+        }
+        line.push_str(&format!(" {engine} {tests} tests ({steps} steps);"));
+    }
+    line.pop();
+    line
 }
 
 /// A step that only has to succeed.
@@ -353,12 +390,6 @@ pub(crate) fn native_tests() -> Result<String, String> {
 
 /// The built package as an application imports it, in headless Chromium
 /// (Node's test runner driving `playwright-core`).
-/// The fault scenarios any engine can run: the participants' and the
-/// transport's (the storage faults are injected over Chromium's DevTools
-/// protocol into a persistent profile, and the frozen tab too).
-const FAULTS_ANYWHERE: &str =
-    "faults/participants.test.mjs faults/transport.test.mjs faults/rows.test.mjs";
-
 /// A package test file in another browser engine (`tests/pkg/browsers.mjs`:
 /// `firefox` or `webkit`), its passed count labelled with the engine.
 fn in_engine(engine: &str, file: &str, what: &str) -> Result<String, String> {
@@ -570,6 +601,32 @@ mod tests {
             snippets.len() <= 3,
             "{} JS modules for the browser tests' page, at most 3: {snippets:?}",
             snippets.len()
+        );
+    }
+
+    #[test]
+    fn the_summary_adds_up_what_passed_in_each_engine() {
+        let step = |name: &'static str, result: Result<&str, &str>| super::Outcome {
+            name,
+            seconds: 1.0,
+            result: result.map(str::to_owned).map_err(str::to_owned),
+        };
+        let outcomes = [
+            step("package: JS tests in Chromium", Ok("25 passed, 0 failed")),
+            step(
+                "package: JS tests in Firefox",
+                Ok("firefox: 24 passed, 0 failed"),
+            ),
+            step(
+                "end-to-end: the demo in Firefox (not WebMCP: Chromium's)",
+                Ok("firefox: 15 passed, 0 failed"),
+            ),
+            step("package: faults in WebKit", Err("3 passed, 1 failed")),
+            step("package: size budget (brotli)", Ok("runtime 356.8 KiB")),
+        ];
+        assert_eq!(
+            super::per_engine(&outcomes),
+            "xtask test: passed per engine: Chromium 25 tests (1 steps); Firefox 39 tests (2 steps); WebKit 0 tests (0 steps)"
         );
     }
 

@@ -190,7 +190,14 @@ fn ensure_venv(venv: &str, requirements: &str) -> Result<(), String> {
 /// npm packages of the test helpers, installed from their lockfiles.
 pub(crate) fn ensure_npm(dir: &str, marker: &str) -> Result<(), String> {
     let path = root().join(dir);
-    if path.join("node_modules").join(marker).exists() {
+    // What was installed, by the lockfile it was installed from: a
+    // directory installed before a package was added (or a version moved)
+    // is installed again, whatever its marker package says.
+    let lock = std::fs::read(path.join("package-lock.json")).unwrap_or_default();
+    let installed = path.join("node_modules").join(".baton-installed");
+    let wanted = lock_digest(&lock);
+    let current = std::fs::read_to_string(&installed).unwrap_or_default();
+    if path.join("node_modules").join(marker).exists() && current.trim() == wanted {
         println!("  {dir}: npm packages present");
         return Ok(());
     }
@@ -198,8 +205,17 @@ pub(crate) fn ensure_npm(dir: &str, marker: &str) -> Result<(), String> {
     let mut install = Command::new("npm");
     install
         .args(["ci", "--no-audit", "--no-fund", "--loglevel=error"])
-        .current_dir(path);
-    run(install)
+        .current_dir(&path);
+    run(install)?;
+    std::fs::write(&installed, wanted).map_err(|e| format!("{}: {e}", installed.display()))
+}
+
+/// A lockfile's digest, as text: what `node_modules` was installed from.
+fn lock_digest(lock: &[u8]) -> String {
+    use std::hash::{Hash, Hasher};
+    let mut hasher = std::collections::hash_map::DefaultHasher::new();
+    lock.hash(&mut hasher);
+    format!("{:016x} {}", hasher.finish(), lock.len())
 }
 
 // ----- pkg ------------------------------------------------------------------
