@@ -194,6 +194,12 @@ const STEPS: &[Step] = &[
             &[],
         )
     }),
+    ("package: optional JSON Schema suite against Ajv, in Firefox", || {
+        in_engine("firefox", "optional-suite.test.mjs", "optional suite tests")
+    }),
+    ("package: optional JSON Schema suite against Ajv, in WebKit", || {
+        in_engine("webkit", "optional-suite.test.mjs", "optional suite tests")
+    }),
     ("conformance kit (JS, in Chromium)", || {
         node_tests(PKG_TESTS, "conformance.test.mjs", "JS conformance kit", &[])
     }),
