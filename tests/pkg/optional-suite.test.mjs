@@ -1,5 +1,6 @@
 // The JSON-Schema-Test-Suite's optional tests for draft 2020-12, file by
-// file: Baton in Chromium (its patterns on the page's RegExp) against Ajv 8
+// file: Baton in the browser (Chromium, Firefox or WebKit: its patterns on
+// that engine's RegExp) against Ajv 8
 // with ajv-formats in Node — the validator an application would otherwise
 // use — in the same run. Baton passes at least as many tests as Ajv on
 // every file.
