@@ -169,6 +169,34 @@ for (const { name, from, sources, packages, tools, framework } of APPS) {
       }
     });
 
+    test("the person's own edit after a run changed the card is held back from the run's undo: undo-conflict, and the edit stays (A.2)", { timeout: TIMEOUT }, async () => {
+      const { page, problems } = await open();
+      try {
+        const code = await page.evaluate(async () => {
+          const { engine } = window.app;
+          const run = engine.delegate({
+            intent: "Rename card 1", initiative: "user", autonomy: "review",
+            plan: [{ capability: "tasks.rename", arguments: { id: "card-1", title: "Ship" } }],
+          });
+          await run.authorize(run.review().revision);
+          await new Promise((r) => setTimeout(r, 250));
+          document.querySelector("#edit-card-1").click();
+          await new Promise((r) => setTimeout(r, 50));
+          try {
+            await run.undo();
+            return "undone";
+          } catch (error) {
+            return error.code;
+          }
+        });
+        assert.equal(code, "undo-conflict", "the run's undo would revert the person's edit: it is held back");
+        assert.equal(await title(page, "card-1"), "Edited", "the person's edit stays");
+        assert.deepEqual(problems, []);
+      } finally {
+        await page.close();
+      }
+    });
+
     test("the element a ref gives is the participant's: busy exactly while a call changes it (AG-40)", { timeout: TIMEOUT }, async () => {
       const { page, problems } = await open();
       try {
