@@ -160,6 +160,20 @@ async function accessible(page, state, focused) {
   }
 }
 
+/**
+ * Opens a `<details>` of the run list by its summary, as a person does: the
+ * list is drawn again as the run moves, and a click that lands while the
+ * element under the pointer is replaced reaches nothing (WebKit's driver
+ * meets it), so the person clicks again.
+ */
+async function openDisclosure(page, details) {
+  await until(page, async () => {
+    if (await details.evaluate((element) => element.open)) return true;
+    await details.locator("summary").click();
+    return details.evaluate((element) => element.open);
+  }, "the disclosure open");
+}
+
 /** Waits until every preview of the plan under review has arrived (Authorize is enabled). */
 const previewsReady = (page) =>
   until(page, async () => !(await page.locator("baton-review [part=authorize]").isDisabled()), "the previews");
@@ -626,7 +640,7 @@ test("journey: what the assistant saw — per turn, the index and which reads' c
     await page.click("baton-review [part=authorize]");
     await until(page, async () => (await page.locator('[data-card="c2"] [data-tag="blocked"]').count()) === 1, "the tag");
     const saw = page.locator("#runs > li").last().locator("details[data-saw]");
-    await saw.locator("summary").click();
+    await openDisclosure(page, saw);
     const turn = saw.locator('[data-turn="1"]');
     const index = await turn.locator("p").textContent();
     assert.match(index, /^Index, sent with every turn: Task board, Workspace settings, Team sharing, Inbox; reads /);
@@ -638,7 +652,7 @@ test("journey: what the assistant saw — per turn, the index and which reads' c
     assert.equal(await turn.locator('[data-read="inbox.messages"]').getAttribute("data-fate"), "pulled");
     // Who did what, in plain words, attributed.
     const story = page.locator("#runs > li").last().locator("details[data-who]");
-    await story.locator("summary").click();
+    await openDisclosure(page, story);
     const lines = await story.locator("li").allTextContents();
     assert.ok(lines.includes("You asked “tag card 2 as blocked”"), lines.join(" | "));
     assert.ok(lines.includes("The assistant proposed 1 change"), lines.join(" | "));

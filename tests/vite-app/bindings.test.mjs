@@ -140,27 +140,35 @@ for (const { name, from, sources, packages, tools, framework } of APPS) {
       }
     });
 
+    /**
+     * In the page: a run renaming card 1 to `title`, authorized; then the
+     * person's own edit of the card; then the run's undo. What the undo
+     * answered: `undone`, or its error's code.
+     */
+    const editThenUndo = (page, title) =>
+      page.evaluate(async (title) => {
+        const { engine } = window.app;
+        const run = engine.delegate({
+          intent: "Rename card 1", initiative: "user", autonomy: "review",
+          plan: [{ capability: "tasks.rename", arguments: { id: "card-1", title } }],
+        });
+        await run.authorize(run.review().revision);
+        await new Promise((r) => setTimeout(r, 250));
+        document.querySelector("#edit-card-1").click();
+        await new Promise((r) => setTimeout(r, 50));
+        try {
+          await run.undo();
+          return "undone";
+        } catch (error) {
+          return error.code;
+        }
+      }, title);
+
     test("a call that changed nothing leaves no actor behind: the person's later edit stays theirs, and undo of the run holds back (A.2)", { timeout: TIMEOUT }, async () => {
       const { page, problems } = await open();
       try {
         // A run whose one call finds the card as asked already: it changes nothing.
-        const code = await page.evaluate(async () => {
-          const { engine } = window.app;
-          const run = engine.delegate({
-            intent: "Keep card 1 as it is", initiative: "user", autonomy: "review",
-            plan: [{ capability: "tasks.rename", arguments: { id: "card-1", title: "Draft" } }],
-          });
-          await run.authorize(run.review().revision);
-          await new Promise((r) => setTimeout(r, 250));
-          document.querySelector("#edit-card-1").click();
-          await new Promise((r) => setTimeout(r, 50));
-          try {
-            await run.undo();
-            return "undone";
-          } catch (error) {
-            return error.code;
-          }
-        });
+        const code = await editThenUndo(page, "Draft");
         assert.equal(code, "undo-conflict", "the edit is the person's, so the run's undo does not revert it blindly");
         assert.equal(await title(page, "card-1"), "Edited");
         assert.deepEqual(problems, []);
@@ -172,23 +180,7 @@ for (const { name, from, sources, packages, tools, framework } of APPS) {
     test("the person's own edit after a run changed the card is held back from the run's undo: undo-conflict, and the edit stays (A.2)", { timeout: TIMEOUT }, async () => {
       const { page, problems } = await open();
       try {
-        const code = await page.evaluate(async () => {
-          const { engine } = window.app;
-          const run = engine.delegate({
-            intent: "Rename card 1", initiative: "user", autonomy: "review",
-            plan: [{ capability: "tasks.rename", arguments: { id: "card-1", title: "Ship" } }],
-          });
-          await run.authorize(run.review().revision);
-          await new Promise((r) => setTimeout(r, 250));
-          document.querySelector("#edit-card-1").click();
-          await new Promise((r) => setTimeout(r, 50));
-          try {
-            await run.undo();
-            return "undone";
-          } catch (error) {
-            return error.code;
-          }
-        });
+        const code = await editThenUndo(page, "Ship");
         assert.equal(code, "undo-conflict", "the run's undo would revert the person's edit: it is held back");
         assert.equal(await title(page, "card-1"), "Edited", "the person's edit stays");
         assert.deepEqual(problems, []);
