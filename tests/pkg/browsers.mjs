@@ -440,7 +440,16 @@ class WebKitSession {
 
   /** One command at a time: WebKitWebDriver answers a session's commands in turn, and hangs on overlapping ones. */
   raw(method, path, body) {
-    const next = (this.queue ?? Promise.resolve()).then(() => this.send(method, path, body));
+    return this.serial(() => this.send(method, path, body));
+  }
+
+  /**
+   * `body`'s commands, with no other command between them: a switch of
+   * window and what is meant for that window go together, or another
+   * page's switch could come between.
+   */
+  serial(body) {
+    const next = (this.queue ?? Promise.resolve()).then(body);
     this.queue = next.catch(() => {});
     return next;
   }
@@ -463,9 +472,27 @@ class WebKitSession {
 
   async newPage() {
     this.pages += 1;
-    const handle = this.pages === 1 ? this.first : (await this.raw("POST", "/window/new", { type: "window" })).handle;
-    this.windows = (this.windows ?? 0) + 1;
+    const handle = this.pages === 1 ? this.first : await this.newWindow();
+    this.open.add(handle);
     return new WebKitPage(this, handle);
+  }
+
+  /** The windows of the session still open: pages' and blank ones. */
+  get open() {
+    this.windows ??= new Set();
+    return this.windows;
+  }
+
+  /** A new window, opened from a current one (the driver needs one). */
+  newWindow() {
+    return this.serial(async () => {
+      if (!this.open.has(this.current)) {
+        const [any] = this.open;
+        if (any !== undefined) await this.send("POST", "/window", { handle: any });
+        this.current = any;
+      }
+      return (await this.send("POST", "/window/new", { type: "window" })).handle;
+    });
   }
 
   /**
@@ -474,16 +501,14 @@ class WebKitSession {
    * the context goes on, as a browser whose last tab was closed would not.
    */
   async closeWindow(handle) {
-    if (this.windows === 1) {
-      await this.raw("POST", "/window/new", { type: "window" });
-      this.windows += 1;
-    }
-    if (this.current !== handle) await this.raw("POST", "/window", { handle });
-    const left = await this.raw("DELETE", "/window");
-    this.windows -= 1;
-    // The session's commands need a current window: one still open.
-    this.current = left[0];
-    await this.raw("POST", "/window", { handle: this.current });
+    if (this.open.size === 1) this.open.add(await this.newWindow());
+    this.open.delete(handle);
+    await this.serial(async () => {
+      await this.send("POST", "/window", { handle });
+      await this.send("DELETE", "/window");
+      // No current window now: the next command switches to its own.
+      this.current = undefined;
+    });
   }
 
   async close() {
@@ -523,11 +548,13 @@ class WebKitPage {
   async command(method, path, body) {
     this.busy = (this.busy ?? 0) + 1;
     try {
-      if (this.session.current !== this.handle) {
-        await this.session.raw("POST", "/window", { handle: this.handle });
-        this.session.current = this.handle;
-      }
-      return await this.session.raw(method, path, body);
+      return await this.session.serial(async () => {
+        if (this.session.current !== this.handle) {
+          await this.session.send("POST", "/window", { handle: this.handle });
+          this.session.current = this.handle;
+        }
+        return this.session.send(method, path, body);
+      });
     } finally {
       this.busy -= 1;
     }
