@@ -263,7 +263,11 @@ export function instrument(engine, options = {}) {
         span.setStatus({ code: SpanStatusCode.ERROR, message: `refused: ${why}` });
         span.end(record.at);
         // The person said no to the one call put before them.
-        if (record.actor.kind === "person") decided(run, "baton.review.rejected", record, { "gen_ai.tool.call.id": entry.call });
+        // The person refused the one call put before them for review (not an
+        // out-of-scope capability denied, nor a question declined).
+        if (record.actor.kind === "person" && why === "denied" && run.resolved?.kind === "review-required" && run.resolved.call === entry.call) {
+          decided(run, "baton.review.rejected", record, { "gen_ai.tool.call.id": entry.call });
+        }
         return;
       }
       case "authorized": {
@@ -308,6 +312,8 @@ export function instrument(engine, options = {}) {
     const { from, to } = record.entry;
     const escalation = run.escalation;
     run.escalation = to.state === "escalated" ? to.reason : null;
+    // The escalation the person just resolved, for the record that follows.
+    run.resolved = from === "escalated" ? escalation : null;
     if (to.state === "reviewing") {
       decided(run, "baton.review.shown", record, sheetOf(run, engine.review(record.run)));
     } else if (to.state === "escalated" && to.reason.kind === "review-required") {

@@ -4,7 +4,7 @@
 
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
-use wasm_bindgen_futures::{spawn_local, JsFuture};
+use wasm_bindgen_futures::JsFuture;
 
 /// Why a call into JS gave no value.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -63,15 +63,17 @@ fn is_thenable(value: &JsValue) -> bool {
 }
 
 /// Calls `object[method](...args)` now and hands the (possibly async)
-/// result to `done` later, never from inside the call.
+/// result to `done` later, never from inside the call — a task guarded by
+/// `struck` (what a panic while it runs does: poisons the engine it serves).
 pub(crate) fn call_then(
+    struck: crate::panic::Struck,
     object: &JsValue,
     method: &str,
     args: &[JsValue],
     done: impl FnOnce(Result<JsValue, CallError>) + 'static,
 ) {
     let called = call(object, method, args);
-    spawn_local(async move { done(settled(called).await) });
+    crate::panic::spawn(Box::pin(async move { done(settled(called).await) }), struck);
 }
 
 /// The message of something JS threw: an `Error`'s, a thrown string, or

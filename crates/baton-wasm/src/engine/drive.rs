@@ -200,7 +200,7 @@ impl WeakShared {
 
     /// What a panic striking one of the engine's tasks does: poisons it, as
     /// a panic in one of its steps does.
-    fn poisoner(&self) -> crate::panic::Struck {
+    pub(super) fn poisoner(&self) -> crate::panic::Struck {
         let state = self.0.clone();
         Rc::new(move || {
             if let Some(state) = state.upgrade() {

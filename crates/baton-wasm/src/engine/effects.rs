@@ -84,24 +84,30 @@ pub(super) fn carry_out(inner: &Shared, effect: Effect) {
 fn mark(inner: &Shared, run: RunId, participant: ParticipantId) {
     let weak = inner.downgrade();
     let history = get(&behaviour(inner, &participant), "history");
-    call_then(&history, "mark", &[], move |result| {
-        report(&weak, || {
-            let token = result.map_err(failure).and_then(|value| {
-                convert::value(&value)
-                    .map_err(|e| {
-                        HostFailure::new(format!(
-                            "mark() returned something that is not a token: {e}"
-                        ))
-                    })
-                    .and_then(MarkToken::from_json)
+    call_then(
+        inner.downgrade().poisoner(),
+        &history,
+        "mark",
+        &[],
+        move |result| {
+            report(&weak, || {
+                let token = result.map_err(failure).and_then(|value| {
+                    convert::value(&value)
+                        .map_err(|e| {
+                            HostFailure::new(format!(
+                                "mark() returned something that is not a token: {e}"
+                            ))
+                        })
+                        .and_then(MarkToken::from_json)
+                });
+                Report::Mark {
+                    run,
+                    participant,
+                    token,
+                }
             });
-            Report::Mark {
-                run,
-                participant,
-                token,
-            }
-        });
-    });
+        },
+    );
 }
 
 /// What `invoke` is told besides the call: the versions of the
@@ -132,6 +138,7 @@ fn invoke(
     let actor = JsValue::from_str(actor.as_str());
     let context = to_js(context).unwrap_or(JsValue::NULL);
     call_then(
+        inner.downgrade().poisoner(),
         &behaviour(inner, &participant),
         "invoke",
         &[name, args, actor, context],
@@ -170,6 +177,7 @@ fn revert(inner: &Shared, run: RunId, participant: ParticipantId, token: &MarkTo
     // A reverting participant is being changed, as by a call (AG-40).
     set_busy(inner, &participant, 1);
     call_then(
+        inner.downgrade().poisoner(),
         &history,
         "revertTo",
         &[to_js(&token.to_json()).unwrap_or(JsValue::UNDEFINED)],
@@ -201,6 +209,7 @@ fn preview(
     let args = to_js(arguments).unwrap_or(JsValue::NULL);
     let name = JsValue::from_str(&capability.capability);
     call_then(
+        inner.downgrade().poisoner(),
         &behaviour(inner, &capability.participant),
         "preview",
         &[name, args],

@@ -13,7 +13,6 @@ use baton_core::{ReleaseFinished, Written};
 use std::collections::BTreeMap;
 
 use baton_core::{HostEvent, RunId};
-use wasm_bindgen_futures::spawn_local;
 
 use std::rc::Rc;
 
@@ -286,9 +285,14 @@ pub(super) fn write_queued_on_close(inner: &mut Inner) {
     // Opened and filled now; awaited by nobody but itself, so that its
     // callbacks live until it completes.
     if let Ok(pending) = store.write(batch) {
-        spawn_local(async move {
-            let _ = pending.await;
-        });
+        // A task of no engine (this one is closing): a panic in it
+        // poisons nothing, but it is guarded as every task is.
+        crate::panic::spawn(
+            Box::pin(async move {
+                let _ = pending.await;
+            }),
+            std::rc::Rc::new(|| {}),
+        );
     }
 }
 
