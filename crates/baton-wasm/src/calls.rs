@@ -73,7 +73,12 @@ pub(crate) fn call_then(
     done: impl FnOnce(Result<JsValue, CallError>) + 'static,
 ) {
     let called = call(object, method, args);
-    crate::panic::spawn(Box::pin(async move { done(settled(called).await) }), struck);
+    let task = async move {
+        let settled = settled(called).await;
+        crate::strike_here!("report");
+        done(settled)
+    };
+    crate::panic::spawn(Box::pin(task), struck);
 }
 
 /// The message of something JS threw: an `Error`'s, a thrown string, or

@@ -156,27 +156,6 @@ fn read_options(
     Ok((plain, parent, transport))
 }
 
-/// The database `Engine.open(options)` will open, from a look at
-/// `storage` and `dbName` alone; `None` when it opens none, or when those
-/// two are not what they must be (the options are refused).
-fn early_db_name(options: &JsValue) -> Option<String> {
-    if options.is_undefined() || options.is_null() {
-        return Some("baton".to_owned());
-    }
-    if !options.is_object() {
-        return None;
-    }
-    let storage = get(options, "storage");
-    if !storage.is_undefined() && storage.as_string().as_deref() != Some("indexeddb") {
-        return None;
-    }
-    let name = get(options, "dbName");
-    if name.is_undefined() {
-        return Some("baton".to_owned());
-    }
-    name.as_string()
-}
-
 /// A key for actor references from the browser's cryptographic random
 /// source (AG-33), and that source for the session id.
 /// The database an engine opens: `dbName`, or `baton`.
@@ -209,28 +188,21 @@ impl Engine {
     /// `session-in-use`; IndexedDB failing is not an error (the engine runs
     /// in memory and says so).
     ///
-    /// The database's open request goes out before anything else, and the
-    /// engine sets itself up while the browser answers it.
-    pub(crate) fn open(
+    /// The database's open request goes out once the options are read
+    /// (options refused touch no storage), and the engine sets itself up
+    /// while the browser answers it. What the opening holds before the
+    /// engine does — the session's lock, the connection — is in `held`, for
+    /// a panic while opening to let go of ([`persist::Held`]).
+    fn opening(
         options: JsValue,
+        held: Rc<persist::Held>,
     ) -> impl std::future::Future<Output = Result<Engine, JsValue>> {
         crate::panic::install();
-        // The database's open request goes out first — the browser's
-        // answer is what opening waits on longest — on a look at the two
-        // options it needs, before the rest are read. Options found wrong
-        // then drop it, and the connection it brings is closed.
-        let key = random_key();
-        let early = match (&key, early_db_name(&options)) {
-            (Ok((_, key)), Some(name)) => Some((crate::store::Store::open(&name, *key), name)),
-            _ => None,
-        };
         crate::patterns::ensure();
-        let read = read_options(&options).and_then(|read| Ok((read, key?)));
+        let read = read_options(&options).and_then(|read| Ok((read, random_key()?)));
         let opening = read.as_ref().ok().and_then(|((options, ..), (_, key))| {
-            (options.storage == persist::StorageMode::Indexeddb).then(|| match early {
-                Some((opening, name)) if name == db_name(options) => opening,
-                _ => crate::store::Store::open(db_name(options), *key),
-            })
+            (options.storage == persist::StorageMode::Indexeddb)
+                .then(|| crate::store::Store::open(db_name(options), *key))
         });
         async move {
             let ((options, parent, transport), (crypto, key)) = read?;
@@ -254,7 +226,8 @@ impl Engine {
             }
             // Without a transport only fixed plans run; the core refuses the rest (AG-50).
             config.transport = transport.is_some();
-            let opened = persist::open(opening, &db_name, config, key, now()).await?;
+            let opened = persist::open(opening, &db_name, config, key, now(), &held).await?;
+            crate::strike_here!("opened");
             let (busy, store_key, skipped) = (opened.busy, opened.key, opened.unreadable);
             let shared = Shared::new(Inner {
                 core: opened.core,
@@ -289,14 +262,29 @@ impl Engine {
     }
 }
 
+#[cfg(test)]
+impl Engine {
+    /// [`Engine::opening`], what a panic would let go of kept nowhere.
+    pub(crate) fn open(
+        options: JsValue,
+    ) -> impl std::future::Future<Output = Result<Engine, JsValue>> {
+        Engine::opening(options, Rc::default())
+    }
+}
+
 #[wasm_bindgen]
 impl Engine {
     /// `Engine.open`: opens an engine (what it reads and does: `Engine::open`
     /// in this crate).
     #[wasm_bindgen(js_name = open)]
     pub fn open_js(options: JsValue) -> js_sys::Promise {
-        let opening = Engine::open(options);
-        crate::panic::promise(Box::pin(async move { Ok(opening.await?.into()) }), None)
+        let held = Rc::new(persist::Held::default());
+        let opening = Engine::opening(options, Rc::clone(&held));
+        let let_go: crate::panic::Struck = Rc::new(move || held.let_go());
+        crate::panic::promise(
+            Box::pin(async move { Ok(opening.await?.into()) }),
+            Some(let_go),
+        )
     }
 
     /// Where the engine keeps its state: `{ mode: "indexeddb" | "memory",

@@ -166,24 +166,18 @@ export function openDatabase(name, version, secret, graceMs) {
       return answer({ failed: "unavailable", cause: said(thrown) });
     }
     let created = false;
-    let blocked = false;
     request.onupgradeneeded = (event) => {
       created = event.oldVersion === 0;
       upgrade(request.result, request.transaction, created, secret);
     };
+    // Held up: given up `graceMs` after the hold began, unless it ends first.
     request.onblocked = () => {
-      blocked = true;
+      setTimeout(() => answer({ failed: "blocked", cause: "" }), graceMs);
     };
     request.onsuccess = () => {
       if (!answer({ db: request.result, created })) request.result.close();
     };
     request.onerror = () => answer({ failed: "failed", cause: said(request.error) });
-    const grace = () => {
-      if (answered) return;
-      if (blocked) answer({ failed: "blocked", cause: "" });
-      else setTimeout(grace, graceMs);
-    };
-    setTimeout(grace, graceMs);
   });
 }
 

@@ -74,7 +74,13 @@ pub fn panic_message() -> Option<String> {
 /// middle of a step is poisoned, and so is every task being polled.
 fn struck() {
     crate::engine::drive::poison_stepping();
-    let polled = POLLED.with(|polled| polled.try_borrow().map(|p| p.clone()).unwrap_or_default());
+    // Each fires once: a trap does not come back to pop what it unwound.
+    let polled = POLLED.with(|polled| {
+        polled
+            .try_borrow_mut()
+            .map(|mut polled| std::mem::take(&mut *polled))
+            .unwrap_or_default()
+    });
     for struck in polled {
         struck();
     }
@@ -100,9 +106,14 @@ impl Future for Guarded {
 
     fn poll(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<()> {
         let struck = Rc::clone(&self.struck);
-        POLLED.with(|polled| polled.borrow_mut().push(struck));
+        let depth = POLLED.with(|polled| {
+            let mut polled = polled.borrow_mut();
+            polled.push(struck);
+            polled.len() - 1
+        });
         let polled = self.task.as_mut().poll(cx);
-        POLLED.with(|polled| polled.borrow_mut().pop());
+        // Back to where this poll found it, whatever a poll inside left.
+        POLLED.with(|polled| polled.borrow_mut().truncate(depth));
         polled
     }
 }
@@ -161,4 +172,44 @@ pub(crate) fn closed_by_panic() -> JsValue {
 pub(crate) fn as_if_panicked(message: &str) {
     MESSAGE.with(|kept| *kept.borrow_mut() = Some(message.to_owned()));
     struck();
+}
+
+#[cfg(test)]
+thread_local! {
+    /// The places a test asked a panic to strike at ([`crate::strike_here`]).
+    static ARMED: RefCell<Vec<&'static str>> = const { RefCell::new(Vec::new()) };
+}
+
+/// Has the next pass through `strike_here!(point)` panic, as far as a test
+/// can tell (the hook's work done, the task never going on).
+#[cfg(test)]
+pub(crate) fn arm(point: &'static str) {
+    ARMED.with(|armed| armed.borrow_mut().push(point));
+}
+
+/// Whether a test armed `point`; disarms it.
+#[cfg(test)]
+pub(crate) fn armed(point: &str) -> bool {
+    ARMED.with(|armed| {
+        let mut armed = armed.borrow_mut();
+        let found = armed.iter().position(|&at| at == point);
+        found.map(|at| armed.remove(at)).is_some()
+    })
+}
+
+/// In a task, a place a test can make a panic strike at ([`arm`]): what
+/// the hook does, and the task goes no further, as after a trap. Nothing
+/// outside tests.
+#[macro_export]
+#[doc(hidden)]
+macro_rules! strike_here {
+    ($point:literal) => {
+        #[cfg(test)]
+        {
+            if $crate::panic::armed($point) {
+                $crate::panic::as_if_panicked(concat!("boom at ", $point));
+                std::future::pending::<()>().await;
+            }
+        }
+    };
 }

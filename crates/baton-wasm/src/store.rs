@@ -46,12 +46,15 @@ struct Opening(Option<js_sys::Promise>);
 impl Opening {
     /// The answer: `{ db, created }` or `{ failed, cause }` (`openDatabase`).
     async fn answer(mut self) -> JsValue {
-        let Some(promise) = self.0.take() else {
+        let Some(promise) = self.0.clone() else {
             return JsValue::UNDEFINED;
         };
-        wasm_bindgen_futures::JsFuture::from(promise)
+        let answer = wasm_bindgen_futures::JsFuture::from(promise)
             .await
-            .unwrap_or(JsValue::UNDEFINED)
+            .unwrap_or(JsValue::UNDEFINED);
+        // Taken only now: dropped while it waited, it still closes what comes.
+        self.0 = None;
+        answer
     }
 }
 
@@ -526,6 +529,11 @@ impl Store {
 
     pub(crate) fn close(&self) {
         self.db.close();
+    }
+
+    /// The connection, for what must close it if the engine never comes.
+    pub(crate) fn connection(&self) -> web_sys::IdbDatabase {
+        self.raw.clone()
     }
 }
 

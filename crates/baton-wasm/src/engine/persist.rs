@@ -27,6 +27,29 @@ pub(crate) struct Opened {
     pub(crate) unreadable: Vec<Unreadable>,
 }
 
+/// What an opening holds before an engine does: the session's lock and
+/// the database's connection. A panic while opening lets go of both — the
+/// engine that would have held them never comes, and the session's next
+/// engine (a retry, another tab) would find its lock held for the page's
+/// life and a version change held up.
+#[derive(Default)]
+pub(crate) struct Held {
+    release: std::cell::Cell<Option<js_sys::Function>>,
+    connection: std::cell::Cell<Option<web_sys::IdbDatabase>>,
+}
+
+impl Held {
+    /// Lets go of the lock and closes the connection, if it holds them.
+    pub(crate) fn let_go(&self) {
+        if let Some(release) = self.release.take() {
+            let _ = release.call0(&JsValue::NULL);
+        }
+        if let Some(connection) = self.connection.take() {
+            connection.close();
+        }
+    }
+}
+
 fn in_memory(config: EngineConfig, key: [u8; 32], degraded: Option<String>) -> Opened {
     Opened {
         core: baton_core::Engine::new(config, ActorSecret::new(key)),
@@ -56,6 +79,7 @@ pub(crate) async fn open(
     config: EngineConfig,
     key: [u8; 32],
     now: u64,
+    held: &Held,
 ) -> Result<Opened, JsValue> {
     let Some(opening) = opening else {
         return Ok(in_memory(config, key, None));
@@ -76,11 +100,13 @@ pub(crate) async fn open(
             return Ok(in_memory(config, key, Some(cause.to_string())));
         }
     };
-    let held = match early.await {
+    held.connection.set(Some(store.connection()));
+    let lock = match early.await {
         Some(release) => Some(release),
         None => hold_lock(&lock).await,
     };
-    let Some(release) = held else {
+    held.release.set(lock.clone());
+    let Some(release) = lock else {
         store.close();
         return Err(error(
             Code::SessionInUse,

@@ -1,9 +1,10 @@
 //! Persistence in the real browser: real IndexedDB, real Web Locks.
 
 use super::tests::{
-    count_readwrite_transactions, count_transactions, element, fill_the_disk, hanging_transport,
-    hide_indexed_db, journal_rows, keep_actors, manifest, outcome, participant, plan,
-    put_journal_row, record, returned, settle, unique_name, until, upgrade_database,
+    count_readwrite_transactions, count_transactions, database_exists, element, fill_the_disk,
+    hanging_transport, hide_indexed_db, hold_old_connection, journal_rows, keep_actors, manifest,
+    outcome, participant, plan, put_journal_row, record, returned, settle, unique_name, until,
+    upgrade_database,
 };
 use super::*;
 use baton_core::Event;
@@ -723,40 +724,54 @@ async fn a_panic_while_a_promise_is_worked_on_rejects_it_as_internal_and_closes_
 
 #[wasm_bindgen_test]
 async fn a_panic_in_a_task_of_the_engine_closes_it() {
-    let engine = super::tests::open().await;
-    engine.live().unwrap().downgrade().spawn(async {
-        crate::panic::as_if_panicked("boom at turn.rs:1:1");
-        std::future::pending::<()>().await
-    });
-    settle(10).await;
-    let closed = engine.counters().unwrap_err();
-    let message = js_sys::Reflect::get(&closed, &"message".into()).unwrap();
+    let db = unique_name("baton-test");
+    let engine = open_on(&db, "s-struck-report", None).await.unwrap();
+    engine.mount(manifest(), participant(&element().into(), 5, 0));
+    // Struck in the task that hands a participant's (async) report back
+    // to the engine, outside any call from JS.
+    crate::panic::arm("report");
+    let run = engine.delegate(plan(1)).unwrap();
+    settle(50).await;
+    let closed = engine.state(JsValue::from(&run)).unwrap_err();
+    let read = |key: &str| js_sys::Reflect::get(&closed, &key.into()).unwrap();
+    assert_eq!(read("code").as_string().as_deref(), Some("closed"));
     assert!(
-        message.as_string().unwrap().contains("boom at turn.rs:1:1"),
-        "{message:?}"
+        read("message")
+            .as_string()
+            .unwrap()
+            .contains("boom at report"),
+        "{closed:?}"
     );
 }
 
 #[wasm_bindgen_test]
-async fn a_panic_while_opening_rejects_the_open_as_internal() {
-    let opening = crate::panic::promise(
-        Box::pin(async {
-            crate::panic::as_if_panicked("boom at store.rs:1:1");
-            std::future::pending().await
-        }),
-        None,
-    );
-    let rejected = JsFuture::from(opening).await.unwrap_err();
+async fn a_panic_while_opening_rejects_the_open_and_lets_go_of_the_lock_and_the_connection() {
+    let db = unique_name("baton-test");
+    let options =
+        js_sys::JSON::parse(&serde_json::json!({"dbName": db, "session": "s-struck"}).to_string())
+            .unwrap();
+    // Struck once the session's lock is held and the database open, before
+    // the engine exists to hold them.
+    crate::panic::arm("opened");
+    let rejected = JsFuture::from(Engine::open_js(options)).await.unwrap_err();
     let code = js_sys::Reflect::get(&rejected, &"code".into()).unwrap();
     assert_eq!(code.as_string().as_deref(), Some("internal"));
+    // The session opens again: its lock was let go of.
+    let again = open_on(&db, "s-struck", None)
+        .await
+        .expect("the session is free");
+    assert_eq!(storage(&again)["mode"], "indexeddb");
+    again.close();
+    // And no connection holds a newer page's version change up.
+    let upgraded = super::tests::within(&upgrade_database(&db, 9), 3_000);
+    assert_eq!(
+        JsFuture::from(upgraded).await.unwrap().as_bool(),
+        Some(true)
+    );
 }
 
 #[wasm_bindgen_test]
-async fn options_refused_after_the_database_was_asked_for_leave_no_connection_open() {
-    // The open request goes out on a look at `dbName` before the rest of
-    // the options are read; these are refused, and the connection that
-    // arrives afterwards is closed: a newer page's version change is not
-    // held up by it.
+async fn refused_options_touch_no_storage() {
     let db = unique_name("baton-test");
     let options = js_sys::JSON::parse(
         &serde_json::json!({"dbName": db, "appName": 42, "session": "s-wrong"}).to_string(),
@@ -765,12 +780,34 @@ async fn options_refused_after_the_database_was_asked_for_leave_no_connection_op
     let refused = Engine::open(options).await.err().expect("refused");
     let code = js_sys::Reflect::get(&refused, &"code".into()).unwrap();
     assert_eq!(code.as_string().as_deref(), Some("invalid-options"));
-    // A version change held up would never resolve: it races a timeout.
-    let upgraded = super::tests::within(&upgrade_database(&db, 9), 3_000);
-    let settled = JsFuture::from(upgraded).await.unwrap();
-    assert_eq!(
-        settled.as_bool(),
-        Some(true),
-        "the version change went through"
+    let exists = JsFuture::from(database_exists(&db)).await.unwrap();
+    assert_eq!(exists.as_bool(), Some(false), "no database was created");
+}
+
+#[wasm_bindgen_test]
+async fn a_version_change_another_connection_holds_up_leaves_the_engine_in_memory_saying_so() {
+    let db = unique_name("baton-test");
+    let close_old = JsFuture::from(hold_old_connection(&db)).await.unwrap();
+    let engine = open_on(&db, "s-blocked", None).await.unwrap();
+    let status = storage(&engine);
+    assert_eq!(status["mode"], "memory");
+    assert!(
+        status["degraded"]
+            .as_str()
+            .unwrap()
+            .contains("version change"),
+        "{status}"
     );
+    // The old connection goes; the connection that then arrives late is
+    // closed, holding no newer page up.
+    close_old
+        .unchecked_ref::<js_sys::Function>()
+        .call0(&JsValue::NULL)
+        .unwrap();
+    let upgraded = super::tests::within(&upgrade_database(&db, 9), 3_000);
+    assert_eq!(
+        JsFuture::from(upgraded).await.unwrap().as_bool(),
+        Some(true)
+    );
+    engine.close();
 }

@@ -129,6 +129,20 @@ export function upgradeDatabase(name, version) {
   });
 }
 
+export function databaseExists(name) {
+  return indexedDB.databases().then((all) => all.some((database) => database.name === name));
+}
+
+export function holdOldConnection(name) {
+  // Another page's connection at version 1 that never lets a version change
+  // through (it has no `versionchange` handler); resolves with its closer.
+  return new Promise((resolve, reject) => {
+    const request = indexedDB.open(name, 1);
+    request.onsuccess = () => resolve(() => request.result.close());
+    request.onerror = () => reject(request.error);
+  });
+}
+
 // A participant whose history hands out `token` as its mark.
 export function markingWith(element, token) {
   const p = participant(element, 0, 0);

@@ -35,6 +35,10 @@ extern "C" {
     #[wasm_bindgen(js_name = upgradeDatabase)]
     pub(super) fn upgrade_database(name: &str, version: u32) -> js_sys::Promise;
     pub(super) fn within(promise: &js_sys::Promise, ms: u32) -> js_sys::Promise;
+    #[wasm_bindgen(js_name = databaseExists)]
+    pub(super) fn database_exists(name: &str) -> js_sys::Promise;
+    #[wasm_bindgen(js_name = holdOldConnection)]
+    pub(super) fn hold_old_connection(name: &str) -> js_sys::Promise;
     #[wasm_bindgen(js_name = uniqueName)]
     pub(super) fn unique_name(prefix: &str) -> String;
     #[wasm_bindgen(js_name = hearRegion)]
