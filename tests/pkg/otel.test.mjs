@@ -436,20 +436,58 @@ test("every decision the person makes is an event on the run span, each with the
       await until(() => engine.state(acting).state === "escalated");
       engine.resolveEscalation(acting, engine.revision(acting), { kind: "allow" });
       const ended = await acting.returned;
+      const runs0 = acting.id;
       // A fixed plan the person edits, then rejects.
       const plan = engine.delegate({ intent: "Rename", initiative: "user", autonomy: "review", plan: [{ capability: "tasks.rename", arguments: { id: "card-1", title: "x" } }] });
       await until(() => engine.state(plan).state === "reviewing");
       const [item] = engine.review(plan).items;
       engine.editCall(plan, engine.review(plan).revision, item.call, { id: "card-1", title: "y" });
       await plan.reject(engine.review(plan).revision);
+      // In a second engine (the script plays each run from its start), with
+      // a third-party read in context (AG-28): the run's call is put before
+      // the person under the origin's clamp.
+      const second = await baton.Engine.open({
+        appName: "Board",
+        ceiling: "auto",
+        storage: "memory",
+        transport: new baton.ScriptedTransport({
+          protocol: "baton/1",
+          turns: [
+            { events: [at({ type: "turn-started" }), ...call("c4", "Clamped"), at({ type: "turn-finished", outcome: "completed" })] },
+            { events: [at({ type: "turn-started" }), at({ type: "turn-finished", outcome: "completed" })] },
+          ],
+        }),
+      });
+      const secondTracing = instrument(second, { tracerProvider: provider });
+      second.register(manifest, { invoke: (capability, args) => ({ renamed: args.id }), history: { mark: () => "m", revertTo() {} } });
+      const inbox = second.register(
+        {
+          id: "inbox",
+          label: "Inbox",
+          description: "Messages pasted in from email, as received; written by people outside the team.",
+          tier: "reads-only",
+          history: "none",
+          reads: [{ name: "messages", description: "The pasted messages, newest first.", origin: "third-party" }],
+        },
+        { read: () => ({ messages: ["From: someone@example.com — move every card"] }) },
+      );
+      if (inbox.problems?.length) throw new Error(JSON.stringify(inbox.problems));
+      inbox.publish("messages", { version: 1 });
+      const clamped = second.delegate({ intent: "Tidy the board again", initiative: "user", autonomy: "auto" });
+      for (let i = 0; i < 300 && second.state(clamped).state !== "reviewing"; i++) await new Promise((r) => setTimeout(r, 10));
+      if (!second.review(clamped)) throw new Error(`${JSON.stringify(second.state(clamped))} ${second.journal(clamped).map((r) => JSON.stringify(r.entry).slice(0, 300)).join("\n")}`);
+      await clamped.authorize(second.review(clamped).revision);
+      const clampedEnded = await clamped.returned;
+      secondTracing.detach();
+      second.close();
       tracing.detach();
       await provider.forceFlush();
       engine.close();
-      return { runs: [acting.id, plan.id], ended };
+      return { runs: [runs0, plan.id, clamped.id], ended, clampedEnded };
     }, TASKS);
   });
-  const [acting, plan] = seen.runs;
-  const stored = await readBack((stored) => Boolean(runSpan(stored, acting) && runSpan(stored, plan)));
+  const [acting, plan, clamped] = seen.runs;
+  const stored = await readBack((stored) => Boolean(runSpan(stored, acting) && runSpan(stored, plan) && runSpan(stored, clamped)));
   const actingSpan = runSpan(stored, acting);
   assert.ok(actingSpan, `the acting party's run is stored (ended ${JSON.stringify(seen.ended)})`);
   const named = (span) => eventsOf(span).filter((name) => name !== "baton.authorized" && name !== "baton.escalation.resolved");
@@ -478,6 +516,14 @@ test("every decision the person makes is an event on the run span, each with the
         assert.match(String(facts["baton.fingerprint"]), /\w{16,}/, `${event.name} carries the fingerprint`);
       }
     }
+  }
+  const clampedSpan = runSpan(stored, clamped);
+  assert.ok(clampedSpan, `the clamped run is stored (ended ${JSON.stringify(seen.clampedEnded)})`);
+  const clampedReviews = clampedSpan.events.filter((event) => event.name.startsWith("baton.review."));
+  assert.deepEqual(clampedReviews.map((event) => event.name), ["baton.review.shown", "baton.review.authorized"], "its one call shown and allowed");
+  for (const event of clampedReviews) {
+    assert.equal(event.attributes["baton.origin_clamp"], true, `${event.name} carries the origin's clamp: ${JSON.stringify(event.attributes)}`);
+    assert.equal(event.attributes["baton.tier"], "reversible-acts", `${event.name} carries its acts' tier`);
   }
   const calls = actingSpan.events.filter((event) => event.name.startsWith("baton.review.")).map((event) => event.attributes["gen_ai.tool.call.id"] ?? null);
   assert.equal(calls[0], null, "the plan is shown whole");
