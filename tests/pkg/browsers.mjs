@@ -502,14 +502,17 @@ class WebKitSession {
    */
   async closeWindow(handle) {
     if (this.open.size === 1) this.open.add(await this.newWindow());
+    this.open.delete(handle);
     await this.serial(async () => {
       await this.send("POST", "/window", { handle });
       // Kept true if the delete fails: the window is still there, current.
       this.current = handle;
       await this.send("DELETE", "/window");
-      this.open.delete(handle);
       // No current window now: the next command switches to its own.
       this.current = undefined;
+    }).catch((error) => {
+      this.open.add(handle);
+      throw error;
     });
   }
 

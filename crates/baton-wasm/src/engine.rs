@@ -156,13 +156,13 @@ fn read_options(
     Ok((plain, parent, transport))
 }
 
-/// A key for actor references from the browser's cryptographic random
-/// source (AG-33), and that source for the session id.
 /// The database an engine opens: `dbName`, or `baton`.
 fn db_name(options: &OpenOptions) -> &str {
     options.db_name.as_deref().unwrap_or("baton")
 }
 
+/// A key for actor references from the browser's cryptographic random
+/// source (AG-33), and that source for the session id.
 fn random_key() -> Result<(web_sys::Crypto, [u8; 32]), JsValue> {
     let crypto = window()?
         .crypto()
@@ -240,6 +240,7 @@ impl Engine {
                 reach: Reach::new(transport),
                 timer: None,
             });
+            held.handed_to(shared.downgrade().abandoner());
             // Rows opening could not read: said to every subscriber.
             for (store, key, why) in skipped {
                 unreadable(&shared.downgrade(), store, &key, &why);
@@ -274,7 +275,7 @@ impl Engine {
 
 #[wasm_bindgen]
 impl Engine {
-    /// `Engine.open`: opens an engine (what it reads and does: `Engine::open`
+    /// `Engine.open`: opens an engine (what it reads and does: `Engine::opening`
     /// in this crate).
     #[wasm_bindgen(js_name = open)]
     pub fn open_js(options: JsValue) -> js_sys::Promise {

@@ -147,7 +147,9 @@ const said = (thrown) => String(thrown?.message ?? thrown);
 export function openDatabase(name, version, secret, graceMs) {
   return new Promise((resolve) => {
     let answered = false;
+    let grace;
     const answer = (value) => {
+      clearTimeout(grace);
       if (answered) return false;
       answered = true;
       resolve(value);
@@ -167,12 +169,14 @@ export function openDatabase(name, version, secret, graceMs) {
     }
     let created = false;
     request.onupgradeneeded = (event) => {
+      // The hold is over: an upgrade that takes its time is not "blocked".
+      clearTimeout(grace);
       created = event.oldVersion === 0;
       upgrade(request.result, request.transaction, created, secret);
     };
     // Held up: given up `graceMs` after the hold began, unless it ends first.
     request.onblocked = () => {
-      setTimeout(() => answer({ failed: "blocked", cause: "" }), graceMs);
+      grace = setTimeout(() => answer({ failed: "blocked", cause: "" }), graceMs);
     };
     request.onsuccess = () => {
       if (!answer({ db: request.result, created })) request.result.close();

@@ -183,8 +183,22 @@ thread_local! {
 /// Has the next pass through `strike_here!(point)` panic, as far as a test
 /// can tell (the hook's work done, the task never going on).
 #[cfg(test)]
-pub(crate) fn arm(point: &'static str) {
+#[must_use = "the point is disarmed when the guard drops"]
+pub(crate) fn arm(point: &'static str) -> Armed {
     ARMED.with(|armed| armed.borrow_mut().push(point));
+    Armed(point)
+}
+
+/// A point armed by a test; disarmed when dropped, struck or not, so a
+/// test that fails early leaves nothing armed for the next.
+#[cfg(test)]
+pub(crate) struct Armed(&'static str);
+
+#[cfg(test)]
+impl Drop for Armed {
+    fn drop(&mut self) {
+        armed(self.0);
+    }
 }
 
 /// Whether a test armed `point`; disarms it.

@@ -209,6 +209,26 @@ impl WeakShared {
         })
     }
 
+    /// What a panic while the engine is still being opened does to it: no
+    /// app holds it to call it again, so it is poisoned and lets go of its
+    /// session (its lock, its connection) at once.
+    pub(super) fn abandoner(&self) -> crate::panic::Struck {
+        let state = self.0.clone();
+        Rc::new(move || {
+            if let Some(state) = state.upgrade() {
+                state.poisoned.set(true);
+                let let_go = state
+                    .let_go
+                    .try_borrow_mut()
+                    .ok()
+                    .and_then(|mut it| it.take());
+                if let Some(let_go) = let_go {
+                    let_go();
+                }
+            }
+        })
+    }
+
     /// Runs a task of the engine's: a panic while it is worked on poisons
     /// the engine.
     pub(super) fn spawn(&self, task: impl std::future::Future<Output = ()> + 'static) {

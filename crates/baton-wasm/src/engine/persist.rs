@@ -32,14 +32,18 @@ pub(crate) struct Opened {
 /// engine that would have held them never comes, and the session's next
 /// engine (a retry, another tab) would find its lock held for the page's
 /// life and a version change held up.
+/// Once an engine holds them, what a panic before `Engine.open` resolves
+/// does is the engine's: poisoned, it lets go of them itself.
 #[derive(Default)]
 pub(crate) struct Held {
     release: std::cell::Cell<Option<js_sys::Function>>,
     connection: std::cell::Cell<Option<web_sys::IdbDatabase>>,
+    engine: std::cell::Cell<Option<crate::panic::Struck>>,
 }
 
 impl Held {
-    /// Lets go of the lock and closes the connection, if it holds them.
+    /// Lets go of the lock and closes the connection, if it holds them; or
+    /// abandons the engine that holds them now.
     pub(crate) fn let_go(&self) {
         if let Some(release) = self.release.take() {
             let _ = release.call0(&JsValue::NULL);
@@ -47,6 +51,17 @@ impl Held {
         if let Some(connection) = self.connection.take() {
             connection.close();
         }
+        if let Some(abandon) = self.engine.take() {
+            abandon();
+        }
+    }
+
+    /// The engine holds the lock and the connection now; `abandon` is what
+    /// a panic before it reaches the app does to it.
+    pub(crate) fn handed_to(&self, abandon: crate::panic::Struck) {
+        self.release.set(None);
+        self.connection.set(None);
+        self.engine.set(Some(abandon));
     }
 }
 
@@ -107,7 +122,7 @@ pub(crate) async fn open(
     };
     held.release.set(lock.clone());
     let Some(release) = lock else {
-        store.close();
+        held.let_go();
         return Err(error(
             Code::SessionInUse,
             &format!("another live engine drives session {session} in database {db_name}"),
@@ -130,8 +145,7 @@ pub(crate) async fn open(
             unreadable,
         }),
         Err(cause) => {
-            store.close();
-            let _ = release.call0(&JsValue::NULL);
+            held.let_go();
             Ok(in_memory(config, key, Some(cause.to_string())))
         }
     }

@@ -729,7 +729,7 @@ async fn a_panic_in_a_task_of_the_engine_closes_it() {
     engine.mount(manifest(), participant(&element().into(), 5, 0));
     // Struck in the task that hands a participant's (async) report back
     // to the engine, outside any call from JS.
-    crate::panic::arm("report");
+    let _armed = crate::panic::arm("report");
     let run = engine.delegate(plan(1)).unwrap();
     settle(50).await;
     let closed = engine.state(JsValue::from(&run)).unwrap_err();
@@ -752,7 +752,7 @@ async fn a_panic_while_opening_rejects_the_open_and_lets_go_of_the_lock_and_the_
             .unwrap();
     // Struck once the session's lock is held and the database open, before
     // the engine exists to hold them.
-    crate::panic::arm("opened");
+    let _armed = crate::panic::arm("opened");
     let rejected = JsFuture::from(Engine::open_js(options)).await.unwrap_err();
     let code = js_sys::Reflect::get(&rejected, &"code".into()).unwrap();
     assert_eq!(code.as_string().as_deref(), Some("internal"));
@@ -810,4 +810,22 @@ async fn a_version_change_another_connection_holds_up_leaves_the_engine_in_memor
         Some(true)
     );
     engine.close();
+}
+
+#[wasm_bindgen_test]
+async fn what_a_panic_does_to_a_task_is_done_once() {
+    // A trap does not come back to pop what the task put on the stack the
+    // hook reads: the hook takes it, so a later panic elsewhere does not
+    // strike this task again.
+    let struck = Rc::new(std::cell::Cell::new(0));
+    let count = Rc::clone(&struck);
+    crate::panic::spawn(
+        Box::pin(async {
+            crate::panic::as_if_panicked("boom at one.rs:1:1");
+            crate::panic::as_if_panicked("boom at two.rs:1:1");
+        }),
+        Rc::new(move || count.set(count.get() + 1)),
+    );
+    settle(0).await;
+    assert_eq!(struck.get(), 1);
 }

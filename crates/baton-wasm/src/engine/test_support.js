@@ -130,7 +130,21 @@ export function upgradeDatabase(name, version) {
 }
 
 export function databaseExists(name) {
-  return indexedDB.databases().then((all) => all.some((database) => database.name === name));
+  // Requests on one name are answered in order: an open that has to create
+  // the database finds none, and its creation is undone.
+  return new Promise((resolve, reject) => {
+    const request = indexedDB.open(name);
+    let found = true;
+    request.onupgradeneeded = (event) => {
+      found = event.oldVersion !== 0;
+      request.transaction.abort();
+    };
+    request.onsuccess = () => {
+      request.result.close();
+      resolve(found);
+    };
+    request.onerror = () => (found ? reject(request.error) : resolve(false));
+  });
 }
 
 export function holdOldConnection(name) {
