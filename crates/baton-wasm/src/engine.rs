@@ -201,8 +201,11 @@ impl Engine {
         crate::patterns::ensure();
         let read = read_options(&options).and_then(|read| Ok((read, random_key()?)));
         let opening = read.as_ref().ok().and_then(|((options, ..), (_, key))| {
-            (options.storage == persist::StorageMode::Indexeddb)
-                .then(|| crate::store::Store::open(db_name(options), *key))
+            (options.storage == persist::StorageMode::Indexeddb).then(|| {
+                let (connecting, opening) = crate::store::Store::open(db_name(options), *key);
+                held.connecting(connecting);
+                opening
+            })
         });
         async move {
             let ((options, parent, transport), (crypto, key)) = read?;

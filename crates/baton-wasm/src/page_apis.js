@@ -185,6 +185,11 @@ export function openDatabase(name, version, secret, graceMs) {
   });
 }
 
+/** Lets go of the lock `asked` (`holdLock`'s answer) as soon as it is held: what asked for it is gone. */
+export function releaseWhenHeld(asked) {
+  asked.then((release) => release?.());
+}
+
 /** Closes the connection `opening` brings, whenever it comes: what an engine that gave up on it leaves. */
 export function closeWhenOpen(opening) {
   opening.then((answer) => answer.db?.close());

@@ -197,7 +197,9 @@ async fn newer_version(name: &str) -> Option<u32> {
 
 impl Store {
     /// Opens (creating or upgrading) the database; a new one keeps `fresh`
-    /// as its key for actor references. The error is the cause the engine
+    /// as its key for actor references. The promise is the request's
+    /// answer, for what must close the connection if the future never
+    /// comes back for it ([`abandon_opening`]). The error is the cause the engine
     /// reports when it falls back to memory. The request goes out now, not
     /// at the first poll: the engine sets itself up while the browser opens
     /// the database. (A version change held up by another connection gives
@@ -205,16 +207,15 @@ impl Store {
     pub(crate) fn open(
         name: &str,
         fresh: [u8; 32],
-    ) -> impl std::future::Future<Output = Result<Store, StoreError>> {
+    ) -> (
+        js_sys::Promise,
+        impl std::future::Future<Output = Result<Store, StoreError>>,
+    ) {
         let secret = ActorSecret::encode_key(&fresh);
-        let opening = Opening(Some(open_database(
-            name,
-            VERSION,
-            &secret,
-            BLOCKED_GRACE_MS,
-        )));
+        let connecting = open_database(name, VERSION, &secret, BLOCKED_GRACE_MS);
+        let opening = Opening(Some(connecting.clone()));
         let name = name.to_owned();
-        async move {
+        let opened = async move {
             let answer = opening.answer().await;
             let read = |key: &str| js_sys::Reflect::get(&answer, &key.into()).unwrap_or_default();
             if let Ok(raw) = read("db").dyn_into::<web_sys::IdbDatabase>() {
@@ -237,7 +238,8 @@ impl Store {
                 },
                 _ => StoreError::NoAnswer,
             })
-        }
+        };
+        (connecting, opened)
     }
 
     /// Closes the connection when the database wants to upgrade, calling
@@ -586,6 +588,8 @@ extern "C" {
     fn live_rows_js(db: &web_sys::IdbDatabase, session: Option<&str>) -> js_sys::Promise;
     #[wasm_bindgen(js_name = holdLock)]
     fn hold_lock_js(name: &str) -> js_sys::Promise;
+    #[wasm_bindgen(js_name = releaseWhenHeld)]
+    fn release_when_held(asked: &js_sys::Promise);
     #[wasm_bindgen(js_name = waitLock)]
     fn wait_lock_js(name: &str, signal: &web_sys::AbortSignal) -> js_sys::Promise;
 }
@@ -607,8 +611,34 @@ pub(crate) async fn wait_lock(
 /// the first poll, so the answer can be on its way while the caller waits
 /// for something else.
 pub(crate) fn hold_lock(name: &str) -> impl std::future::Future<Output = Option<js_sys::Function>> {
-    let granted = wasm_bindgen_futures::JsFuture::from(hold_lock_js(name));
-    async move { granted.await.ok()?.dyn_into::<js_sys::Function>().ok() }
+    AskedLock::ask(name).granted()
+}
+
+/// A Web Lock asked for ([`hold_lock`]), its answer not yet taken.
+#[derive(Clone)]
+pub(crate) struct AskedLock(js_sys::Promise);
+
+impl AskedLock {
+    pub(crate) fn ask(name: &str) -> AskedLock {
+        AskedLock(hold_lock_js(name))
+    }
+
+    /// `Some(release)` once held, `None` when another engine holds it.
+    pub(crate) fn granted(self) -> impl std::future::Future<Output = Option<js_sys::Function>> {
+        let granted = wasm_bindgen_futures::JsFuture::from(self.0);
+        async move { granted.await.ok()?.dyn_into::<js_sys::Function>().ok() }
+    }
+
+    /// Lets go of the lock as soon as it is held: what asked for it is gone.
+    pub(crate) fn abandon(&self) {
+        release_when_held(&self.0);
+    }
+}
+
+/// Closes the connection an open request brings, whenever it comes: what
+/// asked for it is gone ([`Store::open`]'s first half).
+pub(crate) fn abandon_opening(connecting: &js_sys::Promise) {
+    close_when_open(connecting);
 }
 
 /// The lock a live engine holds for its session.

@@ -9,7 +9,9 @@ use baton_core::{ActorSecret, EngineConfig, EngineSnapshot, JournalRecord, Run, 
 use wasm_bindgen::prelude::*;
 
 use crate::errors::{error, Code};
-use crate::store::{hold_lock, lock_name, Batch, FirstLook, Leftover, Row, Store, StoreError};
+use crate::store::{
+    hold_lock, lock_name, AskedLock, Batch, FirstLook, Leftover, Row, Store, StoreError,
+};
 
 pub(crate) use baton_core::{StorageMode, StorageStatus};
 
@@ -34,17 +36,32 @@ pub(crate) struct Opened {
 /// life and a version change held up.
 /// Once an engine holds them, what a panic before `Engine.open` resolves
 /// does is the engine's: poisoned, it lets go of them itself.
+/// Asked for and not yet answered, they are let go of when the answer comes.
 #[derive(Default)]
 pub(crate) struct Held {
+    connecting: std::cell::Cell<Option<js_sys::Promise>>,
+    asked: std::cell::Cell<Option<AskedLock>>,
     release: std::cell::Cell<Option<js_sys::Function>>,
     connection: std::cell::Cell<Option<web_sys::IdbDatabase>>,
     engine: std::cell::Cell<Option<crate::panic::Struck>>,
 }
 
 impl Held {
-    /// Lets go of the lock and closes the connection, if it holds them; or
-    /// abandons the engine that holds them now.
+    /// The database's open request went out (`Store::open`'s promise).
+    pub(crate) fn connecting(&self, connecting: js_sys::Promise) {
+        self.connecting.set(Some(connecting));
+    }
+
+    /// Lets go of the lock and closes the connection, whether they came,
+    /// are held or are still to come; or abandons the engine that holds
+    /// them now. Letting go twice does nothing more.
     pub(crate) fn let_go(&self) {
+        if let Some(connecting) = self.connecting.take() {
+            crate::store::abandon_opening(&connecting);
+        }
+        if let Some(asked) = self.asked.take() {
+            asked.abandon();
+        }
         if let Some(release) = self.release.take() {
             let _ = release.call0(&JsValue::NULL);
         }
@@ -59,9 +76,18 @@ impl Held {
     /// The engine holds the lock and the connection now; `abandon` is what
     /// a panic before it reaches the app does to it.
     pub(crate) fn handed_to(&self, abandon: crate::panic::Struck) {
+        self.connecting.set(None);
+        self.asked.set(None);
         self.release.set(None);
         self.connection.set(None);
         self.engine.set(Some(abandon));
+    }
+
+    /// Asks for the session's lock, kept to let go of if opening is given up.
+    fn ask(&self, lock: &str) -> impl std::future::Future<Output = Option<js_sys::Function>> {
+        let asked = AskedLock::ask(lock);
+        self.asked.set(Some(asked.clone()));
+        asked.granted()
     }
 }
 
@@ -105,7 +131,8 @@ pub(crate) async fn open(
     // a lock asked for only then.
     let session = config.session.to_string();
     let lock = lock_name(db_name, &session);
-    let early = hold_lock(&lock);
+    let early = held.ask(&lock);
+    crate::strike_here!("asked");
     let store = match opening.await {
         Ok(store) => store,
         Err(cause) => {
@@ -118,7 +145,7 @@ pub(crate) async fn open(
     held.connection.set(Some(store.connection()));
     let lock = match early.await {
         Some(release) => Some(release),
-        None => hold_lock(&lock).await,
+        None => held.ask(&lock).await,
     };
     held.release.set(lock.clone());
     let Some(release) = lock else {

@@ -771,6 +771,30 @@ async fn a_panic_while_opening_rejects_the_open_and_lets_go_of_the_lock_and_the_
 }
 
 #[wasm_bindgen_test]
+async fn a_panic_while_opening_lets_go_of_a_lock_and_a_connection_still_to_come() {
+    let db = unique_name("baton-test");
+    let options =
+        js_sys::JSON::parse(&serde_json::json!({"dbName": db, "session": "s-asked"}).to_string())
+            .unwrap();
+    // Struck once the lock and the database are asked for, before either
+    // answered: they are let go of when they come.
+    let _armed = crate::panic::arm("asked");
+    let rejected = JsFuture::from(Engine::open_js(options)).await.unwrap_err();
+    let code = js_sys::Reflect::get(&rejected, &"code".into()).unwrap();
+    assert_eq!(code.as_string().as_deref(), Some("internal"));
+    let again = open_on(&db, "s-asked", None)
+        .await
+        .expect("the session is free");
+    assert_eq!(storage(&again)["mode"], "indexeddb");
+    again.close();
+    let upgraded = super::tests::within(&upgrade_database(&db, 9), 3_000);
+    assert_eq!(
+        JsFuture::from(upgraded).await.unwrap().as_bool(),
+        Some(true)
+    );
+}
+
+#[wasm_bindgen_test]
 async fn refused_options_touch_no_storage() {
     let db = unique_name("baton-test");
     let options = js_sys::JSON::parse(
