@@ -285,21 +285,22 @@ const ATTENTION = {
   viewport: "it was on screen",
   elsewhere: "it was off screen, and there was room for it",
 };
-const opened = new Set(); // disclosures the person opened, kept open across renders
+const disclosures = new Map(); // each disclosure's element, kept across renders
 
 /**
- * A disclosure that stays as the person left it across renders: noted when
- * they click its summary (a render can come before the `toggle` event does,
- * and would build it closed) and when it toggles.
+ * A disclosure that stays as the person left it across renders: the same
+ * element each time, its content drawn anew under its summary, so a click
+ * that lands while the page redraws still reaches it, and it stays open or
+ * closed as they left it.
  */
 function disclosure(key, attributes, title) {
-  const details = element("details", undefined, attributes);
-  details.open = opened.has(key);
-  const note = (open) => (open ? opened.add(key) : opened.delete(key));
-  details.addEventListener("toggle", () => note(details.open));
-  const summary = element("summary", title);
-  summary.addEventListener("click", () => note(!details.open));
-  details.append(summary);
+  let details = disclosures.get(key);
+  if (!details) {
+    details = element("details", undefined, attributes);
+    details.append(element("summary", title));
+    disclosures.set(key, details);
+  }
+  details.replaceChildren(details.firstElementChild);
   return details;
 }
 
