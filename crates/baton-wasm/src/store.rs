@@ -197,10 +197,10 @@ async fn newer_version(name: &str) -> Option<u32> {
 
 impl Store {
     /// Opens (creating or upgrading) the database; a new one keeps `fresh`
-    /// as its key for actor references. The promise is the request's
-    /// answer, for what must close the connection if the future never
-    /// comes back for it ([`abandon_opening`]). The error is the cause the engine
-    /// reports when it falls back to memory. The request goes out now, not
+    /// as its key for actor references. The error is the cause the engine
+    /// reports when it falls back to memory; the promise beside the future
+    /// is the request's answer, for closing the connection if the future is
+    /// given up ([`abandon_opening`]). The request goes out now, not
     /// at the first poll: the engine sets itself up while the browser opens
     /// the database. (A version change held up by another connection gives
     /// up after a grace period: the engine then runs in memory.)
@@ -531,11 +531,6 @@ impl Store {
 
     pub(crate) fn close(&self) {
         self.db.close();
-    }
-
-    /// The connection, for what must close it if the engine never comes.
-    pub(crate) fn connection(&self) -> web_sys::IdbDatabase {
-        self.raw.clone()
     }
 }
 

@@ -29,20 +29,17 @@ pub(crate) struct Opened {
     pub(crate) unreadable: Vec<Unreadable>,
 }
 
-/// What an opening holds before an engine does: the session's lock and
-/// the database's connection. A panic while opening lets go of both — the
-/// engine that would have held them never comes, and the session's next
-/// engine (a retry, another tab) would find its lock held for the page's
-/// life and a version change held up.
-/// Once an engine holds them, what a panic before `Engine.open` resolves
-/// does is the engine's: poisoned, it lets go of them itself.
-/// Asked for and not yet answered, they are let go of when the answer comes.
+/// What an opening asked for before an engine holds it: the database's
+/// connection and the session's lock. A panic while opening lets go of
+/// both, whether they came already or come later — the engine that would
+/// have held them never comes, and the session's next engine (a retry,
+/// another tab) would find its lock held for the page's life and a version
+/// change held up. Once an engine holds them, a panic before `Engine.open`
+/// resolves abandons that engine instead: poisoned, it lets go itself.
 #[derive(Default)]
 pub(crate) struct Held {
     connecting: std::cell::Cell<Option<js_sys::Promise>>,
     asked: std::cell::Cell<Option<AskedLock>>,
-    release: std::cell::Cell<Option<js_sys::Function>>,
-    connection: std::cell::Cell<Option<web_sys::IdbDatabase>>,
     engine: std::cell::Cell<Option<crate::panic::Struck>>,
 }
 
@@ -52,21 +49,15 @@ impl Held {
         self.connecting.set(Some(connecting));
     }
 
-    /// Lets go of the lock and closes the connection, whether they came,
-    /// are held or are still to come; or abandons the engine that holds
-    /// them now. Letting go twice does nothing more.
+    /// Closes the connection and lets go of the lock, as soon as each is
+    /// there; or abandons the engine that holds them now. Letting go twice
+    /// does nothing more.
     pub(crate) fn let_go(&self) {
         if let Some(connecting) = self.connecting.take() {
             crate::store::abandon_opening(&connecting);
         }
         if let Some(asked) = self.asked.take() {
             asked.abandon();
-        }
-        if let Some(release) = self.release.take() {
-            let _ = release.call0(&JsValue::NULL);
-        }
-        if let Some(connection) = self.connection.take() {
-            connection.close();
         }
         if let Some(abandon) = self.engine.take() {
             abandon();
@@ -78,8 +69,6 @@ impl Held {
     pub(crate) fn handed_to(&self, abandon: crate::panic::Struck) {
         self.connecting.set(None);
         self.asked.set(None);
-        self.release.set(None);
-        self.connection.set(None);
         self.engine.set(Some(abandon));
     }
 
@@ -136,18 +125,14 @@ pub(crate) async fn open(
     let store = match opening.await {
         Ok(store) => store,
         Err(cause) => {
-            if let Some(release) = early.await {
-                let _ = release.call0(&JsValue::NULL);
-            }
+            held.let_go();
             return Ok(in_memory(config, key, Some(cause.to_string())));
         }
     };
-    held.connection.set(Some(store.connection()));
     let lock = match early.await {
         Some(release) => Some(release),
         None => held.ask(&lock).await,
     };
-    held.release.set(lock.clone());
     let Some(release) = lock else {
         held.let_go();
         return Err(error(
