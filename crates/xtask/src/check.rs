@@ -455,24 +455,66 @@ pub(crate) fn node_tests(
         .spawn()
         .map_err(|error| format!("could not start node: {error}"))?;
     let stdout = child.stdout.take().ok_or("node has no stdout")?;
-    let (mut passed, mut failed) = (0u64, 0u64);
+    let mut tally = NodeTally::default();
     for line in BufReader::new(stdout).lines() {
         let line = line.map_err(|error| error.to_string())?;
         println!("{line}");
-        let trimmed = line.trim_start_matches(|c: char| !c.is_ascii_alphanumeric());
-        if let Some(n) = trimmed.strip_prefix("pass ") {
-            passed += n.trim().parse::<u64>().unwrap_or(0);
-        } else if let Some(n) = trimmed.strip_prefix("fail ") {
-            failed += n.trim().parse::<u64>().unwrap_or(0);
-        }
+        tally.read(&line);
     }
     let status = child.wait().map_err(|error| error.to_string())?;
-    let summary = format!("{passed} passed, {failed} failed");
+    let summary = tally.summary();
     println!("{label}: {summary}");
+    let (passed, failed) = (tally.passed, tally.failed + tally.cancelled);
     if status.success() && failed == 0 && passed > 0 {
         Ok(summary)
     } else {
         Err(summary)
+    }
+}
+
+/// What node's spec reporter said of a run: its counts, and the first test
+/// that did not pass, so the summary line names it.
+#[derive(Default)]
+struct NodeTally {
+    passed: u64,
+    failed: u64,
+    /// Timed out, or cut off by its file's end: counted apart by node, and
+    /// a failure here.
+    cancelled: u64,
+    first_failing: Option<String>,
+    in_failing_list: bool,
+}
+
+impl NodeTally {
+    fn read(&mut self, line: &str) {
+        let trimmed = line.trim_start_matches(|c: char| !c.is_ascii_alphanumeric());
+        let count = |n: &str| n.trim().parse::<u64>().unwrap_or(0);
+        if let Some(n) = trimmed.strip_prefix("pass ") {
+            self.passed += count(n);
+        } else if let Some(n) = trimmed.strip_prefix("fail ") {
+            self.failed += count(n);
+        } else if let Some(n) = trimmed.strip_prefix("cancelled ") {
+            self.cancelled += count(n);
+        } else if line.starts_with("\u{2716} failing tests:") {
+            self.in_failing_list = true;
+        } else if let Some(name) = line.strip_prefix("\u{2716} ") {
+            // The list at the end names each failing test at the margin.
+            if self.in_failing_list && self.first_failing.is_none() {
+                let name = name.rsplit_once(" (").map_or(name, |(name, _)| name);
+                self.first_failing = Some(name.to_owned());
+            }
+        }
+    }
+
+    fn summary(&self) -> String {
+        let mut summary = format!("{} passed, {} failed", self.passed, self.failed);
+        if self.cancelled > 0 {
+            summary.push_str(&format!(", {} cancelled", self.cancelled));
+        }
+        if let Some(name) = &self.first_failing {
+            summary.push_str(&format!(" (first: {name})"));
+        }
+        summary
     }
 }
 
@@ -633,6 +675,27 @@ mod tests {
         assert_eq!(
             super::per_engine(&outcomes),
             "xtask test: passed per engine: Chromium 25 tests (1 steps); Firefox 39 tests (2 steps); WebKit 0 tests (0 steps)"
+        );
+    }
+
+    #[test]
+    fn a_cancelled_test_fails_its_step_and_is_named() {
+        let mut tally = super::NodeTally::default();
+        for line in [
+            "\u{2714} journey: one (3061.9ms)",
+            "\u{2716} journey: two (60001.6ms)",
+            "  'test timed out after 60000ms'",
+            "\u{2139} pass 14",
+            "\u{2139} fail 0",
+            "\u{2139} cancelled 1",
+            "\u{2716} failing tests:",
+            "\u{2716} journey: two (60001.6ms)",
+        ] {
+            tally.read(line);
+        }
+        assert_eq!(
+            tally.summary(),
+            "14 passed, 0 failed, 1 cancelled (first: journey: two)"
         );
     }
 
