@@ -653,6 +653,8 @@ mod edges_tests;
 #[cfg(test)]
 mod notify_tests;
 #[cfg(test)]
+mod panic_tests;
+#[cfg(test)]
 mod persist_tests;
 #[cfg(test)]
 mod tests;

@@ -96,22 +96,32 @@ pub(crate) fn spawn(task: Task, struck: Struck) {
     wasm_bindgen_futures::spawn_local(Guarded { task, struck });
 }
 
-struct Guarded {
-    task: Task,
+/// `future`, with `struck` done too if a panic strikes while it is polled:
+/// inside a task, what a part of it holds that the task's own `struck`
+/// knows nothing of (another session's lock, held while it is swept).
+pub(crate) fn guarded<F: Future + Unpin>(future: F, struck: Struck) -> Guarded<F> {
+    Guarded {
+        task: future,
+        struck,
+    }
+}
+
+pub(crate) struct Guarded<F> {
+    task: F,
     struck: Struck,
 }
 
-impl Future for Guarded {
-    type Output = ();
+impl<F: Future + Unpin> Future for Guarded<F> {
+    type Output = F::Output;
 
-    fn poll(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<()> {
+    fn poll(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<F::Output> {
         let struck = Rc::clone(&self.struck);
         let depth = POLLED.with(|polled| {
             let mut polled = polled.borrow_mut();
             polled.push(struck);
             polled.len() - 1
         });
-        let polled = self.task.as_mut().poll(cx);
+        let polled = Pin::new(&mut self.task).poll(cx);
         // Back to where this poll found it, whatever a poll inside left.
         POLLED.with(|polled| polled.borrow_mut().truncate(depth));
         polled

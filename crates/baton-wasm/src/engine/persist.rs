@@ -220,13 +220,7 @@ async fn load(
             busy.push(other);
             continue;
         };
-        // Read again under the lock: the session may have moved on between
-        // the first read and its engine going away.
-        let swept = match store.leftover(&other).await {
-            Ok(fresh) => sweep(store, &other, fresh, key, now, &session).await,
-            Err(cause) => Err(cause),
-        };
-        let _ = release.call0(&JsValue::NULL);
+        let swept = sweep_held(store, &other, release, key, now, &session).await;
         // A session that cannot be swept (its header cannot be read) is
         // left as it is, and said; it does not take this engine's storage
         // down.
@@ -264,12 +258,35 @@ pub(crate) async fn sweep_when_free(
     signal: &web_sys::AbortSignal,
 ) -> Option<Swept> {
     let release = crate::store::wait_lock(&lock_name(db_name, session), signal).await?;
-    let swept = match store.leftover(session).await {
-        Ok(fresh) => sweep(store, session, fresh, key, super::now(), to).await,
-        Err(cause) => Err(cause),
-    };
-    let _ = release.call0(&JsValue::NULL);
-    Some(swept)
+    Some(sweep_held(store, session, release, key, super::now(), to).await)
+}
+
+/// Sweeps session `session`, whose lock this engine holds (`release`), and
+/// lets go of the lock, even when a panic strikes the sweep: the session
+/// stays another engine's to sweep, not held for the page's life.
+async fn sweep_held(
+    store: &Store,
+    session: &str,
+    release: js_sys::Function,
+    key: [u8; 32],
+    now: u64,
+    to: &str,
+) -> Swept {
+    let let_go: crate::panic::Struck = Rc::new(move || {
+        let _ = release.call0(&JsValue::NULL);
+    });
+    // Read again under the lock: the session may have moved on between a
+    // first read and its engine going away.
+    let swept = crate::panic::guarded(
+        Box::pin(async {
+            let fresh = store.leftover(session).await?;
+            sweep(store, session, fresh, key, now, to).await
+        }),
+        Rc::clone(&let_go),
+    )
+    .await;
+    let_go();
+    swept
 }
 
 /// How many runs and questions a sweep ended, the runs it offers again,
@@ -289,6 +306,7 @@ async fn sweep(
     to: &str,
 ) -> Swept {
     let (snapshot, skipped) = snapshot_of(leftover)?;
+    crate::strike_here!("sweeping");
     let mut ghost = baton_core::Engine::restore(
         EngineConfig::new(session.to_owned()),
         ActorSecret::new(key),
