@@ -411,6 +411,9 @@ const KEYS = { Escape: "\uE00C", Tab: "\uE004", Enter: "\uE007", Control: "\uE00
 /** How long one WebDriver command may take: a script, as long as the session lets scripts run. */
 const commandMs = (path) => (path.startsWith("/execute") ? 125_000 : 25_000);
 
+/** How long a new session may take to come up: MiniBrowser started, its page blank (well under a second, as a rule). */
+const SESSION_MS = 15_000;
+
 /** One WebDriver session: its windows are the context's pages. */
 class WebKitSession {
   static async open(base) {
@@ -420,9 +423,7 @@ class WebKitSession {
         "webkitgtk:browserOptions": { binary: MINIBROWSER, args: ["--automation"] },
       },
     };
-    const response = await fetch(`${base}/session`, { method: "POST", body: JSON.stringify({ capabilities }) });
-    const { value } = await response.json();
-    if (!response.ok) throw new Error(`WebKitWebDriver: ${JSON.stringify(value)}`);
+    const value = await WebKitSession.create(base, capabilities);
     const session = new WebKitSession(`${base}/session/${value.sessionId}`);
     await session.raw("POST", "/timeouts", { script: 120_000, pageLoad: 60_000 });
     // Playwright's default viewport, so what is on screen is the same.
@@ -430,6 +431,31 @@ class WebKitSession {
     session.current = await session.raw("GET", "/window");
     session.first = session.current;
     return session;
+  }
+
+  /**
+   * A new session. Now and then MiniBrowser starts and the driver never
+   * hears from it (2 in some 360 sessions here, under load): the request
+   * is given up after a while and made again, as a person reopens a
+   * browser that did not come up; the driver takes the new one.
+   */
+  static async create(base, capabilities) {
+    for (let attempt = 1; ; attempt += 1) {
+      try {
+        const response = await fetch(`${base}/session`, {
+          method: "POST",
+          body: JSON.stringify({ capabilities }),
+          signal: AbortSignal.timeout(SESSION_MS),
+        });
+        const { value } = await response.json();
+        if (!response.ok) throw new Error(`WebKitWebDriver: ${JSON.stringify(value)}`);
+        return value;
+      } catch (error) {
+        if (error.name !== "TimeoutError") throw error;
+        if (attempt === 3) throw new Error(`WebKitWebDriver: no new session in ${attempt} tries of ${SESSION_MS / 1000} s`);
+        console.error(`WebKitWebDriver: no new session in ${SESSION_MS / 1000} s; asking again`);
+      }
+    }
   }
 
   constructor(url) {
