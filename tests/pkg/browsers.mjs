@@ -435,7 +435,7 @@ class WebKitSession {
 
   /**
    * A new session. Now and then MiniBrowser starts and the driver never
-   * hears from it (2 in some 360 sessions here, under load): the request
+   * hears from it (3 in some 650 sessions here): the request
    * is given up after a while and made again, as a person reopens a
    * browser that did not come up; the driver takes the new one.
    */
