@@ -657,6 +657,8 @@ mod panic_tests;
 #[cfg(test)]
 mod persist_tests;
 #[cfg(test)]
+mod test_support;
+#[cfg(test)]
 mod tests;
 #[cfg(test)]
 mod transport_tests;

@@ -1,8 +1,8 @@
 //! AG-UI over `fetch` in the browser, against the real peer under
 //! `tests/peers/` (the official Python SDK) that `cargo xtask test` starts.
 
-use super::tests::participant;
-use super::tests::{listen, record, returned, until};
+use super::test_support::participant;
+use super::test_support::{listen, record, returned, until};
 use super::transport_tests::{board_with, delegation, js, open_with, reason, title};
 use super::*;
 use crate::AgUiTransport;
@@ -110,8 +110,8 @@ async fn agui_an_unreachable_agent_is_transport_lost() {
 /// An engine with `transport`, the task board mounted, and `options`.
 async fn board_opened(transport: &JsValue, options: serde_json::Value) -> (Engine, JsValue) {
     let engine = open_with(transport, options).await.unwrap();
-    let board = participant(&super::tests::element().into(), 0, 0);
-    engine.mount(super::tests::manifest(), board.clone());
+    let board = participant(&super::test_support::element().into(), 0, 0);
+    engine.mount(super::test_support::manifest(), board.clone());
     (engine, board)
 }
 
@@ -406,7 +406,7 @@ async fn agui_a_run_that_finished_with_a_refused_call_says_so() {
         get(&engine.state(JsValue::from(&run)).unwrap(), "refused").as_f64(),
         Some(1.0)
     );
-    assert!(until(|| super::tests::written_all(&engine)).await);
+    assert!(until(|| super::test_support::written_all(&engine)).await);
     assert_eq!(
         heard.messages().last().map(String::as_str),
         Some("Assistant answered “Rename card 7” without changes; 1 call was refused.")

@@ -1,7 +1,7 @@
 //! Where a person's trust breaks, in the browser: an undo that would destroy
 //! later work (A.2), and an Escape a widget already used (AG-42).
 
-use super::tests::{
+use super::test_support::{
     attach_handle, big_int_participant, edit_as_person, element, open, participant, plan,
     press_escape_in, publishing_board, returned, settle, state_of,
 };
@@ -51,7 +51,7 @@ async fn a_call_is_told_what_it_was_planned_against_and_its_own_publish_is_not_s
 #[wasm_bindgen_test]
 async fn undo_after_the_persons_edit_is_held_back_then_forced() {
     let engine = open().await;
-    let heard = super::tests::listen().await;
+    let heard = super::test_support::listen().await;
     let board = publishing_board(&element().into());
     let run = a_returned_rename(&engine, &board).await;
     edit_as_person(&board);
@@ -79,7 +79,7 @@ async fn undo_after_the_persons_edit_is_held_back_then_forced() {
         "nothing reverted blindly"
     );
     assert!(
-        super::tests::until(|| heard
+        super::test_support::until(|| heard
             .messages()
             .last()
             .is_some_and(|m| m.contains("was not undone")))
@@ -149,7 +149,7 @@ async fn ag_42_an_escape_a_widget_used_stops_nothing_and_one_nobody_used_stops_e
     let engine = open().await;
     let section = element();
     let board = participant(&section.clone().into(), 200, 0);
-    engine.mount(super::tests::manifest(), board.clone());
+    engine.mount(super::test_support::manifest(), board.clone());
     let run = engine.delegate(plan(3)).unwrap();
     settle(5).await;
     // An editor inside the page closes on Escape and uses the key up.
@@ -182,10 +182,10 @@ async fn ag_42_an_escape_a_widget_used_stops_nothing_and_one_nobody_used_stops_e
 async fn a_result_that_is_not_json_is_applied_and_reported_never_silently_null() {
     let engine = open().await;
     engine.mount(
-        super::tests::manifest(),
+        super::test_support::manifest(),
         big_int_participant(&element().into()),
     );
-    let findings = super::tests::record(&engine, Some("finding"));
+    let findings = super::test_support::record(&engine, Some("finding"));
     let run = engine.delegate(plan(1)).unwrap();
     assert_eq!(returned(&engine, &run).await.as_deref(), Some("completed"));
     let heard: Vec<Value> = serde_wasm_bindgen::from_value(findings.into()).unwrap();

@@ -2,7 +2,7 @@
 //! the adapter carries it out — though a step's events cross into JS
 //! together.
 
-use super::tests::{counting_participant, element, manifest, open, plan, record, returned};
+use super::test_support::{counting_participant, element, manifest, open, plan, record, returned};
 use super::*;
 use wasm_bindgen_test::*;
 

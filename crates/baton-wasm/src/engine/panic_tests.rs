@@ -2,7 +2,7 @@
 //! opening does to the engine, its session's lock and its connection.
 
 use super::persist_tests::{agent_delegation, history, open_on, storage, written};
-use super::tests::{
+use super::test_support::{
     element, hanging_transport, manifest, participant, plan, settle, unique_name, until,
     upgrade_database,
 };
@@ -127,7 +127,7 @@ async fn struck_while_opening_lets_go(point: &'static str, session: &str) {
         .expect("the session is free");
     assert_eq!(storage(&again)["mode"], "indexeddb");
     again.close();
-    let upgraded = super::tests::within(&upgrade_database(&db, 9), 3_000);
+    let upgraded = super::test_support::within(&upgrade_database(&db, 9), 3_000);
     assert_eq!(
         JsFuture::from(upgraded).await.unwrap().as_bool(),
         Some(true)

@@ -1,6 +1,6 @@
 //! Persistence in the real browser: real IndexedDB, real Web Locks.
 
-use super::tests::{
+use super::test_support::{
     count_readwrite_transactions, count_transactions, database_exists, element, fill_the_disk,
     hanging_transport, hide_indexed_db, hold_old_connection, journal_rows, keep_actors, manifest,
     outcome, participant, plan, put_journal_row, record, returned, settle, unique_name, until,
@@ -43,7 +43,7 @@ pub(super) async fn history(engine: &Engine, run: &str) -> Vec<serde_json::Value
 /// Waits until every step is written.
 pub(super) async fn written(engine: &Engine) {
     assert!(
-        until(|| super::tests::written_all(engine)).await,
+        until(|| super::test_support::written_all(engine)).await,
         "the writes finished"
     );
 }
@@ -230,7 +230,7 @@ async fn reconcile_returns_runs_a_reload_interrupted() {
     );
     drop(engine);
 
-    let heard = super::tests::listen().await;
+    let heard = super::test_support::listen().await;
     let reloaded = open_on(&db, "s-reload", Some(&transport)).await.unwrap();
     let state: serde_json::Value =
         serde_wasm_bindgen::from_value(reloaded.state(JsValue::from(&run)).unwrap()).unwrap();
@@ -243,7 +243,7 @@ async fn reconcile_returns_runs_a_reload_interrupted() {
         "interrupted"
     );
     assert!(
-        super::tests::until(|| heard
+        super::test_support::until(|| heard
             .messages()
             .iter()
             .any(|m| m.contains("was cut off by a reload")))
@@ -684,7 +684,7 @@ async fn a_version_change_another_connection_holds_up_leaves_the_engine_in_memor
         .unchecked_ref::<js_sys::Function>()
         .call0(&JsValue::NULL)
         .unwrap();
-    let upgraded = super::tests::within(&upgrade_database(&db, 9), 3_000);
+    let upgraded = super::test_support::within(&upgrade_database(&db, 9), 3_000);
     assert_eq!(
         JsFuture::from(upgraded).await.unwrap().as_bool(),
         Some(true)

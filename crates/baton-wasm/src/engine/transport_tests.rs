@@ -2,7 +2,7 @@
 //! scripted transport, AG-UI over `fetch` against the real peer under
 //! `tests/peers/` (in `agui_tests`), deep reads, undo, escalations and surfaces.
 
-use super::tests::{
+use super::test_support::{
     element, focus_inside, listen, log_of, manifest, outcome, participant, pushing_transport,
     readable, record, returned, state_of, until,
 };
@@ -636,7 +636,7 @@ async fn a_subscriber_may_call_commands_from_inside_a_notification() {
             .clone(),
     ));
     listener.forget();
-    let run = engine.delegate(super::tests::plan(3)).unwrap();
+    let run = engine.delegate(super::test_support::plan(3)).unwrap();
     assert_eq!(returned(&engine, &run).await.as_deref(), Some("completed"));
     assert!(calls.get() > 5);
     let journal: Vec<serde_json::Value> =

@@ -3,7 +3,7 @@
 //! previews before an escalated call is allowed (AG-31), and one
 //! announcement per later batch (AG-37, AG-39).
 
-use super::tests::*;
+use super::test_support::*;
 use super::transport_tests::*;
 use super::*;
 use wasm_bindgen_test::*;
@@ -197,7 +197,7 @@ async fn ag_37_and_ag_39_later_batches_are_announced_once_each_and_a_reply_says_
     let heard = listen().await;
     let run = engine.delegate(delegation("Rename two cards")).unwrap();
     assert_eq!(returned(&engine, &run).await.as_deref(), Some("completed"));
-    assert!(until(|| super::tests::written_all(&engine)).await);
+    assert!(until(|| super::test_support::written_all(&engine)).await);
     assert_eq!(
         heard.messages(),
         [
@@ -216,7 +216,7 @@ async fn ag_37_and_ag_39_later_batches_are_announced_once_each_and_a_reply_says_
     let ended = || {
         let state: Value =
             serde_wasm_bindgen::from_value(engine.state(JsValue::from(&run)).unwrap()).unwrap();
-        state["state"] == "cancelled" && super::tests::written_all(&engine)
+        state["state"] == "cancelled" && super::test_support::written_all(&engine)
     };
     assert!(until(ended).await);
     assert_eq!(
