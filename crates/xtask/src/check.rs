@@ -409,7 +409,8 @@ pub(crate) fn package_tests() -> Result<String, String> {
 
 /// The package's JS tests, run in every engine: the package as an app uses
 /// it, and every door knocked on with wrong arguments.
-const JS_TESTS: &str = "engine.test.mjs doors.test.mjs export.test.mjs history.test.mjs";
+const JS_TESTS: &str =
+    "engine.test.mjs readme.test.mjs reload.test.mjs doors.test.mjs export.test.mjs history.test.mjs";
 
 /// The scratch app that consumes the package as published: `npm pack` of
 /// `pkg/`, installed into a copy of the app outside the repository, built
