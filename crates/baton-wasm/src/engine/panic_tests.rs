@@ -1,7 +1,7 @@
 //! Panics in the real browser: what one striking a step, a task or an
 //! opening does to the engine, its session's lock and its connection.
 
-use super::persist_tests::{agent_delegation, history, open_on, storage, written};
+use super::persist_tests::{acting, history, open_on, storage};
 use super::test_support::{
     element, hanging_transport, manifest, participant, plan, settle, unique_name, until,
     upgrade_database,
@@ -16,10 +16,7 @@ wasm_bindgen_test_configure!(run_in_browser);
 async fn a_panic_in_a_step_closes_the_engine_cleanly_and_the_next_engine_reconciles_its_runs() {
     let db = unique_name("baton-test");
     let transport = hanging_transport();
-    let engine = open_on(&db, "s-panic", Some(&transport)).await.unwrap();
-    engine.mount(manifest(), participant(&element().into(), 0, 0));
-    let run = engine.delegate(agent_delegation()).unwrap();
-    written(&engine).await;
+    let (engine, run) = acting(&db, "s-panic", &transport).await;
     // A panic strikes in the middle of a step (what the hook does, without
     // the trap).
     engine
@@ -49,12 +46,7 @@ async fn a_panic_in_a_step_closes_the_engine_cleanly_and_the_next_engine_reconci
 async fn a_panic_while_a_promise_is_worked_on_rejects_it_as_internal_and_closes_the_engine() {
     let db = unique_name("baton-test");
     let transport = hanging_transport();
-    let engine = open_on(&db, "s-panic-async", Some(&transport))
-        .await
-        .unwrap();
-    engine.mount(manifest(), participant(&element().into(), 0, 0));
-    let run = engine.delegate(agent_delegation()).unwrap();
-    written(&engine).await;
+    let (engine, run) = acting(&db, "s-panic-async", &transport).await;
     // A panic strikes while one of the engine's promises is worked on,
     // outside any step and any call from JS: what the hook does, then the
     // trap (the future is never polled again).
@@ -169,10 +161,7 @@ async fn what_a_panic_does_to_a_task_is_done_once() {
 /// Leaves a run behind in session `gone` of `db`, as a closed tab does: its
 /// engine let go, the run cut off, for the next engine to sweep.
 async fn left_behind(db: &str, gone: &str, transport: &JsValue) -> String {
-    let engine = open_on(db, gone, Some(transport)).await.unwrap();
-    engine.mount(manifest(), participant(&element().into(), 0, 0));
-    let run = engine.delegate(agent_delegation()).unwrap();
-    written(&engine).await;
+    let (engine, run) = acting(db, gone, transport).await;
     drop(engine);
     run
 }
@@ -210,10 +199,7 @@ async fn a_panic_while_a_session_is_swept_once_free_lets_go_of_its_lock() {
     // task of the new page's engine, which the panic closes.
     let db = unique_name("baton-test");
     let transport = hanging_transport();
-    let leaving = open_on(&db, "s-leaving", Some(&transport)).await.unwrap();
-    leaving.mount(manifest(), participant(&element().into(), 0, 0));
-    let run = leaving.delegate(agent_delegation()).unwrap();
-    written(&leaving).await;
+    let (leaving, run) = acting(&db, "s-leaving", &transport).await;
     let struck = open_on(&db, "s-struck", Some(&transport)).await.unwrap();
     assert_eq!(
         storage(&struck)["reconciled"],

@@ -48,6 +48,16 @@ pub(super) async fn written(engine: &Engine) {
     );
 }
 
+/// An engine of `session` with one agent's run under way (its transport
+/// never answers), the run written.
+pub(super) async fn acting(db: &str, session: &str, transport: &JsValue) -> (Engine, String) {
+    let engine = open_on(db, session, Some(transport)).await.unwrap();
+    engine.mount(manifest(), participant(&element().into(), 0, 0));
+    let run = engine.delegate(agent_delegation()).unwrap();
+    written(&engine).await;
+    (engine, run)
+}
+
 pub(super) fn agent_delegation() -> JsValue {
     js_sys::JSON::parse(
         &serde_json::json!({
@@ -219,10 +229,7 @@ async fn records_survive_closing_and_reopening_the_engine() {
 async fn reconcile_returns_runs_a_reload_interrupted() {
     let db = unique_name("baton-test");
     let transport = hanging_transport();
-    let engine = open_on(&db, "s-reload", Some(&transport)).await.unwrap();
-    engine.mount(manifest(), participant(&element().into(), 0, 0));
-    let run = engine.delegate(agent_delegation()).unwrap();
-    written(&engine).await;
+    let (engine, run) = acting(&db, "s-reload", &transport).await;
     assert_eq!(
         outcome(&engine, &run),
         None,
@@ -257,16 +264,10 @@ async fn reconcile_returns_runs_a_reload_interrupted() {
 async fn a_session_that_is_gone_is_reconciled_by_the_next_engine_and_a_live_one_is_not() {
     let db = unique_name("baton-test");
     let transport = hanging_transport();
-    let gone = open_on(&db, "s-gone", Some(&transport)).await.unwrap();
-    gone.mount(manifest(), participant(&element().into(), 0, 0));
-    let lost_run = gone.delegate(agent_delegation()).unwrap();
-    written(&gone).await;
+    let (gone, lost_run) = acting(&db, "s-gone", &transport).await;
     drop(gone);
 
-    let live = open_on(&db, "s-live", Some(&transport)).await.unwrap();
-    live.mount(manifest(), participant(&element().into(), 0, 0));
-    let live_run = live.delegate(agent_delegation()).unwrap();
-    written(&live).await;
+    let (live, live_run) = acting(&db, "s-live", &transport).await;
     assert_eq!(storage(&live)["reconciled"], 1, "the session that is gone");
 
     // A second tab: it must not touch the live tab's run.
@@ -529,10 +530,7 @@ async fn a_version_change_from_another_page_closes_the_connection_and_degrades()
 async fn a_close_right_after_a_kill_keeps_the_kill() {
     let db = unique_name("baton-test");
     let transport = hanging_transport();
-    let engine = open_on(&db, "s-close", Some(&transport)).await.unwrap();
-    engine.mount(manifest(), participant(&element().into(), 0, 0));
-    let run = engine.delegate(agent_delegation()).unwrap();
-    written(&engine).await;
+    let (engine, run) = acting(&db, "s-close", &transport).await;
     assert_eq!(engine.kill_all().unwrap(), 1);
     engine.close();
     let reopened = open_on(&db, "s-close", None).await.unwrap();
@@ -550,10 +548,7 @@ async fn a_session_whose_engine_is_still_going_away_is_reconciled_once_it_lets_g
     // its session. Its cut-off run is ended as soon as the old one lets go.
     let db = unique_name("baton-test");
     let transport = hanging_transport();
-    let leaving = open_on(&db, "s-leaving", Some(&transport)).await.unwrap();
-    leaving.mount(manifest(), participant(&element().into(), 0, 0));
-    let run = leaving.delegate(agent_delegation()).unwrap();
-    written(&leaving).await;
+    let (leaving, run) = acting(&db, "s-leaving", &transport).await;
     let next = open_on(&db, "s-next", Some(&transport)).await.unwrap();
     assert_eq!(storage(&next)["reconciled"], 0, "its engine still holds it");
     let heard = record(&next, Some("storage-reconciled"));
