@@ -36,20 +36,12 @@ test("the package README's history example runs as written: runs of an earlier e
 test("the package README's scripted acting party runs as written: register, delegate, return, undo", { timeout: TIMEOUT }, async () => {
   const code = readmeExample("pkg/README.md", "## An acting party, scripted");
   const logs = await withPage(async (page) => {
-    const lines = [];
-    page.on("console", (message) => {
-      if (message.type() === "log") lines.push(message.text());
-    });
     await page.evaluate(() => {
       const list = document.createElement("ul");
       list.id = "todos";
       document.body.append(list);
     });
-    await page.addScriptTag({ type: "module", content: code });
-    const deadline = Date.now() + 10_000;
-    while (!lines.some((line) => line.startsWith("undone")) && Date.now() < deadline) {
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    }
+    const lines = await logsOf(page, code, (said) => said.some((line) => line.startsWith("undone")));
     const items = await page.evaluate(() => document.querySelectorAll("#todos li").length);
     return { lines, items };
   });
@@ -64,39 +56,19 @@ test("the package README's scripted acting party runs as written: register, dele
 test("the package README's minimal example runs as written", { timeout: TIMEOUT }, async () => {
   const code = readmeExample("pkg/README.md", "## A minimal example");
   const lines = await withPage(async (page) => {
-    const logs = [];
-    page.on("console", (message) => {
-      if (message.type() === "log") logs.push(message.text());
-    });
     await page.evaluate(() => {
       const board = document.createElement("section");
       board.id = "board";
       document.body.append(board);
     });
-    await page.addScriptTag({ type: "module", content: code });
-    const deadline = Date.now() + 10_000;
-    while (!logs.some((line) => line.startsWith("returned:")) && Date.now() < deadline) {
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    }
-    return logs;
+    return logsOf(page, code, (said) => said.some((line) => line.startsWith("returned:")));
   });
   assert.deepEqual(lines, ["returned: completed"]);
 });
 
 test("the package README's problems, grants, state and errors example runs as written", { timeout: TIMEOUT }, async () => {
   const code = readmeExample("pkg/README.md", "## Problems, grants, state and errors");
-  const lines = await withPage(async (page) => {
-    const logs = [];
-    page.on("console", (message) => {
-      if (message.type() === "log") logs.push(message.text());
-    });
-    await page.addScriptTag({ type: "module", content: code });
-    const deadline = Date.now() + 10_000;
-    while (!logs.some((line) => line.startsWith("state:")) && Date.now() < deadline) {
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    }
-    return logs;
-  });
+  const lines = await withPage((page) => logsOf(page, code, (said) => said.some((line) => line.startsWith("state:"))));
   assert.deepEqual(lines, [
     "problem: AG-14 $.description",
     "refused: true invalid-delegation AG-2",
