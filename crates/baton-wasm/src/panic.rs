@@ -106,6 +106,8 @@ pub(crate) fn guarded<F: Future + Unpin>(future: F, struck: Struck) -> Guarded<F
     }
 }
 
+/// A future with what a panic while it is polled does: a spawned task, or
+/// a part of one ([`guarded`]).
 pub(crate) struct Guarded<F> {
     task: F,
     struck: Struck,

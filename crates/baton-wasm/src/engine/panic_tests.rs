@@ -1,7 +1,7 @@
 //! Panics in the real browser: what one striking a step, a task or an
 //! opening does to the engine, its session's lock and its connection.
 
-use super::persist_tests::{acting, history, open_on, storage};
+use super::persist_tests::{acting, ended_for, open_on, storage};
 use super::test_support::{
     element, hanging_transport, manifest, participant, plan, settle, unique_name, until,
     upgrade_database,
@@ -102,11 +102,9 @@ async fn a_panic_in_a_task_of_the_engine_closes_it() {
     );
 }
 
-/// Opens session `session` with a panic struck at `point`: the open
-/// rejects as `internal`, the session opens again (its lock was let go
-/// of), and no connection holds a newer page's version change up.
-async fn struck_while_opening_lets_go(point: &'static str, session: &str) {
-    let db = unique_name("baton-test");
+/// `Engine.open` of `session` in `db`, as the app calls it, with a panic
+/// struck at `point`: the open rejects as `internal`.
+async fn open_struck_at(db: &str, session: &str, point: &'static str) {
     let options =
         js_sys::JSON::parse(&serde_json::json!({"dbName": db, "session": session}).to_string())
             .unwrap();
@@ -114,6 +112,14 @@ async fn struck_while_opening_lets_go(point: &'static str, session: &str) {
     let rejected = JsFuture::from(Engine::open_js(options)).await.unwrap_err();
     let code = js_sys::Reflect::get(&rejected, &"code".into()).unwrap();
     assert_eq!(code.as_string().as_deref(), Some("internal"));
+}
+
+/// Opens session `session` with a panic struck at `point`: the open
+/// rejects as `internal`, the session opens again (its lock was let go
+/// of), and no connection holds a newer page's version change up.
+async fn struck_while_opening_lets_go(point: &'static str, session: &str) {
+    let db = unique_name("baton-test");
+    open_struck_at(&db, session, point).await;
     let again = open_on(&db, session, None)
         .await
         .expect("the session is free");
@@ -158,38 +164,21 @@ async fn what_a_panic_does_to_a_task_is_done_once() {
     assert_eq!(struck.get(), 1);
 }
 
-/// Leaves a run behind in session `gone` of `db`, as a closed tab does: its
-/// engine let go, the run cut off, for the next engine to sweep.
-async fn left_behind(db: &str, gone: &str, transport: &JsValue) -> String {
-    let (engine, run) = acting(db, gone, transport).await;
-    drop(engine);
-    run
-}
-
 /// The next engine sweeps what `gone` left: its lock is free again.
 async fn swept_by_the_next(db: &str, run: &str, transport: &JsValue) {
     let next = open_on(db, "s-after", Some(transport)).await.unwrap();
     assert_eq!(storage(&next)["reconciled"], 1, "the session that is gone");
-    let records = history(&next, run).await;
-    assert_eq!(
-        records.last().unwrap()["entry"]["to"]["reason"]["kind"],
-        "interrupted"
-    );
+    assert_eq!(ended_for(&next, run).await, "interrupted");
 }
 
 #[wasm_bindgen_test]
 async fn a_panic_while_opening_sweeps_a_session_lets_go_of_its_lock() {
     let db = unique_name("baton-test");
     let transport = hanging_transport();
-    let run = left_behind(&db, "s-gone", &transport).await;
-    let options =
-        js_sys::JSON::parse(&serde_json::json!({"dbName": db, "session": "s-struck"}).to_string())
-            .unwrap();
-    let armed = crate::panic::arm("sweeping");
-    let rejected = JsFuture::from(Engine::open_js(options)).await.unwrap_err();
-    drop(armed);
-    let code = js_sys::Reflect::get(&rejected, &"code".into()).unwrap();
-    assert_eq!(code.as_string().as_deref(), Some("internal"));
+    // A closed tab's session: its engine let go, its run cut off.
+    let (gone, run) = acting(&db, "s-gone", &transport).await;
+    drop(gone);
+    open_struck_at(&db, "s-struck", "sweeping").await;
     swept_by_the_next(&db, &run, &transport).await;
 }
 

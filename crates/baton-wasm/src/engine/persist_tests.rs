@@ -48,6 +48,13 @@ pub(super) async fn written(engine: &Engine) {
     );
 }
 
+/// Why `run` ended, as the last record of its journal says (`interrupted`,
+/// `kill`, …).
+pub(super) async fn ended_for(engine: &Engine, run: &str) -> serde_json::Value {
+    let records = history(engine, run).await;
+    records.last().expect("a journal")["entry"]["to"]["reason"]["kind"].clone()
+}
+
 /// An engine of `session` with one agent's run under way (its transport
 /// never answers), the run written.
 pub(super) async fn acting(db: &str, session: &str, transport: &JsValue) -> (Engine, String) {
@@ -244,11 +251,7 @@ async fn reconcile_returns_runs_a_reload_interrupted() {
     assert_eq!(state["outcome"], "aborted", "{state}");
     assert_eq!(state["reason"]["kind"], "interrupted", "{state}");
     written(&reloaded).await;
-    let records = history(&reloaded, &run).await;
-    assert_eq!(
-        records.last().unwrap()["entry"]["to"]["reason"]["kind"],
-        "interrupted"
-    );
+    assert_eq!(ended_for(&reloaded, &run).await, "interrupted");
     assert!(
         super::test_support::until(|| heard
             .messages()
@@ -326,11 +329,7 @@ async fn group_commit_writes_one_step_in_one_transaction() {
         "{written_now} records in one transaction"
     );
     for run in &runs {
-        let records = history(&engine, run).await;
-        assert_eq!(
-            records.last().unwrap()["entry"]["to"]["reason"]["kind"],
-            "kill"
-        );
+        assert_eq!(ended_for(&engine, run).await, "kill");
     }
 }
 
@@ -534,9 +533,8 @@ async fn a_close_right_after_a_kill_keeps_the_kill() {
     assert_eq!(engine.kill_all().unwrap(), 1);
     engine.close();
     let reopened = open_on(&db, "s-close", None).await.unwrap();
-    let records = history(&reopened, &run).await;
     assert_eq!(
-        records.last().unwrap()["entry"]["to"]["reason"]["kind"],
+        ended_for(&reopened, &run).await,
         "kill",
         "the kill was written before the connection closed"
     );
@@ -562,11 +560,7 @@ async fn a_session_whose_engine_is_still_going_away_is_reconciled_once_it_lets_g
         Some("s-leaving")
     );
     assert_eq!(storage(&next)["reconciled"], 1);
-    let records = history(&next, &run).await;
-    assert_eq!(
-        records.last().unwrap()["entry"]["to"]["reason"]["kind"],
-        "interrupted"
-    );
+    assert_eq!(ended_for(&next, &run).await, "interrupted");
     // A subscriber that comes later hears it too.
     assert_eq!(record(&next, Some("storage-reconciled")).length(), 1);
 }
