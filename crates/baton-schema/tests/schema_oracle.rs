@@ -191,6 +191,21 @@ proptest! {
     }
 }
 
+/// Whether `value` holds a float with no fractional part (`2.0`). Draft 4
+/// alone leaves `2.0` out of `integer`, and the oracle follows it; Baton
+/// validates what the page hands it, where `2.0` and `2` are one number,
+/// so it counts `2.0` an integer in every draft (the suite puts this case
+/// among its optional tests, `zeroTerminatedFloats`). Such values are not
+/// compared under draft 4.
+fn has_whole_float(value: &Value) -> bool {
+    match value {
+        Value::Number(n) => n.is_f64() && n.as_f64().is_some_and(|f| f.fract() == 0.0),
+        Value::Array(items) => items.iter().any(has_whole_float),
+        Value::Object(map) => map.values().any(has_whole_float),
+        _ => false,
+    }
+}
+
 /// The older drafts a schema may declare, each with its oracle.
 fn older_oracle(draft: &str, schema: &Value) -> Option<jsonschema::Validator> {
     match draft {
@@ -232,6 +247,9 @@ proptest! {
         let schema = Value::Object(map);
         if let (Ok(ours), Some(theirs)) = (Schema::compile(&schema), older_oracle(draft, &schema)) {
             for value in values {
+                if draft.contains("draft-04") && has_whole_float(&value) {
+                    continue;
+                }
                 let verdict = ours.validate(&value);
                 prop_assert_eq!(
                     verdict.valid, theirs.is_valid(&value),
