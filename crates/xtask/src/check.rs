@@ -123,15 +123,15 @@ const STEPS: &[Step] = &[
         in_engine("webkit", JS_TESTS, "package tests")
     }),
     ("package: default surfaces in Chromium", || {
-        node_tests(PKG_TESTS, "surfaces.test.mjs", "surface tests", &[])
+        node_tests(PKG_TESTS, SURFACE_TESTS, "surface tests", &[])
     }),
     (
         "package: default surfaces in Firefox (not media emulation or a fake clock: Chromium's)",
-        || in_engine("firefox", "surfaces.test.mjs", "surface tests"),
+        || in_engine("firefox", SURFACE_TESTS, "surface tests"),
     ),
     (
         "package: default surfaces in WebKit (not media emulation or a fake clock: Chromium's)",
-        || in_engine("webkit", "surfaces.test.mjs", "surface tests"),
+        || in_engine("webkit", SURFACE_TESTS, "surface tests"),
     ),
     ("package: WebMCP bridge in Chromium", || {
         node_tests(PKG_TESTS, "webmcp.test.mjs", "WebMCP tests", &[])
@@ -411,6 +411,10 @@ pub(crate) fn package_tests() -> Result<String, String> {
 /// it, and every door knocked on with wrong arguments.
 const JS_TESTS: &str =
     "engine.test.mjs readme.test.mjs reload.test.mjs doors.test.mjs export.test.mjs history.test.mjs";
+
+/// The default surfaces' tests, run in every engine: presence and review
+/// with the three surfaces' look, and the question form.
+const SURFACE_TESTS: &str = "surfaces.test.mjs question.test.mjs";
 
 /// The scratch app that consumes the package as published: `npm pack` of
 /// `pkg/`, installed into a copy of the app outside the repository, built
