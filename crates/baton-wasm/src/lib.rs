@@ -8,13 +8,15 @@
 //! scripted and AG-UI transports), `store` (IndexedDB), `live_region`,
 //! `schema` (the JS `Schema`), `patterns` (the core's pattern port on the page's `RegExp`), `convert` (every JS → Rust conversion, with
 //! typed `ConvertError`s), `calls` (calling into the page, with typed
-//! `CallError`s), `clock` (monotonic time), `panic` (what a panic leaves: a poisoned engine closes itself) and `errors` (the `BatonError`s
+//! `CallError`s), `clock` (monotonic time), `cold` (rare paths kept out of
+//! what a start compiles), `panic` (what a panic leaves: a poisoned engine closes itself) and `errors` (the `BatonError`s
 //! thrown to JS, each with a stable `code`).
 #![warn(missing_docs)]
 #![forbid(unsafe_code)]
 
 mod calls;
 mod clock;
+mod cold;
 mod convert;
 mod engine;
 mod errors;

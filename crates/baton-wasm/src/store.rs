@@ -231,7 +231,7 @@ impl Store {
                 Some("unavailable") => StoreError::Unavailable(cause),
                 Some("refused") => StoreError::Refused { name, cause },
                 Some("blocked") => StoreError::Blocked,
-                Some("failed") => match newer_version(&name).await {
+                Some("failed") => match crate::cold::cold(newer_version(&name)).await {
                     // Refused: if a newer Baton's schema is why, say so.
                     Some(found) => StoreError::Newer { name, found },
                     None => StoreError::NotOpened(cause),
@@ -307,6 +307,11 @@ impl Store {
                 leftovers: Vec::new(),
             });
         }
+        crate::cold::cold(self.look_in(session, fresh)).await
+    }
+
+    /// [`Store::first_look`] in a database that was there.
+    async fn look_in(&self, session: &str, fresh: [u8; 32]) -> Result<FirstLook, StoreError> {
         let (stored, header, leftovers) = self.live_rows(Some(session)).await?;
         let key = match stored {
             Some(key) => key,

@@ -26,6 +26,7 @@ mod peer;
 mod pkg;
 mod serve;
 mod setup;
+mod short_names;
 mod size;
 
 use check::*;

@@ -118,12 +118,33 @@ pub(crate) fn pkg() -> Result<String, String> {
         .args(["-Oz", "--strip-debug", "--strip-producers"])
         .args(WASM_FEATURES);
     run(optimise)?;
+    let glue = out.join("baton_engine.js");
+    // What the module and its glue call each other, under short names on
+    // both sides, and in the declarations of each (`short_names.rs`).
+    let read =
+        |path: &Path| std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()));
+    let write = |path: &Path, text: &[u8]| {
+        std::fs::write(path, text).map_err(|e| format!("{}: {e}", path.display()))
+    };
+    let shortened = short_names::shorten(
+        &std::fs::read(&wasm).map_err(|e| format!("{}: {e}", wasm.display()))?,
+    )?;
+    write(
+        &glue,
+        short_names::rename_in_glue(&read(&glue)?, &shortened)?.as_bytes(),
+    )?;
+    for types in ["baton_engine.d.ts", "baton_engine_bg.wasm.d.ts"].map(|name| out.join(name)) {
+        write(
+            &types,
+            short_names::rename_in_types(&read(&types)?, &shortened).as_bytes(),
+        )?;
+    }
+    write(&wasm, &shortened.wasm)?;
     // The generated glue, minified where it stands (exports and
     // `new URL(…, import.meta.url)` kept, so bundlers still find the wasm):
     // about 6 KiB of brotli less for every app. Its inline snippets are
     // bundled into it, so a page loads the engine's JavaScript in two
     // requests one after the other, not three (the manual, "Size").
-    let glue = out.join("baton_engine.js");
     let esbuild = root().join(PKG_TESTS).join("node_modules/.bin/esbuild");
     let mut minify = Command::new(&esbuild);
     minify

@@ -79,8 +79,10 @@ use crate::compressed_sizes;
 /// message's deltas joined (358.4); then the database opened and its
 /// schema made from the page's JS, the idb crate's request future gone,
 /// with every task the engine spawns guarded against a panic (356.8): the
-/// ratchet falls to 357.
-pub const BUDGET_KIB: u64 = 357;
+/// ratchet falls to 357. Then opening's rare paths out of what a start
+/// compiles, and what the module and its glue call each other under short
+/// names on both sides (`short_names.rs`, 352.0): the ratchet falls to 352.
+pub const BUDGET_KIB: u64 = 352;
 
 /// Where the ratchet is going.
 pub const TARGET_KIB: u64 = 350;

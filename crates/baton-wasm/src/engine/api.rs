@@ -519,13 +519,11 @@ impl Engine {
         #[wasm_bindgen(unchecked_param_type = "string")] run: JsValue,
     ) -> Result<JsValue, JsValue> {
         let run = convert::id(&run, "`run`")?;
-        match self
+        // `None` is written as `null`.
+        let sheet = self
             .live()?
-            .core(|core| core.run(&RunId::new(run)).and_then(|run| run.review()))
-        {
-            Some(sheet) => to_js(&sheet),
-            None => Ok(JsValue::NULL),
-        }
+            .core(|core| core.run(&RunId::new(run)).and_then(|run| run.review()));
+        to_js(&sheet)
     }
 
     /// The escalation sheet of an escalated run — why it waits, and the
@@ -536,13 +534,10 @@ impl Engine {
         #[wasm_bindgen(unchecked_param_type = "string")] run: JsValue,
     ) -> Result<JsValue, JsValue> {
         let run = convert::id(&run, "`run`")?;
-        match self
+        let sheet = self
             .live()?
-            .core(|core| core.run(&RunId::new(run)).and_then(|run| run.escalation()))
-        {
-            Some(sheet) => to_js(&sheet),
-            None => Ok(JsValue::NULL),
-        }
+            .core(|core| core.run(&RunId::new(run)).and_then(|run| run.escalation()));
+        to_js(&sheet)
     }
 
     /// The tools the acting party is offered: every capability of every
@@ -591,10 +586,7 @@ impl Engine {
     ) -> Result<JsValue, JsValue> {
         let reference = convert::text(&reference, "`reference`")?;
         let reference = baton_core::ActorRef::new(reference);
-        match self.live()?.core(|core| core.actors().resolve(&reference)) {
-            Some(identity) => to_js(&identity),
-            None => Ok(JsValue::NULL),
-        }
+        to_js(&self.live()?.core(|core| core.actors().resolve(&reference)))
     }
 
     /// The state of a run, as JSON (`{state, outcome?, reason?}`).

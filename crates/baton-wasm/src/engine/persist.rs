@@ -214,13 +214,43 @@ async fn load(
             Some(snapshot)
         }
     };
+    // Other sessions' leftovers: none in a database this open created.
+    if !others.is_empty() {
+        let others = crate::cold::cold(sweep_others(store, db_name, others, key, now, &session));
+        let (ended, offered, busy_ones, skipped) = others.await;
+        reconciled += ended;
+        adopted.extend(offered);
+        busy.extend(busy_ones);
+        unreadable.extend(skipped);
+    }
+    let mut core = match restored {
+        None => baton_core::Engine::new(config, ActorSecret::new(key)),
+        Some(snapshot) => baton_core::Engine::restore(config, ActorSecret::new(key), snapshot),
+    };
+    core.handle(now, Adopt(adopted));
+    Ok((core, reconciled, busy, key, unreadable))
+}
+
+/// Sweeps the sessions `others` left live rows of, each whose lock is free:
+/// how many runs and questions it ended, the runs offered to this session,
+/// the sessions a live engine holds, and the rows that could not be read.
+async fn sweep_others(
+    store: &Store,
+    db_name: &str,
+    others: Vec<(String, Leftover)>,
+    key: [u8; 32],
+    now: u64,
+    session: &str,
+) -> (u32, Vec<Run>, Vec<String>, Vec<Unreadable>) {
+    let (mut reconciled, mut adopted, mut busy, mut unreadable) =
+        (0, Vec::new(), Vec::new(), Vec::new());
     for (other, _) in others {
         // A live engine holds its session's lock: its runs are its own.
         let Some(release) = hold_lock(&lock_name(db_name, &other)).await else {
             busy.push(other);
             continue;
         };
-        let swept = sweep_held(store, &other, release, key, now, &session).await;
+        let swept = sweep_held(store, &other, release, key, now, session).await;
         // A session that cannot be swept (its header cannot be read) is
         // left as it is, and said; it does not take this engine's storage
         // down.
@@ -237,12 +267,7 @@ async fn load(
             Err(_) => {}
         }
     }
-    let mut core = match restored {
-        None => baton_core::Engine::new(config, ActorSecret::new(key)),
-        Some(snapshot) => baton_core::Engine::restore(config, ActorSecret::new(key), snapshot),
-    };
-    core.handle(now, Adopt(adopted));
-    Ok((core, reconciled, busy, key, unreadable))
+    (reconciled, adopted, busy, unreadable)
 }
 
 /// Reconciles a session whose engine held its lock when this one opened,
