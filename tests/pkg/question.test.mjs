@@ -16,21 +16,24 @@ const TIMEOUT = 30_000;
 
 const { withPage } = packagePages();
 
-test("AG-41: <baton-question> builds a non-modal form from the question's schema, shows the validator's message inline, and answers", { timeout: TIMEOUT }, async () => {
-  const result = await withPage((page) =>
-    page.evaluate(async (manifest) => {
+/**
+ * Puts a question before the person, in the page: an engine whose scripted
+ * agent's first turn streams `events` (the question among them) and stops,
+ * its second ends the run, and a mounted <baton-question> showing it once
+ * it has its form. What the test does next finds `globalThis.asked`:
+ * `{ engine, run, root, part, wait }`.
+ */
+function asked(page, { intent, events }) {
+  return page.evaluate(
+    async ({ manifest, intent, events }) => {
       const baton = await import("baton-engine");
       await import("baton-engine/elements");
       await baton.default();
-      const schema = {
-        type: "object", required: ["column", "count"], additionalProperties: false,
-        properties: { column: { enum: ["todo", "done"], title: "Column" }, count: { type: "integer", minimum: 1, maximum: 5, title: "How many" } },
-      };
       const at = (event) => ({ atMs: 0, event });
       const transport = new baton.ScriptedTransport({
         protocol: "baton/1",
         turns: [
-          { events: [at({ type: "turn-started" }), at({ type: "elicitation", request: "q1", prompt: "Where, and how many?", schema }), at({ type: "turn-finished", outcome: "interrupted" })] },
+          { events: [{ type: "turn-started" }, ...events, { type: "turn-finished", outcome: "interrupted" }].map(at) },
           { events: [at({ type: "turn-started" }), at({ type: "turn-finished", outcome: "completed" })] },
         ],
       });
@@ -39,14 +42,33 @@ test("AG-41: <baton-question> builds a non-modal form from the question's schema
       const asking = document.createElement("baton-question");
       document.body.append(asking);
       asking.engine = engine;
-      const run = engine.delegate({ intent: "Tidy", initiative: "user", autonomy: "review" });
-      const part = (name) => asking.shadowRoot.querySelector(`[part=${name}]`);
+      const run = engine.delegate({ intent, initiative: "user", autonomy: "review" });
+      const root = asking.shadowRoot;
+      const part = (name) => root.querySelector(`[part=${name}]`);
       const wait = async (done) => {
         const deadline = Date.now() + 3000;
         while (!done() && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
       };
       await wait(() => !part("form").hasAttribute("data-empty"));
-      const fields = [...asking.shadowRoot.querySelectorAll("[part=field]")];
+      globalThis.asked = { engine, run, root, part, wait };
+    },
+    { manifest: TASKS, intent, events },
+  );
+}
+
+/** A question the agent asks in its own words (an `elicitation`), with `schema`. */
+const elicitation = (prompt, schema) => [{ type: "elicitation", request: "q1", prompt, schema }];
+
+test("AG-41: <baton-question> builds a non-modal form from the question's schema, shows the validator's message inline, and answers", { timeout: TIMEOUT }, async () => {
+  const schema = {
+    type: "object", required: ["column", "count"], additionalProperties: false,
+    properties: { column: { enum: ["todo", "done"], title: "Column" }, count: { type: "integer", minimum: 1, maximum: 5, title: "How many" } },
+  };
+  const result = await withPage(async (page) => {
+    await asked(page, { intent: "Tidy", events: elicitation("Where, and how many?", schema) });
+    return page.evaluate(async () => {
+      const { engine, run, root, part, wait } = globalThis.asked;
+      const fields = [...root.querySelectorAll("[part=field]")];
       const shown = {
         prompt: part("prompt").textContent,
         fields: fields.map((f) => `${f.name}:${f.tagName.toLowerCase()}:${f.type}`),
@@ -64,8 +86,8 @@ test("AG-41: <baton-question> builds a non-modal form from the question's schema
       const after = { closed: part("form").hasAttribute("data-empty"), state: engine.state(run).state };
       engine.close();
       return { shown, refused, after };
-    }, TASKS),
-  );
+    });
+  });
   assert.equal(result.shown.prompt, "Where, and how many?");
   assert.deepEqual(result.shown.fields, ["column:select:select-one", "count:input:number"]);
   assert.deepEqual(result.shown.options, ["todo", "done"]);
@@ -77,43 +99,21 @@ test("AG-41: <baton-question> builds a non-modal form from the question's schema
 });
 
 test("AG-41: <baton-question> renders nested objects and arrays of primitives, leaves empty optional members out, and answers with typed JSON", { timeout: TIMEOUT }, async () => {
-  const result = await withPage((page) =>
-    page.evaluate(async (manifest) => {
-      const baton = await import("baton-engine");
-      await import("baton-engine/elements");
-      await baton.default();
-      const schema = {
-        type: "object", required: ["card", "labels"], additionalProperties: false,
-        properties: {
-          card: {
-            type: "object", title: "Card", required: ["title"], additionalProperties: false,
-            properties: { title: { type: "string", minLength: 1, title: "Title" }, due: { type: "string", format: "date", title: "Due" } },
-          },
-          labels: { type: "array", title: "Labels", items: { enum: ["bug", "ux", "docs"] } },
-          estimates: { type: "array", title: "Estimates", items: { type: "integer" } },
-        },
-      };
-      const at = (event) => ({ atMs: 0, event });
-      const transport = new baton.ScriptedTransport({
-        protocol: "baton/1",
-        turns: [
-          { events: [at({ type: "turn-started" }), at({ type: "elicitation", request: "q1", prompt: "Which card?", schema }), at({ type: "turn-finished", outcome: "interrupted" })] },
-          { events: [at({ type: "turn-started" }), at({ type: "turn-finished", outcome: "completed" })] },
-        ],
-      });
-      const engine = await baton.Engine.open({ appName: "Board", ceiling: "auto", storage: "memory", transport });
-      engine.register(manifest, { invoke: () => ({}), history: { mark: () => "m", revertTo() {} } });
-      const asking = document.createElement("baton-question");
-      document.body.append(asking);
-      asking.engine = engine;
-      engine.delegate({ intent: "Plan", initiative: "user", autonomy: "review" });
-      const root = asking.shadowRoot;
-      const part = (name) => root.querySelector(`[part=${name}]`);
-      const wait = async (done) => {
-        const deadline = Date.now() + 3000;
-        while (!done() && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
-      };
-      await wait(() => !part("form").hasAttribute("data-empty"));
+  const schema = {
+    type: "object", required: ["card", "labels"], additionalProperties: false,
+    properties: {
+      card: {
+        type: "object", title: "Card", required: ["title"], additionalProperties: false,
+        properties: { title: { type: "string", minLength: 1, title: "Title" }, due: { type: "string", format: "date", title: "Due" } },
+      },
+      labels: { type: "array", title: "Labels", items: { enum: ["bug", "ux", "docs"] } },
+      estimates: { type: "array", title: "Estimates", items: { type: "integer" } },
+    },
+  };
+  const result = await withPage(async (page) => {
+    await asked(page, { intent: "Plan", events: elicitation("Which card?", schema) });
+    return page.evaluate(() => {
+      const { engine, root, part } = globalThis.asked;
       const shown = {
         legends: [...root.querySelectorAll("legend")].map((legend) => legend.textContent),
         fields: [...root.querySelectorAll("[part=field]")].map((f) => `${f.name}:${f.tagName.toLowerCase()}:${f.type}`),
@@ -129,8 +129,8 @@ test("AG-41: <baton-question> renders nested objects and arrays of primitives, l
       const question = engine.questions()[0];
       engine.close();
       return { shown, refused, state: question.state.state, answer: question.state.answer };
-    }, TASKS),
-  );
+    });
+  });
   assert.deepEqual(result.shown.legends, ["Card", "Labels"], "the root's legend is the prompt itself");
   assert.deepEqual(result.shown.fields, [
     "title:input:text", "due:input:date",
@@ -142,67 +142,50 @@ test("AG-41: <baton-question> renders nested objects and arrays of primitives, l
   assert.deepEqual(result.answer, { card: { title: "Ship" }, labels: ["bug", "docs"], estimates: [3, 5] });
 });
 
-function approveOwnCall(page, { act, schema }) {
-  return page.evaluate(
-    async ({ manifest, act, schema }) => {
-      const baton = await import("baton-engine");
-      await import("baton-engine/elements");
-      await baton.default();
-      const at = (event) => ({ atMs: 0, event });
-      const transport = new baton.ScriptedTransport({
-        protocol: "baton/1",
-        turns: [
-          {
-            events: [
-              at({ type: "turn-started" }),
-              at({ type: "tool-call-start", call: "e1", tool: "send_email" }),
-              at({ type: "tool-call-args", call: "e1", delta: '{"to":"ops@example.com","body":"Ships today"}' }),
-              at({ type: "tool-call-end", call: "e1" }),
-              at({ type: "elicitation", request: "int-e1", prompt: "Send the email?", call: "e1", ...(schema ? { schema } : {}) }),
-              at({ type: "turn-finished", outcome: "interrupted" }),
-            ],
-          },
-          { events: [at({ type: "turn-started" }), at({ type: "turn-finished", outcome: "completed" })] },
-        ],
-      });
-      const engine = await baton.Engine.open({ appName: "Board", ceiling: "auto", storage: "memory", transport });
-      engine.register(manifest, { invoke: () => ({}), history: { mark: () => "m", revertTo() {} } });
-      const asking = document.createElement("baton-question");
-      document.body.append(asking);
-      asking.engine = engine;
-      engine.delegate({ intent: "Tell ops", initiative: "user", autonomy: "review" });
-      const root = asking.shadowRoot;
-      const part = (name) => root.querySelector(`[part=${name}]`);
-      const visible = (name) => part(name).checkVisibility();
-      const deadline = Date.now() + 3000;
-      while (part("form").hasAttribute("data-empty") && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
-      const shown = {
-        call: part("call").textContent,
-        buttons: [...root.querySelectorAll("button")].filter((b) => b.checkVisibility()).map((b) => b.textContent),
-        argumentsVisible: visible("fields"),
-      };
-      let editor = null;
-      if (act.startsWith("edit")) {
-        part("edit").click();
-        editor = { visible: visible("fields"), approve: part("approve").textContent, fields: [...root.querySelectorAll("[part=fields] [part=field]")].map((f) => f.name) };
-        const field = root.querySelector("[part=fields] [part=field]");
-        if (act === "edit-json") field.value = JSON.stringify({ to: "dev@example.com", body: "Ships today" });
-        if (act === "edit-bad") field.value = "to: dev";
-        if (act === "edit-form") root.querySelector("[part=fields] [part=field][name=to]").value = "dev@example.com";
-        part("approve").click();
-      } else if (act === "reject") {
-        part("note").value = "not today";
-        part("reject").click();
-      } else {
-        part("approve").click();
-      }
-      const question = engine.questions()[0];
-      const error = part("error").textContent;
-      engine.close();
-      return { shown, editor, error, state: question.state.state, answer: question.state.answer, approval: question.asker.approval };
-    },
-    { manifest: TASKS, act, schema },
-  );
+/**
+ * The agent streams its own call (`send_email`) and asks the person to
+ * approve it; the person does `act` in <baton-question>: approve, reject
+ * with a note, or edit the arguments as JSON, in the form `schema` gives
+ * them, or as JSON that is not an object.
+ */
+async function approveOwnCall(page, { act, schema }) {
+  await asked(page, {
+    intent: "Tell ops",
+    events: [
+      { type: "tool-call-start", call: "e1", tool: "send_email" },
+      { type: "tool-call-args", call: "e1", delta: '{"to":"ops@example.com","body":"Ships today"}' },
+      { type: "tool-call-end", call: "e1" },
+      { type: "elicitation", request: "int-e1", prompt: "Send the email?", call: "e1", ...(schema ? { schema } : {}) },
+    ],
+  });
+  return page.evaluate((act) => {
+    const { engine, root, part } = globalThis.asked;
+    const visible = (name) => part(name).checkVisibility();
+    const shown = {
+      call: part("call").textContent,
+      buttons: [...root.querySelectorAll("button")].filter((b) => b.checkVisibility()).map((b) => b.textContent),
+      argumentsVisible: visible("fields"),
+    };
+    let editor = null;
+    if (act.startsWith("edit")) {
+      part("edit").click();
+      editor = { visible: visible("fields"), approve: part("approve").textContent, fields: [...root.querySelectorAll("[part=fields] [part=field]")].map((f) => f.name) };
+      const field = root.querySelector("[part=fields] [part=field]");
+      if (act === "edit-json") field.value = JSON.stringify({ to: "dev@example.com", body: "Ships today" });
+      if (act === "edit-bad") field.value = "to: dev";
+      if (act === "edit-form") root.querySelector("[part=fields] [part=field][name=to]").value = "dev@example.com";
+      part("approve").click();
+    } else if (act === "reject") {
+      part("note").value = "not today";
+      part("reject").click();
+    } else {
+      part("approve").click();
+    }
+    const question = engine.questions()[0];
+    const error = part("error").textContent;
+    engine.close();
+    return { shown, editor, error, state: question.state.state, answer: question.state.answer, approval: question.asker.approval };
+  }, act);
 }
 
 test("<baton-question> puts the acting party's own call before the person when it asks to approve it: Approve, Edit, Reject, answered with AG-UI's {approved}", { timeout: TIMEOUT }, async () => {
