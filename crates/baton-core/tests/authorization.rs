@@ -75,30 +75,9 @@ fn ag_24_a_capability_may_demand_more_control_never_less() {
 #[test]
 fn ag_24_deny_overrides() {
     let mut sim = sim_with(Autonomy::Auto, &[tasks_manifest()]);
-    let scope = GrantScope {
-        participant: ParticipantId::new("tasks"),
-        capability: Some("archive".into()),
-    };
-    sim.engine
-        .handle(
-            sim.now,
-            AddGrant {
-                scope: scope.clone(),
-                decision: Decision::Allow,
-                ttl_ms: 60_000,
-            },
-        )
-        .unwrap();
-    sim.engine
-        .handle(
-            sim.now,
-            AddGrant {
-                scope,
-                decision: Decision::Deny,
-                ttl_ms: 60_000,
-            },
-        )
-        .unwrap();
+    let covered = scope("tasks", Some("archive"));
+    sim.grant(covered.clone(), Decision::Allow, 60_000).unwrap();
+    sim.grant(covered, Decision::Deny, 60_000).unwrap();
     let run = sim.delegate(Autonomy::Auto);
     sim.propose(&run, &[archive(), rename()]);
     sim.apply_all();

@@ -12,60 +12,16 @@ use serde_json::json;
 fn ag_30_persistent_grants_have_a_scope_and_a_ttl_and_are_regated() {
     let mut sim = sim_with(Autonomy::Auto, &[tasks_manifest()]);
     // Without a time to live, or out of scope, there is no grant.
-    let scope = GrantScope {
-        participant: ParticipantId::new("tasks"),
-        capability: Some("rename".into()),
-    };
+    let covered = scope("tasks", Some("rename"));
     assert_eq!(
-        sim.engine.handle(
-            sim.now,
-            AddGrant {
-                scope: scope.clone(),
-                decision: Decision::Allow,
-                ttl_ms: 0
-            }
-        ),
+        sim.grant(covered.clone(), Decision::Allow, 0),
         Err(GrantError::NoTimeToLive)
     );
+    assert!(sim.grant(scope("nope", None), Decision::Allow, 1).is_err());
     assert!(sim
-        .engine
-        .handle(
-            sim.now,
-            AddGrant {
-                scope: GrantScope {
-                    participant: ParticipantId::new("nope"),
-                    capability: None
-                },
-                decision: Decision::Allow,
-                ttl_ms: 1
-            }
-        )
+        .grant(scope("tasks", Some("fly")), Decision::Allow, 1)
         .is_err());
-    assert!(sim
-        .engine
-        .handle(
-            sim.now,
-            AddGrant {
-                scope: GrantScope {
-                    participant: ParticipantId::new("tasks"),
-                    capability: Some("fly".into())
-                },
-                decision: Decision::Allow,
-                ttl_ms: 1
-            }
-        )
-        .is_err());
-    let grant = sim
-        .engine
-        .handle(
-            sim.now,
-            AddGrant {
-                scope,
-                decision: Decision::Allow,
-                ttl_ms: 60_000,
-            },
-        )
-        .unwrap();
+    let grant = sim.grant(covered, Decision::Allow, 60_000).unwrap();
     // The person reviews by default, but "always allow rename" covers this plan.
     let run = sim.delegate(Autonomy::Review);
     sim.propose(&run, &[rename()]);
@@ -82,18 +38,7 @@ fn ag_30_persistent_grants_have_a_scope_and_a_ttl_and_are_regated() {
     assert!(!sim.engine.grants(sim.now)[0].live);
     // And it is re-gated when the capability set changes.
     let grant = sim
-        .engine
-        .handle(
-            sim.now,
-            AddGrant {
-                scope: GrantScope {
-                    participant: ParticipantId::new("tasks"),
-                    capability: None,
-                },
-                decision: Decision::Allow,
-                ttl_ms: 60_000,
-            },
-        )
+        .grant(scope("tasks", None), Decision::Allow, 60_000)
         .unwrap();
     assert!(sim
         .engine
@@ -185,30 +130,9 @@ fn ag_7_and_ag_30_an_authorization_narrows_scope_and_can_stand_as_a_grant() {
 #[test]
 fn ag_30_reconcile_drops_lapsed_grants_and_keeps_live_ones() {
     let mut sim = sim_with(Autonomy::Auto, &[tasks_manifest()]);
-    let scope = GrantScope {
-        participant: ParticipantId::new("tasks"),
-        capability: Some("rename".into()),
-    };
-    sim.engine
-        .handle(
-            sim.now,
-            AddGrant {
-                scope: scope.clone(),
-                decision: Decision::Allow,
-                ttl_ms: 1_000,
-            },
-        )
-        .unwrap();
-    sim.engine
-        .handle(
-            sim.now,
-            AddGrant {
-                scope,
-                decision: Decision::Allow,
-                ttl_ms: 60_000,
-            },
-        )
-        .unwrap();
+    let covered = scope("tasks", Some("rename"));
+    sim.grant(covered.clone(), Decision::Allow, 1_000).unwrap();
+    sim.grant(covered, Decision::Allow, 60_000).unwrap();
     let mut restored = Engine::restore(config(), secret(), sim.engine.snapshot());
     let result = restored.handle(sim.now + 5_000, Reconcile);
     assert_eq!(result.grants_dropped, 1);

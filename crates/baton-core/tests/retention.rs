@@ -3,9 +3,7 @@
 
 mod common;
 
-use baton_core::{
-    AddGrant, Adopt, Disable, Enable, ReleaseFinished, RevokeGrant, Signal, Stop, Written,
-};
+use baton_core::{Adopt, Disable, Enable, ReleaseFinished, RevokeGrant, Signal, Stop, Written};
 use baton_core::{Autonomy, RunId};
 use common::*;
 
@@ -133,18 +131,8 @@ fn findings_are_kept_for_inspection_only_up_to_a_bound() {
 
 /// A standing `allow` grant on every capability of `tasks`, for a minute.
 fn allow_tasks(sim: &mut Sim) -> baton_core::Grant {
-    sim.engine
-        .handle(
-            sim.now,
-            AddGrant {
-                scope: baton_core::GrantScope {
-                    participant: baton_core::ParticipantId::new("tasks"),
-                    capability: None,
-                },
-                decision: baton_core::Decision::Allow,
-                ttl_ms: 60_000,
-            },
-        )
+    let tasks = scope("tasks", None);
+    sim.grant(tasks, baton_core::Decision::Allow, 60_000)
         .unwrap()
 }
 

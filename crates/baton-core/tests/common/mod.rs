@@ -61,6 +61,15 @@ pub fn theme() -> CapabilityRef {
     CapabilityRef::new("settings", "theme")
 }
 
+/// What a grant covers: `participant`'s `capability`, or all of its
+/// capabilities (`None`).
+pub fn scope(participant: &str, capability: Option<&str>) -> GrantScope {
+    GrantScope {
+        participant: ParticipantId::new(participant),
+        capability: capability.map(Into::into),
+    }
+}
+
 pub fn config() -> EngineConfig {
     let mut config = EngineConfig::new(SESSION);
     config.default_budget = Budget {
@@ -553,6 +562,23 @@ impl Sim {
             )
             .expect("authorized");
         self.drain();
+    }
+
+    /// Adds a standing grant (AG-30) for `ttl_ms` from now.
+    pub fn grant(
+        &mut self,
+        scope: GrantScope,
+        decision: Decision,
+        ttl_ms: u64,
+    ) -> Result<Grant, GrantError> {
+        self.engine.handle(
+            self.now,
+            AddGrant {
+                scope,
+                decision,
+                ttl_ms,
+            },
+        )
     }
 
     pub fn resolve(&mut self, run: &RunId, resolution: Resolution) {
