@@ -44,25 +44,10 @@ fn ag_23_an_ambiguous_address_asks_the_person_and_never_guesses() {
     );
     // Only an instance it offered is a valid answer.
     assert!(matches!(
-        sim.engine.handle(
-            sim.now,
-            Answer {
-                question: question.id.clone(),
-                digest: question.digest,
-                answer: json!({"participant": "tasks#other"})
-            }
-        ),
+        sim.reply(&question, json!({"participant": "tasks#other"})),
         Err(AnswerError::Schema { .. })
     ));
-    sim.engine
-        .handle(
-            sim.now,
-            Answer {
-                question: question.id.clone(),
-                digest: question.digest,
-                answer: json!({"participant": "tasks#sprint"}),
-            },
-        )
+    sim.reply(&question, json!({"participant": "tasks#sprint"}))
         .unwrap();
     sim.drain();
     sim.give_marks();
@@ -107,15 +92,7 @@ fn ag_23_a_bare_mount_beside_a_named_one_is_ambiguous_too() {
     // `tasks.rename` could be answered by either instance: the bare mount's
     // id matching exactly is not a reason to pick it.
     let question = asked_which(&mut sim, &run, &[bare.clone(), named.clone()]);
-    sim.engine
-        .handle(
-            sim.now,
-            Answer {
-                question: question.id.clone(),
-                digest: question.digest,
-                answer: json!({"participant": "tasks"}),
-            },
-        )
+    sim.reply(&question, json!({"participant": "tasks"}))
         .unwrap();
     sim.drain();
     sim.give_marks();

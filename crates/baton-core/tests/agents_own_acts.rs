@@ -362,27 +362,12 @@ fn an_approval_of_the_agents_own_call_puts_that_call_to_the_person() {
         })
         .is_empty());
     // AG-UI's answer: a boolean `approved`, nothing else will do.
-    assert!(sim
-        .engine
-        .handle(
-            sim.now,
-            Answer {
-                question: question.id.clone(),
-                digest: question.digest,
-                answer: json!({"approved": "yes"})
-            }
-        )
-        .is_err());
-    sim.engine
-        .handle(
-            sim.now,
-            Answer {
-                question: question.id.clone(),
-                digest: question.digest,
-                answer: json!({"approved": true, "editedArgs": {"to": "dev@example.com"}}),
-            },
-        )
-        .unwrap();
+    assert!(sim.reply(&question, json!({"approved": "yes"})).is_err());
+    sim.reply(
+        &question,
+        json!({"approved": true, "editedArgs": {"to": "dev@example.com"}}),
+    )
+    .unwrap();
     sim.drain();
     let resume = sim
         .effects_of(|effect| matches!(effect, Effect::OpenTurn { run: r, .. } if *r == run))
@@ -460,15 +445,7 @@ fn every_decision_about_the_agents_own_call_is_recorded_and_only_those() {
         record["decision"].clone()
     };
     let rejected = decided(&|sim, question| {
-        sim.engine
-            .handle(
-                sim.now,
-                Answer {
-                    question: question.id.clone(),
-                    digest: question.digest,
-                    answer: json!({"approved": false, "reason": "not today"}),
-                },
-            )
+        sim.reply(&question, json!({"approved": false, "reason": "not today"}))
             .unwrap();
     });
     assert_eq!(

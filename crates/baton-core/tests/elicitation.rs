@@ -103,17 +103,7 @@ fn ag_48_the_question_keeps_its_reserved_shape() {
 fn elicitation_answer_reaches_the_acting_party_and_commits_with_the_state_change() {
     let (mut sim, run, question) = asked();
     let answer = json!({"column": "done", "by": "2026-12-01"});
-    let acceptance = sim
-        .engine
-        .handle(
-            sim.now,
-            Answer {
-                question: question.id.clone(),
-                digest: question.digest,
-                answer: answer.clone(),
-            },
-        )
-        .unwrap();
+    let acceptance = sim.reply(&question, answer.clone()).unwrap();
     // One step: the closing record, the state change and the next turn come
     // out together, with nothing in between.
     let step = sim.drain();
@@ -210,13 +200,9 @@ fn elicitation_wrong_id_fails_closed() {
 fn elicitation_schema_failure_fails_closed_with_every_error() {
     let (mut sim, run, question) = asked();
     let before = sim.revision(&run);
-    let Err(AnswerError::Schema { errors }) = sim.engine.handle(
-        sim.now,
-        Answer {
-            question: question.id.clone(),
-            digest: question.digest,
-            answer: json!({"column": "later", "by": "tomorrow", "extra": 1}),
-        },
+    let Err(AnswerError::Schema { errors }) = sim.reply(
+        &question,
+        json!({"column": "later", "by": "tomorrow", "extra": 1}),
     ) else {
         panic!("the answer must fail the schema");
     };
@@ -225,17 +211,7 @@ fn elicitation_schema_failure_fails_closed_with_every_error() {
     assert_eq!(keywords, ["additionalProperties", "enum", "format"]);
     assert_eq!(sim.revision(&run), before);
     // A valid answer after a refused one is still accepted.
-    assert!(sim
-        .engine
-        .handle(
-            sim.now,
-            Answer {
-                question: question.id.clone(),
-                digest: question.digest,
-                answer: json!({"column": "todo"})
-            }
-        )
-        .is_ok());
+    assert!(sim.reply(&question, json!({"column": "todo"})).is_ok());
 }
 
 #[test]
@@ -259,14 +235,7 @@ fn elicitation_expired_question_returns_the_run_and_refuses_late_answers() {
         QuestionState::Expired { .. }
     ));
     assert_eq!(
-        sim.engine.handle(
-            sim.now,
-            Answer {
-                question: question.id.clone(),
-                digest: question.digest,
-                answer: json!({"column": "done"})
-            }
-        ),
+        sim.reply(&question, json!({"column": "done"})),
         Err(AnswerError::Expired(question.id.clone()))
     );
 }
@@ -300,31 +269,11 @@ fn elicitation_an_answer_at_the_deadline_finds_it_expired() {
 fn elicitation_duplicate_retry_returns_the_original_acceptance() {
     let (mut sim, run, question) = asked();
     let answer = json!({"column": "doing"});
-    let first = sim
-        .engine
-        .handle(
-            sim.now,
-            Answer {
-                question: question.id.clone(),
-                digest: question.digest,
-                answer: answer.clone(),
-            },
-        )
-        .unwrap();
+    let first = sim.reply(&question, answer.clone()).unwrap();
     sim.drain();
     let revision = sim.revision(&run);
     sim.now += 50;
-    let retry = sim
-        .engine
-        .handle(
-            sim.now,
-            Answer {
-                question: question.id.clone(),
-                digest: question.digest,
-                answer,
-            },
-        )
-        .unwrap();
+    let retry = sim.reply(&question, answer).unwrap();
     assert_eq!(retry, first);
     assert!(sim.drain().is_empty(), "a retry changes nothing");
     assert_eq!(sim.revision(&run), revision);
@@ -333,25 +282,9 @@ fn elicitation_duplicate_retry_returns_the_original_acceptance() {
 #[test]
 fn elicitation_conflicting_answer_is_refused() {
     let (mut sim, _, question) = asked();
-    sim.engine
-        .handle(
-            sim.now,
-            Answer {
-                question: question.id.clone(),
-                digest: question.digest,
-                answer: json!({"column": "doing"}),
-            },
-        )
-        .unwrap();
+    sim.reply(&question, json!({"column": "doing"})).unwrap();
     assert_eq!(
-        sim.engine.handle(
-            sim.now,
-            Answer {
-                question: question.id.clone(),
-                digest: question.digest,
-                answer: json!({"column": "done"})
-            }
-        ),
+        sim.reply(&question, json!({"column": "done"})),
         Err(AnswerError::Conflict(question.id.clone()))
     );
     assert!(matches!(
@@ -384,17 +317,7 @@ fn elicitation_postpone_hides_it_from_the_badge_until_due_but_not_past_its_deadl
         "it comes back"
     );
     // Still answerable while postponed.
-    assert!(sim
-        .engine
-        .handle(
-            sim.now,
-            Answer {
-                question: question.id.clone(),
-                digest: question.digest,
-                answer: json!({"column": "todo"})
-            }
-        )
-        .is_ok());
+    assert!(sim.reply(&question, json!({"column": "todo"})).is_ok());
     // Postponing does not move the deadline.
     let (mut sim, run, question) = asked();
     sim.engine
@@ -439,26 +362,10 @@ fn elicitation_a_question_without_schema_takes_text() {
         "a planning question keeps the run offered"
     );
     assert_eq!(
-        sim.engine.handle(
-            sim.now,
-            Answer {
-                question: question.id.clone(),
-                digest: question.digest,
-                answer: json!({"name": "x"})
-            }
-        ),
+        sim.reply(&question, json!({"name": "x"})),
         Err(AnswerError::NotText)
     );
-    sim.engine
-        .handle(
-            sim.now,
-            Answer {
-                question: question.id.clone(),
-                digest: question.digest,
-                answer: json!("Sprint 12"),
-            },
-        )
-        .unwrap();
+    sim.reply(&question, json!("Sprint 12")).unwrap();
     sim.drain();
     // The answer travels in the next planning turn.
     assert_eq!(sim.engine.run(&run).unwrap().open_turn(), Some(TurnId(2)));
@@ -523,16 +430,7 @@ fn elicitation_several_questions_of_a_turn_are_all_closed_before_the_next_turn()
     // One at a time, in order; nothing is sent while any is open.
     let first = sim.last_question();
     assert_eq!(first.prompt, "Question a?");
-    sim.engine
-        .handle(
-            sim.now,
-            Answer {
-                question: first.id.clone(),
-                digest: first.digest,
-                answer: json!("yes"),
-            },
-        )
-        .unwrap();
+    sim.reply(&first, json!("yes")).unwrap();
     sim.drain();
     let second = sim.last_question();
     assert_eq!(second.prompt, "Question b?");
@@ -644,14 +542,7 @@ fn elicitation_an_expiry_bounds_the_deadline_and_an_expired_question_is_never_pu
         "the earlier of the two deadlines"
     );
     assert!(config().escalation_timeout_ms > 5_000);
-    let answer = sim.engine.handle(
-        sim.now,
-        Answer {
-            question: open.id.clone(),
-            digest: open.digest,
-            answer: json!("ok"),
-        },
-    );
+    let answer = sim.reply(&open, json!("ok"));
     assert!(answer.is_ok());
     sim.drain();
     let TurnRequest { answers, .. } = sim.last_request();
@@ -670,14 +561,7 @@ fn elicitation_the_question_closes_when_its_run_ends() {
         QuestionState::Withdrawn { .. }
     ));
     assert!(matches!(
-        sim.engine.handle(
-            sim.now,
-            Answer {
-                question: question.id.clone(),
-                digest: question.digest,
-                answer: json!({"column": "done"})
-            }
-        ),
+        sim.reply(&question, json!({"column": "done"})),
         Err(AnswerError::Closed {
             state: "withdrawn",
             ..

@@ -168,16 +168,7 @@ fn scenario_events() -> Vec<Event> {
             },
         )
         .unwrap();
-    sim.engine
-        .handle(
-            sim.now,
-            Answer {
-                question: question.id.clone(),
-                digest: question.digest,
-                answer: json!("Done"),
-            },
-        )
-        .unwrap();
+    sim.reply(&question, json!("Done")).unwrap();
     sim.drain();
     sim.engine.handle(sim.now, Stop(run.clone())).unwrap();
     sim.drain();

@@ -564,6 +564,18 @@ impl Sim {
         self.drain();
     }
 
+    /// Answers `question` now, at the digest it was asked with.
+    pub fn reply(&mut self, question: &Question, answer: Value) -> Result<Acceptance, AnswerError> {
+        self.engine.handle(
+            self.now,
+            Answer {
+                question: question.id.clone(),
+                digest: question.digest,
+                answer,
+            },
+        )
+    }
+
     /// Adds a standing grant (AG-30) for `ttl_ms` from now.
     pub fn grant(
         &mut self,
