@@ -64,14 +64,7 @@ fn the_person_edits_a_planned_call_the_authorization_binds_it_and_the_acting_par
     ));
     // What was shown before cannot be authorized: the fence.
     assert!(matches!(
-        sim.engine.handle(
-            sim.now,
-            Authorize {
-                run: run.clone(),
-                revision: shown,
-                authorization: Authorization::default()
-            }
-        ),
+        sim.authorize_at(&run, shown, Authorization::default()),
         Err(CommandError::StaleRevision { .. })
     ));
     sim.engine

@@ -406,15 +406,7 @@ fn ag_31_review_presents_the_concrete_change_in_the_apps_own_domain() {
     assert!(!sheet.ready);
     assert_eq!(sheet.items[0].change, ProposedChange::Pending);
     let error = sim
-        .engine
-        .handle(
-            sim.now,
-            Authorize {
-                run: run.clone(),
-                revision: sheet.revision,
-                authorization: Authorization::default(),
-            },
-        )
+        .authorize_at(&run, sheet.revision, Authorization::default())
         .unwrap_err();
     assert!(error.to_string().starts_with("AG-31:"), "{error}");
     let diff = json!({"card": "c1-1", "title": {"from": "Draft", "to": "Ship it"}});
@@ -448,25 +440,10 @@ fn ag_31_review_presents_the_concrete_change_in_the_apps_own_domain() {
     );
     // The fence covers what was seen: the old revision is stale.
     assert!(matches!(
-        sim.engine.handle(
-            sim.now,
-            Authorize {
-                run: run.clone(),
-                revision: sheet.revision - 1,
-                authorization: Authorization::default()
-            }
-        ),
+        sim.authorize_at(&run, sheet.revision - 1, Authorization::default()),
         Err(CommandError::StaleRevision { .. })
     ));
-    sim.engine
-        .handle(
-            sim.now,
-            Authorize {
-                run: run.clone(),
-                revision: sheet.revision,
-                authorization: Authorization::default(),
-            },
-        )
+    sim.authorize_at(&run, sheet.revision, Authorization::default())
         .unwrap();
     sim.drain();
     assert_eq!(sim.state(&run), RunState::Acting);

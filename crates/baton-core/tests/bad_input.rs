@@ -135,14 +135,7 @@ fn reports_for_unknown_things_are_typed_errors_and_change_nothing() {
         Err(ReportError::NoSuchCall { .. })
     ));
     assert_eq!(
-        sim.engine.handle(
-            sim.now,
-            Authorize {
-                run: unknown.clone(),
-                revision: 1,
-                authorization: Authorization::default()
-            }
-        ),
+        sim.authorize_at(&unknown, 1, Authorization::default()),
         Err(CommandError::UnknownRun(unknown))
     );
     assert_eq!(sim.revision(&run), revision);

@@ -563,14 +563,7 @@ fn commands_are_revision_fenced() {
     sim.propose(&run, &[rename()]);
     let seen = sim.revision(&run) - 1;
     assert_eq!(
-        sim.engine.handle(
-            sim.now,
-            Authorize {
-                run: run.clone(),
-                revision: seen,
-                authorization: Authorization::default()
-            }
-        ),
+        sim.authorize_at(&run, seen, Authorization::default()),
         Err(CommandError::StaleRevision {
             run: run.clone(),
             expected: seen,

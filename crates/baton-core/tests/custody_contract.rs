@@ -201,14 +201,7 @@ fn ag_4_terminal_states_never_reopen() {
     let frozen = (sim.state(&run), sim.revision(&run));
     let revision = sim.revision(&run);
     assert!(matches!(
-        sim.engine.handle(
-            sim.now,
-            Authorize {
-                run: run.clone(),
-                revision,
-                authorization: Authorization::default()
-            }
-        ),
+        sim.authorize_at(&run, revision, Authorization::default()),
         Err(CommandError::IllegalTransition {
             state: StateName::Cancelled,
             ..
@@ -300,20 +293,16 @@ fn ag_6_escalation_is_non_terminal_typed_and_auto_returns() {
     let run = sim.delegate(Autonomy::Review);
     sim.propose(&run, &[rename()]);
     let revision = sim.revision(&run);
-    sim.engine
-        .handle(
-            sim.now,
-            Authorize {
-                run: run.clone(),
-                revision,
-                authorization: Authorization {
-                    allowlist: Some(vec![rename()]),
-                    budget: None,
-                    grant_ms: None,
-                },
-            },
-        )
-        .unwrap();
+    sim.authorize_at(
+        &run,
+        revision,
+        Authorization {
+            allowlist: Some(vec![rename()]),
+            budget: None,
+            grant_ms: None,
+        },
+    )
+    .unwrap();
     sim.drain();
     sim.apply_all();
     sim.propose(&run, &[theme()]);

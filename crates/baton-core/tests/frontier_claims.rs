@@ -153,14 +153,7 @@ fn a2_a_persons_edit_supersedes_the_plan_under_review() {
     );
     // What the person saw before the edit can no longer be authorized.
     assert!(matches!(
-        sim.engine.handle(
-            sim.now,
-            Authorize {
-                run: run.clone(),
-                revision: before.revision,
-                authorization: Authorization::default()
-            }
-        ),
+        sim.authorize_at(&run, before.revision, Authorization::default()),
         Err(CommandError::StaleRevision { .. })
     ));
     // Authorizing the superseded plan: the stale act is refused, the run

@@ -73,16 +73,7 @@ fn ag_7_and_ag_30_an_authorization_narrows_scope_and_can_stand_as_a_grant() {
     }))
     .unwrap();
     let revision = sim.revision(&run);
-    sim.engine
-        .handle(
-            sim.now,
-            Authorize {
-                run: run.clone(),
-                revision,
-                authorization,
-            },
-        )
-        .unwrap();
+    sim.authorize_at(&run, revision, authorization).unwrap();
     sim.drain();
     let grants = sim.engine.grants(sim.now);
     assert_eq!(grants.len(), 1, "one grant, for what was allowed");
@@ -115,14 +106,7 @@ fn ag_7_and_ag_30_an_authorization_narrows_scope_and_can_stand_as_a_grant() {
     sim.propose(&other, &[archive()]);
     let revision = sim.revision(&other);
     assert!(matches!(
-        sim.engine.handle(
-            sim.now,
-            Authorize {
-                run: other.clone(),
-                revision,
-                authorization: zero
-            }
-        ),
+        sim.authorize_at(&other, revision, zero),
         Err(CommandError::Grant(GrantError::NoTimeToLive))
     ));
 }

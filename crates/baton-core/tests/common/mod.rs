@@ -551,17 +551,26 @@ impl Sim {
     /// Authorizes at the run's current revision with the default scope.
     pub fn authorize(&mut self, run: &RunId) {
         let revision = self.revision(run);
-        self.engine
-            .handle(
-                self.now,
-                Authorize {
-                    run: run.clone(),
-                    revision,
-                    authorization: Authorization::default(),
-                },
-            )
+        self.authorize_at(run, revision, Authorization::default())
             .expect("authorized");
         self.drain();
+    }
+
+    /// Authorizes `run` now, as the person saw it at `revision` (AG-20).
+    pub fn authorize_at(
+        &mut self,
+        run: &RunId,
+        revision: u64,
+        authorization: Authorization,
+    ) -> Result<(), CommandError> {
+        self.engine.handle(
+            self.now,
+            Authorize {
+                run: run.clone(),
+                revision,
+                authorization,
+            },
+        )
     }
 
     /// Answers `question` now, at the digest it was asked with.
