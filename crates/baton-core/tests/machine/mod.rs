@@ -318,7 +318,7 @@ impl Harness {
                 capability: index,
                 reuse_id,
             } => {
-                if let Some((run, turn)) = self.open(run) {
+                if self.open(run).is_some() {
                     if !reuse_id {
                         self.calls += 1;
                     }
@@ -328,43 +328,24 @@ impl Harness {
                         arguments: json!({}),
                         via: Vec::new(),
                     };
-                    self.engine
-                        .handle(now, Signal::inbound(&run, turn, inbound));
+                    self.to_open_turn(now, run, inbound);
                 }
             }
-            Op::TurnEnd(run) => {
-                if let Some((run, turn)) = self.open(run) {
-                    self.engine
-                        .handle(now, Signal::inbound(&run, turn, Inbound::TurnEnd));
-                }
-            }
+            Op::TurnEnd(run) => self.to_open_turn(now, run, Inbound::TurnEnd),
             Op::TurnFailed(run) => {
-                if let Some((run, turn)) = self.open(run) {
-                    let inbound = Inbound::TurnFailed {
-                        message: "x".into(),
-                    };
-                    self.engine
-                        .handle(now, Signal::inbound(&run, turn, inbound));
-                }
+                let message = "x".into();
+                self.to_open_turn(now, run, Inbound::TurnFailed { message });
             }
             Op::TransportLost(run) => {
-                if let Some((run, turn)) = self.open(run) {
-                    let inbound = Inbound::TransportLost {
-                        message: "x".into(),
-                    };
-                    self.engine
-                        .handle(now, Signal::inbound(&run, turn, inbound));
-                }
+                let message = "x".into();
+                self.to_open_turn(now, run, Inbound::TransportLost { message });
             }
             Op::Malformed(run) => {
-                if let Some((run, turn)) = self.open(run) {
-                    let inbound = Inbound::Malformed {
-                        code: ProtocolViolation::NotAnEvent,
-                        detail: "x".into(),
-                    };
-                    self.engine
-                        .handle(now, Signal::inbound(&run, turn, inbound));
-                }
+                let inbound = Inbound::Malformed {
+                    code: ProtocolViolation::NotAnEvent,
+                    detail: "x".into(),
+                };
+                self.to_open_turn(now, run, inbound);
             }
             Op::Stray { run, turn } => {
                 let run = self
@@ -654,6 +635,15 @@ impl Harness {
         let run = self.run(run)?;
         let turn = self.engine.run(&run)?.open_turn()?;
         Some((run, turn))
+    }
+
+    /// What the acting party says in the open turn of the `run`th run, if
+    /// it has one (a closed turn hears nothing: that is `Op::Stray`).
+    fn to_open_turn(&mut self, now: u64, run: usize, inbound: Inbound) {
+        if let Some((run, turn)) = self.open(run) {
+            self.engine
+                .handle(now, Signal::inbound(&run, turn, inbound));
+        }
     }
 
     /// Lets time run out for everything: every run must end up terminal.
