@@ -328,24 +328,24 @@ impl Harness {
                         arguments: json!({}),
                         via: Vec::new(),
                     };
-                    self.to_open_turn(now, run, inbound);
+                    self.say_in_open_turn(now, run, inbound);
                 }
             }
-            Op::TurnEnd(run) => self.to_open_turn(now, run, Inbound::TurnEnd),
+            Op::TurnEnd(run) => self.say_in_open_turn(now, run, Inbound::TurnEnd),
             Op::TurnFailed(run) => {
                 let message = "x".into();
-                self.to_open_turn(now, run, Inbound::TurnFailed { message });
+                self.say_in_open_turn(now, run, Inbound::TurnFailed { message });
             }
             Op::TransportLost(run) => {
                 let message = "x".into();
-                self.to_open_turn(now, run, Inbound::TransportLost { message });
+                self.say_in_open_turn(now, run, Inbound::TransportLost { message });
             }
             Op::Malformed(run) => {
                 let inbound = Inbound::Malformed {
                     code: ProtocolViolation::NotAnEvent,
                     detail: "x".into(),
                 };
-                self.to_open_turn(now, run, inbound);
+                self.say_in_open_turn(now, run, inbound);
             }
             Op::Stray { run, turn } => {
                 let run = self
@@ -639,7 +639,7 @@ impl Harness {
 
     /// What the acting party says in the open turn of the `run`th run, if
     /// it has one (a closed turn hears nothing: that is `Op::Stray`).
-    fn to_open_turn(&mut self, now: u64, run: usize, inbound: Inbound) {
+    fn say_in_open_turn(&mut self, now: u64, run: usize, inbound: Inbound) {
         if let Some((run, turn)) = self.open(run) {
             self.engine
                 .handle(now, Signal::inbound(&run, turn, inbound));
