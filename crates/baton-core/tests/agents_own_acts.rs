@@ -445,7 +445,7 @@ fn every_decision_about_the_agents_own_call_is_recorded_and_only_those() {
         record["decision"].clone()
     };
     let rejected = decided(&|sim, question| {
-        sim.reply(&question, json!({"approved": false, "reason": "not today"}))
+        sim.reply(question, json!({"approved": false, "reason": "not today"}))
             .unwrap();
     });
     assert_eq!(
