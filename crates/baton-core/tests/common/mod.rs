@@ -556,7 +556,8 @@ impl Sim {
         self.drain();
     }
 
-    /// Authorizes `run` now, as the person saw it at `revision` (AG-20).
+    /// Authorizes `run` now, as the person saw it at `revision` (the
+    /// revision fence: an older one is `StaleRevision`).
     pub fn authorize_at(
         &mut self,
         run: &RunId,
