@@ -648,7 +648,7 @@ export class Engine {
   editCall(run: RunId | Run, revision: number, call: CallId, arguments: unknown): void;
   /** Rejects a plan under review at the revision the person saw. */
   reject(run: RunId | Run, revision: number, note?: string): void;
-  /** Resolves an escalation at the revision the person saw; allowing a pending call waits, like `authorize`, until its preview has arrived (AG-31). */
+  /** Resolves an escalation at the revision the person saw, with one of the resolutions its sheet offers (`invalid-resolution` otherwise: drift is reviewed again, never allowed as it stands, AG-29). Allowing a pending call approves that call alone, and waits, like `authorize`, until its preview has arrived (AG-31). */
   resolveEscalation(run: RunId | Run, revision: number, resolution: Resolution): void;
   /** Pauses a run: it returns, resumable by a chained run (AG-11). */
   pause(run: RunId | Run): void;

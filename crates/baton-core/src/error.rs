@@ -192,6 +192,20 @@ pub enum CommandError {
         /// What is wrong with them.
         errors: Vec<crate::manifest::ArgumentError>,
     },
+    /// The resolution is not one the escalation sheet offers: drift is
+    /// reviewed again, never allowed as it stands (AG-29), and a budget that
+    /// cannot be raised offers only a return (AG-7). Nothing changed.
+    #[error("{requirement}: run {run}'s escalation does not offer `{resolution}`; it offers {offered:?}")]
+    NotOffered {
+        /// The run.
+        run: RunId,
+        /// The requirement the sheet's choices keep.
+        requirement: &'static str,
+        /// The resolution refused (`"allow"`).
+        resolution: &'static str,
+        /// The resolutions the sheet offers.
+        offered: Vec<&'static str>,
+    },
 }
 
 /// Why the engine refused a host report (a mark, a call result, a revert).
@@ -290,6 +304,7 @@ impl CommandError {
             CommandError::AnswerRequired { .. } => ErrorCode::AnswerRequired,
             CommandError::NotUnderReview { .. } => ErrorCode::NotUnderReview,
             CommandError::InvalidEdit { .. } => ErrorCode::InvalidArguments,
+            CommandError::NotOffered { .. } => ErrorCode::InvalidResolution,
         }
     }
 
@@ -301,6 +316,7 @@ impl CommandError {
             CommandError::Grant(_) => Some("AG-30"),
             CommandError::AnswerRequired { .. } => Some("AG-41"),
             CommandError::InvalidEdit { .. } => Some("AG-15"),
+            CommandError::NotOffered { requirement, .. } => Some(requirement),
             CommandError::StaleRevision { .. }
             | CommandError::UnknownRun(_)
             | CommandError::IllegalTransition { .. }

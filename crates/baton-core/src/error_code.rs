@@ -87,7 +87,8 @@ codes! {
     InvalidAuthorization => "invalid-authorization",
     /// A standing grant was refused: no time to live, or no such scope (AG-30).
     InvalidGrant => "invalid-grant",
-    /// A resolution is not one of allow, deny, review, return.
+    /// A resolution is not one of allow, deny, review, return, or not one
+    /// the escalation sheet offers (AG-7, AG-29).
     InvalidResolution => "invalid-resolution",
     /// No question has this id (AG-41).
     UnknownQuestion => "unknown-question",

@@ -93,6 +93,28 @@ fn ag_24_deny_overrides() {
 }
 
 #[test]
+fn ag_24_a_deny_grant_overrides_the_persons_approval_of_a_plan() {
+    let mut sim = sim_with(Autonomy::Auto, &[tasks_manifest()]);
+    let run = sim.delegate(Autonomy::Review);
+    sim.propose(&run, &[rename(), archive()]);
+    assert_eq!(sim.state(&run), RunState::Reviewing);
+    // While the plan is under review, the person denies archiving for good.
+    sim.grant(scope("tasks", Some("archive")), Decision::Deny, 60_000)
+        .unwrap();
+    sim.authorize(&run);
+    sim.apply_all();
+    assert_eq!(sim.invoked(&rename()), 1);
+    assert_eq!(sim.invoked(&archive()), 0, "deny overrides the approval");
+    let TurnRequest { results, .. } = sim.last_request();
+    assert_eq!(
+        results[1].result,
+        CallResult::Refused {
+            refusal: Refusal::Denied
+        }
+    );
+}
+
+#[test]
 fn ag_19_a_participant_without_history_is_never_asked_for_a_mark_nor_undone() {
     let mut outbox = mail_manifest();
     outbox["history"] = json!("none");
@@ -152,6 +174,77 @@ fn ag_25_an_irreversible_effect_requires_review_even_under_auto() {
     sim.resolve(&run, Resolution::Allow { budget: None });
     sim.apply_all();
     assert_eq!(sim.invoked(&send()), 2);
+}
+
+#[test]
+fn ag_25_allowing_one_escalated_call_approves_that_call_alone() {
+    let mut sim = sim_with(Autonomy::Auto, &[tasks_manifest(), mail_manifest()]);
+    let run = sim.delegate(Autonomy::Auto);
+    sim.propose(&run, &[rename(), send()]);
+    sim.authorize(&run);
+    sim.apply_all();
+    // One turn proposes two sends; the sheet shows the first alone.
+    sim.propose(&run, &[send(), send()]);
+    let first = CallId::new("c2-1");
+    assert_eq!(
+        sim.state(&run),
+        RunState::Escalated {
+            reason: EscalationReason::ReviewRequired {
+                call: first,
+                capability: send()
+            }
+        }
+    );
+    sim.resolve(&run, Resolution::Allow { budget: None });
+    sim.apply_all();
+    assert_eq!(sim.invoked(&send()), 2, "the allowed send goes out");
+    // The second send was never shown: it waits for its own approval.
+    assert_eq!(
+        sim.state(&run),
+        RunState::Escalated {
+            reason: EscalationReason::ReviewRequired {
+                call: CallId::new("c2-2"),
+                capability: send()
+            }
+        }
+    );
+}
+
+#[test]
+fn ag_25_allowing_an_out_of_scope_call_approves_no_irreversible_call_behind_it() {
+    let mut sim = sim_with(Autonomy::Auto, &[tasks_manifest(), mail_manifest()]);
+    let run = sim.delegate(Autonomy::Auto);
+    // The person authorized renames and a send…
+    sim.propose(&run, &[rename(), send()]);
+    sim.authorize(&run);
+    sim.apply_all();
+    // …then a turn archives, out of scope, and sends again.
+    sim.propose(&run, &[archive(), send()]);
+    assert_eq!(
+        sim.state(&run),
+        RunState::Escalated {
+            reason: EscalationReason::OutOfScope {
+                capability: archive()
+            }
+        }
+    );
+    sim.resolve(&run, Resolution::Allow { budget: None });
+    sim.apply_all();
+    assert_eq!(sim.invoked(&archive()), 1);
+    assert_eq!(
+        sim.invoked(&send()),
+        1,
+        "the second send was never reviewed"
+    );
+    assert_eq!(
+        sim.state(&run),
+        RunState::Escalated {
+            reason: EscalationReason::ReviewRequired {
+                call: CallId::new("c2-2"),
+                capability: send()
+            }
+        }
+    );
 }
 
 #[test]

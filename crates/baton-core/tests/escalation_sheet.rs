@@ -108,6 +108,70 @@ fn ag_29_a_drifted_authorization_offers_review_or_return() {
         "{sheet:?}"
     );
     assert_eq!(sheet.choices, [Resolution::Review, Resolution::Return]);
+    // What the sheet does not offer is refused, and the run still waits:
+    // drift is re-reviewed, never waved through (AG-29).
+    for resolution in [Resolution::Allow { budget: None }, Resolution::Deny] {
+        let refused = sim
+            .engine
+            .handle(
+                sim.now,
+                ResolveEscalation {
+                    run: run.clone(),
+                    revision: sheet.revision,
+                    resolution: resolution.clone(),
+                },
+            )
+            .expect_err("not offered");
+        assert_eq!(
+            refused.code(),
+            ErrorCode::InvalidResolution,
+            "{resolution:?}"
+        );
+        assert!(refused.to_string().starts_with("AG-29"), "{refused}");
+        assert_eq!(
+            sim.state(&run),
+            RunState::Escalated {
+                reason: sheet.reason.clone()
+            }
+        );
+        assert_eq!(sim.revision(&run), sheet.revision, "nothing changed");
+    }
+    sim.resolve(&run, Resolution::Review);
+    assert_eq!(sim.state(&run), RunState::Reviewing);
+}
+
+#[test]
+fn ag_7_an_exhausted_budget_that_cannot_be_raised_offers_only_return() {
+    let mut config = config();
+    config.max_budget.max_calls = 1;
+    let mut sim = Sim::with_config(config);
+    let run = sim.delegate_with(
+        Delegation::new("x", Initiative::User, Autonomy::Auto).with_budget(Budget {
+            max_calls: 1,
+            ..common::config().default_budget
+        }),
+    );
+    sim.propose(&run, &[rename(), archive()]);
+    sim.apply_all();
+    let sheet = sim
+        .engine
+        .run(&run)
+        .and_then(|run| run.escalation())
+        .unwrap();
+    assert_eq!(sheet.choices, [Resolution::Return]);
+    let refused = sim
+        .engine
+        .handle(
+            sim.now,
+            ResolveEscalation {
+                run: run.clone(),
+                revision: sheet.revision,
+                resolution: Resolution::Deny,
+            },
+        )
+        .expect_err("not offered");
+    assert_eq!(refused.code(), ErrorCode::InvalidResolution);
+    assert!(matches!(sim.state(&run), RunState::Escalated { .. }));
 }
 
 #[test]

@@ -164,3 +164,18 @@ fn ag_29_a_preview_that_hangs_after_drift_is_never_the_approved_change() {
         })
     );
 }
+
+#[test]
+fn ag_31_a_preview_timeout_past_the_end_of_time_never_falls_due() {
+    let mut config = config();
+    config.preview_timeout_ms = u64::MAX;
+    let mut sim = Sim::with_config(config.clone());
+    sim.engine = Engine::new(config, secret());
+    sim.mount(previewing_tasks(), None);
+    let run = sim.delegate(Autonomy::Review);
+    sim.propose(&run, &[rename()]);
+    assert_eq!(sim.state(&run), RunState::Reviewing);
+    // Well inside the run's deadline, the preview is still awaited.
+    sim.advance(50_000);
+    assert_eq!(change_of(&sim, &run), ProposedChange::Pending);
+}

@@ -124,9 +124,6 @@ impl Run {
         };
         if actor == Actor::Person {
             self.remember_approved_previews();
-            // What the person reviewed, they approved one by one.
-            let reviewed = self.turns.queue().iter().map(|call| call.call.clone());
-            self.approval.person_approves(reviewed);
         }
         self.approval.set_allowlist(allowlist);
         self.set_budget(budget);

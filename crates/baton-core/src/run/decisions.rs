@@ -84,6 +84,10 @@ impl Run {
             }
             None => self.proposed_scope(),
         };
+        // What the person reviewed, they approved one by one; an escalation
+        // allowed later approves only the call it showed (AG-25).
+        let reviewed = self.turns.queue().iter().map(|call| call.call.clone());
+        self.approval.person_approves(reviewed);
         self.transition(step, Actor::Person, RunState::Authorized);
         self.authorize_and_act(step, Actor::Person, allowlist, budget, Baseline::Seen);
         Ok(())
@@ -129,11 +133,24 @@ impl Run {
                 run: self.id.clone(),
             });
         }
+        let offered = self.offered(&reason, &step.config.max_budget);
+        if !offered
+            .iter()
+            .any(|choice| choice.kind() == resolution.kind())
+        {
+            let requirement = match reason {
+                EscalationReason::Drift { .. } => "AG-29",
+                _ => "AG-7",
+            };
+            return Err(CommandError::NotOffered {
+                run: self.id.clone(),
+                requirement,
+                resolution: resolution.kind(),
+                offered: offered.iter().map(Resolution::kind).collect(),
+            });
+        }
         match resolution {
             Resolution::Return => self.end(step, Actor::Person, ReturnReason::EscalationReturned),
-            Resolution::Deny if !pending_call => {
-                self.end(step, Actor::Person, ReturnReason::EscalationReturned);
-            }
             Resolution::Review => self.review_again(step, Actor::Person, &reason),
             Resolution::Deny => self.deny_pending_call(step),
             Resolution::Allow { budget } => {
@@ -176,6 +193,11 @@ impl Run {
         match reason {
             EscalationReason::OutOfScope { capability } => {
                 allowlist.insert(capability);
+                // The sheet showed the call at the head of the queue: the
+                // person approved that one, and no call behind it (AG-25).
+                if let Some(shown) = self.turns.queue().front() {
+                    self.approval.approve(shown.call.clone());
+                }
             }
             EscalationReason::ReviewRequired { call, .. } => {
                 self.approval.approve(call);
@@ -301,15 +323,29 @@ pub struct EscalationSheet {
 }
 
 impl Run {
-    /// The escalation sheet, while the run is escalated. An exhausted
-    /// limit is offered doubled, within the engine's maximum; when it cannot
-    /// be raised, going on is not offered.
+    /// The escalation sheet, while the run is escalated.
     pub(crate) fn escalation_sheet(&self, max_budget: &Budget) -> Option<EscalationSheet> {
         let RunState::Escalated { reason } = self.state() else {
             return None;
         };
+        Some(EscalationSheet {
+            run: self.id().clone(),
+            revision: self.revision(),
+            intent: self.intent().to_owned(),
+            reason: reason.clone(),
+            budget: self.budget(),
+            choices: self.offered(reason, max_budget),
+            usage: self.usage(),
+        })
+    }
+
+    /// The resolutions that end this escalation's wait: the sheet's
+    /// choices, and the only ones the engine accepts. An exhausted limit
+    /// is offered doubled, within the engine's maximum; when it cannot be
+    /// raised, going on is not offered.
+    fn offered(&self, reason: &EscalationReason, max_budget: &Budget) -> Vec<Resolution> {
         let budget = self.budget();
-        let choices = match reason {
+        match reason {
             EscalationReason::BudgetExhausted { limit } => {
                 let raised = raise(&budget, *limit, max_budget);
                 let mut choices: Vec<Resolution> = raised
@@ -336,16 +372,7 @@ impl Run {
             ],
             // Answered through the question itself (AG-41); returning ends it.
             EscalationReason::AwaitingAnswer { .. } => vec![Resolution::Return],
-        };
-        Some(EscalationSheet {
-            run: self.id().clone(),
-            revision: self.revision(),
-            intent: self.intent().to_owned(),
-            reason: reason.clone(),
-            budget,
-            usage: self.usage(),
-            choices,
-        })
+        }
     }
 }
 

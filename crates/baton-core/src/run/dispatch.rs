@@ -222,30 +222,29 @@ impl Run {
         // Resolved once, for the gate and for the journal. (A grant covers
         // every instance of its participant: the address the call named
         // and the instance it reaches resolve alike.)
-        let verdict = self.resolve_call(step, &target, decl);
-        if !self.approval.is_approved(&call.call) {
-            match verdict {
-                Verdict::Denied => return Gate::Refused(Refusal::Denied),
-                Verdict::Allowed(level) => {
-                    let covered = !decl.is_irreversible()
-                        && (level == Autonomy::Auto
-                            || (level == Autonomy::Review && self.approval.by_person()));
-                    if !covered {
-                        // AG-25 (irreversible), AG-28 (untrusted), suggest: one by one.
-                        let reason = EscalationReason::ReviewRequired {
-                            call: call.call.clone(),
-                            capability: call.capability.clone(),
-                        };
-                        self.escalate(step, reason);
-                        return Gate::Held;
-                    }
-                }
-            }
+        // Deny overrides (AG-24): even a call the person approved, by a
+        // grant given or a ceiling lowered since.
+        let level = match self.resolve_call(step, &target, decl) {
+            Verdict::Denied => return Gate::Refused(Refusal::Denied),
+            Verdict::Allowed(level) => level,
+        };
+        let covered = self.approval.is_approved(&call.call)
+            || !decl.is_irreversible()
+                && (level == Autonomy::Auto
+                    || (level == Autonomy::Review && self.approval.by_person()));
+        if !covered {
+            // AG-25 (irreversible), AG-28 (untrusted), suggest: one by one.
+            let reason = EscalationReason::ReviewRequired {
+                call: call.call.clone(),
+                capability: call.capability.clone(),
+            };
+            self.escalate(step, reason);
+            return Gate::Held;
         }
         if !self.authorization_holds(step) {
             return Gate::Held;
         }
-        Gate::Open(target, decl, verdict.level())
+        Gate::Open(target, decl, level)
     }
 
     /// Whether `participant`'s mark must be taken before its first call. A

@@ -198,7 +198,7 @@ impl Run {
                     .is_some_and(|mounted| mounted.manifest.has_preview());
                 if renders {
                     self.approval
-                        .set_previews_due(Some(step.now + step.config.preview_timeout_ms));
+                        .set_previews_due(Some(step.now.saturating_add(step.config.preview_timeout_ms)));
                     Self::emit(
                         step,
                         Effect::Preview {

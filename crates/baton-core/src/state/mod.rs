@@ -403,6 +403,18 @@ pub enum Resolution {
     Return,
 }
 
+impl Resolution {
+    /// The resolution's kind, as it is written (`"allow"`).
+    pub fn kind(&self) -> &'static str {
+        match self {
+            Resolution::Allow { .. } => "allow",
+            Resolution::Deny => "deny",
+            Resolution::Review => "review",
+            Resolution::Return => "return",
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::StateName::{self, *};
