@@ -111,3 +111,59 @@ fn a_query_is_no_change_a_later_undo_is_not_held_back_by_it() {
     sim.drain();
     sim.undo(&renamed).expect("not held back by a query");
 }
+
+#[test]
+fn ag_8_a_run_whose_only_call_in_flight_is_a_query_changed_nothing_to_roll_back() {
+    let mut board = tasks_manifest();
+    board["capabilities"].as_array_mut().unwrap().push(search());
+    let mut sim = sim_with(Autonomy::Auto, &[board]);
+    let run = sim.delegate(Autonomy::Auto);
+    sim.propose(&run, &[CapabilityRef::new("tasks", "search")]);
+    sim.give_marks();
+    assert!(
+        sim.take_invoke().is_some(),
+        "the search is in flight, unanswered"
+    );
+    // The run's deadline passes while it waits for the search.
+    sim.advance(config().default_budget.run_deadline_ms);
+    let RunState::Returned { outcome, .. } = sim.state(&run) else {
+        panic!("returned: {:?}", sim.state(&run));
+    };
+    assert_eq!(
+        outcome,
+        Outcome::Error,
+        "nothing changed, nothing to roll back"
+    );
+    assert!(
+        sim.effects_of(|e| matches!(e, Effect::Revert { .. }))
+            .is_empty(),
+        "the board the run only searched is not reverted"
+    );
+    assert!(sim
+        .journal_of(&run, |entry| matches!(
+            entry,
+            JournalEntry::RollbackStarted { .. }
+        )
+        .then_some(()))
+        .is_empty());
+}
+
+#[test]
+fn ag_8_a_query_in_flight_does_not_stop_a_partial_close() {
+    let mut notes = notes_manifest();
+    notes["capabilities"].as_array_mut().unwrap().push(search());
+    let mut sim = sim_with(Autonomy::Auto, &[notes]);
+    let run = sim.delegate(Autonomy::Auto);
+    let add = CapabilityRef::new("notes", "add");
+    sim.propose(&run, &[add, CapabilityRef::new("notes", "search")]);
+    sim.give_marks();
+    sim.apply();
+    sim.give_marks();
+    assert!(sim.take_invoke().is_some(), "the search is in flight");
+    sim.advance(config().default_budget.run_deadline_ms);
+    let RunState::Returned { outcome, .. } = sim.state(&run) else {
+        panic!("returned: {:?}", sim.state(&run));
+    };
+    // The note added accepts a partial close; the search changed nothing.
+    assert_eq!(outcome, Outcome::Partial);
+}

@@ -200,7 +200,7 @@ impl Run {
             ReturnReason::CallFailed { capability, .. } => {
                 accepts(capability) && every_change_accepts
             }
-            _ => self.mutation.in_flight().is_none() && every_change_accepts,
+            _ => self.mutation.changing_in_flight().is_none() && every_change_accepts,
         }
     }
 
@@ -247,12 +247,9 @@ impl Run {
     }
 
     pub(super) fn start_rollback(&mut self, step: &mut Step<'_>, cause: ReturnReason) {
+        // What the run changed, the call in flight included; a participant
+        // it only queried has nothing to revert.
         let mut participants = self.touched();
-        if let Some(call) = self.mutation.in_flight() {
-            if !participants.contains(&call.capability.participant) {
-                participants.push(call.capability.participant.clone());
-            }
-        }
         participants.reverse();
         self.custody.clear_escalation();
         self.turns.clear_queue();

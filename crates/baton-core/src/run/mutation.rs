@@ -71,9 +71,20 @@ impl Mutation {
         &self.mutated
     }
 
-    /// Whether the run changed nothing and nothing is changing now.
+    /// The call in flight if it changes something: a query in flight is
+    /// no change. (A changing call joins `mutated` when it is dispatched,
+    /// and only one call is in flight, so it is the last there; a query's
+    /// capability never is.)
+    pub(super) fn changing_in_flight(&self) -> Option<&ProposedCall> {
+        self.in_flight
+            .as_ref()
+            .filter(|call| self.mutated.last() == Some(&call.capability))
+    }
+
+    /// Whether the run changed nothing and nothing is changing now (a
+    /// changing call in flight is in `mutated` already).
     pub(super) fn changed_nothing(&self) -> bool {
-        self.mutated.is_empty() && self.in_flight.is_none()
+        self.mutated.is_empty()
     }
 
     /// The run ended: nothing is in flight, no rollback is under way.
