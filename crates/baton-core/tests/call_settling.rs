@@ -182,3 +182,41 @@ fn ag_32_two_runs_calling_one_participant_each_keep_their_own_window() {
     );
     assert!(sim.engine.run(&first).unwrap().call_in_flight().is_some());
 }
+
+#[test]
+fn ag_33_a_reference_kept_past_its_window_vouches_for_nothing() {
+    let mut sim = Sim::new();
+    let (run, actor) = a_rename_under_way(&mut sim);
+    sim.apply();
+    sim.advance(CALL_SETTLES_MS + 1);
+    // A binding kept the reference and passes it with the person's later edit.
+    sim.publish_as(&actor, "tasks", "board", 2);
+    assert_eq!(
+        sim.engine.changes().last(&tasks()),
+        Some(&ChangedBy::Person),
+        "the edit is the person's, not the run's"
+    );
+    sim.propose(&run, &[]);
+    assert!(sim.state(&run).is_terminal());
+    let held = sim
+        .undo(&run)
+        .expect_err("the person's edit holds the undo back");
+    assert!(matches!(held, CommandError::UndoConflict { .. }), "{held}");
+}
+
+#[test]
+fn ag_33_a_reference_vouches_for_its_calls_first_change_alone() {
+    let mut sim = Sim::new();
+    let (run, actor) = a_rename_under_way(&mut sim);
+    sim.publish_as(&actor, "tasks", "board", 2);
+    assert_eq!(
+        sim.engine.changes().last(&tasks()),
+        Some(&ChangedBy::Run { run: run.clone() })
+    );
+    // The person edits while the call still runs; the same reference is passed again.
+    sim.publish_as(&actor, "tasks", "board", 3);
+    assert_eq!(
+        sim.engine.changes().last(&tasks()),
+        Some(&ChangedBy::Person)
+    );
+}

@@ -94,7 +94,10 @@ impl Engine {
     /// `actor` says who made the change. A participant that publishes a
     /// change a call made passes that call's actor reference (the one
     /// `invoke` was given): the change is then the run's own, and is neither
-    /// stale (AG-20) nor drift (AG-29) for it. Without a reference the
+    /// stale (AG-20) nor drift (AG-29) for it — for the call's first change,
+    /// published while it runs or within [`CALL_SETTLES_MS`] after; a
+    /// reference kept longer, or passed again, publishes the person's
+    /// change (see [`Engine::vouches`]). Without a reference the
     /// change is the person's — even while a run's call is mutating the same
     /// participant — so the run's stale and drift checks see it, and so does
     /// an undo of a run that changed the participant before (A.2). A
@@ -116,31 +119,30 @@ impl Engine {
         stamp: ReadStamp,
         actor: Option<&ActorRef>,
     ) -> Result<ReadStamp, PublishError> {
+        let participant = &stamp.read.participant;
         let writer = match actor {
             None => None,
-            Some(actor) => Some(
-                self.resolve_actor(actor)
-                    .map(|identity| identity.run)
-                    .ok_or_else(|| PublishError::UnknownActor {
-                        actor: actor.to_string(),
-                    })?,
-            ),
-        };
-        let participant = &stamp.read.participant;
-        // A reference vouches only for changes its run's calls made to this
-        // participant, not for another participant's publish.
-        let vouches = |run: &RunId| {
-            self.runs
-                .get(run)
-                .is_none_or(|run| run.has_changed(participant))
-        };
-        if let (Some(run), Some(actor)) = (&writer, actor) {
-            if !vouches(run) {
-                return Err(PublishError::UnknownActor {
+            Some(actor) => {
+                let unknown = || PublishError::UnknownActor {
                     actor: actor.to_string(),
-                });
+                };
+                let identity = self.resolve_actor(actor).ok_or_else(unknown)?;
+                // A reference is for changes its run's calls made to this
+                // participant, not for another participant's publish…
+                let changed = self
+                    .runs
+                    .get(&identity.run)
+                    .is_none_or(|run| run.has_changed(participant));
+                if !changed {
+                    return Err(unknown());
+                }
+                // …and for its call's first change alone, while the call
+                // runs or just after: a reference kept longer, or passed
+                // again, publishes the person's change (A.2).
+                self.vouches(now, participant, &identity)
+                    .then_some(identity.run)
             }
-        }
+        };
         let declared = self
             .shared
             .registry

@@ -36,6 +36,12 @@ struct Returned {
     at: u64,
 }
 
+impl Returned {
+    fn is(&self, participant: &ParticipantId, run: &RunId) -> bool {
+        self.participant == *participant && self.run == *run
+    }
+}
+
 impl Settling {
     /// A state-changing call of `run` to `participant` returned at `at`:
     /// unless it published its change while it ran, the participant's next
@@ -83,7 +89,17 @@ impl Settling {
 
     fn forget_returned(&mut self, participant: &ParticipantId, run: &RunId) {
         self.returned
-            .retain(|returned| returned.participant != *participant || returned.run != *run);
+            .retain(|returned| !returned.is(participant, run));
+    }
+
+    /// Whether `call` of `run` returned to `participant` with its change
+    /// unpublished, no longer than [`CALL_SETTLES_MS`] before `now`.
+    fn settling(&self, now: u64, participant: &ParticipantId, run: &RunId, call: &CallId) -> bool {
+        self.returned.iter().any(|returned| {
+            returned.is(participant, run)
+                && returned.call == *call
+                && now <= returned.at.saturating_add(CALL_SETTLES_MS)
+        })
     }
 
     fn is_spent(&self, participant: &ParticipantId, run: &RunId, call: &CallId) -> bool {
@@ -136,6 +152,28 @@ impl Engine {
             via: via.clone(),
         };
         Some(crate::actor::mint(&self.shared.secret, &identity))
+    }
+
+    /// Whether a change `participant` publishes now with the reference of
+    /// `identity`'s call is that call's: the call runs and its change is
+    /// unpublished, or it returned within [`CALL_SETTLES_MS`] with its
+    /// change unpublished — the same rule [`Engine::call_actor`] gives the
+    /// reference by. A reference kept longer, or passed again, vouches for
+    /// nothing: the change is the person's.
+    pub(super) fn vouches(
+        &self,
+        now: u64,
+        participant: &ParticipantId,
+        identity: &ActorIdentity,
+    ) -> bool {
+        let (run, call) = (&identity.run, &identity.call);
+        let under_way = self
+            .calls_under_way(participant)
+            .any(|(r, c)| r == run && c.call == *call);
+        if under_way {
+            return !self.settling.is_spent(participant, run, call);
+        }
+        self.settling.settling(now, participant, run, call)
     }
 
     /// The state-changing calls to `participant` under way, with their runs.
