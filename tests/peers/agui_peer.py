@@ -99,6 +99,18 @@ class Peer(BaseHTTPRequestHandler):
             self.end_headers()
             self.wfile.write((broken or "Tool call with ID call-0 not found in the history").encode())
             return
+        if self.path.strip("/") == "flood":
+            # An error whose body never ends: the client reads a bounded
+            # start of it, then hangs up.
+            self.send_response(503)
+            self.send_header("Content-Type", "text/plain")
+            self.end_headers()
+            try:
+                while True:
+                    self.wfile.write(b"overloaded " * 1024)
+                    self.wfile.flush()
+            except (BrokenPipeError, ConnectionResetError):
+                return
         encoder = EventEncoder()
         self.send_response(200)
         self.send_header("Content-Type", encoder.get_content_type())

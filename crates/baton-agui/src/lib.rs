@@ -91,6 +91,7 @@ impl AgUiTurn {
             spoken,
             after_end,
         } = self;
+        mapper.bound_state(verifier.max_state_bytes());
         let mut reading = Reading::new(mapper, spoken, verifier);
         sse.feed_each(bytes, |item| match item {
             SseItem::Finding(reason) => {

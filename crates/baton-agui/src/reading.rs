@@ -154,9 +154,35 @@ impl<'t> Reading<'t> {
     }
 
     /// `event` (read from `raw`, or `Null` when read without a `Value`)
-    /// remembered for the thread and through the verifier.
+    /// through the verifier, and remembered for the thread if the verifier
+    /// took it: what broke the turn is no part of the conversation.
     fn send(&mut self, event: WireEvent, raw: &Value) {
-        self.spoken.remember(&event, raw);
-        self.out.extend(self.verifier.push(event));
+        match event {
+            // Arguments the verifier refuses leave their call unfinished,
+            // and an unfinished call is left out of the transcript whole.
+            WireEvent::ToolCallArgs { .. } => {
+                self.spoken.remember(&event, raw);
+                self.out.extend(self.verifier.push(event));
+            }
+            // Text is remembered as the verifier passes it on.
+            WireEvent::MessageDelta { .. } => {
+                let out = self.verifier.push(event);
+                if self.verifier.violation().is_none() {
+                    for item in &out {
+                        if let Verified::Text { message, delta } = item {
+                            self.spoken.say(message, delta);
+                        }
+                    }
+                }
+                self.out.extend(out);
+            }
+            _ => {
+                let kept = event.clone();
+                self.out.extend(self.verifier.push(event));
+                if self.verifier.violation().is_none() {
+                    self.spoken.remember(&kept, raw);
+                }
+            }
+        }
     }
 }

@@ -17,6 +17,9 @@ pub(crate) struct Spoken {
     /// The agent's own calls it asked the person to approve: the `resume`
     /// answers them, never a `tool` message.
     approvals: Vec<String>,
+    /// Calls started and not ended (the stream broke, or was cut off,
+    /// mid-call): left out of the transcript, their arguments unfinished.
+    unfinished: Vec<String>,
 }
 
 impl Spoken {
@@ -30,17 +33,51 @@ impl Spoken {
         self.snapshot.as_deref()
     }
 
-    /// The messages, leaving out an assistant message that said nothing.
+    /// The messages, leaving out the calls that never ended and an
+    /// assistant message that said nothing.
     pub(crate) fn messages(&self) -> Vec<Value> {
         self.messages
             .iter()
+            .map(|message| self.finished(message))
             .filter(|message| {
                 !is_assistant(message)
                     || message.contains_key("content")
                     || message.contains_key("toolCalls")
             })
-            .map(|message| Value::Object(message.clone()))
+            .map(Value::Object)
             .collect()
+    }
+
+    /// `message` without the calls that never ended.
+    fn finished(&self, message: &Map<String, Value>) -> Map<String, Value> {
+        let mut message = message.clone();
+        if self.unfinished.is_empty() {
+            return message;
+        }
+        if let Some(Value::Array(calls)) = message.get_mut("toolCalls") {
+            calls.retain(|call| {
+                !self
+                    .unfinished
+                    .iter()
+                    .any(|open| call["id"] == open.as_str())
+            });
+            if calls.is_empty() {
+                message.remove("toolCalls");
+            }
+        }
+        message
+    }
+
+    /// `delta` of the assistant's `message`.
+    pub(crate) fn say(&mut self, message: &str, delta: &str) {
+        if let Some(said) = self.assistant(message) {
+            let content = said
+                .entry("content")
+                .or_insert_with(|| Value::String(String::new()));
+            if let Value::String(content) = content {
+                content.push_str(delta);
+            }
+        }
     }
 
     /// Takes in one mapped event; `raw` is the AG-UI event it came from.
@@ -53,16 +90,7 @@ impl Spoken {
             {
                 self.messages.push(assistant_message(message));
             }
-            WireEvent::MessageDelta { message, delta } => {
-                if let Some(said) = self.assistant(message) {
-                    let content = said
-                        .entry("content")
-                        .or_insert_with(|| Value::String(String::new()));
-                    if let Value::String(content) = content {
-                        content.push_str(delta);
-                    }
-                }
-            }
+            WireEvent::MessageDelta { message, delta } => self.say(message, delta),
             WireEvent::ToolCallStart {
                 call,
                 tool,
@@ -74,6 +102,7 @@ impl Spoken {
                     "type": "function",
                     "function": {"name": crate::input::wire_name(tool), "arguments": ""},
                 });
+                self.unfinished.push(call.clone());
                 let parent = parent_message.as_deref().unwrap_or(call);
                 let joins_last = self.messages.last().is_some_and(|last| {
                     last.get("id").and_then(Value::as_str) == Some(parent) && is_assistant(last)
@@ -90,6 +119,7 @@ impl Spoken {
                     }
                 }
             }
+            WireEvent::ToolCallEnd { call } => self.unfinished.retain(|open| open != call),
             WireEvent::ToolCallArgs { call, delta } => {
                 let arguments = self
                     .messages

@@ -55,7 +55,14 @@ pub struct SseDecoder {
     last_id: Option<String>,
     /// Skipping the rest of an oversized event, up to its blank line.
     skipping: bool,
+    /// How much of a leading byte-order mark has arrived, while the
+    /// stream's first bytes are still to be read past it; `None` after.
+    bom: Option<usize>,
 }
+
+/// The UTF-8 byte-order mark a stream may begin with: it is no part of
+/// the first field (the WHATWG event-stream parser strips one).
+const BOM: &[u8] = b"\xEF\xBB\xBF";
 
 impl SseDecoder {
     /// A decoder that refuses events over `max_event_bytes`.
@@ -69,6 +76,7 @@ impl SseDecoder {
             event: None,
             last_id: None,
             skipping: false,
+            bom: Some(0),
         }
     }
 
@@ -97,6 +105,39 @@ impl SseDecoder {
     /// nothing is copied out of the decoder's buffers. Lines are found a
     /// slice at a time, and a line that arrived whole is read where it is.
     pub fn feed_each(&mut self, bytes: &[u8], mut each: impl FnMut(SseItem<'_>)) {
+        let bytes = match self.bom {
+            Some(_) => self.past_bom(bytes, &mut each),
+            None => bytes,
+        };
+        self.feed_lines(bytes, &mut each);
+    }
+
+    /// `bytes` past a leading byte-order mark, which may arrive split
+    /// across chunks. Bytes that began like one and were not one are read
+    /// as the stream's own.
+    #[inline(never)]
+    fn past_bom<'b>(&mut self, bytes: &'b [u8], each: &mut impl FnMut(SseItem<'_>)) -> &'b [u8] {
+        let mut rest = bytes;
+        while let Some(matched) = self.bom {
+            if matched == BOM.len() {
+                self.bom = None;
+                break;
+            }
+            let Some((&byte, after)) = rest.split_first() else {
+                return rest;
+            };
+            if byte == BOM[matched] {
+                self.bom = Some(matched + 1);
+                rest = after;
+            } else {
+                self.bom = None;
+                self.feed_lines(&BOM[..matched], &mut *each);
+            }
+        }
+        rest
+    }
+
+    fn feed_lines(&mut self, bytes: &[u8], mut each: impl FnMut(SseItem<'_>)) {
         let mut rest = bytes;
         if !rest.is_empty() && std::mem::take(&mut self.after_cr) && rest[0] == b'\n' {
             rest = &rest[1..];

@@ -281,7 +281,7 @@ pub use manifest::{
     ManifestProblem, ReadDecl, Tier, EXTERNAL_VERBS, EXTERNAL_VERB_ENDS,
 };
 pub use model::{Autonomy, Budget, Initiative, Usage};
-pub use patch::{apply_patch, PatchError};
+pub use patch::{apply_patch, apply_patch_within, json_len, PatchError};
 pub use protocol::{
     check_version, DeepRead, Direction, Inbound, IndexEntry, ProtocolError, ProtocolViolation,
     Script, ScriptError, ScriptTurn, ScriptedEvent, StreamLimits, TraceContext, TraceContextError,

@@ -24,6 +24,12 @@ pub enum PatchError {
     /// An operation failed (a missing path, a failed `test`); nothing changed.
     #[error("the patch does not apply: {0}")]
     DoesNotApply(String),
+    /// The state would grow past `max_bytes` of JSON; nothing changed.
+    #[error("the patch would grow the state past {max_bytes} bytes")]
+    TooLarge {
+        /// The most the state may hold, as JSON.
+        max_bytes: usize,
+    },
 }
 
 fn pointer(fields: &Fields<'_>, key: &str) -> Result<PointerBuf, Refusal> {
@@ -74,25 +80,95 @@ fn operation(value: &Value, path: String) -> Result<PatchOperation, Refusal> {
     })
 }
 
-/// `state` with `patch` applied; `state` itself is never half-changed.
-pub fn apply_patch(state: &Value, patch: &Value) -> Result<Value, PatchError> {
+fn operations(patch: &Value) -> Result<Vec<PatchOperation>, PatchError> {
     let Value::Array(items) = patch else {
         return Err(PatchError::NotAPatch(
             "expected an array of operations".into(),
         ));
     };
-    let operations = items
+    items
         .iter()
         .enumerate()
         .map(|(i, item)| operation(item, format!("$[{i}]")))
         .collect::<Result<Vec<_>, _>>()
         .map_err(|refusal| {
             PatchError::NotAPatch(format!("at `{}`: {}", refusal.path, refusal.message))
-        })?;
+        })
+}
+
+fn does_not_apply(error: json_patch::PatchError) -> PatchError {
+    PatchError::DoesNotApply(error.to_string())
+}
+
+/// `state` with `patch` applied; `state` itself is never half-changed.
+pub fn apply_patch(state: &Value, patch: &Value) -> Result<Value, PatchError> {
+    let operations = operations(patch)?;
     let mut next = state.clone();
-    json_patch::patch(&mut next, &Patch(operations))
-        .map_err(|error| PatchError::DoesNotApply(error.to_string()))?;
+    json_patch::patch(&mut next, &Patch(operations)).map_err(does_not_apply)?;
     Ok(next)
+}
+
+/// The length of `value` as compact JSON, counted without writing it out.
+pub fn json_len(value: &Value) -> usize {
+    struct Count(usize);
+    impl std::io::Write for Count {
+        fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
+            self.0 += bytes.len();
+            Ok(bytes.len())
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+    let mut count = Count(0);
+    match serde_json::to_writer(&mut count, value) {
+        Ok(()) => count.0,
+        Err(_) => usize::MAX,
+    }
+}
+
+/// `state` (`state_bytes` of JSON at most) with `patch` applied, as long
+/// as it stays within `max_bytes` of JSON; with the most it may now hold.
+///
+/// A patch is small and its operations may still grow a state
+/// exponentially (`copy` a document into itself, or two members into each
+/// other by turns), so each operation is weighed before it is applied:
+/// what it adds, on top of a bound kept from the state's size. The bound
+/// is measured again only when it would pass `max_bytes`, so a stream of
+/// patches that add and remove stays cheap; memory never exceeds twice
+/// `max_bytes`. `state` is never half-changed.
+pub fn apply_patch_within(
+    state: &Value,
+    state_bytes: usize,
+    patch: &Value,
+    max_bytes: usize,
+) -> Result<(Value, usize), PatchError> {
+    let operations = operations(patch)?;
+    let mut next = state.clone();
+    let mut bound = state_bytes;
+    for operation in operations {
+        let at = |path: &PointerBuf| next.pointer(path.as_str()).map_or(0, json_len);
+        let growth = match &operation {
+            PatchOperation::Add(AddOperation { path, value })
+            | PatchOperation::Replace(ReplaceOperation { path, value }) => {
+                (json_len(value) + path.as_str().len()).saturating_sub(at(path))
+            }
+            PatchOperation::Copy(CopyOperation { from, path }) => {
+                (at(from) + path.as_str().len()).saturating_sub(at(path))
+            }
+            PatchOperation::Move(MoveOperation { path, .. }) => path.as_str().len(),
+            PatchOperation::Remove(_) | PatchOperation::Test(_) => 0,
+        };
+        bound = bound.saturating_add(growth);
+        if bound > max_bytes {
+            bound = json_len(&next).saturating_add(growth);
+            if bound > max_bytes {
+                return Err(PatchError::TooLarge { max_bytes });
+            }
+        }
+        json_patch::patch(&mut next, std::slice::from_ref(&operation)).map_err(does_not_apply)?;
+    }
+    Ok((next, bound))
 }
 
 #[cfg(test)]

@@ -123,6 +123,7 @@ impl AgUiMapper {
                         "STATE_SNAPSHOT without `snapshot`",
                     )
                 })?;
+                self.state_bytes = baton_core::json_len(&snapshot);
                 self.state = snapshot.clone();
                 vec![WireEvent::StateSnapshot {
                     direction: Direction::FromAgent,
@@ -133,17 +134,26 @@ impl AgUiMapper {
                 let delta = event.get("delta").cloned().ok_or_else(|| {
                     broke(ProtocolViolation::NotAnEvent, "STATE_DELTA without `delta`")
                 })?;
-                self.state =
-                    baton_core::apply_patch(&self.state, &delta).map_err(|error| match error {
-                        baton_core::PatchError::NotAPatch(why) => broke(
-                            ProtocolViolation::NotAnEvent,
-                            format!("STATE_DELTA is not a JSON Patch: {why}"),
-                        ),
-                        other => broke(
-                            ProtocolViolation::NotAnEvent,
-                            format!("STATE_DELTA does not apply: {other}"),
-                        ),
-                    })?;
+                let patched = baton_core::apply_patch_within(
+                    &self.state,
+                    self.state_bytes,
+                    &delta,
+                    self.max_state_bytes,
+                );
+                (self.state, self.state_bytes) = patched.map_err(|error| match error {
+                    baton_core::PatchError::NotAPatch(why) => broke(
+                        ProtocolViolation::NotAnEvent,
+                        format!("STATE_DELTA is not a JSON Patch: {why}"),
+                    ),
+                    baton_core::PatchError::TooLarge { max_bytes } => broke(
+                        ProtocolViolation::OverLimit,
+                        format!("STATE_DELTA would grow the state past {max_bytes} bytes"),
+                    ),
+                    other => broke(
+                        ProtocolViolation::NotAnEvent,
+                        format!("STATE_DELTA does not apply: {other}"),
+                    ),
+                })?;
                 vec![WireEvent::StateDelta {
                     direction: Direction::FromAgent,
                     patch: delta,

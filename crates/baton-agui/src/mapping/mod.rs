@@ -76,6 +76,12 @@ pub struct AgUiMapper {
     subagents: Vec<(String, String, Option<String>)>,
     lanes: BTreeMap<Option<String>, Lane>,
     state: Value,
+    /// The most `state` holds as JSON (a bound, measured again when it
+    /// would pass `max_state_bytes`).
+    state_bytes: usize,
+    /// The most state the stream may build, as JSON: a patch that would
+    /// grow it further breaks the stream.
+    max_state_bytes: usize,
     /// The conversation the stream answers, when the caller knows it.
     thread: Option<String>,
 }
@@ -137,8 +143,16 @@ impl AgUiMapper {
             subagents: Vec::new(),
             lanes: BTreeMap::new(),
             state: Value::Object(Default::default()),
+            state_bytes: 2,
+            max_state_bytes: baton_core::StreamLimits::default().max_state_bytes,
             thread: None,
         }
+    }
+
+    /// Bounds the state the stream may build to `max_bytes` of JSON (the
+    /// turn's `maxStateBytes`; by default, the default turn limits').
+    pub fn bound_state(&mut self, max_bytes: usize) {
+        self.max_state_bytes = max_bytes;
     }
 
     /// A mapper for a stream that answers `thread` (the `threadId` the

@@ -241,6 +241,12 @@ impl TurnVerifier {
         self.limits.max_text_bytes.saturating_sub(self.sent.text)
     }
 
+    /// The most state, as JSON, the turn may hold: a dialect that applies
+    /// the acting party's patches keeps the result within it.
+    pub fn max_state_bytes(&self) -> usize {
+        self.limits.max_state_bytes
+    }
+
     /// The first violation, if the stream broke the protocol.
     pub fn violation(&self) -> Option<&Violation> {
         self.violation.as_ref()

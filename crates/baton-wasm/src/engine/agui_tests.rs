@@ -234,6 +234,31 @@ async fn agui_an_http_error_from_the_agent_is_agent_error_with_its_status() {
     assert_eq!(get(&why, "status").as_f64(), Some(500.0));
 }
 
+/// An error whose body never ends is read only as far as what is said of
+/// it: the run ends at once on the agent's error, not at the turn's deadman.
+#[wasm_bindgen_test]
+async fn agui_an_http_error_whose_body_never_ends_is_agent_error_at_once() {
+    let (engine, _board) = board_with(&agui("flood")).await;
+    let run = engine.delegate(delegation("Anything")).unwrap();
+    assert_eq!(returned(&engine, &run).await.as_deref(), Some("error"));
+    let why = get(&engine.state(JsValue::from(&run)).unwrap(), "reason");
+    assert_eq!(
+        get(&why, "kind").as_string().as_deref(),
+        Some("agent-error")
+    );
+    assert_eq!(get(&why, "status").as_f64(), Some(503.0));
+    let message = get(&why, "message").as_string().unwrap_or_default();
+    assert!(
+        message.starts_with("the agent answered HTTP 503: overloaded"),
+        "{message}"
+    );
+    assert!(
+        message.chars().count() <= 600,
+        "{} characters",
+        message.chars().count()
+    );
+}
+
 /// The follow-up request carries the assistant message that made the call
 /// it answers, however fast the participant answers: the peer refuses a
 /// history that lacks it (HTTP 500), as pydantic-ai does. Twenty

@@ -283,6 +283,36 @@ fn decode(
     out
 }
 
+/// The bytes of an HTTP error's body read, at most: enough for the 500
+/// characters said of it, and never the whole of a body that does not end.
+const ERROR_BODY_BYTES: usize = 2048;
+
+/// The start of an error response's body (500 characters at most), read a
+/// chunk at a time and the rest cancelled: a body that never ends costs
+/// [`ERROR_BODY_BYTES`], not the turn.
+async fn error_body(response: &web_sys::Response) -> String {
+    let Some(body) = response.body() else {
+        return String::new();
+    };
+    let reader: web_sys::ReadableStreamDefaultReader = body.get_reader().unchecked_into();
+    let mut read = Vec::new();
+    while read.len() < ERROR_BODY_BYTES {
+        let Ok(chunk) = JsFuture::from(reader.read()).await else {
+            break;
+        };
+        let done = js_sys::Reflect::get(&chunk, &"done".into()).map_or(true, |d| d.is_truthy());
+        let Ok(value) = js_sys::Reflect::get(&chunk, &"value".into()) else {
+            break;
+        };
+        if done {
+            break;
+        }
+        read.extend(js_sys::Uint8Array::new(&value).to_vec());
+    }
+    let _ = JsFuture::from(reader.cancel()).await;
+    String::from_utf8_lossy(&read).chars().take(500).collect()
+}
+
 enum Failure {
     /// The agent answered, with an HTTP error.
     Http { status: u16, message: String },
@@ -329,15 +359,7 @@ async fn stream(
             .map_err(lost)?
             .unchecked_into();
     if !response.ok() {
-        let body = match response.text() {
-            Ok(promise) => JsFuture::from(promise)
-                .await
-                .ok()
-                .and_then(|v| v.as_string())
-                .unwrap_or_default(),
-            Err(_) => String::new(),
-        };
-        let body: String = body.chars().take(500).collect();
+        let body = error_body(&response).await;
         let status = response.status();
         return Err(Failure::Http {
             status,
