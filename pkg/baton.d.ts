@@ -558,7 +558,7 @@ export interface OpenOptions {
   turnLimits?: TurnLimits;
 }
 
-/** Byte limits of one turn's stream (bounded turns); each 1 MiB by default, 256 open items. */
+/** Limits of one turn's stream (bounded turns); each 1 MiB by default, 256 open items, 256 tool calls. */
 export interface TurnLimits {
   maxTextBytes?: number;
   maxStateBytes?: number;
@@ -567,6 +567,8 @@ export interface TurnLimits {
   maxReasoningBytes?: number;
   maxArgumentsBytes?: number;
   maxOpen?: number;
+  /** Tool calls one turn may make, one after another. */
+  maxCalls?: number;
 }
 
 

@@ -450,6 +450,41 @@ fn verifier_bounds_what_a_hostile_stream_can_accumulate() {
 }
 
 #[test]
+fn verifier_bounds_how_many_tool_calls_one_turn_makes() {
+    let mut verifier = TurnVerifier::new(StreamLimits {
+        max_calls: 5,
+        ..StreamLimits::default()
+    });
+    verifier.push(WireEvent::TurnStarted);
+    let mut out = Vec::new();
+    // One call at a time, each closed before the next: the open bound never
+    // trips, the turn's count does.
+    for i in 0..6 {
+        let call = format!("c{i}");
+        out.extend(verifier.push(WireEvent::ToolCallStart {
+            call: call.clone(),
+            tool: "t.x".into(),
+            parent_message: None,
+            via: Vec::new(),
+        }));
+        out.extend(verifier.push(WireEvent::ToolCallArgs {
+            call: call.clone(),
+            delta: "{}".into(),
+        }));
+        out.extend(verifier.push(WireEvent::ToolCallEnd { call }));
+    }
+    let calls = inbound(&out)
+        .iter()
+        .filter(|item| matches!(item, Inbound::ToolCall { .. }))
+        .count();
+    assert_eq!(calls, 5, "the five within the bound reach the engine");
+    let (code, detail) = malformed(&out).expect("the sixth breaks the turn");
+    assert_eq!(code, ProtocolViolation::OverLimit, "{detail}");
+    assert!(detail.contains("more than 5 tool calls"), "{detail}");
+    assert_eq!(StreamLimits::default().max_calls, 256);
+}
+
+#[test]
 fn a_stream_that_closes_early_is_a_transport_failure_not_a_violation() {
     let mut verifier = TurnVerifier::new(StreamLimits::default());
     verifier.push(WireEvent::TurnStarted);

@@ -58,8 +58,9 @@ struct OpenOptions {
     #[serde(default)]
     db_name: Option<String>,
     /// How much one turn may stream, lane by lane: `{ maxTextBytes,
-    /// maxStateBytes, maxCustomBytes, maxArgumentsBytes, maxOpen }`, each
-    /// defaulting to 1 MiB (256 open items).
+    /// maxStateBytes, maxCustomBytes, maxReasoningBytes, maxArgumentsBytes,
+    /// maxOpen, maxCalls }`, each defaulting to 1 MiB (256 open items, 256
+    /// tool calls).
     #[serde(default)]
     turn_limits: Option<baton_core::StreamLimits>,
 }

@@ -101,6 +101,8 @@ pub struct StreamLimits {
     pub max_arguments_bytes: usize,
     /// Messages and tool calls open at once.
     pub max_open: usize,
+    /// Tool calls one turn may make, one after another.
+    pub max_calls: usize,
     /// Bytes of message text one turn may send.
     pub max_text_bytes: usize,
     /// Bytes of state (snapshots and patches, as JSON) one turn may send.
@@ -116,6 +118,7 @@ impl Default for StreamLimits {
         StreamLimits {
             max_arguments_bytes: 1 << 20,
             max_open: 256,
+            max_calls: 256,
             max_text_bytes: 1 << 20,
             max_state_bytes: 1 << 20,
             max_custom_bytes: 1 << 20,
@@ -128,13 +131,14 @@ impl StreamLimits {
     /// Read by hand: every key optional (the default holds), no other key
     /// allowed (the manual, "Size").
     fn read(value: &Value) -> Result<StreamLimits, fields::Refusal> {
-        const KEYS: [&str; 6] = [
+        const KEYS: [&str; 7] = [
             "maxArgumentsBytes",
             "maxOpen",
             "maxTextBytes",
             "maxStateBytes",
             "maxCustomBytes",
             "maxReasoningBytes",
+            "maxCalls",
         ];
         let fields = Fields::of(value, String::from("$"), &KEYS)?;
         let default = StreamLimits::default();
@@ -148,6 +152,7 @@ impl StreamLimits {
             max_state_bytes: or(KEYS[3], default.max_state_bytes)?,
             max_custom_bytes: or(KEYS[4], default.max_custom_bytes)?,
             max_reasoning_bytes: or(KEYS[5], default.max_reasoning_bytes)?,
+            max_calls: or(KEYS[6], default.max_calls)?,
         })
     }
 }
@@ -567,6 +572,15 @@ impl TurnVerifier {
             return Err(Violation::new(
                 ProtocolViolation::AlreadyOpen,
                 format!("tool call `{call}` started twice"),
+            ));
+        }
+        if self.seen_calls.len() >= self.limits.max_calls {
+            return Err(Violation::new(
+                ProtocolViolation::OverLimit,
+                format!(
+                    "the turn made more than {} tool calls",
+                    self.limits.max_calls
+                ),
             ));
         }
         // An id used before in this turn, closed since: never reused.
