@@ -79,6 +79,7 @@ impl AgUiMapper {
             ),
         };
         let id = optional_text(chunk, id_field)?.map(str::to_owned);
+        let subagent = self.owner(kind, id.as_deref(), subagent)?;
         let current = self
             .lanes
             .get(&subagent)
@@ -113,6 +114,61 @@ impl AgUiMapper {
             out.push(piece);
         }
         Ok(out)
+    }
+
+    /// The lane a chunk of `kind` belongs to, as `@ag-ui/client`'s
+    /// `transformChunks` finds it: the lane whose stream has its id open
+    /// (a `subagentRunId` naming another is refused), else the lane it
+    /// names; without either, the parent agent's open stream of its kind,
+    /// else the one lane with one open (two are ambiguous).
+    fn owner(
+        &self,
+        kind: &str,
+        id: Option<&str>,
+        named: Option<String>,
+    ) -> Result<Option<String>, Violation> {
+        let of_kind = |lane: &Lane| {
+            matches!(
+                (lane, kind),
+                (Lane::Text { .. }, "TEXT_MESSAGE_CHUNK")
+                    | (Lane::Tool { .. }, "TOOL_CALL_CHUNK")
+                    | (Lane::Reasoning { .. }, "REASONING_MESSAGE_CHUNK")
+            )
+        };
+        let open_id = |lane: &Lane, id: &str| match lane {
+            Lane::Text { message } | Lane::Reasoning { message } => message == id,
+            Lane::Tool { call } => call == id,
+        };
+        if let Some(id) = id {
+            let open = self
+                .lanes
+                .iter()
+                .find(|(_, lane)| of_kind(lane) && open_id(lane, id));
+            return match open {
+                Some((owner, _)) if named.is_some() && named != *owner => Err(broke(
+                    ProtocolViolation::NotAnEvent,
+                    format!(
+                        "{kind} `{id}` names subagent `{}`, not its open stream's `{}`",
+                        named.unwrap_or_default(),
+                        owner.as_deref().unwrap_or("(the parent agent)")
+                    ),
+                )),
+                Some((owner, _)) => Ok(owner.clone()),
+                None => Ok(named),
+            };
+        }
+        if named.is_some() || self.lanes.get(&None).is_some_and(of_kind) {
+            return Ok(named);
+        }
+        let mut open = self.lanes.iter().filter(|(_, lane)| of_kind(lane));
+        match (open.next(), open.next()) {
+            (Some((owner, _)), None) => Ok(owner.clone()),
+            (Some(_), Some(_)) => Err(broke(
+                ProtocolViolation::NotAnEvent,
+                format!("{kind} without an id or a subagent, with more than one open stream"),
+            )),
+            _ => Ok(None),
+        }
     }
 
     /// Opens the lane of `subagent` for a chunk of `kind` with id `id`: the
