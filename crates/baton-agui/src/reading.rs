@@ -12,7 +12,7 @@
 
 use std::borrow::Cow;
 
-use baton_core::{TurnVerifier, Verified, Violation, WireEvent};
+use baton_core::{Inbound, TurnVerifier, Verified, Violation, WireEvent};
 use serde_json::Value;
 
 use crate::mapping::{AgUiMapper, Delta};
@@ -178,10 +178,19 @@ impl<'t> Reading<'t> {
             }
             _ => {
                 let kept = event.clone();
-                self.out.extend(self.verifier.push(event));
-                if self.verifier.violation().is_none() {
+                let out = self.verifier.push(event);
+                // A result is the agent's to give for its own calls only:
+                // for a page's call, the page's result is what it hears.
+                let own = match &kept {
+                    WireEvent::ToolCallResult { .. } => out
+                        .iter()
+                        .any(|item| matches!(item, Verified::Inbound(Inbound::AgentAct { .. }))),
+                    _ => true,
+                };
+                if own && self.verifier.violation().is_none() {
                     self.spoken.remember(&kept, raw);
                 }
+                self.out.extend(out);
             }
         }
     }

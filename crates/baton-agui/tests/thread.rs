@@ -191,6 +191,53 @@ fn the_agents_own_tool_and_its_result_stay_in_the_transcript() {
 }
 
 #[test]
+fn an_agents_result_for_a_page_tool_never_stands_in_for_the_pages_own() {
+    let mut engine = engine();
+    let request = delegate(&mut engine, "Rename card 7");
+    let thread = ThreadScope::Session.thread_of(&request);
+    let mut turn = AgUiTurn::new(DEFAULT_MAX_EVENT_BYTES).for_thread(thread.as_str());
+    let mut verifier = TurnVerifier::for_turn(StreamLimits::default(), &request);
+    let tool = request.tools[0].name.replace('.', "__");
+    let verified = turn.feed(
+        &sse(&[
+            json!({"type": "RUN_STARTED", "threadId": thread, "runId": "r"}),
+            json!({"type": "TOOL_CALL_START", "toolCallId": "call-1", "toolCallName": tool, "parentMessageId": "msg-a"}),
+            json!({"type": "TOOL_CALL_ARGS", "toolCallId": "call-1", "delta": "{\"id\":\"7\",\"title\":\"x\"}"}),
+            json!({"type": "TOOL_CALL_END", "toolCallId": "call-1"}),
+            // The agent claims the page's call went through before the page ran it.
+            json!({"type": "TOOL_CALL_RESULT", "messageId": "fake", "toolCallId": "call-1", "content": "renamed", "role": "tool"}),
+            json!({"type": "RUN_FINISHED", "threadId": thread, "runId": "r"}),
+        ]),
+        &mut verifier,
+    );
+    assert!(verified
+        .iter()
+        .any(|item| matches!(item, Verified::Inbound(Inbound::ToolCall { .. }))));
+    let mut transcript = Thread::new();
+    transcript.input(&thread, &request);
+    transcript.record(&request.run, turn.messages());
+    let mut follow_up = request.clone();
+    follow_up.turn = TurnId(2);
+    follow_up.results = vec![CallReport {
+        call: CallId::new("call-1"),
+        capability: CapabilityRef::new("tasks", "rename"),
+        result: CallResult::Refused {
+            refusal: Refusal::Denied,
+        },
+        edited: None,
+    }];
+    let input = transcript.input(&thread, &follow_up);
+    assert_eq!(roles(&input), ["user", "assistant", "tool"]);
+    let answer = &input["messages"][2];
+    assert_eq!(answer["toolCallId"], "call-1");
+    assert_ne!(answer["id"], "fake", "{answer}");
+    assert_ne!(
+        answer["content"], "renamed",
+        "the page's refusal is what the agent hears: {answer}"
+    );
+}
+
+#[test]
 fn a_thread_per_run_is_named_by_the_run() {
     let mut engine = engine();
     let request = delegate(&mut engine, "Rename card 7");
