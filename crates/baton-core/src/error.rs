@@ -195,7 +195,7 @@ pub enum CommandError {
     /// The resolution is not one the escalation sheet offers: drift is
     /// reviewed again, never allowed as it stands (AG-29), and a budget that
     /// cannot be raised offers only a return (AG-7). Nothing changed.
-    #[error("{requirement}: run {run}'s escalation does not offer `{resolution}`; it offers {offered:?}")]
+    #[error("{requirement}: run {run}'s escalation does not offer `{resolution}`; its sheet says what it does")]
     NotOffered {
         /// The run.
         run: RunId,
@@ -203,8 +203,6 @@ pub enum CommandError {
         requirement: &'static str,
         /// The resolution refused (`"allow"`).
         resolution: &'static str,
-        /// The resolutions the sheet offers.
-        offered: Vec<&'static str>,
     },
 }
 

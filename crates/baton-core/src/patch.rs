@@ -108,23 +108,10 @@ pub fn apply_patch(state: &Value, patch: &Value) -> Result<Value, PatchError> {
     Ok(next)
 }
 
-/// The length of `value` as compact JSON, counted without writing it out.
+/// The length of `value` as compact JSON. (Written out and counted: a
+/// counting writer of its own would instantiate the serializer again.)
 pub fn json_len(value: &Value) -> usize {
-    struct Count(usize);
-    impl std::io::Write for Count {
-        fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
-            self.0 += bytes.len();
-            Ok(bytes.len())
-        }
-        fn flush(&mut self) -> std::io::Result<()> {
-            Ok(())
-        }
-    }
-    let mut count = Count(0);
-    match serde_json::to_writer(&mut count, value) {
-        Ok(()) => count.0,
-        Err(_) => usize::MAX,
-    }
+    serde_json::to_string(value).map_or(usize::MAX, |text| text.len())
 }
 
 /// `state` (`state_bytes` of JSON at most) with `patch` applied, as long

@@ -128,6 +128,26 @@ export async function signApprovals(input) {
   return JSON.stringify(request);
 }
 
+/**
+ * The start of an error response's body: at most 500 characters, read a
+ * chunk at a time to 2 KiB and the rest cancelled, so a body that never
+ * ends costs 2 KiB, not the turn. Never rejects.
+ */
+export async function errorBody(response) {
+  const reader = response.body?.getReader();
+  const decoder = new TextDecoder();
+  let text = "";
+  try {
+    while (reader && text.length < 2048) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      text += decoder.decode(value, { stream: true });
+    }
+  } catch {}
+  reader?.cancel().catch(() => {});
+  return [...text].slice(0, 500).join("");
+}
+
 // ----- opening the database (store.rs) -------------------------------------------
 
 /** A thrown value's message. */

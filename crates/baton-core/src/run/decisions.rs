@@ -146,7 +146,6 @@ impl Run {
                 run: self.id.clone(),
                 requirement,
                 resolution: resolution.kind(),
-                offered: offered.iter().map(Resolution::kind).collect(),
             });
         }
         match resolution {

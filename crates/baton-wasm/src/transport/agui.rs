@@ -27,6 +27,10 @@ extern "C" {
     /// it cannot be). Never rejects.
     #[wasm_bindgen(js_name = signApprovals)]
     fn sign_approvals(input: String) -> js_sys::Promise;
+    /// The start of an error response's body (500 characters at most),
+    /// read to 2 KiB and the rest cancelled. Never rejects.
+    #[wasm_bindgen(js_name = errorBody)]
+    fn error_body(response: &web_sys::Response) -> js_sys::Promise;
 }
 
 /// `approvalKey()`: the public half of this origin's approval key, as a JWK
@@ -283,36 +287,6 @@ fn decode(
     out
 }
 
-/// The bytes of an HTTP error's body read, at most: enough for the 500
-/// characters said of it, and never the whole of a body that does not end.
-const ERROR_BODY_BYTES: usize = 2048;
-
-/// The start of an error response's body (500 characters at most), read a
-/// chunk at a time and the rest cancelled: a body that never ends costs
-/// [`ERROR_BODY_BYTES`], not the turn.
-async fn error_body(response: &web_sys::Response) -> String {
-    let Some(body) = response.body() else {
-        return String::new();
-    };
-    let reader: web_sys::ReadableStreamDefaultReader = body.get_reader().unchecked_into();
-    let mut read = Vec::new();
-    while read.len() < ERROR_BODY_BYTES {
-        let Ok(chunk) = JsFuture::from(reader.read()).await else {
-            break;
-        };
-        let done = js_sys::Reflect::get(&chunk, &"done".into()).map_or(true, |d| d.is_truthy());
-        let Ok(value) = js_sys::Reflect::get(&chunk, &"value".into()) else {
-            break;
-        };
-        if done {
-            break;
-        }
-        read.extend(js_sys::Uint8Array::new(&value).to_vec());
-    }
-    let _ = JsFuture::from(reader.cancel()).await;
-    String::from_utf8_lossy(&read).chars().take(500).collect()
-}
-
 enum Failure {
     /// The agent answered, with an HTTP error.
     Http { status: u16, message: String },
@@ -359,7 +333,11 @@ async fn stream(
             .map_err(lost)?
             .unchecked_into();
     if !response.ok() {
-        let body = error_body(&response).await;
+        let body = JsFuture::from(error_body(&response))
+            .await
+            .ok()
+            .and_then(|body| body.as_string())
+            .unwrap_or_default();
         let status = response.status();
         return Err(Failure::Http {
             status,
