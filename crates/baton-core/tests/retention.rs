@@ -77,6 +77,24 @@ fn finished_runs_beyond_the_kept_ones_leave_memory_oldest_first() {
 }
 
 #[test]
+fn runs_that_finish_at_one_instant_leave_in_the_order_they_were_made() {
+    let mut sim = Sim::new();
+    let runs: Vec<RunId> = (0..12)
+        .map(|_| {
+            let run = sim.delegate(Autonomy::Auto);
+            sim.engine.handle(sim.now, Stop(run.clone())).unwrap();
+            sim.drain();
+            written(&mut sim, &run);
+            run
+        })
+        .collect();
+    assert_eq!(runs[9].as_str().rsplit('/').next(), Some("r10"));
+    let left = sim.engine.handle(0, ReleaseFinished { keep: 2 });
+    assert_eq!(left, runs[..10], "r10 was made after r9, not before r2");
+    assert!(runs[10..].iter().all(|run| sim.engine.run(run).is_some()));
+}
+
+#[test]
 fn a_run_being_undone_stays_until_the_undo_is_over() {
     let mut sim = Sim::new();
     let run = finished(&mut sim);

@@ -38,7 +38,7 @@ impl Engine {
     ///
     /// An engine without a store never calls this; its runs stay.
     pub(crate) fn release_finished(&mut self, keep: usize) -> Vec<RunId> {
-        let mut settled: Vec<(u64, &RunId)> = self
+        let mut settled: Vec<(u64, usize, &RunId)> = self
             .runs
             .values()
             .filter(|run| {
@@ -51,16 +51,21 @@ impl Engine {
                     .all()
                     .any(|question| question.run == *run.id() && question.state.is_open())
             })
-            .map(|run| (run.journal().last().map_or(0, |record| record.at), run.id()))
+            .map(|run| {
+                let at = run.journal().last().map_or(0, |record| record.at);
+                // Ties in the order runs were made: a session's `rN` with
+                // more digits came later (`r10` after `r9`).
+                (at, run.id().as_str().len(), run.id())
+            })
             .collect();
         if settled.len() <= keep {
             return Vec::new();
         }
-        // Finished last, kept; ties by id, for determinism.
+        // Finished last, kept; ties by when the run was made, then by id.
         settled.sort();
         let leaving: Vec<RunId> = settled[..settled.len() - keep]
             .iter()
-            .map(|(_, id)| (*id).clone())
+            .map(|(_, _, id)| (*id).clone())
             .collect();
         let mut gone: BTreeSet<&RunId> = BTreeSet::new();
         gone.extend(leaving.iter());
