@@ -88,7 +88,8 @@ use crate::compressed_sizes;
 /// change, an actor reference vouching for its call's first change alone;
 /// a `STATE_DELTA` bounded as it applies, the transcript keeping only what
 /// the verifier took, a leading byte-order mark, `maxCalls`, chunks finding
-/// their lane as the reference client does (354.3): the ratchet rises to 355.
+/// their lane as the reference client does, and retention's tie broken in
+/// the order runs were made (354.4): the ratchet rises to 355.
 pub const BUDGET_KIB: u64 = 355;
 
 /// Where the ratchet is going.

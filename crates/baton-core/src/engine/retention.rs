@@ -38,7 +38,7 @@ impl Engine {
     ///
     /// An engine without a store never calls this; its runs stay.
     pub(crate) fn release_finished(&mut self, keep: usize) -> Vec<RunId> {
-        let mut settled: Vec<(u64, usize, &RunId)> = self
+        let mut settled: Vec<(u64, &RunId)> = self
             .runs
             .values()
             .filter(|run| {
@@ -54,8 +54,10 @@ impl Engine {
             .map(|run| {
                 let at = run.journal().last().map_or(0, |record| record.at);
                 // Ties in the order runs were made: a session's `rN` with
-                // more digits came later (`r10` after `r9`).
-                (at, run.id().as_str().len(), run.id())
+                // more digits came later (`r10` after `r9`). One key, so
+                // the sort is the one the module has already.
+                let digits = run.id().as_str().len().min(255) as u64;
+                (at.saturating_mul(256).saturating_add(digits), run.id())
             })
             .collect();
         if settled.len() <= keep {
@@ -65,7 +67,7 @@ impl Engine {
         settled.sort();
         let leaving: Vec<RunId> = settled[..settled.len() - keep]
             .iter()
-            .map(|(_, _, id)| (*id).clone())
+            .map(|(_, id)| (*id).clone())
             .collect();
         let mut gone: BTreeSet<&RunId> = BTreeSet::new();
         gone.extend(leaving.iter());
