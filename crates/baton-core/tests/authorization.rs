@@ -176,50 +176,44 @@ fn ag_25_an_irreversible_effect_requires_review_even_under_auto() {
     assert_eq!(sim.invoked(&send()), 2);
 }
 
-#[test]
-fn ag_25_allowing_one_escalated_call_approves_that_call_alone() {
+/// A run at `auto` whose person authorized a rename and a send, then a
+/// second turn that proposes `calls`.
+fn authorized_then_proposing(calls: &[CapabilityRef]) -> (Sim, RunId) {
     let mut sim = sim_with(Autonomy::Auto, &[tasks_manifest(), mail_manifest()]);
     let run = sim.delegate(Autonomy::Auto);
     sim.propose(&run, &[rename(), send()]);
     sim.authorize(&run);
     sim.apply_all();
+    sim.propose(&run, calls);
+    (sim, run)
+}
+
+/// The state of a run waiting for the person to review its call `call`, a send.
+fn reviewing_send(call: &str) -> RunState {
+    RunState::Escalated {
+        reason: EscalationReason::ReviewRequired {
+            call: CallId::new(call),
+            capability: send(),
+        },
+    }
+}
+
+#[test]
+fn ag_25_allowing_one_escalated_call_approves_that_call_alone() {
     // One turn proposes two sends; the sheet shows the first alone.
-    sim.propose(&run, &[send(), send()]);
-    let first = CallId::new("c2-1");
-    assert_eq!(
-        sim.state(&run),
-        RunState::Escalated {
-            reason: EscalationReason::ReviewRequired {
-                call: first,
-                capability: send()
-            }
-        }
-    );
+    let (mut sim, run) = authorized_then_proposing(&[send(), send()]);
+    assert_eq!(sim.state(&run), reviewing_send("c2-1"));
     sim.resolve(&run, Resolution::Allow { budget: None });
     sim.apply_all();
     assert_eq!(sim.invoked(&send()), 2, "the allowed send goes out");
     // The second send was never shown: it waits for its own approval.
-    assert_eq!(
-        sim.state(&run),
-        RunState::Escalated {
-            reason: EscalationReason::ReviewRequired {
-                call: CallId::new("c2-2"),
-                capability: send()
-            }
-        }
-    );
+    assert_eq!(sim.state(&run), reviewing_send("c2-2"));
 }
 
 #[test]
 fn ag_25_allowing_an_out_of_scope_call_approves_no_irreversible_call_behind_it() {
-    let mut sim = sim_with(Autonomy::Auto, &[tasks_manifest(), mail_manifest()]);
-    let run = sim.delegate(Autonomy::Auto);
-    // The person authorized renames and a send…
-    sim.propose(&run, &[rename(), send()]);
-    sim.authorize(&run);
-    sim.apply_all();
-    // …then a turn archives, out of scope, and sends again.
-    sim.propose(&run, &[archive(), send()]);
+    // The turn archives, out of scope, and sends again.
+    let (mut sim, run) = authorized_then_proposing(&[archive(), send()]);
     assert_eq!(
         sim.state(&run),
         RunState::Escalated {
@@ -236,15 +230,7 @@ fn ag_25_allowing_an_out_of_scope_call_approves_no_irreversible_call_behind_it()
         1,
         "the second send was never reviewed"
     );
-    assert_eq!(
-        sim.state(&run),
-        RunState::Escalated {
-            reason: EscalationReason::ReviewRequired {
-                call: CallId::new("c2-2"),
-                capability: send()
-            }
-        }
-    );
+    assert_eq!(sim.state(&run), reviewing_send("c2-2"));
 }
 
 #[test]
@@ -572,15 +558,7 @@ fn ag_31_an_escalated_call_is_allowed_only_once_its_change_is_seen() {
     assert!(sheet.items[0].irreversible);
     assert_eq!(sheet.items[0].change, ProposedChange::Pending);
     let blind = sim
-        .engine
-        .handle(
-            sim.now,
-            ResolveEscalation {
-                run: run.clone(),
-                revision: sheet.revision,
-                resolution: Resolution::Allow { budget: None },
-            },
-        )
+        .resolve_at(&run, sheet.revision, Resolution::Allow { budget: None })
         .unwrap_err();
     assert!(
         matches!(blind, CommandError::PreviewPending { .. }),

@@ -41,15 +41,7 @@ fn ag_7_an_exhausted_budget_is_offered_raised_and_the_offer_is_accepted() {
         ]
     );
     // The first choice, as offered, is what lets the run go on.
-    sim.engine
-        .handle(
-            sim.now,
-            ResolveEscalation {
-                run: run.clone(),
-                revision: sheet.revision,
-                resolution: sheet.choices[0].clone(),
-            },
-        )
+    sim.resolve_at(&run, sheet.revision, sheet.choices[0].clone())
         .expect("the offered resolution is accepted");
     sim.drain();
     sim.apply_all();
@@ -70,15 +62,7 @@ fn ag_7_every_offered_way_out_ends_the_wait() {
             .run(&run)
             .and_then(|run| run.escalation())
             .unwrap();
-        sim.engine
-            .handle(
-                sim.now,
-                ResolveEscalation {
-                    run: run.clone(),
-                    revision: sheet.revision,
-                    resolution: sheet.choices[choice].clone(),
-                },
-            )
+        sim.resolve_at(&run, sheet.revision, sheet.choices[choice].clone())
             .unwrap();
         sim.drain();
         assert!(
@@ -112,15 +96,7 @@ fn ag_29_a_drifted_authorization_offers_review_or_return() {
     // drift is re-reviewed, never waved through (AG-29).
     for resolution in [Resolution::Allow { budget: None }, Resolution::Deny] {
         let refused = sim
-            .engine
-            .handle(
-                sim.now,
-                ResolveEscalation {
-                    run: run.clone(),
-                    revision: sheet.revision,
-                    resolution: resolution.clone(),
-                },
-            )
+            .resolve_at(&run, sheet.revision, resolution.clone())
             .expect_err("not offered");
         assert_eq!(
             refused.code(),
@@ -160,15 +136,7 @@ fn ag_7_an_exhausted_budget_that_cannot_be_raised_offers_only_return() {
         .unwrap();
     assert_eq!(sheet.choices, [Resolution::Return]);
     let refused = sim
-        .engine
-        .handle(
-            sim.now,
-            ResolveEscalation {
-                run: run.clone(),
-                revision: sheet.revision,
-                resolution: Resolution::Deny,
-            },
-        )
+        .resolve_at(&run, sheet.revision, Resolution::Deny)
         .expect_err("not offered");
     assert_eq!(refused.code(), ErrorCode::InvalidResolution);
     assert!(matches!(sim.state(&run), RunState::Escalated { .. }));

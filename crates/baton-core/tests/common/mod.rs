@@ -605,17 +605,26 @@ impl Sim {
 
     pub fn resolve(&mut self, run: &RunId, resolution: Resolution) {
         let revision = self.revision(run);
-        self.engine
-            .handle(
-                self.now,
-                ResolveEscalation {
-                    run: run.clone(),
-                    revision,
-                    resolution,
-                },
-            )
+        self.resolve_at(run, revision, resolution)
             .expect("resolved");
         self.drain();
+    }
+
+    /// Resolves `run`'s escalation now, as the person saw it at `revision`.
+    pub fn resolve_at(
+        &mut self,
+        run: &RunId,
+        revision: u64,
+        resolution: Resolution,
+    ) -> Result<(), CommandError> {
+        self.engine.handle(
+            self.now,
+            ResolveEscalation {
+                run: run.clone(),
+                revision,
+                resolution,
+            },
+        )
     }
 }
 

@@ -221,9 +221,9 @@ async fn agui_the_agents_own_tool_is_its_act_and_the_run_goes_on() {
     );
 }
 
-#[wasm_bindgen_test]
-async fn agui_an_http_error_from_the_agent_is_agent_error_with_its_status() {
-    let (engine, _board) = board_with(&agui("refuse")).await;
+/// Why a run on the peer's `scenario` returned: it must be `agent-error`.
+async fn agent_error(scenario: &str) -> JsValue {
+    let (engine, _board) = board_with(&agui(scenario)).await;
     let run = engine.delegate(delegation("Anything")).unwrap();
     assert_eq!(returned(&engine, &run).await.as_deref(), Some("error"));
     let why = get(&engine.state(JsValue::from(&run)).unwrap(), "reason");
@@ -231,6 +231,12 @@ async fn agui_an_http_error_from_the_agent_is_agent_error_with_its_status() {
         get(&why, "kind").as_string().as_deref(),
         Some("agent-error")
     );
+    why
+}
+
+#[wasm_bindgen_test]
+async fn agui_an_http_error_from_the_agent_is_agent_error_with_its_status() {
+    let why = agent_error("refuse").await;
     assert_eq!(get(&why, "status").as_f64(), Some(500.0));
 }
 
@@ -238,14 +244,7 @@ async fn agui_an_http_error_from_the_agent_is_agent_error_with_its_status() {
 /// it: the run ends at once on the agent's error, not at the turn's deadman.
 #[wasm_bindgen_test]
 async fn agui_an_http_error_whose_body_never_ends_is_agent_error_at_once() {
-    let (engine, _board) = board_with(&agui("flood")).await;
-    let run = engine.delegate(delegation("Anything")).unwrap();
-    assert_eq!(returned(&engine, &run).await.as_deref(), Some("error"));
-    let why = get(&engine.state(JsValue::from(&run)).unwrap(), "reason");
-    assert_eq!(
-        get(&why, "kind").as_string().as_deref(),
-        Some("agent-error")
-    );
+    let why = agent_error("flood").await;
     assert_eq!(get(&why, "status").as_f64(), Some(503.0));
     let message = get(&why, "message").as_string().unwrap_or_default();
     assert!(
