@@ -3,7 +3,9 @@
 
 mod common;
 
-use baton_core::{Adopt, Disable, Enable, ReleaseFinished, RevokeGrant, Signal, Stop, Written};
+use baton_core::{
+    Adopt, Disable, Enable, Pause, ReleaseFinished, Resume, RevokeGrant, Signal, Stop, Written,
+};
 use baton_core::{Autonomy, RunId};
 use common::*;
 
@@ -92,6 +94,26 @@ fn runs_that_finish_at_one_instant_leave_in_the_order_they_were_made() {
     let left = sim.engine.handle(0, ReleaseFinished { keep: 2 });
     assert_eq!(left, runs[..10], "r10 was made after r9, not before r2");
     assert!(runs[10..].iter().all(|run| sim.engine.run(run).is_some()));
+}
+
+#[test]
+fn ag_11_a_paused_run_stays_resumable_however_many_finish_after_it() {
+    let mut sim = Sim::new();
+    let paused = sim.delegate(Autonomy::Auto);
+    sim.engine.handle(sim.now, Pause(paused.clone())).unwrap();
+    sim.drain();
+    written(&mut sim, &paused);
+    let later: Vec<RunId> = (0..3).map(|_| finished(&mut sim)).collect();
+    let left = sim.engine.handle(0, ReleaseFinished { keep: 1 });
+    assert_eq!(left, later[..2], "the paused run is not history");
+    let resumed = sim.engine.handle(
+        sim.now,
+        Resume {
+            run: paused.clone(),
+            budget: None,
+        },
+    );
+    assert!(resumed.is_ok(), "{resumed:?}");
 }
 
 #[test]

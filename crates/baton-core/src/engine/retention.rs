@@ -31,8 +31,8 @@ impl Engine {
     /// Lets finished runs leave memory: all but the `keep` that finished
     /// last, among those whose every record the caller's store holds
     /// ([`Written`]). A run leaves only when nothing can change it
-    /// any more — terminal, no undo under way, no question of it still open
-    /// — and its closed questions leave with it. Returns the runs that left,
+    /// any more — terminal, not resumable, no undo under way, no question
+    /// of it still open — and its closed questions leave with it. Returns the runs that left,
     /// oldest first: from then on they are unknown to this engine, their
     /// journals the store's to answer for.
     ///
@@ -42,7 +42,11 @@ impl Engine {
             .runs
             .values()
             .filter(|run| {
-                run.state().is_terminal() && run.next_timeout().is_none() && !run.is_offered()
+                // A paused run is a return that can still be resumed (AG-11).
+                run.state().is_terminal()
+                    && run.next_timeout().is_none()
+                    && !run.is_offered()
+                    && !run.is_resumable()
             })
             .filter(|run| self.written.get(run.id()).copied().unwrap_or(0) >= run.revision())
             .filter(|run| {
