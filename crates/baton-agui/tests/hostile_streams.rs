@@ -14,6 +14,15 @@ fn started() -> Value {
     json!({"type": "RUN_STARTED", "threadId": "t", "runId": "r"})
 }
 
+/// A turn under `limits` fed `events` as one response: the turn, its
+/// verifier, and what the verifier yielded.
+fn fed(limits: StreamLimits, events: &[Value]) -> (AgUiTurn, TurnVerifier, Vec<Verified>) {
+    let mut turn = AgUiTurn::new(DEFAULT_MAX_EVENT_BYTES);
+    let mut verifier = TurnVerifier::new(limits);
+    let out = turn.feed(&sse(events), &mut verifier);
+    (turn, verifier, out)
+}
+
 fn violation(out: &[Verified]) -> Option<(ProtocolViolation, String)> {
     out.iter().find_map(|item| match item {
         Verified::Inbound(Inbound::Malformed { code, detail }) => Some((*code, detail.clone())),
@@ -49,16 +58,14 @@ fn a_state_delta_that_would_outgrow_the_state_limit_ends_the_turn_and_is_not_app
             patch_bytes < limits.max_state_bytes / 4,
             "the patch itself is small"
         );
-        let mut turn = AgUiTurn::new(DEFAULT_MAX_EVENT_BYTES);
-        let mut verifier = TurnVerifier::new(limits);
         let snapshot = json!({"a": {"s": "x".repeat(40)}, "b": {"s": "y".repeat(40)}});
-        let out = turn.feed(
-            &sse(&[
+        let (turn, _, out) = fed(
+            limits,
+            &[
                 started(),
                 json!({"type": "STATE_SNAPSHOT", "snapshot": snapshot}),
                 json!({"type": "STATE_DELTA", "delta": patch}),
-            ]),
-            &mut verifier,
+            ],
         );
         let (code, detail) = violation(&out).expect("the turn broke");
         assert_eq!(code, ProtocolViolation::OverLimit, "{detail}");
@@ -73,8 +80,6 @@ fn state_deltas_that_stay_within_the_limit_apply_however_many_there_are() {
         max_state_bytes: 1 << 20,
         ..StreamLimits::default()
     };
-    let mut turn = AgUiTurn::new(DEFAULT_MAX_EVENT_BYTES);
-    let mut verifier = TurnVerifier::new(limits);
     let mut events = vec![
         started(),
         json!({"type": "STATE_SNAPSHOT", "snapshot": {"log": []}}),
@@ -87,7 +92,7 @@ fn state_deltas_that_stay_within_the_limit_apply_however_many_there_are() {
             {"op": "remove", "path": "/log/0"},
         ]}));
     }
-    let out = turn.feed(&sse(&events), &mut verifier);
+    let (turn, _, out) = fed(limits, &events);
     assert_eq!(violation(&out), None);
     assert_eq!(turn.state(), &json!({"log": []}));
 }
@@ -98,10 +103,9 @@ fn a_tool_call_whose_arguments_the_turn_refused_is_not_in_the_transcript() {
         max_arguments_bytes: 16,
         ..StreamLimits::default()
     };
-    let mut turn = AgUiTurn::new(DEFAULT_MAX_EVENT_BYTES);
-    let mut verifier = TurnVerifier::new(limits);
-    let out = turn.feed(
-        &sse(&[
+    let (turn, _, out) = fed(
+        limits,
+        &[
             started(),
             json!({"type": "TEXT_MESSAGE_START", "messageId": "m", "role": "assistant"}),
             json!({"type": "TEXT_MESSAGE_CONTENT", "messageId": "m", "delta": "On it."}),
@@ -110,8 +114,7 @@ fn a_tool_call_whose_arguments_the_turn_refused_is_not_in_the_transcript() {
             json!({"type": "TOOL_CALL_ARGS", "toolCallId": "c1", "delta": "{\"q\":"}),
             json!({"type": "TOOL_CALL_ARGS", "toolCallId": "c1", "delta": "\"far more than sixteen bytes\"}"}),
             json!({"type": "TOOL_CALL_END", "toolCallId": "c1"}),
-        ]),
-        &mut verifier,
+        ],
     );
     assert!(
         violation(&out).is_some()
@@ -133,17 +136,15 @@ fn text_the_turn_refused_is_not_in_the_transcript() {
         max_text_bytes: 10,
         ..StreamLimits::default()
     };
-    let mut turn = AgUiTurn::new(DEFAULT_MAX_EVENT_BYTES);
-    let mut verifier = TurnVerifier::new(limits);
-    turn.feed(
-        &sse(&[
+    let (turn, verifier, _) = fed(
+        limits,
+        &[
             started(),
             json!({"type": "TEXT_MESSAGE_START", "messageId": "m", "role": "assistant"}),
             json!({"type": "TEXT_MESSAGE_CONTENT", "messageId": "m", "delta": "Fine."}),
             json!({"type": "TOOL_CALL_START", "toolCallId": "c1", "toolCallName": "web_search", "parentMessageId": "m"}),
             json!({"type": "TOOL_CALL_START", "toolCallId": "c1", "toolCallName": "web_search", "parentMessageId": "m"}),
-        ]),
-        &mut verifier,
+        ],
     );
     assert!(
         verifier.violation().is_some(),
@@ -159,15 +160,13 @@ fn text_the_turn_refused_is_not_in_the_transcript() {
         calls.is_empty(),
         "neither start of the call is kept: {messages:?}"
     );
-    let mut turn = AgUiTurn::new(DEFAULT_MAX_EVENT_BYTES);
-    let mut verifier = TurnVerifier::new(limits);
-    turn.feed(
-        &sse(&[
+    let (turn, verifier, _) = fed(
+        limits,
+        &[
             started(),
             json!({"type": "TEXT_MESSAGE_START", "messageId": "m", "role": "assistant"}),
             json!({"type": "TEXT_MESSAGE_CONTENT", "messageId": "m", "delta": "Far more than ten bytes."}),
-        ]),
-        &mut verifier,
+        ],
     );
     assert!(verifier.violation().is_some());
     assert_eq!(
