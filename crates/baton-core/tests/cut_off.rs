@@ -282,3 +282,126 @@ fn a_cut_off_plan_can_be_discarded_and_a_run_that_did_not_wait_for_the_person_is
         .unwrap_err();
     assert_eq!(unknown.code(), "unknown-run");
 }
+
+/// The acting party's question `request`, given `deadline_ms` to answer and
+/// withdrawn at `expires_at`.
+fn question(request: &str, deadline_ms: Option<u64>, expires_at: Option<u64>) -> Inbound {
+    Inbound::Question {
+        request: request.into(),
+        prompt: format!("Question {request}?"),
+        schema: None,
+        deadline_ms,
+        expires_at,
+        approval: None,
+    }
+}
+
+/// Answers the question open on `sim`'s engine, and returns its request's
+/// prompt.
+fn answer_open(sim: &mut Sim) -> String {
+    let open = sim.last_question();
+    assert!(open.state.is_open(), "{open:?}");
+    sim.engine
+        .handle(
+            sim.now,
+            Answer {
+                question: open.id.clone(),
+                digest: open.digest,
+                answer: json!("done"),
+            },
+        )
+        .unwrap();
+    sim.drain();
+    open.prompt
+}
+
+/// A run whose one turn asked `questions`, cut off by a reload while the
+/// first was open, and reviewed again 10 s later on the next page: that
+/// page, and the chained run.
+fn asked_then_reloaded(questions: Vec<Inbound>) -> (Sim, RunId) {
+    let mut sim = sim_with(Autonomy::Auto, &[previewing_board()]);
+    let run = sim.delegate(Autonomy::Review);
+    let turn = sim.turn(&run);
+    for asked in questions {
+        sim.engine
+            .handle(sim.now, Signal::inbound(&run, turn, asked));
+    }
+    sim.end_turn(&run);
+    let gone = &mut reconciled(&sim);
+    let mut next = next_page(1);
+    next.now = sim.now + 10_000;
+    next.engine.handle(0, Adopt(gone.handle(0, TakeOffered)));
+    let chained = next
+        .engine
+        .handle(next.now, ReviewCutOff(run.clone()))
+        .unwrap();
+    next.drain();
+    (next, chained)
+}
+
+#[test]
+fn ag_41_every_question_a_reload_cut_off_is_put_again_in_order_with_its_time() {
+    let (mut next, chained) = asked_then_reloaded(vec![
+        question("q-1", Some(60_000), None),
+        question("q-2", None, None),
+    ]);
+    let again = next.last_question();
+    assert_eq!(again.run, chained);
+    assert_eq!(
+        again.deadline_at,
+        next.now + 60_000,
+        "AG-41: the question keeps the time it gives the person"
+    );
+    assert_eq!(answer_open(&mut next), "Question q-1?");
+    assert_eq!(
+        answer_open(&mut next),
+        "Question q-2?",
+        "AG-41: the question the reload cut off before it was put is put next"
+    );
+    let request = next.last_request();
+    let answered: Vec<&str> = request.answers.iter().map(|a| a.request.as_str()).collect();
+    assert_eq!(answered, ["q-1", "q-2"]);
+}
+
+#[test]
+fn ag_41_a_question_put_again_still_ends_when_the_acting_party_stops_waiting() {
+    let expires_at = 30_000;
+    let (next, _) = asked_then_reloaded(vec![question("q-1", None, Some(expires_at))]);
+    assert!(next.now < expires_at);
+    assert_eq!(
+        next.last_question().deadline_at,
+        expires_at,
+        "AG-41: the acting party's expiry bounds the question asked again"
+    );
+}
+
+#[test]
+fn ag_41_a_question_asked_beside_a_plan_a_reload_cut_off_is_put_once_the_plan_is_done() {
+    let mut sim = sim_with(Autonomy::Auto, &[previewing_board()]);
+    sim.publish("tasks", "board", 1, Origin::Author);
+    let run = sim.delegate(Autonomy::Review);
+    sim.call(&run, "c1-1", rename());
+    sim.inbound(&run, question("q-1", None, None));
+    sim.end_turn(&run);
+    sim.preview(&run, "c1-1", Ok(json!({"title": "Ship"})));
+    assert_eq!(sim.state(&run), RunState::Reviewing);
+    let gone = &mut reconciled(&sim);
+
+    let mut next = next_page(1);
+    next.engine.handle(0, Adopt(gone.handle(0, TakeOffered)));
+    let chained = next
+        .engine
+        .handle(next.now, ReviewCutOff(run.clone()))
+        .unwrap();
+    next.drain();
+    next.preview(&chained, "c1-1", Ok(json!({"title": "Ship"})));
+    next.authorize(&chained);
+    next.apply();
+    assert_eq!(
+        answer_open(&mut next),
+        "Question q-1?",
+        "AG-41: the plan's question is put once its calls are done"
+    );
+    let request = next.last_request();
+    assert_eq!(request.answers.len(), 1, "{:?}", request.answers);
+}

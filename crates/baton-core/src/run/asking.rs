@@ -55,11 +55,6 @@ impl Asking {
         self.pending.extend(questions);
     }
 
-    /// Queues one question, after those already waiting.
-    pub(super) fn queue_one(&mut self, question: AskedQuestion) {
-        self.pending.push_back(question);
-    }
-
     /// The next question to put, its request id now used.
     pub(super) fn take_next(&mut self) -> Option<AskedQuestion> {
         let next = self.pending.pop_front()?;
@@ -67,10 +62,15 @@ impl Asking {
         Some(next)
     }
 
-    /// The next question, taken out to be asked again elsewhere (a chained
-    /// run); its id is that run's to record.
-    pub(super) fn hand_over(&mut self) -> Option<AskedQuestion> {
-        self.pending.pop_front()
+    /// The questions waiting to be put, in order.
+    pub(super) fn pending(&self) -> impl Iterator<Item = &AskedQuestion> {
+        self.pending.iter()
+    }
+
+    /// The questions waiting to be put, taken out to be asked again
+    /// elsewhere (a chained run); their ids are that run's to record.
+    pub(super) fn hand_over(&mut self) -> Vec<AskedQuestion> {
+        self.pending.drain(..).collect()
     }
 
     /// The run now waits on `question`.

@@ -406,7 +406,7 @@ pub struct CutOff {
 /// the person again.
 pub(crate) struct Again {
     calls: Vec<ProposedCall>,
-    question: Option<AskedQuestion>,
+    questions: Vec<AskedQuestion>,
     pub(crate) intent: String,
     pub(crate) requested: Autonomy,
     pub(crate) source: PlanSource,
@@ -420,57 +420,62 @@ pub(crate) struct Again {
 impl Run {
     /// What the person is shown right now that a reload would cut off: a
     /// plan under review, a call to allow before anything was done, or the
-    /// acting party's question.
-    fn before_the_person(&self, step: &Step<'_>) -> Option<(Offered, Option<AskedQuestion>)> {
-        if let Some(open) = self.asking.open() {
-            let question = step.questions.by_id.get(&open.id)?;
-            return match &question.asker {
-                crate::questions::Asker::ActingParty { request, approval } => Some((
-                    Offered {
-                        waiting: Waiting::Answer,
-                        calls: Vec::new(),
-                    },
-                    Some(AskedQuestion {
+    /// acting party's question; with the questions still to be put after
+    /// it, in order.
+    fn before_the_person(&self, step: &Step<'_>) -> Option<(Offered, Vec<AskedQuestion>)> {
+        let offered = match self.asking.open() {
+            Some(open) => match &step.questions.by_id.get(&open.id)?.asker {
+                crate::questions::Asker::ActingParty { request, approval } => {
+                    let question = &step.questions.by_id[&open.id];
+                    let asked = AskedQuestion {
                         request: request.clone(),
                         prompt: question.prompt.clone(),
                         schema: question.schema.clone(),
-                        deadline_ms: None,
-                        expires_at: None,
+                        deadline_ms: open.deadline_ms,
+                        expires_at: open.expires_at,
                         approval: approval.clone(),
-                    }),
-                )),
+                    };
+                    let offered = Offered {
+                        waiting: Waiting::Answer,
+                        calls: Vec::new(),
+                    };
+                    let questions = std::iter::once(asked).chain(self.asking.pending().cloned());
+                    return Some((offered, questions.collect()));
+                }
                 // Which instance to act on: the plan is reviewed again instead.
                 crate::questions::Asker::Engine { .. } => self.calls_under_review(),
-            };
-        }
-        match self.custody.state() {
-            RunState::Reviewing => self.calls_under_review(),
-            // A call to allow, before anything was done: the plan is whole.
-            RunState::Escalated { reason }
-                if reason.awaits_approval_of_a_call() && self.mutation.mutated().is_empty() =>
-            {
-                self.calls_under_review()
-            }
-            _ => None,
-        }
+            },
+            None => match self.custody.state() {
+                RunState::Reviewing => self.calls_under_review(),
+                // A call to allow, before anything was done: the plan is whole.
+                RunState::Escalated { reason }
+                    if reason.awaits_approval_of_a_call() && self.mutation.mutated().is_empty() =>
+                {
+                    self.calls_under_review()
+                }
+                _ => None,
+            },
+        }?;
+        Some((offered, self.asking.pending().cloned().collect()))
     }
 
-    fn calls_under_review(&self) -> Option<(Offered, Option<AskedQuestion>)> {
+    fn calls_under_review(&self) -> Option<Offered> {
         let offered = Offered {
             waiting: Waiting::Review,
             calls: self.turns.queue().iter().cloned().collect(),
         };
-        (!offered.calls.is_empty()).then_some((offered, None))
+        (!offered.calls.is_empty()).then_some(offered)
     }
 
     /// Ends the run a reload cut off (`interrupted`), keeping what the
-    /// person was shown to offer it again.
+    /// person was shown, and the questions still to be put after it, to
+    /// offer them again.
     pub(crate) fn cut_off_by_reload(&mut self, step: &mut Step<'_>) {
         let offered = self.before_the_person(step);
         self.abandon(step, Outcome::Aborted, ReturnReason::Interrupted);
-        if let Some((offered, question)) = offered {
+        if let Some((offered, questions)) = offered {
             let waiting = offered.waiting;
-            self.asking.queue(question);
+            self.asking.queue(questions);
             self.custody.offer(offered);
             self.record(step, Actor::Engine, JournalEntry::OfferedAgain { waiting });
         }
@@ -501,7 +506,7 @@ impl Run {
         );
         Some(Again {
             calls: offered.calls,
-            question: self.asking.hand_over(),
+            questions: self.asking.hand_over(),
             intent: self.intent.clone(),
             requested: self.requested,
             source: self.source,
@@ -518,29 +523,27 @@ impl Run {
     pub(crate) fn start_again(&mut self, step: &mut Step<'_>, again: Again) {
         self.turns.carry_over_reports(again.reports);
         self.record_created(step, Actor::Person);
-        match again.question {
-            None => {
-                // Inserted one by one: collecting would sort, and bring a
-                // sort into the wasm module for this alone.
-                for stamp in again.seen {
-                    self.turns.see(stamp);
-                }
-                for call in &again.calls {
-                    self.turns.carry_over(call.clone());
-                }
-                self.turns.carry_over_plan(again.calls);
-                self.autonomy = self.context_level(step);
-                self.transition(step, Actor::Person, RunState::Planned);
-                self.enter_review(step, Actor::Person);
-                let run = self.resumes.clone().unwrap_or_else(|| self.id.clone());
-                self.approval.show_again(Some(ReviewAgain::CutOff { run }));
-            }
-            Some(question) => {
-                self.turns.see_all(step.reads.clone());
-                self.asking.queue_one(question);
-                self.ask_pending(step);
-            }
+        // The questions still to be put, after the plan's calls if any.
+        self.asking.queue(again.questions);
+        if again.calls.is_empty() {
+            self.turns.see_all(step.reads.clone());
+            self.ask_pending(step);
+            return;
         }
+        // Inserted one by one: collecting would sort, and bring a sort into
+        // the wasm module for this alone.
+        for stamp in again.seen {
+            self.turns.see(stamp);
+        }
+        for call in &again.calls {
+            self.turns.carry_over(call.clone());
+        }
+        self.turns.carry_over_plan(again.calls);
+        self.autonomy = self.context_level(step);
+        self.transition(step, Actor::Person, RunState::Planned);
+        self.enter_review(step, Actor::Person);
+        let run = self.resumes.clone().unwrap_or_else(|| self.id.clone());
+        self.approval.show_again(Some(ReviewAgain::CutOff { run }));
     }
 }
 

@@ -65,6 +65,12 @@ struct OpenTurn {
 struct OpenQuestion {
     pub id: QuestionId,
     pub deadline_at: u64,
+    /// The time the acting party gave the person, and when it stops
+    /// waiting: kept to put the question again after a reload (AG-41).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub deadline_ms: Option<u64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub expires_at: Option<u64>,
 }
 
 /// A question as the acting party asked it (AG-48: a request id, a prompt,

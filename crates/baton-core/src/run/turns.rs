@@ -343,11 +343,6 @@ impl Run {
             self.continue_after_question(step, Actor::Engine);
             return;
         }
-        let wait = deadline_ms.unwrap_or(step.config.escalation_timeout_ms);
-        let deadline_at = step
-            .now
-            .saturating_add(wait)
-            .min(expires_at.unwrap_or(u64::MAX));
         // An approval without a schema of its own takes AG-UI's answer.
         let schema = match (&approval, schema) {
             (Some(_), None) => Some(crate::questions::approval_schema()),
@@ -357,7 +352,7 @@ impl Run {
             request: request.clone(),
             approval,
         };
-        match self.put_question(step, asker, prompt, schema, deadline_at) {
+        match self.put_question(step, asker, prompt, schema, deadline_ms, expires_at) {
             Ok(()) => {}
             Err(reason) => {
                 // The question cannot be asked as posed: the acting party
@@ -406,8 +401,7 @@ impl Run {
             call: call.call.clone(),
             candidates,
         };
-        let deadline_at = step.now.saturating_add(step.config.escalation_timeout_ms);
-        if let Err(reason) = self.put_question(step, asker, prompt, Some(schema), deadline_at) {
+        if let Err(reason) = self.put_question(step, asker, prompt, Some(schema), None, None) {
             // The engine's own schema always compiles; if it ever did not,
             // refusing the call is the safe answer.
             self.custody.charge_call();
@@ -429,8 +423,11 @@ impl Run {
         asker: Asker,
         prompt: String,
         schema: Option<Value>,
-        deadline_at: u64,
+        deadline_ms: Option<u64>,
+        expires_at: Option<u64>,
     ) -> Result<(), String> {
+        let wait = deadline_ms.unwrap_or(step.config.escalation_timeout_ms);
+        let deadline_at = (step.now.saturating_add(wait)).min(expires_at.unwrap_or(u64::MAX));
         let id = step.questions.mint_id(step.config.session.as_str());
         let question = Question::new(
             id.clone(),
@@ -455,6 +452,8 @@ impl Run {
         self.asking.wait_on(OpenQuestion {
             id: id.clone(),
             deadline_at,
+            deadline_ms,
+            expires_at,
         });
         if self.custody.state().name() == StateName::Acting {
             self.escalate(step, EscalationReason::AwaitingAnswer { question: id });
