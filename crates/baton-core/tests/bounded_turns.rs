@@ -548,6 +548,30 @@ fn escalation_receipt_once_when_restored_mid_escalation() {
 }
 
 #[test]
+fn escalation_receipt_once_when_a_reload_cuts_the_escalation_off() {
+    let (sim, run) = exhausted();
+    // The page went away while the escalation was open; the engine that
+    // reconciles it ends the run, and that hands off to the person once.
+    let mut restored = Engine::restore(config(), secret(), sim.engine.snapshot());
+    restored.handle(sim.now + 1, Reconcile);
+    restored.handle(sim.now + config().escalation_timeout_ms, Signal::Timeout);
+    let count = std::iter::from_fn(|| restored.poll_event())
+        .filter(|e| matches!(e, Event::EscalationReceipt { .. }))
+        .count();
+    assert_eq!(
+        count, 1,
+        "an unresolved exhaustion is receipted exactly once"
+    );
+    let view = restored.run(&run).unwrap();
+    assert!(
+        view.journal()
+            .iter()
+            .any(|record| matches!(record.entry, JournalEntry::EscalationReceipt { .. })),
+        "the receipt is ledgered on the run"
+    );
+}
+
+#[test]
 fn escalation_receipt_not_emitted_when_the_person_resolves() {
     let (mut sim, run) = exhausted();
     sim.resolve(&run, Resolution::Return);

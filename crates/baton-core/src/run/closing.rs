@@ -139,10 +139,6 @@ impl Run {
         }
     }
 
-    /// Unresolved budget exhaustion hands off to the person exactly once: the
-    /// receipt is emitted by the close that ends the escalation, and that same
-    /// step clears the escalation (terminal, or rolling back) — in memory and
-    /// in every later snapshot — so no replay or restore can emit it again.
     /// Ends a run left over by a previous engine instance. The page that
     /// held its participants' history and its in-flight call is gone, so
     /// nothing can be reverted: the run ends as it stands.
@@ -152,6 +148,8 @@ impl Run {
         }
         self.drop_questions(step, reason == ReturnReason::QuestionExpired);
         self.turns.drop_turn();
+        // An exhausted budget the person never answered is handed off now.
+        self.emit_receipt_if_unresolved(step, &Category::Failure);
         self.finish(step, Actor::Engine, outcome, reason);
     }
 
@@ -163,6 +161,10 @@ impl Run {
         }
     }
 
+    /// Unresolved budget exhaustion hands off to the person exactly once: the
+    /// receipt is emitted by the close that ends the escalation, and that same
+    /// step clears the escalation (terminal, or rolling back) — in memory and
+    /// in every later snapshot — so no replay or restore can emit it again.
     fn emit_receipt_if_unresolved(&mut self, step: &mut Step<'_>, category: &Category) {
         if matches!(category, Category::Person) {
             return;
