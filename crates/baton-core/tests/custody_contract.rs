@@ -728,6 +728,37 @@ fn ag_26_non_user_initiative_never_runs_at_auto() {
 }
 
 #[test]
+fn ag_26_a_run_resuming_a_scheduled_run_is_clamped_as_it_was() {
+    let mut sim = Sim::new();
+    let first = sim.delegate_with(Delegation::new("x", Initiative::Scheduled, Autonomy::Auto));
+    sim.propose(&first, &[rename(), archive()]);
+    sim.authorize(&first);
+    sim.apply();
+    sim.engine.handle(sim.now, Pause(first.clone())).unwrap();
+    sim.drain();
+    let second = sim
+        .engine
+        .handle(
+            sim.now,
+            Resume {
+                run: first.clone(),
+                budget: None,
+            },
+        )
+        .unwrap();
+    sim.drain();
+    let resumed = sim.engine.run(&second).unwrap();
+    assert_eq!(resumed.initiative(), Initiative::Scheduled);
+    assert_eq!(resumed.autonomy(), Autonomy::Review);
+    sim.propose(&second, &[rename()]);
+    assert_eq!(
+        sim.state(&second),
+        RunState::Reviewing,
+        "AG-26: resuming a scheduled run does not lift it to auto"
+    );
+}
+
+#[test]
 fn a_run_with_reads_in_context_survives_its_snapshot_as_json() {
     // Persistence keeps every live run as JSON: a run that planned on
     // published reads must serialise (map keys that are not strings would

@@ -405,3 +405,26 @@ fn ag_41_a_question_asked_beside_a_plan_a_reload_cut_off_is_put_once_the_plan_is
     let request = next.last_request();
     assert_eq!(request.answers.len(), 1, "{:?}", request.answers);
 }
+
+#[test]
+fn ag_26_a_scheduled_plan_reviewed_again_after_a_reload_stays_clamped() {
+    let mut sim = sim_with(Autonomy::Auto, &[previewing_board()]);
+    sim.publish("tasks", "board", 1, Origin::Author);
+    let run = sim.delegate_with(Delegation::new("x", Initiative::Scheduled, Autonomy::Auto));
+    sim.propose(&run, &[rename()]);
+    assert_eq!(sim.state(&run), RunState::Reviewing);
+    let gone = &mut reconciled(&sim);
+    let mut next = next_page(1);
+    next.engine.handle(0, Adopt(gone.handle(0, TakeOffered)));
+    let chained = next
+        .engine
+        .handle(next.now, ReviewCutOff(run.clone()))
+        .unwrap();
+    let view = next.engine.run(&chained).unwrap();
+    assert_eq!(view.initiative(), Initiative::Scheduled);
+    assert_eq!(
+        view.autonomy(),
+        Autonomy::Review,
+        "AG-26: reviewing a scheduled plan again does not lift it to auto"
+    );
+}

@@ -2,7 +2,6 @@
 //! (A.2, AG-11): a plan under review, a call to allow, a question.
 
 use super::*;
-use crate::model::Initiative;
 use crate::run::closing::CutOff;
 
 impl Engine {
@@ -66,13 +65,14 @@ impl Engine {
                 run: cut_off.clone(),
             })?;
         let thread = (self.runs.get(cut_off)).and_then(|run| run.thread().map(str::to_owned));
-        let autonomy = self.run_autonomy(again.requested, Initiative::User);
+        // Taken up by the person, it is still the run it was (AG-26).
+        let autonomy = self.run_autonomy(again.requested, again.initiative);
         let id = self.mint_run_id();
         let mut run = Run::new(
             Charter {
                 id: id.clone(),
                 intent: again.intent.clone(),
-                initiative: Initiative::User,
+                initiative: again.initiative,
                 requested: again.requested,
                 autonomy,
                 source: again.source,

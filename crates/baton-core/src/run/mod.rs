@@ -653,7 +653,8 @@ impl Run {
             Charter {
                 id,
                 intent: self.intent.clone(),
-                initiative: Initiative::User,
+                // Resumed by the person, it is still the run it was (AG-26).
+                initiative: self.initiative,
                 requested: self.requested,
                 autonomy: self.autonomy,
                 source: PlanSource::ActingParty,
