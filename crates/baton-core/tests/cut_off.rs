@@ -428,3 +428,34 @@ fn ag_26_a_scheduled_plan_reviewed_again_after_a_reload_stays_clamped() {
         "AG-26: reviewing a scheduled plan again does not lift it to auto"
     );
 }
+
+#[test]
+fn ag_11_a_which_instance_question_cut_off_after_a_change_offers_no_partial_plan() {
+    let mut sim = Sim::new();
+    sim.engine = Engine::new(config(), secret());
+    let sprint = sim.mount(tasks_manifest(), Some("sprint"));
+    sim.mount(tasks_manifest(), Some("backlog"));
+    let run = sim.delegate(Autonomy::Auto);
+    sim.propose(
+        &run,
+        &[CapabilityRef::new(sprint.as_str(), "rename"), rename()],
+    );
+    let (_, _, applied) = sim.apply();
+    assert_eq!(applied.participant, sprint);
+    assert!(
+        matches!(sim.last_question().asker, Asker::Engine { .. }),
+        "the second call asks which instance"
+    );
+    let gone = reconciled(&sim);
+    assert!(
+        gone.cut_off().is_empty(),
+        "AG-11: what is left of a plan that already changed things is not a whole plan to review"
+    );
+    assert!(matches!(
+        gone.run(&run).unwrap().state(),
+        RunState::Returned {
+            reason: ReturnReason::Interrupted,
+            ..
+        }
+    ));
+}

@@ -445,8 +445,12 @@ impl Run {
                     let questions = std::iter::once(asked).chain(self.asking.pending().cloned());
                     return Some((offered, questions.collect()));
                 }
-                // Which instance to act on: the plan is reviewed again instead.
-                crate::questions::Asker::Engine { .. } => self.calls_under_review(),
+                // Which instance to act on: the plan is reviewed again
+                // instead, if it is whole (nothing was done yet).
+                crate::questions::Asker::Engine { .. } if self.mutation.mutated().is_empty() => {
+                    self.calls_under_review()
+                }
+                crate::questions::Asker::Engine { .. } => None,
             },
             None => match self.custody.state() {
                 RunState::Reviewing => self.calls_under_review(),
