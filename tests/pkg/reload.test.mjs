@@ -233,3 +233,42 @@ test("engine.runs() lists the history newest first and paged, a run from before 
     await page.close();
   }
 });
+
+test("AG-11: a plan offered again survives the next reload too, when the person did nothing with it in between", { timeout: TIMEOUT }, async () => {
+  const page = await pages.browser.newPage();
+  try {
+    await page.goto(`${pages.server.url}/tests/pkg/page.html`);
+    // The page before's engine still holds its session when the next one
+    // opens (a reload whose old page is slow to go): the next engine
+    // adopts its cut-off plan once it lets go. Then the page reloads again
+    // before the person does anything.
+    const first = await page.evaluate(async (manifest) => {
+      const baton = await import("baton-engine");
+      await baton.default();
+      const open = () => baton.Engine.open({ appName: "Board", ceiling: "auto", dbName: "offered-twice-test" });
+      const leaving = await open();
+      leaving.register(manifest, { history: { mark: () => "m", revertTo() {} }, invoke: () => ({ ok: true }) });
+      const plan = [{ capability: "tasks.rename", arguments: { id: "a", title: "Ship" } }];
+      const run = leaving.delegate({ intent: "Rename to Ship", initiative: "user", autonomy: "review", plan }).id;
+      await new Promise((r) => setTimeout(r, 100));
+      const next = await open();
+      window.next = next;
+      leaving.close();
+      for (let i = 0; i < 300 && next.cutOff().length < 1; i++) await new Promise((r) => setTimeout(r, 10));
+      await new Promise((r) => setTimeout(r, 100));
+      return { run, offered: next.cutOff().map((offer) => offer.run) };
+    }, TASKS);
+    assert.deepEqual(first.offered, [first.run], "adopted by the engine that opened next");
+    await page.reload();
+    const after = await page.evaluate(async () => {
+      const baton = await import("baton-engine");
+      await baton.default();
+      const engine = await baton.Engine.open({ appName: "Board", ceiling: "auto", dbName: "offered-twice-test" });
+      for (let i = 0; i < 300 && engine.cutOff().length < 1; i++) await new Promise((r) => setTimeout(r, 10));
+      return engine.cutOff().map((offer) => offer.run);
+    });
+    assert.deepEqual(after, [first.run], "offered again after the next reload: nothing lost");
+  } finally {
+    await page.close();
+  }
+});

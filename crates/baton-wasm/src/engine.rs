@@ -548,6 +548,10 @@ fn sweep_when_free(inner: &Shared, db_name: &str, sessions: Vec<String>, key: [u
         weak.clone().spawn(async move {
             let sessions = (session.as_str(), own.as_str());
             let swept = persist::sweep_when_free(&store, &db_name, sessions, key, &signal).await;
+            if let (Some(Err(error)), Some(inner)) = (&swept, weak.upgrade()) {
+                let why = persist::left_as_they_stood(error);
+                unreadable(&inner.downgrade(), "sessions", &session, &why);
+            }
             if let (Some(Ok((ended, offered, skipped))), Some(inner)) = (swept, weak.upgrade()) {
                 for (store, key, why) in skipped {
                     unreadable(&inner.downgrade(), store, &key, &why);
@@ -560,8 +564,10 @@ fn sweep_when_free(inner: &Shared, db_name: &str, sessions: Vec<String>, key: [u
                 inner.persistence(|persistence| persistence.reconciled(ended));
                 inner.page(|page| page.stand(event.clone()));
                 // What it cut off while waiting for the person is this
-                // engine's to offer again.
-                inner.feed(Adopt(offered));
+                // engine's to offer again: written as its own at once, its
+                // session's header beside it, so a reload before the person
+                // does anything finds it.
+                inner.tell(Adopt(offered));
                 emit(&inner, &event);
             }
         });

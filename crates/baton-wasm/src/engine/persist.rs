@@ -264,10 +264,17 @@ async fn sweep_others(
                 let why = format!("the session's header cannot be read ({cause}): its runs are left as they stood");
                 unreadable.push(("sessions", other, why));
             }
-            Err(_) => {}
+            // Nor does any other failure (a session's rows without their
+            // header, a full disk): said, and its rows left for a later sweep.
+            Err(error) => unreadable.push(("sessions", other, left_as_they_stood(&error))),
         }
     }
     (reconciled, adopted, busy, unreadable)
+}
+
+/// Why a session's runs are left as they stood: its sweep failed.
+pub(super) fn left_as_they_stood(error: &StoreError) -> String {
+    format!("the session could not be swept ({error}): its runs are left as they stood")
 }
 
 /// Reconciles a session whose engine held its lock when this one opened,
