@@ -696,7 +696,8 @@ export class Engine {
    * Undoes a returned run through its participants' histories: one run, one undo step. A participant
    * the person or a later run changed since is not reverted blindly: the promise rejects with
    * `undo-conflict` (its `conflicts` and `untouched`), journalled and said; undo again with
-   * `{ only: "untouched" }` or `{ force: true }` (A.2).
+   * `{ only: "untouched" }` or `{ force: true }` (A.2). If the engine closes before the undo
+   * finishes, the promise rejects with `closed`.
    */
   undo(run: RunId | Run, options?: UndoOptions): Promise<UndoReport>;
   /** Calls `listener` for every event; returns a function that unsubscribes. */

@@ -459,7 +459,8 @@ impl Engine {
     /// { kind: "run", run } }]`) and `untouched` (the participants nothing
     /// changed since); the conflict is journalled and said. Undo again with
     /// `{ only: "untouched" }` to revert only those, or `{ force: true }` to
-    /// revert everything anyway.
+    /// revert everything anyway. If the engine closes before the undo
+    /// finishes, the promise rejects with `closed`.
     pub fn undo(
         &self,
         #[wasm_bindgen(unchecked_param_type = "string")] run: JsValue,
@@ -469,7 +470,8 @@ impl Engine {
         let scope = undo_scope(&options)?;
         let id = RunId::new(run);
         let mut resolver = None;
-        let promise = js_sys::Promise::new(&mut |resolve, _| resolver = Some(resolve));
+        let promise =
+            js_sys::Promise::new(&mut |resolve, reject| resolver = Some([resolve, reject]));
         // The core decides, journals and drives the undo through revert
         // effects; the promise settles with its report.
         let live = self.live()?;

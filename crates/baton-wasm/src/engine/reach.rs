@@ -20,8 +20,9 @@ pub(super) struct Reach {
     turns: BTreeMap<(RunId, TurnId), web_sys::AbortController>,
     /// Each mounted participant's behaviour (`invoke`, `history`, …).
     behaviours: BTreeMap<ParticipantId, JsValue>,
-    /// The promises of undos under way, resolved with their reports.
-    undos: BTreeMap<RunId, js_sys::Function>,
+    /// The promises of undos under way (how to resolve and reject each),
+    /// resolved with their reports.
+    undos: BTreeMap<RunId, [js_sys::Function; 2]>,
     /// The app's tracing, asked for each turn's trace context
     /// (`engine.traceTurns`).
     tracer: Option<js_sys::Function>,
@@ -103,22 +104,30 @@ impl Reach {
         self.behaviours.remove(participant);
     }
 
-    /// An undo of `run` started; `resolve` settles its promise.
-    pub(super) fn undo_started(&mut self, run: RunId, resolve: js_sys::Function) {
-        self.undos.insert(run, resolve);
+    /// An undo of `run` started; `settle` resolves and rejects its promise.
+    pub(super) fn undo_started(&mut self, run: RunId, settle: [js_sys::Function; 2]) {
+        self.undos.insert(run, settle);
     }
 
-    /// The undo of `run` is over: what settles its promise.
+    /// The undo of `run` is over: what resolves its promise.
     pub(super) fn undo_done(&mut self, run: &RunId) -> Option<js_sys::Function> {
-        self.undos.remove(run)
+        self.undos.remove(run).map(|[resolve, _]| resolve)
     }
 }
 
 impl Drop for Reach {
-    /// The engine went away: every open turn's request is aborted.
+    /// The engine went away: every open turn's request is aborted, and
+    /// every undo under way rejects `closed`.
     fn drop(&mut self) {
         for (_, controller) in std::mem::take(&mut self.turns) {
             controller.abort();
+        }
+        for (_, [_, reject]) in std::mem::take(&mut self.undos) {
+            let closed = crate::errors::error(
+                crate::errors::Code::Closed,
+                "the engine closed before the undo finished",
+            );
+            let _ = reject.call1(&JsValue::NULL, &closed);
         }
     }
 }

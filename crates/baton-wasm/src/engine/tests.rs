@@ -512,6 +512,26 @@ async fn ag_23_and_ag_41_an_ambiguous_address_is_answered_in_js() {
 }
 
 #[wasm_bindgen_test]
+async fn an_undo_under_way_when_the_engine_closes_rejects_closed() {
+    let engine = open().await;
+    let board = slow_to_revert(&element().into(), 200);
+    engine.mount(manifest(), board);
+    let run = engine.delegate(plan(1)).unwrap();
+    assert_eq!(returned(&engine, &run).await.as_deref(), Some("completed"));
+    let undone = engine
+        .undo(JsValue::from(&run), JsValue::UNDEFINED)
+        .unwrap();
+    engine.close();
+    // Raced against a sleep well past the revert: a promise that never
+    // settles loses the race, which then resolves.
+    let race = js_sys::Promise::race(&js_sys::Array::of2(&undone, &sleep(1_000)));
+    let thrown = JsFuture::from(race)
+        .await
+        .expect_err("the undo's promise rejects");
+    assert_eq!(get(&thrown, "code").as_string().as_deref(), Some("closed"));
+}
+
+#[wasm_bindgen_test]
 async fn ag_40_a_participant_is_busy_while_it_reverts_for_an_undo() {
     let engine = open().await;
     let heard = listen().await;
