@@ -58,7 +58,15 @@ export class Run {
           resolve(now);
         }
       } catch {
-        // Released from memory after it ended: its transition was heard.
+        // Released from memory after it ended (or never this engine's): its
+        // stored journal tells how it ended.
+        this.#engine.history(this.id).then((records) => {
+          const last = records.findLast((record) => record.entry.kind === "transition" && ended(record.entry.to));
+          if (last) {
+            unsubscribe();
+            resolve(last.entry.to);
+          }
+        }, () => {});
       }
     });
     return this.#returned;

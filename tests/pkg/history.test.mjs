@@ -79,3 +79,33 @@ test("a database written by version 1 is migrated on open: every run gets its cr
   assert.deepEqual(seen.migrated.indexes, ["created", "live"]);
   assert.ok(seen.migrated.created.every(Boolean), "every row has its creation time");
 });
+
+test("Run.returned first read after its run left memory still settles, from the run's stored journal", { timeout: 60_000 }, async () => {
+  const seen = await withPage((page) =>
+    page.evaluate(async (manifest) => {
+      const baton = await import("baton-engine");
+      await baton.default();
+      const engine = await baton.Engine.open({ ceiling: "auto", dbName: `left-memory-${Math.random()}` });
+      engine.register(manifest, { invoke: () => ({ ok: true }), history: { mark: () => "m", revertTo() {} } });
+      const plan = [{ capability: "tasks.rename", arguments: { id: "card-1", title: "Now" } }];
+      const delegate = () => engine.delegate({ intent: "Rename", initiative: "user", autonomy: "auto", plan });
+      const first = delegate();
+      // Enough runs after it that it leaves memory once written.
+      for (let i = 0; i < 80; i++) await delegate().returned;
+      let left = false;
+      for (let i = 0; i < 300 && !left; i++) {
+        await new Promise((r) => setTimeout(r, 10));
+        try {
+          engine.state(first.id);
+        } catch (error) {
+          left = error.code === "unknown-run";
+        }
+      }
+      const returned = await Promise.race([first.returned, new Promise((r) => setTimeout(() => r("never settled"), 2_000))]);
+      engine.close();
+      return { left, returned };
+    }, TASKS),
+  );
+  assert.equal(seen.left, true, "the run left memory");
+  assert.deepEqual(seen.returned, { state: "returned", outcome: "completed", reason: { kind: "plan-completed" } });
+});
