@@ -341,6 +341,17 @@ impl Engine {
             if !stored {
                 return memory;
             }
+            // Then what memory holds past the last record written: steps
+            // still waiting behind a write.
+            let revision = |record: &JsValue| crate::calls::get(record, "revision").as_f64();
+            let last = revision(&array.get(array.length().saturating_sub(1)));
+            if let (Ok(memory), Some(last)) = (memory, last) {
+                js_sys::Array::from(&memory).for_each(&mut |record, _, _| {
+                    if revision(&record).is_some_and(|at| at > last) {
+                        array.push(&record);
+                    }
+                });
+            }
             Ok(array.into())
         }))
     }

@@ -375,6 +375,33 @@ async fn steps_taken_while_a_transaction_commits_are_written_together_in_the_nex
 }
 
 #[wasm_bindgen_test]
+async fn history_read_while_steps_wait_behind_a_commit_has_them_too() {
+    let db = unique_name("baton-test");
+    let transport = hanging_transport();
+    let engine = open_on(&db, "s-history-queued", Some(&transport))
+        .await
+        .unwrap();
+    engine.mount(manifest(), participant(&element().into(), 0, 0));
+    let run = engine.delegate(agent_delegation()).unwrap();
+    written(&engine).await;
+    // One step opens a transaction; the run's stop waits behind it.
+    engine.delegate(agent_delegation()).unwrap();
+    engine.stop(JsValue::from(&run)).unwrap();
+    assert!(
+        engine
+            .live()
+            .unwrap()
+            .persistence(|persistence| persistence.has_queued()),
+        "the stop waits behind the first write"
+    );
+    let records = history(&engine, &run).await;
+    let held: Vec<serde_json::Value> =
+        serde_wasm_bindgen::from_value(engine.journal(JsValue::from(&run)).unwrap()).unwrap();
+    assert_eq!(records, held, "every record, the ones not yet written too");
+    engine.kill_all().unwrap();
+}
+
+#[wasm_bindgen_test]
 async fn closing_with_steps_queued_behind_a_commit_still_writes_them() {
     let db = unique_name("baton-test");
     let transport = hanging_transport();
