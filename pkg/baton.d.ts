@@ -524,6 +524,8 @@ export type StorageReconciledEvent = Extract<HostEvent, { type: "storage-reconci
 export type RegistrationRefusedEvent = Extract<HostEvent, { type: "registration-refused" }>;
 /** A participant was registered or unregistered: `engine.tools()` changed. */
 export type ToolsChangedEvent = Extract<HostEvent, { type: "tools-changed" }>;
+/** The engine closed (`engine.close()`): the last event its subscribers hear. */
+export type ClosedEvent = Extract<HostEvent, { type: "closed" }>;
 /** Everything a subscriber or presence surface receives, tagged by `type`. */
 export type BatonEvent = CoreEvent | HostEvent;
 
@@ -745,7 +747,8 @@ export class Engine {
   /**
    * Closes the engine: no timer, listener or open turn stays behind; the live
    * region stays for other engines. Afterwards every method and getter throws
-   * a `BatonError` with code `closed`; closing again does nothing.
+   * a `BatonError` with code `closed`; closing again does nothing. Subscribers hear
+   * `{ type: "closed" }` last, and an undo under way rejects with `closed`.
    */
   close(): void;
 }

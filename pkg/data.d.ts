@@ -2713,7 +2713,8 @@ export type HostEvent =
      */
     problems: Array<ManifestProblem>,
   }
-  | { "type": "tools-changed" };
+  | { "type": "tools-changed" }
+  | { "type": "closed" };
 
 /**
  * Where an engine keeps its state.

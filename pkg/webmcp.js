@@ -191,6 +191,14 @@ class AgentSession {
   }
 
   #heard(event) {
+    if (event.type === "closed") {
+      // The engine closed: what the agent waits for will never come.
+      this.#active = false;
+      this.#turn = null;
+      clearTimeout(this.#idle);
+      this.#settleAll(refusal("closed", "the engine closed before the call was carried out"));
+      return;
+    }
     if (event.type !== "journal" || event.run !== this.run) return;
     const entry = event.entry;
     if (entry.kind === "call-finished") {

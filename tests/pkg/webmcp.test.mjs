@@ -314,3 +314,25 @@ test("WebMCP as drafted: the agent cancelling through execute's signal stops the
     assert.equal(seen.left, 0, "detach withdrew every tool");
   });
 });
+
+test("WebMCP: when the engine closes, a call waiting for review and every later call settle closed, never hang", { timeout: TIMEOUT }, async () => {
+  await without.withPage(async (page) => {
+    await setUp(page, true);
+    const settled = await page.evaluate(async () => {
+      const race = (promise) => Promise.race([promise, new Promise((r) => setTimeout(() => r("never settled"), 2_000))]);
+      // The share is irreversible: it waits for the person.
+      const sharing = window.agent("tasks.share", { id: "a" });
+      await window.until(() => window.bridge.run && window.waits(window.bridge.run));
+      const heard = [];
+      window.engine.subscribe((event) => heard.push(event.type));
+      window.engine.close();
+      const waiting = await race(sharing);
+      const later = await race(window.agent("tasks.rename", { id: "a", title: "Late" }));
+      return { waiting: waiting.structuredContent?.code ?? waiting, later: later.structuredContent?.code ?? later, heard, invoked: window.invoked };
+    });
+    assert.deepEqual(settled.heard, ["closed"], "subscribers hear the engine close");
+    assert.equal(settled.waiting, "closed");
+    assert.equal(settled.later, "closed");
+    assert.deepEqual(settled.invoked, [], "nothing ran");
+  });
+});

@@ -121,6 +121,10 @@ pub enum HostEvent {
     /// A participant was registered or unregistered: `engine.tools()`
     /// changed.
     ToolsChanged,
+    /// The engine closed (`engine.close()`): the last event its
+    /// subscribers hear, so what waits on it (a bridge's calls, a
+    /// surface) can stop waiting.
+    Closed,
 }
 
 /// Where an engine keeps its state.

@@ -438,8 +438,13 @@ impl Engine {
     /// Closes the engine: its timer stops and it stops listening for
     /// Escape; from now on its methods throw `closed`. Closing again does
     /// nothing. The live region stays for the page's other engines.
+    /// Subscribers hear `closed` last.
     pub fn close(&self) {
-        drop(self.inner.take());
+        // Said with the engine already closed: a subscriber that calls
+        // back hears `closed`.
+        if let Some(live) = self.inner.take().filter(|live| !live.poisoned()) {
+            effects::emit(&live, &HostEvent::Closed);
+        }
     }
 }
 
