@@ -510,6 +510,9 @@ async function usage(): Promise<void> {
       case "unreadable-row":
         void `${event.store} ${event.key}: ${event.reason}`;
         break;
+      case "closed":
+        void engine.cutOff;
+        break;
       default:
         exhaustive(event);
     }
