@@ -62,15 +62,16 @@ impl Asking {
         Some(next)
     }
 
-    /// The questions waiting to be put, in order.
-    pub(super) fn pending(&self) -> impl Iterator<Item = &AskedQuestion> {
-        self.pending.iter()
+    /// The questions waiting to be put, taken out in order: to be put by
+    /// a chained run, or put back by [`Asking::set_pending`].
+    pub(super) fn take_pending(&mut self) -> VecDeque<AskedQuestion> {
+        std::mem::take(&mut self.pending)
     }
 
-    /// The questions waiting to be put, taken out to be asked again
-    /// elsewhere (a chained run); their ids are that run's to record.
-    pub(super) fn hand_over(&mut self) -> Vec<AskedQuestion> {
-        self.pending.drain(..).collect()
+    /// The questions to put, in place of any waiting (a run that has none:
+    /// one cut off, or chained). Their ids are recorded as they are put.
+    pub(super) fn set_pending(&mut self, pending: VecDeque<AskedQuestion>) {
+        self.pending = pending;
     }
 
     /// The run now waits on `question`.

@@ -19,6 +19,8 @@
 //! at a time, each result journalled, the whole announced once as the
 //! person's act.
 
+use std::collections::VecDeque;
+
 use super::rollback::{RevertStep, Rollback};
 use super::undoing::{UndoStep, Undoing};
 use super::*;
@@ -408,7 +410,7 @@ pub struct CutOff {
 /// the person again.
 pub(crate) struct Again {
     calls: Vec<ProposedCall>,
-    questions: Vec<AskedQuestion>,
+    questions: VecDeque<AskedQuestion>,
     pub(crate) intent: String,
     pub(crate) initiative: Initiative,
     pub(crate) requested: Autonomy,
@@ -423,36 +425,10 @@ pub(crate) struct Again {
 impl Run {
     /// What the person is shown right now that a reload would cut off: a
     /// plan under review, a call to allow before anything was done, or the
-    /// acting party's question; with the questions still to be put after
-    /// it, in order.
-    fn before_the_person(&self, step: &Step<'_>) -> Option<(Offered, Vec<AskedQuestion>)> {
-        let offered = match self.asking.open() {
-            Some(open) => match &step.questions.by_id.get(&open.id)?.asker {
-                crate::questions::Asker::ActingParty { request, approval } => {
-                    let question = &step.questions.by_id[&open.id];
-                    let asked = AskedQuestion {
-                        request: request.clone(),
-                        prompt: question.prompt.clone(),
-                        schema: question.schema.clone(),
-                        deadline_ms: open.deadline_ms,
-                        expires_at: open.expires_at,
-                        approval: approval.clone(),
-                    };
-                    let offered = Offered {
-                        waiting: Waiting::Answer,
-                        calls: Vec::new(),
-                    };
-                    let questions = std::iter::once(asked).chain(self.asking.pending().cloned());
-                    return Some((offered, questions.collect()));
-                }
-                // Which instance to act on: the plan is reviewed again
-                // instead, if it is whole (nothing was done yet).
-                crate::questions::Asker::Engine { .. } if self.mutation.mutated().is_empty() => {
-                    self.calls_under_review()
-                }
-                crate::questions::Asker::Engine { .. } => None,
-            },
-            None => match self.custody.state() {
+    /// acting party's question.
+    fn before_the_person(&self, step: &Step<'_>) -> Option<(Offered, Option<AskedQuestion>)> {
+        let Some(open) = self.asking.open() else {
+            return match self.custody.state() {
                 RunState::Reviewing => self.calls_under_review(),
                 // A call to allow, before anything was done: the plan is whole.
                 RunState::Escalated { reason }
@@ -461,17 +437,39 @@ impl Run {
                     self.calls_under_review()
                 }
                 _ => None,
-            },
-        }?;
-        Some((offered, self.asking.pending().cloned().collect()))
+            };
+        };
+        let question = step.questions.by_id.get(&open.id)?;
+        match &question.asker {
+            crate::questions::Asker::ActingParty { request, approval } => Some((
+                Offered {
+                    waiting: Waiting::Answer,
+                    calls: Vec::new(),
+                },
+                Some(AskedQuestion {
+                    request: request.clone(),
+                    prompt: question.prompt.clone(),
+                    schema: question.schema.clone(),
+                    deadline_ms: open.deadline_ms,
+                    expires_at: open.expires_at,
+                    approval: approval.clone(),
+                }),
+            )),
+            // Which instance to act on: the plan is reviewed again instead,
+            // if it is whole (nothing was done yet).
+            crate::questions::Asker::Engine { .. } if self.mutation.mutated().is_empty() => {
+                self.calls_under_review()
+            }
+            crate::questions::Asker::Engine { .. } => None,
+        }
     }
 
-    fn calls_under_review(&self) -> Option<Offered> {
+    fn calls_under_review(&self) -> Option<(Offered, Option<AskedQuestion>)> {
         let offered = Offered {
             waiting: Waiting::Review,
             calls: self.turns.queue().iter().cloned().collect(),
         };
-        (!offered.calls.is_empty()).then_some(offered)
+        (!offered.calls.is_empty()).then_some((offered, None))
     }
 
     /// Ends the run a reload cut off (`interrupted`), keeping what the
@@ -479,10 +477,14 @@ impl Run {
     /// offer them again.
     pub(crate) fn cut_off_by_reload(&mut self, step: &mut Step<'_>) {
         let offered = self.before_the_person(step);
+        let mut pending = self.asking.take_pending();
         self.abandon(step, Outcome::Aborted, ReturnReason::Interrupted);
-        if let Some((offered, questions)) = offered {
+        if let Some((offered, open)) = offered {
             let waiting = offered.waiting;
-            self.asking.queue(questions);
+            if let Some(open) = open {
+                pending.push_front(open);
+            }
+            self.asking.set_pending(pending);
             self.custody.offer(offered);
             self.record(step, Actor::Engine, JournalEntry::OfferedAgain { waiting });
         }
@@ -513,7 +515,7 @@ impl Run {
         );
         Some(Again {
             calls: offered.calls,
-            questions: self.asking.hand_over(),
+            questions: self.asking.take_pending(),
             intent: self.intent.clone(),
             initiative: self.initiative,
             requested: self.requested,
@@ -532,7 +534,7 @@ impl Run {
         self.turns.carry_over_reports(again.reports);
         self.record_created(step, Actor::Person);
         // The questions still to be put, after the plan's calls if any.
-        self.asking.queue(again.questions);
+        self.asking.set_pending(again.questions);
         if again.calls.is_empty() {
             self.turns.see_all(step.reads.clone());
             self.ask_pending(step);

@@ -21,8 +21,9 @@ pub(super) struct Reach {
     /// Each mounted participant's behaviour (`invoke`, `history`, …).
     behaviours: BTreeMap<ParticipantId, JsValue>,
     /// The promises of undos under way (how to resolve and reject each),
-    /// resolved with their reports.
-    undos: BTreeMap<RunId, [js_sys::Function; 2]>,
+    /// resolved with their reports. (A list: there are few, and a map of
+    /// its own cost the module 3 KB.)
+    undos: Vec<(RunId, [js_sys::Function; 2])>,
     /// The app's tracing, asked for each turn's trace context
     /// (`engine.traceTurns`).
     tracer: Option<js_sys::Function>,
@@ -35,7 +36,7 @@ impl Reach {
             run_transports: Vec::new(),
             turns: BTreeMap::new(),
             behaviours: BTreeMap::new(),
-            undos: BTreeMap::new(),
+            undos: Vec::new(),
             tracer: None,
         }
     }
@@ -106,12 +107,14 @@ impl Reach {
 
     /// An undo of `run` started; `settle` resolves and rejects its promise.
     pub(super) fn undo_started(&mut self, run: RunId, settle: [js_sys::Function; 2]) {
-        self.undos.insert(run, settle);
+        self.undos.push((run, settle));
     }
 
     /// The undo of `run` is over: what resolves its promise.
     pub(super) fn undo_done(&mut self, run: &RunId) -> Option<js_sys::Function> {
-        self.undos.remove(run).map(|[resolve, _]| resolve)
+        let at = self.undos.iter().position(|(id, _)| id == run)?;
+        let (_, [resolve, _]) = self.undos.swap_remove(at);
+        Some(resolve)
     }
 }
 
