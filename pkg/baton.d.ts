@@ -571,6 +571,8 @@ export interface TurnLimits {
   maxOpen?: number;
   /** Tool calls one turn may make, one after another. */
   maxCalls?: number;
+  /** Messages one turn may start, one after another (said or empty). */
+  maxMessages?: number;
 }
 
 

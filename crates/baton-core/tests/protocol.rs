@@ -485,6 +485,30 @@ fn verifier_bounds_how_many_tool_calls_one_turn_makes() {
 }
 
 #[test]
+fn verifier_bounds_how_many_messages_one_turn_starts() {
+    let mut verifier = TurnVerifier::new(StreamLimits {
+        max_messages: 5,
+        ..StreamLimits::default()
+    });
+    verifier.push(WireEvent::TurnStarted);
+    let mut out = Vec::new();
+    // One empty message at a time, each ended before the next: no text and
+    // nothing open, yet each is one more message the transcript keeps.
+    for i in 0..6 {
+        let message = format!("m{i}");
+        out.extend(verifier.push(WireEvent::MessageStart {
+            message: message.clone(),
+            role: None,
+        }));
+        out.extend(verifier.push(WireEvent::MessageEnd { message }));
+    }
+    let (code, detail) = malformed(&out).expect("the sixth breaks the turn");
+    assert_eq!(code, ProtocolViolation::OverLimit, "{detail}");
+    assert!(detail.contains("more than 5 messages"), "{detail}");
+    assert_eq!(StreamLimits::default().max_messages, 256);
+}
+
+#[test]
 fn a_stream_that_closes_early_is_a_transport_failure_not_a_violation() {
     let mut verifier = TurnVerifier::new(StreamLimits::default());
     verifier.push(WireEvent::TurnStarted);

@@ -59,8 +59,8 @@ struct OpenOptions {
     db_name: Option<String>,
     /// How much one turn may stream, lane by lane: `{ maxTextBytes,
     /// maxStateBytes, maxCustomBytes, maxReasoningBytes, maxArgumentsBytes,
-    /// maxOpen, maxCalls }`, each defaulting to 1 MiB (256 open items, 256
-    /// tool calls).
+    /// maxOpen, maxCalls, maxMessages }`, each defaulting to 1 MiB (256
+    /// open items, 256 tool calls, 256 messages).
     #[serde(default)]
     turn_limits: Option<baton_core::StreamLimits>,
 }

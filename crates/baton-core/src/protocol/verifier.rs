@@ -103,6 +103,9 @@ pub struct StreamLimits {
     pub max_open: usize,
     /// Tool calls one turn may make, one after another.
     pub max_calls: usize,
+    /// Messages one turn may start, one after another: each is one more
+    /// the thread's transcript keeps, said or empty.
+    pub max_messages: usize,
     /// Bytes of message text one turn may send.
     pub max_text_bytes: usize,
     /// Bytes of state (snapshots and patches, as JSON) one turn may send.
@@ -119,6 +122,7 @@ impl Default for StreamLimits {
             max_arguments_bytes: 1 << 20,
             max_open: 256,
             max_calls: 256,
+            max_messages: 256,
             max_text_bytes: 1 << 20,
             max_state_bytes: 1 << 20,
             max_custom_bytes: 1 << 20,
@@ -131,7 +135,7 @@ impl StreamLimits {
     /// Read by hand: every key optional (the default holds), no other key
     /// allowed (the manual, "Size").
     fn read(value: &Value) -> Result<StreamLimits, fields::Refusal> {
-        const KEYS: [&str; 7] = [
+        const KEYS: [&str; 8] = [
             "maxArgumentsBytes",
             "maxOpen",
             "maxTextBytes",
@@ -139,6 +143,7 @@ impl StreamLimits {
             "maxCustomBytes",
             "maxReasoningBytes",
             "maxCalls",
+            "maxMessages",
         ];
         let fields = Fields::of(value, String::from("$"), &KEYS)?;
         let default = StreamLimits::default();
@@ -153,6 +158,7 @@ impl StreamLimits {
             max_custom_bytes: or(KEYS[4], default.max_custom_bytes)?,
             max_reasoning_bytes: or(KEYS[5], default.max_reasoning_bytes)?,
             max_calls: or(KEYS[6], default.max_calls)?,
+            max_messages: or(KEYS[7], default.max_messages)?,
         })
     }
 }
@@ -192,6 +198,8 @@ pub struct TurnVerifier {
     said: Vec<(String, String)>,
     calls: BTreeMap<String, OpenCall>,
     seen_calls: BTreeSet<String>,
+    /// Messages started so far.
+    started_messages: usize,
     /// Complete calls to undeclared tools, waiting for their result.
     undeclared: Vec<(String, OwnCall)>,
     violation: Option<Violation>,
@@ -217,6 +225,7 @@ impl TurnVerifier {
             said: Vec::new(),
             calls: BTreeMap::new(),
             seen_calls: BTreeSet::new(),
+            started_messages: 0,
             undeclared: Vec::new(),
             violation: None,
             sent: Sent::default(),
@@ -368,6 +377,16 @@ impl TurnVerifier {
             }
             WireEvent::MessageStart { message, role } => {
                 self.check_room()?;
+                if self.started_messages >= self.limits.max_messages {
+                    return Err(Violation::new(
+                        ProtocolViolation::OverLimit,
+                        format!(
+                            "the turn started more than {} messages",
+                            self.limits.max_messages
+                        ),
+                    ));
+                }
+                self.started_messages += 1;
                 if !self.messages.insert(message.clone()) {
                     return Err(Violation::new(
                         ProtocolViolation::AlreadyOpen,
