@@ -103,10 +103,12 @@ export function readRun(engine, id, last) {
 /**
  * A presence surface for a binding to attach (`engine.presence.attach`): it
  * keeps the last thing said to the person, tells its listeners of every
- * event, and `read()` is the view `{ counters, said }`.
+ * event, and `read()` is the view `{ counters, said }` (the last one once
+ * the engine has closed).
  */
 export function presenceSurface(engine) {
   let said = null;
+  let counters = null;
   const listeners = new Set();
   return {
     subscribe(listener) {
@@ -117,6 +119,15 @@ export function presenceSurface(engine) {
       if (event.type === "announcement") said = event.said;
       for (const listener of listeners) listener(event);
     },
-    read: () => ({ counters: engine.counters(), said }),
+    read() {
+      try {
+        counters = engine.counters();
+      } catch (error) {
+        // Closed (its last event, `closed`, asks for a read): what it last
+        // counted stands.
+        if (error?.code !== "closed" || counters === null) throw error;
+      }
+      return { counters, said };
+    },
   };
 }

@@ -84,7 +84,7 @@ export function button(part, text, onClick) {
 /**
  * What every default surface shares: an `engine` property that attaches the
  * element to the engine as a presence surface while it is in the document
- * (AG-35), and detaches it when it leaves or the engine changes.
+ * (AG-35), and detaches it when it leaves, the engine changes or closes.
  */
 export class Surface extends HTMLElement {
   #engine = null;
@@ -103,12 +103,42 @@ export class Surface extends HTMLElement {
     this.#detach = null;
     this.#engine = engine ?? null;
     this.engineChanged();
-    if (this.#engine && this.isConnected) this.#detach = this.#engine.presence.attach(this);
+    if (this.#engine && this.isConnected) this.#attach();
     this.render();
   }
 
   connectedCallback() {
-    if (this.#engine && !this.#detach) this.#detach = this.#engine.presence.attach(this);
+    if (this.#engine && !this.#detach) this.#attach();
+  }
+
+  /**
+   * Attached as a presence surface: every event goes to `handleEvent`, but
+   * the engine closing lets the engine go — the element shows what it shows
+   * with none, its controls off.
+   */
+  #attach() {
+    const engine = this.#engine;
+    let presence;
+    try {
+      presence = engine.presence;
+    } catch (error) {
+      // An engine already closed (set again by a framework re-rendering)
+      // is let go at once.
+      if (error?.code !== "closed") throw error;
+      this.#engine = null;
+      return;
+    }
+    this.#detach = presence.attach({
+      handleEvent: (event) => {
+        if (event.type !== "closed") this.handleEvent(event);
+        else if (this.#engine === engine) {
+          this.#detach = null;
+          this.#engine = null;
+          this.engineChanged();
+          this.render();
+        }
+      },
+    });
   }
 
   disconnectedCallback() {

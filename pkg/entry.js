@@ -18,9 +18,9 @@ import load, {
 
 export { Engine, Participant, Schema, ScriptedTransport, AgUiTransport, TurnSink, approvalKey };
 
-/** Whether an event concerns the run `id`. */
+/** Whether an event concerns the run `id` (the engine closing concerns every run). */
 function concerns(event, id) {
-  return event.run === id || event.runs?.includes(id) === true || event.report?.run === id;
+  return event.run === id || event.runs?.includes(id) === true || event.report?.run === id || event.type === "closed";
 }
 
 /** A delegation as the app holds it (`engine.delegate` returns one); see baton.d.ts. */
@@ -41,12 +41,19 @@ export class Run {
     return this.id;
   }
 
-  // The terminal state, once the run has ended; never a rejection.
+  // The terminal state, once the run has ended; a rejection only if the
+  // engine closes first (`closed`, what its methods then throw).
   get returned() {
-    this.#returned ??= new Promise((resolve) => {
+    this.#returned ??= new Promise((resolve, reject) => {
       const ended = (state) => state.state === "returned" || state.state === "cancelled";
       const unsubscribe = this.#engine.subscribe((event) => {
-        if (event.type === "journal" && event.run === this.id && event.entry.kind === "transition" && ended(event.entry.to)) {
+        if (event.type === "closed") {
+          try {
+            this.#engine.state(this.id);
+          } catch (error) {
+            reject(error);
+          }
+        } else if (event.type === "journal" && event.run === this.id && event.entry.kind === "transition" && ended(event.entry.to)) {
           unsubscribe();
           resolve(event.entry.to);
         }

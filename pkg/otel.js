@@ -37,6 +37,9 @@ const FAILED = new Set(["partial", "rolled-back", "error"]);
 const TIERS = ["reads-only", "reversible-acts", "full-acts"];
 const higher = (a, b) => (TIERS.indexOf(b) > TIERS.indexOf(a) ? b : a);
 
+/** Records only a run that has already ended writes: they open no span. */
+const AFTER_THE_END = new Set(["reverted", "offered-again", "offer-settled"]);
+
 /**
  * Traces every run of `engine` from now on. Returns `{ detach() }`, which
  * ends the spans still open and stops tracing. Unknown options throw a
@@ -190,8 +193,9 @@ export function instrument(engine, options = {}) {
       undone(record, "baton.undo.held", { "baton.conflicts": entry.conflicts.length });
       return;
     }
-    // Journal records of a run that has ended (a revert's) open nothing.
-    if (ended.has(record.run)) return;
+    // Journal records of a run that has ended open nothing: a revert's, or
+    // an offer settled on a run an earlier page load cut off.
+    if (ended.has(record.run) || (!runs.has(record.run) && AFTER_THE_END.has(entry.kind))) return;
     const run = runOf(record.run, record.at);
     switch (entry.kind) {
       case "turn-reserved":
@@ -335,8 +339,22 @@ export function instrument(engine, options = {}) {
     }
   };
 
+  // The spans still open end now, said to be cut off (`why`: detached,
+  // or the engine closed).
+  const cut = (why) => {
+    const now = Date.now();
+    for (const run of runs.values()) {
+      for (const span of [...run.calls.values(), ...run.turns.values()]) span.end(now);
+      run.span.setAttribute(why, true);
+      run.span.end(now);
+    }
+    runs.clear();
+    ended.clear();
+  };
+
   const unsubscribe = engine.subscribe((event) => {
     if (event.type === "journal") onRecord(event);
+    else if (event.type === "closed") cut("baton.engine_closed");
   });
 
   // The turn's span, named before its request leaves: the agent server's
@@ -360,14 +378,7 @@ export function instrument(engine, options = {}) {
       } catch {
         // A closed engine has no turns to trace.
       }
-      const now = Date.now();
-      for (const run of runs.values()) {
-        for (const span of [...run.calls.values(), ...run.turns.values()]) span.end(now);
-        run.span.setAttribute("baton.detached", true);
-        run.span.end(now);
-      }
-      runs.clear();
-      ended.clear();
+      cut("baton.detached");
     },
   };
 }

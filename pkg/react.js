@@ -30,7 +30,14 @@ function useEngineValue(source, read, relevant, key = null) {
   const readRef = useRef(read);
   readRef.current = read;
   const take = () => {
-    const value = readRef.current();
+    let value;
+    try {
+      value = readRef.current();
+    } catch (error) {
+      // A closed engine reads nothing more: the last value stands.
+      if (error?.code === "closed" && cache.current !== null) return cache.current.value;
+      throw error;
+    }
     const text = JSON.stringify(value);
     if (cache.current === null || cache.current.text !== text) cache.current = { text, value };
     return cache.current.value;

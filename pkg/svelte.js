@@ -35,7 +35,14 @@ function engineValue(source, read, relevant) {
   return readable(read(), (set) => {
     let text = null;
     const take = () => {
-      const value = read();
+      let value;
+      try {
+        value = read();
+      } catch (error) {
+        // A closed engine reads nothing more: the last value stands.
+        if (error?.code === "closed" && text !== null) return;
+        throw error;
+      }
       const next = JSON.stringify(value);
       if (next !== text) {
         text = next;
@@ -99,7 +106,10 @@ export function useParticipant(manifest, behaviour, versions = {}) {
  */
 export function useRun(run) {
   const engine = useEngine();
-  const given = typeof run?.subscribe === "function" ? run : readable(run);
+  // A `Run` has a `subscribe` of its own (to its events): it is a value,
+  // not a store.
+  const store = typeof run?.subscribe === "function" && typeof run.id !== "string";
+  const given = store ? run : readable(run);
   let id = null;
   let last = null;
   const read = () => (last = readRun(engine, id, last));

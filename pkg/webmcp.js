@@ -219,8 +219,11 @@ class AgentSession {
     }
   }
 
-  /** The bridge goes away: the session's run is stopped, nothing left waiting. */
-  end() {
+  /**
+   * The bridge goes away: the session's run is stopped, nothing left
+   * waiting; what waited hears `why`.
+   */
+  end(why = refusal("detached", "the page withdrew its tools")) {
     if (this.#active && this.run) {
       try {
         this.#engine.stop(this.run);
@@ -228,7 +231,7 @@ class AgentSession {
         // Already ended.
       }
     }
-    this.#settleAll(refusal("detached", "the page withdrew its tools"));
+    this.#settleAll(why);
     this.#unsubscribe?.();
     this.#unsubscribe = null;
   }
@@ -285,6 +288,8 @@ export function attachWebMcp(engine, options = {}) {
   sync();
   const unsubscribe = engine.subscribe((event) => {
     if (event.type === "tools-changed") sync();
+    // A closed engine has no tools: they are withdrawn, as on detach.
+    if (event.type === "closed") withdraw(refusal("closed", "the engine closed before the call was carried out"), true);
   });
   // The page's other scripts change the model context too: a tool of ours
   // that went missing from it is registered again.
@@ -304,6 +309,22 @@ export function attachWebMcp(engine, options = {}) {
     following().catch(() => {});
   };
   context.addEventListener?.("toolchange", onToolChange);
+  /**
+   * The session ended — what waited hears `why` — and every tool withdrawn:
+   * at once on `detach()`; a task `later` when the engine closed, since a
+   * model context rejects a call whose tool goes away, and the agent is
+   * owed the engine's answer first.
+   */
+  const withdraw = (why, later = false) => {
+    unsubscribe();
+    context.removeEventListener?.("toolchange", onToolChange);
+    session.end(why);
+    const controllers = [...registered.values()];
+    registered.clear();
+    const abort = () => controllers.forEach((controller) => controller.abort());
+    if (later) setTimeout(abort);
+    else abort();
+  };
   return {
     attached: true,
     get tools() {
@@ -313,11 +334,7 @@ export function attachWebMcp(engine, options = {}) {
       return session.run;
     },
     detach() {
-      unsubscribe();
-      context.removeEventListener?.("toolchange", onToolChange);
-      for (const controller of registered.values()) controller.abort();
-      registered.clear();
-      session.end();
+      withdraw();
     },
   };
 }

@@ -20,7 +20,7 @@ import { fileURLToPath } from "node:url";
 import { build } from "esbuild";
 
 import { freePort } from "./browsers.mjs";
-import { TASKS, packagePages } from "./harness.mjs";
+import { TASKS, earlierEngine, packagePages } from "./harness.mjs";
 
 const TIMEOUT = 120_000;
 const PHOENIX = process.env.BATON_PHOENIX;
@@ -550,6 +550,60 @@ test("a killed run ends aborted, its kill an event on the run span", { timeout: 
   assert.equal(kill.attributes["baton.autonomy"], "review", "each event carries the run's autonomy");
   assert.match(String(kill.attributes["baton.fingerprint"]), /\w{16,}/, "and the fingerprint its plan was bound to");
   assert.equal(kill.attributes["baton.actor"], "person");
+});
+
+test("a run still waiting for the person when the engine closes: its span ends, said to be cut off by the close, and reaches the backend", { timeout: TIMEOUT }, async () => {
+  const run = await withPage(async (page) => {
+    await sdkIn(page);
+    return page.evaluate(
+      async ({ manifest, intent }) => {
+        const baton = await import("baton-engine");
+        await baton.default();
+        const { instrument } = await import("baton-engine/otel");
+        const engine = await baton.Engine.open({ appName: "Board", ceiling: "auto", storage: "memory" });
+        instrument(engine, { tracerProvider: window.provider });
+        engine.register(manifest, { invoke: () => ({ ok: true }), history: { mark: () => "m", revertTo() {} } });
+        const held = engine.delegate({ intent, initiative: "user", autonomy: "review", plan: [{ capability: "tasks.rename", arguments: { id: "card-6", title: "z" } }] });
+        for (let i = 0; i < 200 && engine.state(held).state !== "reviewing"; i++) await new Promise((r) => setTimeout(r, 10));
+        // Closed without detaching the tracing first.
+        engine.close();
+        await window.provider.forceFlush();
+        return held.id;
+      },
+      { manifest: TASKS, intent: INTENT },
+    );
+  });
+  const stored = await readBack((stored) => Boolean(runSpan(stored, run)));
+  const span = runSpan(stored, run);
+  assert.ok(span, "the run's span ended, so it was exported");
+  assert.equal(span.attributes["baton.engine_closed"], true);
+});
+
+test("a run an earlier page load cut off, discarded on this one, opens no span that would never end", { timeout: TIMEOUT }, async () => {
+  const open = await withPage(async (page) => {
+    await earlierEngine(page, { finished: 0, waiting: true });
+    return page.evaluate(async () => {
+      const otel = await import("@opentelemetry/api");
+      const baton = await import("baton-engine");
+      await baton.default();
+      const { instrument } = await import("baton-engine/otel");
+      // Spans started and not yet ended, as a span processor sees them.
+      const started = new Set();
+      const provider = new otel.WebTracerProvider({
+        spanProcessors: [{ onStart: (span) => started.add(span), onEnd: (span) => started.delete(span), forceFlush: async () => {}, shutdown: async () => {} }],
+      });
+      const engine = await baton.Engine.open({ appName: "Todos", ceiling: "auto" });
+      for (let i = 0; i < 300 && engine.cutOff().length < 1; i++) await new Promise((r) => setTimeout(r, 10));
+      const tracing = instrument(engine, { tracerProvider: provider });
+      engine.discard(engine.cutOff()[0].run);
+      await new Promise((r) => setTimeout(r, 50));
+      const open = [...started].map((span) => span.name);
+      tracing.detach();
+      engine.close();
+      return open;
+    });
+  });
+  assert.deepEqual(open, [], "no span is left open for a run that was already over");
 });
 
 test("the package README's tracing example runs as written, its spans in the backend", { timeout: TIMEOUT }, async () => {

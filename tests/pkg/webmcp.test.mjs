@@ -315,7 +315,7 @@ test("WebMCP as drafted: the agent cancelling through execute's signal stops the
   });
 });
 
-test("WebMCP: when the engine closes, a call waiting for review and every later call settle closed, never hang", { timeout: TIMEOUT }, async () => {
+test("WebMCP: when the engine closes, a call waiting for review settles closed and every tool is withdrawn, as on detach", { timeout: TIMEOUT }, async () => {
   await without.withPage(async (page) => {
     await setUp(page, true);
     const settled = await page.evaluate(async () => {
@@ -327,12 +327,12 @@ test("WebMCP: when the engine closes, a call waiting for review and every later 
       window.engine.subscribe((event) => heard.push(event.type));
       window.engine.close();
       const waiting = await race(sharing);
-      const later = await race(window.agent("tasks.rename", { id: "a", title: "Late" }));
-      return { waiting: waiting.structuredContent?.code ?? waiting, later: later.structuredContent?.code ?? later, heard, invoked: window.invoked };
+      return { waiting: waiting.structuredContent?.code ?? waiting, heard, invoked: window.invoked, tools: window.bridge.tools };
     });
     assert.deepEqual(settled.heard, ["closed"], "subscribers hear the engine close");
     assert.equal(settled.waiting, "closed");
-    assert.equal(settled.later, "closed");
     assert.deepEqual(settled.invoked, [], "nothing ran");
+    assert.deepEqual(settled.tools, []);
+    assert.deepEqual(await listTools(page), {}, "a closed engine's tools are withdrawn");
   });
 });

@@ -34,7 +34,7 @@ const APPS = [
   {
     name: "Svelte 5",
     from: "svelte",
-    sources: ["index.html", "main.ts", "App.svelte", "TaskBoard.svelte", "RunStatus.svelte", "Badge.svelte", "Questions.svelte", "board.ts", "elements.d.ts", "vite.config.js", "tsconfig.json"],
+    sources: ["index.html", "main.ts", "App.svelte", "TaskBoard.svelte", "RunStatus.svelte", "RunHandle.svelte", "Badge.svelte", "Questions.svelte", "board.ts", "elements.d.ts", "vite.config.js", "tsconfig.json"],
     packages: { svelte: "svelte" },
     tools: ["@sveltejs/vite-plugin-svelte"],
     framework: /^svelte 5\./,
@@ -100,6 +100,8 @@ for (const { name, from, sources, packages, tools, framework } of APPS) {
         // useRun and usePresence follow the run into review.
         await page.waitForSelector("#run[data-state=reviewing][data-reviewing=yes]");
         await page.waitForSelector("#badge[data-awaiting-review='1']");
+        // Svelte's useRun takes the `Run` handle itself too.
+        if (from === "svelte") await page.waitForSelector("#run-handle[data-state=reviewing]");
         assert.equal(await title(page, "card-1"), "Draft", "nothing before the person authorizes");
         await page.click("baton-review [part=authorize]");
         await page.waitForSelector("#run[data-state=returned][data-outcome=completed]");
@@ -246,6 +248,38 @@ for (const { name, from, sources, packages, tools, framework } of APPS) {
         await page.waitForSelector("#board[data-mounted=tasks]");
         assert.equal(await title(page, "card-2"), "Plan", "nothing was applied to the board that was gone");
         assert.deepEqual(await page.evaluate(() => window.app.engine.tools().map((tool) => tool.name)), ["tasks.rename"]);
+        assert.deepEqual(problems, []);
+      } finally {
+        await page.close();
+      }
+    });
+
+    test("the engine closing mid-review leaves the app standing: the hooks keep what they last read, the surfaces let the engine go, nothing throws", { timeout: TIMEOUT }, async () => {
+      const { page, problems } = await open();
+      try {
+        await page.click("#rename");
+        await page.waitForSelector("#run[data-state=reviewing]");
+        await page.waitForSelector("#badge[data-awaiting-review='1']");
+        await page.evaluate(() => {
+          const returned = [];
+          const run = window.app.engine.delegate({ intent: "Rename again", initiative: "user", autonomy: "review", plan: [{ capability: "tasks.rename", arguments: { id: "card-2", title: "Now" } }] });
+          run.returned.then(() => returned.push("resolved"), (error) => returned.push(error.code));
+          window.returned = returned;
+        });
+        await page.waitForSelector("#badge[data-awaiting-review='2']");
+        await page.evaluate(() => window.app.engine.close());
+        await page.waitForFunction(() => window.returned.length === 1);
+        assert.deepEqual(await page.evaluate(() => window.returned), ["closed"], "a run's returned rejects closed");
+        await page.waitForFunction(() => document.querySelector("baton-presence").state === "idle");
+        const after = await page.evaluate(() => ({
+          badge: document.querySelector("#badge")?.dataset.awaitingReview,
+          kill: document.querySelector("baton-presence").shadowRoot.querySelector("[part=kill]").disabled,
+        }));
+        assert.equal(after.badge, "2", "the badge keeps what it last counted");
+        assert.equal(after.kill, true, "no control of an engine that is gone");
+        // Anything rendered again reads nothing new, and throws nothing.
+        await page.click("#toggle-board");
+        await page.waitForTimeout(100);
         assert.deepEqual(problems, []);
       } finally {
         await page.close();
