@@ -443,6 +443,7 @@ impl Engine {
         // Said with the engine already closed: a subscriber that calls
         // back hears `closed`.
         if let Some(live) = self.inner.take().filter(|live| !live.poisoned()) {
+            live.closing();
             effects::emit(&live, &HostEvent::Closed);
         }
     }

@@ -2,14 +2,18 @@
 //!
 //! It is created once, visually hidden, before any message, in the parent
 //! the application names or in `document.body`; a second engine on the same
-//! page finds and reuses it instead of adding another. Every message goes in
-//! a fresh node, so a repeated message is announced again, and the first
-//! message waits a moment after the region appears so screen readers have
-//! noticed the region before anything is written to it. Nothing here moves
+//! page finds and reuses it instead of adding another, and shares its queue:
+//! the engines' messages are written in the order they were said. Every
+//! message goes in a fresh node, so a repeated message is announced again,
+//! and the first message waits a moment after the region appears so screen
+//! readers have noticed the region before anything is written to it. A
+//! region the page took out of the document (its parent removed, `body`
+//! swapped by a router) is found or made again in `body` before the next
+//! message, so nothing is said into a detached node. Nothing here moves
 //! focus (AG-38).
 
 use std::cell::RefCell;
-use std::rc::Rc;
+use std::rc::{Rc, Weak};
 
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
@@ -20,23 +24,28 @@ const MARKER: &str = "data-baton-live-region";
 /// How long the region exists before its first message is written.
 pub(crate) const FIRST_WRITE_DELAY_MS: i32 = 150;
 
-/// Handle to the page's live region.
+/// Handle to the page's live region; every handle of the page shares it.
 #[derive(Debug, Clone)]
-pub(crate) struct LiveRegion {
+pub(crate) struct LiveRegion(Rc<RefCell<Region>>);
+
+#[derive(Debug)]
+struct Region {
     element: HtmlElement,
     /// When the region was created (ms, `performance.now()` base of `Date.now`).
     created_at: f64,
     /// Messages held back by the first-write delay, in order; one timer
     /// writes them all, so they can never land out of order.
-    pending: Rc<RefCell<Vec<String>>>,
+    pending: Vec<String>,
 }
 
-impl LiveRegion {
-    /// Finds the page's live region, or creates it in `parent` (or `body`).
-    pub(crate) fn attach(
-        document: &Document,
-        parent: Option<&Element>,
-    ) -> Result<LiveRegion, JsValue> {
+thread_local! {
+    /// The page's region, while an engine holds it.
+    static PAGE: RefCell<Weak<RefCell<Region>>> = const { RefCell::new(Weak::new()) };
+}
+
+impl Region {
+    /// The page's region in `document`, or a new one in `parent` (or `body`).
+    fn find_or_make(document: &Document, parent: Option<&Element>) -> Result<Region, JsValue> {
         if let Some(existing) = document.query_selector(&format!("[{MARKER}]"))? {
             // Whole milliseconds: integers, so the runtime carries no float
             // printer or parser for them.
@@ -44,10 +53,10 @@ impl LiveRegion {
                 .get_attribute(MARKER)
                 .and_then(|value| value.parse::<u64>().ok())
                 .map_or(0.0, |ms| ms as f64);
-            return Ok(LiveRegion {
+            return Ok(Region {
                 element: existing.dyn_into()?,
                 created_at,
-                pending: Rc::default(),
+                pending: Vec::new(),
             });
         }
         let element: HtmlElement = document.create_element("div")?.dyn_into()?;
@@ -80,17 +89,34 @@ impl LiveRegion {
                 .into(),
         };
         host.append_child(&element)?;
-        Ok(LiveRegion {
+        Ok(Region {
             element,
             created_at,
-            pending: Rc::default(),
+            pending: Vec::new(),
         })
+    }
+}
+
+impl LiveRegion {
+    /// Finds the page's live region, or creates it in `parent` (or `body`).
+    pub(crate) fn attach(
+        document: &Document,
+        parent: Option<&Element>,
+    ) -> Result<LiveRegion, JsValue> {
+        if let Some(shared) = PAGE.with(|page| page.borrow().upgrade()) {
+            if shared.borrow().element.is_connected() {
+                return Ok(LiveRegion(shared));
+            }
+        }
+        let shared = Rc::new(RefCell::new(Region::find_or_make(document, parent)?));
+        PAGE.with(|page| *page.borrow_mut() = Rc::downgrade(&shared));
+        Ok(LiveRegion(shared))
     }
 
     /// The region's element.
     #[cfg(test)]
-    pub(crate) fn element(&self) -> &HtmlElement {
-        &self.element
+    pub(crate) fn element(&self) -> HtmlElement {
+        self.0.borrow().element.clone()
     }
 
     /// How long to wait before writing, so the region has existed for at
@@ -98,44 +124,65 @@ impl LiveRegion {
     pub(crate) fn wait_before_write(&self, now: f64) -> i32 {
         // Clamped: a region whose recorded creation lies ahead (another
         // clock wrote it) waits no longer than a fresh one.
-        let elapsed = (now - self.created_at).max(0.0);
+        let elapsed = (now - self.0.borrow().created_at).max(0.0);
         (f64::from(FIRST_WRITE_DELAY_MS) - elapsed).max(0.0).ceil() as i32
+    }
+
+    /// The region taken out of the document is found or made again in
+    /// `body` (its parent is gone), so the next message is heard.
+    fn in_document(&self) -> Result<(), JsValue> {
+        let mut region = self.0.borrow_mut();
+        if region.element.is_connected() {
+            return Ok(());
+        }
+        let document = region
+            .element
+            .owner_document()
+            .ok_or_else(|| JsValue::from_str("the live region is not in a document"))?;
+        let found = Region::find_or_make(&document, None)?;
+        region.element = found.element;
+        region.created_at = found.created_at;
+        Ok(())
     }
 
     /// Writes a message now, as a fresh node replacing the previous one.
     pub(crate) fn write(&self, message: &str) -> Result<(), JsValue> {
-        let document = self
-            .element
+        self.in_document()?;
+        let element = self.0.borrow().element.clone();
+        let document = element
             .owner_document()
             .ok_or_else(|| JsValue::from_str("the live region is not in a document"))?;
         let node = document.create_element("div")?;
         node.set_text_content(Some(message));
-        self.element.set_text_content(None);
-        self.element.append_child(&node)?;
+        element.set_text_content(None);
+        element.append_child(&node)?;
         Ok(())
     }
 
     /// Writes a message, after the first-write delay if the region is new.
-    /// Messages held back by the delay are written together, in order, in
-    /// one node — the last of them (a run's outcome) is never overtaken.
+    /// Messages held back by the delay — every engine's on the page — are
+    /// written together, in order, in one node: the last of them (a run's
+    /// outcome) is never overtaken.
     pub(crate) fn announce(&self, message: String) -> Result<(), JsValue> {
-        let mut pending = self.pending.borrow_mut();
-        if !pending.is_empty() {
-            pending.push(message);
-            return Ok(());
-        }
+        self.in_document()?;
         let wait = self.wait_before_write(crate::clock::now_ms());
-        if wait == 0 {
+        let mut region = self.0.borrow_mut();
+        let first = region.pending.is_empty();
+        if first && wait == 0 {
+            drop(region);
             return self.write(&message);
         }
-        pending.push(message);
-        let region = self.clone();
-        gloo_timers::callback::Timeout::new(wait.unsigned_abs(), move || {
-            let messages = std::mem::take(&mut *region.pending.borrow_mut());
-            // A failure here has nobody to report to; the region stays usable.
-            let _ = region.write(&messages.join(" "));
-        })
-        .forget();
+        region.pending.push(message);
+        if first {
+            let region = self.clone();
+            gloo_timers::callback::Timeout::new(wait.unsigned_abs(), move || {
+                let messages = std::mem::take(&mut region.0.borrow_mut().pending);
+                // A failure here has nobody to report to; the region stays
+                // usable.
+                let _ = region.write(&messages.join(" "));
+            })
+            .forget();
+        }
         Ok(())
     }
 }
@@ -231,7 +278,7 @@ mod tests {
         let first = LiveRegion::attach(&document(), None).unwrap();
         let second = LiveRegion::attach(&document(), None).unwrap();
         assert_eq!(regions(), before + 1, "exactly one region was added");
-        assert!(first.element().is_same_node(Some(second.element())));
+        assert!(first.element().is_same_node(Some(&second.element())));
         assert_eq!(
             first.element().get_attribute("aria-live").as_deref(),
             Some("polite")
@@ -245,8 +292,54 @@ mod tests {
         let parent = document().create_element("section").unwrap();
         document().body().unwrap().append_child(&parent).unwrap();
         let region = LiveRegion::attach(&document(), Some(&parent)).unwrap();
-        assert!(parent.contains(Some(region.element())));
+        assert!(parent.contains(Some(&region.element())));
         parent.remove();
+        clean();
+    }
+
+    #[wasm_bindgen_test]
+    async fn ag_39_a_region_whose_parent_was_removed_is_made_again_and_still_heard() {
+        clean();
+        let parent = document().create_element("section").unwrap();
+        document().body().unwrap().append_child(&parent).unwrap();
+        let region = LiveRegion::attach(&document(), Some(&parent)).unwrap();
+        sleep(FIRST_WRITE_DELAY_MS + 50).await;
+        // A route change takes the parent, and the region, out of the page.
+        parent.remove();
+        region
+            .announce("Assistant: “Rename the cards” is done.".into())
+            .unwrap();
+        sleep(FIRST_WRITE_DELAY_MS + 100).await;
+        let live = document()
+            .query_selector(&format!("[{MARKER}]"))
+            .unwrap()
+            .expect("a region in the page again");
+        assert!(live.is_connected());
+        assert_eq!(
+            live.text_content().as_deref(),
+            Some("Assistant: “Rename the cards” is done.")
+        );
+        let marked = document()
+            .query_selector_all(&format!("[{MARKER}]"))
+            .unwrap()
+            .length();
+        assert_eq!(marked, 1, "one region, as ever");
+        clean();
+    }
+
+    #[wasm_bindgen_test]
+    async fn ag_39_two_engines_messages_held_by_the_delay_land_together_in_order() {
+        clean();
+        let first = LiveRegion::attach(&document(), None).unwrap();
+        let second = LiveRegion::attach(&document(), None).unwrap();
+        first.announce("Assistant is acting.".into()).unwrap();
+        second.announce("Helper: done.".into()).unwrap();
+        sleep(FIRST_WRITE_DELAY_MS + 100).await;
+        assert_eq!(
+            first.element().text_content().as_deref(),
+            Some("Assistant is acting. Helper: done."),
+            "neither overwrites the other"
+        );
         clean();
     }
 

@@ -76,9 +76,12 @@ async function stored() {
   }
 }
 
-/** The key pair; without IndexedDB, one for this page only. */
+/**
+ * The key pair; without IndexedDB, or with one that does not answer within
+ * `NO_ANSWER_MS`, one for this page only.
+ */
 function keyPair() {
-  pair ??= stored().catch(generate);
+  pair ??= Promise.race([stored(), new Promise((_, reject) => setTimeout(reject, NO_ANSWER_MS))]).catch(generate);
   return pair;
 }
 
@@ -153,13 +156,17 @@ export async function errorBody(response) {
 /** A thrown value's message. */
 const said = (thrown) => String(thrown?.message ?? thrown);
 
+/** How long an open may go without any event before it is given up. */
+const NO_ANSWER_MS = 5_000;
+
 /**
  * Sends the open request for database `name` at schema `version` now, and
  * answers with the connection and whether this open created the database
  * (`{ db, created }`), or why not: `{ failed, cause }`, `failed` one of
  * `unavailable` (no IndexedDB here), `refused` (the request itself was),
- * `failed` (it failed: a newer Baton's schema, say) or `blocked` (another
- * connection held the version change up for `graceMs`). A connection that
+ * `failed` (it failed: a newer Baton's schema, say), `blocked` (another
+ * connection held the version change up for `graceMs`) or `no-answer`
+ * (nothing was heard for `NO_ANSWER_MS`). A connection that
  * arrives after the answer was given is closed, so it holds no version
  * change up. In JavaScript, not Rust: it is what an engine's opening waits
  * on, and the module's functions are compiled while it loads.
@@ -167,7 +174,10 @@ const said = (thrown) => String(thrown?.message ?? thrown);
 export function openDatabase(name, version, secret, graceMs) {
   return new Promise((resolve) => {
     let answered = false;
-    let grace;
+    // An open that hears nothing at all (no success, error, block or
+    // upgrade: a browser's storage that hangs) is given up after
+    // `NO_ANSWER_MS`, and the engine runs in memory.
+    let grace = setTimeout(() => answer({ failed: "no-answer", cause: "" }), NO_ANSWER_MS);
     const answer = (value) => {
       clearTimeout(grace);
       if (answered) return false;
@@ -196,6 +206,7 @@ export function openDatabase(name, version, secret, graceMs) {
     };
     // Held up: given up `graceMs` after the hold began, unless it ends first.
     request.onblocked = () => {
+      clearTimeout(grace);
       grace = setTimeout(() => answer({ failed: "blocked", cause: "" }), graceMs);
     };
     request.onsuccess = () => {

@@ -43,6 +43,9 @@ struct State {
     /// Set when a panic struck in the middle of one of its steps: its state
     /// may be half-changed, and it is never reached again.
     poisoned: Cell<bool>,
+    /// Set when the app closed the engine: a step still draining (a
+    /// listener closed it) carries nothing more out.
+    closed: Cell<bool>,
     /// What lets go of the session's lock and closes the connection, kept
     /// outside the state: a panic leaks the state's last reference (a trap
     /// runs no destructor), and the session must still be let go.
@@ -73,9 +76,15 @@ impl Shared {
             inner: RefCell::new(inner),
             draining: Cell::new(false),
             poisoned: Cell::new(false),
+            closed: Cell::new(false),
             let_go: RefCell::new(Some(let_go)),
         });
         Shared(state)
+    }
+
+    /// The app closed the engine: nothing more is carried out, nor heard.
+    pub(super) fn closing(&self) {
+        self.0.closed.set(true);
     }
 
     /// Whether a panic struck in the middle of one of its steps.
@@ -276,12 +285,18 @@ pub(super) fn pump(inner: &Shared) {
             .flatten();
         for (i, event) in events.into_iter().enumerate() {
             // Each event is heard before it is carried out, as if one at a
-            // time.
+            // time. Once a listener closed the engine, the rest of the step
+            // is only written: no participant is called, nobody hears more.
+            let closed = inner.0.closed.get();
             match &heard {
+                _ if closed => {}
                 Some(values) => notify_value(inner, &values.get(i as u32)),
                 None => notify(inner, &event),
             }
-            carry(inner, event, &mut records, &mut closings);
+            match event {
+                Drained::Other(Event::Effect(_)) if inner.0.closed.get() => {}
+                event => carry(inner, event, &mut records, &mut closings),
+            }
         }
     }
     inner.0.draining.set(false);

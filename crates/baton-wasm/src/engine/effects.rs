@@ -19,19 +19,27 @@ pub(super) fn behaviour(inner: &Shared, participant: &ParticipantId) -> JsValue 
 /// AG-40: the participant's element is busy exactly while a call mutates it.
 /// The element is touched only when that changes: calls of concurrent runs
 /// overlap, and the attribute says whether any is under way.
-pub(super) fn set_busy(inner: &Shared, participant: &ParticipantId, delta: i32) {
-    let (before, after) = inner.page(|page| page.busy(participant, delta));
-    if (before > 0) == (after > 0) {
-        return;
-    }
-    let element = get(&behaviour(inner, participant), "element");
-    if let Some(element) = element.dyn_ref::<web_sys::Element>() {
-        let _ = if after > 0 {
+/// `busy` starts a change of the participant (`true`) or ends one: its
+/// element, read as the change starts, is the one its end clears — even once
+/// the participant has unmounted or the engine has closed meanwhile.
+fn set_busy(inner: Option<&Shared>, participant: &ParticipantId, element: &JsValue, busy: bool) {
+    let delta = if busy { 1 } else { -1 };
+    let changed = inner.is_none_or(|inner| {
+        let (before, after) = inner.page(|page| page.busy(participant, delta));
+        (before > 0) != (after > 0)
+    });
+    if let (true, Some(element)) = (changed, element.dyn_ref::<web_sys::Element>()) {
+        let _ = if busy {
             element.set_attribute("aria-busy", "true")
         } else {
             element.remove_attribute("aria-busy")
         };
     }
+}
+
+/// The element of `participant`, as its behaviour gives it now.
+fn element_of(inner: &Shared, participant: &ParticipantId) -> JsValue {
+    get(&behaviour(inner, participant), "element")
 }
 
 /// Carries out one of the core's effects: a participant is called (its
@@ -132,7 +140,8 @@ fn invoke(
 ) {
     let weak = inner.downgrade();
     let participant = capability.participant.clone();
-    set_busy(inner, &participant, 1);
+    let element = element_of(inner, &participant);
+    set_busy(Some(inner), &participant, &element, true);
     let args = to_js(arguments).unwrap_or(JsValue::NULL);
     let name = JsValue::from_str(&capability.capability);
     let actor = JsValue::from_str(actor.as_str());
@@ -143,9 +152,7 @@ fn invoke(
         "invoke",
         &[name, args, actor, context],
         move |result| {
-            if let Some(inner) = weak.upgrade() {
-                set_busy(&inner, &participant, -1);
-            }
+            set_busy(weak.upgrade().as_ref(), &participant, &element, false);
             report(&weak, || {
                 match result.map(|value| convert::value(&value)) {
                     Ok(Ok(value)) => Report::Call {
@@ -175,16 +182,15 @@ fn revert(inner: &Shared, run: RunId, participant: ParticipantId, token: &MarkTo
     let weak = inner.downgrade();
     let history = get(&behaviour(inner, &participant), "history");
     // A reverting participant is being changed, as by a call (AG-40).
-    set_busy(inner, &participant, 1);
+    let element = element_of(inner, &participant);
+    set_busy(Some(inner), &participant, &element, true);
     call_then(
         inner.downgrade().poisoner(),
         &history,
         "revertTo",
         &[to_js(&token.to_json()).unwrap_or(JsValue::UNDEFINED)],
         move |result| {
-            if let Some(inner) = weak.upgrade() {
-                set_busy(&inner, &participant, -1);
-            }
+            set_busy(weak.upgrade().as_ref(), &participant, &element, false);
             report(&weak, || {
                 let result = result.map(|_| ()).map_err(failure);
                 Report::Revert {

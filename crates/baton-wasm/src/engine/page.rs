@@ -68,6 +68,12 @@ impl Page {
         super::words::render(announcement, &self.actor_name, &self.app_name)
     }
 
+    /// The page's live region, which outlives the engine: what a write
+    /// that commits after the engine closed still says its closings to.
+    pub(super) fn region(&self) -> crate::live_region::LiveRegion {
+        self.region.clone()
+    }
+
     /// Writes to the page's live region.
     pub(super) fn say(&self, message: String) {
         // A failed DOM write leaves nobody to tell; the run itself goes on.

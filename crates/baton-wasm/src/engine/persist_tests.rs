@@ -486,6 +486,56 @@ async fn ag_50_without_indexeddb_the_engine_runs_in_memory_and_says_so() {
 }
 
 #[wasm_bindgen_test]
+async fn an_open_indexeddb_never_answers_is_given_up_and_the_engine_runs_in_memory() {
+    let restore = super::test_support::silence_indexed_db();
+    let opened = open_on(&unique_name("baton-test"), "s-silent", None).await;
+    restore.call0(&JsValue::NULL).unwrap();
+    let engine = opened.unwrap();
+    let status = storage(&engine);
+    assert_eq!(status["mode"], "memory");
+    assert!(
+        status["degraded"]
+            .as_str()
+            .unwrap_or_default()
+            .contains("did not answer"),
+        "{status}"
+    );
+    engine.mount(manifest(), participant(&element().into(), 0, 0));
+    let run = engine.delegate(plan(1)).unwrap();
+    assert_eq!(returned(&engine, &run).await.as_deref(), Some("completed"));
+}
+
+#[wasm_bindgen_test]
+async fn ag_39_an_outcome_whose_write_commits_after_the_engine_closed_is_still_said() {
+    let db = unique_name("baton-test");
+    let engine = std::rc::Rc::new(open_on(&db, "s-close-outcome", None).await.unwrap());
+    engine.mount(manifest(), participant(&element().into(), 0, 0));
+    written(&engine).await;
+    let heard = super::test_support::listen().await;
+    // As `await run.returned; engine.close()` does: closed in a microtask
+    // right after the step that ended the run, before its write commits.
+    let closer = engine.clone();
+    let listener = Closure::<dyn FnMut(JsValue)>::new(move |event: JsValue| {
+        let state = get(&get(&get(&event, "entry"), "to"), "state");
+        if state.as_string().as_deref() == Some("returned") {
+            let closer = closer.clone();
+            wasm_bindgen_futures::spawn_local(async move { closer.close() });
+        }
+    });
+    engine.subscribe(listener.into_js_value()).unwrap();
+    engine.delegate(plan(1)).unwrap();
+    assert!(
+        until(|| heard.messages().len() >= 2).await,
+        "{:?}",
+        heard.messages()
+    );
+    assert_eq!(
+        heard.messages()[1],
+        "Assistant: “Rename the cards” is done."
+    );
+}
+
+#[wasm_bindgen_test]
 async fn a_full_disk_degrades_to_memory_and_loses_nothing() {
     let engine = open_on(&unique_name("baton-test"), "s-full", None)
         .await

@@ -112,6 +112,13 @@ export function hideIndexedDb() {
   Object.defineProperty(window, 'indexedDB', { configurable: true, get() { throw new DOMException('storage is disabled', 'SecurityError'); } });
   return () => { delete window.indexedDB; if (!('indexedDB' in window)) Object.defineProperty(window, 'indexedDB', descriptor); };
 }
+export function silenceIndexedDb() {
+  // A browser's storage that hangs: an open request no event ever comes to.
+  const descriptor = Object.getOwnPropertyDescriptor(window, 'indexedDB')
+    || Object.getOwnPropertyDescriptor(Object.getPrototypeOf(window), 'indexedDB');
+  Object.defineProperty(window, 'indexedDB', { configurable: true, value: { open() { return {}; } } });
+  return () => { delete window.indexedDB; if (!('indexedDB' in window)) Object.defineProperty(window, 'indexedDB', descriptor); };
+}
 export function fillTheDisk() {
   const put = IDBObjectStore.prototype.put;
   IDBObjectStore.prototype.put = function () { throw new DOMException('the quota is used up', 'QuotaExceededError'); };

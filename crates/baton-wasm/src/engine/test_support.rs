@@ -65,6 +65,8 @@ extern "C" {
     pub(super) fn publishing_board(element: &JsValue) -> JsValue;
     #[wasm_bindgen(js_name = attachHandle)]
     pub(super) fn attach_handle(board: &JsValue, handle: JsValue);
+    #[wasm_bindgen(js_name = silenceIndexedDb)]
+    pub(super) fn silence_indexed_db() -> js_sys::Function;
     #[wasm_bindgen(js_name = editAsPerson)]
     pub(super) fn edit_as_person(board: &JsValue);
     #[wasm_bindgen(js_name = countingParticipant)]

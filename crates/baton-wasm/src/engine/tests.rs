@@ -124,6 +124,51 @@ async fn ag_9_stop_returns_control_mid_plan_and_clears_busy() {
 }
 
 #[wasm_bindgen_test]
+async fn ag_40_a_call_in_flight_when_the_engine_closes_leaves_no_busy_mark() {
+    let engine = open().await;
+    let section = element();
+    engine.mount(manifest(), participant(&section.clone().into(), 100, 0));
+    engine.delegate(plan(1)).unwrap();
+    assert!(until(|| section.get_attribute("aria-busy").is_some()).await);
+    engine.close();
+    assert!(
+        until(|| section.get_attribute("aria-busy").is_none()).await,
+        "the call finished after the engine closed, and its busy mark went with it"
+    );
+}
+
+#[wasm_bindgen_test]
+async fn a_listener_that_closes_the_engine_mid_step_stops_the_rest_of_it() {
+    let engine = std::rc::Rc::new(open().await);
+    let board = participant(&element().into(), 0, 0);
+    engine.mount(manifest(), board.clone());
+    let heard = js_sys::Array::new();
+    let (closer, after) = (engine.clone(), heard.clone());
+    // `Fn`, not `FnMut`: closing calls it again, with `closed`, from within.
+    let listener = Closure::<dyn Fn(JsValue)>::new(move |event: JsValue| {
+        after.push(&get(&event, "type"));
+        let invoking = get(&event, "kind").as_string().as_deref() == Some("invoke");
+        if invoking && get(&event, "type").as_string().as_deref() == Some("effect") {
+            closer.close();
+        }
+    });
+    engine.subscribe(listener.into_js_value()).unwrap();
+    engine.delegate(plan(1)).unwrap();
+    settle(100).await;
+    assert_eq!(
+        get(&state_of(&board), "applied").as_f64(),
+        Some(0.0),
+        "the participant is not called by an engine closed before the call"
+    );
+    let last = heard.get(heard.length() - 1).as_string();
+    assert_eq!(
+        last.as_deref(),
+        Some("closed"),
+        "closed is the last event heard"
+    );
+}
+
+#[wasm_bindgen_test]
 async fn ag_36_two_engines_share_the_one_polite_region() {
     let regions = || {
         web_sys::window()

@@ -227,9 +227,13 @@ fn write(inner: &Shared, records: Vec<Journalled>, header: bool, closings: Vec<S
     };
     inner.persistence(|persistence| persistence.writes_in_flight += 1);
     let weak = inner.downgrade();
+    let region = inner.page(|page| page.region());
     weak.clone().spawn(async move {
         let written = pending.await;
         let Some(inner) = weak.upgrade() else {
+            // Closed while it committed: what the step said is still said
+            // (AG-39), by the page's region, which outlives the engine.
+            say_to(&region, closings);
             return;
         };
         inner.persistence(|persistence| persistence.writes_in_flight -= 1);
@@ -276,31 +280,37 @@ pub(super) fn write_queued_on_close(inner: &mut Inner) {
     ) else {
         return;
     };
-    let Ok(batch) = persist::batch(&inner.core, &queued.records, queued.header) else {
-        return;
-    };
-    if batch.is_empty() {
-        return;
-    }
+    let region = inner.page.region();
+    let pending = persist::batch(&inner.core, &queued.records, queued.header)
+        .ok()
+        .filter(|batch| !batch.is_empty())
+        .and_then(|batch| store.write(batch).ok());
     // Opened and filled now; awaited by nobody but itself, so that its
-    // callbacks live until it completes.
-    if let Ok(pending) = store.write(batch) {
-        // A task of no engine (this one is closing): a panic in it
-        // poisons nothing, but it is guarded as every task is.
-        crate::panic::spawn(
-            Box::pin(async move {
+    // callbacks live until it completes. Its closings are said once it
+    // has, as every step's are (AG-39). A task of no engine (this one is
+    // closing): a panic in it poisons nothing, but it is guarded as every
+    // task is.
+    crate::panic::spawn(
+        Box::pin(async move {
+            if let Some(pending) = pending {
                 let _ = pending.await;
-            }),
-            std::rc::Rc::new(|| {}),
-        );
-    }
+            }
+            say_to(&region, queued.closings);
+        }),
+        std::rc::Rc::new(|| {}),
+    );
 }
 
 fn say_closings(inner: &Shared, closings: Vec<String>) {
+    say_to(&inner.page(|page| page.region()), closings);
+}
+
+fn say_to(region: &crate::live_region::LiveRegion, closings: Vec<String>) {
     // Several runs closed in one step are one message: the region keeps only
     // its last write of a task.
     if !closings.is_empty() {
-        inner.page(|page| page.say(closings.join(" ")));
+        // A failed DOM write leaves nobody to tell; the run itself goes on.
+        let _ = region.announce(closings.join(" "));
     }
 }
 
