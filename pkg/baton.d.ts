@@ -587,6 +587,7 @@ export class Run {
   /**
    * Settles with the run's terminal state — `{ state: "returned", outcome, reason, refused? }` or
    * `{ state: "cancelled", reason }` — once it has ended; never rejects because of how it ended.
+   * If the engine closes first, it rejects with `closed` (the next page load reconciles the run).
    * `refused` counts the acting party's calls the engine refused on the way: a run can end
    * `completed` having done less than was asked.
    */
@@ -606,7 +607,10 @@ export class Run {
   reject(revision: number, note?: string): Run["returned"];
   /** Undoes it in one step (A.2); see `engine.undo`. */
   undo(options?: UndoOptions): Promise<UndoReport>;
-  /** Calls `listener` for every event that concerns this run; returns a function that unsubscribes. */
+  /**
+   * Calls `listener` for every event that concerns this run (the engine's `closed` among them);
+   * returns a function that unsubscribes.
+   */
   subscribe(listener: (event: BatonEvent) => void): () => void;
   /** The id. */
   toString(): RunId;
