@@ -118,10 +118,21 @@ fn read_options(
 ) -> Result<(OpenOptions, Option<web_sys::Element>, Option<JsValue>), JsValue> {
     let (parent, transport) = if options.is_object() {
         let transport = get(options, "transport");
+        let parent = get(options, "liveRegionParent");
+        // An element, or nothing: a selector or a framework's ref object
+        // is refused, not quietly replaced by `body`.
+        let parent = match parent.dyn_into::<web_sys::Element>() {
+            Ok(element) => Some(element),
+            Err(other) if other.is_undefined() || other.is_null() => None,
+            Err(_) => {
+                return Err(error(
+                    Code::InvalidOptions,
+                    "`liveRegionParent` must be an element of the page",
+                ))
+            }
+        };
         (
-            get(options, "liveRegionParent")
-                .dyn_into::<web_sys::Element>()
-                .ok(),
+            parent,
             (!transport.is_undefined() && !transport.is_null()).then_some(transport),
         )
     } else {

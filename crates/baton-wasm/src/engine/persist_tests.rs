@@ -728,6 +728,14 @@ async fn refused_options_touch_no_storage() {
     assert_eq!(code.as_string().as_deref(), Some("invalid-options"));
     let exists = JsFuture::from(database_exists(&db)).await.unwrap();
     assert_eq!(exists.as_bool(), Some(false), "no database was created");
+    // A live region's parent given as a selector, not an element.
+    let options = js_sys::JSON::parse(
+        &serde_json::json!({"dbName": db, "liveRegionParent": "#main"}).to_string(),
+    )
+    .unwrap();
+    let refused = Engine::open(options).await.err().expect("refused");
+    let code = js_sys::Reflect::get(&refused, &"code".into()).unwrap();
+    assert_eq!(code.as_string().as_deref(), Some("invalid-options"));
 }
 
 #[wasm_bindgen_test]
