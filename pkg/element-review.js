@@ -121,6 +121,13 @@ export class BatonReview extends Surface {
   #cutOff;
   /** The call whose arguments the person is editing: its form, kept across renders, and what was refused. */
   #edit = null;
+  /** What the sheet last drew, as text. */
+  #drawn = null;
+
+  /** A new engine (or none): its sheets are drawn afresh. */
+  engineChanged() {
+    this.#drawn = null;
+  }
 
   /** The run shown; by default the latest one waiting for review. */
   get run() {
@@ -287,10 +294,16 @@ export class BatonReview extends Surface {
       this.#sheet.setAttribute("data-empty", "");
       this.#items.replaceChildren();
       this.#edit = null;
+      this.#drawn = null;
       return;
     }
     this.#sheet.removeAttribute("data-empty");
     const escalated = this.engine.state(run).state === "escalated";
+    // Drawn again only when what it shows changed: another run's steps
+    // leave the person's focus, and an error already said, where they are.
+    const drawn = JSON.stringify([run, sheet, escalated, this.#edit?.call, this.#edit?.error]);
+    if (drawn === this.#drawn) return;
+    this.#drawn = drawn;
     this.#title.textContent = escalated ? `“${sheet.intent}” needs you to allow one more change:` : `The plan for “${sheet.intent}”:`;
     this.#again.textContent = againText(sheet);
     this.#items.replaceChildren(

@@ -423,6 +423,18 @@ test("approve with edits: <baton-review> edits a planned call in a form built fr
     await part("apply-edit").click();
     assert.match(await part("edit-error").textContent(), /AG-15/);
     assert.equal(await page.evaluate(() => window.engine.review(window.run).items[0].edited), undefined);
+    // Another run's steps while the person types: the field keeps the
+    // focus, and the error is not written again.
+    await title.focus();
+    const kept = await page.evaluate(async () => {
+      const review = document.querySelector("baton-review");
+      const error = review.shadowRoot.querySelector("[part=edit-error]");
+      const other = window.engine.delegate({ intent: "Rename b", initiative: "user", autonomy: "auto", plan: [{ capability: "tasks.rename", arguments: { id: "b", title: "Later" } }] });
+      await other.returned;
+      return { focused: review.shadowRoot.activeElement?.name ?? null, sameError: review.shadowRoot.querySelector("[part=edit-error]") === error };
+    });
+    assert.deepEqual(kept, { focused: "title", sameError: true });
+    await page.evaluate(() => window.invoked.splice(0));
     // A good edit: applied, marked, previewed again.
     await title.fill("Ship");
     await part("apply-edit").click();
