@@ -425,9 +425,9 @@ test("approve with edits: <baton-review> edits a planned call in a form built fr
     assert.equal(await page.evaluate(() => window.engine.review(window.run).items[0].edited), undefined);
     // Another run's steps while the person types: the field keeps the
     // focus, and the error is not written again.
-    await title.focus();
     const kept = await page.evaluate(async () => {
       const review = document.querySelector("baton-review");
+      review.shadowRoot.querySelector("[part=edit-form] input[name=title]").focus();
       const error = review.shadowRoot.querySelector("[part=edit-error]");
       const other = window.engine.delegate({ intent: "Rename b", initiative: "user", autonomy: "auto", plan: [{ capability: "tasks.rename", arguments: { id: "b", title: "Later" } }] });
       await other.returned;
