@@ -734,19 +734,8 @@ fn ag_26_a_run_resuming_a_scheduled_run_is_clamped_as_it_was() {
     sim.propose(&first, &[rename(), archive()]);
     sim.authorize(&first);
     sim.apply();
-    sim.engine.handle(sim.now, Pause(first.clone())).unwrap();
-    sim.drain();
-    let second = sim
-        .engine
-        .handle(
-            sim.now,
-            Resume {
-                run: first.clone(),
-                budget: None,
-            },
-        )
-        .unwrap();
-    sim.drain();
+    sim.pause(&first);
+    let second = sim.resume(&first);
     let resumed = sim.engine.run(&second).unwrap();
     assert_eq!(resumed.initiative(), Initiative::Scheduled);
     assert_eq!(resumed.autonomy(), Autonomy::Review);

@@ -315,6 +315,22 @@ fn answer_open(sim: &mut Sim) -> String {
     open.prompt
 }
 
+/// The next page (board at version 1, its clock 10 s on) adopts what
+/// `sim`'s page left when it went, and reviews `run` again: that page, and
+/// the chained run.
+fn next_page_reviews_again(sim: &Sim, run: &RunId) -> (Sim, RunId) {
+    let mut gone = reconciled(sim);
+    let mut next = next_page(1);
+    next.now = sim.now + 10_000;
+    next.engine.handle(0, Adopt(gone.handle(0, TakeOffered)));
+    let chained = next
+        .engine
+        .handle(next.now, ReviewCutOff(run.clone()))
+        .unwrap();
+    next.drain();
+    (next, chained)
+}
+
 /// A run whose one turn asked `questions`, cut off by a reload while the
 /// first was open, and reviewed again 10 s later on the next page: that
 /// page, and the chained run.
@@ -327,16 +343,7 @@ fn asked_then_reloaded(questions: Vec<Inbound>) -> (Sim, RunId) {
             .handle(sim.now, Signal::inbound(&run, turn, asked));
     }
     sim.end_turn(&run);
-    let gone = &mut reconciled(&sim);
-    let mut next = next_page(1);
-    next.now = sim.now + 10_000;
-    next.engine.handle(0, Adopt(gone.handle(0, TakeOffered)));
-    let chained = next
-        .engine
-        .handle(next.now, ReviewCutOff(run.clone()))
-        .unwrap();
-    next.drain();
-    (next, chained)
+    next_page_reviews_again(&sim, &run)
 }
 
 #[test]
@@ -385,15 +392,7 @@ fn ag_41_a_question_asked_beside_a_plan_a_reload_cut_off_is_put_once_the_plan_is
     sim.end_turn(&run);
     sim.preview(&run, "c1-1", Ok(json!({"title": "Ship"})));
     assert_eq!(sim.state(&run), RunState::Reviewing);
-    let gone = &mut reconciled(&sim);
-
-    let mut next = next_page(1);
-    next.engine.handle(0, Adopt(gone.handle(0, TakeOffered)));
-    let chained = next
-        .engine
-        .handle(next.now, ReviewCutOff(run.clone()))
-        .unwrap();
-    next.drain();
+    let (mut next, chained) = next_page_reviews_again(&sim, &run);
     next.preview(&chained, "c1-1", Ok(json!({"title": "Ship"})));
     next.authorize(&chained);
     next.apply();
@@ -413,13 +412,7 @@ fn ag_26_a_scheduled_plan_reviewed_again_after_a_reload_stays_clamped() {
     let run = sim.delegate_with(Delegation::new("x", Initiative::Scheduled, Autonomy::Auto));
     sim.propose(&run, &[rename()]);
     assert_eq!(sim.state(&run), RunState::Reviewing);
-    let gone = &mut reconciled(&sim);
-    let mut next = next_page(1);
-    next.engine.handle(0, Adopt(gone.handle(0, TakeOffered)));
-    let chained = next
-        .engine
-        .handle(next.now, ReviewCutOff(run.clone()))
-        .unwrap();
+    let (next, chained) = next_page_reviews_again(&sim, &run);
     let view = next.engine.run(&chained).unwrap();
     assert_eq!(view.initiative(), Initiative::Scheduled);
     assert_eq!(

@@ -133,17 +133,7 @@ fn ag_11_pause_is_a_return_and_resume_is_a_fresh_chained_run() {
     );
     assert!(sim.engine.run(&first).unwrap().is_resumable());
 
-    let second = sim
-        .engine
-        .handle(
-            sim.now,
-            Resume {
-                run: first.clone(),
-                budget: None,
-            },
-        )
-        .unwrap();
-    sim.drain();
+    let second = sim.resume(&first);
     let chained = sim.engine.run(&second).unwrap();
     assert_ne!(second, first);
     assert_eq!(chained.resumes(), Some(&first));
@@ -207,19 +197,8 @@ fn a_named_thread_goes_with_every_turn_of_the_run_and_of_the_run_resuming_it() {
     assert_eq!(row["thread"], "support-42");
     sim.propose(&first, &[rename()]);
     sim.apply();
-    sim.engine.handle(sim.now, Pause(first.clone())).unwrap();
-    sim.drain();
-    let second = sim
-        .engine
-        .handle(
-            sim.now,
-            Resume {
-                run: first.clone(),
-                budget: None,
-            },
-        )
-        .unwrap();
-    sim.drain();
+    sim.pause(&first);
+    let second = sim.resume(&first);
     assert_eq!(
         sim.engine.run(&second).unwrap().thread(),
         Some("support-42")

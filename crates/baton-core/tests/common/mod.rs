@@ -603,6 +603,24 @@ impl Sim {
         )
     }
 
+    /// The person pauses `run`, and drains.
+    pub fn pause(&mut self, run: &RunId) {
+        self.engine.handle(self.now, Pause(run.clone())).unwrap();
+        self.drain();
+    }
+
+    /// The person resumes the paused `run` with its own budget: the chained
+    /// run, drained.
+    pub fn resume(&mut self, run: &RunId) -> RunId {
+        let resume = Resume {
+            run: run.clone(),
+            budget: None,
+        };
+        let chained = self.engine.handle(self.now, resume).unwrap();
+        self.drain();
+        chained
+    }
+
     pub fn resolve(&mut self, run: &RunId, resolution: Resolution) {
         let revision = self.revision(run);
         self.resolve_at(run, revision, resolution)

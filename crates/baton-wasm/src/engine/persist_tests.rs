@@ -461,21 +461,28 @@ async fn a_header_change_without_a_record_is_written_a_grant_and_disabling_survi
     );
 }
 
-#[wasm_bindgen_test]
-async fn ag_50_without_indexeddb_the_engine_runs_in_memory_and_says_so() {
-    let restore = hide_indexed_db();
-    let opened = open_on(&unique_name("baton-test"), "s-none", None).await;
-    restore.call0(&JsValue::NULL).unwrap();
+/// An engine of `session` opened while `break_storage` has broken
+/// IndexedDB (it returns what mends it): in memory, its storage degraded
+/// for a reason that says `why`.
+async fn opened_in_memory(
+    break_storage: fn() -> js_sys::Function,
+    session: &str,
+    why: &str,
+) -> Engine {
+    let mend = break_storage();
+    let opened = open_on(&unique_name("baton-test"), session, None).await;
+    mend.call0(&JsValue::NULL).unwrap();
     let engine = opened.unwrap();
     let status = storage(&engine);
     assert_eq!(status["mode"], "memory");
-    assert!(
-        status["degraded"]
-            .as_str()
-            .unwrap_or_default()
-            .contains("unavailable"),
-        "{status}"
-    );
+    let degraded = status["degraded"].as_str().unwrap_or_default();
+    assert!(degraded.contains(why), "{status}");
+    engine
+}
+
+#[wasm_bindgen_test]
+async fn ag_50_without_indexeddb_the_engine_runs_in_memory_and_says_so() {
+    let engine = opened_in_memory(hide_indexed_db, "s-none", "unavailable").await;
     let events = record(&engine, Some("storage-degraded"));
     assert_eq!(events.length(), 1, "a subscriber learns it at once");
     let board = participant(&element().into(), 0, 0);
@@ -487,19 +494,8 @@ async fn ag_50_without_indexeddb_the_engine_runs_in_memory_and_says_so() {
 
 #[wasm_bindgen_test]
 async fn an_open_indexeddb_never_answers_is_given_up_and_the_engine_runs_in_memory() {
-    let restore = super::test_support::silence_indexed_db();
-    let opened = open_on(&unique_name("baton-test"), "s-silent", None).await;
-    restore.call0(&JsValue::NULL).unwrap();
-    let engine = opened.unwrap();
-    let status = storage(&engine);
-    assert_eq!(status["mode"], "memory");
-    assert!(
-        status["degraded"]
-            .as_str()
-            .unwrap_or_default()
-            .contains("did not answer"),
-        "{status}"
-    );
+    let silence = super::test_support::silence_indexed_db;
+    let engine = opened_in_memory(silence, "s-silent", "did not answer").await;
     engine.mount(manifest(), participant(&element().into(), 0, 0));
     let run = engine.delegate(plan(1)).unwrap();
     assert_eq!(returned(&engine, &run).await.as_deref(), Some("completed"));
