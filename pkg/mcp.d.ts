@@ -60,5 +60,13 @@ export interface McpParticipant {
  */
 export function manifestFromMcpTools(tools: readonly McpTool[], participant: McpParticipant): Manifest;
 
+/**
+ * The MCP name of the tool that became capability `capability` in
+ * `manifestFromMcpTools(tools, participant)` — a tool's name is made an identifier the engine
+ * accepts (`files.read` → `files_read`), short enough for its wire name and unique among the
+ * tools — or `undefined`: what to call on the MCP server when the engine invokes it.
+ */
+export function mcpToolName(tools: readonly McpTool[], participant: Pick<McpParticipant, "id">, capability: string): string | undefined;
+
 /** MCP tool definitions for a manifest's capabilities (`participant__capability`), annotated from what it declares. */
 export function mcpToolsFromManifest(manifest: Manifest): AnnotatedMcpTool[];

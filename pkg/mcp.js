@@ -21,12 +21,43 @@ function identifier(name) {
 }
 
 /**
- * What an MCP tool becomes: a query, or an act with one effect. A tool that
- * sends, publishes or notifies is an external act whatever it claims (AG-18).
+ * Each tool's capability name: its MCP name (up to 128 of `[A-Za-z0-9_.-]`)
+ * as an identifier the engine accepts — `.` and anything else outside it as
+ * `_`, starting with a letter — short enough that its wire name
+ * (`participant__capability`) stays within model APIs' 64, and unique
+ * among the tools (a second `a_b` is `a_b-2`). A name that already is one
+ * stays as it is.
  */
-function capabilityOf(tool, history, trusted) {
+function capabilityNames(tools, participant) {
+  const room = Math.max(8, 64 - 2 - String(participant?.id ?? "").length);
+  const taken = new Set();
+  return tools.map((tool) => {
+    const base = String(tool.name).replace(/[^A-Za-z0-9_-]/g, "_").replace(/^[^A-Za-z]+/, "").slice(0, room - 4) || "tool";
+    let name = base;
+    for (let n = 2; taken.has(name); n++) name = `${base}-${n}`;
+    taken.add(name);
+    return name;
+  });
+}
+
+/**
+ * The MCP name of the tool `manifestFromMcpTools(tools, participant)` made
+ * the capability `capability` of: what to call on the MCP server when the
+ * engine invokes it. `undefined` for a capability none of `tools` became.
+ */
+export function mcpToolName(tools, participant, capability) {
+  const at = capabilityNames(tools, participant).indexOf(capability);
+  return at < 0 ? undefined : tools[at].name;
+}
+
+/**
+ * What an MCP tool becomes, as capability `name`: a query, or an act with
+ * one effect. A tool that sends, publishes or notifies is an external act
+ * whatever it claims (AG-18).
+ */
+function capabilityOf(tool, name, history, trusted) {
   const hints = tool.annotations ?? {};
-  const capability = { name: tool.name, arguments: tool.inputSchema ?? { type: "object" } };
+  const capability = { name, arguments: tool.inputSchema ?? { type: "object" } };
   if (tool.description !== undefined) capability.description = tool.description;
   const sends = isExternalVerb(tool.name);
   if (trusted && !sends && hints.readOnlyHint === true) return { ...capability, readOnly: true, effects: [] };
@@ -45,7 +76,8 @@ function capabilityOf(tool, history, trusted) {
  */
 export function manifestFromMcpTools(tools, participant) {
   const { id, label, description, history = "none", defaultArgumentLimit, trustAnnotations = false } = participant;
-  const capabilities = tools.map((tool) => capabilityOf(tool, history, trustAnnotations === true));
+  const names = capabilityNames(tools, participant);
+  const capabilities = tools.map((tool, at) => capabilityOf(tool, names[at], history, trustAnnotations === true));
   const acts = capabilities.filter((capability) => !capability.readOnly);
   const reversible = acts.every((capability) => capability.effects.every((effect) => effect.reversible && !effect.external));
   const tier = acts.length === 0 ? "reads-only" : reversible ? "reversible-acts" : "full-acts";

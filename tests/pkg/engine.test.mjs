@@ -533,6 +533,35 @@ test("a participant may call back into the engine from inside invoke, even to st
   assert.equal(result.state.reason.kind, "user-interrupt");
 });
 
+test("MCP tool names as MCP allows them (dots, a leading underscore, 128 characters) become capabilities the engine takes, and mcpToolName gives each MCP name back", { timeout: TIMEOUT }, async () => {
+  const result = await withPage((page) =>
+    page.evaluate(async () => {
+      const baton = await import("baton-engine");
+      const { manifestFromMcpTools, mcpToolName } = await import("baton-engine/mcp");
+      await baton.default();
+      const engine = await baton.Engine.open({ appName: "Files", ceiling: "auto", storage: "memory" });
+      const schema = { type: "object", properties: { path: { type: "string" } }, required: ["path"], additionalProperties: false };
+      const named = ["files.read", "files_read", "_internal", "x".repeat(128)];
+      // Queries, from a source the app trusts: run without review.
+      const tools = named.map((name) => ({ name, description: "One look at the workspace.", inputSchema: schema, annotations: { readOnlyHint: true } }));
+      const participant = { id: "files", label: "Files", description: "The files of the person's workspace.", defaultArgumentLimit: 4096, trustAnnotations: true };
+      const manifest = manifestFromMcpTools(tools, participant);
+      const called = [];
+      const registered = engine.register(manifest, { invoke: (capability) => (called.push(mcpToolName(tools, participant, capability)), { ok: true }) });
+      const capabilities = manifest.capabilities.map((capability) => capability.name);
+      await engine.delegate({ intent: "Read", initiative: "user", autonomy: "auto", plan: [{ capability: "files.files_read", arguments: { path: "a" } }] }).returned;
+      engine.close();
+      return { problems: registered.problems, capabilities, back: capabilities.map((name) => mcpToolName(tools, participant, name)), unknown: mcpToolName(tools, participant, "nowhere") ?? null, called };
+    }),
+  );
+  assert.deepEqual(result.problems, [], "every name is one the engine takes");
+  // `files__` and the name within model APIs' 64.
+  assert.deepEqual(result.capabilities, ["files_read", "files_read-2", "internal", "x".repeat(53)]);
+  assert.deepEqual(result.back, ["files.read", "files_read", "_internal", "x".repeat(128)]);
+  assert.equal(result.unknown, null);
+  assert.deepEqual(result.called, ["files.read"], "the engine's call reaches the MCP tool by its own name");
+});
+
 test("MCP tools become a manifest and back: hints that ask for more control are taken, those that would lower it only from a trusted source; what the contract refuses is named (AG-14, AG-18, AG-25)", { timeout: TIMEOUT }, async () => {
   const result = await withPage((page) =>
     page.evaluate(async () => {

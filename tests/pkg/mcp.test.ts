@@ -4,7 +4,7 @@
 
 import type { Tool } from "@modelcontextprotocol/sdk/types.js";
 import type { Manifest } from "baton-engine";
-import { manifestFromMcpTools, mcpToolsFromManifest } from "baton-engine/mcp";
+import { manifestFromMcpTools, mcpToolName, mcpToolsFromManifest } from "baton-engine/mcp";
 import type { AnnotatedMcpTool, McpTool } from "baton-engine/mcp";
 import { attachWebMcp } from "baton-engine/webmcp";
 import type { WebMcpRefusal } from "baton-engine/webmcp";
@@ -16,6 +16,10 @@ declare const manifest: Manifest;
 // An SDK tool list is accepted as it is.
 const fromSdk: Manifest = manifestFromMcpTools(listed, { id: "files", label: "Files", description: "The files the server keeps.", defaultArgumentLimit: 4096 });
 const trusted: Manifest = manifestFromMcpTools(listed, { id: "files", label: "Files", description: "The files the server keeps.", history: "native", trustAnnotations: true });
+
+// The MCP name to call back, from an SDK tool list.
+const callName: string | undefined = mcpToolName(listed, { id: "files" }, fromSdk.capabilities[0].name);
+void callName;
 
 // What comes out is an SDK tool, annotations included.
 const tools: Tool[] = mcpToolsFromManifest(manifest);
