@@ -18,7 +18,7 @@ const fromSdk: Manifest = manifestFromMcpTools(listed, { id: "files", label: "Fi
 const trusted: Manifest = manifestFromMcpTools(listed, { id: "files", label: "Files", description: "The files the server keeps.", history: "native", trustAnnotations: true });
 
 // The MCP name to call back, from an SDK tool list.
-const callName: string | undefined = mcpToolName(listed, { id: "files" }, fromSdk.capabilities[0].name);
+const callName: string | undefined = mcpToolName(listed, { id: "files" }, "files_read");
 void callName;
 
 // What comes out is an SDK tool, annotations included.
