@@ -126,6 +126,13 @@ export class BatonPresence extends Surface {
     this.render();
   }
 
+  static observedAttributes = ["label"];
+
+  /** `label`, set in markup or later (as frameworks set it): the group's accessible name. */
+  attributeChangedCallback(name, _before, label) {
+    if (name === "label") this.#status.setAttribute("aria-label", label ?? "Assistant");
+  }
+
   engineChanged() {
     this.#active.clear();
     this.#ended = null;

@@ -207,6 +207,24 @@ test("AG-44 (Chromium only: media emulated over CDP): <baton-presence> gives eve
   }
 });
 
+test("<baton-presence>'s label is its group's accessible name however a framework sets it: in markup, or after the element was made", { timeout: TIMEOUT }, async () => {
+  const names = await withPage((page) =>
+    page.evaluate(async () => {
+      await import("baton-engine/elements");
+      const name = (element) => element.shadowRoot.querySelector("[part=status]").getAttribute("aria-label");
+      const made = document.createElement("baton-presence");
+      made.setAttribute("label", "Helper");
+      document.body.append(made);
+      const holder = document.createElement("div");
+      holder.innerHTML = '<baton-presence label="Scheduler"></baton-presence>';
+      document.body.append(holder);
+      const plain = document.createElement("baton-presence");
+      return [name(made), name(holder.firstElementChild), name(plain)];
+    }),
+  );
+  assert.deepEqual(names, ["Helper", "Scheduler", "Assistant"]);
+});
+
 test("A.2: <baton-presence> holds back an undo of what the person changed since, says so, and offers the choice", { timeout: TIMEOUT }, async () => {
   const observed = await withPage((page) =>
     page.evaluate(async (manifest) => {
