@@ -532,6 +532,35 @@ async fn ag_39_an_outcome_whose_write_commits_after_the_engine_closed_is_still_s
 }
 
 #[wasm_bindgen_test]
+async fn finished_runs_stay_in_memory_when_the_store_goes_while_their_write_commits() {
+    let db = unique_name("baton-test");
+    let engine = open_on(&db, "s-gone-mid-write", None).await.unwrap();
+    engine.mount(manifest(), participant(&element().into(), 0, 0));
+    let mut runs = Vec::new();
+    for _ in 0..baton_core::FINISHED_RUNS_KEPT {
+        let run = engine.delegate(plan(1)).unwrap();
+        assert_eq!(returned(&engine, &run).await.as_deref(), Some("completed"));
+        runs.push(run);
+    }
+    written(&engine).await;
+    // One more run, in two writes: the second, which holds its end, is
+    // opened when another page's upgrade takes the store away.
+    let live = engine.live().unwrap();
+    let upgraded = Closure::once_into_js(move || {
+        super::writes::degrade(&live, crate::store::StoreError::Upgraded);
+    });
+    super::test_support::after_readwrite_transactions(2, &upgraded);
+    let last = engine.delegate(plan(1)).unwrap();
+    assert_eq!(returned(&engine, &last).await.as_deref(), Some("completed"));
+    settle(100).await;
+    assert_eq!(storage(&engine)["mode"], "memory");
+    assert!(
+        engine.journal(JsValue::from(&runs[0])).is_ok(),
+        "with no store to read it back from, the oldest run stays in memory"
+    );
+}
+
+#[wasm_bindgen_test]
 async fn a_full_disk_degrades_to_memory_and_loses_nothing() {
     let engine = open_on(&unique_name("baton-test"), "s-full", None)
         .await

@@ -106,6 +106,20 @@ export function countReadwriteTransactions() {
   counter.restore = () => { IDBDatabase.prototype.transaction = original; };
   return counter;
 }
+export function afterReadwriteTransactions(count, callback) {
+  // Calls `callback` once, right after the `count`th readwrite transaction
+  // from now is opened (while it is still to commit).
+  const original = IDBDatabase.prototype.transaction;
+  let seen = 0;
+  IDBDatabase.prototype.transaction = function (names, mode, ...rest) {
+    const transaction = original.call(this, names, mode, ...rest);
+    if (mode === 'readwrite' && ++seen === count) {
+      IDBDatabase.prototype.transaction = original;
+      callback();
+    }
+    return transaction;
+  };
+}
 export function hideIndexedDb() {
   const descriptor = Object.getOwnPropertyDescriptor(window, 'indexedDB')
     || Object.getOwnPropertyDescriptor(Object.getPrototypeOf(window), 'indexedDB');

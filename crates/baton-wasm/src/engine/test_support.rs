@@ -65,6 +65,8 @@ extern "C" {
     pub(super) fn publishing_board(element: &JsValue) -> JsValue;
     #[wasm_bindgen(js_name = attachHandle)]
     pub(super) fn attach_handle(board: &JsValue, handle: JsValue);
+    #[wasm_bindgen(js_name = afterReadwriteTransactions)]
+    pub(super) fn after_readwrite_transactions(count: u32, callback: &JsValue);
     #[wasm_bindgen(js_name = silenceIndexedDb)]
     pub(super) fn silence_indexed_db() -> js_sys::Function;
     #[wasm_bindgen(js_name = editAsPerson)]

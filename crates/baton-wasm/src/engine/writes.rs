@@ -244,18 +244,22 @@ fn write(inner: &Shared, records: Vec<Journalled>, header: bool, closings: Vec<S
                     persistence.storage.records += count;
                 });
                 // What the store now holds may leave memory: the core
-                // decides which finished runs go.
+                // decides which finished runs go. Not once the store is gone
+                // (another page upgraded the database while this
+                // committed): nothing could read them back.
                 // (Walked by reference: consuming the map would instantiate
                 // its `IntoIter` for this alone, 0.6 KB.)
-                for (run, revision) in &reach {
-                    inner.feed(Written {
-                        run: run.clone(),
-                        revision: *revision,
+                if inner.persistence(|persistence| persistence.store.is_some()) {
+                    for (run, revision) in &reach {
+                        inner.feed(Written {
+                            run: run.clone(),
+                            revision: *revision,
+                        });
+                    }
+                    inner.feed(ReleaseFinished {
+                        keep: baton_core::FINISHED_RUNS_KEPT,
                     });
                 }
-                inner.feed(ReleaseFinished {
-                    keep: baton_core::FINISHED_RUNS_KEPT,
-                });
             }
             Err(cause) => degrade(&inner, cause),
         }
