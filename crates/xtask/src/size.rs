@@ -99,7 +99,7 @@ use crate::compressed_sizes;
 /// a live region made again when the page took it out and one queue for
 /// every engine, busy marks cleared after close, an IndexedDB that never
 /// answers given up, a listener's close stopping the rest of the step
-/// (355.2, after a cut that paid for most of it: the questions moved as
+/// (355.4, after a cut that paid for most of it: the questions moved as
 /// one queue, undos kept in a list): the ratchet rises to 356.
 pub const BUDGET_KIB: u64 = 356;
 
