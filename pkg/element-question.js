@@ -182,7 +182,16 @@ export class BatonQuestion extends Surface {
     this.render();
   }
 
+  /** The deadline's words kept true as time passes: drawn again every 30 s while a question shows. */
+  #tick;
+
+  disconnectedCallback() {
+    super.disconnectedCallback();
+    clearTimeout(this.#tick);
+  }
+
   render() {
+    clearTimeout(this.#tick);
     const question = this.#current();
     if (!question) {
       this.#form.setAttribute("data-empty", "");
@@ -196,6 +205,7 @@ export class BatonQuestion extends Surface {
     const approval = question.asker.kind === "acting-party" ? question.asker.approval : undefined;
     this.#call.textContent = approval ? `${approval.tool} ${JSON.stringify(approval.arguments, null, 1)}` : "";
     this.#deadline.textContent = `Open for ${inWords(question.deadlineAt)}.`;
+    if (this.isConnected) this.#tick = setTimeout(() => this.render(), 30_000);
     // Approve / Edit / Reject when AG-UI's `approved` is the answer.
     const deciding = approval !== undefined && question.schema?.properties?.approved?.type === "boolean";
     this.#form.toggleAttribute("data-approval", deciding);
