@@ -225,12 +225,7 @@ fn ag_41_a_question_cut_off_by_a_reload_is_put_again_and_its_answer_goes_on() {
     assert_eq!(offered[0].waiting, Waiting::Answer);
 
     let mut next = next_page(1);
-    next.engine.handle(0, Adopt(gone.handle(0, TakeOffered)));
-    let chained = next
-        .engine
-        .handle(next.now, ReviewCutOff(run.clone()))
-        .unwrap();
-    next.drain();
+    let chained = adopted_and_reviewed_again(&mut next, &mut gone, &run);
     let question = next.last_question();
     assert_eq!(question.run, chained);
     assert_eq!(question.prompt, asked.prompt, "the same question");
@@ -322,13 +317,20 @@ fn next_page_reviews_again(sim: &Sim, run: &RunId) -> (Sim, RunId) {
     let mut gone = reconciled(sim);
     let mut next = next_page(1);
     next.now = sim.now + 10_000;
+    let chained = adopted_and_reviewed_again(&mut next, &mut gone, run);
+    (next, chained)
+}
+
+/// `next` adopts what `gone` offers again and reviews `run` again: the
+/// chained run, drained.
+fn adopted_and_reviewed_again(next: &mut Sim, gone: &mut Engine, run: &RunId) -> RunId {
     next.engine.handle(0, Adopt(gone.handle(0, TakeOffered)));
     let chained = next
         .engine
         .handle(next.now, ReviewCutOff(run.clone()))
         .unwrap();
     next.drain();
-    (next, chained)
+    chained
 }
 
 /// A run whose one turn asked `questions`, cut off by a reload while the
