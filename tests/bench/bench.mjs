@@ -99,7 +99,7 @@ async function once(browser, url, workload, env, repetition) {
     const { workloads } = await import("workloads");
     return workloads[id](args);
   }, [id, args]));
-  if (workload.records === undefined) return evaluate(workload.id, env);
+  if (workload.records === undefined) return evaluate(workload.id, { ...env, repetition });
   const name = `bench-startup-${Math.random()}`;
   if (workload.records > 0) await evaluate("fill-journal", { name, records: workload.records });
   const figures = { peer: null, floor: undefined };
