@@ -277,7 +277,11 @@ for (const result of Object.values(results).filter((result) => result.floor?.len
   const totals = result.floor.map((part) => part.total);
   const f = median(totals);
   const [imported, compiled, storage] = ["import", "compile", "storage"].map((stage) => figure(median(result.floor.map((part) => part[stage]))));
-  lines.push("", `${result.what} — the floor under it, nothing of Baton running (an empty module imported ${imported} + the same wasm compiled while it streams ${compiled} + a new IndexedDB database opened and a Web Lock taken ${storage}): ${figure(f)} ms (${spread(totals)}); Baton takes ${(median(result.baton) / f).toFixed(2)}× the floor, ${figure(median(result.baton) - f)} ms above it.`);
+  // Each repetition's Baton against the floor measured beside it: how far
+  // the ratio itself swings, which the ratio of medians does not show.
+  const paired = result.baton.map((baton, i) => baton / totals[i]).sort((a, b) => a - b);
+  const quartile = (q) => paired[Math.round(q * (paired.length - 1))].toFixed(2);
+  lines.push("", `${result.what} — the floor under it, nothing of Baton running (an empty module imported ${imported} + the same wasm compiled while it streams ${compiled} + a new IndexedDB database opened and a Web Lock taken ${storage}): ${figure(f)} ms (${spread(totals)}); Baton takes ${(median(result.baton) / f).toFixed(2)}× the floor, ${figure(median(result.baton) - f)} ms above it. Paired by repetition: ${median(paired).toFixed(2)}× (quartiles ${quartile(0.25)}–${quartile(0.75)}×).`);
 }
 for (const result of Object.values(results).filter((result) => result.traced)) {
   const { wasmCompiles, wasmCompileMs, jsCompiles, jsCompileMs } = result.traced;
