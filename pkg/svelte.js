@@ -35,14 +35,9 @@ function engineValue(source, read, relevant) {
   return readable(read(), (set) => {
     let text = null;
     const take = () => {
-      let value;
-      try {
-        value = read();
-      } catch (error) {
-        // A closed engine reads nothing more: the last value stands.
-        if (error?.code === "closed" && text !== null) return;
-        throw error;
-      }
+      // Asked only on an event: a closed engine has none after `closed`,
+      // which only presence's read hears (and keeps its last counters).
+      const value = read();
       const next = JSON.stringify(value);
       if (next !== text) {
         text = next;

@@ -190,15 +190,15 @@ class AgentSession {
     this.#queue = [];
   }
 
+  /** The session's run is over: no turn, no idle timer, and what waited hears `result`. */
+  #over(result) {
+    this.#active = false;
+    this.#turn = null;
+    clearTimeout(this.#idle);
+    this.#settleAll(result);
+  }
+
   #heard(event) {
-    if (event.type === "closed") {
-      // The engine closed: what the agent waits for will never come.
-      this.#active = false;
-      this.#turn = null;
-      clearTimeout(this.#idle);
-      this.#settleAll(refusal("closed", "the engine closed before the call was carried out"));
-      return;
-    }
     if (event.type !== "journal" || event.run !== this.run) return;
     const entry = event.entry;
     if (entry.kind === "call-finished") {
@@ -211,27 +211,24 @@ class AgentSession {
     } else if (entry.kind === "transition" && ["returned", "cancelled"].includes(entry.to.state)) {
       // The run ended (idle, stopped, killed, past its deadline): nothing
       // the agent waits for hangs.
-      this.#active = false;
-      this.#turn = null;
-      clearTimeout(this.#idle);
       const why = entry.to.reason?.kind ?? entry.to.state;
-      this.#settleAll(refusal("run-ended", `the run ended before the call was carried out (${why})`));
+      this.#over(refusal("run-ended", `the run ended before the call was carried out (${why})`));
     }
   }
 
   /**
-   * The bridge goes away: the session's run is stopped, nothing left
-   * waiting; what waited hears `why`.
+   * The bridge goes away (detached, or the engine closed): the session's
+   * run is stopped, nothing left waiting; what waited hears `why`.
    */
   end(why = refusal("detached", "the page withdrew its tools")) {
     if (this.#active && this.run) {
       try {
         this.#engine.stop(this.run);
       } catch {
-        // Already ended.
+        // Already ended, or the engine closed.
       }
     }
-    this.#settleAll(why);
+    this.#over(why);
     this.#unsubscribe?.();
     this.#unsubscribe = null;
   }
